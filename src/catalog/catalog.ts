@@ -1,0 +1,173 @@
+import type { ResolvedConfig } from '../config/resolve.js';
+import { countToolTokens, type TokenizerName } from '../tokens/count.js';
+import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
+import { normalized, summarize } from './text.js';
+
+/**
+ * An MCP tool definition as an upstream sent it. Only the fields lazytools reads are typed; the
+ * object itself is passed to clients verbatim.
+ */
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** One server's tools, as listed live or read from a catalog file. */
+export interface ServerTools {
+  server: string;
+  tools: readonly ToolDefinition[];
+}
+
+/** A tool as lazytools knows it: where it lives, what clients call it, what it costs. */
+export interface CatalogTool {
+  /** `server:tool`, stable across renames of the exposed name. */
+  readonly id: string;
+  readonly server: string;
+  /** The upstream's own name. */
+  readonly name: string;
+  /** The name clients see: the upstream name, prefixed with the server where names collide. */
+  readonly exposedName: string;
+  /** The definition clients receive (the upstream's, with `name` set to `exposedName`). */
+  readonly definition: ToolDefinition;
+  /** One line, at most 80 characters. */
+  readonly summary: string;
+  readonly readOnly: boolean;
+  /** Groups that match this tool, in config order. */
+  readonly groups: readonly string[];
+  /** o200k tokens of the exposed definition (counted on first read, then cached). */
+  readonly tokens: number;
+}
+
+/** Every tool of every source, with groups resolved. */
+export interface Catalog {
+  readonly tools: readonly CatalogTool[];
+  readonly byName: ReadonlyMap<string, CatalogTool>;
+  readonly byId: ReadonlyMap<string, CatalogTool>;
+  readonly groups: ReadonlyMap<string, CatalogGroup>;
+  readonly servers: readonly string[];
+  readonly totalTokens: number;
+  readonly tokenizer: TokenizerName;
+}
+
+export interface CatalogGroup {
+  name: string;
+  description: string;
+  tools: CatalogTool[];
+}
+
+export interface BuiltCatalog {
+  catalog: Catalog;
+  /** Tools no group matches, and groups that match nothing. */
+  warnings: string[];
+}
+
+/**
+ * Builds the catalog from server tool lists: ids, exposed names (prefixed only on collisions,
+ * or always with `prefix: "always"`), summaries, groups and lazy token counts. Tools are ordered
+ * by server, then name, so every list lazytools serves is deterministic.
+ *
+ * @example
+ * const { catalog, warnings } = buildCatalog([{ server: 'memory', tools }], resolveConfig({}));
+ */
+export function buildCatalog(sources: readonly ServerTools[], config: ResolvedConfig): BuiltCatalog {
+  const compiled = Object.entries(config.groups).map(([name, group]) => compileGroup(name, group));
+  const nameCounts = new Map<string, number>();
+  const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
+  for (const source of sorted) for (const tool of source.tools) nameCounts.set(tool.name, (nameCounts.get(tool.name) ?? 0) + 1);
+
+  const tools: CatalogTool[] = [];
+  for (const source of sorted) {
+    const seen = new Set<string>();
+    for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
+      if (seen.has(tool.name)) continue;
+      seen.add(tool.name);
+      const collides = (nameCounts.get(tool.name) ?? 0) > 1;
+      const exposedName = config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name;
+      tools.push(makeTool(source.server, tool, exposedName, compiled, config));
+    }
+  }
+
+  const groups = new Map<string, CatalogGroup>();
+  for (const group of compiled) groups.set(group.name, { name: group.name, description: group.description, tools: [] });
+  for (const tool of tools) for (const name of tool.groups) groups.get(name)?.tools.push(tool);
+
+  const warnings: string[] = [];
+  const catchAll = new Set(compiled.filter(isCatchAll).map((group) => group.name));
+  const orphans = tools.filter((tool) => tool.groups.every((name) => catchAll.has(name)));
+  if (orphans.length > 0)
+    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(orphans.map((t) => t.id))}`);
+  const used = new Set(Object.values(config.modes).flatMap((mode) => mode.groups));
+  const empty = [...groups.values()].filter((group) => group.tools.length === 0 && used.has(group.name) && tools.length > 0);
+  if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);
+
+  let totalTokens: number | undefined;
+  const catalog: Catalog = {
+    tools,
+    byName: new Map(tools.map((tool) => [tool.exposedName, tool])),
+    byId: new Map(tools.map((tool) => [tool.id, tool])),
+    groups,
+    servers: sorted.map((source) => source.server),
+    get totalTokens() {
+      totalTokens ??= sumTokens(tools);
+      return totalTokens;
+    },
+    tokenizer: config.tokenizer,
+  };
+  return { catalog, warnings };
+}
+
+/** Sum of the tokens of `tools`. */
+export function sumTokens(tools: Iterable<{ tokens: number }>): number {
+  let total = 0;
+  for (const tool of tools) total += tool.tokens;
+  return total;
+}
+
+/** Compiles `alwaysVisible` and similar id globs into a predicate. */
+export function idMatcher(globs: readonly string[]): (id: string) => boolean {
+  const compiled = globs.map(toolGlob);
+  return (id) => compiled.some((glob) => glob.test(id));
+}
+
+function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: CompiledGroup[], config: ResolvedConfig): CatalogTool {
+  const id = `${server}:${tool.name}`;
+  const title = tool.title ?? tool.annotations?.title;
+  const summary = config.tools[id]?.summary ?? summarize(tool.description, title ?? tool.name);
+  const readOnly = tool.annotations?.readOnlyHint === true;
+  const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`) };
+  const definition = exposedName === tool.name ? tool : { ...tool, name: exposedName };
+  let tokens: number | undefined;
+  return {
+    id,
+    server,
+    name: tool.name,
+    exposedName,
+    definition,
+    summary,
+    readOnly,
+    groups: groups.filter((group) => group.matches(candidate)).map((group) => group.name),
+    get tokens() {
+      tokens ??= countToolTokens(definition, config.tokenizer);
+      return tokens;
+    },
+  };
+}
+
+/** The first ten items and how many more, so a warning stays one readable line. */
+function listSome(items: string[], max = 10): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+function isCatchAll(group: CompiledGroup): boolean {
+  const { servers, tools, keywords } = group.config;
+  return servers === undefined && tools === undefined && keywords === undefined;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,35 @@
+import { openProject } from '../project.js';
+import { statusReport } from '../tokens/report.js';
+import { parse } from './args.js';
+import type { Command } from './io.js';
+import { statusMarkdown, statusTable } from './render.js';
+
+export const projectOptions = {
+  config: { type: 'string', short: 'c' },
+  catalog: { type: 'string', multiple: true },
+} as const;
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'Tools and tokens each mode shows, against the whole catalog',
+  usage: `lazytools status [--config F] [--catalog F]... [--json | --markdown]
+
+  --config F     rc file (default: discovered .lazytoolsrc*, lazytools.config.*, package.json#lazytools)
+  --catalog F    catalog or lock file to read tools from (repeatable)
+  --json         {"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames}]}
+  --markdown     a Markdown table`,
+  async run(argv, io) {
+    const { values } = parse(argv, { ...projectOptions, json: { type: 'boolean' }, markdown: { type: 'boolean' } });
+    const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+    for (const warning of project.warnings) io.err(`warning: ${warning}`);
+    const report = statusReport(project.catalog, project.config);
+    if (values.json) {
+      const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames }) => ({
+        name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames,
+      }));
+      io.out(JSON.stringify({ modes }, null, 2));
+    } else if (values.markdown) io.out(statusMarkdown(report.modes));
+    else io.out(statusTable(report.modes));
+    return 0;
+  },
+};

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../util/errors.js';
+import { groupSchema, modeSchema, type GroupConfig, type ModeConfig } from './schema.js';
+
+/** The folder of preset modes and groups shipped with the package. */
+export const PRESETS_DIR = fileURLToPath(new URL('../../modes/', import.meta.url));
+
+/** Preset modes and groups, as shipped in `modes/`. */
+export interface Presets {
+  modes: Record<string, ModeConfig>;
+  groups: Record<string, GroupConfig>;
+}
+
+let cached: Presets | undefined;
+
+/**
+ * Reads `modes/*.json` (one file per mode) and `modes/groups.json`, validated with the rc
+ * schemas so a broken preset fails as loudly as a broken rc file.
+ */
+export function loadPresets(dir: string = PRESETS_DIR): Presets {
+  if (dir === PRESETS_DIR && cached) return cached;
+  const modes: Record<string, ModeConfig> = {};
+  let groups: Record<string, GroupConfig> = {};
+  for (const entry of readdirSync(dir).sort()) {
+    if (!entry.endsWith('.json')) continue;
+    const file = path.join(dir, entry);
+    const json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (entry === 'groups.json') {
+      groups = parse(z.strictObject({ $schema: z.string().optional(), groups: z.record(z.string(), groupSchema) }), json, file).groups;
+    } else {
+      modes[entry.slice(0, -'.json'.length)] = parse(modeSchema.extend({ $schema: z.string().optional() }), json, file);
+    }
+  }
+  const presets = { modes, groups };
+  if (dir === PRESETS_DIR) cached = presets;
+  return presets;
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ConfigError(`invalid preset\n${z.prettifyError(result.error)}`, file);
+  return result.data;
+}

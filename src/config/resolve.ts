@@ -1,0 +1,111 @@
+import { ConfigError } from '../util/errors.js';
+import { closestNames } from '../util/closest.js';
+import type { TokenizerName } from '../tokens/count.js';
+import { loadPresets, type Presets } from './presets.js';
+import type { GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
+
+/** A mode after presets, rc overrides and `extends` are folded together. */
+export interface ResolvedMode {
+  name: string;
+  description: string;
+  aliases: string[];
+  groups: string[];
+  readOnly: boolean;
+  budget: number | undefined;
+}
+
+/** Everything the rest of lazytools reads from configuration, with defaults applied. */
+export interface ResolvedConfig {
+  file: string | undefined;
+  servers: Record<string, ServerConfig>;
+  groups: Record<string, GroupConfig>;
+  modes: Record<string, ResolvedMode>;
+  defaultMode: string;
+  alwaysVisible: string[];
+  strategy: Strategy;
+  tokenizer: TokenizerName;
+  prefix: 'auto' | 'always';
+  tools: Record<string, ToolOverride>;
+  hiddenTools: 'allow' | 'reject';
+  maxEnabled: number;
+  usage: boolean;
+}
+
+/** The mode a session starts in when the rc names none. */
+export const DEFAULT_MODE = 'development';
+
+/**
+ * Folds presets and an rc file into one configuration: rc groups replace presets of the same
+ * name, rc modes merge key by key over presets (`{"modes":{"security_review":{"budget":100}}}`
+ * changes only the budget), `extends` adds the parent's groups.
+ *
+ * @throws ConfigError for unknown groups, modes or `extends` cycles, with the closest names.
+ */
+export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = loadPresets()): ResolvedConfig {
+  const groups = { ...presets.groups, ...rc.groups };
+  const merged: Record<string, ModeConfig> = {};
+  for (const [name, mode] of Object.entries(presets.modes)) merged[name] = { ...mode };
+  for (const [name, mode] of Object.entries(rc.modes ?? {})) merged[name] = { ...merged[name], ...mode };
+
+  const modes: Record<string, ResolvedMode> = {};
+  const resolving = new Set<string>();
+  const resolve = (name: string): ResolvedMode => {
+    const done = modes[name];
+    if (done) return done;
+    const mode = merged[name];
+    if (!mode) throw new ConfigError(`unknown mode "${name}"`, file);
+    if (resolving.has(name)) throw new ConfigError(`modes.${name}.extends: cycle (${[...resolving, name].join(' -> ')})`, file);
+    resolving.add(name);
+    let parent: ResolvedMode | undefined;
+    if (mode.extends !== undefined) {
+      if (!merged[mode.extends]) throw new ConfigError(`modes.${name}.extends: unknown mode "${mode.extends}"${hint(mode.extends, Object.keys(merged))}`, file);
+      parent = resolve(mode.extends);
+    }
+    if (mode.groups === undefined && parent === undefined)
+      throw new ConfigError(`modes.${name}: expected "groups" (a list of group names) or "extends"`, file);
+    const own = mode.groups ?? [];
+    own.forEach((group, index) => {
+      if (!groups[group]) throw new ConfigError(`modes.${name}.groups[${index}]: unknown group "${group}"${hint(group, Object.keys(groups))}`, file);
+    });
+    const resolved: ResolvedMode = {
+      name,
+      description: mode.description ?? parent?.description ?? name,
+      aliases: mode.aliases ?? [],
+      groups: unique([...(parent?.groups ?? []), ...own]),
+      readOnly: mode.readOnly ?? parent?.readOnly ?? false,
+      budget: mode.budget ?? parent?.budget ?? rc.budget,
+    };
+    resolving.delete(name);
+    modes[name] = resolved;
+    return resolved;
+  };
+  for (const name of Object.keys(merged).sort()) resolve(name);
+
+  const defaultMode = rc.defaultMode ?? DEFAULT_MODE;
+  if (!modes[defaultMode]) throw new ConfigError(`defaultMode: unknown mode "${defaultMode}"${hint(defaultMode, Object.keys(modes))}`, file);
+
+  return {
+    file,
+    servers: rc.servers ?? {},
+    groups,
+    modes,
+    defaultMode,
+    alwaysVisible: rc.alwaysVisible ?? [],
+    strategy: rc.strategy ?? 'hybrid',
+    tokenizer: rc.tokenizer ?? 'o200k_base',
+    prefix: rc.prefix ?? 'auto',
+    tools: rc.tools ?? {},
+    hiddenTools: rc.policy?.hiddenTools ?? 'allow',
+    maxEnabled: rc.discovery?.maxEnabled ?? 20,
+    usage: rc.usage ?? false,
+  };
+}
+
+function hint(input: string, names: string[]): string {
+  const close = closestNames(input, names);
+  return close.length > 0 ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : `; known: ${names.sort().join(', ')}`;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/**
+ * The rc file contract. Every object is strict so a typo is an error with its key path, and every
+ * type below is inferred from it. Upstream MCP payloads are deliberately not modelled here.
+ */
+
+const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" or "." (starting with a letter or digit)');
+
+/** Mode and group names become XState state names and tool-list labels: no dots or spaces. */
+const key = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_" or "-" (starting with a letter or digit)');
+
+const stringMap = z.record(z.string(), z.string());
+
+/** One upstream MCP server: stdio (`command`) or Streamable HTTP (`url`). `${VAR}` reads the environment. */
+export const serverSchema = z
+  .strictObject({
+    command: z.string().min(1).optional().describe('Executable to start (stdio upstream).'),
+    args: z.array(z.string()).optional().describe('Arguments for `command`.'),
+    env: stringMap.optional().describe('Environment for the child; `${VAR}` is read from ours.'),
+    cwd: z.string().optional().describe('Working directory for the child.'),
+    url: z
+      .string()
+      .refine((url) => URL.canParse(url.replace(/\$\{[^}]*\}/g, 'x')), 'expected an http(s) URL')
+      .optional()
+      .describe('Streamable HTTP endpoint of the upstream; `${VAR}` is read from the environment.'),
+    headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
+    timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds.'),
+    disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
+  })
+  .superRefine((server, ctx) => {
+    if (server.command === undefined && server.url === undefined)
+      ctx.addIssue({ code: 'custom', message: 'expected either "command" (stdio) or "url" (Streamable HTTP)' });
+    if (server.command !== undefined && server.url !== undefined)
+      ctx.addIssue({ code: 'custom', message: 'expected only one of "command" (stdio) and "url" (Streamable HTTP), not both' });
+    if (server.url !== undefined) {
+      for (const key of ['args', 'env', 'cwd'] as const)
+        if (server[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" applies to stdio servers only (this one has "url")` });
+    } else if (server.headers !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['headers'], message: '"headers" applies to HTTP servers only (this one has "command")' });
+    }
+  });
+
+/**
+ * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords, then readOnly,
+ * then exclude). An unset filter does not filter; an empty list matches nothing.
+ */
+export const groupSchema = z.strictObject({
+  description: z.string().optional(),
+  servers: z.array(z.string()).optional().describe('Globs on server names: keep only tools of these servers.'),
+  tools: z.array(z.string()).optional().describe('Globs on "server:tool" ids (a glob without ":" matches any server).'),
+  keywords: z.array(z.string()).optional().describe('Words or phrases matched at word starts in the tool name, title and summary.'),
+  readOnly: z.boolean().optional().describe('true keeps only tools annotated readOnlyHint: true.'),
+  exclude: z.array(z.string()).optional().describe('Globs on "server:tool" ids removed last.'),
+});
+
+/** A focus mode. rc entries merge key by key over the preset of the same name. */
+export const modeSchema = z.strictObject({
+  description: z.string().optional(),
+  aliases: z.array(z.string()).optional().describe('What people say for this mode ("security audit", "standup").'),
+  groups: z.array(z.string()).optional().describe('Groups whose tools the mode shows.'),
+  extends: z.string().optional().describe('Another mode whose groups this one adds to.'),
+  readOnly: z.boolean().optional().describe('Show and allow only tools annotated readOnlyHint: true.'),
+  budget: z.number().int().positive().optional().describe('Token budget for the mode\'s tool definitions.'),
+});
+
+/** Per-tool overrides, keyed by "server:tool". */
+export const toolOverrideSchema = z.strictObject({
+  summary: z.string().max(80).optional().describe('One-line summary (<= 80 characters) shown in indexes and search.'),
+  examples: z.array(z.record(z.string(), z.unknown())).optional().describe('Example arguments shown by describe_tools.'),
+});
+
+export const strategySchema = z.enum(['notify', 'proxy', 'hybrid', 'auto']);
+
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  servers: z.record(name, serverSchema).optional(),
+  groups: z.record(key, groupSchema).optional(),
+  modes: z.record(key, modeSchema).optional(),
+  defaultMode: z.string().optional().describe('Mode a new session starts in (default "development").'),
+  alwaysVisible: z.array(z.string()).optional().describe('Globs on "server:tool" ids visible in every mode.'),
+  budget: z.number().int().positive().optional().describe('Token budget for modes that set none.'),
+  strategy: strategySchema.optional().describe('How modes reach clients: notify, proxy, hybrid (default) or auto.'),
+  tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Tokenizer for token counts (default o200k_base).'),
+  prefix: z.enum(['auto', 'always']).optional().describe('Prefix exposed names with the server: only on collisions (auto) or always.'),
+  tools: z.record(z.string(), toolOverrideSchema).optional(),
+  policy: z
+    .strictObject({
+      hiddenTools: z.enum(['allow', 'reject']).optional().describe('Direct calls of tools outside the mode: allow (default) or reject.'),
+    })
+    .optional(),
+  discovery: z
+    .strictObject({
+      maxEnabled: z.number().int().nonnegative().optional().describe('Cap on tools search_tools adds to a session (default 20).'),
+    })
+    .optional(),
+  usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
+});
+
+export type ServerConfig = z.infer<typeof serverSchema>;
+export type GroupConfig = z.infer<typeof groupSchema>;
+export type ModeConfig = z.infer<typeof modeSchema>;
+export type ToolOverride = z.infer<typeof toolOverrideSchema>;
+export type Strategy = z.infer<typeof strategySchema>;
+/** The rc file as written (after validation). */
+export type RcConfig = z.infer<typeof configSchema>;

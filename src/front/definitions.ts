@@ -1,0 +1,99 @@
+import type { ToolDefinition } from '../catalog/catalog.js';
+import type { ResolvedMode } from '../config/resolve.js';
+import type { Strategy } from '../config/schema.js';
+
+/** Names of lazytools' own tools. */
+export const FOCUS_MODE = 'focus_mode';
+export const SEARCH_TOOLS = 'search_tools';
+export const DESCRIBE_TOOLS = 'describe_tools';
+export const EXECUTE_TOOL = 'execute_tool';
+export const LIST_TOOL_GROUPS = 'list_tool_groups';
+
+/** Strategies as served: `auto` is resolved per client before this point. */
+export type ServedStrategy = Exclude<Strategy, 'auto'>;
+
+/**
+ * lazytools' own tools for a strategy, in list order. Their tokens count in every mode, so the
+ * descriptions are short and say when to use each tool.
+ * - notify: focus_mode, search_tools (search results join the list)
+ * - hybrid: notify plus execute_tool, so clients that ignore list_changed still reach everything
+ * - proxy: a constant list of every meta-tool
+ */
+export function ownTools(strategy: ServedStrategy, modes: readonly ResolvedMode[]): ToolDefinition[] {
+  const focus = focusModeTool(modes);
+  switch (strategy) {
+    case 'notify':
+      return [focus, searchTool(true)];
+    case 'hybrid':
+      return [focus, searchTool(false), executeTool];
+    case 'proxy':
+      return [focus, searchTool(false), describeTool, executeTool, listGroupsTool];
+  }
+}
+
+/** The focus_mode tool; its description lists the modes one line each. */
+export function focusModeTool(modes: readonly ResolvedMode[]): ToolDefinition {
+  const lines = modes.map((mode) => `- ${mode.name}: ${mode.description}`).join('\n');
+  return {
+    name: FOCUS_MODE,
+    description: `Switch the tool set to fit the task, or show status. Modes:\n${lines}`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        mode: { type: 'string', enum: modes.map((mode) => mode.name) },
+        intent: { type: 'string', description: 'Task in words, e.g. "review this PR"' },
+        enable_group: { type: 'string' },
+        disable_group: { type: 'string' },
+        status: { type: 'boolean', description: 'Only report status' },
+      },
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  };
+}
+
+function searchTool(enableByDefault: boolean): ToolDefinition {
+  return {
+    name: SEARCH_TOOLS,
+    description: `Find tools not in the current list by describing the task.${enableByDefault ? ' Found tools are added to the list.' : ' Call them with execute_tool.'}`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        limit: { type: 'integer', minimum: 1, maximum: 50 },
+        group: { type: 'string' },
+        detail: { type: 'string', enum: ['name', 'summary', 'schema'] },
+        enable: { type: 'boolean', description: 'Add results to the tool list' },
+      },
+      required: ['query'],
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
+
+const describeTool: ToolDefinition = {
+  name: DESCRIBE_TOOLS,
+  description: 'Get full definitions (input schema, examples) of tools by name before calling them.',
+  inputSchema: {
+    type: 'object',
+    properties: { names: { type: 'array', items: { type: 'string' } } },
+    required: ['names'],
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+const executeTool: ToolDefinition = {
+  name: EXECUTE_TOOL,
+  description: 'Call any tool by name, including ones not in the list (find them with search_tools).',
+  inputSchema: {
+    type: 'object',
+    properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+    required: ['name'],
+  },
+};
+
+const listGroupsTool: ToolDefinition = {
+  name: LIST_TOOL_GROUPS,
+  description: 'List tool groups with counts; pass group to list its tools.',
+  inputSchema: { type: 'object', properties: { group: { type: 'string' } } },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};

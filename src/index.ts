@@ -1,0 +1,33 @@
+/**
+ * lazytools: curate MCP tools by focus mode. The library behind the CLI; every export is public
+ * API.
+ */
+export { loadConfig, parseConfig, CONFIG_SEARCH_PLACES, type LoadedConfig, type LoadConfigOptions } from './config/load.js';
+export { resolveConfig, DEFAULT_MODE, type ResolvedConfig, type ResolvedMode } from './config/resolve.js';
+export { loadPresets, PRESETS_DIR, type Presets } from './config/presets.js';
+export {
+  configSchema,
+  serverSchema,
+  groupSchema,
+  modeSchema,
+  type RcConfig,
+  type ServerConfig,
+  type GroupConfig,
+  type ModeConfig,
+  type Strategy,
+  type ToolOverride,
+} from './config/schema.js';
+export { buildCatalog, sumTokens, type Catalog, type CatalogTool, type CatalogGroup, type ServerTools, type ToolDefinition, type BuiltCatalog } from './catalog/catalog.js';
+export { readCatalogFile, parseCatalog, mergeCatalogs } from './catalog/file.js';
+export { compileGroup, type CompiledGroup } from './catalog/groups.js';
+export { summarize, words } from './catalog/text.js';
+export { createFocusMachine, focusState, restorableSnapshot, type FocusContext, type FocusEvent, type FocusMachine, type FocusActor, type FocusState } from './focus/machine.js';
+export { visibleTools, activeGroups } from './focus/visible.js';
+export { countToolTokens, countTextTokens, type TokenizerName } from './tokens/count.js';
+export { statusReport, reduction, type ModeStatus, type StatusReport } from './tokens/report.js';
+export { ownTools, focusModeTool, type ServedStrategy } from './front/definitions.js';
+export { openProject, type Project, type OpenProjectOptions } from './project.js';
+export { ConfigError, UnknownNameError } from './util/errors.js';
+export { closestNames } from './util/closest.js';
+export { main } from './cli/main.js';
+export { rcJsonSchema } from './config/json-schema.js';

@@ -1,0 +1,38 @@
+import { buildCatalog, type Catalog, type ServerTools } from './catalog/catalog.js';
+import { mergeCatalogs, readCatalogFile } from './catalog/file.js';
+import { loadConfig } from './config/load.js';
+import { resolveConfig, type ResolvedConfig } from './config/resolve.js';
+import { ConfigError } from './util/errors.js';
+
+export interface OpenProjectOptions {
+  /** rc file (`--config`); discovered from `cwd` when absent. */
+  config?: string | undefined;
+  /** Catalog or lock files (`--catalog`, repeatable). */
+  catalogs?: readonly string[] | undefined;
+  cwd?: string | undefined;
+}
+
+/** A resolved configuration with its catalog: what `status`, `check` and `search` work on. */
+export interface Project {
+  config: ResolvedConfig;
+  catalog: Catalog;
+  sources: ServerTools[];
+  warnings: string[];
+}
+
+/**
+ * Loads the rc file and the tool catalogs offline, without starting any upstream.
+ *
+ * @example
+ * const project = await openProject({ catalogs: ['catalogs/github-mcp-server.json'] });
+ * console.log(project.catalog.tools.length);
+ */
+export async function openProject(options: OpenProjectOptions = {}): Promise<Project> {
+  const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
+  const config = resolveConfig(rc, file);
+  const files = options.catalogs ?? [];
+  if (files.length === 0) throw new ConfigError('no tool catalog: pass --catalog FILE (a catalog or lock file)');
+  const sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f))));
+  const { catalog, warnings } = buildCatalog(sources, config);
+  return { config, catalog, sources, warnings };
+}

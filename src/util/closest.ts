@@ -1,0 +1,43 @@
+/**
+ * Names from `candidates` closest to `input`, best first: used for "did you mean" hints on unknown
+ * modes, groups and tools. Prefix and substring matches rank ahead of edit distance.
+ */
+export function closestNames(input: string, candidates: Iterable<string>, max = 3): string[] {
+  const needle = input.toLowerCase();
+  const scored: Array<{ name: string; score: number }> = [];
+  for (const name of candidates) {
+    const hay = name.toLowerCase();
+    let score: number;
+    if (hay === needle) score = 0;
+    else if (hay.startsWith(needle) || needle.startsWith(hay)) score = 1;
+    else if (hay.includes(needle) || needle.includes(hay)) score = 2;
+    else {
+      const distance = editDistance(needle, hay);
+      if (distance > Math.max(2, Math.floor(Math.max(needle.length, hay.length) / 2))) continue;
+      score = 2 + distance;
+    }
+    scored.push({ name, score });
+  }
+  scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
+  return scored.slice(0, max).map((s) => s.name);
+}
+
+/** "Did you mean a, b?" or an empty string. */
+export function didYouMean(input: string, candidates: Iterable<string>): string {
+  const names = closestNames(input, candidates);
+  return names.length > 0 ? ` Did you mean ${names.map((n) => `"${n}"`).join(', ')}?` : '';
+}
+
+/** Levenshtein distance with two rows. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

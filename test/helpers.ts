@@ -1,0 +1,36 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCatalog, type ServerTools } from '../src/catalog/catalog.js';
+import { mergeCatalogs, readCatalogFile } from '../src/catalog/file.js';
+import { resolveConfig } from '../src/config/resolve.js';
+import type { RcConfig } from '../src/config/schema.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CATALOGS = path.resolve(ROOT, process.env.LAZYTOOLS_CATALOGS ?? '../shared/catalogs');
+export const GITHUB_CATALOG = path.join(CATALOGS, 'github-mcp-server.json');
+export const REFERENCE_CATALOG = path.join(CATALOGS, 'reference-servers.json');
+export const BIN = path.join(ROOT, 'dist/cli/bin.js');
+
+/** Both shared catalogs: 154 tools over five servers. */
+export async function referenceSources(): Promise<ServerTools[]> {
+  return mergeCatalogs([await readCatalogFile(GITHUB_CATALOG), await readCatalogFile(REFERENCE_CATALOG)]);
+}
+
+export async function referenceProject(rc: RcConfig = {}) {
+  const config = resolveConfig(rc);
+  const { catalog, warnings } = buildCatalog(await referenceSources(), config);
+  return { config, catalog, warnings };
+}
+
+/** A fresh temporary folder with the given files (paths relative to it). */
+export function tempTree(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lazytools-'));
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+  return dir;
+}
