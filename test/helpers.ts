@@ -34,3 +34,24 @@ export function tempTree(files: Record<string, string>): string {
   }
   return dir;
 }
+
+/** Absolute path of a reference server's entry point (devDependencies). */
+export function serverEntry(name: 'everything' | 'filesystem' | 'memory'): string {
+  return path.join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+}
+
+/** An rc with the three real reference servers, in a fresh project folder. */
+export function referenceRc(extra: Record<string, unknown> = {}): { dir: string; file: string } {
+  const dir = tempTree({ 'package.json': '{}', 'data/hello.txt': 'hello from lazytools\n' });
+  const rc = {
+    servers: {
+      filesystem: { command: process.execPath, args: [serverEntry('filesystem'), path.join(dir, 'data')] },
+      memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
+      everything: { command: process.execPath, args: [serverEntry('everything'), 'stdio'] },
+    },
+    ...extra,
+  };
+  const file = path.join(dir, '.lazytoolsrc.json');
+  writeFileSync(file, JSON.stringify(rc, null, 2));
+  return { dir, file };
+}

@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { createFocusMachine, focusState, restorableSnapshot, type FocusEvent } from '../src/focus/machine.js';
+import { createFocusMachine, focusState, restorableSnapshot, type FocusEvent, type FocusState } from '../src/focus/machine.js';
 import { activeGroups, visibleTools } from '../src/focus/visible.js';
 import { referenceProject } from './helpers.js';
 
@@ -83,8 +83,8 @@ describe('focus machine', () => {
 describe('visibleTools', () => {
   it('applies mode groups, overrides, discovered tools and alwaysVisible', async () => {
     const { config, catalog } = await referenceProject({ alwaysVisible: ['memory:read_graph'] });
-    const base = { mode: 'security_review', enabled: [], disabled: [], discovered: [] };
-    const names = (focus: typeof base) => visibleTools(catalog, config, focus).map((t) => t.id);
+    const base: FocusState = { mode: 'security_review', enabled: [], disabled: [], discovered: [] };
+    const names = (focus: FocusState) => visibleTools(catalog, config, focus).map((t) => t.id);
     expect(names(base)).toContain('github:list_dependabot_alerts');
     expect(names(base)).toContain('memory:read_graph');
     expect(names({ ...base, disabled: ['security'] })).not.toContain('github:list_dependabot_alerts');

@@ -85,7 +85,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
       if (seen.has(tool.name)) continue;
       seen.add(tool.name);
-      const collides = (nameCounts.get(tool.name) ?? 0) > 1;
+      const collides = (nameCounts.get(tool.name) ?? 0) > 1 || RESERVED_NAMES.has(tool.name);
       const exposedName = config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name;
       tools.push(makeTool(source.server, tool, exposedName, compiled, config));
     }
@@ -119,6 +119,9 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   };
   return { catalog, warnings };
 }
+
+/** lazytools' own tool names: an upstream tool with one of these is always served prefixed. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['focus_mode', 'search_tools', 'describe_tools', 'execute_tool', 'list_tool_groups']);
 
 /** Sum of the tokens of `tools`. */
 export function sumTokens(tools: Iterable<{ tokens: number }>): number {

@@ -1,13 +1,14 @@
-import { createRequire } from 'node:module';
+import { VERSION } from '../version.js';
 import { ConfigError } from '../util/errors.js';
 import { UsageError } from './args.js';
 import { checkCommand } from './check.js';
 import { processIO, type CliIO, type Command } from './io.js';
+import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
 
-const commands: Command[] = [statusCommand, checkCommand];
+const commands: Command[] = [serveCommand, statusCommand, checkCommand];
 
-const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+const version = VERSION;
 
 /**
  * Runs the CLI: `lazytools <command> [options]`. Returns the exit code; config and usage errors

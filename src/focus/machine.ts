@@ -61,7 +61,7 @@ export function createFocusMachine(options: FocusMachineOptions) {
       discover: assign(({ context, event }) => {
         if (event.type !== 'DISCOVER') return {};
         const kept = context.discovered.filter((id) => !event.tools.includes(id));
-        return { discovered: [...kept, ...event.tools].slice(-maxDiscovered) };
+        return { discovered: maxDiscovered > 0 ? [...kept, ...event.tools].slice(-maxDiscovered) : [] };
       }),
       reset: assign(emptyContext),
       changed: () => {},

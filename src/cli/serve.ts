@@ -1,0 +1,74 @@
+import { serve } from '../front/serve.js';
+import { strategySchema, type Strategy } from '../config/schema.js';
+import { intFlag, parse, UsageError } from './args.js';
+import type { Command } from './io.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the gateway in front of the rc file\'s MCP servers (stdio, or Streamable HTTP)',
+  usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http HOST:PORT] [--token T] [--force]
+
+  --config F          rc file (default: discovered)
+  --mode M            serve one fixed mode (its list never varies per connection)
+  --strategy S        notify | proxy | hybrid | auto (default: the rc's, else hybrid)
+  --http HOST:PORT    serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio)
+  --token T           require Authorization: Bearer T (default: $LAZYTOOLS_TOKEN)
+  --force             allow a non-loopback address without a token
+  --allow-host H      accept this Host header too (repeatable)
+  --allow-origin O    accept this Origin too (repeatable)
+  --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)`,
+  async run(argv, io) {
+    const { values } = parse(argv, {
+      config: { type: 'string', short: 'c' },
+      mode: { type: 'string' },
+      strategy: { type: 'string' },
+      http: { type: 'string' },
+      token: { type: 'string' },
+      force: { type: 'boolean' },
+      'allow-host': { type: 'string', multiple: true },
+      'allow-origin': { type: 'string', multiple: true },
+      'idle-timeout': { type: 'string' },
+    });
+    let strategy: Strategy | undefined;
+    if (values.strategy !== undefined) {
+      const parsed = strategySchema.safeParse(values.strategy);
+      if (!parsed.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
+      strategy = parsed.data;
+    }
+    const http = values.http === undefined ? undefined : hostPort(values.http);
+    const served = await serve({
+      config: values.config,
+      cwd: io.cwd,
+      mode: values.mode,
+      strategy,
+      env: io.env,
+      http: http && {
+        ...http,
+        token: values.token ?? io.env.LAZYTOOLS_TOKEN,
+        force: values.force,
+        allowedHosts: values['allow-host'],
+        allowedOrigins: values['allow-origin'],
+        idleTimeoutMs: intFlag(values['idle-timeout'], 'idle-timeout', 1800) * 1000,
+      },
+    });
+    if (served.http) io.err(`lazytools: serving ${served.http.url} (fixed modes at ${served.http.url}/<mode>)`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      if (!served.http) {
+        process.stdin.once('end', stop);
+        process.stdin.once('close', stop);
+      }
+    });
+    await served.close();
+    return 0;
+  },
+};
+
+function hostPort(value: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]+))?:?(\d+)$/.exec(value);
+  const port = Number(match?.[3]);
+  if (!match || !Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--http: expected HOST:PORT (e.g. 127.0.0.1:8080), got "${value}"`);
+  return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
+}

@@ -1,0 +1,23 @@
+import { ConfigError } from '../util/errors.js';
+
+/**
+ * Replaces `${VAR}` and `${VAR:-default}` in a string with values from `env`, so secrets stay out
+ * of rc files.
+ *
+ * @throws ConfigError naming the variable and the key path when a variable without a default is unset.
+ */
+export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: string, file?: string): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if (found !== undefined && found !== '') return found;
+    if (fallback !== undefined) return fallback;
+    throw new ConfigError(`${keyPath}: environment variable ${name} is not set (referenced as \${${name}})`, file);
+  });
+}
+
+/** `interpolate` over every value of a string map. */
+export function interpolateMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv, keyPath: string, file?: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(map ?? {})) out[key] = interpolate(value, env, `${keyPath}.${key}`, file);
+  return out;
+}

@@ -1,0 +1,69 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { parseConfig } from '../config/load.js';
+import { resolveConfig } from '../config/resolve.js';
+import type { RcConfig } from '../config/schema.js';
+import { Upstream } from '../upstream/upstream.js';
+import type { Logger } from '../util/log.js';
+import { Gateway, type SessionOptions } from './gateway.js';
+import type { FrontSession } from './session.js';
+
+/** Anything that serves MCP over a transport: the SDK's `McpServer` or low-level `Server`. */
+export interface ConnectableServer {
+  connect(transport: Transport): Promise<void>;
+}
+
+export interface CurateOptions extends SessionOptions {
+  /** Server name used in tool ids (`<name>:<tool>`) and group patterns (default "app"). */
+  name?: string | undefined;
+  /** rc-style configuration: groups, modes, defaultMode, strategy, ... (validated like an rc file). */
+  config?: RcConfig | undefined;
+  logger?: Logger | undefined;
+}
+
+/** Your server, curated: connect it to any transport instead of the original. */
+export interface CuratedServer {
+  gateway: Gateway;
+  /** Connects one client session (call once per transport). */
+  connect(transport: Transport): Promise<FrontSession>;
+  close(): Promise<void>;
+}
+
+/**
+ * Curates an SDK server in process: its tools become an in-process upstream (InMemoryTransport)
+ * behind lazytools' focus modes, search and budgets, with no child process and no network.
+ *
+ * @example
+ * const app = new McpServer({ name: 'my-app', version: '1.0.0' });
+ * app.registerTool('create_invoice', { ... }, handler);
+ * const curated = await curate(app, { config: { groups: { billing: { tools: ['*invoice*'] } },
+ *   modes: { billing: { groups: ['billing'] } }, defaultMode: 'billing' } });
+ * await curated.connect(new StdioServerTransport());
+ */
+export async function curate(server: ConnectableServer, options: CurateOptions = {}): Promise<CuratedServer> {
+  const name = options.name ?? 'app';
+  const config = resolveConfig(parseConfig(options.config ?? {}));
+  let connected = false;
+  const upstream = new Upstream(name, {
+    connect: () => {
+      if (connected) throw new Error(`the in-process server "${name}" cannot be reconnected`);
+      connected = true;
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      void server.connect(serverSide);
+      return clientSide;
+    },
+    logger: options.logger,
+  });
+  const gateway = new Gateway({ config, upstreams: [upstream], logger: options.logger });
+  await gateway.start();
+  if (upstream.status !== 'ready') throw new Error(upstream.lastError ?? `could not list the tools of "${name}"`);
+  return {
+    gateway,
+    async connect(transport) {
+      const session = gateway.createSession({ mode: options.mode, strategy: options.strategy });
+      await session.connect(transport);
+      return session;
+    },
+    close: () => gateway.close(),
+  };
+}

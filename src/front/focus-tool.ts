@@ -1,0 +1,86 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { activeGroups } from '../focus/visible.js';
+import { resolveIntent } from '../search/intent.js';
+import { reduction } from '../tokens/report.js';
+import { UnknownNameError } from '../util/errors.js';
+import { errorResult, textResult } from './results.js';
+import type { FrontSession } from './session.js';
+
+interface FocusArgs {
+  mode?: string;
+  intent?: string;
+  enable_group?: string;
+  disable_group?: string;
+  status?: boolean;
+}
+
+/**
+ * The focus_mode tool: switch mode (by name or by intent), enable or disable a group, or report
+ * status. Validates everything before changing anything, so a bad argument changes nothing. The
+ * result names the tools that appeared and went, for clients that ignore list_changed.
+ */
+export function handleFocusMode(session: FrontSession, raw: unknown): CallToolResult {
+  const args = (raw ?? {}) as Record<string, unknown>;
+  for (const key of ['mode', 'intent', 'enable_group', 'disable_group'] as const)
+    if (args[key] !== undefined && typeof args[key] !== 'string') return errorResult(`focus_mode: "${key}" must be a string.`);
+  if (args.status !== undefined && typeof args.status !== 'boolean') return errorResult('focus_mode: "status" must be a boolean.');
+  const { mode, intent, enable_group: enable, disable_group: disable } = args as FocusArgs;
+  const config = session.gateway.config;
+  const modes = Object.keys(config.modes);
+  const groups = Object.keys(config.groups);
+
+  let target = mode;
+  if (target !== undefined && !config.modes[target]) return errorResult(new UnknownNameError('mode', target, modes).message);
+  if (target === undefined && intent !== undefined) {
+    const match = resolveIntent(intent, Object.values(config.modes));
+    if (match.mode === null) {
+      const closest = match.alternatives.map((a) => a.mode);
+      return textResult(
+        `Not sure which mode fits "${intent}". Closest: ${closest.length > 0 ? closest.join(', ') : 'none'}. Call focus_mode with one of: ${modes.join(', ')}.`,
+        { ...status(session), candidates: closest, confidence: match.confidence },
+      );
+    }
+    target = match.mode;
+  }
+  for (const group of [enable, disable]) if (group !== undefined && !config.groups[group]) return errorResult(new UnknownNameError('group', group, groups).message);
+  const changing = target !== undefined || enable !== undefined || disable !== undefined;
+  if (changing && session.fixedMode !== undefined)
+    return errorResult(`This endpoint serves the fixed mode "${session.fixedMode}"; connect to /mcp (or serve without --mode) to switch modes.`);
+
+  const before = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
+  if (target !== undefined && target !== session.focus.mode) session.send({ type: 'FOCUS', mode: target });
+  if (enable !== undefined) session.send({ type: 'ENABLE_GROUP', group: enable });
+  if (disable !== undefined) session.send({ type: 'DISABLE_GROUP', group: disable });
+  const after = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
+  const added = [...after].filter(([id]) => !before.has(id)).map(([, name]) => name);
+  const removed = [...before].filter(([id]) => !after.has(id)).map(([, name]) => name);
+
+  const report = status(session);
+  const lines = [
+    `Mode: ${report.mode}${config.modes[report.mode]?.readOnly ? ' (read-only)' : ''}: ${config.modes[report.mode]?.description ?? ''}`,
+    `Groups: ${report.groups.join(', ') || '(none)'}`,
+    `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${(report.reduction * 100).toFixed(1)}% fewer)`,
+  ];
+  if (added.length > 0) lines.push(`Added: ${added.join(', ')}`);
+  if (removed.length > 0) lines.push(`Removed: ${removed.join(', ')}`);
+  if (session.strategy === 'proxy' && changing) lines.push('Call the mode\'s tools through execute_tool.');
+  const down = [...session.gateway.upstreams.values()].filter((u) => u.status === 'down');
+  if (down.length > 0) lines.push(`Servers down: ${down.map((u) => `${u.name} (${u.lastError ?? 'unavailable'})`).join(', ')}`);
+  return textResult(lines.join('\n'), { ...report, added, removed });
+}
+
+/** The status report: mode, groups, tools and tokens visible against the catalog. */
+export function status(session: FrontSession) {
+  const catalog = session.gateway.catalog;
+  const focus = session.focus;
+  const tokens = session.listTokens();
+  return {
+    mode: focus.mode,
+    groups: activeGroups(session.gateway.config, focus),
+    visibleTools: session.modeTools().length,
+    totalTools: catalog.tools.length,
+    tokens,
+    totalTokens: catalog.totalTokens,
+    reduction: reduction(tokens, catalog.totalTokens),
+  };
+}

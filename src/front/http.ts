@@ -1,0 +1,212 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { strategySchema, type Strategy } from '../config/schema.js';
+import { ConfigError } from '../util/errors.js';
+import type { Gateway } from './gateway.js';
+import type { FrontSession } from './session.js';
+
+export interface HttpOptions {
+  host?: string | undefined;
+  port?: number | undefined;
+  /** Bearer token clients must send (`Authorization: Bearer …`). */
+  token?: string | undefined;
+  /** Allow a non-loopback address without a token. */
+  force?: boolean | undefined;
+  /** Extra Host header values (host:port) and Origins to accept. */
+  allowedHosts?: string[] | undefined;
+  allowedOrigins?: string[] | undefined;
+  /** Strategy for sessions (default: the rc's); `?strategy=` on the initialize request overrides it. */
+  strategy?: Strategy | undefined;
+  /** Sessions idle this long are closed (default 30 minutes). */
+  idleTimeoutMs?: number | undefined;
+  /** Largest request body accepted (default 4 MiB). */
+  maxBodyBytes?: number | undefined;
+}
+
+export interface HttpFront {
+  url: string;
+  server: HttpServer;
+  sessions: Map<string, HttpSession>;
+  close(): Promise<void>;
+}
+
+interface HttpSession {
+  session: FrontSession;
+  transport: StreamableHTTPServerTransport;
+  path: string;
+  lastSeen: number;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Serves the gateway over Streamable HTTP: `/mcp` (switchable modes) and `/mcp/<mode>` (a fixed
+ * mode whose list never varies per connection). One SDK server, transport and focus actor per
+ * session. Binds 127.0.0.1 by default, checks Host and Origin against DNS rebinding, accepts an
+ * optional bearer token, and refuses a non-loopback address without a token unless forced.
+ *
+ * @example
+ * const front = await serveHttp(gateway, { port: 8080 });
+ * console.error(`listening on ${front.url}`);
+ */
+export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Promise<HttpFront> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host) && !options.token && !options.force)
+    throw new ConfigError(`refusing to serve on non-loopback address ${host} without a token: pass --token (or LAZYTOOLS_TOKEN), or --force`);
+  const sessions = new Map<string, HttpSession>();
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const idle = options.idleTimeoutMs ?? 30 * 60_000;
+  let port = options.port ?? 0;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
+      if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = checkRequest(req, port, host, options);
+    if (refusal) {
+      if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+      return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
+    if (!route) return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${Object.keys(gateway.config.modes).join(', ')})` });
+    const mode = route[1] === undefined ? undefined : decodeURIComponent(route[1]);
+    if (mode !== undefined && !gateway.config.modes[mode])
+      return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown mode "${mode}". Modes: ${Object.keys(gateway.config.modes).join(', ')}` } });
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const parsed = await readBody(req, maxBody);
+      if (!parsed.ok) return reply(res, parsed.status, { jsonrpc: '2.0', id: null, error: { code: parsed.code, message: parsed.message } });
+      body = parsed.value;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const entry = sessions.get(sessionId);
+      if (!entry || entry.path !== url.pathname)
+        return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
+      entry.lastSeen = Date.now();
+      return entry.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitialize(body))
+      return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no valid session ID; the first request must be initialize' } });
+
+    const requested = url.searchParams.get('strategy');
+    if (requested !== null && !strategySchema.safeParse(requested).success)
+      return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
+    const session = gateway.createSession({ mode, strategy: (requested as Strategy | null) ?? options.strategy });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { session, transport, path: url.pathname, lastSeen: Date.now() });
+      },
+    });
+    const previousClose = session.onclose;
+    session.onclose = () => {
+      previousClose?.();
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await session.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, entry] of sessions) {
+      if (now - entry.lastSeen > idle) {
+        sessions.delete(id);
+        void entry.session.close();
+      }
+    }
+  }, Math.min(idle, 60_000));
+  sweep.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/mcp`,
+    server,
+    sessions,
+    async close() {
+      clearInterval(sweep);
+      await Promise.allSettled([...sessions.values()].map((entry) => entry.session.close()));
+      sessions.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function isInitialize(body: unknown): boolean {
+  if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
+  return isInitializeRequest(body);
+}
+
+/** Host, Origin and token checks; returns the refusal or undefined. */
+function checkRequest(req: IncomingMessage, port: number, bound: string, options: HttpOptions): { status: number; message: string } | undefined {
+  const hostHeader = (req.headers.host ?? '').toLowerCase();
+  const allowedHosts = new Set([
+    ...['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${port}`),
+    ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
+    ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
+  ]);
+  if (!allowedHosts.has(hostHeader)) return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection)` };
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    let ok = (options.allowedOrigins ?? []).includes(origin);
+    if (!ok) {
+      try {
+        ok = LOOPBACK.has(new URL(origin).hostname);
+      } catch {
+        ok = false;
+      }
+    }
+    if (!ok) return { status: 403, message: `Forbidden: Origin "${origin}" is not allowed` };
+  } else if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
+  if (options.token) {
+    const header = req.headers.authorization ?? '';
+    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!safeEqual(given, options.token)) return { status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' };
+  }
+  return undefined;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; code: number; message: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) return { ok: false, status: 413, code: -32600, message: `Request body larger than ${max} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch {
+    return { ok: false, status: 400, code: -32700, message: 'Parse error: invalid JSON' };
+  }
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

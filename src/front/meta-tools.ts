@@ -1,0 +1,112 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CatalogTool } from '../catalog/catalog.js';
+import { UnknownNameError } from '../util/errors.js';
+import { closestNames } from '../util/closest.js';
+import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, SEARCH_TOOLS } from './definitions.js';
+import { errorResult, jsonResult } from './results.js';
+import type { CallExtra, FrontSession } from './session.js';
+import { argumentProblems } from './validate.js';
+import { exampleArguments } from './examples.js';
+
+const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
+
+export function isMetaTool(name: string): boolean {
+  return META.has(name);
+}
+
+/** Runs one of the discovery meta-tools; bad arguments are `isError` results naming the field. */
+export async function handleMetaTool(session: FrontSession, name: string, raw: unknown, extra: CallExtra): Promise<CallToolResult> {
+  const args = (raw ?? {}) as Record<string, unknown>;
+  switch (name) {
+    case SEARCH_TOOLS:
+      return searchTools(session, args);
+    case DESCRIBE_TOOLS:
+      return describeTools(session, args);
+    case EXECUTE_TOOL:
+      return executeTool(session, args, extra);
+    default:
+      return listToolGroups(session, args);
+  }
+}
+
+function searchTools(session: FrontSession, args: Record<string, unknown>): CallToolResult {
+  const { query, limit = 5, group, detail = 'summary', enable } = args;
+  if (typeof query !== 'string' || query.trim() === '') return errorResult('search_tools: "query" must be a non-empty string.');
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 50) return errorResult('search_tools: "limit" must be a whole number from 1 to 50.');
+  if (group !== undefined && typeof group !== 'string') return errorResult('search_tools: "group" must be a string.');
+  if (detail !== 'name' && detail !== 'summary' && detail !== 'schema') return errorResult('search_tools: "detail" must be "name", "summary" or "schema".');
+  if (enable !== undefined && typeof enable !== 'boolean') return errorResult('search_tools: "enable" must be a boolean.');
+  const gateway = session.gateway;
+  if (group !== undefined && !gateway.catalog.groups.has(group)) return errorResult(new UnknownNameError('group', group, [...gateway.catalog.groups.keys()]).message);
+  const readOnly = gateway.config.modes[session.focus.mode]?.readOnly ?? false;
+  const hits = gateway.search.search(query, { limit, group, filter: readOnly ? (tool) => tool.readOnly : undefined });
+  const canEnable = session.strategy !== 'proxy' && session.fixedMode === undefined;
+  const enabling = canEnable && (enable ?? session.strategy === 'notify');
+  if (enabling && hits.length > 0) session.send({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
+  const tools = hits.map(({ tool }) => describeHit(tool, detail, session));
+  const how = enabling ? 'added to your tool list' : 'call with execute_tool';
+  return {
+    content: [{ type: 'text', text: hits.length === 0 ? `No tools match "${query}".` : `${JSON.stringify(tools)}\n(${how})` }],
+    structuredContent: { tools, enabled: enabling },
+  };
+}
+
+function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: FrontSession): Record<string, unknown> {
+  if (detail === 'name') return { name: tool.exposedName };
+  const base = { name: tool.exposedName, server: tool.server, summary: tool.summary, inMode: session.inMode(tool) };
+  return detail === 'schema' ? { ...base, inputSchema: tool.definition.inputSchema } : base;
+}
+
+function describeTools(session: FrontSession, args: Record<string, unknown>): CallToolResult {
+  const { names } = args;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string'))
+    return errorResult('describe_tools: "names" must be a non-empty array of tool names.');
+  const catalog = session.gateway.catalog;
+  const config = session.gateway.config;
+  const described = (names as string[]).map((name) => {
+    const tool = catalog.byName.get(name) ?? catalog.byId.get(name);
+    if (!tool) return { name, error: 'unknown tool', closest: closestNames(name, catalog.byName.keys()) };
+    const related = [
+      ...new Set(tool.groups.flatMap((group) => (catalog.groups.get(group)?.tools ?? []).filter((t) => t !== tool && t.groups.length < catalog.tools.length).map((t) => t.exposedName))),
+    ].slice(0, 8);
+    const examples = config.tools[tool.id]?.examples ?? [exampleArguments(tool.definition.inputSchema)];
+    return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
+  });
+  return jsonResult({ tools: described });
+}
+
+async function executeTool(session: FrontSession, args: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> {
+  const { name, arguments: toolArgs = {} } = args;
+  if (typeof name !== 'string' || name === '') return errorResult('execute_tool: "name" must be the name of a tool (find one with search_tools).');
+  if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) return errorResult('execute_tool: "arguments" must be an object.');
+  if (isMetaTool(name) || name === 'focus_mode') return errorResult(`execute_tool: call "${name}" directly.`);
+  const catalog = session.gateway.catalog;
+  const tool = catalog.byName.get(name) ?? catalog.byId.get(name);
+  if (tool) {
+    const problems = argumentProblems(tool.definition, toolArgs);
+    if (problems.length > 0) return errorResult(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  }
+  return session.callCatalogTool(name, toolArgs, extra, 'execute_tool');
+}
+
+function listToolGroups(session: FrontSession, args: Record<string, unknown>): CallToolResult {
+  const { group } = args;
+  const catalog = session.gateway.catalog;
+  if (group !== undefined) {
+    if (typeof group !== 'string') return errorResult('list_tool_groups: "group" must be a string.');
+    const found = catalog.groups.get(group);
+    if (!found) return errorResult(new UnknownNameError('group', group, [...catalog.groups.keys()]).message);
+    return { content: [{ type: 'text', text: `${found.name}: ${found.description}\n${found.tools.map((t) => `${t.exposedName}: ${t.summary}`).join('\n')}` }] };
+  }
+  return { content: [{ type: 'text', text: groupIndex(session) }] };
+}
+
+/** One line per non-empty group: name, tool count, tokens, description (the catch-all `all` left out). */
+export function groupIndex(session: FrontSession): string {
+  const catalog = session.gateway.catalog;
+  const active = new Set(session.gateway.config.modes[session.focus.mode]?.groups ?? []);
+  const lines = [...catalog.groups.values()]
+    .filter((group) => group.tools.length > 0 && group.tools.length < catalog.tools.length)
+    .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${group.tools.reduce((s, t) => s + t.tokens, 0)}t): ${group.description}`);
+  return `groups (* in mode; tools, tokens):\n${lines.join('\n')}`;
+}

@@ -1,0 +1,16 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool error the model can read and act on: an `isError` result, never a protocol failure. */
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** A text result with optional structured content. */
+export function textResult(text: string, structuredContent?: Record<string, unknown>): CallToolResult {
+  return structuredContent ? { content: [{ type: 'text', text }], structuredContent } : { content: [{ type: 'text', text }] };
+}
+
+/** Compact JSON for results the model reads (no indentation: tokens cost). */
+export function jsonResult(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}

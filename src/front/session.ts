@@ -1,0 +1,320 @@
+import { createHash } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { createActor } from 'xstate';
+import { idMatcher, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
+import type { Strategy } from '../config/schema.js';
+import { createFocusMachine, focusState, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
+import { visibleTools } from '../focus/visible.js';
+import { sumTokens } from '../catalog/catalog.js';
+import { countToolTokens } from '../tokens/count.js';
+import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
+import { didYouMean } from '../util/closest.js';
+import { VERSION } from '../version.js';
+import { strategyFor } from './clients.js';
+import { FOCUS_MODE, type ServedStrategy } from './definitions.js';
+import { handleFocusMode } from './focus-tool.js';
+import type { Gateway, SessionOptions } from './gateway.js';
+import { handleMetaTool, isMetaTool } from './meta-tools.js';
+import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
+import { errorResult } from './results.js';
+
+export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** How a call reached a tool: named directly, or through execute_tool. */
+export type CallVia = 'direct' | 'execute_tool';
+
+const INSTRUCTIONS =
+  'lazytools curates the tools of several MCP servers. The list shows the tools of the current focus mode. ' +
+  'To work on something else, call focus_mode (e.g. {"intent": "security review"}); to reach a tool that is not listed, ' +
+  'call search_tools, then call it (or use execute_tool when it is not added to the list).';
+
+/**
+ * One client session: a low-level SDK `Server` (tool definitions pass through verbatim), the
+ * session's focus actor, and the list it last announced. `tools/call` for catalog tools takes a
+ * fast path that relays the request to the upstream without SDK parsing; everything else
+ * (lazytools' own tools, refusals, errors) goes through the SDK handlers.
+ */
+export class FrontSession {
+  readonly server: Server;
+  readonly fixedMode: string | undefined;
+  onclose: (() => void) | undefined;
+  private readonly actor: FocusActor;
+  private readonly strategySetting: Strategy;
+  private resolvedStrategy: ServedStrategy | undefined;
+  private lastKey: string;
+  private checkScheduled = false;
+  private readonly inflight = new Map<RequestId, AbortController>();
+  private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string> } | undefined;
+  private closed = false;
+
+  constructor(
+    readonly gateway: Gateway,
+    options: SessionOptions = {},
+  ) {
+    const config = gateway.config;
+    this.fixedMode = options.mode;
+    this.strategySetting = options.strategy ?? config.strategy;
+    const machine = createFocusMachine({
+      modes: Object.keys(config.modes),
+      groups: Object.keys(config.groups),
+      defaultMode: options.mode ?? config.defaultMode,
+      maxDiscovered: config.maxEnabled,
+    }).provide({ actions: { changed: () => this.scheduleListCheck() } });
+    this.actor = createActor(machine).start();
+    this.server = new Server(
+      { name: 'lazytools', version: VERSION },
+      { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
+    );
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() as never }));
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.handleCall(request.params.name, request.params.arguments, extra));
+    this.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+    this.server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(this, request.params.uri));
+    this.server.oninitialized = () => {
+      this.resolvedStrategy = strategyFor(this.strategySetting, this.server.getClientVersion()?.name);
+      this.lastKey = this.listKey();
+    };
+    this.lastKey = this.listKey();
+  }
+
+  /** Connects the session to a client transport and installs the fast path. */
+  async connect(transport: Transport): Promise<void> {
+    await this.server.connect(transport);
+    const sdkMessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (!this.fastPath(message, transport)) sdkMessage?.(message, extra);
+    };
+    const sdkClose = transport.onclose;
+    transport.onclose = () => {
+      sdkClose?.();
+      this.dispose();
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.server.close().catch(() => {});
+    this.dispose();
+  }
+
+  /** The strategy this session is served with (`auto` resolved by client name once initialized). */
+  get strategy(): ServedStrategy {
+    return this.resolvedStrategy ?? strategyFor(this.strategySetting, this.server.getClientVersion()?.name);
+  }
+
+  /** The focus state (mode, overrides, discovered tools). */
+  get focus(): FocusState {
+    return focusState(this.actor.getSnapshot());
+  }
+
+  /** Sends a focus event; visibility is re-checked and list_changed sent once if it changed. */
+  send(event: FocusEvent): void {
+    this.actor.send(event);
+  }
+
+  /** Catalog tools of the current mode (with overrides and discovered tools). */
+  modeTools(): CatalogTool[] {
+    return this.visible().tools;
+  }
+
+  /** True when the tool is part of the session's current mode. */
+  inMode(tool: CatalogTool): boolean {
+    return this.visible().ids.has(tool.id);
+  }
+
+  /** Catalog tools in the list the client sees: the mode's, or only `alwaysVisible` under proxy. */
+  listedTools(): CatalogTool[] {
+    if (this.strategy !== 'proxy') return this.modeTools();
+    const always = idMatcher(this.gateway.config.alwaysVisible);
+    const readOnly = this.gateway.config.modes[this.focus.mode]?.readOnly ?? false;
+    return this.gateway.catalog.tools.filter((tool) => always(tool.id) && (!readOnly || tool.readOnly));
+  }
+
+  /** lazytools' own tools for this session's strategy (no focus_mode on fixed-mode endpoints). */
+  ownDefinitions(): ToolDefinition[] {
+    const tools = this.gateway.ownTools(this.strategy);
+    return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
+  }
+
+  /** The `tools/list` answer. */
+  listTools(): ToolDefinition[] {
+    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.definition)];
+  }
+
+  /** Tokens of the `tools/list` answer. */
+  listTokens(): number {
+    const tokenizer = this.gateway.config.tokenizer;
+    return this.ownDefinitions().reduce((sum, tool) => sum + countToolTokens(tool, tokenizer), 0) + sumTokens(this.listedTools());
+  }
+
+  /** Called by the gateway after the catalog was rebuilt. */
+  catalogChanged(): void {
+    this.visibleCache = undefined;
+    this.scheduleListCheck();
+  }
+
+  /**
+   * Calls a catalog tool by exposed name or id, after the mode's checks: read-only modes refuse
+   * tools not annotated read-only; `policy.hiddenTools: reject` refuses tools outside the mode.
+   */
+  async callCatalogTool(name: string, args: unknown, extra: CallExtra | undefined, via: CallVia): Promise<CallToolResult> {
+    const catalog = this.gateway.catalog;
+    const tool = catalog.byName.get(name) ?? catalog.byId.get(name);
+    if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, catalog.byName.keys())} Use search_tools to find tools.`);
+    const refusal = this.refusal(tool);
+    if (refusal) return errorResult(refusal);
+    const upstream = this.gateway.upstreamOf(tool);
+    if (!upstream) return errorResult(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`);
+    const progressToken = extra?._meta?.progressToken;
+    try {
+      const result = await upstream.call(
+        { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
+        {
+          signal: extra?.signal,
+          onProgress:
+            progressToken === undefined || !extra
+              ? undefined
+              : (params) => void extra.sendNotification({ method: 'notifications/progress', params: { ...params, progressToken } as never }).catch(() => {}),
+        },
+      );
+      void via;
+      return result as CallToolResult;
+    } catch (error) {
+      return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Why this session may not call the tool now, or undefined when it may. */
+  refusal(tool: CatalogTool): string | undefined {
+    const config = this.gateway.config;
+    const mode = config.modes[this.focus.mode];
+    if (mode?.readOnly && !tool.readOnly)
+      return `Mode "${mode.name}" is read-only and "${tool.exposedName}" is not annotated readOnlyHint. ${this.modesWith(tool)}`;
+    if (config.hiddenTools === 'reject' && !this.inMode(tool))
+      return `"${tool.exposedName}" is not part of mode "${this.focus.mode}" and this gateway rejects hidden tools. ${this.modesWith(tool)}`;
+    return undefined;
+  }
+
+  private modesWith(tool: CatalogTool): string {
+    const modes = Object.values(this.gateway.config.modes)
+      .filter((mode) => (!mode.readOnly || tool.readOnly) && mode.groups.some((group) => tool.groups.includes(group)))
+      .map((mode) => mode.name);
+    return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (switch with focus_mode).` : 'No mode includes it.';
+  }
+
+  private async handleCall(name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
+    try {
+      if (name === FOCUS_MODE && this.ownDefinitions().some((tool) => tool.name === FOCUS_MODE)) return handleFocusMode(this, args);
+      if (isMetaTool(name) && this.ownDefinitions().some((tool) => tool.name === name)) return await handleMetaTool(this, name, args, extra);
+      return await this.callCatalogTool(name, args, extra, 'direct');
+    } catch (error) {
+      return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Relays a permitted `tools/call` for a catalog tool straight to its running upstream: no SDK
+   * parsing either way, the result goes back as the upstream sent it. Returns false to leave the
+   * message to the SDK (own tools, refusals, stopped upstreams, malformed requests).
+   */
+  private fastPath(message: unknown, transport: Transport): boolean {
+    if (isNotification(message) && message.method === 'notifications/cancelled') {
+      const id = message.params?.requestId as RequestId | undefined;
+      const controller = id === undefined ? undefined : this.inflight.get(id);
+      if (!controller || id === undefined) return false;
+      this.inflight.delete(id);
+      controller.abort(message.params?.reason ?? 'cancelled by client');
+      return true;
+    }
+    if (!isRequest(message) || message.method !== 'tools/call') return false;
+    const params = message.params;
+    if (!params || typeof params.name !== 'string' || params.task !== undefined) return false;
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return false;
+    const tool = this.gateway.catalog.byName.get(params.name);
+    if (!tool || this.refusal(tool)) return false;
+    const upstream = this.gateway.upstreamOf(tool);
+    if (!upstream || upstream.status !== 'ready') return false;
+    const id = message.id;
+    const controller = new AbortController();
+    this.inflight.set(id, controller);
+    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (progress: Record<string, unknown>) =>
+            void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } } as never, { relatedRequestId: id }).catch(() => {});
+    upstream
+      .call({ ...params, name: tool.name }, { signal: controller.signal, onProgress })
+      .catch((error: unknown) => errorResult(`Tool "${tool.exposedName}" failed: ${(error as Error).message}`))
+      .then((result) => {
+        if (this.inflight.get(id) !== controller) return;
+        this.inflight.delete(id);
+        return transport.send({ jsonrpc: '2.0', id, result } as never, { relatedRequestId: id });
+      })
+      .catch(() => {});
+    return true;
+  }
+
+  private visible(): { tools: CatalogTool[]; ids: Set<string> } {
+    const snapshot = this.actor.getSnapshot();
+    const catalog = this.gateway.catalog;
+    if (this.visibleCache && this.visibleCache.key === catalog && this.visibleCache.state === snapshot) return this.visibleCache;
+    const tools = visibleTools(catalog, this.gateway.config, focusState(snapshot));
+    const cache = { key: catalog, state: snapshot, tools, ids: new Set(tools.map((tool) => tool.id)) };
+    this.visibleCache = cache;
+    return cache;
+  }
+
+  /** Coalesces changes in one microtask: one list_changed per burst, none when nothing changed. */
+  private scheduleListCheck(): void {
+    if (this.checkScheduled || this.closed) return;
+    this.checkScheduled = true;
+    queueMicrotask(() => {
+      this.checkScheduled = false;
+      this.visibleCache = undefined;
+      const key = this.listKey();
+      if (key === this.lastKey) return;
+      this.lastKey = key;
+      if (this.server.transport && this.server.getClientCapabilities() !== undefined) void this.server.sendToolListChanged().catch(() => {});
+    });
+  }
+
+  private listKey(): string {
+    return this.listTools()
+      .map((tool) => `${tool.name}#${fingerprint(tool)}`)
+      .join('\n');
+  }
+
+  private dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const controller of this.inflight.values()) controller.abort('session closed');
+    this.inflight.clear();
+    this.actor.stop();
+    this.onclose?.();
+  }
+}
+
+const fingerprints = new WeakMap<object, string>();
+
+/** A short content hash of a definition, cached per object. */
+function fingerprint(tool: ToolDefinition): string {
+  let hash = fingerprints.get(tool);
+  if (!hash) {
+    hash = createHash('sha1').update(JSON.stringify(tool)).digest('base64').slice(0, 12);
+    fingerprints.set(tool, hash);
+  }
+  return hash;
+}

@@ -1,0 +1,47 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader, serialize } from '../util/lines.js';
+
+/**
+ * Server transport over a readable and a writable (stdin/stdout by default), newline-delimited
+ * JSON-RPC. Only the envelope is checked here; malformed lines get a JSON-RPC error reply and the
+ * transport keeps serving. stdout carries nothing but protocol messages.
+ */
+export class StdioFrontTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private closed = false;
+  private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
+  private readonly onEnd = () => void this.close();
+  private readonly reader = new LineReader(
+    (message) => this.onmessage?.(message),
+    (reply) => void this.send(reply).catch(() => {}),
+  );
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream = process.stdin,
+    private readonly output: NodeJS.WritableStream = process.stdout,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('close', this.onEnd);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.output.write(serialize(message))) return Promise.resolve();
+    return new Promise((resolve) => this.output.once('drain', () => resolve()));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('close', this.onEnd);
+    this.onclose?.();
+  }
+}

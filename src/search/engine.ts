@@ -1,0 +1,128 @@
+import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
+import { expandQuery, terms } from './text.js';
+
+/** One ranked search hit. */
+export interface SearchHit {
+  tool: CatalogTool;
+  score: number;
+}
+
+export interface SearchOptions {
+  limit?: number | undefined;
+  /** Only tools of this group. */
+  group?: string | undefined;
+  /** Only tools this predicate keeps (e.g. a read-only mode's). */
+  filter?: ((tool: CatalogTool) => boolean) | undefined;
+}
+
+/** Field weights: what a word in each field is worth relative to the description. */
+const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, group: 0.6, server: 1 } as const;
+const K1 = 1.2;
+const B = 0.6;
+
+/**
+ * Ranked tool search over name words (snake, camel, kebab split), title, summary, description,
+ * group and server names: BM25 over field-weighted term counts, with stemming and synonym
+ * expansion. Built once per catalog; a query touches only the postings of its terms. Ties break
+ * by exposed name, so results are deterministic.
+ *
+ * @example
+ * const index = new SearchIndex(catalog.tools, catalog.groups);
+ * index.search('leaked credentials', { limit: 5 });
+ */
+export class SearchIndex {
+  private readonly postings = new Map<string, { docs: Int32Array; tf: Float32Array }>();
+  private readonly nameTerms: string[][];
+  private readonly lengths: Float32Array;
+  private readonly avgLength: number;
+
+  constructor(
+    readonly tools: readonly CatalogTool[],
+    groups: ReadonlyMap<string, CatalogGroup> = new Map(),
+  ) {
+    const groupText = new Map([...groups.values()].map((group) => [group.name, `${group.name} ${group.description}`]));
+    const building = new Map<string, Map<number, number>>();
+    this.lengths = new Float32Array(tools.length);
+    this.nameTerms = [];
+    tools.forEach((tool, doc) => {
+      const definition = tool.definition;
+      const fields: Array<[keyof typeof FIELDS, string]> = [
+        ['name', tool.name],
+        ['title', definition.title ?? definition.annotations?.title ?? ''],
+        ['summary', tool.summary],
+        ['description', definition.description ?? ''],
+        ['group', tool.groups.map((g) => groupText.get(g) ?? g).join(' ')],
+        ['server', tool.server],
+      ];
+      let length = 0;
+      for (const [field, text] of fields) {
+        const fieldTerms = terms(text);
+        if (field === 'name') this.nameTerms.push(fieldTerms);
+        const weight = FIELDS[field];
+        // Long descriptions should not drown the name: damp their counts.
+        const damp = field === 'description' ? 1 / Math.sqrt(Math.max(1, fieldTerms.length / 12)) : 1;
+        for (const term of fieldTerms) {
+          let docs = building.get(term);
+          if (!docs) building.set(term, (docs = new Map()));
+          docs.set(doc, (docs.get(doc) ?? 0) + weight * damp);
+          length += weight * damp;
+        }
+      }
+      this.lengths[doc] = length;
+    });
+    let total = 0;
+    for (const length of this.lengths) total += length;
+    this.avgLength = tools.length > 0 ? total / tools.length : 1;
+    for (const [term, docs] of building) {
+      const ids = new Int32Array(docs.size);
+      const tf = new Float32Array(docs.size);
+      let i = 0;
+      for (const [doc, count] of docs) {
+        ids[i] = doc;
+        tf[i] = count;
+        i++;
+      }
+      this.postings.set(term, { docs: ids, tf });
+    }
+  }
+
+  /** Tools best matching `query`, best first. */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = options.limit ?? 5;
+    const expansion = expandQuery(query);
+    if (expansion.length === 0 || this.tools.length === 0) return [];
+    const scores = new Float64Array(this.tools.length);
+    const matched = new Uint16Array(this.tools.length);
+    const n = this.tools.length;
+    for (const { term, weight } of expansion) {
+      const posting = this.postings.get(term);
+      if (!posting) continue;
+      const idf = Math.log(1 + (n - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
+      for (let i = 0; i < posting.docs.length; i++) {
+        const doc = posting.docs[i] ?? 0;
+        const tf = posting.tf[i] ?? 0;
+        const norm = tf + K1 * (1 - B + (B * (this.lengths[doc] ?? 0)) / this.avgLength);
+        scores[doc] = (scores[doc] ?? 0) + weight * idf * ((tf * (K1 + 1)) / norm);
+        if (weight >= 1) matched[doc] = (matched[doc] ?? 0) + 1;
+      }
+    }
+    const queryTerms = new Set(expansion.filter((e) => e.weight >= 1).map((e) => e.term));
+    const hits: SearchHit[] = [];
+    for (let doc = 0; doc < n; doc++) {
+      let score = scores[doc] ?? 0;
+      if (score <= 0) continue;
+      const tool = this.tools[doc];
+      if (!tool) continue;
+      if (options.group !== undefined && !tool.groups.includes(options.group)) continue;
+      if (options.filter && !options.filter(tool)) continue;
+      // Reward tools whose name is covered by the query, and queries fully covered by the tool.
+      const name = this.nameTerms[doc] ?? [];
+      const covered = name.filter((t) => queryTerms.has(t)).length;
+      if (name.length > 0) score *= 1 + (0.5 * covered) / name.length;
+      if (queryTerms.size > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms.size;
+      hits.push({ tool, score });
+    }
+    hits.sort((a, b) => b.score - a.score || (a.tool.exposedName < b.tool.exposedName ? -1 : 1));
+    return hits.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
+  }
+}

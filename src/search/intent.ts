@@ -1,0 +1,65 @@
+import type { ResolvedMode } from '../config/resolve.js';
+import { normalized } from '../catalog/text.js';
+import { expandQuery, terms } from './text.js';
+
+/** A phrase resolved to a mode, or the closest modes when it is not clear enough. */
+export interface IntentMatch {
+  /** The chosen mode, or null when confidence is below the threshold. */
+  mode: string | null;
+  /** 0..1. */
+  confidence: number;
+  /** Other modes that fit, best first, with their confidence. */
+  alternatives: Array<{ mode: string; confidence: number }>;
+}
+
+/** Below this, `resolveIntent` asks back instead of guessing. */
+export const INTENT_THRESHOLD = 0.35;
+
+/**
+ * Resolves free text ("switch to security review", "let's fix a bug") to a mode, from mode names,
+ * aliases and descriptions. An alias or name found whole in the phrase is strong evidence; shared
+ * words (with synonyms) are weaker. Confidence mixes the best score's strength with its margin
+ * over the runner-up.
+ *
+ * @example
+ * resolveIntent('time for a security audit', modes); // { mode: 'security_review', confidence: 0.9, ... }
+ */
+export function resolveIntent(phrase: string, modes: readonly ResolvedMode[], threshold = INTENT_THRESHOLD): IntentMatch {
+  const text = normalized(phrase);
+  const expansion = expandQuery(phrase);
+  const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) }));
+  scored.sort((a, b) => b.score - a.score || (a.mode < b.mode ? -1 : 1));
+  const best = scored[0];
+  if (!best || best.score <= 0) return { mode: null, confidence: 0, alternatives: scored.slice(0, 3).map((s) => ({ mode: s.mode, confidence: 0 })) };
+  const second = scored[1]?.score ?? 0;
+  const strength = 1 - Math.exp(-best.score / 2);
+  const margin = (best.score - second) / best.score;
+  const confidence = round(strength * (0.5 + 0.5 * margin));
+  const alternatives = scored
+    .slice(1, 4)
+    .filter((s) => s.score > 0)
+    .map((s) => ({ mode: s.mode, confidence: round((1 - Math.exp(-s.score / 2)) * 0.5) }));
+  return { mode: confidence >= threshold ? best.mode : null, confidence, alternatives };
+}
+
+function scoreMode(mode: ResolvedMode, text: string, expansion: Array<{ term: string; weight: number }>): number {
+  let score = 0;
+  const phrases = [mode.name.replace(/_/g, ' '), ...mode.aliases];
+  for (const phrase of phrases) {
+    const needle = normalized(phrase);
+    if (needle.trim().length > 0 && text.includes(needle)) score += 2 + needle.trim().split(' ').length;
+  }
+  const vocabulary = new Map<string, number>();
+  const add = (words: string[], weight: number) => {
+    for (const word of words) vocabulary.set(word, Math.max(vocabulary.get(word) ?? 0, weight));
+  };
+  add(terms(mode.name), 1.5);
+  add(terms(mode.aliases.join(' ')), 1);
+  add(terms(mode.description), 0.5);
+  for (const { term, weight } of expansion) score += (vocabulary.get(term) ?? 0) * weight;
+  return score;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { interpolate, interpolateMap } from '../config/env.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { ServerConfig } from '../config/schema.js';
+import { silentLogger, type Logger } from '../util/log.js';
+import { StdioUpstreamTransport } from './stdio-transport.js';
+import { Upstream } from './upstream.js';
+
+export interface UpstreamsOptions {
+  env?: NodeJS.ProcessEnv | undefined;
+  logger?: Logger | undefined;
+}
+
+/**
+ * One Upstream per enabled rc server. `${VAR}` is resolved here, up front, so a missing secret is
+ * a ConfigError naming the variable before anything starts. Stdio children run in the rc file's
+ * folder unless `cwd` says otherwise, with the SDK's safe environment plus the rc `env`.
+ */
+export function createUpstreams(config: ResolvedConfig, options: UpstreamsOptions = {}): Upstream[] {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? silentLogger;
+  const baseDir = config.file ? path.dirname(config.file) : process.cwd();
+  return Object.entries(config.servers)
+    .filter(([, server]) => server.disabled !== true)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, logger }));
+}
+
+function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, baseDir: string, logger: Logger, file: string | undefined): () => Transport {
+  const at = `servers.${name}`;
+  if (server.url !== undefined) {
+    const url = new URL(interpolate(server.url, env, `${at}.url`, file));
+    const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
+    return () => new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  }
+  const command = interpolate(server.command ?? '', env, `${at}.command`, file);
+  const args = (server.args ?? []).map((arg, i) => interpolate(arg, env, `${at}.args[${i}]`, file));
+  const childEnv = { ...getDefaultEnvironment(), ...interpolateMap(server.env, env, `${at}.env`, file) };
+  const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, interpolate(server.cwd, env, `${at}.cwd`, file));
+  return () => new StdioUpstreamTransport({ command, args, env: childEnv, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`) });
+}

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader, serialize } from '../util/lines.js';
+
+export interface StdioUpstreamOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+  /** Receives the child's stderr, line by line (never our stdout). */
+  onStderr: (line: string) => void;
+}
+
+/**
+ * Client transport to a child process speaking newline-delimited JSON-RPC. Unlike the SDK's, it
+ * checks only the JSON-RPC envelope, so relayed payloads are not parsed twice on the hot path.
+ * The child gets exactly `env` (the caller merges the safe defaults it wants).
+ */
+export class StdioUpstreamTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private closed = false;
+
+  constructor(private readonly options: StdioUpstreamOptions) {}
+
+  /** The child's pid once started (for tests and diagnostics). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.command, this.options.args, {
+        env: this.options.env,
+        cwd: this.options.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+      });
+      this.child = child;
+      const reader = new LineReader(
+        (message) => this.onmessage?.(message),
+        (problem) => this.onerror?.(new Error(`upstream sent an unreadable message: ${JSON.stringify(problem)}`)),
+      );
+      child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
+      let pending = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) this.options.onStderr(line);
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+        this.finish();
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        if (pending.trim()) this.options.onStderr(pending);
+        this.finish();
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed || !stdin.writable) return Promise.reject(new Error('upstream process is not running'));
+    if (stdin.write(serialize(message))) return Promise.resolve();
+    return new Promise((resolve) => stdin.once('drain', resolve));
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed) return;
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.stdin?.end();
+    const term = setTimeout(() => child.kill('SIGTERM'), 2_000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 4_000);
+    await exited;
+    clearTimeout(term);
+    clearTimeout(kill);
+  }
+
+  /** Ends the child at once (used on gateway shutdown). */
+  kill(): void {
+    this.child?.kill('SIGKILL');
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,98 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, referenceRc } from './helpers.js';
+
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+describe('lazytools serve over stdio with real reference servers', () => {
+  let client: Client;
+  let notifications = 0;
+  let stderr = '';
+
+  beforeAll(async () => {
+    const { dir } = referenceRc();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: 'e2e', version: '1.0.0' });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notifications++;
+    });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('lists the default mode plus focus_mode, search_tools and execute_tool', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names.slice(0, 3)).toEqual(['focus_mode', 'search_tools', 'execute_tool']);
+    expect(names).toContain('read_text_file');
+    expect(names).toContain('create_entities');
+    expect(names).not.toContain('echo');
+    const focus = tools.find((t) => t.name === 'focus_mode');
+    expect(focus?.description).toContain('- security_review:');
+  });
+
+  it('switches mode with focus_mode, sends one list_changed and names what changed', async () => {
+    notifications = 0;
+    const result = (await client.callTool({ name: 'focus_mode', arguments: { mode: 'debugging' } })) as CallToolResult;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(notifications).toBe(1);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ mode: 'debugging', groups: ['ci', 'code', 'history', 'files', 'diagnostics', 'reasoning'] });
+    const report = result.structuredContent as { added: string[]; removed: string[]; reduction: number; tokens: number; totalTokens: number };
+    expect(report.added).toContain('echo');
+    expect(report.removed).toContain('create_entities');
+    expect(text(result)).toMatch(/Visible: \d+ of \d+ tools/);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo');
+    expect(tools.map((t) => t.name)).not.toContain('create_entities');
+  });
+
+  it('sends no list_changed when nothing changed', async () => {
+    notifications = 0;
+    await client.callTool({ name: 'focus_mode', arguments: { mode: 'debugging' } });
+    await client.callTool({ name: 'focus_mode', arguments: { status: true } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(notifications).toBe(0);
+  });
+
+  it('relays a real call through the gateway', async () => {
+    const echo = await client.callTool({ name: 'echo', arguments: { message: 'through lazytools' } });
+    expect(text(echo)).toBe('Echo: through lazytools');
+    const file = await client.callTool({ name: 'list_allowed_directories', arguments: {} });
+    expect(text(file)).toContain('data');
+  });
+
+  it('forwards progress notifications', async () => {
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    expect((result as CallToolResult).isError).toBeFalsy();
+    expect(progress).toEqual([1, 2, 3]);
+  });
+
+  it('answers unknown modes and groups with isError naming the valid ones', async () => {
+    const mode = (await client.callTool({ name: 'focus_mode', arguments: { mode: 'securty_review' } })) as CallToolResult;
+    expect(mode.isError).toBe(true);
+    expect(text(mode)).toContain('Unknown mode "securty_review". Did you mean "security_review"');
+    expect(text(mode)).toContain('Valid modes: all, code_review');
+    const group = (await client.callTool({ name: 'focus_mode', arguments: { enable_group: 'nope' } })) as CallToolResult;
+    expect(group.isError).toBe(true);
+    expect(text(group)).toContain('Unknown group "nope"');
+  });
+
+  it('answers an unknown tool with isError and the closest names', async () => {
+    const result = (await client.callTool({ name: 'ecoh', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('Unknown tool "ecoh". Did you mean "echo"');
+  });
+
+  it('keeps logs off stdout', () => {
+    expect(stderr).toContain('[lazytools]');
+  });
+});
