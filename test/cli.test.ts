@@ -105,3 +105,44 @@ describe('rc JSON Schema', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('lazytools init', () => {
+  const clientConfig = JSON.stringify({
+    mcpServers: {
+      github: { command: 'docker', args: ['run', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_secret', LOG_LEVEL: 'info' } },
+      remote: { url: 'https://mcp.example.test/mcp', headers: { Authorization: 'Bearer abc' } },
+      'bad one': { transport: 'carrier pigeon' },
+    },
+  });
+
+  it('writes an rc from a client config, keeping secrets out of it', () => {
+    const dir = tempTree({ 'package.json': '{}', '.mcp.json': clientConfig });
+    const { code, stdout, stderr } = cli(['init', '--from', 'claude-code'], dir);
+    expect(code).toBe(0);
+    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>>; groups: Record<string, unknown> };
+    expect(Object.keys(rc.servers)).toEqual(['github', 'remote']);
+    expect(rc.servers.github).toMatchObject({ command: 'docker', env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}', LOG_LEVEL: 'info' } });
+    expect(rc.servers.remote).toMatchObject({ headers: { Authorization: 'Bearer ${REMOTE_AUTHORIZATION}' } });
+    expect(rc.groups.github).toEqual({ description: 'All tools of github', servers: ['github'] });
+    expect(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')).not.toContain('ghp_secret');
+    expect(stderr).toContain('set them in your environment: GITHUB_PERSONAL_ACCESS_TOKEN, REMOTE_AUTHORIZATION');
+    expect(stderr).toContain('skipped bad one');
+    const snippet = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { mcpServers: { lazytools: { args: string[] } } };
+    expect(snippet.mcpServers.lazytools.args).toEqual(['-y', 'lazytools', 'serve', '--config', path.join(dir, '.lazytoolsrc.json')]);
+  });
+
+  it('never overwrites an existing rc without --force', () => {
+    const dir = tempTree({ 'package.json': '{}', 'client.json': clientConfig, '.lazytoolsrc.json': '{"budget": 1}' });
+    const refused = cli(['init', '--from', 'client.json'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('exists; pass --force to overwrite it');
+    expect(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')).toBe('{"budget": 1}');
+    expect(cli(['init', '--from', 'client.json', '--force'], dir).code).toBe(0);
+  });
+
+  it('says where it looked when the client has no config', () => {
+    const { code, stderr } = cli(['init', '--from', 'cursor'], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(2);
+    expect(stderr).toContain('no cursor MCP config found (looked in');
+  });
+});

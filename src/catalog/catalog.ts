@@ -100,8 +100,8 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const orphans = tools.filter((tool) => tool.groups.every((name) => catchAll.has(name)));
   if (orphans.length > 0)
     warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(orphans.map((t) => t.id))}`);
-  const used = new Set(Object.values(config.modes).flatMap((mode) => mode.groups));
-  const empty = [...groups.values()].filter((group) => group.tools.length === 0 && used.has(group.name) && tools.length > 0);
+  const own = new Set(config.rcGroups);
+  const empty = [...groups.values()].filter((group) => group.tools.length === 0 && own.has(group.name) && tools.length > 0);
   if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);
 
   let totalTokens: number | undefined;

@@ -3,10 +3,11 @@ import { ConfigError } from '../util/errors.js';
 import { UsageError } from './args.js';
 import { checkCommand } from './check.js';
 import { processIO, type CliIO, type Command } from './io.js';
+import { initCommand } from './init.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
 
-const commands: Command[] = [serveCommand, statusCommand, checkCommand];
+const commands: Command[] = [serveCommand, statusCommand, checkCommand, initCommand];
 
 const version = VERSION;
 

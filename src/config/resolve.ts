@@ -19,6 +19,8 @@ export interface ResolvedConfig {
   file: string | undefined;
   servers: Record<string, ServerConfig>;
   groups: Record<string, GroupConfig>;
+  /** Groups the rc file defines or names in its modes (the ones worth a warning when empty). */
+  rcGroups: string[];
   modes: Record<string, ResolvedMode>;
   defaultMode: string;
   alwaysVisible: string[];
@@ -88,6 +90,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     file,
     servers: rc.servers ?? {},
     groups,
+    rcGroups: [...new Set([...Object.keys(rc.groups ?? {}), ...Object.values(rc.modes ?? {}).flatMap((mode) => mode.groups ?? [])])],
     modes,
     defaultMode,
     alwaysVisible: rc.alwaysVisible ?? [],

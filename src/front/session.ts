@@ -55,6 +55,9 @@ export class FrontSession {
   private resolvedStrategy: ServedStrategy | undefined;
   private lastKey: string;
   private checkScheduled = false;
+  /** The request being handled while focus changes, so list_changed travels on its stream. */
+  private activeRequest: RequestId | undefined;
+  private relatedRequest: RequestId | undefined;
   private readonly inflight = new Map<RequestId, AbortController>();
   private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string> } | undefined;
   private closed = false;
@@ -215,11 +218,26 @@ export class FrontSession {
 
   private async handleCall(name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
     try {
-      if (name === FOCUS_MODE && this.ownDefinitions().some((tool) => tool.name === FOCUS_MODE)) return handleFocusMode(this, args);
-      if (isMetaTool(name) && this.ownDefinitions().some((tool) => tool.name === name)) return await handleMetaTool(this, name, args, extra);
+      if (name === FOCUS_MODE) {
+        if (this.fixedMode !== undefined)
+          return errorResult(`This endpoint serves the fixed mode "${this.fixedMode}"; connect to /mcp (or serve without --mode) to switch modes.`);
+        return this.whileHandling(extra.requestId, () => handleFocusMode(this, args));
+      }
+      if (isMetaTool(name) && this.ownDefinitions().some((tool) => tool.name === name))
+        return await this.whileHandling(extra.requestId, () => handleMetaTool(this, name, args, extra));
       return await this.callCatalogTool(name, args, extra, 'direct');
     } catch (error) {
       return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
+    }
+  }
+
+  /** Runs a handler with `requestId` as the request focus changes relate to. */
+  private whileHandling<T>(requestId: RequestId, handler: () => T): T {
+    this.activeRequest = requestId;
+    try {
+      return handler();
+    } finally {
+      this.activeRequest = undefined;
     }
   }
 
@@ -279,15 +297,21 @@ export class FrontSession {
 
   /** Coalesces changes in one microtask: one list_changed per burst, none when nothing changed. */
   private scheduleListCheck(): void {
+    this.relatedRequest ??= this.activeRequest;
     if (this.checkScheduled || this.closed) return;
     this.checkScheduled = true;
     queueMicrotask(() => {
+      const relatedRequestId = this.relatedRequest;
       this.checkScheduled = false;
+      this.relatedRequest = undefined;
       this.visibleCache = undefined;
       const key = this.listKey();
       if (key === this.lastKey) return;
       this.lastKey = key;
-      if (this.server.transport && this.server.getClientCapabilities() !== undefined) void this.server.sendToolListChanged().catch(() => {});
+      if (!this.server.transport || this.server.getClientCapabilities() === undefined) return;
+      // Tied to the request that caused it, the notification rides that request's HTTP stream,
+      // which is open for sure; otherwise it goes to the client's standalone stream.
+      void this.server.notification({ method: 'notifications/tools/list_changed' }, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {});
     });
   }
 

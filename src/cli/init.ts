@@ -1,0 +1,36 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readJsonFile } from '../config/load.js';
+import { CLIENT_NAMES, findClientConfig, importServers, type ClientName } from '../config/import.js';
+import { parseConfig } from '../config/load.js';
+import { parse, UsageError } from './args.js';
+import type { Command } from './io.js';
+
+export const initCommand: Command = {
+  name: 'init',
+  summary: 'Write a .lazytoolsrc.json from an existing client\'s MCP servers',
+  usage: `lazytools init [--from claude-desktop|cursor|vscode|claude-code|PATH] [--out F] [--force]
+
+  --from C    client whose MCP servers to import, or a path to its JSON config (default: claude-code's .mcp.json)
+  --out F     file to write (default: .lazytoolsrc.json)
+  --force     overwrite an existing file`,
+  async run(argv, io) {
+    const { values } = parse(argv, { from: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } });
+    const from = values.from ?? 'claude-code';
+    const source = (CLIENT_NAMES as readonly string[]).includes(from) ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);
+    const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
+    if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
+    const imported = importServers(await readJsonFile(source), source);
+    parseConfig(imported.rc, out);
+    const names = Object.keys(imported.rc.servers ?? {});
+    if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}`);
+    writeFileSync(out, `${JSON.stringify(imported.rc, null, 2)}\n`);
+    io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
+    for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
+    if (imported.secrets.length > 0) io.err(`secrets moved out of the file; set them in your environment: ${imported.secrets.join(', ')}`);
+    const serverKey = from === 'vscode' ? 'servers' : 'mcpServers';
+    const snippet = { [serverKey]: { lazytools: { command: 'npx', args: ['-y', 'lazytools', 'serve', '--config', out] } } };
+    io.out(`Replace the servers in your client config with:\n${JSON.stringify(snippet, null, 2)}`);
+    return 0;
+  },
+};
