@@ -29,6 +29,10 @@ import type { Gateway, SessionOptions } from './gateway.js';
 import { handleMetaTool, isMetaTool } from './meta-tools.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { errorResult } from './results.js';
+import { StdioFrontTransport } from './stdio.js';
+
+/** Calls one session may have in flight on the fast path (a bound on memory, not on work). */
+const MAX_INFLIGHT = 10_000;
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -58,7 +62,7 @@ export class FrontSession {
   /** The request being handled while focus changes, so list_changed travels on its stream. */
   private activeRequest: RequestId | undefined;
   private relatedRequest: RequestId | undefined;
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, { cancel(reason: string): void }>();
   private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string> } | undefined;
   private closed = false;
 
@@ -249,10 +253,10 @@ export class FrontSession {
   private fastPath(message: unknown, transport: Transport): boolean {
     if (isNotification(message) && message.method === 'notifications/cancelled') {
       const id = message.params?.requestId as RequestId | undefined;
-      const controller = id === undefined ? undefined : this.inflight.get(id);
-      if (!controller || id === undefined) return false;
+      const handle = id === undefined ? undefined : this.inflight.get(id);
+      if (!handle || id === undefined) return false;
       this.inflight.delete(id);
-      controller.abort(message.params?.reason ?? 'cancelled by client');
+      handle.cancel(String(message.params?.reason ?? 'cancelled by client'));
       return true;
     }
     if (!isRequest(message) || message.method !== 'tools/call') return false;
@@ -265,23 +269,36 @@ export class FrontSession {
     const upstream = this.gateway.upstreamOf(tool);
     if (!upstream || upstream.status !== 'ready') return false;
     const id = message.id;
-    const controller = new AbortController();
-    this.inflight.set(id, controller);
     const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const onProgress =
       token === undefined
         ? undefined
         : (progress: Record<string, unknown>) =>
             void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } } as never, { relatedRequestId: id }).catch(() => {});
-    upstream
-      .call({ ...params, name: tool.name }, { signal: controller.signal, onProgress })
-      .catch((error: unknown) => errorResult(`Tool "${tool.exposedName}" failed: ${(error as Error).message}`))
-      .then((result) => {
-        if (this.inflight.get(id) !== controller) return;
-        this.inflight.delete(id);
-        return transport.send({ jsonrpc: '2.0', id, result } as never, { relatedRequestId: id });
-      })
-      .catch(() => {});
+    if (this.inflight.size >= MAX_INFLIGHT) return false;
+    let handle: { cancel(reason: string): void } | undefined;
+    const entry = { cancel: (reason: string) => handle?.cancel(reason) };
+    this.inflight.set(id, entry);
+    const finish = (write: () => void) => {
+      if (this.inflight.get(id) !== entry) return;
+      this.inflight.delete(id);
+      // A response right behind a progress notification can land in the client's same read, and
+      // the SDK client then drops that notification: answer on the next turn instead.
+      if (token === undefined) write();
+      else setImmediate(write);
+    };
+    const raw = transport instanceof StdioFrontTransport ? transport : undefined;
+    handle = upstream.relay(
+      { ...params, name: tool.name },
+      (error, result) =>
+        finish(() => {
+          const answer = error ? errorResult(`Tool "${tool.exposedName}" failed: ${error.message}`) : result;
+          void transport.send({ jsonrpc: '2.0', id, result: answer } as never, { relatedRequestId: id }).catch(() => {});
+        }),
+      onProgress,
+      undefined,
+      raw && ((prefix) => finish(() => raw.sendRawLine(`${prefix},"id":${JSON.stringify(id)}}`))),
+    );
     return true;
   }
 
@@ -324,7 +341,7 @@ export class FrontSession {
   private dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const controller of this.inflight.values()) controller.abort('session closed');
+    for (const handle of this.inflight.values()) handle.cancel('session closed');
     this.inflight.clear();
     this.actor.stop();
     this.onclose?.();

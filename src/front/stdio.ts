@@ -36,6 +36,11 @@ export class StdioFrontTransport implements Transport {
     return new Promise((resolve) => this.output.once('drain', () => resolve()));
   }
 
+  /** Writes one already-serialized message (the relay's raw path). */
+  sendRawLine(line: string): void {
+    if (!this.closed) this.output.write(`${line}\n`);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

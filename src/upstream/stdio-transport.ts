@@ -21,6 +21,8 @@ export class StdioUpstreamTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sees each line before parsing; true consumes it (see Upstream's raw relay). */
+  onLine?: (line: string) => boolean;
   private child: ChildProcess | undefined;
   private closed = false;
 
@@ -44,6 +46,7 @@ export class StdioUpstreamTransport implements Transport {
       const reader = new LineReader(
         (message) => this.onmessage?.(message),
         (problem) => this.onerror?.(new Error(`upstream sent an unreadable message: ${JSON.stringify(problem)}`)),
+        (line) => this.onLine?.(line) ?? false,
       );
       child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
       let pending = '';

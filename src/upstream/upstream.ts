@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { StdioUpstreamTransport } from './stdio-transport.js';
 import { VERSION } from '../version.js';
 
 /** idle: not started (lazy); ready: connected; down: failed or exited (restarted on the next call). */
@@ -39,14 +40,28 @@ export interface UpstreamOptions {
   logger?: Logger | undefined;
 }
 
+/**
+ * A successful response on one of our ids, as the SDK writes it: `{"result":…,"jsonrpc":"2.0","id":"lt-N"}`.
+ * The id is last and at the top level (a nested one would be escaped or followed by more braces).
+ */
+const RAW_RESULT = /^\{"result":.*,"jsonrpc":"2\.0","id":"(lt-\d+)"\}$/s;
+
+/** Receives the response line minus its closing `,"id":…}` (the caller appends its own id). */
+export type RawDone = (prefix: string) => void;
+
 interface Pending {
-  resolve: (result: Record<string, unknown>) => void;
-  reject: (error: Error) => void;
+  raw: RawDone | undefined;
+  done: (error: UpstreamError | undefined, result?: Record<string, unknown>) => void;
   onProgress: ((params: Record<string, unknown>) => void) | undefined;
+  deadline: number;
+  tool: string;
+  timeoutMs: number;
 }
 
 const looseResult = z.looseObject({});
 const DEFAULT_TIMEOUT = 120_000;
+/** How often deadlines are checked: a timeout fires up to this much late. */
+const SWEEP_MS = 250;
 
 /**
  * One upstream MCP server. Lists tools through the SDK Client, and relays `tools/call` on its own
@@ -68,6 +83,7 @@ export class Upstream {
   private starting: Promise<void> | undefined;
   private readonly pending = new Map<string, Pending>();
   private seq = 0;
+  private sweeper: NodeJS.Timeout | undefined;
   private readonly logger: Logger;
 
   constructor(
@@ -94,53 +110,56 @@ export class Upstream {
   /** Calls a tool by its upstream name, starting the upstream first when needed. */
   async call(params: Record<string, unknown> & { name: string }, options: CallOptions = {}): Promise<Record<string, unknown>> {
     if (this.status !== 'ready') await this.start();
+    return new Promise((resolve, reject) => {
+      const handle = this.relay(params, (error, result) => {
+        options.signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve(result ?? {});
+      }, options.onProgress, options.timeoutMs);
+      const onAbort = () => handle.cancel(String(options.signal?.reason ?? 'cancelled by client'));
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * The hot path: sends `tools/call` on our own id and calls `done` once with the upstream's
+   * result (as sent) or an UpstreamError. No promise, abort signal or timer per call: deadlines
+   * are swept every 250 ms. The returned handle cancels (forwarding notifications/cancelled).
+   */
+  relay(
+    params: Record<string, unknown> & { name: string },
+    done: (error: UpstreamError | undefined, result?: Record<string, unknown>) => void,
+    onProgress?: (params: Record<string, unknown>) => void,
+    timeoutMs?: number,
+    raw?: RawDone,
+  ): { cancel(reason: string): void } {
     const transport = this.transport;
-    if (!transport || this.status !== 'ready') throw new UpstreamError(this.name, `upstream "${this.name}" is not connected`);
+    if (!transport || this.status !== 'ready') {
+      done(new UpstreamError(this.name, `upstream "${this.name}" is not connected`));
+      return { cancel: () => {} };
+    }
     const id = `lt-${++this.seq}`;
     const meta = (params._meta ?? undefined) as Record<string, unknown> | undefined;
     let outgoing: Record<string, unknown> = params;
-    if (options.onProgress) outgoing = { ...params, _meta: { ...meta, progressToken: id } };
+    if (onProgress) outgoing = { ...params, _meta: { ...meta, progressToken: id } };
     else if (meta && 'progressToken' in meta) {
       const { progressToken: _dropped, ...rest } = meta;
       outgoing = { ...params, _meta: rest };
     }
-    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
-    return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const cleanup = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(id);
-      };
-      const cancel = (reason: string) => {
-        void transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => {});
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        cancel('timeout');
-        reject(new UpstreamError(this.name, `"${params.name}" on upstream "${this.name}" timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      const onAbort = () => {
-        cleanup();
-        cancel(String(options.signal?.reason ?? 'cancelled by client'));
-        reject(new UpstreamError(this.name, 'cancelled'));
-      };
-      if (options.signal?.aborted) return onAbort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, {
-        resolve: (result) => {
-          cleanup();
-          resolve(result);
-        },
-        reject: (error) => {
-          cleanup();
-          reject(error);
-        },
-        onProgress: options.onProgress,
-      });
-      transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: outgoing } as JSONRPCMessage).catch((error: unknown) => {
-        this.pending.get(id)?.reject(new UpstreamError(this.name, `could not reach upstream "${this.name}": ${(error as Error).message}`));
-      });
+    const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
+    this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: params.name, timeoutMs: limit });
+    this.sweepSoon();
+    transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: outgoing } as JSONRPCMessage).catch((error: unknown) => {
+      this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${(error as Error).message}`));
     });
+    return {
+      cancel: (reason) => {
+        if (!this.pending.has(id)) return;
+        this.settle(id, new UpstreamError(this.name, 'cancelled'));
+        void transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => {});
+      },
+    };
   }
 
   /** Disconnects (and ends a stdio child). */
@@ -182,13 +201,14 @@ export class Upstream {
 
   /** Takes our relayed responses and progress off the transport before the SDK sees them. */
   private hook(transport: Transport, client: Client): void {
+    if (transport instanceof StdioUpstreamTransport) transport.onLine = (line) => this.rawLine(line);
     const sdkMessage = transport.onmessage;
     transport.onmessage = (message, extra) => {
       if (isResponse(message) && typeof message.id === 'string') {
         const pending = this.pending.get(message.id);
         if (pending) {
-          if (message.error) pending.reject(new UpstreamError(this.name, `upstream "${this.name}" answered with an error: ${message.error.message}`));
-          else pending.resolve(message.result ?? {});
+          if (message.error) this.settle(message.id, new UpstreamError(this.name, `upstream "${this.name}" answered with an error: ${message.error.message}`));
+          else this.settle(message.id, undefined, message.result ?? {});
           return;
         }
       } else if (isNotification(message) && message.method === 'notifications/progress') {
@@ -211,6 +231,18 @@ export class Upstream {
       this.lastError = 'exited';
       this.setStatus('down');
     };
+  }
+
+  /** Passes a successful result line through unparsed to a caller that can write raw lines. */
+  private rawLine(line: string): boolean {
+    if (!line.endsWith('"}') || !line.startsWith('{"result":')) return false;
+    const match = RAW_RESULT.exec(line);
+    const id = match?.[1];
+    const pending = id === undefined ? undefined : this.pending.get(id);
+    if (!pending?.raw || id === undefined) return false;
+    this.pending.delete(id);
+    pending.raw(line.slice(0, line.length - id.length - ',"id":""}'.length));
+    return true;
   }
 
   private async refresh(): Promise<void> {
@@ -237,8 +269,33 @@ export class Upstream {
   }
 
   private failAll(message: string): void {
-    for (const pending of [...this.pending.values()]) pending.reject(new UpstreamError(this.name, message));
-    this.pending.clear();
+    for (const id of [...this.pending.keys()]) this.settle(id, new UpstreamError(this.name, message));
+  }
+
+  /** Ends one pending call exactly once. */
+  private settle(id: string, error: UpstreamError | undefined, result?: Record<string, unknown>): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    pending.done(error, result);
+  }
+
+  /** One timer per upstream, only while calls are pending, ends calls past their deadline. */
+  private sweepSoon(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const [id, pending] of this.pending) {
+        if (pending.deadline > now) continue;
+        this.settle(id, new UpstreamError(this.name, `"${pending.tool}" on upstream "${this.name}" timed out after ${pending.timeoutMs} ms`));
+        void this.transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'timeout' } }).catch(() => {});
+      }
+      if (this.pending.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, SWEEP_MS);
+    this.sweeper.unref();
   }
 
   private setStatus(status: UpstreamStatus): void {

@@ -16,6 +16,8 @@ export class LineReader {
   constructor(
     private readonly onMessage: (message: JSONRPCMessage) => void,
     private readonly reply: (message: JSONRPCMessage) => void,
+    /** Sees each line before it is parsed; returning true consumes it (the relay's raw path). */
+    private readonly intercept?: (line: string) => boolean,
   ) {}
 
   push(chunk: Buffer): void {
@@ -45,6 +47,7 @@ export class LineReader {
   private line(bytes: Buffer): void {
     const text = bytes.toString('utf8').trim();
     if (text.length === 0) return;
+    if (this.intercept?.(text)) return;
     let value: unknown;
     try {
       value = JSON.parse(text);

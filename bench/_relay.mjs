@@ -1,0 +1,13 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, interleave, project, serverEntry, summary } from './lib.mjs';
+const { dir } = project(['everything'], { defaultMode: 'debugging' });
+const env = { ...process.env, LAZYTOOLS_QUIET: '1' };
+const mk = async (args, cwd) => { const c = new Client({ name: 'b', version: '1' }); await c.connect(new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore', env })); return c; };
+const direct = await mk([serverEntry('everything'), 'stdio']);
+const relay = await mk(['/tmp/relay.mjs', serverEntry('everything')]);
+const gw = await mk([BIN, 'serve'], dir);
+const a = { name: 'echo', arguments: { message: 'hello' } };
+const [d, r, g] = await interleave([() => direct.callTool(a), () => relay.callTool(a), () => gw.callTool(a)], 1500);
+console.log(JSON.stringify({ direct: summary(d), relay: summary(r), gateway: summary(g), relayRatio: summary(r).p50 / summary(d).p50, gwRatio: summary(g).p50 / summary(d).p50 }));
+process.exit(0);

@@ -1,0 +1,56 @@
+// Shared benchmark helpers: percentiles, interleaved A/B timing, rc files with the reference servers.
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = path.join(ROOT, 'dist/cli/bin.js');
+
+export function serverEntry(name) {
+  return path.join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+}
+
+export function percentile(samples, p) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function summary(samples) {
+  return { p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), n: samples.length };
+}
+
+export function round(x, digits = 3) {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** Runs `fns` round-robin (A B A B ...) `rounds` times after `warmup` rounds; returns ms samples per fn. */
+export async function interleave(fns, rounds, warmup = 200) {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn();
+  const samples = fns.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    for (let k = 0; k < fns.length; k++) {
+      const start = performance.now();
+      await fns[k]();
+      samples[k].push(performance.now() - start);
+    }
+  }
+  return samples;
+}
+
+/** A project folder with an rc of the given servers ({ everything: true, ... }). */
+export function project(servers, extra = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lazytools-bench-'));
+  mkdirSync(path.join(dir, 'data'));
+  writeFileSync(path.join(dir, 'package.json'), '{}');
+  const all = {
+    everything: { command: process.execPath, args: [serverEntry('everything'), 'stdio'] },
+    memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
+    filesystem: { command: process.execPath, args: [serverEntry('filesystem'), path.join(dir, 'data')] },
+  };
+  const rc = { servers: Object.fromEntries(servers.map((s) => [s, all[s]])), ...extra };
+  const file = path.join(dir, '.lazytoolsrc.json');
+  writeFileSync(file, JSON.stringify(rc, null, 2));
+  return { dir, file, rc };
+}
