@@ -146,3 +146,29 @@ describe('lazytools init', () => {
     expect(stderr).toContain('no cursor MCP config found (looked in');
   });
 });
+
+describe('lazytools search and mode', () => {
+  it('searches catalog files offline and prints the JSON shape', () => {
+    const { code, stdout } = cli(['search', 'leaked', 'credentials', ...catalogs, '--limit', '3', '--json']);
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(3);
+    expect(Object.keys(rows[0]!)).toEqual(['name', 'server', 'tool', 'score', 'summary']);
+    expect(rows.map((r) => r.name)).toContain('list_secret_scanning_alerts');
+    expect((rows[0]!.score as number) >= (rows[1]!.score as number)).toBe(true);
+  });
+
+  it('needs a query', () => {
+    const { code, stderr } = cli(['search', ...catalogs]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('expected a QUERY');
+  });
+
+  it('resolves a phrase to a mode', () => {
+    const { code, stdout } = cli(['mode', 'time', 'for', 'a', 'security', 'audit', '--json'], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(0);
+    const match = JSON.parse(stdout) as { mode: string; confidence: number; alternatives: unknown[] };
+    expect(Object.keys(match)).toEqual(['mode', 'confidence', 'alternatives']);
+    expect(match.mode).toBe('security_review');
+  });
+});

@@ -4,10 +4,11 @@ import { UsageError } from './args.js';
 import { checkCommand } from './check.js';
 import { processIO, type CliIO, type Command } from './io.js';
 import { initCommand } from './init.js';
+import { modeCommand, searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
 
-const commands: Command[] = [serveCommand, statusCommand, checkCommand, initCommand];
+const commands: Command[] = [serveCommand, statusCommand, checkCommand, searchCommand, modeCommand, initCommand];
 
 const version = VERSION;
 

@@ -131,6 +131,7 @@ export class Gateway {
         if (known) sources.push(known);
       }
     }
+    for (const [server, entry] of this.known) if (!this.upstreams.has(server)) sources.push(entry);
     const { catalog, warnings } = buildCatalog(sources, this.config);
     this.warnings = warnings;
     return catalog;

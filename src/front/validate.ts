@@ -5,7 +5,7 @@ const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
 const compiled = new WeakMap<object, ValidateFunction | null>();
 
 /**
- * Checks tool arguments against the tool's JSON Schema. Returns one line per failing field
+ * Checks tool arguments against the tool's JSON Schema. Returns one line per failing field, sorted
  * (`owner: required property is missing`), or an empty list when they fit. A schema ajv cannot
  * compile is not enforced (the upstream still validates).
  */
@@ -20,7 +20,7 @@ export function argumentProblems(tool: ToolDefinition, args: unknown): string[] 
     compiled.set(tool.inputSchema, validate);
   }
   if (!validate || validate(args)) return [];
-  return (validate.errors ?? []).map(describe);
+  return [...new Set((validate.errors ?? []).map(describe))].sort();
 }
 
 function describe(error: ErrorObject): string {

@@ -16,7 +16,7 @@ export interface SearchOptions {
 }
 
 /** Field weights: what a word in each field is worth relative to the description. */
-const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, group: 0.6, server: 1 } as const;
+const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, schema: 0.4, group: 0.6, server: 1 } as const;
 const K1 = 1.2;
 const B = 0.6;
 
@@ -51,6 +51,7 @@ export class SearchIndex {
         ['title', definition.title ?? definition.annotations?.title ?? ''],
         ['summary', tool.summary],
         ['description', definition.description ?? ''],
+        ['schema', schemaText(definition.inputSchema)],
         ['group', tool.groups.map((g) => groupText.get(g) ?? g).join(' ')],
         ['server', tool.server],
       ];
@@ -60,7 +61,7 @@ export class SearchIndex {
         if (field === 'name') this.nameTerms.push(fieldTerms);
         const weight = FIELDS[field];
         // Long descriptions should not drown the name: damp their counts.
-        const damp = field === 'description' ? 1 / Math.sqrt(Math.max(1, fieldTerms.length / 12)) : 1;
+        const damp = field === 'description' || field === 'schema' ? 1 / Math.sqrt(Math.max(1, fieldTerms.length / 12)) : 1;
         for (const term of fieldTerms) {
           let docs = building.get(term);
           if (!docs) building.set(term, (docs = new Map()));
@@ -106,7 +107,8 @@ export class SearchIndex {
         if (weight >= 1) matched[doc] = (matched[doc] ?? 0) + 1;
       }
     }
-    const queryTerms = new Set(expansion.filter((e) => e.weight >= 1).map((e) => e.term));
+    const termWeight = new Map(expansion.map((e) => [e.term, e.weight]));
+    const queryTerms = expansion.filter((e) => e.weight >= 1).length;
     const hits: SearchHit[] = [];
     for (let doc = 0; doc < n; doc++) {
       let score = scores[doc] ?? 0;
@@ -117,12 +119,25 @@ export class SearchIndex {
       if (options.filter && !options.filter(tool)) continue;
       // Reward tools whose name is covered by the query, and queries fully covered by the tool.
       const name = this.nameTerms[doc] ?? [];
-      const covered = name.filter((t) => queryTerms.has(t)).length;
+      let covered = 0;
+      for (const t of name) covered += termWeight.get(t) ?? 0;
       if (name.length > 0) score *= 1 + (0.5 * covered) / name.length;
-      if (queryTerms.size > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms.size;
+      if (queryTerms > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms;
       hits.push({ tool, score });
     }
     hits.sort((a, b) => b.score - a.score || (a.tool.exposedName < b.tool.exposedName ? -1 : 1));
     return hits.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
+}
+
+/** Property names, enum values and property descriptions of an input schema, one level deep. */
+function schemaText(schema: unknown): string {
+  const properties = (schema as { properties?: Record<string, { description?: unknown; enum?: unknown }> })?.properties ?? {};
+  const parts: string[] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    parts.push(name);
+    if (Array.isArray(property?.enum)) parts.push(...property.enum.filter((v): v is string => typeof v === 'string'));
+    if (typeof property?.description === 'string') parts.push(property.description);
+  }
+  return parts.join(' ');
 }

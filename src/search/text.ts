@@ -21,6 +21,7 @@ export function stem(word: string): string {
   if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
   else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
   if (w.endsWith('ly') && w.length > 5) w = w.slice(0, -2);
+  else if (w.endsWith('er') && w.length >= 7) w = w.slice(0, -2);
   for (const [suffix, replacement] of SUFFIXES) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
       w = w.slice(0, -suffix.length) + replacement;
@@ -72,15 +73,17 @@ const SYNONYMS: string[][] = [
   ['folder', 'directory', 'dir'],
   ['file', 'document'],
   ['delete', 'remove', 'drop', 'erase'],
-  ['create', 'add', 'new', 'make', 'open'],
+  ['create', 'add', 'new', 'make', 'open', 'report', 'raise'],
   ['list', 'show', 'enumerate'],
   ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open'],
   ['edit', 'modify', 'change', 'update', 'patch'],
   ['write', 'save', 'store', 'overwrite'],
-  ['find', 'search', 'look for', 'lookup', 'query'],
+  ['find', 'search', 'look for', 'lookup', 'query', 'recall', 'remember about', 'what do you know'],
   ['move', 'rename', 'relocate'],
   ['comment', 'reply', 'remark', 'feedback'],
   ['review', 'approve', 'code review'],
+  ['ask', 'request', 'invite'],
+  ['diff', 'changes', 'what changed', 'patch'],
   ['merge', 'land', 'integrate'],
   ['notification', 'inbox', 'alert', 'mention'],
   ['assign', 'assignee', 'owner', 'delegate'],
@@ -107,7 +110,7 @@ const SYNONYMS: string[][] = [
   ['sum', 'add numbers', 'arithmetic', 'math'],
   ['image', 'picture', 'logo', 'png'],
   ['compress', 'zip', 'gzip', 'archive'],
-  ['me', 'myself', 'whoami', 'current user', 'authenticated user'],
+  ['me', 'myself', 'whoami', 'who am i', 'logged in', 'current user', 'authenticated user', 'my account'],
   ['duplicate', 'dupe', 'similar'],
   ['collaborator', 'contributor', 'access'],
   ['trigger', 'run', 'rerun', 'start', 'dispatch'],
@@ -125,27 +128,35 @@ export interface Expansion {
 }
 
 interface SynonymEntry {
+  /** The phrase as stemmed words, stopwords kept ("who am i" must match as said). */
   phrase: string[];
+  /** The other phrases of the set as search terms. */
   alternatives: string[][];
 }
 
-const SYNONYM_ENTRIES: SynonymEntry[] = SYNONYMS.flatMap((set) => {
-  const phrases = set.map((p) => terms(p)).filter((p) => p.length > 0);
-  return phrases.map((phrase) => ({ phrase, alternatives: phrases.filter((other) => other !== phrase) }));
-});
+const SYNONYM_ENTRIES: SynonymEntry[] = SYNONYMS.flatMap((set) =>
+  set.map((phrase, i) => ({
+    phrase: words(phrase).map(stem),
+    alternatives: set.filter((_, k) => k !== i).map((other) => terms(other)).filter((t) => t.length > 0),
+  })),
+);
 
-/** Query terms with weights: the words themselves at 1, synonym expansions at `synonymWeight`. */
-export function expandQuery(query: string, synonymWeight = 0.5): Expansion[] {
+/**
+ * Query terms with weights: the query's own terms at 1, synonym expansions at `synonymWeight`
+ * (split over a multi-word alternative's words). Synonym phrases match the query as written,
+ * stopwords included.
+ */
+export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   const base = terms(query);
+  const raw = words(query).map(stem);
   const weights = new Map<string, number>();
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   for (const term of base) add(term, 1);
-  for (let i = 0; i < base.length; i++) {
+  for (let i = 0; i < raw.length; i++) {
     for (const entry of SYNONYM_ENTRIES) {
       const { phrase } = entry;
-      if (phrase.every((word, k) => base[i + k] === word)) {
-        const share = synonymWeight / Math.max(1, phrase.length);
-        for (const alternative of entry.alternatives) for (const term of alternative) add(term, share * Math.min(1, 1.5 / alternative.length));
+      if (phrase.length > 0 && phrase.every((word, k) => raw[i + k] === word)) {
+        for (const alternative of entry.alternatives) for (const term of alternative) add(term, synonymWeight * Math.min(1, 1.5 / alternative.length));
       }
     }
   }

@@ -1,0 +1,53 @@
+import { loadConfig } from '../config/load.js';
+import { resolveConfig } from '../config/resolve.js';
+import { resolveIntent } from '../search/intent.js';
+import { SearchIndex } from '../search/engine.js';
+import { openProject } from '../project.js';
+import { intFlag, parse, UsageError } from './args.js';
+import type { Command } from './io.js';
+import { projectOptions } from './status.js';
+
+export const searchCommand: Command = {
+  name: 'search',
+  summary: 'Rank catalog tools for a task described in words (offline)',
+  usage: `lazytools search QUERY [--config F] [--catalog F]... [--limit N] [--json]
+
+  --limit N   how many results (default 5)
+  --json      [{"name","server","tool","score","summary"}], best first`,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, { ...projectOptions, limit: { type: 'string' }, json: { type: 'boolean' } }, true);
+    const query = positionals.join(' ').trim();
+    if (query === '') throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
+    const limit = intFlag(values.limit, 'limit', 5);
+    const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+    const hits = new SearchIndex(project.catalog.tools, project.catalog.groups).search(query, { limit });
+    const rows = hits.map(({ tool, score }) => ({ name: tool.exposedName, server: tool.server, tool: tool.name, score, summary: tool.summary }));
+    if (values.json) io.out(JSON.stringify(rows, null, 2));
+    else if (rows.length === 0) io.out(`no tools match "${query}"`);
+    else {
+      const width = Math.max(...rows.map((r) => r.name.length));
+      io.out(rows.map((r) => `${r.name.padEnd(width)}  ${r.score.toFixed(2).padStart(6)}  [${r.server}] ${r.summary}`).join('\n'));
+    }
+    return 0;
+  },
+};
+
+export const modeCommand: Command = {
+  name: 'mode',
+  summary: 'Resolve a phrase ("switch to security review") to a focus mode',
+  usage: `lazytools mode PHRASE [--config F] [--json]
+
+  --json   {"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough`,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, { config: { type: 'string', short: 'c' }, json: { type: 'boolean' } }, true);
+    const phrase = positionals.join(' ').trim();
+    if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');
+    const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
+    const config = resolveConfig(rc, file);
+    const match = resolveIntent(phrase, Object.values(config.modes));
+    if (values.json) io.out(JSON.stringify(match, null, 2));
+    else if (match.mode) io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
+    else io.out(`not sure (confidence ${match.confidence}); closest: ${match.alternatives.map((a) => a.mode).join(', ') || 'none'}`);
+    return 0;
+  },
+};
