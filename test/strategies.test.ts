@@ -129,9 +129,10 @@ describe('strategies through the gateway with real reference servers', () => {
     const { client } = await connect(gateway);
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['lazytools://groups']);
     expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['lazytools://groups/{group}']);
-    const index = JSON.parse((await client.readResource({ uri: 'lazytools://groups' })).contents[0]!.text as string) as { groups: Array<{ name: string; tools: number }> };
+    const body = async (uri: string) => ((await client.readResource({ uri })).contents[0] as { text: string }).text;
+    const index = JSON.parse(await body('lazytools://groups')) as { groups: Array<{ name: string; tools: number }> };
     expect(index.groups.find((g) => g.name === 'memory')?.tools).toBe(9);
-    const memory = JSON.parse((await client.readResource({ uri: 'lazytools://groups/memory' })).contents[0]!.text as string) as { tools: ToolDefinition[] };
+    const memory = JSON.parse(await body('lazytools://groups/memory')) as { tools: ToolDefinition[] };
     expect(memory.tools.map((t) => t.name)).toContain('read_graph');
     await expect(client.readResource({ uri: 'lazytools://groups/nope' })).rejects.toThrow(/Unknown resource/);
   });

@@ -276,8 +276,8 @@ export class FrontSession {
         : (progress: Record<string, unknown>) =>
             void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } } as never, { relatedRequestId: id }).catch(() => {});
     if (this.inflight.size >= MAX_INFLIGHT) return false;
-    let handle: { cancel(reason: string): void } | undefined;
-    const entry = { cancel: (reason: string) => handle?.cancel(reason) };
+    // `handle` is read only when the client cancels, after relay() returned.
+    const entry = { cancel: (reason: string) => handle.cancel(reason) };
     this.inflight.set(id, entry);
     const finish = (write: () => void) => {
       if (this.inflight.get(id) !== entry) return;
@@ -288,7 +288,7 @@ export class FrontSession {
       else setImmediate(write);
     };
     const raw = transport instanceof StdioFrontTransport ? transport : undefined;
-    handle = upstream.relay(
+    const handle = upstream.relay(
       { ...params, name: tool.name },
       (error, result) =>
         finish(() => {
