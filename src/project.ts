@@ -1,5 +1,6 @@
 import { buildCatalog, type Catalog, type ServerTools } from './catalog/catalog.js';
 import { mergeCatalogs, readCatalogFile } from './catalog/file.js';
+import { LOCK_FILE, readLockIfPresent } from './catalog/lock.js';
 import { loadConfig } from './config/load.js';
 import { resolveConfig, type ResolvedConfig } from './config/resolve.js';
 import { ConfigError } from './util/errors.js';
@@ -7,7 +8,7 @@ import { ConfigError } from './util/errors.js';
 export interface OpenProjectOptions {
   /** rc file (`--config`); discovered from `cwd` when absent. */
   config?: string | undefined;
-  /** Catalog or lock files (`--catalog`, repeatable). */
+  /** Catalog or lock files (`--catalog`, repeatable); default: the lock beside the rc file. */
   catalogs?: readonly string[] | undefined;
   cwd?: string | undefined;
 }
@@ -31,8 +32,13 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
   const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
   const config = resolveConfig(rc, file);
   const files = options.catalogs ?? [];
-  if (files.length === 0) throw new ConfigError('no tool catalog: pass --catalog FILE (a catalog or lock file)');
-  const sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f))));
+  let sources: ServerTools[];
+  if (files.length > 0) sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f))));
+  else {
+    const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
+    if (!lock) throw new ConfigError(`no tool catalog: pass --catalog FILE, or run \`lazytools lock\` to write ${LOCK_FILE}`);
+    sources = lock.sources;
+  }
   const { catalog, warnings } = buildCatalog(sources, config);
   return { config, catalog, sources, warnings };
 }

@@ -4,11 +4,13 @@ import { UsageError } from './args.js';
 import { checkCommand } from './check.js';
 import { processIO, type CliIO, type Command } from './io.js';
 import { initCommand } from './init.js';
+import { lockCommand } from './lock.js';
 import { modeCommand, searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
+import { statsCommand } from './stats.js';
 import { statusCommand } from './status.js';
 
-const commands: Command[] = [serveCommand, statusCommand, checkCommand, searchCommand, modeCommand, initCommand];
+const commands: Command[] = [serveCommand, statusCommand, checkCommand, searchCommand, modeCommand, lockCommand, statsCommand, initCommand];
 
 const version = VERSION;
 

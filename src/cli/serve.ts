@@ -16,7 +16,9 @@ export const serveCommand: Command = {
   --force             allow a non-loopback address without a token
   --allow-host H      accept this Host header too (repeatable)
   --allow-origin O    accept this Origin too (repeatable)
-  --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)`,
+  --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)
+  --ignore-lock       start every upstream at boot even when lazytools.lock.json exists
+  --watch             reload the rc file when it changes (an invalid one is reported and ignored)`,
   async run(argv, io) {
     const { values } = parse(argv, {
       config: { type: 'string', short: 'c' },
@@ -28,6 +30,8 @@ export const serveCommand: Command = {
       'allow-host': { type: 'string', multiple: true },
       'allow-origin': { type: 'string', multiple: true },
       'idle-timeout': { type: 'string' },
+      'ignore-lock': { type: 'boolean' },
+      watch: { type: 'boolean' },
     });
     let strategy: Strategy | undefined;
     if (values.strategy !== undefined) {
@@ -36,12 +40,23 @@ export const serveCommand: Command = {
       strategy = parsed.data;
     }
     const http = values.http === undefined ? undefined : hostPort(values.http);
+    // Listen for the end before starting anything, so a signal during start-up still stops the children.
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+      if (!http) {
+        process.stdin.once('end', resolve);
+        process.stdin.once('close', resolve);
+      }
+    });
     const served = await serve({
       config: values.config,
       cwd: io.cwd,
       mode: values.mode,
       strategy,
       env: io.env,
+      lock: !values['ignore-lock'],
+      watch: values.watch,
       http: http && {
         ...http,
         token: values.token ?? io.env.LAZYTOOLS_TOKEN,
@@ -51,16 +66,10 @@ export const serveCommand: Command = {
         idleTimeoutMs: intFlag(values['idle-timeout'], 'idle-timeout', 1800) * 1000,
       },
     });
+    // A bug must not take the gateway down: log it and keep serving.
+    process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
     if (served.http) io.err(`lazytools: serving ${served.http.url} (fixed modes at ${served.http.url}/<mode>)`);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      if (!served.http) {
-        process.stdin.once('end', stop);
-        process.stdin.once('close', stop);
-      }
-    });
+    await stopped;
     await served.close();
     return 0;
   },

@@ -25,7 +25,8 @@ export const serverSchema = z
       .optional()
       .describe('Streamable HTTP endpoint of the upstream; `${VAR}` is read from the environment.'),
     headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
-    timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds.'),
+    timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds (default 120000).'),
+    idleTimeout: z.number().int().positive().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
     disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
   })
   .superRefine((server, ctx) => {

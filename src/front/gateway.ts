@@ -8,6 +8,7 @@ import { UnknownNameError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ownTools, type ServedStrategy } from './definitions.js';
 import { FrontSession } from './session.js';
+import { UsageRecorder, usagePath } from './usage.js';
 
 export interface GatewayOptions {
   config: ResolvedConfig;
@@ -41,28 +42,28 @@ export interface SessionOptions {
  * await session.connect(transport);
  */
 export class Gateway {
-  readonly config: ResolvedConfig;
+  config: ResolvedConfig;
   readonly logger: Logger;
   readonly upstreams: Map<string, Upstream>;
   readonly sessions = new Set<FrontSession>();
   catalog: Catalog;
   warnings: string[] = [];
+  /** Set when the rc says `usage: true`. */
+  readonly usage: UsageRecorder | undefined;
   private index: SearchIndex | undefined;
   private readonly known: Map<string, ServerTools>;
+  private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly own = new Map<ServedStrategy, ToolDefinition[]>();
 
   constructor(options: GatewayOptions) {
     this.config = options.config;
     this.logger = options.logger ?? silentLogger;
+    this.env = options.env;
+    this.usage = options.config.usage ? new UsageRecorder(usagePath(options.config.file, process.cwd())) : undefined;
     const upstreams = options.upstreams ?? createUpstreams(options.config, { env: options.env, logger: this.logger });
     this.upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
     this.known = new Map((options.known ?? []).map((entry) => [entry.server, entry]));
-    for (const upstream of upstreams) {
-      upstream.onToolsChanged = () => this.rebuild();
-      upstream.onStatus = (u) => {
-        if (u.status === 'ready') this.rebuild();
-      };
-    }
+    for (const upstream of upstreams) this.watch(upstream);
     this.catalog = this.build();
   }
 
@@ -116,10 +117,50 @@ export class Gateway {
     for (const session of this.sessions) session.catalogChanged();
   }
 
+  /**
+   * Applies a new configuration without dropping sessions: upstreams whose server entry changed
+   * are restarted, removed ones stopped, new ones started; each session keeps its mode when it
+   * still exists (else returns to the default) and hears list_changed if its list changed.
+   */
+  async reload(config: ResolvedConfig): Promise<void> {
+    const fresh = new Map(createUpstreams(config, { env: this.env, logger: this.logger }).map((u) => [u.name, u]));
+    const stopping: Upstream[] = [];
+    const starting: Upstream[] = [];
+    for (const [name, upstream] of this.upstreams) {
+      const next = fresh.get(name);
+      if (!next || JSON.stringify(this.config.servers[name]) !== JSON.stringify(config.servers[name])) {
+        stopping.push(upstream);
+        this.upstreams.delete(name);
+      }
+    }
+    for (const [name, upstream] of fresh) {
+      if (this.upstreams.has(name)) continue;
+      this.upstreams.set(name, upstream);
+      this.watch(upstream);
+      if (!this.known.has(name)) starting.push(upstream);
+    }
+    this.config = config;
+    this.own.clear();
+    await Promise.allSettled(stopping.map((u) => u.stop()));
+    const started = await Promise.allSettled(starting.map((u) => u.start()));
+    for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
+    this.catalog = this.build();
+    this.index = undefined;
+    for (const session of this.sessions) session.reconfigure();
+  }
+
   /** Closes every session and stops every upstream. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.stop()));
+    await this.usage?.flush();
+  }
+
+  private watch(upstream: Upstream): void {
+    upstream.onToolsChanged = () => this.rebuild();
+    upstream.onStatus = (u) => {
+      if (u.status === 'ready') this.rebuild();
+    };
   }
 
   private build(): Catalog {

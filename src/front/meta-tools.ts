@@ -43,6 +43,7 @@ function searchTools(session: FrontSession, args: Record<string, unknown>): Call
   const canEnable = session.strategy !== 'proxy' && session.fixedMode === undefined;
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.send({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
+  session.noteSearched(hits.map((hit) => hit.tool));
   const tools = hits.map(({ tool }) => describeHit(tool, detail, session));
   const how = enabling ? 'added to your tool list' : 'call with execute_tool';
   return {

@@ -1,7 +1,10 @@
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
+import { readLockIfPresent } from '../catalog/lock.js';
 import { ConfigError, UnknownNameError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { Gateway } from './gateway.js';
@@ -16,8 +19,12 @@ export interface ServeOptions {
   strategy?: Strategy | undefined;
   /** Serve Streamable HTTP instead of stdio. */
   http?: HttpOptions | undefined;
-  /** Tool lists known ahead (lock file): upstreams start on first use. */
+  /** Tool lists known ahead: upstreams start on first use. Default: the lock beside the rc file. */
   known?: ServerTools[] | undefined;
+  /** Reload the rc file when it changes; an invalid one is reported and the old one kept. */
+  watch?: boolean | undefined;
+  /** false: ignore the lock file and start every upstream at boot. */
+  lock?: boolean | undefined;
   logger?: Logger | undefined;
   env?: NodeJS.ProcessEnv | undefined;
 }
@@ -41,9 +48,18 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const config = resolveConfig(rc, file);
   if (options.mode !== undefined && !config.modes[options.mode])
     throw new ConfigError(`--mode: ${new UnknownNameError('mode', options.mode, Object.keys(config.modes)).message}`);
-  const gateway = new Gateway({ config, logger, known: options.known, env: options.env });
+  let known = options.known;
+  if (known === undefined && options.lock !== false) {
+    const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
+    if (lock) {
+      logger.info(`using ${lock.file}: upstreams start on their first call`);
+      known = lock.sources;
+    }
+  }
+  const gateway = new Gateway({ config, logger, known, env: options.env });
   await gateway.start();
   for (const warning of gateway.warnings) logger.warn(warning);
+  const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let http: HttpFront | undefined;
   if (options.http) {
     http = await serveHttp(gateway, { strategy: options.strategy, ...options.http });
@@ -55,8 +71,30 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     gateway,
     http,
     async close() {
+      watcher?.close();
       await http?.close();
       await gateway.close();
     },
   };
+}
+
+/** Reloads the rc file on change, debounced; a broken file leaves the running config in force. */
+function watchConfig(file: string, gateway: Gateway, logger: Logger): FSWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  const reload = async () => {
+    try {
+      const { config: rc } = await loadConfig({ file });
+      await gateway.reload(resolveConfig(rc, file));
+      logger.info(`reloaded ${file}`);
+    } catch (error) {
+      logger.error(`config reload failed, keeping the previous config: ${(error as Error).message}`);
+    }
+  };
+  const watcher = watch(path.dirname(file), (_event, name) => {
+    if (name !== path.basename(file)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void reload(), 100);
+  });
+  watcher.unref();
+  return watcher;
 }

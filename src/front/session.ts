@@ -15,7 +15,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { createActor } from 'xstate';
 import { idMatcher, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
-import { createFocusMachine, focusState, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
+import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
 import { visibleTools } from '../focus/visible.js';
 import { sumTokens } from '../catalog/catalog.js';
 import { countToolTokens } from '../tokens/count.js';
@@ -54,7 +54,7 @@ export class FrontSession {
   readonly server: Server;
   readonly fixedMode: string | undefined;
   onclose: (() => void) | undefined;
-  private readonly actor: FocusActor;
+  private actor: FocusActor;
   private readonly strategySetting: Strategy;
   private resolvedStrategy: ServedStrategy | undefined;
   private lastKey: string;
@@ -65,21 +65,16 @@ export class FrontSession {
   private readonly inflight = new Map<RequestId, { cancel(reason: string): void }>();
   private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string> } | undefined;
   private closed = false;
+  /** Tools search_tools returned in this session (for the usage record). */
+  private readonly searched = new Set<string>();
 
   constructor(
     readonly gateway: Gateway,
     options: SessionOptions = {},
   ) {
-    const config = gateway.config;
     this.fixedMode = options.mode;
-    this.strategySetting = options.strategy ?? config.strategy;
-    const machine = createFocusMachine({
-      modes: Object.keys(config.modes),
-      groups: Object.keys(config.groups),
-      defaultMode: options.mode ?? config.defaultMode,
-      maxDiscovered: config.maxEnabled,
-    }).provide({ actions: { changed: () => this.scheduleListCheck() } });
-    this.actor = createActor(machine).start();
+    this.strategySetting = options.strategy ?? gateway.config.strategy;
+    this.actor = this.createFocusActor(undefined);
     this.server = new Server(
       { name: 'lazytools', version: VERSION },
       { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
@@ -165,6 +160,17 @@ export class FrontSession {
     return this.ownDefinitions().reduce((sum, tool) => sum + countToolTokens(tool, tokenizer), 0) + sumTokens(this.listedTools());
   }
 
+  /**
+   * Called by the gateway after a config reload: a new focus machine for the new modes and
+   * groups, keeping this session's mode and overrides when they still fit.
+   */
+  reconfigure(): void {
+    const persisted = this.actor.getPersistedSnapshot();
+    this.actor.stop();
+    this.actor = this.createFocusActor(persisted);
+    this.catalogChanged();
+  }
+
   /** Called by the gateway after the catalog was rebuilt. */
   catalogChanged(): void {
     this.visibleCache = undefined;
@@ -183,6 +189,7 @@ export class FrontSession {
     if (refusal) return errorResult(refusal);
     const upstream = this.gateway.upstreamOf(tool);
     if (!upstream) return errorResult(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`);
+    this.recordUsage(tool, via);
     const progressToken = extra?._meta?.progressToken;
     try {
       const result = await upstream.call(
@@ -195,11 +202,22 @@ export class FrontSession {
               : (params) => void extra.sendNotification({ method: 'notifications/progress', params: { ...params, progressToken } as never }).catch(() => {}),
         },
       );
-      void via;
       return result as CallToolResult;
     } catch (error) {
       return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
     }
+  }
+
+  /** Remembers tools search returned, so later calls count as found by search. */
+  noteSearched(tools: readonly CatalogTool[]): void {
+    if (!this.gateway.usage) return;
+    for (const tool of tools) this.searched.add(tool.id);
+  }
+
+  private recordUsage(tool: CatalogTool, via: CallVia): void {
+    const usage = this.gateway.usage;
+    if (!usage) return;
+    usage.record(this.focus.mode, tool.id, this.searched.has(tool.id) ? 'search' : via);
   }
 
   /** Why this session may not call the tool now, or undefined when it may. */
@@ -276,6 +294,7 @@ export class FrontSession {
         : (progress: Record<string, unknown>) =>
             void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } } as never, { relatedRequestId: id }).catch(() => {});
     if (this.inflight.size >= MAX_INFLIGHT) return false;
+    this.recordUsage(tool, 'direct');
     // `handle` is read only when the client cancels, after relay() returned.
     const entry = { cancel: (reason: string) => handle.cancel(reason) };
     this.inflight.set(id, entry);
@@ -300,6 +319,18 @@ export class FrontSession {
       raw && ((prefix) => finish(() => raw.sendRawLine(`${prefix},"id":${JSON.stringify(id)}}`))),
     );
     return true;
+  }
+
+  private createFocusActor(persisted: unknown): FocusActor {
+    const config = this.gateway.config;
+    const options = {
+      modes: Object.keys(config.modes),
+      groups: Object.keys(config.groups),
+      defaultMode: this.fixedMode !== undefined && config.modes[this.fixedMode] ? this.fixedMode : config.defaultMode,
+    };
+    const machine = createFocusMachine({ ...options, maxDiscovered: config.maxEnabled }).provide({ actions: { changed: () => this.scheduleListCheck() } });
+    const snapshot = restorableSnapshot(persisted, options);
+    return createActor(machine, snapshot ? { snapshot: snapshot as never } : {}).start();
   }
 
   private visible(): { tools: CatalogTool[]; ids: Set<string> } {

@@ -47,6 +47,8 @@ export class StdioFrontTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('close', this.onEnd);
+    // A paused stdin no longer holds the event loop open, so the process can exit.
+    this.input.pause();
     this.onclose?.();
   }
 }

@@ -26,7 +26,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
   return Object.entries(config.servers)
     .filter(([, server]) => server.disabled !== true)
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, logger }));
+    .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, logger }));
 }
 
 function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, baseDir: string, logger: Logger, file: string | undefined): () => Transport {

@@ -35,6 +35,8 @@ export interface UpstreamOptions {
   connect: () => Transport;
   /** Per-call timeout (default 120 s). */
   timeoutMs?: number | undefined;
+  /** Stop after this long without calls (restarted on the next call). */
+  idleTimeoutMs?: number | undefined;
   /** Timeout for start-up: spawn, initialize and tools/list (default 30 s). */
   startTimeoutMs?: number | undefined;
   logger?: Logger | undefined;
@@ -62,6 +64,8 @@ const looseResult = z.looseObject({});
 const DEFAULT_TIMEOUT = 120_000;
 /** How often deadlines are checked: a timeout fires up to this much late. */
 const SWEEP_MS = 250;
+const BASE_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 30_000;
 
 /**
  * One upstream MCP server. Lists tools through the SDK Client, and relays `tools/call` on its own
@@ -84,6 +88,11 @@ export class Upstream {
   private readonly pending = new Map<string, Pending>();
   private seq = 0;
   private sweeper: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private lastUsed = 0;
+  /** Consecutive failures (start errors and crashes); a successful call resets it. */
+  private failures = 0;
+  private retryAt = 0;
   private readonly logger: Logger;
 
   constructor(
@@ -101,6 +110,10 @@ export class Upstream {
   /** Connects and lists tools; concurrent callers share one attempt. */
   start(): Promise<void> {
     if (this.status === 'ready') return Promise.resolve();
+    if (this.status === 'down' && Date.now() < this.retryAt && !this.starting) {
+      const wait = Math.ceil((this.retryAt - Date.now()) / 1000);
+      return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is down (${this.lastError ?? 'failed'}); next restart in ${wait} s`));
+    }
     this.starting ??= this.doStart().finally(() => {
       this.starting = undefined;
     });
@@ -148,6 +161,7 @@ export class Upstream {
       outgoing = { ...params, _meta: rest };
     }
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
+    this.lastUsed = Date.now();
     this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: params.name, timeoutMs: limit });
     this.sweepSoon();
     transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: outgoing } as JSONRPCMessage).catch((error: unknown) => {
@@ -164,6 +178,8 @@ export class Upstream {
 
   /** Disconnects (and ends a stdio child). */
   async stop(): Promise<void> {
+    clearInterval(this.idleTimer);
+    this.idleTimer = undefined;
     const client = this.client;
     this.client = undefined;
     this.failAll(`upstream "${this.name}" was stopped`);
@@ -187,6 +203,8 @@ export class Upstream {
       this.hook(transport, client);
       this.tools = await this.listAll(client, timeout);
       this.lastError = undefined;
+      this.lastUsed = Date.now();
+      this.watchIdle();
       this.setStatus('ready');
     } catch (error) {
       const message = describe(error);
@@ -194,7 +212,7 @@ export class Upstream {
       this.client = undefined;
       this.transport = undefined;
       await client.close().catch(() => {});
-      this.setStatus('down');
+      this.markDown();
       throw new UpstreamError(this.name, `could not start upstream "${this.name}": ${message}`);
     }
   }
@@ -208,7 +226,10 @@ export class Upstream {
         const pending = this.pending.get(message.id);
         if (pending) {
           if (message.error) this.settle(message.id, new UpstreamError(this.name, `upstream "${this.name}" answered with an error: ${message.error.message}`));
-          else this.settle(message.id, undefined, message.result ?? {});
+          else {
+            this.failures = 0;
+            this.settle(message.id, undefined, message.result ?? {});
+          }
           return;
         }
       } else if (isNotification(message) && message.method === 'notifications/progress') {
@@ -229,7 +250,7 @@ export class Upstream {
       this.transport = undefined;
       this.failAll(`upstream "${this.name}" exited while handling the call`);
       this.lastError = 'exited';
-      this.setStatus('down');
+      this.markDown();
     };
   }
 
@@ -241,6 +262,7 @@ export class Upstream {
     const pending = id === undefined ? undefined : this.pending.get(id);
     if (!pending?.raw || id === undefined) return false;
     this.pending.delete(id);
+    this.failures = 0;
     pending.raw(line.slice(0, line.length - id.length - ',"id":""}'.length));
     return true;
   }
@@ -296,6 +318,31 @@ export class Upstream {
       }
     }, SWEEP_MS);
     this.sweeper.unref();
+  }
+
+  /**
+   * Down after a failure: the first restart may come at once (a crash is often a one-off), then
+   * backoff doubles from 0.5 s up to 30 s until a call succeeds again.
+   */
+  private markDown(): void {
+    clearInterval(this.idleTimer);
+    this.idleTimer = undefined;
+    this.failures++;
+    const delay = this.failures <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (this.failures - 2));
+    this.retryAt = Date.now() + delay;
+    this.setStatus('down');
+  }
+
+  /** Stops an upstream that had no call for `idleTimeoutMs` (its tools stay known). */
+  private watchIdle(): void {
+    const idle = this.options.idleTimeoutMs;
+    if (!idle || this.idleTimer) return;
+    this.idleTimer = setInterval(() => {
+      if (this.status !== 'ready' || this.pending.size > 0 || Date.now() - this.lastUsed < idle) return;
+      this.logger.info(`${this.name}: idle for ${Math.round(idle / 1000)} s, stopping`);
+      void this.stop();
+    }, Math.max(50, Math.min(idle / 4, 10_000)));
+    this.idleTimer.unref();
   }
 
   private setStatus(status: UpstreamStatus): void {

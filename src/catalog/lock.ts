@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServerTools, ToolDefinition } from './catalog.js';
+import { readCatalogFile } from './file.js';
+
+/** The lock file's name, written beside the rc file. */
+export const LOCK_FILE = 'lazytools.lock.json';
+
+/** A lock file: the catalog shape plus a content hash per server. */
+export interface LockFile {
+  lockfileVersion: 1;
+  servers: Record<string, { hash: string; tools: ToolDefinition[] }>;
+}
+
+/** What changed between a lock and the live upstreams, as `server:tool` ids. */
+export interface LockDrift {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+/** Where the lock of a project lives: beside its rc file, else in `cwd`. */
+export function lockPath(rcFile: string | undefined, cwd: string): string {
+  return path.join(rcFile ? path.dirname(rcFile) : cwd, LOCK_FILE);
+}
+
+/** The lock of a project when it exists. */
+export async function readLockIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; sources: ServerTools[] } | undefined> {
+  const file = lockPath(rcFile, cwd);
+  if (!existsSync(file)) return undefined;
+  return { file, sources: await readCatalogFile(file) };
+}
+
+/**
+ * Builds a lock: servers and tools sorted by name, definitions verbatim, and a sha256 of each
+ * server's tools over a canonical (key-sorted) JSON, so the file is stable and diffs stay small.
+ */
+export function makeLock(sources: readonly ServerTools[]): LockFile {
+  const servers: LockFile['servers'] = {};
+  for (const source of [...sources].sort((a, b) => compare(a.server, b.server))) {
+    const tools = [...source.tools].sort((a, b) => compare(a.name, b.name));
+    servers[source.server] = { hash: hashTools(tools), tools };
+  }
+  return { lockfileVersion: 1, servers };
+}
+
+export async function writeLock(file: string, lock: LockFile): Promise<void> {
+  await writeFile(file, `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+/** Tools added, removed or changed in `live` compared with `locked`. */
+export function diffLock(locked: readonly ServerTools[], live: readonly ServerTools[]): LockDrift {
+  const index = (sources: readonly ServerTools[]) => {
+    const map = new Map<string, string>();
+    for (const source of sources) for (const tool of source.tools) map.set(`${source.server}:${tool.name}`, canonical(tool));
+    return map;
+  };
+  const before = index(locked);
+  const after = index(live);
+  const drift: LockDrift = { added: [], removed: [], changed: [] };
+  for (const [id, definition] of after) {
+    const old = before.get(id);
+    if (old === undefined) drift.added.push(id);
+    else if (old !== definition) drift.changed.push(id);
+  }
+  for (const id of before.keys()) if (!after.has(id)) drift.removed.push(id);
+  for (const list of Object.values(drift)) list.sort();
+  return drift;
+}
+
+/** sha256 of the canonical JSON of a tool list. */
+export function hashTools(tools: readonly ToolDefinition[]): string {
+  return `sha256-${createHash('sha256').update(canonical(tools)).digest('base64')}`;
+}
+
+/** JSON with object keys sorted at every level: equal content, equal text. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => compare(a, b))) : v,
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { diffLock, lockPath, makeLock, writeLock } from '../catalog/lock.js';
+import { readCatalogFile } from '../catalog/file.js';
+import { loadConfig } from '../config/load.js';
+import { resolveConfig } from '../config/resolve.js';
+import { snapshotUpstreams } from '../upstream/snapshot.js';
+import { existsSync } from 'node:fs';
+import { parse, UsageError } from './args.js';
+import type { Command } from './io.js';
+
+export const lockCommand: Command = {
+  name: 'lock',
+  summary: 'Record every upstream\'s tools in lazytools.lock.json (or --check it for drift)',
+  usage: `lazytools lock [--config F] [--out F] [--check]
+
+  --out F     lock file to write (default: lazytools.lock.json beside the rc file)
+  --check     compare the live upstreams with the lock: exit 0 when they match, 1 on drift
+              (tools added, removed or changed), 2 when there is no lock`,
+  async run(argv, io) {
+    const { values } = parse(argv, { config: { type: 'string', short: 'c' }, out: { type: 'string' }, check: { type: 'boolean' } });
+    const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
+    const config = resolveConfig(rc, file);
+    if (Object.keys(config.servers).length === 0) throw new UsageError(`no servers in ${file ?? 'the config (none found)'}: add "servers" to the rc file`);
+    const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
+    if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
+    const live = await snapshotUpstreams(config, { env: io.env, progress: (line) => io.err(line) });
+    if (live.failures.length > 0) {
+      io.err(`could not reach ${live.failures.length} server(s): ${live.failures.map((f) => f.server).join(', ')}; nothing written`);
+      return 1;
+    }
+    if (values.check) {
+      const drift = diffLock(await readCatalogFile(out), live.sources);
+      const total = drift.added.length + drift.removed.length + drift.changed.length;
+      if (total === 0) {
+        io.out(`${out} matches the upstreams`);
+        return 0;
+      }
+      for (const [kind, ids] of Object.entries(drift)) for (const id of ids) io.out(`${kind.padEnd(7)} ${id}`);
+      io.err(`${out} is out of date (${drift.added.length} added, ${drift.removed.length} removed, ${drift.changed.length} changed): run \`lazytools lock\``);
+      return 1;
+    }
+    await writeLock(out, makeLock(live.sources));
+    io.err(`wrote ${out} (${live.sources.reduce((n, s) => n + s.tools.length, 0)} tools from ${live.sources.length} servers)`);
+    return 0;
+  },
+};

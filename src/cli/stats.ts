@@ -1,0 +1,41 @@
+import { loadConfig } from '../config/load.js';
+import { resolveConfig } from '../config/resolve.js';
+import { readUsage, usagePath } from '../front/usage.js';
+import { openProject } from '../project.js';
+import { suggestions, usageCounts } from '../tokens/stats.js';
+import { parse } from './args.js';
+import type { Command } from './io.js';
+import { projectOptions } from './status.js';
+
+export const statsCommand: Command = {
+  name: 'stats',
+  summary: 'Show recorded tool usage per mode and suggest mode changes (needs usage: true)',
+  usage: `lazytools stats [--config F] [--catalog F]... [--json]
+
+  Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
+  execute_tool or search belongs in one of that mode's groups: stats says which.`,
+  async run(argv, io) {
+    const { values } = parse(argv, { ...projectOptions, json: { type: 'boolean' } });
+    const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
+    const config = resolveConfig(rc, file);
+    const records = await readUsage(usagePath(file, io.cwd));
+    const catalog = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }).then(
+      (project) => project.catalog,
+      () => undefined,
+    );
+    const counts = usageCounts(records);
+    const advice = suggestions(counts, config, catalog);
+    if (values.json) {
+      io.out(JSON.stringify({ calls: records.length, tools: counts, suggestions: advice }, null, 2));
+      return 0;
+    }
+    if (records.length === 0) {
+      io.out(config.usage ? 'no usage recorded yet' : 'no usage recorded: set "usage": true in the rc file, then use lazytools serve');
+      return 0;
+    }
+    io.out(`${records.length} calls\n\nmode / tool                                  direct  execute  search`);
+    for (const row of counts) io.out(`${`${row.mode} / ${row.tool}`.padEnd(44)} ${String(row.direct).padStart(6)} ${String(row.execute_tool).padStart(8)} ${String(row.search).padStart(7)}`);
+    if (advice.length > 0) io.out(`\nSuggestions:\n${advice.map((s) => `- ${s.message}`).join('\n')}`);
+    return 0;
+  },
+};

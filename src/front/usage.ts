@@ -1,0 +1,71 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** How a call reached a tool: named in the list, through execute_tool, or after search_tools found it. */
+export type UsageVia = 'direct' | 'execute_tool' | 'search';
+
+export interface UsageRecord {
+  t: string;
+  mode: string;
+  tool: string;
+  via: UsageVia;
+}
+
+/** Where usage is recorded: `.lazytools/usage.jsonl` beside the rc file. */
+export function usagePath(rcFile: string | undefined, cwd: string): string {
+  return path.join(rcFile ? path.dirname(rcFile) : cwd, '.lazytools', 'usage.jsonl');
+}
+
+/**
+ * Appends usage records to a local JSONL file (opt-in with `usage: true`), buffered so the hot
+ * path only pushes to an array; flushed every second and on close.
+ */
+export class UsageRecorder {
+  private buffer: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  record(mode: string, tool: string, via: UsageVia): void {
+    this.buffer.push(JSON.stringify({ t: new Date().toISOString(), mode, tool, via } satisfies UsageRecord));
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), 1_000);
+      this.timer.unref();
+    }
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.buffer.length === 0) return this.writing;
+    const lines = `${this.buffer.join('\n')}\n`;
+    this.buffer = [];
+    this.writing = this.writing.then(async () => {
+      await mkdir(path.dirname(this.file), { recursive: true });
+      await appendFile(this.file, lines);
+    }).catch(() => {});
+    return this.writing;
+  }
+}
+
+/** Reads a usage file; malformed lines are skipped. */
+export async function readUsage(file: string): Promise<UsageRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const records: UsageRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const record = JSON.parse(line) as UsageRecord;
+      if (typeof record.mode === 'string' && typeof record.tool === 'string' && typeof record.via === 'string') records.push(record);
+    } catch {
+      // a torn line from a crash: skip it
+    }
+  }
+  return records;
+}

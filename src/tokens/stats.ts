@@ -1,0 +1,53 @@
+import type { Catalog } from '../catalog/catalog.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { UsageRecord } from '../front/usage.js';
+
+export interface ToolUsage {
+  mode: string;
+  tool: string;
+  direct: number;
+  execute_tool: number;
+  search: number;
+}
+
+export interface Suggestion {
+  mode: string;
+  tool: string;
+  calls: number;
+  groups: string[];
+  message: string;
+}
+
+/** Counts calls per mode and tool, split by how the call reached the tool. */
+export function usageCounts(records: readonly UsageRecord[]): ToolUsage[] {
+  const rows = new Map<string, ToolUsage>();
+  for (const record of records) {
+    const key = `${record.mode}\u0000${record.tool}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { mode: record.mode, tool: record.tool, direct: 0, execute_tool: 0, search: 0 }));
+    if (record.via === 'direct' || record.via === 'execute_tool' || record.via === 'search') row[record.via]++;
+  }
+  return [...rows.values()].sort((a, b) => total(b) - total(a) || a.mode.localeCompare(b.mode) || a.tool.localeCompare(b.tool));
+}
+
+/**
+ * Tools a mode keeps reaching around its list (execute_tool or after a search) at least
+ * `threshold` times belong in one of that mode's groups: suggest the tool's groups.
+ */
+export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig, catalog: Catalog | undefined, threshold = 3): Suggestion[] {
+  const out: Suggestion[] = [];
+  for (const row of counts) {
+    const around = row.execute_tool + row.search;
+    const mode = config.modes[row.mode];
+    if (around < threshold || !mode) continue;
+    const tool = catalog?.byId.get(row.tool);
+    const groups = (tool?.groups ?? []).filter((g) => !mode.groups.includes(g) && (catalog?.groups.get(g)?.tools.length ?? 0) < (catalog?.tools.length ?? Infinity));
+    const fix = groups.length > 0 ? `add group ${groups.map((g) => `"${g}"`).join(' or ')} to modes.${row.mode}.groups` : `add "${row.tool}" to a group of mode ${row.mode}`;
+    out.push({ mode: row.mode, tool: row.tool, calls: around, groups, message: `${row.mode}: ${row.tool} was reached ${around} times around the list (execute_tool ${row.execute_tool}, after search ${row.search}); ${fix}` });
+  }
+  return out;
+}
+
+function total(row: ToolUsage): number {
+  return row.direct + row.execute_tool + row.search;
+}

@@ -1,0 +1,38 @@
+import type { ServerTools } from '../catalog/catalog.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { Logger } from '../util/log.js';
+import { createUpstreams } from './connect.js';
+
+export interface LiveSnapshot {
+  sources: ServerTools[];
+  failures: Array<{ server: string; error: string }>;
+}
+
+/**
+ * Connects to every upstream of the rc once, lists its tools and disconnects: what `lock` writes
+ * and `lock --check` compares. `progress` hears each server as it answers or fails.
+ */
+export async function snapshotUpstreams(
+  config: ResolvedConfig,
+  options: { env?: NodeJS.ProcessEnv; logger?: Logger; progress?: (line: string) => void } = {},
+): Promise<LiveSnapshot> {
+  const upstreams = createUpstreams(config, { env: options.env, logger: options.logger });
+  const sources: ServerTools[] = [];
+  const failures: LiveSnapshot['failures'] = [];
+  await Promise.all(
+    upstreams.map(async (upstream) => {
+      options.progress?.(`${upstream.name}: connecting`);
+      try {
+        await upstream.start();
+        sources.push({ server: upstream.name, tools: upstream.tools });
+        options.progress?.(`${upstream.name}: ${upstream.tools.length} tools`);
+      } catch (error) {
+        failures.push({ server: upstream.name, error: (error as Error).message });
+        options.progress?.(`${upstream.name}: failed: ${(error as Error).message}`);
+      } finally {
+        await upstream.stop();
+      }
+    }),
+  );
+  return { sources, failures };
+}

@@ -1,0 +1,109 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import type { LockFile } from '../src/catalog/lock.js';
+import { alive, BIN, childPids, referenceRc, waitFor } from './helpers.js';
+
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+function cli(args: string[], cwd: string) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function gatewayClient(dir: string, args: string[] = []) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'lock-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, pid: transport.pid!, stderr: () => stderr };
+}
+
+describe('lazytools lock', () => {
+  it('writes a sorted lock with a hash per server, then --check finds drift', () => {
+    const { dir } = referenceRc();
+    const written = cli(['lock'], dir);
+    expect(written.code).toBe(0);
+    expect(written.stderr).toMatch(/everything: \d+ tools/);
+    expect(written.stderr).toMatch(/wrote .*lazytools\.lock\.json \(\d+ tools from 3 servers\)/);
+    const file = path.join(dir, 'lazytools.lock.json');
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as LockFile;
+    expect(Object.keys(lock.servers)).toEqual(['everything', 'filesystem', 'memory']);
+    const names = lock.servers.memory!.tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(lock.servers.memory!.hash).toMatch(/^sha256-/);
+
+    expect(cli(['lock', '--check'], dir).code).toBe(0);
+    lock.servers.memory!.tools = lock.servers.memory!.tools.filter((t) => t.name !== 'read_graph');
+    lock.servers.memory!.tools[0]!.description = 'changed';
+    lock.servers.memory!.tools.push({ name: 'gone_tool', inputSchema: { type: 'object' } });
+    writeFileSync(file, JSON.stringify(lock));
+    const drift = cli(['lock', '--check'], dir);
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain('added   memory:read_graph');
+    expect(drift.stdout).toContain('removed memory:gone_tool');
+    expect(drift.stdout).toMatch(/changed memory:\w+/);
+    expect(drift.stderr).toContain('is out of date (1 added, 1 removed, 1 changed)');
+  });
+
+  it('lets status and check run from the lock without --catalog', () => {
+    const { dir } = referenceRc();
+    expect(cli(['status', '--json'], dir).code).toBe(2);
+    expect(cli(['status', '--json'], dir).stderr).toContain('run `lazytools lock`');
+    expect(cli(['lock'], dir).code).toBe(0);
+    const status = cli(['status', '--json'], dir);
+    expect(status.code).toBe(0);
+    const all = (JSON.parse(status.stdout) as { modes: Array<{ name: string; tools: number }> }).modes.find((m) => m.name === 'all');
+    expect(all?.tools).toBeGreaterThanOrEqual(36);
+    expect(cli(['check'], dir).code).toBe(0);
+  });
+
+  it('serves from the lock with no upstream process until a call needs one', async () => {
+    const { dir } = referenceRc({ defaultMode: 'debugging' });
+    expect(cli(['lock'], dir).code).toBe(0);
+    const { client, pid } = await gatewayClient(dir);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo');
+    expect(childPids(pid)).toEqual([]);
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'lazy' } }))).toBe('Echo: lazy');
+    expect(childPids(pid)).toHaveLength(1);
+    await client.close();
+  });
+});
+
+describe('resilience', () => {
+  it('ends a call that runs past the server timeout with isError', async () => {
+    const { dir, file } = referenceRc({ defaultMode: 'debugging' });
+    const rc = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+    rc.servers.everything!.timeout = 300;
+    writeFileSync(file, JSON.stringify(rc));
+    const { client } = await gatewayClient(dir);
+    const started = Date.now();
+    const result = (await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 5, steps: 5 } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('"trigger-long-running-operation" on upstream "everything" timed out after 300 ms');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'still here' } }))).toBe('Echo: still here');
+    await client.close();
+  });
+
+  it.each(['stdin', 'SIGTERM', 'SIGINT'])('leaves no orphan upstream when the gateway ends by %s', async (how) => {
+    const { dir } = referenceRc();
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await waitFor(() => childPids(child.pid!).length === 3, 10_000)).toBe(true);
+    const upstreams = childPids(child.pid!);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    if (how === 'stdin') child.stdin.end();
+    else child.kill(how as NodeJS.Signals);
+    expect(await exited).toBe(0);
+    expect(await waitFor(() => upstreams.every((p) => !alive(p)), 5_000)).toBe(true);
+    expect(stderr).not.toContain('unhandled');
+  });
+});
