@@ -38,6 +38,8 @@ interface HttpSession {
   transport: StreamableHTTPServerTransport;
   path: string;
   lastSeen: number;
+  /** POSTs being answered: a session working on a slow call is not idle. */
+  active: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -94,6 +96,13 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       if (!entry || entry.path !== url.pathname)
         return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
       entry.lastSeen = Date.now();
+      if (req.method === 'POST') {
+        entry.active++;
+        res.once('close', () => {
+          entry.active--;
+          entry.lastSeen = Date.now();
+        });
+      }
       return entry.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitialize(body))
@@ -106,7 +115,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { session, transport, path: url.pathname, lastSeen: Date.now() });
+        sessions.set(id, { session, transport, path: url.pathname, lastSeen: Date.now(), active: 0 });
       },
     });
     const previousClose = session.onclose;
@@ -121,7 +130,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, entry] of sessions) {
-      if (now - entry.lastSeen > idle) {
+      if (entry.active === 0 && now - entry.lastSeen > idle) {
         sessions.delete(id);
         void entry.session.close();
       }
