@@ -10,13 +10,15 @@ export async function overheadStdio({ rounds = 2000 } = {}) {
   const env = { ...process.env, LAZYTOOLS_QUIET: '1' };
   const direct = new Client({ name: 'bench', version: '1' });
   await direct.connect(new StdioClientTransport({ command: process.execPath, args: [serverEntry('everything'), 'stdio'], stderr: 'ignore', env }));
+  const relay = new Client({ name: 'bench', version: '1' });
+  await relay.connect(new StdioClientTransport({ command: process.execPath, args: [new URL('./relay.mjs', import.meta.url).pathname, process.execPath, serverEntry('everything'), 'stdio'], stderr: 'ignore', env }));
   const gateway = new Client({ name: 'bench', version: '1' });
   let resolveNotified;
   gateway.setNotificationHandler(ToolListChangedNotificationSchema, () => resolveNotified?.());
   await gateway.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'ignore', env }));
 
   const args = { name: 'echo', arguments: { message: 'hello' } };
-  const [directMs, gatewayMs] = await interleave([() => direct.callTool(args), () => gateway.callTool(args)], rounds);
+  const [directMs, relayMs, gatewayMs] = await interleave([() => direct.callTool(args), () => relay.callTool(args), () => gateway.callTool(args)], rounds);
 
   // focus switch -> list_changed received, and -> new tools/list answered
   const notifyMs = [];
@@ -37,11 +39,15 @@ export async function overheadStdio({ rounds = 2000 } = {}) {
     }
   }
   await direct.close();
+  await relay.close();
   await gateway.close();
   const d = summary(directMs);
+  const r = summary(relayMs);
   const g = summary(gatewayMs);
   return {
     direct: d,
+    relay: r,
+    relayRatioP50: round(r.p50 / d.p50, 2),
     gateway: g,
     ratioP50: round(g.p50 / d.p50, 2),
     ratioP99: round(g.p99 / d.p99, 2),

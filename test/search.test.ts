@@ -1,49 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CatalogTool } from '../src/catalog/catalog.js';
 import { SearchIndex } from '../src/search/engine.js';
+import { naiveSearch, searchQuality, type LabeledQuery } from '../src/search/quality.js';
 import { expandQuery, stem, terms } from '../src/search/text.js';
 import { resolveIntent } from '../src/search/intent.js';
 import { referenceProject } from './helpers.js';
 
-interface Query {
-  query: string;
-  expect: string[];
-}
-const queries = JSON.parse(readFileSync(new URL('./fixtures/queries.json', import.meta.url), 'utf8')) as Query[];
-
-/** The baseline: exact name > word in name > word in description. */
-export function naiveSearch(tools: readonly CatalogTool[], query: string, limit: number): string[] {
-  const q = query.toLowerCase();
-  const qWords = q.split(/\W+/).filter((w) => w.length > 2);
-  return tools
-    .map((tool) => {
-      let score = 0;
-      if (tool.name.toLowerCase() === q) score += 100;
-      const nameWords = tool.name.toLowerCase().split(/[^a-z0-9]+/);
-      for (const w of qWords) if (nameWords.includes(w)) score += 10;
-      const description = (tool.definition.description ?? '').toLowerCase();
-      for (const w of qWords) if (description.includes(w)) score += 1;
-      return { name: tool.exposedName, score };
-    })
-    .filter((r) => r.score > 0)
-    .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1))
-    .slice(0, limit)
-    .map((r) => r.name);
-}
-
-export function hitRates(rank: (query: string) => string[]) {
-  let hit1 = 0;
-  let hit5 = 0;
-  const misses: string[] = [];
-  for (const { query, expect: wanted } of queries) {
-    const names = rank(query);
-    if (wanted.includes(names[0] ?? '')) hit1++;
-    if (names.slice(0, 5).some((n) => wanted.includes(n))) hit5++;
-    else misses.push(`${query} -> ${names.slice(0, 5).join(', ')}`);
-  }
-  return { hit1: hit1 / queries.length, hit5: hit5 / queries.length, misses };
-}
+const queries = JSON.parse(readFileSync(new URL('./fixtures/queries.json', import.meta.url), 'utf8')) as LabeledQuery[];
+const hitRates = (rank: (query: string) => string[]) => searchQuality(queries, rank);
 
 describe('search', async () => {
   const { catalog } = await referenceProject();

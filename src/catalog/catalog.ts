@@ -142,7 +142,7 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   const summary = config.tools[id]?.summary ?? summarize(tool.description, title ?? tool.name);
   const readOnly = tool.annotations?.readOnlyHint === true;
   const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`) };
-  const definition = exposedName === tool.name ? tool : { ...tool, name: exposedName };
+  const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);
   let tokens: number | undefined;
   return {
     id,
@@ -158,6 +158,17 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
       return tokens;
     },
   };
+}
+
+const renamedCache = new WeakMap<ToolDefinition, Map<string, ToolDefinition>>();
+
+/** The definition under its exposed name, the same object on every rebuild (see sameList). */
+function renamed(tool: ToolDefinition, exposedName: string): ToolDefinition {
+  let byName = renamedCache.get(tool);
+  if (!byName) renamedCache.set(tool, (byName = new Map()));
+  let definition = byName.get(exposedName);
+  if (!definition) byName.set(exposedName, (definition = { ...tool, name: exposedName }));
+  return definition;
 }
 
 /** The first ten items and how many more, so a warning stays one readable line. */

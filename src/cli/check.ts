@@ -6,7 +6,6 @@ import { projectOptions } from './status.js';
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'Fail when a mode\'s tool definitions exceed its token budget (for CI)',
   usage: `lazytools check [--config F] [--catalog F]... [--format text|github]
 
   Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.

@@ -8,7 +8,6 @@ import type { Command } from './io.js';
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'Write a .lazytoolsrc.json from an existing client\'s MCP servers',
   usage: `lazytools init [--from claude-desktop|cursor|vscode|claude-code|PATH] [--out F] [--force]
 
   --from C    client whose MCP servers to import, or a path to its JSON config (default: claude-code's .mcp.json)

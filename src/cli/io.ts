@@ -16,7 +16,6 @@ export const processIO: CliIO = {
 /** A command: parses its argv, calls the library, renders; returns the exit code. */
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   run(argv: string[], io: CliIO): Promise<number>;
 }

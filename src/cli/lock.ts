@@ -10,7 +10,6 @@ import type { Command } from './io.js';
 
 export const lockCommand: Command = {
   name: 'lock',
-  summary: 'Record every upstream\'s tools in lazytools.lock.json (or --check it for drift)',
   usage: `lazytools lock [--config F] [--out F] [--check]
 
   --out F     lock file to write (default: lazytools.lock.json beside the rc file)

@@ -1,16 +1,19 @@
 import { VERSION } from '../version.js';
 import { ConfigError } from '../util/errors.js';
 import { UsageError } from './args.js';
-import { checkCommand } from './check.js';
 import { processIO, type CliIO, type Command } from './io.js';
-import { initCommand } from './init.js';
-import { lockCommand } from './lock.js';
-import { modeCommand, searchCommand } from './search.js';
-import { serveCommand } from './serve.js';
-import { statsCommand } from './stats.js';
-import { statusCommand } from './status.js';
 
-const commands: Command[] = [serveCommand, statusCommand, checkCommand, searchCommand, modeCommand, lockCommand, statsCommand, initCommand];
+/** Commands by name, loaded on use so `serve` starts without the others' imports. */
+const commands: Array<{ name: string; summary: string; load: () => Promise<Command> }> = [
+  { name: 'serve', summary: 'Run the gateway in front of the rc file\'s MCP servers (stdio, or Streamable HTTP)', load: async () => (await import('./serve.js')).serveCommand },
+  { name: 'status', summary: 'Tools and tokens each mode shows, against the whole catalog', load: async () => (await import('./status.js')).statusCommand },
+  { name: 'check', summary: 'Fail when a mode\'s tool definitions exceed its token budget (for CI)', load: async () => (await import('./check.js')).checkCommand },
+  { name: 'search', summary: 'Rank catalog tools for a task described in words (offline)', load: async () => (await import('./search.js')).searchCommand },
+  { name: 'mode', summary: 'Resolve a phrase ("switch to security review") to a focus mode', load: async () => (await import('./search.js')).modeCommand },
+  { name: 'lock', summary: 'Record every upstream\'s tools in lazytools.lock.json (or --check it for drift)', load: async () => (await import('./lock.js')).lockCommand },
+  { name: 'stats', summary: 'Show recorded tool usage per mode and suggest mode changes', load: async () => (await import('./stats.js')).statsCommand },
+  { name: 'init', summary: 'Write a .lazytoolsrc.json from an existing client\'s MCP servers', load: async () => (await import('./init.js')).initCommand },
+];
 
 const version = VERSION;
 
@@ -28,13 +31,14 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     io.out(version);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.err(`lazytools: unknown command "${name}"\n\n${help()}`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(`${command.summary}\n\nUsage: ${command.usage}`);
+    io.out(`${entry.summary}\n\nUsage: ${command.usage}`);
     return 0;
   }
   if (rest.includes('--version') || rest.includes('-v')) {

@@ -9,7 +9,6 @@ import { projectOptions } from './status.js';
 
 export const searchCommand: Command = {
   name: 'search',
-  summary: 'Rank catalog tools for a task described in words (offline)',
   usage: `lazytools search QUERY [--config F] [--catalog F]... [--limit N] [--json]
 
   --limit N   how many results (default 5)
@@ -34,7 +33,6 @@ export const searchCommand: Command = {
 
 export const modeCommand: Command = {
   name: 'mode',
-  summary: 'Resolve a phrase ("switch to security review") to a focus mode',
   usage: `lazytools mode PHRASE [--config F] [--json]
 
   --json   {"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough`,

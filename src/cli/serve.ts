@@ -5,7 +5,6 @@ import type { Command } from './io.js';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Run the gateway in front of the rc file\'s MCP servers (stdio, or Streamable HTTP)',
   usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http HOST:PORT] [--token T] [--force]
 
   --config F          rc file (default: discovered)

@@ -9,7 +9,6 @@ import { projectOptions } from './status.js';
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'Show recorded tool usage per mode and suggest mode changes (needs usage: true)',
   usage: `lazytools stats [--config F] [--catalog F]... [--json]
 
   Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through

@@ -11,7 +11,6 @@ export const projectOptions = {
 
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'Tools and tokens each mode shows, against the whole catalog',
   usage: `lazytools status [--config F] [--catalog F]... [--json | --markdown]
 
   --config F     rc file (default: discovered .lazytoolsrc*, lazytools.config.*, package.json#lazytools)

@@ -77,7 +77,7 @@ export class Gateway {
       else this.logger.info(`${eager[i]?.name}: ${eager[i]?.tools.length} tools`);
     });
     for (const upstream of lazy) this.logger.info(`${upstream.name}: ${this.known.get(upstream.name)?.tools.length} tools from the lock (starts on first call)`);
-    this.rebuild();
+    // Each upstream that came up rebuilt the catalog already (onStatus).
   }
 
   /** A new client session (one per stdio connection or HTTP session). */

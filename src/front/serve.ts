@@ -8,7 +8,7 @@ import { readLockIfPresent } from '../catalog/lock.js';
 import { ConfigError, UnknownNameError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { Gateway } from './gateway.js';
-import { serveHttp, type HttpFront, type HttpOptions } from './http.js';
+import type { HttpFront, HttpOptions } from './http.js';
 import { StdioFrontTransport } from './stdio.js';
 
 export interface ServeOptions {
@@ -62,6 +62,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let http: HttpFront | undefined;
   if (options.http) {
+    const { serveHttp } = await import('./http.js');
     http = await serveHttp(gateway, { strategy: options.strategy, ...options.http });
   } else {
     const session = gateway.createSession({ mode: options.mode, strategy: options.strategy });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -57,7 +56,8 @@ export class FrontSession {
   private actor: FocusActor;
   private readonly strategySetting: Strategy;
   private resolvedStrategy: ServedStrategy | undefined;
-  private lastKey: string;
+  /** The list the client was last told about (definitions compared by identity, then content). */
+  private lastList: ToolDefinition[];
   private checkScheduled = false;
   /** The request being handled while focus changes, so list_changed travels on its stream. */
   private activeRequest: RequestId | undefined;
@@ -86,9 +86,9 @@ export class FrontSession {
     this.server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(this, request.params.uri));
     this.server.oninitialized = () => {
       this.resolvedStrategy = strategyFor(this.strategySetting, this.server.getClientVersion()?.name);
-      this.lastKey = this.listKey();
+      this.lastList = this.listTools();
     };
-    this.lastKey = this.listKey();
+    this.lastList = this.listTools();
   }
 
   /** Connects the session to a client transport and installs the fast path. */
@@ -353,9 +353,9 @@ export class FrontSession {
       this.checkScheduled = false;
       this.relatedRequest = undefined;
       this.visibleCache = undefined;
-      const key = this.listKey();
-      if (key === this.lastKey) return;
-      this.lastKey = key;
+      const list = this.listTools();
+      if (sameList(list, this.lastList)) return;
+      this.lastList = list;
       if (!this.server.transport || this.server.getClientCapabilities() === undefined) return;
       // Tied to the request that caused it, the notification rides that request's HTTP stream,
       // which is open for sure; otherwise it goes to the client's standalone stream.
@@ -363,11 +363,6 @@ export class FrontSession {
     });
   }
 
-  private listKey(): string {
-    return this.listTools()
-      .map((tool) => `${tool.name}#${fingerprint(tool)}`)
-      .join('\n');
-  }
 
   private dispose(): void {
     if (this.closed) return;
@@ -379,14 +374,17 @@ export class FrontSession {
   }
 }
 
-const fingerprints = new WeakMap<object, string>();
-
-/** A short content hash of a definition, cached per object. */
-function fingerprint(tool: ToolDefinition): string {
-  let hash = fingerprints.get(tool);
-  if (!hash) {
-    hash = createHash('sha1').update(JSON.stringify(tool)).digest('base64').slice(0, 12);
-    fingerprints.set(tool, hash);
+/**
+ * Same tools in the same order? Unchanged definitions are the same objects (the catalog keeps
+ * them across rebuilds), so this is a pointer walk; only replaced objects are compared by content.
+ */
+function sameList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x?.name !== y?.name || JSON.stringify(x) !== JSON.stringify(y)) return false;
   }
-  return hash;
+  return true;
 }

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ToolDefinition } from '../catalog/catalog.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction | null>();
 
 /**
@@ -13,6 +13,7 @@ export function argumentProblems(tool: ToolDefinition, args: unknown): string[] 
   let validate = compiled.get(tool.inputSchema);
   if (validate === undefined) {
     try {
+      ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false });
       validate = ajv.compile(tool.inputSchema);
     } catch {
       validate = null;

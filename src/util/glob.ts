@@ -3,17 +3,16 @@
  * `?` one character; everything else is literal. Matching is case-insensitive.
  */
 export function globToRegExp(glob: string): RegExp {
+  // A leading or trailing `*` drops the anchor instead of adding `.*`: the same matches, and
+  // the engine need not backtrack over every id (group matching runs tools x globs times).
+  const open = glob.startsWith('*');
+  const closed = !glob.endsWith('*');
+  const body = glob.replace(/^\*+/, '').replace(/\*+$/, '');
   let source = '';
-  for (const char of glob) {
+  for (const char of body) {
     if (char === '*') source += '.*';
     else if (char === '?') source += '.';
     else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(`^${source}$`, 'i');
-}
-
-/** True when `id` matches one of `globs` (a glob without `:` matches the tool part of the id). */
-export function matchesAny(id: string, globs: readonly RegExp[]): boolean {
-  for (const glob of globs) if (glob.test(id)) return true;
-  return false;
+  return new RegExp(`${open ? '' : '^'}${source}${closed ? '$' : ''}`, 'i');
 }

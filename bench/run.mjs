@@ -1,0 +1,146 @@
+// `npm run bench`: every benchmark in one run on loopback, BENCHMARKS.md written, and one JSON
+// line printed last with the headline figures.
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { overheadHttp } from './overhead-http.mjs';
+import { overheadStdio } from './overhead-stdio.mjs';
+import { quality } from './quality.mjs';
+import { scale } from './scale.mjs';
+import { tokens } from './tokens.mjs';
+import { ROOT } from './lib.mjs';
+
+const quick = process.argv.includes('--quick');
+const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+const started = Date.now();
+
+log('tokens');
+const tok = await tokens();
+log('search quality');
+const qual = quality();
+log('stdio overhead and list_changed latency');
+const stdio = await overheadStdio({ rounds: quick ? 300 : 3000 });
+log('HTTP overhead vs mcp-proxy');
+const http = await overheadHttp({ rounds: quick ? 200 : 1500 });
+log('scale: 1,000 and 10,000 tools');
+const sc = await scale({ coldRuns: quick ? 3 : 9 });
+
+const headline = {
+  overheadRatioP50: stdio.ratioP50,
+  httpVsPeerRatioP50: http.ratioP50,
+  listChangedP50Ms: stdio.listChanged.p50,
+  search10kP50Ms: sc.sizes[10000].search.p50,
+  coldStartMs: sc.coldStartReference.p50,
+  rss10kMb: sc.sizes[10000].gatewayRssMb,
+  proxyInitialTokens: tok.proxyInitialTokens,
+};
+const targets = {
+  overheadRatioP50: ['<=', 1.5],
+  httpVsPeerRatioP50: ['<=', 1.0],
+  listChangedP50Ms: ['<=', 5],
+  search10kP50Ms: ['<=', 5],
+  coldStartMs: ['<=', 300],
+  rss10kMb: ['<=', 150],
+  proxyInitialTokens: ['<=', 1000],
+};
+
+writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), render());
+log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; wrote BENCHMARKS.md`);
+console.log(JSON.stringify(headline));
+
+function render() {
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  const ms = (x) => `${x.toFixed(3)} ms`;
+  const met = (key) => (headline[key] <= targets[key][1] ? 'met' : '**missed**');
+  const modes = tok.strategies.hybrid.map((m) => m.name);
+  const row = (name) => {
+    const cells = ['notify', 'hybrid', 'proxy'].map((s) => {
+      const m = tok.strategies[s].find((x) => x.name === name);
+      return `${m.tokens} (${pct(m.reduction)})`;
+    });
+    const h = tok.strategies.hybrid.find((x) => x.name === name);
+    return `| ${name} | ${h.tools}/${h.totalTools} | ${cells.join(' | ')} | ${h.budget ?? '-'} |`;
+  };
+  return `# Benchmarks
+
+Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.type()} ${os.release()}. Everything runs on loopback; ratios come from interleaved runs (A B A B) after a warm-up; each figure is a median (p50) with its p99.
+
+## Headline
+
+| figure | value | target | |
+| --- | ---: | ---: | --- |
+| tools/call overhead over stdio, p50 ratio vs direct | ${headline.overheadRatioP50} | <= 1.5 | ${met('overheadRatioP50')} |
+| tools/call over HTTP, p50 ratio vs mcp-proxy | ${headline.httpVsPeerRatioP50} | <= 1.0 | ${met('httpVsPeerRatioP50')} |
+| focus_mode -> list_changed received, p50 | ${ms(headline.listChangedP50Ms)} | <= 5 ms | ${met('listChangedP50Ms')} |
+| search over 10,000 tools, p50 | ${ms(headline.search10kP50Ms)} | <= 5 ms | ${met('search10kP50Ms')} |
+| cold start from a lock to the first tools/list answer, p50 | ${headline.coldStartMs.toFixed(0)} ms | <= 300 ms | ${met('coldStartMs')} |
+| gateway RSS serving 10,000 tools | ${headline.rss10kMb} MB | <= 150 MB | ${met('rss10kMb')} |
+| proxy strategy's initial list | ${headline.proxyInitialTokens} tokens | <= 1,000 | ${met('proxyInitialTokens')} |
+
+## 1. Tokens per mode and strategy
+
+Both shared catalogs: ${tok.totalTools} tools, ${tok.totalTokens} tokens (o200k over \`{name, description, input_schema}\`). Each cell: tokens the client receives in that mode (lazytools' own tools included), and the cut against all tools.
+
+| mode | tools | notify | hybrid (default) | proxy | budget |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${modes.map(row).join('\n')}
+
+The proxy list does not grow with the catalog:
+
+| catalog | tools | proxy list tools | proxy list tokens |
+| --- | ---: | ---: | ---: |
+${tok.proxyGrowth.map((g) => `| ${g.catalog} | ${g.catalogTools} | ${g.tools} | ${g.tokens} |`).join('\n')}
+
+## 2. Gateway overhead on tools/call
+
+\`echo\` on \`@modelcontextprotocol/server-everything\`, ${stdio.direct.n} interleaved calls each.
+
+| path | p50 | p99 |
+| --- | ---: | ---: |
+| direct over stdio | ${ms(stdio.direct.p50)} | ${ms(stdio.direct.p99)} |
+| raw byte relay over stdio (the floor) | ${ms(stdio.relay.p50)} | ${ms(stdio.relay.p99)} |
+| through \`lazytools serve\` over stdio | ${ms(stdio.gateway.p50)} | ${ms(stdio.gateway.p99)} |
+| **ratio lazytools / direct** | **${stdio.ratioP50}** | ${stdio.ratioP99} |
+| ratio raw relay / direct | ${stdio.relayRatioP50} | |
+| lazytools over Streamable HTTP | ${ms(http.lazytools.p50)} | ${ms(http.lazytools.p99)} |
+| mcp-proxy over Streamable HTTP | ${ms(http.mcpProxy.p50)} | ${ms(http.mcpProxy.p99)} |
+| **ratio** | **${http.ratioP50}** | ${http.ratioP99} |
+
+The stdio relay forwards \`tools/call\` on its own ids without SDK parsing, and passes successful result lines back unparsed. On this 2-core machine the client, the gateway and the upstream compete for cores: the raw byte relay in the same run costs ${stdio.relayRatioP50}x, so most of what remains is the extra process hop itself.
+
+## 3. Notification latency
+
+| from focus_mode call to | p50 | p99 |
+| --- | ---: | ---: |
+| notifications/tools/list_changed received | ${ms(stdio.listChanged.p50)} | ${ms(stdio.listChanged.p99)} |
+| the new tools/list answered | ${ms(stdio.listAfterSwitch.p50)} | ${ms(stdio.listAfterSwitch.p99)} |
+
+## 4. Scale
+
+Generated catalogs (GitHub-shaped tools), served from a lock file by \`lazytools serve\` over stdio in mode \`all\`.
+
+| catalog | cold start p50 | tools/list p50 | gateway RSS | peak RSS | search p50 | search p99 | index build |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${Object.entries(sc.sizes).map(([size, s]) => `| ${Number(size).toLocaleString('en')} tools | ${s.coldStart.p50.toFixed(0)} ms | ${ms(s.toolsList.p50)} | ${s.gatewayRssMb} MB | ${s.gatewayPeakRssMb} MB | ${ms(s.search.p50)} | ${ms(s.search.p99)} | ${s.search.indexBuildMs} ms |`).join('\n')}
+
+Cold start with the three reference servers behind a lock: ${sc.coldStartReference.p50.toFixed(0)} ms p50 (p99 ${sc.coldStartReference.p99.toFixed(0)} ms), upstream processes spawned before the first call: ${sc.coldStartReference.upstreamsSpawned}.
+
+## 5. Search quality
+
+${qual.queries} queries phrased as users ask (\`test/fixtures/queries.json\`) over the 154 shared tools; a hit is an expected tool among the results.
+
+| scorer | hit@1 | hit@5 |
+| --- | ---: | ---: |
+| lazytools (BM25 over fields, stemming, synonyms) | ${qual.lazytools.hit1} | ${qual.lazytools.hit5} |
+| naive (exact name > word in name > word in description) | ${qual.naive.hit1} | ${qual.naive.hit5} |
+
+Misses at 5: ${qual.misses.length === 0 ? 'none' : qual.misses.map((m) => `\`${m}\``).join('; ')}.
+
+## Reproduce
+
+\`\`\`sh
+npm ci
+npm run bench          # about two minutes on 2 cores; --quick for a smoke run
+\`\`\`
+`;
+}

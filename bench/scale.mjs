@@ -1,0 +1,136 @@
+// Scale: generated catalogs of 1,000 and 10,000 tools served from a lock file: cold start to the
+// first tools/list answer (and no upstream spawned), tools/list latency, gateway RSS, search p50
+// and the proxy strategy's list size.
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildCatalog, makeLock, resolveConfig, SearchIndex, parseCatalog } from '../dist/index.js';
+import { generateCatalog } from './generate.mjs';
+import { BIN, ROOT, project, round, summary } from './lib.mjs';
+
+/** Minimal stdio JSON-RPC client over a spawned gateway, timing each answer. */
+function rawClient(child) {
+  let parts = [];
+  const waiting = new Map();
+  child.stdout.on('data', (chunk) => {
+    // Look for newlines in the new chunk only: a 20 MB tools/list arrives in hundreds of chunks.
+    let start = 0;
+    let index;
+    while ((index = chunk.indexOf(10, start)) >= 0) {
+      parts.push(chunk.subarray(start, index));
+      const message = JSON.parse(Buffer.concat(parts).toString('utf8'));
+      parts = [];
+      waiting.get(message.id)?.(message);
+      waiting.delete(message.id);
+      start = index + 1;
+    }
+    if (start < chunk.length) parts.push(chunk.subarray(start));
+  });
+  let id = 0;
+  return {
+    request(method, params = {}) {
+      const current = ++id;
+      return new Promise((resolve) => {
+        waiting.set(current, resolve);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: current, method, params })}\n`);
+      });
+    },
+    notify(method) {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+    },
+  };
+}
+
+function childCount(pid) {
+  let n = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) n++;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return n;
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: round(kb('VmRSS') / 1024, 1), peak: round(kb('VmHWM') / 1024, 1) };
+}
+
+/** Starts `lazytools serve` on a lock and times spawn -> first tools/list answer. */
+async function coldStart(dir) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, LAZYTOOLS_QUIET: '1' } });
+  const client = rawClient(child);
+  await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  client.notify('notifications/initialized');
+  const list = await client.request('tools/list');
+  const ms = performance.now() - started;
+  return { child, client, ms, tools: list.result.tools.length, children: childCount(child.pid) };
+}
+
+export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
+  const out = { sizes: {} };
+  // Cold start with the real reference servers behind a lock: nothing may be spawned.
+  {
+    const { dir } = project(['everything', 'memory', 'filesystem']);
+    const shared = parseCatalog(JSON.parse(readFileSync(path.join(ROOT, '../shared/catalogs/reference-servers.json'), 'utf8')));
+    writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(shared.filter((s) => ['everything', 'memory', 'filesystem'].includes(s.server)))));
+    const runs = [];
+    let spawned = 0;
+    for (let i = 0; i < coldRuns; i++) {
+      const run = await coldStart(dir);
+      runs.push(run.ms);
+      spawned = Math.max(spawned, run.children);
+      run.child.kill('SIGTERM');
+    }
+    out.coldStartReference = { ...summary(runs.slice(1)), upstreamsSpawned: spawned };
+  }
+  for (const size of sizes) {
+    const catalog = generateCatalog(size);
+    const { dir } = project([], { defaultMode: 'all' });
+    writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(parseCatalog(catalog))));
+    const runs = [];
+    for (let i = 0; i < (size >= 10_000 ? 4 : coldRuns); i++) {
+      const run = await coldStart(dir);
+      runs.push(run.ms);
+      if (i === 0) {
+        const listMs = [];
+        for (let k = 0; k < 30; k++) {
+          const t = performance.now();
+          await run.client.request('tools/list');
+          listMs.push(performance.now() - t);
+        }
+        out.sizes[size] = { toolsListed: run.tools, toolsList: summary(listMs), gatewayRssMb: rssMb(run.child.pid).rss, gatewayPeakRssMb: rssMb(run.child.pid).peak };
+      }
+      run.child.kill('SIGTERM');
+    }
+    out.sizes[size].coldStart = summary(runs.slice(1));
+
+    // Search over the generated catalog, in process (the same engine search_tools uses).
+    const config = resolveConfig({ strategy: 'proxy' });
+    const built = buildCatalog(parseCatalog(catalog), config).catalog;
+    const buildStart = performance.now();
+    const index = new SearchIndex(built.tools, built.groups);
+    const indexMs = performance.now() - buildStart;
+    const queries = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/queries.json'), 'utf8')).map((q) => q.query);
+    for (const q of queries) index.search(q);
+    const searchMs = [];
+    for (let r = 0; r < 5; r++)
+      for (const q of queries) {
+        const t = performance.now();
+        index.search(q, { limit: 5 });
+        searchMs.push(performance.now() - t);
+      }
+    out.sizes[size].search = { ...summary(searchMs), indexBuildMs: round(indexMs, 1) };
+  }
+  return out;
+}
+
+
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await scale(), null, 2));
