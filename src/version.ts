@@ -1,4 +1,6 @@
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from './util/root.js';
 
 /** The package version, read once from package.json. */
-export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;

@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CATALOGS = path.resolve(ROOT, process.env.LAZYTOOLS_CATALOGS ?? '../shared/catalogs');
 export const GITHUB_CATALOG = path.join(CATALOGS, 'github-mcp-server.json');
 export const REFERENCE_CATALOG = path.join(CATALOGS, 'reference-servers.json');
-export const BIN = path.join(ROOT, 'dist/cli/bin.js');
+export const BIN = path.join(ROOT, (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: { lazytools: string } }).bin.lazytools);
 
 /** Both shared catalogs: 154 tools over five servers. */
 export async function referenceSources(): Promise<ServerTools[]> {

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../util/errors.js';
+import { packageRoot } from '../util/root.js';
 import { groupSchema, modeSchema, type GroupConfig, type ModeConfig } from './schema.js';
 
 /** The folder of preset modes and groups shipped with the package. */
-export const PRESETS_DIR = fileURLToPath(new URL('../../modes/', import.meta.url));
+export const PRESETS_DIR = path.join(packageRoot(), 'modes');
 
 /** Preset modes and groups, as shipped in `modes/`. */
 export interface Presets {

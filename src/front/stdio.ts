@@ -14,6 +14,11 @@ export class StdioFrontTransport implements Transport {
   private closed = false;
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
   private readonly onEnd = () => void this.close();
+  /** The client went away (EPIPE on stdout): end the session instead of crashing. */
+  private readonly onOutputError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
   private readonly reader = new LineReader(
     (message) => this.onmessage?.(message),
     (reply) => void this.send(reply).catch(() => {}),
@@ -28,6 +33,7 @@ export class StdioFrontTransport implements Transport {
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
     this.input.on('close', this.onEnd);
+    this.output.on('error', this.onOutputError);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -47,6 +53,7 @@ export class StdioFrontTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('close', this.onEnd);
+    this.output.off('error', this.onOutputError);
     // A paused stdin no longer holds the event loop open, so the process can exit.
     this.input.pause();
     this.onclose?.();
