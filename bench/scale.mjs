@@ -105,7 +105,11 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
           await run.client.request('tools/list');
           listMs.push(performance.now() - t);
         }
-        out.sizes[size] = { toolsListed: run.tools, toolsList: summary(listMs), gatewayRssMb: rssMb(run.child.pid).rss, gatewayPeakRssMb: rssMb(run.child.pid).peak };
+        const busy = rssMb(run.child.pid).rss;
+        // Steady state: what stays resident once the gateway is quiet for a second.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const quiet = rssMb(run.child.pid);
+        out.sizes[size] = { toolsListed: run.tools, toolsList: summary(listMs), gatewayRssMb: quiet.rss, gatewayBusyRssMb: busy, gatewayPeakRssMb: quiet.peak };
       }
       run.child.kill('SIGTERM');
     }

@@ -107,3 +107,22 @@ describe('resilience', () => {
     expect(stderr).not.toContain('unhandled');
   });
 });
+
+describe('a client that goes away', () => {
+  it('ends the session on EPIPE instead of crashing, and exits cleanly when stdin closes', async () => {
+    const { dir } = referenceRc();
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n');
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    for (let i = 2; i < 20; i++) child.stdin.write(`{"jsonrpc":"2.0","id":${i},"method":"tools/list"}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(child.exitCode).toBeNull();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(stderr).not.toMatch(/Unhandled 'error' event|EPIPE\n\s+at /);
+  });
+});

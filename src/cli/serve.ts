@@ -68,7 +68,7 @@ export const serveCommand: Command = {
     // A bug must not take the gateway down: log it and keep serving.
     process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
     if (served.http) io.err(`lazytools: serving ${served.http.url} (fixed modes at ${served.http.url}/<mode>)`);
-    await stopped;
+    await Promise.race([stopped, served.ended]);
     await served.close();
     return 0;
   },

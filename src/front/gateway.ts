@@ -6,6 +6,7 @@ import { createUpstreams } from '../upstream/connect.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { UnknownNameError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from './definitions.js';
 import { FrontSession } from './session.js';
 import { UsageRecorder, usagePath } from './usage.js';
@@ -175,6 +176,7 @@ export class Gateway {
     for (const [server, entry] of this.known) if (!this.upstreams.has(server)) sources.push(entry);
     const { catalog, warnings } = buildCatalog(sources, this.config);
     this.warnings = warnings;
+    if (catalog.tools.length >= LARGE_CATALOG) compactSoon();
     return catalog;
   }
 }

@@ -32,6 +32,8 @@ export interface ServeOptions {
 export interface Served {
   gateway: Gateway;
   http: HttpFront | undefined;
+  /** Resolves when the stdio client went away (stdin closed, or stdout broke); never for HTTP. */
+  ended: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,16 +63,25 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let http: HttpFront | undefined;
+  let ended: Promise<void> = new Promise<void>(() => {});
   if (options.http) {
     const { serveHttp } = await import('./http.js');
     http = await serveHttp(gateway, { strategy: options.strategy, ...options.http });
   } else {
     const session = gateway.createSession({ mode: options.mode, strategy: options.strategy });
+    ended = new Promise<void>((resolve) => {
+      const previous = session.onclose;
+      session.onclose = () => {
+        previous?.();
+        resolve();
+      };
+    });
     await session.connect(new StdioFrontTransport());
   }
   return {
     gateway,
     http,
+    ended,
     async close() {
       watcher?.close();
       await http?.close();

@@ -20,6 +20,7 @@ import { sumTokens } from '../catalog/catalog.js';
 import { countToolTokens } from '../tokens/count.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
+import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { VERSION } from '../version.js';
 import { strategyFor } from './clients.js';
 import { FOCUS_MODE, type ServedStrategy } from './definitions.js';
@@ -79,7 +80,11 @@ export class FrontSession {
       { name: 'lazytools', version: VERSION },
       { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
     );
-    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() as never }));
+    this.server.setRequestHandler(ListToolsRequestSchema, () => {
+      const tools = this.listTools();
+      if (tools.length >= LARGE_CATALOG) compactSoon();
+      return { tools: tools as never };
+    });
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.handleCall(request.params.name, request.params.arguments, extra));
     this.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
     this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
