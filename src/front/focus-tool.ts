@@ -51,6 +51,7 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   if (target !== undefined && target !== session.focus.mode) session.send({ type: 'FOCUS', mode: target });
   if (enable !== undefined) session.send({ type: 'ENABLE_GROUP', group: enable });
   if (disable !== undefined) session.send({ type: 'DISABLE_GROUP', group: disable });
+  session.flushListCheck();
   const after = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
   const added = [...after].filter(([id]) => !before.has(id)).map(([, name]) => name);
   const removed = [...before].filter(([id]) => !after.has(id)).map(([, name]) => name);

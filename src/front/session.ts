@@ -353,21 +353,28 @@ export class FrontSession {
     this.relatedRequest ??= this.activeRequest;
     if (this.checkScheduled || this.closed) return;
     this.checkScheduled = true;
-    queueMicrotask(() => {
-      const relatedRequestId = this.relatedRequest;
-      this.checkScheduled = false;
-      this.relatedRequest = undefined;
-      this.visibleCache = undefined;
-      const list = this.listTools();
-      if (sameList(list, this.lastList)) return;
-      this.lastList = list;
-      if (!this.server.transport || this.server.getClientCapabilities() === undefined) return;
-      // Tied to the request that caused it, the notification rides that request's HTTP stream,
-      // which is open for sure; otherwise it goes to the client's standalone stream.
-      void this.server.notification({ method: 'notifications/tools/list_changed' }, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {});
-    });
+    queueMicrotask(() => this.flushListCheck());
   }
 
+  /**
+   * Runs a scheduled list check now: focus_mode calls it right after its events, so the
+   * notification does not wait for the status report (whose first token count loads the
+   * tokenizer). A no-op when nothing is scheduled.
+   */
+  flushListCheck(): void {
+    if (!this.checkScheduled) return;
+    const relatedRequestId = this.relatedRequest;
+    this.checkScheduled = false;
+    this.relatedRequest = undefined;
+    this.visibleCache = undefined;
+    const list = this.listTools();
+    if (sameList(list, this.lastList)) return;
+    this.lastList = list;
+    if (!this.server.transport || this.server.getClientCapabilities() === undefined) return;
+    // Tied to the request that caused it, the notification rides that request's HTTP stream,
+    // which is open for sure; otherwise it goes to the client's standalone stream.
+    void this.server.notification({ method: 'notifications/tools/list_changed' }, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {});
+  }
 
   private dispose(): void {
     if (this.closed) return;
