@@ -4,13 +4,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCatalog } from './generate.mjs';
+import { BIN } from './lib.mjs';
 
 const count = Number(process.argv[2] ?? 10_000);
 const dir = mkdtempSync(path.join(tmpdir(), 'lazytools-bench-'));
 const file = path.join(dir, 'catalog.json');
 writeFileSync(file, JSON.stringify(generateCatalog(count)));
 writeFileSync(path.join(dir, 'package.json'), '{}');
-const bin = new URL('../dist/cli/bin.js', import.meta.url).pathname;
+const bin = BIN;
 const runs = [];
 for (let i = 0; i < 5; i++) {
   const start = performance.now();

@@ -164,3 +164,13 @@ describe('config resolution', () => {
     expect(config.strategy).toBe('hybrid');
   });
 });
+
+describe('closest names', async () => {
+  const { closestNames } = await import('../src/util/closest.js');
+  it('suggests typos, prefixes and misspelled starts', () => {
+    expect(closestNames('securty', ['security_review', 'debugging'])).toEqual(['security_review']);
+    expect(closestNames('debuging', ['security_review', 'debugging'])).toEqual(['debugging']);
+    expect(closestNames('dev', ['development', 'debugging'])).toEqual(['development']);
+    expect(closestNames('zzzz', ['development', 'debugging'])).toEqual([]);
+  });
+});

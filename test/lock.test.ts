@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../src/catalog/lock.js';
 import { alive, BIN, childPids, referenceRc, waitFor } from './helpers.js';
@@ -124,5 +124,58 @@ describe('a client that goes away', () => {
     expect(await exited).toBe(0);
     expect(await waitFor(() => upstreams.every((p) => !alive(p)), 5_000)).toBe(true);
     expect(stderr).not.toMatch(/Unhandled 'error' event|EPIPE\n\s+at /);
+  });
+});
+
+describe('lazy upstreams', () => {
+  it('lets the live list win over the lock and tells the session', async () => {
+    const { dir } = referenceRc({ defaultMode: 'all' });
+    expect(cli(['lock'], dir).code).toBe(0);
+    const file = path.join(dir, 'lazytools.lock.json');
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as LockFile;
+    lock.servers.everything!.tools = lock.servers.everything!.tools.filter((t) => t.name !== 'get-sum');
+    lock.servers.everything!.tools.push({ name: 'retired_tool', description: 'Gone upstream.', inputSchema: { type: 'object' } });
+    writeFileSync(file, JSON.stringify(lock));
+    const { client } = await gatewayClient(dir);
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notified++;
+    });
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    expect(before).toContain('retired_tool');
+    expect(before).not.toContain('get-sum');
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'wake up' } }))).toBe('Echo: wake up');
+    expect(await waitFor(() => notified > 0, 5_000)).toBe(true);
+    const after = (await client.listTools()).tools.map((t) => t.name);
+    expect(after).toContain('get-sum');
+    expect(after).not.toContain('retired_tool');
+    await client.close();
+  });
+
+  it('stops an idle upstream and restarts it on the next call', async () => {
+    const { dir, file } = referenceRc({ defaultMode: 'debugging' });
+    const rc = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+    rc.servers.everything!.idleTimeout = 300;
+    writeFileSync(file, JSON.stringify(rc));
+    const { client, pid } = await gatewayClient(dir);
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'one' } }))).toBe('Echo: one');
+    const count = childPids(pid).length;
+    expect(await waitFor(() => childPids(pid).length === count - 1, 5_000)).toBe(true);
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'two' } }))).toBe('Echo: two');
+    expect(childPids(pid)).toHaveLength(count);
+    await client.close();
+  });
+
+  it('serves one fixed mode with serve --mode, and refuses an unknown one', async () => {
+    const { dir } = referenceRc();
+    const { client } = await gatewayClient(dir, ['--mode', 'security_review']);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('focus_mode');
+    expect(names).toContain('search_tools');
+    expect(names).not.toContain('write_file');
+    await client.close();
+    const bad = cli(['serve', '--mode', 'securty'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--mode: Unknown mode "securty". Did you mean "security_review"');
   });
 });

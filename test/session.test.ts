@@ -11,7 +11,7 @@ import { Gateway } from '../src/front/gateway.js';
 import type { StdioUpstreamTransport } from '../src/upstream/stdio-transport.js';
 import { createUpstreams } from '../src/upstream/connect.js';
 import { ConfigError } from '../src/util/errors.js';
-import { referenceRc, serverEntry } from './helpers.js';
+import { referenceRc, serverEntry, waitFor } from './helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const settle = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,6 +87,28 @@ describe('library mode: curate(McpServer)', () => {
     expect((await billing.client.listTools()).tools.map((t) => t.name)).toContain('void_invoice');
     expect(other.counter.notifications).toBe(1);
     expect(reading.counter.notifications).toBe(0);
+  });
+
+  it('forwards cancellation to the upstream tool', async () => {
+    const app = appServer();
+    let aborted = false;
+    app.registerTool('slow', { description: 'Waits until cancelled.', inputSchema: {} }, (_args, extra) =>
+      new Promise((resolve) => {
+        extra.signal.addEventListener('abort', () => {
+          aborted = true;
+          resolve({ content: [{ type: 'text', text: 'stopped' }] });
+        });
+      }),
+    );
+    const curated = await curate(app, { config: { ...appConfig, defaultMode: 'all' } });
+    cleanups.push(() => curated.close());
+    const { client } = await clientFor((t) => curated.connect(t));
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: controller.signal });
+    await settle();
+    controller.abort('user pressed stop');
+    await expect(call).rejects.toThrow();
+    expect(await waitFor(() => aborted, 2_000)).toBe(true);
   });
 
   it('turns upstream tool failures into isError results', async () => {

@@ -13,8 +13,11 @@ export function closestNames(input: string, candidates: Iterable<string>, max = 
     else if (hay.includes(needle) || needle.includes(hay)) score = 2;
     else {
       const distance = editDistance(needle, hay);
-      if (distance > Math.max(2, Math.floor(Math.max(needle.length, hay.length) / 2))) continue;
-      score = 2 + distance;
+      // A misspelled start of a longer name ("securty" for "security_review") counts too.
+      const prefix = Math.min(...[-1, 0, 1].map((d) => editDistance(needle, hay.slice(0, needle.length + d))));
+      if (distance <= Math.max(2, Math.floor(Math.max(needle.length, hay.length) / 2))) score = 2 + distance;
+      else if (needle.length >= 4 && prefix <= 2) score = 3 + prefix;
+      else continue;
     }
     scored.push({ name, score });
   }
