@@ -228,7 +228,7 @@ export class FrontSession {
   /** Why this session may not call the tool now, or undefined when it may. */
   refusal(tool: CatalogTool): string | undefined {
     const config = this.gateway.config;
-    const mode = config.modes[this.focus.mode];
+    const mode = config.modes[String(this.actor.getSnapshot().value)];
     if (mode?.readOnly && !tool.readOnly)
       return `Mode "${mode.name}" is read-only and "${tool.exposedName}" is not annotated readOnlyHint. ${this.modesWith(tool)}`;
     if (config.hiddenTools === 'reject' && !this.inMode(tool))

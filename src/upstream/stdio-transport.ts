@@ -70,6 +70,14 @@ export class StdioUpstreamTransport implements Transport {
     });
   }
 
+  /** Writes a message without a promise (the relay's hot path); false when the child is gone. */
+  sendNow(message: JSONRPCMessage): boolean {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed || !stdin.writable) return false;
+    stdin.write(serialize(message));
+    return true;
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || !stdin.writable) return Promise.reject(new Error('upstream process is not running'));

@@ -43,10 +43,11 @@ export interface UpstreamOptions {
 }
 
 /**
- * A successful response on one of our ids, as the SDK writes it: `{"result":…,"jsonrpc":"2.0","id":"lt-N"}`.
- * The id is last and at the top level (a nested one would be escaped or followed by more braces).
+ * The tail of a successful response on one of our ids, as the SDK writes it:
+ * `{"result":…,"jsonrpc":"2.0","id":"lt-N"}`. Unescaped, this text can only be the envelope's own:
+ * inside a string value its quotes would be escaped.
  */
-const RAW_RESULT = /^\{"result":.*,"jsonrpc":"2\.0","id":"(lt-\d+)"\}$/s;
+const RAW_TAIL = ',"jsonrpc":"2.0","id":"lt-';
 
 /** Receives the response line minus its closing `,"id":…}` (the caller appends its own id). */
 export type RawDone = (prefix: string) => void;
@@ -164,9 +165,11 @@ export class Upstream {
     this.lastUsed = Date.now();
     this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: params.name, timeoutMs: limit });
     this.sweepSoon();
-    transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: outgoing } as JSONRPCMessage).catch((error: unknown) => {
-      this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${(error as Error).message}`));
-    });
+    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: outgoing } as JSONRPCMessage;
+    const unreachable = (error: unknown) => this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${(error as Error).message}`));
+    if (transport instanceof StdioUpstreamTransport) {
+      if (!transport.sendNow(message)) unreachable(new Error('upstream process is not running'));
+    } else transport.send(message).catch(unreachable);
     return {
       cancel: (reason) => {
         if (!this.pending.has(id)) return;
@@ -257,13 +260,16 @@ export class Upstream {
   /** Passes a successful result line through unparsed to a caller that can write raw lines. */
   private rawLine(line: string): boolean {
     if (!line.endsWith('"}') || !line.startsWith('{"result":')) return false;
-    const match = RAW_RESULT.exec(line);
-    const id = match?.[1];
-    const pending = id === undefined ? undefined : this.pending.get(id);
-    if (!pending?.raw || id === undefined) return false;
+    const at = line.lastIndexOf(RAW_TAIL);
+    if (at < 0) return false;
+    const idStart = at + RAW_TAIL.length - 3;
+    const id = line.slice(idStart, line.length - 2);
+    if (!/^lt-\d+$/.test(id)) return false;
+    const pending = this.pending.get(id);
+    if (!pending?.raw) return false;
     this.pending.delete(id);
     this.failures = 0;
-    pending.raw(line.slice(0, line.length - id.length - ',"id":""}'.length));
+    pending.raw(line.slice(0, at + ',"jsonrpc":"2.0"'.length));
     return true;
   }
 
