@@ -185,9 +185,11 @@ export class Upstream {
     this.idleTimer = undefined;
     const client = this.client;
     this.client = undefined;
+    this.transport = undefined;
     this.failAll(`upstream "${this.name}" was stopped`);
-    if (client) await client.close().catch(() => {});
+    // Idle before the child is gone: a call arriving meanwhile starts a fresh one.
     this.setStatus('idle');
+    if (client) await client.close().catch(() => {});
   }
 
   private async doStart(): Promise<void> {
