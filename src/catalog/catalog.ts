@@ -132,6 +132,7 @@ export function sumTokens(tools: Iterable<{ tokens: number }>): number {
 
 /** Compiles `alwaysVisible` and similar id globs into a predicate. */
 export function idMatcher(globs: readonly string[]): (id: string) => boolean {
+  if (globs.length === 0) return () => false;
   const compiled = globs.map(toolGlob);
   return (id) => compiled.some((glob) => glob.test(id));
 }

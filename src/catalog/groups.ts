@@ -33,14 +33,14 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
     pipeline.push((tool) => servers.some((glob) => glob.test(tool.server)));
   }
   if (config.tools || config.keywords) {
-    const ids = (config.tools ?? []).map(toolGlob);
+    const ids = anyOf((config.tools ?? []).map(toolGlob));
     const phrases = (config.keywords ?? []).map((keyword) => normalized(keyword).trimEnd());
-    pipeline.push((tool) => ids.some((glob) => glob.test(tool.id)) || phrases.some((phrase) => tool.text.includes(phrase)));
+    pipeline.push((tool) => ids.test(tool.id) || phrases.some((phrase) => tool.text.includes(phrase)));
   }
   if (config.readOnly === true) pipeline.push((tool) => tool.readOnly);
   if (config.exclude) {
-    const excluded = config.exclude.map(toolGlob);
-    pipeline.push((tool) => !excluded.some((glob) => glob.test(tool.id)));
+    const excluded = anyOf(config.exclude.map(toolGlob));
+    pipeline.push((tool) => !excluded.test(tool.id));
   }
   return {
     name,
@@ -53,4 +53,10 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
 /** A glob without ":" applies to the tool part of "server:tool". */
 export function toolGlob(glob: string): RegExp {
   return globToRegExp(glob.includes(':') ? glob : `*:${glob}`);
+}
+
+/** One case-insensitive RegExp matching what any of `globs` matches: one test per tool, not one per glob. */
+function anyOf(globs: RegExp[]): RegExp {
+  if (globs.length === 0) return /(?!)/;
+  return new RegExp(globs.map((glob) => `(?:${glob.source})`).join('|'), 'i');
 }
