@@ -125,12 +125,18 @@ export class Upstream {
   async call(params: Record<string, unknown> & { name: string }, options: CallOptions = {}): Promise<Record<string, unknown>> {
     if (this.status !== 'ready') await this.start();
     return new Promise((resolve, reject) => {
-      const handle = this.relay(params, (error, result) => {
+      // relay() may call back synchronously (upstream gone meanwhile), so the abort listener is
+      // declared first and attached only while the call is still pending.
+      let settled = false;
+      let handle: { cancel(reason: string): void } | undefined;
+      const onAbort = () => handle?.cancel(String(options.signal?.reason ?? 'cancelled by client'));
+      handle = this.relay(params, (error, result) => {
+        settled = true;
         options.signal?.removeEventListener('abort', onAbort);
         if (error) reject(error);
         else resolve(result ?? {});
       }, options.onProgress, options.timeoutMs);
-      const onAbort = () => handle.cancel(String(options.signal?.reason ?? 'cancelled by client'));
+      if (settled) return;
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });
     });
