@@ -100,6 +100,9 @@ describe('strategies through the gateway with real reference servers', () => {
     expect(tools[0]?.related).toContain('echo');
     expect(tools[1]).toMatchObject({ name: 'read_grph', error: 'unknown tool' });
     expect((tools[1]?.closest as string[])[0]).toBe('read_graph');
+    const graph = JSON.parse(text(await client.callTool({ name: 'describe_tools', arguments: { names: ['read_graph'] } }))) as { tools: Array<{ related: string[] }> };
+    expect(graph.tools[0]?.related).toContain('search_nodes');
+    expect(graph.tools[0]?.related).not.toContain('echo');
   });
 
   it('adds search results to the list under notify, up to the cap, with one list_changed', async () => {

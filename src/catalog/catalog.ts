@@ -57,6 +57,8 @@ export interface CatalogGroup {
   name: string;
   description: string;
   tools: CatalogTool[];
+  /** A group with no selector (like the preset `all`): every tool, so no signal about any one. */
+  catchAll: boolean;
 }
 
 export interface BuiltCatalog {
@@ -92,12 +94,11 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   }
 
   const groups = new Map<string, CatalogGroup>();
-  for (const group of compiled) groups.set(group.name, { name: group.name, description: group.description, tools: [] });
+  for (const group of compiled) groups.set(group.name, { name: group.name, description: group.description, tools: [], catchAll: isCatchAll(group) });
   for (const tool of tools) for (const name of tool.groups) groups.get(name)?.tools.push(tool);
 
   const warnings: string[] = [];
-  const catchAll = new Set(compiled.filter(isCatchAll).map((group) => group.name));
-  const orphans = tools.filter((tool) => tool.groups.every((name) => catchAll.has(name)));
+  const orphans = tools.filter((tool) => tool.groups.every((name) => groups.get(name)?.catchAll));
   if (orphans.length > 0)
     warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(orphans.map((t) => t.id))}`);
   const own = new Set(config.rcGroups);

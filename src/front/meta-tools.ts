@@ -67,9 +67,11 @@ function describeTools(session: FrontSession, args: Record<string, unknown>): Ca
   const described = (names as string[]).map((name) => {
     const tool = catalog.byName.get(name) ?? catalog.byId.get(name);
     if (!tool) return { name, error: 'unknown tool', closest: closestNames(name, catalog.byName.keys()) };
-    const related = [
-      ...new Set(tool.groups.flatMap((group) => (catalog.groups.get(group)?.tools ?? []).filter((t) => t !== tool && t.groups.length < catalog.tools.length).map((t) => t.exposedName))),
-    ].slice(0, 8);
+    const peers = tool.groups.flatMap((name) => {
+      const group = catalog.groups.get(name);
+      return group && !group.catchAll ? group.tools : [];
+    });
+    const related = [...new Set(peers.filter((t) => t !== tool).map((t) => t.exposedName))].slice(0, 8);
     const examples = config.tools[tool.id]?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
   });
@@ -107,7 +109,7 @@ export function groupIndex(session: FrontSession): string {
   const catalog = session.gateway.catalog;
   const active = new Set(session.gateway.config.modes[session.focus.mode]?.groups ?? []);
   const lines = [...catalog.groups.values()]
-    .filter((group) => group.tools.length > 0 && group.tools.length < catalog.tools.length)
+    .filter((group) => group.tools.length > 0 && !group.catchAll)
     .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${group.tools.reduce((s, t) => s + t.tokens, 0)}t): ${group.description}`);
   return `groups (* in mode; tools, tokens):\n${lines.join('\n')}`;
 }

@@ -41,7 +41,7 @@ export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig
     const mode = config.modes[row.mode];
     if (around < threshold || !mode) continue;
     const tool = catalog?.byId.get(row.tool);
-    const groups = (tool?.groups ?? []).filter((g) => !mode.groups.includes(g) && (catalog?.groups.get(g)?.tools.length ?? 0) < (catalog?.tools.length ?? Infinity));
+    const groups = (tool?.groups ?? []).filter((g) => !mode.groups.includes(g) && !catalog?.groups.get(g)?.catchAll);
     const fix = groups.length > 0 ? `add group ${groups.map((g) => `"${g}"`).join(' or ')} to modes.${row.mode}.groups` : `add "${row.tool}" to a group of mode ${row.mode}`;
     out.push({ mode: row.mode, tool: row.tool, calls: around, groups, message: `${row.mode}: ${row.tool} was reached ${around} times around the list (execute_tool ${row.execute_tool}, after search ${row.search}); ${fix}` });
   }
