@@ -128,9 +128,9 @@ export class Upstream {
       // relay() may call back synchronously (upstream gone meanwhile), so the abort listener is
       // declared first and attached only while the call is still pending.
       let settled = false;
-      let handle: { cancel(reason: string): void } | undefined;
-      const onAbort = () => handle?.cancel(String(options.signal?.reason ?? 'cancelled by client'));
-      handle = this.relay(params, (error, result) => {
+      // Runs only after relay() returned: the listener is attached below, once the call is pending.
+      const onAbort = () => handle.cancel(String(options.signal?.reason ?? 'cancelled by client'));
+      const handle = this.relay(params, (error, result) => {
         settled = true;
         options.signal?.removeEventListener('abort', onAbort);
         if (error) reject(error);
