@@ -20,6 +20,17 @@ export function visibleTools(catalog: Catalog, config: Pick<ResolvedConfig, 'mod
   });
 }
 
+/**
+ * The catalog tools a `proxy`-strategy list carries in a mode: only `alwaysVisible` ones (read-only
+ * ones in a read-only mode); everything else is reached through execute_tool.
+ */
+export function proxyListedTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, mode: string): CatalogTool[] {
+  if (config.alwaysVisible.length === 0) return [];
+  const always = idMatcher(config.alwaysVisible);
+  const readOnly = config.modes[mode]?.readOnly ?? false;
+  return catalog.tools.filter((tool) => always(tool.id) && (!readOnly || tool.readOnly));
+}
+
 /** The groups in effect for a focus state (mode groups, enabled added, disabled removed). */
 export function activeGroups(config: Pick<ResolvedConfig, 'modes'>, focus: FocusState): string[] {
   const mode = config.modes[focus.mode];

@@ -12,11 +12,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createActor } from 'xstate';
-import { idMatcher, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
+import { sumTokens, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
-import { visibleTools } from '../focus/visible.js';
-import { sumTokens } from '../catalog/catalog.js';
+import { proxyListedTools, visibleTools } from '../focus/visible.js';
 import { countToolTokens } from '../tokens/count.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
@@ -143,9 +142,7 @@ export class FrontSession {
   /** Catalog tools in the list the client sees: the mode's, or only `alwaysVisible` under proxy. */
   listedTools(): CatalogTool[] {
     if (this.strategy !== 'proxy') return this.modeTools();
-    const always = idMatcher(this.gateway.config.alwaysVisible);
-    const readOnly = this.gateway.config.modes[this.focus.mode]?.readOnly ?? false;
-    return this.gateway.catalog.tools.filter((tool) => always(tool.id) && (!readOnly || tool.readOnly));
+    return proxyListedTools(this.gateway.catalog, this.gateway.config, this.focus.mode);
   }
 
   /** lazytools' own tools for this session's strategy (no focus_mode on fixed-mode endpoints). */

@@ -1,6 +1,6 @@
-import { idMatcher, sumTokens, type Catalog } from '../catalog/catalog.js';
+import { sumTokens, type Catalog } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { visibleTools } from '../focus/visible.js';
+import { proxyListedTools, visibleTools } from '../focus/visible.js';
 import { ownTools, type ServedStrategy } from '../front/definitions.js';
 import { countToolTokens } from './count.js';
 
@@ -38,11 +38,10 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
   const modes = Object.values(config.modes);
   const own = ownTools(strategy, modes);
   const ownTokens = own.reduce((sum, tool) => sum + countToolTokens(tool, config.tokenizer), 0);
-  const always = idMatcher(config.alwaysVisible);
   return {
     modes: modes.map((mode) => {
       const focus = { mode: mode.name, enabled: [], disabled: [], discovered: [] };
-      const visible = strategy === 'proxy' ? catalog.tools.filter((tool) => always(tool.id) && (!mode.readOnly || tool.readOnly)) : visibleTools(catalog, config, focus);
+      const visible = strategy === 'proxy' ? proxyListedTools(catalog, config, mode.name) : visibleTools(catalog, config, focus);
       const tokens = sumTokens(visible) + ownTokens;
       const budget = mode.budget ?? null;
       const groupTokens = mode.groups
