@@ -2,7 +2,7 @@
 // and schemas), deterministic for a given N, for scale benchmarks.
 import { readFileSync } from 'node:fs';
 
-const base = JSON.parse(readFileSync(new URL('../../shared/catalogs/github-mcp-server.json', import.meta.url), 'utf8')).servers.github.tools;
+const base = JSON.parse(readFileSync(new URL('../test/fixtures/catalogs/github-mcp-server.json', import.meta.url), 'utf8')).servers.github.tools;
 const domains = ['billing', 'crm', 'search', 'storage', 'mail', 'chat', 'calendar', 'docs', 'deploy', 'metrics', 'alerts', 'tickets', 'wiki', 'auth', 'queue', 'cache', 'dns', 'cdn', 'ml', 'hr'];
 
 /** `{ servers: { <domain>-<k>: { tools } } }` with `count` tools spread over servers of 100. */

@@ -78,7 +78,7 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
   // Cold start with the real reference servers behind a lock: nothing may be spawned.
   {
     const { dir } = project(['everything', 'memory', 'filesystem']);
-    const shared = parseCatalog(JSON.parse(readFileSync(path.join(ROOT, '../shared/catalogs/reference-servers.json'), 'utf8')));
+    const shared = parseCatalog(JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/catalogs/reference-servers.json'), 'utf8')));
     writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(shared.filter((s) => ['everything', 'memory', 'filesystem'].includes(s.server)))));
     const runs = [];
     let spawned = 0;

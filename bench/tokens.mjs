@@ -9,7 +9,7 @@ import { generateCatalog } from './generate.mjs';
 import { ROOT } from './lib.mjs';
 
 export function sharedSources() {
-  const read = (name) => parseCatalog(JSON.parse(readFileSync(path.join(ROOT, '../shared/catalogs', name), 'utf8')));
+  const read = (name) => parseCatalog(JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/catalogs', name), 'utf8')));
   return mergeCatalogs([read('github-mcp-server.json'), read('reference-servers.json')]);
 }
 

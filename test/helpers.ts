@@ -8,7 +8,7 @@ import { resolveConfig } from '../src/config/resolve.js';
 import type { RcConfig } from '../src/config/schema.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const CATALOGS = path.resolve(ROOT, process.env.LAZYTOOLS_CATALOGS ?? '../shared/catalogs');
+export const CATALOGS = path.resolve(ROOT, process.env.LAZYTOOLS_CATALOGS ?? 'test/fixtures/catalogs');
 export const GITHUB_CATALOG = path.join(CATALOGS, 'github-mcp-server.json');
 export const REFERENCE_CATALOG = path.join(CATALOGS, 'reference-servers.json');
 export const BIN = path.join(ROOT, (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: { lazytools: string } }).bin.lazytools);
