@@ -99,17 +99,31 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
       const run = await coldStart(dir);
       runs.push(run.ms);
       if (i === 0) {
+        // The whole list, page after page, as a client following nextCursor receives it.
         const listMs = [];
+        let largestPageBytes = 0;
+        let pages = 0;
+        let toolsListed = 0;
         for (let k = 0; k < 30; k++) {
           const t = performance.now();
-          await run.client.request('tools/list');
+          let cursor;
+          let count = 0;
+          pages = 0;
+          do {
+            const page = await run.client.request('tools/list', cursor === undefined ? {} : { cursor });
+            largestPageBytes = Math.max(largestPageBytes, Buffer.byteLength(JSON.stringify(page)));
+            count += page.result.tools.length;
+            pages++;
+            cursor = page.result.nextCursor;
+          } while (cursor !== undefined);
           listMs.push(performance.now() - t);
+          toolsListed = count;
         }
         const busy = rssMb(run.child.pid).rss;
         // Steady state: what stays resident once the gateway is quiet for a second.
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         const quiet = rssMb(run.child.pid);
-        out.sizes[size] = { toolsListed: run.tools, toolsList: summary(listMs), gatewayRssMb: quiet.rss, gatewayBusyRssMb: busy, gatewayPeakRssMb: quiet.peak };
+        out.sizes[size] = { toolsListed, pages, largestPageBytes, firstPageTools: run.tools, toolsList: summary(listMs), gatewayRssMb: quiet.rss, gatewayBusyRssMb: busy, gatewayPeakRssMb: quiet.peak };
       }
       run.child.kill('SIGTERM');
     }

@@ -6,6 +6,7 @@ import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, SEARCH_TOOLS } from './
 import { errorResult, jsonResult } from './results.js';
 import type { CallExtra, FrontSession } from './session.js';
 import { argumentProblems } from './validate.js';
+import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
 import { exampleArguments } from './examples.js';
 
 const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
@@ -44,10 +45,12 @@ function searchTools(session: FrontSession, args: Record<string, unknown>): Call
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.send({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
   session.noteSearched(hits.map((hit) => hit.tool));
-  const tools = hits.map(({ tool }) => describeHit(tool, detail, session));
+  // Text and structuredContent both carry the hits: half the page bound each.
+  const { kept: tools, omitted } = fitting(hits.map(({ tool }) => describeHit(tool, detail, session)), PAGE_MAX_BYTES / 2);
   const how = enabling ? 'added to your tool list' : 'call with execute_tool';
+  const cut = omitted > 0 ? `; ${omitted} more left out to keep this answer under 1 MiB: lower "limit" or use detail "summary"` : '';
   return {
-    content: [{ type: 'text', text: hits.length === 0 ? `No tools match "${query}".` : `${JSON.stringify(tools)}\n(${how})` }],
+    content: [{ type: 'text', text: hits.length === 0 ? `No tools match "${query}".` : `${JSON.stringify(tools)}\n(${how}${cut})` }],
     structuredContent: { tools, enabled: enabling },
   };
 }
@@ -75,7 +78,10 @@ function describeTools(session: FrontSession, args: Record<string, unknown>): Ca
     const examples = config.tools[tool.id]?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
   });
-  return jsonResult({ tools: described });
+  const { kept, omitted } = fitting(described);
+  if (omitted === 0) return jsonResult({ tools: kept });
+  const rest = described.slice(kept.length).map((entry) => entry.name);
+  return jsonResult({ tools: kept, notDescribed: rest, note: `${omitted} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed".` });
 }
 
 async function executeTool(session: FrontSession, args: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> {
@@ -99,7 +105,9 @@ function listToolGroups(session: FrontSession, args: Record<string, unknown>): C
     if (typeof group !== 'string') return errorResult('list_tool_groups: "group" must be a string.');
     const found = catalog.groups.get(group);
     if (!found) return errorResult(new UnknownNameError('group', group, [...catalog.groups.keys()]).message);
-    return { content: [{ type: 'text', text: `${found.name}: ${found.description}\n${found.tools.map((t) => `${t.exposedName}: ${t.summary}`).join('\n')}` }] };
+    const lines = found.tools.map((t) => `${t.exposedName}: ${t.summary}`);
+    const more = (omitted: number) => `… and ${omitted} more tools (answer bound 1 MiB): find one with search_tools {"group": "${found.name}", "query": …}.`;
+    return { content: [{ type: 'text', text: `${found.name}: ${found.description}\n${fitLines(lines, more)}` }] };
   }
   return { content: [{ type: 'text', text: groupIndex(session) }] };
 }
@@ -111,5 +119,5 @@ export function groupIndex(session: FrontSession): string {
   const lines = [...catalog.groups.values()]
     .filter((group) => group.tools.length > 0 && !group.catchAll)
     .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${group.tools.reduce((s, t) => s + t.tokens, 0)}t): ${group.description}`);
-  return `groups (* in mode; tools, tokens):\n${lines.join('\n')}`;
+  return `groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }

@@ -26,6 +26,7 @@ import { FOCUS_MODE, type ServedStrategy } from './definitions.js';
 import { handleFocusMode } from './focus-tool.js';
 import type { Gateway, SessionOptions } from './gateway.js';
 import { handleMetaTool, isMetaTool } from './meta-tools.js';
+import { listPage } from './paging.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { errorResult } from './results.js';
 import { StdioFrontTransport } from './stdio.js';
@@ -79,10 +80,10 @@ export class FrontSession {
       { name: 'lazytools', version: VERSION },
       { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
     );
-    this.server.setRequestHandler(ListToolsRequestSchema, () => {
+    this.server.setRequestHandler(ListToolsRequestSchema, (request) => {
       const tools = this.listTools();
       if (tools.length >= LARGE_CATALOG) compactSoon();
-      return { tools: tools as never };
+      return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools');
     });
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.handleCall(request.params.name, request.params.arguments, extra));
     this.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));

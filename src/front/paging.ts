@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Bounds of one page of a list lazytools serves. The MCP TypeScript SDK's stdio client refuses any
+ * message over 10 MiB and closes the connection, so a 10,000-tool `tools/list` in one answer
+ * (about 12 MB) breaks it. A page holds at most 1,000 items and at most 1 MiB of serialized
+ * items, whichever comes first; a single item larger than the byte bound still gets a page of
+ * its own (it is the upstream's definition, passed through as it is).
+ */
+export const PAGE_MAX_ITEMS = 1_000;
+export const PAGE_MAX_BYTES = 1024 * 1024;
+
+/** Thrown for a cursor this list did not hand out, or one from before the list changed. */
+export class InvalidCursorError extends Error {
+  constructor(reason: string) {
+    super(`Invalid cursor: ${reason}. List again from the start (without a cursor).`);
+    this.name = 'InvalidCursorError';
+  }
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Present when more items follow: pass it back as `cursor` to get them. */
+  nextCursor?: string;
+}
+
+/** Serialized sizes, computed once per (immutable) item object. */
+const sizes = new WeakMap<object, number>();
+
+/** Bytes of an item's JSON (UTF-8), cached per object: catalog definitions live as long as the catalog. */
+export function jsonBytes(item: object): number {
+  let size = sizes.get(item);
+  if (size === undefined) {
+    size = Buffer.byteLength(JSON.stringify(item));
+    sizes.set(item, size);
+  }
+  return size;
+}
+
+/**
+ * One page of `items` after `cursor`. Pages are stable for a given list: the cursor carries a
+ * digest of the list's keys and an offset, so a cursor from before the list changed is refused
+ * with {@link InvalidCursorError} (the spec's invalid-params error) rather than answered with a
+ * shifted, wrong page. The order is the caller's, which must be deterministic.
+ */
+export function paginate<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string): Page<T> {
+  const start = cursor === undefined ? 0 : offsetOf(cursor, items, keyOf);
+  if (start === 0 && items.length <= PAGE_MAX_ITEMS && fitsOnePage(items)) return { items: items as T[] };
+  let end = start;
+  let bytes = 0;
+  while (end < items.length && end - start < PAGE_MAX_ITEMS) {
+    const size = jsonBytes(items[end] as T);
+    if (end > start && bytes + size > PAGE_MAX_BYTES) break;
+    bytes += size;
+    end++;
+  }
+  const page: Page<T> = { items: items.slice(start, end) };
+  if (end < items.length) page.nextCursor = encode(digest(items, keyOf), end);
+  return page;
+}
+
+function fitsOnePage(items: readonly object[]): boolean {
+  let bytes = 0;
+  for (const item of items) {
+    bytes += jsonBytes(item);
+    if (bytes > PAGE_MAX_BYTES) return false;
+  }
+  return true;
+}
+
+function offsetOf<T>(cursor: string, items: readonly T[], keyOf: (item: T) => string): number {
+  const match = /^([A-Za-z0-9_-]{16})\.(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new InvalidCursorError('not a cursor this server handed out');
+  const offset = Number(match[2]);
+  if (match[1] !== digest(items, keyOf) || offset <= 0 || offset >= items.length) throw new InvalidCursorError('the list changed since this cursor was handed out');
+  return offset;
+}
+
+function encode(listDigest: string, offset: number): string {
+  return Buffer.from(`${listDigest}.${offset}`).toString('base64url');
+}
+
+/** A short digest of the list's keys in order: equal lists page alike, any change voids old cursors. */
+function digest<T>(items: readonly T[], keyOf: (item: T) => string): string {
+  const hash = createHash('sha256');
+  for (const item of items) hash.update(keyOf(item)).update('\n');
+  return hash.digest('base64url').slice(0, 16);
+}
+
+/**
+ * A list result page under `key` (`tools`, `prompts`, `resources`, ...), with `nextCursor` when
+ * more follow; an invalid cursor becomes the spec's invalid-params error.
+ */
+export function listPage<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string, key: string): Record<string, unknown> {
+  let page: Page<T>;
+  try {
+    page = paginate(items, cursor, keyOf);
+  } catch (error) {
+    if (error instanceof InvalidCursorError) throw new McpError(ErrorCode.InvalidParams, error.message);
+    throw error;
+  }
+  return page.nextCursor === undefined ? { [key]: page.items } : { [key]: page.items, nextCursor: page.nextCursor };
+}
+
+/**
+ * The longest prefix of `items` whose JSON fits in `maxBytes` (at least one item), and how many
+ * were left out: meta-tool answers (`search_tools` with schemas, `describe_tools` of many tools)
+ * stay under the page bound instead of growing with the catalog.
+ */
+export function fitting<T extends object>(items: readonly T[], maxBytes = PAGE_MAX_BYTES): { kept: T[]; omitted: number } {
+  let bytes = 0;
+  let end = 0;
+  while (end < items.length) {
+    const size = jsonBytes(items[end] as T) + 1;
+    if (end > 0 && bytes + size > maxBytes) break;
+    bytes += size;
+    end++;
+  }
+  return { kept: items.slice(0, end), omitted: items.length - end };
+}
+
+/** Lines joined with newlines, cut before the text passes `maxBytes`; `more` words what was left out. */
+export function fitLines(lines: readonly string[], more: (omitted: number) => string, maxBytes = PAGE_MAX_BYTES): string {
+  let bytes = 0;
+  let end = 0;
+  while (end < lines.length) {
+    const size = Buffer.byteLength(lines[end] as string) + 1;
+    if (end > 0 && bytes + size > maxBytes) break;
+    bytes += size;
+    end++;
+  }
+  const kept = lines.slice(0, end).join('\n');
+  return end < lines.length ? `${kept}\n${more(lines.length - end)}` : kept;
+}
