@@ -1,5 +1,5 @@
-import { readJsonFile } from '../config/load.js';
 import { ConfigError } from '../util/errors.js';
+import { readJsonFile } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 
 /**

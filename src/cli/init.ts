@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readJsonFile } from '../config/load.js';
 import { CLIENT_NAMES, findClientConfig, importServers, type ClientName } from '../config/import.js';
 import { parseConfig } from '../config/load.js';
+import { readJsonFile } from '../util/json.js';
 import { parse, UsageError } from './args.js';
 import type { Command } from './io.js';
 

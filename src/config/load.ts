@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cosmiconfig, type Loader } from 'cosmiconfig';
 import { z } from 'zod';
@@ -92,20 +91,4 @@ function asConfigError(error: unknown, file: string | undefined): ConfigError {
     .join('\n')
     .trim();
   return new ConfigError(`could not read config: ${message}`, where);
-}
-
-/** Reads a JSON file with a ConfigError naming it on failure. */
-export async function readJsonFile(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(code === 'ENOENT' ? 'file not found' : `could not read file (${code ?? String(error)})`, file);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ConfigError(`invalid JSON: ${(error as Error).message}`, file);
-  }
 }

@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from './errors.js';
+
+/**
+ * Reads a JSON file (catalogs, locks, client configs) with a ConfigError naming it on failure,
+ * so a missing or broken file is a clear exit-2 message, never a stack trace.
+ */
+export async function readJsonFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(code === 'ENOENT' ? 'file not found' : `could not read file (${code ?? String(error)})`, file);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ConfigError(`invalid JSON: ${(error as Error).message}`, file);
+  }
+}
