@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { countToolTokens, type TokenizerName } from '../tokens/count.js';
+import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
 import { normalized, summarize } from './text.js';
 
@@ -182,8 +183,4 @@ function listSome(items: string[], max = 10): string {
 function isCatchAll(group: CompiledGroup): boolean {
   const { servers, tools, keywords } = group.config;
   return servers === undefined && tools === undefined && keywords === undefined;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,4 +1,5 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
+import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
 
 /** One ranked search hit. */
@@ -125,7 +126,7 @@ export class SearchIndex {
       if (queryTerms > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms;
       hits.push({ tool, score });
     }
-    hits.sort((a, b) => b.score - a.score || (a.tool.exposedName < b.tool.exposedName ? -1 : 1));
+    hits.sort((a, b) => b.score - a.score || compareStrings(a.tool.exposedName, b.tool.exposedName));
     return hits.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
 }

@@ -1,5 +1,6 @@
 import type { ResolvedMode } from '../config/resolve.js';
 import { normalized } from '../catalog/text.js';
+import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
 
 /** A phrase resolved to a mode, or the closest modes when it is not clear enough. */
@@ -28,7 +29,7 @@ export function resolveIntent(phrase: string, modes: readonly ResolvedMode[], th
   const text = normalized(phrase);
   const expansion = expandQuery(phrase);
   const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) }));
-  scored.sort((a, b) => b.score - a.score || (a.mode < b.mode ? -1 : 1));
+  scored.sort((a, b) => b.score - a.score || compareStrings(a.mode, b.mode));
   const best = scored[0];
   if (!best || best.score <= 0) return { mode: null, confidence: 0, alternatives: scored.slice(0, 3).map((s) => ({ mode: s.mode, confidence: 0 })) };
   const second = scored[1]?.score ?? 0;

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { interpolate, interpolateMap } from '../config/env.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ServerConfig } from '../config/schema.js';
+import { compareStrings } from '../util/compare.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { Upstream } from './upstream.js';
@@ -25,7 +26,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
   const baseDir = config.file ? path.dirname(config.file) : process.cwd();
   return Object.entries(config.servers)
     .filter(([, server]) => server.disabled !== true)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, logger }));
 }
 
