@@ -115,12 +115,12 @@ describe('config errors', () => {
 
   it('names an unknown group in a mode with the closest names', async () => {
     const e = await error({ '.lazytoolsrc.json': '{"modes":{"mine":{"groups":["securty"]}}}' });
-    expect(e.message).toContain('modes.mine.groups[0]: unknown group "securty"; did you mean "security"');
+    expect(e.message).toContain('modes.mine.groups[0]: unknown group "securty". Did you mean "security"');
   });
 
   it('names an unknown default mode', async () => {
     const e = await error({ '.lazytoolsrc.json': '{"defaultMode":"debuging"}' });
-    expect(e.message).toContain('defaultMode: unknown mode "debuging"; did you mean "debugging"');
+    expect(e.message).toContain('defaultMode: unknown mode "debuging". Did you mean "debugging"');
   });
 
   it('finds extends cycles', async () => {

@@ -1,5 +1,5 @@
 import { ConfigError } from '../util/errors.js';
-import { closestNames } from '../util/closest.js';
+import { didYouMean } from '../util/closest.js';
 import type { TokenizerName } from '../tokens/count.js';
 import { loadPresets, type Presets } from './presets.js';
 import type { GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
@@ -104,9 +104,9 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
   };
 }
 
+/** "." and the closest names, or all of them when none is close. */
 function hint(input: string, names: string[]): string {
-  const close = closestNames(input, names);
-  return close.length > 0 ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : `; known: ${names.sort().join(', ')}`;
+  return `.${didYouMean(input, names) || ` Known: ${names.sort().join(', ')}.`}`;
 }
 
 function unique(values: string[]): string[] {

@@ -25,9 +25,13 @@ export function closestNames(input: string, candidates: Iterable<string>, max = 
   return scored.slice(0, max).map((s) => s.name);
 }
 
-/** "Did you mean a, b?" or an empty string. */
+/** ` Did you mean "a", "b"?` for the names closest to `input`, or an empty string. */
 export function didYouMean(input: string, candidates: Iterable<string>): string {
-  const names = closestNames(input, candidates);
+  return suggestionText(closestNames(input, candidates));
+}
+
+/** The one wording of every "did you mean" hint: ` Did you mean "a", "b"?`, or '' for no names. */
+export function suggestionText(names: readonly string[]): string {
   return names.length > 0 ? ` Did you mean ${names.map((n) => `"${n}"`).join(', ')}?` : '';
 }
 

@@ -1,4 +1,4 @@
-import { closestNames } from './closest.js';
+import { closestNames, suggestionText } from './closest.js';
 
 /**
  * A problem with the rc file or the command line. The CLI prints `message` (never a stack trace)
@@ -27,8 +27,7 @@ export class UnknownNameError extends Error {
     readonly valid: readonly string[],
   ) {
     const suggestions = closestNames(input, valid);
-    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
-    super(`Unknown ${kind} "${input}".${hint} Valid ${kind}s: ${valid.join(', ')}.`);
+    super(`Unknown ${kind} "${input}".${suggestionText(suggestions)} Valid ${kind}s: ${valid.join(', ')}.`);
     this.suggestions = suggestions;
   }
 }
