@@ -125,6 +125,14 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
 /** lazytools' own tool names: an upstream tool with one of these is always served prefixed. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['focus_mode', 'search_tools', 'describe_tools', 'execute_tool', 'list_tool_groups']);
 
+/**
+ * A catalog tool by the name a client uses: its exposed name, else its `server:tool` id (which
+ * stays valid when a collision prefixes the exposed name).
+ */
+export function findTool(catalog: Catalog, name: string): CatalogTool | undefined {
+  return catalog.byName.get(name) ?? catalog.byId.get(name);
+}
+
 /** Sum of the tokens of `tools`. */
 export function sumTokens(tools: Iterable<{ tokens: number }>): number {
   let total = 0;

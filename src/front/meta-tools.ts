@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogTool } from '../catalog/catalog.js';
+import { findTool, sumTokens, type CatalogTool } from '../catalog/catalog.js';
 import { UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, SEARCH_TOOLS } from './definitions.js';
@@ -68,7 +68,7 @@ function describeTools(session: FrontSession, args: Record<string, unknown>): Ca
   const catalog = session.gateway.catalog;
   const config = session.gateway.config;
   const described = (names as string[]).map((name) => {
-    const tool = catalog.byName.get(name) ?? catalog.byId.get(name);
+    const tool = findTool(catalog, name);
     if (!tool) return { name, error: 'unknown tool', closest: closestNames(name, catalog.byName.keys()) };
     const peers = tool.groups.flatMap((name) => {
       const group = catalog.groups.get(name);
@@ -89,8 +89,7 @@ async function executeTool(session: FrontSession, args: Record<string, unknown>,
   if (typeof name !== 'string' || name === '') return errorResult('execute_tool: "name" must be the name of a tool (find one with search_tools).');
   if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) return errorResult('execute_tool: "arguments" must be an object.');
   if (isMetaTool(name) || name === 'focus_mode') return errorResult(`execute_tool: call "${name}" directly.`);
-  const catalog = session.gateway.catalog;
-  const tool = catalog.byName.get(name) ?? catalog.byId.get(name);
+  const tool = findTool(session.gateway.catalog, name);
   if (tool) {
     const problems = argumentProblems(tool.definition, toolArgs);
     if (problems.length > 0) return errorResult(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
@@ -118,6 +117,6 @@ export function groupIndex(session: FrontSession): string {
   const active = new Set(session.gateway.config.modes[session.focus.mode]?.groups ?? []);
   const lines = [...catalog.groups.values()]
     .filter((group) => group.tools.length > 0 && !group.catchAll)
-    .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${group.tools.reduce((s, t) => s + t.tokens, 0)}t): ${group.description}`);
+    .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${sumTokens(group.tools)}t): ${group.description}`);
   return `groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }

@@ -1,4 +1,5 @@
 import { McpError, ErrorCode, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { sumTokens } from '../catalog/catalog.js';
 import type { FrontSession } from './session.js';
 
 /** Resources for clients that browse them: the group index and each group's tool definitions. */
@@ -17,7 +18,7 @@ export function readResource(session: FrontSession, uri: string): ReadResourceRe
       name: group.name,
       description: group.description,
       tools: group.tools.length,
-      tokens: group.tools.reduce((sum, tool) => sum + tool.tokens, 0),
+      tokens: sumTokens(group.tools),
     }));
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ mode: session.focus.mode, groups }) }] };
   }

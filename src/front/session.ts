@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createActor } from 'xstate';
-import { sumTokens, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
+import { findTool, sumTokens, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
 import { proxyListedTools, visibleTools } from '../focus/visible.js';
@@ -186,7 +186,7 @@ export class FrontSession {
    */
   async callCatalogTool(name: string, args: unknown, extra: CallExtra | undefined, via: CallVia): Promise<CallToolResult> {
     const catalog = this.gateway.catalog;
-    const tool = catalog.byName.get(name) ?? catalog.byId.get(name);
+    const tool = findTool(catalog, name);
     if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, catalog.byName.keys())} Use search_tools to find tools.`);
     const refusal = this.refusal(tool);
     if (refusal) return errorResult(refusal);
