@@ -23,7 +23,7 @@ export { compileGroup, type CompiledGroup } from './catalog/groups.js';
 export { summarize, words } from './catalog/text.js';
 export { createFocusMachine, focusState, restorableSnapshot, type FocusContext, type FocusEvent, type FocusMachine, type FocusActor, type FocusState } from './focus/machine.js';
 export { visibleTools, activeGroups, proxyListedTools } from './focus/visible.js';
-export { countToolTokens, countTextTokens, type TokenizerName } from './tokens/count.js';
+export { countToolTokens, countTextTokens, type TokenizerName } from './util/tokens.js';
 export { statusReport, reduction, type ModeStatus, type StatusReport } from './tokens/report.js';
 export { ownTools, focusModeTool, type ServedStrategy } from './front/definitions.js';
 export { openProject, type Project, type OpenProjectOptions } from './project.js';

@@ -3,7 +3,7 @@ import { buildCatalog, type ToolDefinition } from '../src/catalog/catalog.js';
 import { parseCatalog } from '../src/catalog/file.js';
 import { summarize, words } from '../src/catalog/text.js';
 import { resolveConfig } from '../src/config/resolve.js';
-import { countToolTokens, tokenCacheSize } from '../src/tokens/count.js';
+import { countToolTokens, tokenCacheSize } from '../src/util/tokens.js';
 import { ConfigError } from '../src/util/errors.js';
 import { referenceProject } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { resolveConfig } from '../src/config/resolve.js';
 import type { RcConfig, Strategy } from '../src/config/schema.js';
 import { strategyFor } from '../src/front/clients.js';
 import { Gateway } from '../src/front/gateway.js';
-import { countToolTokens } from '../src/tokens/count.js';
+import { countToolTokens } from '../src/util/tokens.js';
 import { referenceRc, referenceSources } from './helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;

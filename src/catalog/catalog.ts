@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from '../config/resolve.js';
-import { countToolTokens, type TokenizerName } from '../tokens/count.js';
+import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
 import { normalized, summarize } from './text.js';

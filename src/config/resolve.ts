@@ -1,6 +1,6 @@
 import { ConfigError } from '../util/errors.js';
 import { didYouMean } from '../util/closest.js';
-import type { TokenizerName } from '../tokens/count.js';
+import type { TokenizerName } from '../util/tokens.js';
 import { loadPresets, type Presets } from './presets.js';
 import type { GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
 

@@ -16,7 +16,7 @@ import { findTool, sumTokens, type CatalogTool, type ToolDefinition } from '../c
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
 import { proxyListedTools, visibleTools } from '../focus/visible.js';
-import { countToolTokens } from '../tokens/count.js';
+import { countToolTokens } from '../util/tokens.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
