@@ -25,7 +25,7 @@ export { createFocusMachine, focusState, restorableSnapshot, type FocusContext, 
 export { visibleTools, activeGroups, proxyListedTools } from './focus/visible.js';
 export { countToolTokens, countTextTokens, type TokenizerName } from './util/tokens.js';
 export { statusReport, reduction, type ModeStatus, type StatusReport } from './tokens/report.js';
-export { ownTools, focusModeTool, type ServedStrategy } from './front/definitions.js';
+export { ownTools, focusModeTool, type ServedStrategy } from './catalog/own-tools.js';
 export { openProject, type Project, type OpenProjectOptions } from './project.js';
 export { ConfigError, UnknownNameError } from './util/errors.js';
 export { closestNames } from './util/closest.js';

@@ -2,6 +2,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
+import { OWN_TOOL_NAMES } from './own-tools.js';
 import { normalized, summarize } from './text.js';
 
 /**
@@ -88,7 +89,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
       if (seen.has(tool.name)) continue;
       seen.add(tool.name);
-      const collides = (nameCounts.get(tool.name) ?? 0) > 1 || RESERVED_NAMES.has(tool.name);
+      const collides = (nameCounts.get(tool.name) ?? 0) > 1 || OWN_TOOL_NAMES.has(tool.name);
       const exposedName = config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name;
       tools.push(makeTool(source.server, tool, exposedName, compiled, config));
     }
@@ -121,9 +122,6 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   };
   return { catalog, warnings };
 }
-
-/** lazytools' own tool names: an upstream tool with one of these is always served prefixed. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(['focus_mode', 'search_tools', 'describe_tools', 'execute_tool', 'list_tool_groups']);
 
 /**
  * A catalog tool by the name a client uses: its exposed name, else its `server:tool` id (which

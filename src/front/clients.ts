@@ -1,5 +1,5 @@
 import type { Strategy } from '../config/schema.js';
-import type { ServedStrategy } from './definitions.js';
+import type { ServedStrategy } from '../catalog/own-tools.js';
 
 /**
  * Clients by `clientInfo.name` and whether they act on `notifications/tools/list_changed`

@@ -7,7 +7,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { UnknownNameError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
-import { ownTools, type ServedStrategy } from './definitions.js';
+import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import { FrontSession } from './session.js';
 import { UsageRecorder, usagePath } from './usage.js';
 

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findTool, sumTokens, type CatalogTool } from '../catalog/catalog.js';
 import { UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
-import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, SEARCH_TOOLS } from './definitions.js';
+import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
 import { errorResult, jsonResult } from './results.js';
 import type { CallExtra, FrontSession } from './session.js';
 import { argumentProblems } from './validate.js';
@@ -88,7 +88,7 @@ async function executeTool(session: FrontSession, args: Record<string, unknown>,
   const { name, arguments: toolArgs = {} } = args;
   if (typeof name !== 'string' || name === '') return errorResult('execute_tool: "name" must be the name of a tool (find one with search_tools).');
   if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) return errorResult('execute_tool: "arguments" must be an object.');
-  if (isMetaTool(name) || name === 'focus_mode') return errorResult(`execute_tool: call "${name}" directly.`);
+  if (OWN_TOOL_NAMES.has(name)) return errorResult(`execute_tool: call "${name}" directly.`);
   const tool = findTool(session.gateway.catalog, name);
   if (tool) {
     const problems = argumentProblems(tool.definition, toolArgs);

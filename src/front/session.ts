@@ -22,7 +22,7 @@ import { didYouMean } from '../util/closest.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { VERSION } from '../version.js';
 import { strategyFor } from './clients.js';
-import { FOCUS_MODE, type ServedStrategy } from './definitions.js';
+import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
 import { handleFocusMode } from './focus-tool.js';
 import type { Gateway, SessionOptions } from './gateway.js';
 import { handleMetaTool, isMetaTool } from './meta-tools.js';

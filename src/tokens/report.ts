@@ -1,7 +1,7 @@
 import { sumTokens, type Catalog } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { proxyListedTools, visibleTools } from '../focus/visible.js';
-import { ownTools, type ServedStrategy } from '../front/definitions.js';
+import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import { countToolTokens } from '../util/tokens.js';
 
 /** One row of `lazytools status --json` (the shape is a contract, see design.md). */

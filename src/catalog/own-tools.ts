@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../catalog/catalog.js';
+import type { ToolDefinition } from './catalog.js';
 import type { ResolvedMode } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 
@@ -8,6 +8,12 @@ export const SEARCH_TOOLS = 'search_tools';
 export const DESCRIBE_TOOLS = 'describe_tools';
 export const EXECUTE_TOOL = 'execute_tool';
 export const LIST_TOOL_GROUPS = 'list_tool_groups';
+
+/**
+ * Every name lazytools' own tools may take. Below both the front (which serves them) and the
+ * status report (which counts their tokens), so neither imports the other.
+ */
+export const OWN_TOOL_NAMES: ReadonlySet<string> = new Set([FOCUS_MODE, SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
 
 /** Strategies as served: `auto` is resolved per client before this point. */
 export type ServedStrategy = Exclude<Strategy, 'auto'>;
