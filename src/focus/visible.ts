@@ -1,4 +1,5 @@
 import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
+import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { FocusState } from './machine.js';
 
@@ -29,6 +30,22 @@ export function proxyListedTools(catalog: Catalog, config: Pick<ResolvedConfig, 
   const always = idMatcher(config.alwaysVisible);
   const readOnly = config.modes[mode]?.readOnly ?? false;
   return catalog.tools.filter((tool) => always(tool.id) && (!readOnly || tool.readOnly));
+}
+
+/**
+ * The catalog tools a client's `tools/list` carries under `strategy`: the visible tools, or under
+ * `proxy` only the `alwaysVisible` ones. `visible` gives a visible set the caller already keeps
+ * (a session's cache); it is asked only when needed.
+ */
+export function listedTools(
+  catalog: Catalog,
+  config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>,
+  focus: FocusState,
+  strategy: ServedStrategy,
+  visible: () => CatalogTool[] = () => visibleTools(catalog, config, focus),
+): CatalogTool[] {
+  if (strategy === 'proxy') return proxyListedTools(catalog, config, focus.mode);
+  return visible();
 }
 
 /** The groups in effect for a focus state (mode groups, enabled added, disabled removed). */

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { activeGroups } from '../focus/visible.js';
 import { resolveIntent } from '../search/intent.js';
-import { reduction } from '../tokens/report.js';
+import { listStatus } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { errorResult, textResult } from './results.js';
 import type { FrontSession } from './session.js';
@@ -64,24 +64,19 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   ];
   if (added.length > 0) lines.push(`Added: ${added.join(', ')}`);
   if (removed.length > 0) lines.push(`Removed: ${removed.join(', ')}`);
-  if (session.strategy === 'proxy' && changing) lines.push('Call the mode\'s tools through execute_tool.');
+  if (session.strategy === 'proxy' && changing) lines.push(`Call the mode's ${session.modeTools().length} tools through execute_tool.`);
   const down = [...session.gateway.upstreams.values()].filter((u) => u.status === 'down');
   if (down.length > 0) lines.push(`Servers down: ${down.map((u) => `${u.name} (${u.lastError ?? 'unavailable'})`).join(', ')}`);
   return textResult(lines.join('\n'), { ...report, added, removed });
 }
 
-/** The status report: mode, groups, tools and tokens visible against the catalog. */
+/**
+ * The status report: mode, groups, and what the client's list holds against the catalog, counted
+ * by `listStatus` like `lazytools status` (`visibleTools` is its `tools`: under proxy, the listed
+ * tools, not the mode's).
+ */
 export function status(session: FrontSession) {
-  const catalog = session.gateway.catalog;
   const focus = session.focus;
-  const tokens = session.listTokens();
-  return {
-    mode: focus.mode,
-    groups: activeGroups(session.gateway.config, focus),
-    visibleTools: session.modeTools().length,
-    totalTools: catalog.tools.length,
-    tokens,
-    totalTokens: catalog.totalTokens,
-    reduction: reduction(tokens, catalog.totalTokens),
-  };
+  const { tools, ...figures } = listStatus(session.gateway.catalog, session.listedTools(), session.ownDefinitions());
+  return { mode: focus.mode, groups: activeGroups(session.gateway.config, focus), visibleTools: tools, ...figures };
 }

@@ -12,11 +12,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createActor } from 'xstate';
-import { findTool, sumTokens, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
+import { findTool, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
-import { proxyListedTools, visibleTools } from '../focus/visible.js';
-import { countToolTokens } from '../util/tokens.js';
+import { listedTools, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -142,8 +141,7 @@ export class FrontSession {
 
   /** Catalog tools in the list the client sees: the mode's, or only `alwaysVisible` under proxy. */
   listedTools(): CatalogTool[] {
-    if (this.strategy !== 'proxy') return this.modeTools();
-    return proxyListedTools(this.gateway.catalog, this.gateway.config, this.focus.mode);
+    return listedTools(this.gateway.catalog, this.gateway.config, this.focus, this.strategy, () => this.modeTools());
   }
 
   /** lazytools' own tools for this session's strategy (no focus_mode on fixed-mode endpoints). */
@@ -155,12 +153,6 @@ export class FrontSession {
   /** The `tools/list` answer. */
   listTools(): ToolDefinition[] {
     return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.definition)];
-  }
-
-  /** Tokens of the `tools/list` answer. */
-  listTokens(): number {
-    const tokenizer = this.gateway.config.tokenizer;
-    return this.ownDefinitions().reduce((sum, tool) => sum + countToolTokens(tool, tokenizer), 0) + sumTokens(this.listedTools());
   }
 
   /**

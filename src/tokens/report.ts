@@ -1,21 +1,45 @@
-import { sumTokens, type Catalog } from '../catalog/catalog.js';
-import type { ResolvedConfig } from '../config/resolve.js';
-import { proxyListedTools, visibleTools } from '../focus/visible.js';
+import { sumTokens, type Catalog, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
-import { countToolTokens } from '../util/tokens.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { listedTools } from '../focus/visible.js';
+import { countToolsTokens } from '../util/tokens.js';
 
-/** One row of `lazytools status --json` (the shape is a contract, see design.md). */
-export interface ModeStatus {
-  name: string;
-  /** Catalog tools the mode shows (lazytools' own tools not included). */
+/**
+ * What one client list holds against the whole catalog. The contract (design.md): `tools` and
+ * `tokens` are what the client receives in that mode under that strategy, so under `proxy` they
+ * count the constant meta-tool list (plus `alwaysVisible` tools), not the mode's tools, which the
+ * client reaches through execute_tool.
+ */
+export interface ListStatus {
+  /** Catalog tools in the list (lazytools' own tools not included). */
   tools: number;
   totalTools: number;
-  /** Tokens of everything the client receives: visible tools plus lazytools' own tools. */
+  /** Tokens of everything the client receives: listed catalog tools plus lazytools' own tools. */
   tokens: number;
   /** Tokens of every catalog tool. */
   totalTokens: number;
   /** 1 - tokens / totalTokens, in 0..1. */
   reduction: number;
+}
+
+/**
+ * The one status computation: `lazytools status` and `check` (through `statusReport`) and the
+ * focus_mode tool (for a live session) all count a list with it, so they cannot disagree.
+ */
+export function listStatus(catalog: Catalog, listed: readonly CatalogTool[], own: readonly ToolDefinition[]): ListStatus {
+  const tokens = countToolsTokens(own, catalog.tokenizer) + sumTokens(listed);
+  return {
+    tools: listed.length,
+    totalTools: catalog.tools.length,
+    tokens,
+    totalTokens: catalog.totalTokens,
+    reduction: reduction(tokens, catalog.totalTokens),
+  };
+}
+
+/** One row of `lazytools status --json` (the shape is a contract, see design.md). */
+export interface ModeStatus extends ListStatus {
+  name: string;
   budget: number | null;
   withinBudget: boolean;
   toolNames: string[];
@@ -37,26 +61,20 @@ export interface StatusReport {
 export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config)): StatusReport {
   const modes = Object.values(config.modes);
   const own = ownTools(strategy, modes);
-  const ownTokens = own.reduce((sum, tool) => sum + countToolTokens(tool, config.tokenizer), 0);
   return {
     modes: modes.map((mode) => {
-      const focus = { mode: mode.name, enabled: [], disabled: [], discovered: [] };
-      const visible = strategy === 'proxy' ? proxyListedTools(catalog, config, mode.name) : visibleTools(catalog, config, focus);
-      const tokens = sumTokens(visible) + ownTokens;
+      const listed = listedTools(catalog, config, { mode: mode.name, enabled: [], disabled: [], discovered: [] }, strategy);
+      const figures = listStatus(catalog, listed, own);
       const budget = mode.budget ?? null;
       const groupTokens = mode.groups
-        .map((group) => ({ group, tokens: sumTokens(visible.filter((tool) => tool.groups.includes(group))) }))
+        .map((group) => ({ group, tokens: sumTokens(listed.filter((tool) => tool.groups.includes(group))) }))
         .sort((a, b) => b.tokens - a.tokens);
       return {
         name: mode.name,
-        tools: visible.length,
-        totalTools: catalog.tools.length,
-        tokens,
-        totalTokens: catalog.totalTokens,
-        reduction: reduction(tokens, catalog.totalTokens),
+        ...figures,
         budget,
-        withinBudget: budget === null || tokens <= budget,
-        toolNames: visible.map((tool) => tool.exposedName),
+        withinBudget: budget === null || figures.tokens <= budget,
+        toolNames: listed.map((tool) => tool.exposedName),
         groupTokens,
       };
     }),

@@ -30,6 +30,13 @@ export function countToolTokens(tool: CountableTool, tokenizer: TokenizerName = 
   return tokens;
 }
 
+/** Tokens of several tool definitions (lazytools' own tools, say), each counted as above. */
+export function countToolsTokens(tools: Iterable<CountableTool>, tokenizer: TokenizerName = 'o200k_base'): number {
+  let total = 0;
+  for (const tool of tools) total += countToolTokens(tool, tokenizer);
+  return total;
+}
+
 /** Tokens of a plain string (e.g. a resource body). */
 export function countTextTokens(text: string, tokenizer: TokenizerName = 'o200k_base'): number {
   return encoder(tokenizer)(text);
