@@ -43,9 +43,8 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
     target = match.mode;
   }
   for (const group of [enable, disable]) if (group !== undefined && !config.groups[group]) return errorResult(new UnknownNameError('group', group, groups).message);
+  // Fixed-mode endpoints never get here: the session refuses focus_mode there (FrontSession.handleCall).
   const changing = target !== undefined || enable !== undefined || disable !== undefined;
-  if (changing && session.fixedMode !== undefined)
-    return errorResult(`This endpoint serves the fixed mode "${session.fixedMode}"; connect to /mcp (or serve without --mode) to switch modes.`);
 
   const before = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
   if (target !== undefined && target !== session.focus.mode) session.send({ type: 'FOCUS', mode: target });
