@@ -4,6 +4,7 @@ import type { Strategy } from '../config/schema.js';
 import { SearchIndex } from '../search/engine.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { Upstream } from '../upstream/upstream.js';
+import { addCloseListener } from '../util/close.js';
 import { UnknownNameError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -86,7 +87,7 @@ export class Gateway {
     if (options.mode !== undefined && !this.config.modes[options.mode]) throw new UnknownNameError('mode', options.mode, Object.keys(this.config.modes));
     const session = new FrontSession(this, options);
     this.sessions.add(session);
-    session.onclose = () => this.sessions.delete(session);
+    addCloseListener(session, () => this.sessions.delete(session));
     return session;
   }
 

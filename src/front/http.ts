@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
+import { addCloseListener } from '../util/close.js';
 import { ConfigError } from '../util/errors.js';
 import type { Gateway } from './gateway.js';
 import type { FrontSession } from './session.js';
@@ -118,11 +119,9 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
         sessions.set(id, { session, transport, path: url.pathname, lastSeen: Date.now(), active: 0 });
       },
     });
-    const previousClose = session.onclose;
-    session.onclose = () => {
-      previousClose?.();
+    addCloseListener(session, () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
+    });
     await session.connect(transport);
     await transport.handleRequest(req, res, body);
   }

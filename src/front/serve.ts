@@ -5,6 +5,7 @@ import { resolveConfig } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
 import { readLockIfPresent } from '../catalog/lock.js';
+import { addCloseListener } from '../util/close.js';
 import { ConfigError, UnknownNameError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { Gateway } from './gateway.js';
@@ -69,13 +70,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     http = await serveHttp(gateway, { strategy: options.strategy, ...options.http });
   } else {
     const session = gateway.createSession({ mode: options.mode, strategy: options.strategy });
-    ended = new Promise<void>((resolve) => {
-      const previous = session.onclose;
-      session.onclose = () => {
-        previous?.();
-        resolve();
-      };
-    });
+    ended = new Promise<void>((resolve) => addCloseListener(session, resolve));
     await session.connect(new StdioFrontTransport());
   }
   return {

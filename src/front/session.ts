@@ -17,6 +17,7 @@ import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
 import { listedTools, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
+import { addCloseListener } from '../util/close.js';
 import { didYouMean } from '../util/closest.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { VERSION } from '../version.js';
@@ -102,11 +103,7 @@ export class FrontSession {
     transport.onmessage = (message, extra) => {
       if (!this.fastPath(message, transport)) sdkMessage?.(message, extra);
     };
-    const sdkClose = transport.onclose;
-    transport.onclose = () => {
-      sdkClose?.();
-      this.dispose();
-    };
+    addCloseListener(transport, () => this.dispose());
   }
 
   async close(): Promise<void> {

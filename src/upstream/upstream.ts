@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
+import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -253,16 +254,14 @@ export class Upstream {
       }
       sdkMessage?.(message, extra);
     };
-    const sdkClose = transport.onclose;
-    transport.onclose = () => {
-      sdkClose?.();
+    addCloseListener(transport, () => {
       if (this.client !== client) return;
       this.client = undefined;
       this.transport = undefined;
       this.failAll(`upstream "${this.name}" exited while handling the call`);
       this.lastError = 'exited';
       this.markDown();
-    };
+    });
   }
 
   /** Passes a successful result line through unparsed to a caller that can write raw lines. */
