@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
 import { ConfigError } from '../util/errors.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
 import type { Gateway } from './gateway.js';
 import type { FrontSession } from './session.js';
 
@@ -67,7 +68,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
-      if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+      if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
       else res.end();
     });
   });
@@ -205,13 +206,13 @@ async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; 
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > max) return { ok: false, status: 413, code: -32600, message: `Request body larger than ${max} bytes` };
+    if (size > max) return { ok: false, status: 413, code: INVALID_REQUEST, message: `Request body larger than ${max} bytes` };
     chunks.push(chunk);
   }
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
   } catch {
-    return { ok: false, status: 400, code: -32700, message: 'Parse error: invalid JSON' };
+    return { ok: false, status: 400, code: PARSE_ERROR, message: 'Parse error: invalid JSON' };
   }
 }
 
