@@ -58,14 +58,6 @@ describe('focus machine', () => {
     expect(changed).not.toHaveBeenCalled();
   });
 
-  it('resets to the default mode', () => {
-    const { actor, state } = start();
-    actor.send({ type: 'FOCUS', mode: 'security_review' });
-    actor.send({ type: 'DISCOVER', tools: ['s:a'] });
-    actor.send({ type: 'RESET' });
-    expect(state()).toEqual({ mode: 'development', enabled: [], disabled: [], discovered: [] });
-  });
-
   it('restores a persisted snapshot only while it fits the config', () => {
     const { actor } = start();
     actor.send({ type: 'FOCUS', mode: 'debugging' });

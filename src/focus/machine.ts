@@ -14,8 +14,7 @@ export type FocusEvent =
   | { type: 'FOCUS'; mode: string }
   | { type: 'ENABLE_GROUP'; group: string }
   | { type: 'DISABLE_GROUP'; group: string }
-  | { type: 'DISCOVER'; tools: string[] }
-  | { type: 'RESET' };
+  | { type: 'DISCOVER'; tools: string[] };
 
 export interface FocusMachineOptions {
   modes: readonly string[];
@@ -63,7 +62,6 @@ export function createFocusMachine(options: FocusMachineOptions) {
         const kept = context.discovered.filter((id) => !event.tools.includes(id));
         return { discovered: maxDiscovered > 0 ? [...kept, ...event.tools].slice(-maxDiscovered) : [] };
       }),
-      reset: assign(emptyContext),
       changed: () => {},
     },
   }).createMachine({
@@ -80,7 +78,6 @@ export function createFocusMachine(options: FocusMachineOptions) {
       ENABLE_GROUP: { guard: 'isKnownGroup', actions: ['enableGroup', 'changed'] },
       DISABLE_GROUP: { guard: 'isKnownGroup', actions: ['disableGroup', 'changed'] },
       DISCOVER: { actions: ['discover', 'changed'] },
-      RESET: { target: `.${options.defaultMode}`, actions: ['reset', 'changed'] },
     },
   });
 }
