@@ -97,11 +97,6 @@ export class StdioUpstreamTransport implements Transport {
     clearTimeout(kill);
   }
 
-  /** Ends the child at once (used on gateway shutdown). */
-  kill(): void {
-    this.child?.kill('SIGKILL');
-  }
-
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
