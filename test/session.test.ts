@@ -8,13 +8,24 @@ import { resolveConfig } from '../src/config/resolve.js';
 import type { RcConfig } from '../src/config/schema.js';
 import { curate } from '../src/front/curate.js';
 import { Gateway } from '../src/front/gateway.js';
-import type { StdioUpstreamTransport } from '../src/upstream/stdio-transport.js';
 import { createUpstreams } from '../src/upstream/connect.js';
 import { ConfigError } from '../src/util/errors.js';
-import { referenceRc, serverEntry, waitFor } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { childPids, referenceRc, serverEntry, waitFor } from './helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const settle = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** This process's children running the everything reference server (Linux /proc). */
+function everythingPids(): number[] {
+  return childPids(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything');
+    } catch {
+      return false;
+    }
+  });
+}
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -153,13 +164,14 @@ describe('upstream failures', () => {
     const loaded = await loadConfig({ file });
     const gateway = new Gateway({ config: resolveConfig(loaded.config, loaded.file) });
     cleanups.push(() => gateway.close());
+    const before = new Set(everythingPids());
     await gateway.start();
     const { client } = await clientFor(async (t) => gateway.createSession().connect(t));
-    const everything = gateway.upstreams.get('everything')!;
-    const pid = (everything.currentTransport as StdioUpstreamTransport).pid!;
+    const [pid] = everythingPids().filter((p) => !before.has(p));
+    expect(pid).toBeDefined();
     const pending = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 5 } });
     await settle(300);
-    process.kill(pid, 'SIGKILL');
+    process.kill(pid!, 'SIGKILL');
     const result = (await pending) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('upstream "everything" exited while handling the call');

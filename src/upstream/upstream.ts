@@ -104,11 +104,6 @@ export class Upstream {
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** The transport of the current connection (its `pid` for stdio upstreams). */
-  get currentTransport(): Transport | undefined {
-    return this.transport;
-  }
-
   /** Connects and lists tools; concurrent callers share one attempt. */
   start(): Promise<void> {
     if (this.status === 'ready') return Promise.resolve();
