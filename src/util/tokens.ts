@@ -42,11 +42,6 @@ export function countTextTokens(text: string, tokenizer: TokenizerName = 'o200k_
   return encoder(tokenizer)(text);
 }
 
-/** Counts how many tool definitions were tokenized, not served from cache (for tests). */
-export function tokenCacheSize(): number {
-  return cache.size;
-}
-
 function encoder(name: TokenizerName): (text: string) => number {
   let count = encoders.get(name);
   if (!count) {
