@@ -1,8 +1,9 @@
 // Search quality on the project's query set: lazytools search vs a naive keyword scorer.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildCatalog, naiveSearch, resolveConfig, SearchIndex, searchQuality } from '../dist/index.js';
+import { buildCatalog, resolveConfig, SearchIndex } from '../dist/index.js';
 import { ROOT, round } from './lib.mjs';
+import { naiveSearch, searchQuality } from './search-quality.mjs';
 import { sharedSources } from './tokens.mjs';
 
 export function quality() {

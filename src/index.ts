@@ -46,5 +46,4 @@ export { importServers, clientConfigPaths, type ClientName } from './config/impo
 export { SearchIndex, type SearchHit, type SearchOptions } from './search/engine.js';
 export { resolveIntent, INTENT_THRESHOLD, type IntentMatch } from './search/intent.js';
 export { stderrLogger, silentLogger, type Logger } from './util/log.js';
-export { naiveSearch, searchQuality, type LabeledQuery, type Quality } from './search/quality.js';
 export { makeLock, diffLock, hashTools, lockPath, LOCK_FILE, type LockFile, type LockDrift } from './catalog/lock.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SearchIndex } from '../src/search/engine.js';
-import { naiveSearch, searchQuality, type LabeledQuery } from '../src/search/quality.js';
+import { naiveSearch, searchQuality, type LabeledQuery } from '../bench/search-quality.mjs';
 import { expandQuery, stem, terms } from '../src/search/text.js';
 import { resolveIntent } from '../src/search/intent.js';
 import { referenceProject } from './helpers.js';

@@ -1,25 +1,15 @@
-import type { CatalogTool } from '../catalog/catalog.js';
-
-/** A query with the tools that answer it (any of them counts as a hit). */
-export interface LabeledQuery {
-  query: string;
-  expect: string[];
-}
-
-export interface Quality {
-  hit1: number;
-  hit5: number;
-  misses: string[];
-}
+// Search quality scoring, shared by the benchmark (bench/quality.mjs) and the search test:
+// hit@1/hit@5 over a labeled query set, and the naive keyword scorer lazytools search is measured
+// against. Not part of the library: nothing in src/ needs it.
 
 /**
  * hit@1 and hit@5 of a ranking function over a labeled query set: the share of queries whose
  * first (or first five) results include an expected tool.
  */
-export function searchQuality(queries: readonly LabeledQuery[], rank: (query: string) => string[]): Quality {
+export function searchQuality(queries, rank) {
   let hit1 = 0;
   let hit5 = 0;
-  const misses: string[] = [];
+  const misses = [];
   for (const { query, expect } of queries) {
     const names = rank(query);
     if (expect.includes(names[0] ?? '')) hit1++;
@@ -31,10 +21,10 @@ export function searchQuality(queries: readonly LabeledQuery[], rank: (query: st
 }
 
 /**
- * The baseline lazytools search is measured against: exact name > word in name > word in
- * description, no stemming, no synonyms.
+ * The baseline: exact name > word in name > word in description, no stemming, no synonyms.
+ * Ties break by code-unit order of the exposed name.
  */
-export function naiveSearch(tools: readonly CatalogTool[], query: string, limit = 5): string[] {
+export function naiveSearch(tools, query, limit = 5) {
   const q = query.toLowerCase();
   const qWords = q.split(/\W+/).filter((w) => w.length > 2);
   return tools
@@ -49,7 +39,7 @@ export function naiveSearch(tools: readonly CatalogTool[], query: string, limit 
       return { name: tool.exposedName, score };
     })
     .filter((r) => r.score > 0)
-    .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1))
+    .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .slice(0, limit)
     .map((r) => r.name);
 }
