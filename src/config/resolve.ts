@@ -29,7 +29,8 @@ export interface ResolvedConfig {
   prefix: 'auto' | 'always';
   tools: Record<string, ToolOverride>;
   hiddenTools: 'allow' | 'reject';
-  maxEnabled: number;
+  /** Cap on tools search made visible in one session (rc `discovery.maxEnabled`). */
+  maxDiscovered: number;
   usage: boolean;
 }
 
@@ -99,7 +100,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     prefix: rc.prefix ?? 'auto',
     tools: rc.tools ?? {},
     hiddenTools: rc.policy?.hiddenTools ?? 'allow',
-    maxEnabled: rc.discovery?.maxEnabled ?? 20,
+    maxDiscovered: rc.discovery?.maxEnabled ?? 20,
     usage: rc.usage ?? false,
   };
 }

@@ -92,7 +92,7 @@ export const configSchema = z.strictObject({
     .optional(),
   discovery: z
     .strictObject({
-      maxEnabled: z.number().int().nonnegative().optional().describe('Cap on tools search_tools adds to a session (default 20).'),
+      maxEnabled: z.number().int().nonnegative().optional().describe('Cap on tools search_tools adds (discovers) into a session\'s list, least recently used out first (default 20).'),
     })
     .optional(),
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),

@@ -1,6 +1,10 @@
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 
-/** Per-session overrides on top of the current mode. */
+/**
+ * Per-session overrides on top of the current mode. `enabled`/`disabled` are groups (focus_mode's
+ * `enable_group`/`disable_group`); tools search adds are `discovered` (capped by the rc's
+ * `discovery.maxEnabled`, `maxDiscovered` here).
+ */
 export interface FocusContext {
   /** Groups added to the mode for this session. */
   enabled: string[];

@@ -320,7 +320,7 @@ export class FrontSession {
       groups: Object.keys(config.groups),
       defaultMode: this.fixedMode !== undefined && config.modes[this.fixedMode] ? this.fixedMode : config.defaultMode,
     };
-    const machine = createFocusMachine({ ...options, maxDiscovered: config.maxEnabled }).provide({ actions: { changed: () => this.scheduleListCheck() } });
+    const machine = createFocusMachine({ ...options, maxDiscovered: config.maxDiscovered }).provide({ actions: { changed: () => this.scheduleListCheck() } });
     const snapshot = restorableSnapshot(persisted, options);
     return createActor(machine, snapshot ? { snapshot: snapshot as never } : {}).start();
   }
