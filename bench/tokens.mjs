@@ -15,7 +15,7 @@ export function sharedSources() {
 
 /** Tokens of the list a real client receives from a session with this strategy. */
 async function listedTokens(sources, strategy) {
-  const gateway = new Gateway({ config: resolveConfig({ strategy }), upstreams: [], known: sources });
+  const gateway = new Gateway({ config: resolveConfig({ strategy }), upstreams: [], locked: sources });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.createSession().connect(serverSide);
   const client = new Client({ name: 'bench', version: '1' });

@@ -84,7 +84,7 @@ describe('through the protocol, on a 2,000-tool catalog', () => {
     const { generatedTools } = await import('./fixtures/servers/generated-tools.mjs');
     const known = Array.from({ length: 20 }, (_, s) => ({ server: `gen-${s}`, tools: generatedTools(s, 100) }));
     const config = resolveConfig({ defaultMode: 'all', strategy: 'proxy', groups: { everything: { description: 'every generated tool', servers: known.map((k) => k.server) } } });
-    const gateway = new Gateway({ config, upstreams: [], known });
+    const gateway = new Gateway({ config, upstreams: [], locked: known });
     const session = gateway.createSession({});
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await session.connect(serverSide);

@@ -12,7 +12,7 @@ import { referenceSources } from './helpers.js';
 describe('one status computation', () => {
   it.each<ServedStrategy>(['notify', 'hybrid', 'proxy'])('focus_mode and statusReport agree under %s', async (strategy) => {
     const config = resolveConfig({ strategy, alwaysVisible: ['memory:read_graph'] });
-    const gateway = new Gateway({ config, upstreams: [], known: await referenceSources() });
+    const gateway = new Gateway({ config, upstreams: [], locked: await referenceSources() });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await gateway.createSession().connect(serverSide);
     const client = new Client({ name: 'status-test', version: '1.0.0' });

@@ -144,7 +144,7 @@ describe('strategies through the gateway with real reference servers', () => {
 describe('discovery on the reference catalogs (offline)', () => {
   it('keeps the group index under 500 tokens and the proxy list constant as catalogs grow', async () => {
     const sources = await referenceSources();
-    const small = new Gateway({ config: resolveConfig({ strategy: 'proxy' } as RcConfig), upstreams: [], known: sources });
+    const small = new Gateway({ config: resolveConfig({ strategy: 'proxy' } as RcConfig), upstreams: [], locked: sources });
     const { client } = await connect(small);
     const index = text(await client.callTool({ name: 'list_tool_groups', arguments: {} }));
     expect(index).toContain('security (11,');
@@ -152,7 +152,7 @@ describe('discovery on the reference catalogs (offline)', () => {
     const security = text(await client.callTool({ name: 'list_tool_groups', arguments: { group: 'security' } }));
     expect(security.split('\n')).toHaveLength(12);
     const proxyTokens = tokensOf((await client.listTools()).tools as ToolDefinition[]);
-    const big = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], known: [...sources, { server: 'more', tools: Array.from({ length: 1000 }, (_, i) => ({ name: `tool_${i}`, description: 'x', inputSchema: { type: 'object' as const } })) }] });
+    const big = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: [...sources, { server: 'more', tools: Array.from({ length: 1000 }, (_, i) => ({ name: `tool_${i}`, description: 'x', inputSchema: { type: 'object' as const } })) }] });
     const bigClient = await connect(big);
     expect(tokensOf((await bigClient.client.listTools()).tools as ToolDefinition[])).toBe(proxyTokens);
   });

@@ -17,10 +17,10 @@ export interface GatewayOptions {
   /** Upstreams to front (default: one per rc server). */
   upstreams?: Upstream[] | undefined;
   /**
-   * Tool lists known without connecting (a lock file): upstreams then start on their first call.
-   * Without it, every upstream starts in `start()`.
+   * Tool lists from the lock file (or a catalog): their upstreams start on their first call
+   * instead of in `start()`.
    */
-  known?: ServerTools[] | undefined;
+  locked?: ServerTools[] | undefined;
   logger?: Logger | undefined;
   env?: NodeJS.ProcessEnv | undefined;
 }
@@ -53,7 +53,8 @@ export class Gateway {
   /** Set when the rc says `usage: true`. */
   readonly usage: UsageRecorder | undefined;
   private index: SearchIndex | undefined;
-  private readonly known: Map<string, ServerTools>;
+  /** Tool lists from the lock, by server. */
+  private readonly locked: Map<string, ServerTools>;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly own = new Map<ServedStrategy, ToolDefinition[]>();
 
@@ -64,21 +65,21 @@ export class Gateway {
     this.usage = options.config.usage ? new UsageRecorder(usagePath(options.config.file, process.cwd())) : undefined;
     const upstreams = options.upstreams ?? createUpstreams(options.config, { env: options.env, logger: this.logger });
     this.upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
-    this.known = new Map((options.known ?? []).map((entry) => [entry.server, entry]));
+    this.locked = new Map((options.locked ?? []).map((entry) => [entry.server, entry]));
     for (const upstream of upstreams) this.watch(upstream);
     this.catalog = this.build();
   }
 
-  /** Starts every upstream not known from a lock; failures are logged, not thrown. */
+  /** Starts every upstream not in the lock; failures are logged, not thrown. */
   async start(): Promise<void> {
-    const lazy = [...this.upstreams.values()].filter((u) => this.known.has(u.name));
-    const eager = [...this.upstreams.values()].filter((u) => !this.known.has(u.name));
+    const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name));
+    const eager = [...this.upstreams.values()].filter((u) => !this.locked.has(u.name));
     const results = await Promise.allSettled(eager.map((upstream) => upstream.start()));
     results.forEach((result, i) => {
       if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
       else this.logger.info(`${eager[i]?.name}: ${eager[i]?.tools.length} tools`);
     });
-    for (const upstream of lazy) this.logger.info(`${upstream.name}: ${this.known.get(upstream.name)?.tools.length} tools from the lock (starts on first call)`);
+    for (const upstream of lazy) this.logger.info(`${upstream.name}: ${this.locked.get(upstream.name)?.tools.length} tools from the lock (starts on first call)`);
     // Each upstream that came up rebuilt the catalog already (onStatus).
   }
 
@@ -139,7 +140,7 @@ export class Gateway {
       if (this.upstreams.has(name)) continue;
       this.upstreams.set(name, upstream);
       this.watch(upstream);
-      if (!this.known.has(name)) starting.push(upstream);
+      if (!this.locked.has(name)) starting.push(upstream);
     }
     this.config = config;
     this.own.clear();
@@ -170,11 +171,11 @@ export class Gateway {
     for (const upstream of this.upstreams.values()) {
       if (upstream.status === 'ready' || upstream.tools.length > 0) sources.push({ server: upstream.name, tools: upstream.tools });
       else {
-        const known = this.known.get(upstream.name);
-        if (known) sources.push(known);
+        const locked = this.locked.get(upstream.name);
+        if (locked) sources.push(locked);
       }
     }
-    for (const [server, entry] of this.known) if (!this.upstreams.has(server)) sources.push(entry);
+    for (const [server, entry] of this.locked) if (!this.upstreams.has(server)) sources.push(entry);
     const { catalog, warnings } = buildCatalog(sources, this.config);
     this.warnings = warnings;
     if (catalog.tools.length >= LARGE_CATALOG) compactSoon();

@@ -20,8 +20,8 @@ export interface ServeOptions {
   strategy?: Strategy | undefined;
   /** Serve Streamable HTTP instead of stdio. */
   http?: HttpOptions | undefined;
-  /** Tool lists known ahead: upstreams start on first use. Default: the lock beside the rc file. */
-  known?: ServerTools[] | undefined;
+  /** Tool lists from a lock: their upstreams start on first use. Default: the lock beside the rc file. */
+  locked?: ServerTools[] | undefined;
   /** Reload the rc file when it changes; an invalid one is reported and the old one kept. */
   watch?: boolean | undefined;
   /** false: ignore the lock file and start every upstream at boot. */
@@ -51,15 +51,15 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const config = resolveConfig(rc, file);
   if (options.mode !== undefined && !config.modes[options.mode])
     throw new ConfigError(`--mode: ${new UnknownNameError('mode', options.mode, Object.keys(config.modes)).message}`);
-  let known = options.known;
-  if (known === undefined && options.lock !== false) {
+  let locked = options.locked;
+  if (locked === undefined && options.lock !== false) {
     const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
     if (lock) {
       logger.info(`using ${lock.file}: upstreams start on their first call`);
-      known = lock.sources;
+      locked = lock.sources;
     }
   }
-  const gateway = new Gateway({ config, logger, known, env: options.env });
+  const gateway = new Gateway({ config, logger, locked, env: options.env });
   await gateway.start();
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
