@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { Gateway } from '../src/front/gateway.js';
-import { readUsage, usagePath } from '../src/front/usage.js';
+import { readUsage, usagePath } from '../src/usage/record.js';
 import { BIN, REFERENCE_CATALOG, referenceRc } from './helpers.js';
 
 describe('usage record and stats', () => {

@@ -1,8 +1,8 @@
 import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
-import { readUsage, usagePath } from '../front/usage.js';
+import { readUsage, usagePath } from '../usage/record.js';
 import { openProject } from '../project.js';
-import { suggestions, usageCounts } from '../tokens/stats.js';
+import { suggestions, usageCounts } from '../usage/suggest.js';
 import { parse } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';

@@ -10,7 +10,7 @@ import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import { FrontSession } from './session.js';
-import { UsageRecorder, usagePath } from './usage.js';
+import { UsageRecorder, usagePath } from '../usage/record.js';
 
 export interface GatewayOptions {
   config: ResolvedConfig;

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { UsageRecord } from '../front/usage.js';
+import type { UsageRecord } from './record.js';
 
 export interface ToolUsage {
   mode: string;
