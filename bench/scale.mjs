@@ -4,7 +4,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildCatalog, makeLock, resolveConfig, SearchIndex, parseCatalog } from '../dist/index.js';
+import { buildCatalog, resolveConfig, SearchIndex, parseCatalog } from '../dist/index.js';
+import { makeLock } from '../dist/catalog/lock.js';
 import { generateCatalog } from './generate.mjs';
 import { BIN, ROOT, project, round, summary } from './lib.mjs';
 

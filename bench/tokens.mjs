@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { buildCatalog, countToolTokens, Gateway, mergeCatalogs, parseCatalog, resolveConfig, statusReport } from '../dist/index.js';
+import { buildCatalog, Gateway, parseCatalog, resolveConfig, statusReport } from '../dist/index.js';
+import { mergeCatalogs } from '../dist/catalog/file.js';
+import { countToolTokens } from '../dist/util/tokens.js';
 import { generateCatalog } from './generate.mjs';
 import { ROOT } from './lib.mjs';
 
