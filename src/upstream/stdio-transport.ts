@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReader, serialize } from '../util/lines.js';
+import { resolveCommand } from './command.js';
 
 export interface StdioUpstreamOptions {
   command: string;
@@ -15,7 +17,9 @@ export interface StdioUpstreamOptions {
 /**
  * Client transport to a child process speaking newline-delimited JSON-RPC. Unlike the SDK's, it
  * checks only the JSON-RPC envelope, so relayed payloads are not parsed twice on the hot path.
- * The child gets exactly `env` (the caller merges the safe defaults it wants).
+ * The child gets exactly `env` (the caller merges the safe defaults it wants). The command resolves
+ * like a shell would (`resolveCommand`), and cross-spawn runs Windows `.cmd` shims (`npx.cmd`)
+ * through cmd.exe with their arguments escaped, which plain spawn refuses.
  */
 export class StdioUpstreamTransport implements Transport {
   onclose?: () => void;
@@ -35,7 +39,8 @@ export class StdioUpstreamTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, this.options.args, {
+      const command = resolveCommand(this.options.command, { env: this.options.env, cwd: this.options.cwd });
+      const child = spawn(command, this.options.args, {
         env: this.options.env,
         cwd: this.options.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
