@@ -72,7 +72,7 @@ export function diffLock(locked: readonly ServerTools[], live: readonly ServerTo
 }
 
 /** sha256 of the canonical JSON of a tool list. */
-export function hashTools(tools: readonly ToolDefinition[]): string {
+function hashTools(tools: readonly ToolDefinition[]): string {
   return `sha256-${createHash('sha256').update(canonical(tools)).digest('base64')}`;
 }
 

@@ -38,7 +38,7 @@ export function ownTools(strategy: ServedStrategy, modes: readonly ResolvedMode[
 }
 
 /** The focus_mode tool; its description lists the modes one line each. */
-export function focusModeTool(modes: readonly ResolvedMode[]): ToolDefinition {
+function focusModeTool(modes: readonly ResolvedMode[]): ToolDefinition {
   const lines = modes.map((mode) => `- ${mode.name}: ${mode.description}`).join('\n');
   return {
     name: FOCUS_MODE,

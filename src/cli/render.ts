@@ -25,7 +25,7 @@ export function statusMarkdown(rows: readonly ModeStatus[]): string {
   return out.join('\n');
 }
 
-export function percent(ratio: number): string {
+function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }
 

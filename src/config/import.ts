@@ -10,7 +10,7 @@ export type ClientName = 'claude-desktop' | 'cursor' | 'vscode' | 'claude-code';
 export const CLIENT_NAMES: readonly ClientName[] = ['claude-desktop', 'cursor', 'vscode', 'claude-code'];
 
 /** Where each client keeps its MCP servers, most specific first (project files before user files). */
-export function clientConfigPaths(client: ClientName, cwd: string, home = os.homedir(), platform = process.platform, env = process.env): string[] {
+function clientConfigPaths(client: ClientName, cwd: string, home = os.homedir(), platform = process.platform, env = process.env): string[] {
   switch (client) {
     case 'claude-desktop':
       if (platform === 'darwin') return [path.join(home, 'Library/Application Support/Claude/claude_desktop_config.json')];

@@ -5,7 +5,7 @@ import { ConfigError } from '../util/errors.js';
 import { configSchema, type RcConfig } from './schema.js';
 
 /** Where cosmiconfig looks, in order, in each folder from the working directory up to the project root. */
-export const CONFIG_SEARCH_PLACES = [
+const CONFIG_SEARCH_PLACES = [
   'package.json',
   '.lazytoolsrc',
   '.lazytoolsrc.json',

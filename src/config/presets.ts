@@ -6,7 +6,7 @@ import { packageRoot } from '../util/root.js';
 import { groupSchema, modeSchema, type GroupConfig, type ModeConfig } from './schema.js';
 
 /** The folder of preset modes and groups shipped with the package. */
-export const PRESETS_DIR = path.join(packageRoot(), 'modes');
+const PRESETS_DIR = path.join(packageRoot(), 'modes');
 
 /** Preset modes and groups, as shipped in `modes/`. */
 export interface Presets {

@@ -35,7 +35,7 @@ export interface ResolvedConfig {
 }
 
 /** The mode a session starts in when the rc names none. */
-export const DEFAULT_MODE = 'development';
+const DEFAULT_MODE = 'development';
 
 /**
  * Folds presets and an rc file into one configuration: rc groups replace presets of the same

@@ -25,7 +25,7 @@ export function visibleTools(catalog: Catalog, config: Pick<ResolvedConfig, 'mod
  * The catalog tools a `proxy`-strategy list carries in a mode: only `alwaysVisible` ones (read-only
  * ones in a read-only mode); everything else is reached through execute_tool.
  */
-export function proxyListedTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, mode: string): CatalogTool[] {
+function proxyListedTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, mode: string): CatalogTool[] {
   if (config.alwaysVisible.length === 0) return [];
   const always = idMatcher(config.alwaysVisible);
   const readOnly = config.modes[mode]?.readOnly ?? false;

@@ -112,7 +112,7 @@ function listToolGroups(session: FrontSession, args: Record<string, unknown>): C
 }
 
 /** One line per non-empty group: name, tool count, tokens, description (the catch-all `all` left out). */
-export function groupIndex(session: FrontSession): string {
+function groupIndex(session: FrontSession): string {
   const catalog = session.gateway.catalog;
   const active = new Set(session.gateway.config.modes[session.focus.mode]?.groups ?? []);
   const lines = [...catalog.groups.values()]

@@ -14,7 +14,7 @@ export interface IntentMatch {
 }
 
 /** Below this, `resolveIntent` asks back instead of guessing. */
-export const INTENT_THRESHOLD = 0.35;
+const INTENT_THRESHOLD = 0.35;
 
 /**
  * Resolves free text ("switch to security review", "let's fix a bug") to a mode, from mode names,

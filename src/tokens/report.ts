@@ -88,6 +88,6 @@ export function reduction(part: number, whole: number): number {
 }
 
 /** The strategy status reports assume: `auto` counts as `hybrid`, what unknown clients get. */
-export function servedStrategy(config: Pick<ResolvedConfig, 'strategy'>): ServedStrategy {
+function servedStrategy(config: Pick<ResolvedConfig, 'strategy'>): ServedStrategy {
   return config.strategy === 'auto' ? 'hybrid' : config.strategy;
 }

@@ -2,7 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse, INVALID_REQUEST, isEnvelope, PARSE_ERROR } from './jsonrpc.js';
 
 /** Most bytes one line may hold before the peer is considered broken (64 MiB). */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Splits a byte stream into newline-delimited JSON-RPC messages. Only the envelope is checked:

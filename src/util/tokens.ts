@@ -37,11 +37,6 @@ export function countToolsTokens(tools: Iterable<CountableTool>, tokenizer: Toke
   return total;
 }
 
-/** Tokens of a plain string (e.g. a resource body). */
-export function countTextTokens(text: string, tokenizer: TokenizerName = 'o200k_base'): number {
-  return encoder(tokenizer)(text);
-}
-
 function encoder(name: TokenizerName): (text: string) => number {
   let count = encoders.get(name);
   if (!count) {
