@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { projectFolder } from '../util/root.js';
 import { compareStrings as compare } from '../util/compare.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 import { readCatalogFile } from './file.js';
@@ -24,7 +25,7 @@ export interface LockDrift {
 
 /** Where the lock of a project lives: beside its rc file, else in `cwd`. */
 export function lockPath(rcFile: string | undefined, cwd: string): string {
-  return path.join(rcFile ? path.dirname(rcFile) : cwd, LOCK_FILE);
+  return path.join(projectFolder(rcFile, cwd), LOCK_FILE);
 }
 
 /** The lock of a project when it exists. */

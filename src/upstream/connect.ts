@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { interpolate, interpolateMap } from '../config/env.js';
+import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ServerConfig } from '../config/schema.js';
 import { compareStrings } from '../util/compare.js';
@@ -23,7 +24,7 @@ export interface UpstreamsOptions {
 export function createUpstreams(config: ResolvedConfig, options: UpstreamsOptions = {}): Upstream[] {
   const env = options.env ?? process.env;
   const logger = options.logger ?? silentLogger;
-  const baseDir = config.file ? path.dirname(config.file) : process.cwd();
+  const baseDir = projectFolder(config.file, process.cwd());
   return Object.entries(config.servers)
     .filter(([, server]) => server.disabled !== true)
     .sort(([a], [b]) => compareStrings(a, b))

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { projectFolder } from '../util/root.js';
 
 /** How a call reached a tool: named in the list, through execute_tool, or after search_tools found it. */
 export type UsageVia = 'direct' | 'execute_tool' | 'search';
@@ -13,7 +14,7 @@ export interface UsageRecord {
 
 /** Where usage is recorded: `.lazytools/usage.jsonl` beside the rc file. */
 export function usagePath(rcFile: string | undefined, cwd: string): string {
-  return path.join(rcFile ? path.dirname(rcFile) : cwd, '.lazytools', 'usage.jsonl');
+  return path.join(projectFolder(rcFile, cwd), '.lazytools', 'usage.jsonl');
 }
 
 /**

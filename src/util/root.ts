@@ -19,3 +19,11 @@ export function packageRoot(): string {
     dir = parent;
   }
 }
+
+/**
+ * The project's folder: the rc file's, else `cwd`. The lock, the usage record and relative
+ * upstream paths live there, so a project works the same from any subfolder.
+ */
+export function projectFolder(rcFile: string | undefined, cwd: string): string {
+  return rcFile ? path.dirname(rcFile) : cwd;
+}
