@@ -39,11 +39,24 @@ export async function overheadHttp({ rounds = 1000, lazyPort = 18_601, peerPort 
     const b = await connect(peerUrl);
     const args = { name: 'echo', arguments: { message: 'hello' } };
     const [lazyMs, peerMs] = await interleave([() => a.callTool(args), () => b.callTool(args)], rounds);
+    // prompts/get and resources/read: the first argument-free prompt and the first resource.
+    const prompt = (await b.listPrompts()).prompts.find((x) => !(x.arguments ?? []).some((arg) => arg.required));
+    const resource = (await b.listResources()).resources[0];
+    const [lazyGet, peerGet] = await interleave([() => a.getPrompt({ name: prompt.name }), () => b.getPrompt({ name: prompt.name })], rounds);
+    const [lazyRead, peerRead] = await interleave([() => a.readResource({ uri: resource.uri }), () => b.readResource({ uri: resource.uri })], rounds);
     await a.close();
     await b.close();
     const l = summary(lazyMs);
     const p = summary(peerMs);
-    return { lazytools: l, mcpProxy: p, ratioP50: round(l.p50 / p.p50, 2), ratioP99: round(l.p99 / p.p99, 2) };
+    const ratio = (x, y) => round(summary(x).p50 / summary(y).p50, 2);
+    return {
+      lazytools: l,
+      mcpProxy: p,
+      ratioP50: round(l.p50 / p.p50, 2),
+      ratioP99: round(l.p99 / p.p99, 2),
+      promptsGetRatioP50: ratio(lazyGet, peerGet),
+      resourcesReadRatioP50: ratio(lazyRead, peerRead),
+    };
   } finally {
     lazy.kill('SIGTERM');
     peer.kill('SIGTERM');

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { overheadHttp } from './overhead-http.mjs';
 import { overheadStdio } from './overhead-stdio.mjs';
+import { primitivesStdio } from './primitives.mjs';
 import { quality } from './quality.mjs';
 import { scale } from './scale.mjs';
 import { tokens } from './tokens.mjs';
@@ -25,6 +26,8 @@ for (let i = 0; i < 3; i++) repeats.push(await overheadStdio({ rounds: quick ? 3
 repeats.sort((a, b) => a.ratioP50 - b.ratioP50);
 const stdio = repeats[1];
 const spread = { gateway: repeats.map((r) => r.ratioP50), relay: repeats.map((r) => r.relayRatioP50).sort((a, b) => a - b) };
+log('prompts/get and resources/read over stdio vs direct');
+const prim = await primitivesStdio({ rounds: quick ? 300 : 1500 });
 log('HTTP overhead vs mcp-proxy');
 const http = await overheadHttp({ rounds: quick ? 200 : 1500 });
 log('scale: 1,000 and 10,000 tools');
@@ -33,6 +36,10 @@ const sc = await scale({ coldRuns: quick ? 3 : 9 });
 const headline = {
   overheadRatioP50: stdio.ratioP50,
   httpVsPeerRatioP50: http.ratioP50,
+  promptsGetRatioP50: prim.promptsGet.ratioP50,
+  resourcesReadRatioP50: prim.resourcesRead.ratioP50,
+  httpPromptsGetVsPeerRatioP50: http.promptsGetRatioP50,
+  httpResourcesReadVsPeerRatioP50: http.resourcesReadRatioP50,
   listChangedP50Ms: stdio.listChanged.p50,
   search10kP50Ms: sc.sizes[10000].search.p50,
   coldStartMs: sc.coldStartReference.p50,
@@ -44,6 +51,10 @@ const headline = {
 const targets = {
   overheadRatioP50: ['<=', 1.5],
   httpVsPeerRatioP50: ['<=', 1.0],
+  promptsGetRatioP50: ['<=', 1.5],
+  resourcesReadRatioP50: ['<=', 1.5],
+  httpPromptsGetVsPeerRatioP50: ['<=', 1.0],
+  httpResourcesReadVsPeerRatioP50: ['<=', 1.0],
   listChangedP50Ms: ['<=', 5],
   search10kP50Ms: ['<=', 5],
   coldStartMs: ['<=', 300],
@@ -79,6 +90,10 @@ Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.
 | --- | ---: | ---: | --- |
 | tools/call overhead over stdio, p50 ratio vs direct | ${headline.overheadRatioP50} | <= 1.5 | ${met('overheadRatioP50')} |
 | tools/call over HTTP, p50 ratio vs mcp-proxy | ${headline.httpVsPeerRatioP50} | <= 1.0 | ${met('httpVsPeerRatioP50')} |
+| prompts/get over stdio (\`${prim.prompt}\`), p50 ratio vs direct | ${headline.promptsGetRatioP50} | <= 1.5 | ${met('promptsGetRatioP50')} |
+| resources/read over stdio, p50 ratio vs direct | ${headline.resourcesReadRatioP50} | <= 1.5 | ${met('resourcesReadRatioP50')} |
+| prompts/get over HTTP, p50 ratio vs mcp-proxy | ${headline.httpPromptsGetVsPeerRatioP50} | <= 1.0 | ${met('httpPromptsGetVsPeerRatioP50')} |
+| resources/read over HTTP, p50 ratio vs mcp-proxy | ${headline.httpResourcesReadVsPeerRatioP50} | <= 1.0 | ${met('httpResourcesReadVsPeerRatioP50')} |
 | focus_mode -> list_changed received, p50 | ${ms(headline.listChangedP50Ms)} | <= 5 ms | ${met('listChangedP50Ms')} |
 | search over 10,000 tools, p50 | ${ms(headline.search10kP50Ms)} | <= 5 ms | ${met('search10kP50Ms')} |
 | cold start from a lock to the first tools/list answer, p50 | ${headline.coldStartMs.toFixed(0)} ms | <= 300 ms | ${met('coldStartMs')} |

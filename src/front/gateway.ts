@@ -3,12 +3,18 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 import { SearchIndex } from '../search/engine.js';
 import { createUpstreams } from '../upstream/connect.js';
-import type { Upstream } from '../upstream/upstream.js';
+import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
+import type { Notification } from '@modelcontextprotocol/sdk/types.js';
 import { addCloseListener } from '../util/close.js';
 import { UnknownNameError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
+import { forwardClientRequest, causingSession } from './client-requests.js';
+import type { RoutingContext } from './context.js';
+import { deliverLog, sendLogLevel, upstreamLogLevel } from './logging.js';
+import { buildPromptIndex, type PromptIndex } from './prompts.js';
+import { buildResourceIndex, Subscriptions, type ResourceIndex } from './resources.js';
 import { FrontSession } from './session.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
 
@@ -43,7 +49,7 @@ export interface SessionOptions {
  * const session = gateway.createSession();
  * await session.connect(transport);
  */
-export class Gateway {
+export class Gateway implements RoutingContext {
   config: ResolvedConfig;
   readonly logger: Logger;
   readonly upstreams: Map<string, Upstream>;
@@ -57,6 +63,10 @@ export class Gateway {
   private readonly locked: Map<string, ServerTools>;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly own = new Map<ServedStrategy, ToolDefinition[]>();
+  readonly subscriptions = new Subscriptions();
+  private promptIndex: PromptIndex | undefined;
+  private resourceIndex: ResourceIndex | undefined;
+  private readonly sentLogLevels = new WeakMap<Upstream, string>();
 
   constructor(options: GatewayOptions) {
     this.config = options.config;
@@ -88,8 +98,56 @@ export class Gateway {
     if (options.mode !== undefined && !this.config.modes[options.mode]) throw new UnknownNameError('mode', options.mode, Object.keys(this.config.modes));
     const session = new FrontSession(this, options);
     this.sessions.add(session);
-    addCloseListener(session, () => this.sessions.delete(session));
+    addCloseListener(session, () => {
+      this.sessions.delete(session);
+      this.subscriptions.drop(session, this.upstreams);
+    });
     return session;
+  }
+
+  /** Every upstream's prompts under unique names (rebuilt when an upstream's list changes). */
+  prompts(): PromptIndex {
+    this.promptIndex ??= buildPromptIndex(this.upstreams.values(), this.config.prefix);
+    return this.promptIndex;
+  }
+
+  /** lazytools' own resources and every upstream's, with the owner of each URI. */
+  resources(): ResourceIndex {
+    this.resourceIndex ??= buildResourceIndex(this.upstreams.values());
+    return this.resourceIndex;
+  }
+
+  /** Asks each logging upstream for the most verbose level a session set. */
+  async applyLogLevels(): Promise<void> {
+    const level = upstreamLogLevel(this.sessions);
+    await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, level, this.sentLogLevels)));
+  }
+
+  /**
+   * The capabilities a new session advertises beyond tools and lazytools' own resources: those at
+   * least one upstream offers. An upstream not started yet (lazy, from the lock) may offer any, so
+   * while one is unknown, prompts, completions and logging are advertised too.
+   */
+  upstreamCapabilities(): { prompts: boolean; completions: boolean; logging: boolean } {
+    const offered = { prompts: false, completions: false, logging: false };
+    for (const upstream of this.upstreams.values()) {
+      const caps = upstream.capabilities;
+      if (!caps) return { prompts: true, completions: true, logging: true };
+      offered.prompts ||= caps.prompts !== undefined;
+      offered.completions ||= caps.completions !== undefined;
+      offered.logging ||= caps.logging !== undefined;
+    }
+    return offered;
+  }
+
+  /** The upstreams' own instructions, each under its server's name. */
+  upstreamInstructions(): string {
+    const parts: string[] = [];
+    for (const upstream of this.upstreams.values()) {
+      const text = upstream.instructions?.trim();
+      if (text) parts.push(`## ${upstream.name}\n${text}`);
+    }
+    return parts.join('\n\n');
   }
 
   /** The search index over the current catalog (built on first use). */
@@ -115,6 +173,8 @@ export class Gateway {
 
   /** Rebuilds the catalog from the upstreams' current tools and tells every session. */
   rebuild(): void {
+    this.promptIndex = undefined;
+    this.resourceIndex = undefined;
     this.catalog = this.build();
     this.index = undefined;
     for (const session of this.sessions) session.catalogChanged();
@@ -149,6 +209,8 @@ export class Gateway {
     for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
     this.catalog = this.build();
     this.index = undefined;
+    this.promptIndex = undefined;
+    this.resourceIndex = undefined;
     for (const session of this.sessions) session.reconfigure();
   }
 
@@ -162,8 +224,40 @@ export class Gateway {
   private watch(upstream: Upstream): void {
     upstream.onToolsChanged = () => this.rebuild();
     upstream.onStatus = (u) => {
-      if (u.status === 'ready') this.rebuild();
+      if (u.status !== 'ready') return;
+      this.rebuild();
+      this.subscriptions.renew(u);
+      // A (re)started process knows no level yet.
+      this.sentLogLevels.delete(u);
+      void sendLogLevel(u, upstreamLogLevel(this.sessions), this.sentLogLevels);
+      if (u.primitives.prompts.length > 0) this.primitivesChanged('prompts');
+      if (u.primitives.resources.length > 0 || u.primitives.templates.length > 0) this.primitivesChanged('resources');
     };
+    upstream.onPrimitivesChanged = (_u, kind) => this.primitivesChanged(kind);
+    // An idle stop would end the subscriptions with the process: updates would stop silently.
+    upstream.keepAlive = () => this.subscriptions.holds(upstream.name);
+    upstream.onNotification = (u, notification) => this.upstreamNotification(u, notification);
+    upstream.onRequest = (u, request, signal) => forwardClientRequest(u, request, signal, this.sessions);
+  }
+
+  private primitivesChanged(kind: PrimitiveKind): void {
+    if (kind === 'prompts') this.promptIndex = undefined;
+    else this.resourceIndex = undefined;
+    for (const session of this.sessions) session.listChanged(kind);
+  }
+
+  /** Log messages go to the causing session (or every session); resources/updated to subscribers. */
+  private upstreamNotification(upstream: Upstream, notification: Notification): void {
+    const params = notification.params as Record<string, unknown> | undefined;
+    if (notification.method === 'notifications/resources/updated') {
+      const uri = typeof params?.uri === 'string' ? params.uri : '';
+      for (const session of this.subscriptions.subscribers(upstream.name, uri)) (session as FrontSession).notify(notification.method, params);
+      return;
+    }
+    if (notification.method !== 'notifications/message') return;
+    const found = causingSession(upstream, this.sessions);
+    if (found && 'session' in found && found.origin) deliverLog(found.session, upstream.name, params, found.origin.requestId);
+    else for (const session of this.sessions) deliverLog(session, upstream.name, params, undefined);
   }
 
   private build(): Catalog {

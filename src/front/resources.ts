@@ -1,4 +1,20 @@
-import { McpError, ErrorCode, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceDefinition, TemplateDefinition } from '../upstream/primitives.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { listPage } from './paging.js';
+import { INVALID_PARAMS, RESOURCE_NOT_FOUND, rpcError, upstreamFailure, type SessionContext } from './context.js';
 import { sumTokens } from '../catalog/catalog.js';
 import type { FrontSession } from './session.js';
 
@@ -28,4 +44,194 @@ export function readResource(session: FrontSession, uri: string): ReadResourceRe
   return {
     contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: group.tools.map((tool) => tool.definition) }) }],
   };
+}
+
+const OWN_SCHEME = 'lazytools://';
+/** Longest URI matched against templates (about what browsers and servers accept in a URL). */
+const MAX_TEMPLATE_URI = 8 * 1024;
+/** Subscriptions one session may hold (a bound on the gateway's memory, far above real use). */
+export const MAX_SUBSCRIPTIONS = 1_000;
+
+/** Upstream resources and templates (lazytools' own first), and who owns a URI. */
+export interface ResourceIndex {
+  resources: ResourceDefinition[];
+  templates: TemplateDefinition[];
+  /** The server that listed this exact URI (the first in rc order). */
+  exact: Map<string, string>;
+  /** Templates in rc order with their matchers. */
+  matchers: { server: string; uriTemplate: string; pattern: RegExp }[];
+}
+
+/** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins). */
+export function buildResourceIndex(upstreams: Iterable<Upstream>): ResourceIndex {
+  const resources: ResourceDefinition[] = [...(RESOURCES as ResourceDefinition[])];
+  const templates: TemplateDefinition[] = [...(RESOURCE_TEMPLATES as TemplateDefinition[])];
+  const exact = new Map<string, string>();
+  const matchers: ResourceIndex['matchers'] = [];
+  for (const upstream of upstreams) {
+    for (const resource of upstream.primitives.resources) {
+      if (exact.has(resource.uri) || resource.uri.startsWith(OWN_SCHEME)) continue;
+      exact.set(resource.uri, upstream.name);
+      resources.push(resource);
+    }
+    for (const template of upstream.primitives.templates) {
+      if (template.uriTemplate.startsWith(OWN_SCHEME)) continue;
+      templates.push(template);
+      matchers.push({ server: upstream.name, uriTemplate: template.uriTemplate, pattern: templatePattern(template.uriTemplate) });
+    }
+  }
+  return { resources, templates, exact, matchers };
+}
+
+/**
+ * A matcher for an RFC 6570 URI template: `{var}` matches one path segment, `{+var}`/`{#var}`
+ * anything, `{/var}`, `{.var}`, `{;var}` repeated prefixed segments, `{?var}`/`{&var}` a query.
+ */
+export function templatePattern(template: string): RegExp {
+  let source = '';
+  let at = 0;
+  for (const match of template.matchAll(/\{([+#./;?&]?)[^}]*\}/g)) {
+    source += escapeRegExp(template.slice(at, match.index));
+    const op = match[1];
+    if (op === '+' || op === '#') source += source.endsWith('.*') ? '' : '.*';
+    else if (op === '?' || op === '&') source += '(?:[?&].*)?';
+    else if (op === '/' || op === '.' || op === ';') source += `(?:\\${op}[^/?#]*)*`;
+    else source += '[^/?#]+';
+    at = match.index + match[0].length;
+  }
+  source += escapeRegExp(template.slice(at));
+  return new RegExp(`^${source}$`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The upstream that serves a URI: the owner of the exact URI, then the first matching template. */
+export function resourceOwner(session: SessionContext, uri: string): Upstream | undefined {
+  const index = session.routing.resources();
+  // Templates are the upstreams' and URIs the client's: a template like `{+a}{+b}x` backtracks
+  // quadratically, so only URIs of a sane length are matched against templates.
+  const server = index.exact.get(uri) ?? (uri.length <= MAX_TEMPLATE_URI ? index.matchers.find((matcher) => matcher.pattern.test(uri))?.server : undefined);
+  return server === undefined ? undefined : session.routing.upstreams.get(server);
+}
+
+/**
+ * Who is subscribed to which upstream URI. The upstream hears one subscribe when the first session
+ * subscribes and one unsubscribe when the last leaves; resources/updated reaches only subscribers.
+ */
+export class Subscriptions {
+  private readonly byKey = new Map<string, { server: string; uri: string; sessions: Set<object> }>();
+  private readonly counts = new WeakMap<object, number>();
+
+  constructor(private readonly max = MAX_SUBSCRIPTIONS) {}
+
+  async subscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void> {
+    const key = `${upstream.name}\n${uri}`;
+    const entry = this.byKey.get(key);
+    if (entry?.sessions.has(session)) return;
+    const count = this.counts.get(session) ?? 0;
+    if (count >= this.max) throw rpcError(INVALID_PARAMS, `Too many subscriptions: a session may hold ${this.max}; unsubscribe from some first`);
+    this.counts.set(session, count + 1);
+    if (entry) {
+      entry.sessions.add(session);
+      return;
+    }
+    try {
+      await upstream.request('resources/subscribe', { uri }, origin);
+    } catch (error) {
+      this.counts.set(session, (this.counts.get(session) ?? 1) - 1);
+      throw error;
+    }
+    const fresh = this.byKey.get(key);
+    // A concurrent subscribe of the same session got there first: count it once.
+    if (fresh?.sessions.has(session)) this.counts.set(session, (this.counts.get(session) ?? 1) - 1);
+    else if (fresh) fresh.sessions.add(session);
+    else this.byKey.set(key, { server: upstream.name, uri, sessions: new Set([session]) });
+  }
+
+  async unsubscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void> {
+    const key = `${upstream.name}\n${uri}`;
+    const entry = this.byKey.get(key);
+    if (!entry?.sessions.delete(session)) return;
+    this.counts.set(session, (this.counts.get(session) ?? 1) - 1);
+    if (entry.sessions.size > 0) return;
+    this.byKey.delete(key);
+    await upstream.request('resources/unsubscribe', { uri }, origin);
+  }
+
+  /** True while a session holds a subscription on the server (its process must keep running). */
+  holds(server: string): boolean {
+    for (const entry of this.byKey.values()) if (entry.server === server) return true;
+    return false;
+  }
+
+  /** Sessions subscribed to a URI of a server. */
+  subscribers(server: string, uri: string): ReadonlySet<object> {
+    return this.byKey.get(`${server}\n${uri}`)?.sessions ?? new Set();
+  }
+
+  /** Drops a closed session's subscriptions (unsubscribing upstream where it was the last). */
+  drop(session: object, upstreams: ReadonlyMap<string, Upstream>): void {
+    for (const [key, entry] of this.byKey) {
+      if (!entry.sessions.delete(session) || entry.sessions.size > 0) continue;
+      this.byKey.delete(key);
+      const upstream = upstreams.get(entry.server);
+      if (upstream?.status === 'ready') void upstream.request('resources/unsubscribe', { uri: entry.uri }).catch(() => {});
+    }
+  }
+
+  /** Subscribes again after an upstream (re)started: a new process knows no subscriptions. */
+  renew(upstream: Upstream): void {
+    for (const entry of this.byKey.values())
+      if (entry.server === upstream.name) void upstream.request('resources/subscribe', { uri: entry.uri }).catch(() => {});
+  }
+}
+
+/**
+ * resources/list and templates/list (lazytools' own plus every upstream's), resources/read routed
+ * by URI, subscribe/unsubscribe routed and counted per session.
+ */
+export function registerResources(server: Server, session: SessionContext, own: (uri: string) => ReadResourceResult): void {
+  const routing = session.routing;
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => listPage(routing.resources().resources, request.params?.cursor, (resource) => resource.uri, 'resources'));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+    listPage(routing.resources().templates, request.params?.cursor, (template) => template.uriTemplate, 'resourceTemplates'),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const uri = request.params.uri;
+    if (uri.startsWith(OWN_SCHEME)) return own(uri);
+    const upstream = owner(session, uri);
+    try {
+      return (await upstream.request('resources/read', request.params, { origin: session.origin(extra.requestId), signal: extra.signal })) as never;
+    } catch (error) {
+      throw upstreamFailure(error);
+    }
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    const uri = request.params.uri;
+    if (uri.startsWith(OWN_SCHEME)) return {};
+    try {
+      await routing.subscriptions.subscribe(session, owner(session, uri), uri, { origin: session.origin(extra.requestId), signal: extra.signal });
+    } catch (error) {
+      throw upstreamFailure(error);
+    }
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+    const uri = request.params.uri;
+    if (uri.startsWith(OWN_SCHEME)) return {};
+    try {
+      await routing.subscriptions.unsubscribe(session, owner(session, uri), uri, { origin: session.origin(extra.requestId), signal: extra.signal });
+    } catch (error) {
+      throw upstreamFailure(error);
+    }
+    return {};
+  });
+}
+
+function owner(session: SessionContext, uri: string): Upstream {
+  const upstream = resourceOwner(session, uri);
+  if (!upstream) throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
+  return upstream;
 }

@@ -2,16 +2,17 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   type CallToolResult,
+  type ClientCapabilities,
+  type ServerCapabilities,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createActor } from 'xstate';
+import { z } from 'zod';
 import { findTool, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
@@ -27,12 +28,20 @@ import { handleFocusMode } from './focus-tool.js';
 import type { Gateway, SessionOptions } from './gateway.js';
 import { handleMetaTool, isMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
-import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
+import { forwardRootsChanged, offerRoots } from './client-requests.js';
+import { registerCompletion } from './completion.js';
+import type { SessionContext } from './context.js';
+import { registerLogging } from './logging.js';
+import { registerPrompts } from './prompts.js';
+import { FrontRelay, type RelayFailure } from './relay.js';
+import { readResource, registerResources, resourceOwner } from './resources.js';
+import type { PrimitiveKind, Upstream, UpstreamError } from '../upstream/upstream.js';
+import type { CallOrigin } from '../upstream/primitives.js';
 import { errorResult } from './results.js';
-import { StdioFrontTransport } from './stdio.js';
 
-/** Calls one session may have in flight on the fast path (a bound on memory, not on work). */
-const MAX_INFLIGHT = 10_000;
+const looseResult = z.looseObject({});
+/** How long a client may take to answer an upstream's request (a user filling in a form). */
+const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -46,12 +55,18 @@ const INSTRUCTIONS =
 
 /**
  * One client session: a low-level SDK `Server` (tool definitions pass through verbatim), the
- * session's focus actor, and the list it last announced. `tools/call` for catalog tools takes a
- * fast path that relays the request to the upstream without SDK parsing; everything else
- * (lazytools' own tools, refusals, errors) goes through the SDK handlers.
+ * session's focus actor, and the list it last announced. `tools/call` for catalog tools,
+ * `prompts/get` and `resources/read` take the relay (relay.ts) to the upstream without SDK
+ * parsing; everything else (lazytools' own tools, refusals, errors, the other primitives' routing
+ * in prompts.ts, resources.ts, completion.ts, logging.ts, client-requests.ts) goes through the
+ * SDK handlers.
  */
-export class FrontSession {
+export class FrontSession implements SessionContext {
   readonly server: Server;
+  /** The level this session set with logging/setLevel. */
+  logLevel: string | undefined;
+  /** What this session's server advertised at initialize. */
+  private readonly advertised: ServerCapabilities;
   readonly fixedMode: string | undefined;
   onclose: (() => void) | undefined;
   private actor: FocusActor;
@@ -63,7 +78,7 @@ export class FrontSession {
   /** The request being handled while focus changes, so list_changed travels on its stream. */
   private activeRequest: RequestId | undefined;
   private relatedRequest: RequestId | undefined;
-  private readonly inflight = new Map<RequestId, { cancel(reason: string): void }>();
+  private relay: FrontRelay | undefined;
   private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string> } | undefined;
   private closed = false;
   /** Tools search_tools returned in this session (for the usage record). */
@@ -76,9 +91,19 @@ export class FrontSession {
     this.fixedMode = options.mode;
     this.strategySetting = options.strategy ?? gateway.config.strategy;
     this.actor = this.createFocusActor(undefined);
+    const offered = gateway.upstreamCapabilities();
+    const capabilities: ServerCapabilities = {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      ...(offered.prompts ? { prompts: { listChanged: true } } : {}),
+      ...(offered.completions ? { completions: {} } : {}),
+      ...(offered.logging ? { logging: {} } : {}),
+    };
+    this.advertised = capabilities;
+    const upstreamInstructions = gateway.upstreamInstructions();
     this.server = new Server(
       { name: 'lazytools', version: VERSION },
-      { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
+      { capabilities, instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, (request) => {
       const tools = this.listTools();
@@ -86,12 +111,15 @@ export class FrontSession {
       return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools');
     });
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.handleCall(request.params.name, request.params.arguments, extra));
-    this.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
-    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-    this.server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(this, request.params.uri));
+    registerResources(this.server, this, (uri) => readResource(this, uri));
+    if (capabilities.prompts) registerPrompts(this.server, this);
+    if (capabilities.completions) registerCompletion(this.server, this);
+    if (capabilities.logging) registerLogging(this.server, this);
+    this.server.setNotificationHandler(RootsListChangedNotificationSchema, () => forwardRootsChanged(this, gateway.upstreams.values()));
     this.server.oninitialized = () => {
       this.resolvedStrategy = strategyFor(this.strategySetting, this.server.getClientVersion()?.name);
       this.lastList = this.listTools();
+      if (this.clientCapabilities()?.roots) offerRoots(this, gateway.upstreams.values(), gateway.sessions);
     };
     this.lastList = this.listTools();
   }
@@ -100,8 +128,10 @@ export class FrontSession {
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
     const sdkMessage = transport.onmessage;
+    const relay = new FrontRelay(transport);
+    this.relay = relay;
     transport.onmessage = (message, extra) => {
-      if (!this.fastPath(message, transport)) sdkMessage?.(message, extra);
+      if (!this.fastPath(message, relay)) sdkMessage?.(message, extra);
     };
     addCloseListener(transport, () => this.dispose());
   }
@@ -109,6 +139,40 @@ export class FrontSession {
   async close(): Promise<void> {
     await this.server.close().catch(() => {});
     this.dispose();
+  }
+
+  /** The gateway as the routing modules see it. */
+  get routing(): Gateway {
+    return this.gateway;
+  }
+
+  origin(requestId: RequestId | undefined): CallOrigin {
+    return { session: this, requestId };
+  }
+
+  clientCapabilities(): ClientCapabilities | undefined {
+    return this.server.getClientCapabilities();
+  }
+
+  /**
+   * Sends a notification straight to the transport (not through the SDK's async path), so
+   * notifications an upstream sent during a relayed call arrive before its answer.
+   */
+  notify(method: string, params: Record<string, unknown> | undefined, relatedRequestId?: RequestId): void {
+    const transport = this.server.transport;
+    if (this.closed || !transport || this.server.getClientCapabilities() === undefined) return;
+    const message = { jsonrpc: '2.0', method, ...(params ? { params } : {}) } as never;
+    void transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {});
+  }
+
+  async forward(method: string, params: Record<string, unknown> | undefined, relatedRequestId: RequestId | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    return (await this.server.request({ method, params } as never, looseResult, { relatedRequestId, signal, timeout: CLIENT_REQUEST_TIMEOUT_MS })) as Record<string, unknown>;
+  }
+
+  /** An upstream's prompts or resources changed: tell the client when it was told it may hear so. */
+  listChanged(kind: PrimitiveKind): void {
+    if (kind === 'prompts' && !this.advertised.prompts) return;
+    this.notify(`notifications/${kind}/list_changed`, undefined);
   }
 
   /** The strategy this session is served with (`auto` resolved by client name once initialized). */
@@ -188,6 +252,7 @@ export class FrontSession {
         { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
         {
           signal: extra?.signal,
+          origin: this.origin(extra?.requestId),
           onProgress:
             progressToken === undefined || !extra
               ? undefined
@@ -260,57 +325,54 @@ export class FrontSession {
    * parsing either way, the result goes back as the upstream sent it. Returns false to leave the
    * message to the SDK (own tools, refusals, stopped upstreams, malformed requests).
    */
-  private fastPath(message: unknown, transport: Transport): boolean {
+  private fastPath(message: unknown, relay: FrontRelay): boolean {
     if (isNotification(message) && message.method === 'notifications/cancelled') {
       const id = message.params?.requestId as RequestId | undefined;
-      const handle = id === undefined ? undefined : this.inflight.get(id);
-      if (!handle || id === undefined) return false;
-      this.inflight.delete(id);
-      handle.cancel(String(message.params?.reason ?? 'cancelled by client'));
-      return true;
+      return id !== undefined && relay.cancel(id, String(message.params?.reason ?? 'cancelled by client'));
     }
-    if (!isRequest(message) || message.method !== 'tools/call') return false;
+    if (!isRequest(message) || relay.full) return false;
     const params = message.params;
-    if (!params || typeof params.name !== 'string' || params.task !== undefined) return false;
-    const args = params.arguments;
-    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return false;
-    const tool = this.gateway.catalog.byName.get(params.name);
-    if (!tool || this.refusal(tool)) return false;
-    const upstream = this.gateway.upstreamOf(tool);
-    if (!upstream || upstream.status !== 'ready') return false;
-    const id = message.id;
+    if (!params || params.task !== undefined) return false;
     const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    const onProgress =
-      token === undefined
-        ? undefined
-        : (progress: Record<string, unknown>) =>
-            void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } } as never, { relatedRequestId: id }).catch(() => {});
-    if (this.inflight.size >= MAX_INFLIGHT) return false;
-    this.recordUsage(tool, 'direct');
-    // `handle` is read only when the client cancels, after relay() returned.
-    const entry = { cancel: (reason: string) => handle.cancel(reason) };
-    this.inflight.set(id, entry);
-    const finish = (write: () => void) => {
-      if (this.inflight.get(id) !== entry) return;
-      this.inflight.delete(id);
-      // A response right behind a progress notification can land in the client's same read, and
-      // the SDK client then drops that notification: answer on the next turn instead.
-      if (token === undefined) write();
-      else setImmediate(write);
-    };
-    const raw = transport instanceof StdioFrontTransport ? transport : undefined;
-    const handle = upstream.relay(
-      { ...params, name: tool.name },
-      (error, result) =>
-        finish(() => {
-          const answer = error ? errorResult(`Tool "${tool.exposedName}" failed: ${error.message}`) : result;
-          void transport.send({ jsonrpc: '2.0', id, result: answer } as never, { relatedRequestId: id }).catch(() => {});
-        }),
-      onProgress,
-      undefined,
-      raw && ((prefix) => finish(() => raw.sendRawLine(`${prefix},"id":${JSON.stringify(id)}}`))),
-    );
+    const route = this.fastRoute(message.method, params);
+    if (!route || route.upstream.status !== 'ready') return false;
+    route.record?.();
+    relay.send({ id: message.id, upstream: route.upstream, method: message.method, params: route.params, progressToken: token, origin: this.origin(message.id), failure: route.failure });
     return true;
+  }
+
+  /**
+   * Where a request can be relayed without the SDK: `tools/call` of a permitted catalog tool,
+   * `prompts/get` of a listed prompt, `resources/read` of an upstream URI. Anything else (own
+   * tools, refusals, malformed params) is left to the SDK handlers, which answer it properly.
+   */
+  private fastRoute(method: string, params: Record<string, unknown>): { upstream: Upstream; params: Record<string, unknown>; failure: RelayFailure; record?: () => void } | undefined {
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined;
+    if (method === 'tools/call') {
+      if (typeof params.name !== 'string') return undefined;
+      const tool = this.gateway.catalog.byName.get(params.name);
+      if (!tool || this.refusal(tool)) return undefined;
+      const upstream = this.gateway.upstreamOf(tool);
+      if (!upstream) return undefined;
+      return {
+        upstream,
+        params: { ...params, name: tool.name },
+        failure: (error) => ({ result: errorResult(`Tool "${tool.exposedName}" failed: ${error.message}`) }),
+        record: () => this.recordUsage(tool, 'direct'),
+      };
+    }
+    if (method === 'prompts/get' && this.advertised.prompts) {
+      const route = typeof params.name === 'string' ? this.gateway.prompts().byName.get(params.name) : undefined;
+      const upstream = route && this.gateway.upstreams.get(route.server);
+      return route && upstream ? { upstream, params: { ...params, name: route.name }, failure: relayError } : undefined;
+    }
+    if (method === 'resources/read') {
+      if (typeof params.uri !== 'string' || params.uri.startsWith('lazytools://')) return undefined;
+      const upstream = resourceOwner(this, params.uri);
+      return upstream ? { upstream, params, failure: relayError } : undefined;
+    }
+    return undefined;
   }
 
   private createFocusActor(persisted: unknown): FocusActor {
@@ -366,8 +428,7 @@ export class FrontSession {
   private dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const handle of this.inflight.values()) handle.cancel('session closed');
-    this.inflight.clear();
+    this.relay?.cancelAll('session closed');
     this.actor.stop();
     this.onclose?.();
   }
@@ -386,4 +447,9 @@ function sameList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): b
     if (x?.name !== y?.name || JSON.stringify(x) !== JSON.stringify(y)) return false;
   }
   return true;
+}
+
+/** A relayed prompts/get or resources/read that failed: the upstream's own error, verbatim. */
+function relayError(error: UpstreamError): { error: { code: number; message: string; data?: unknown } } {
+  return { error: error.rpcError ?? { code: -32603, message: error.message } };
 }

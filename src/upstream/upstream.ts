@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type JSONRPCMessage, type JSONRPCRequest, type Notification } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { VERSION } from '../version.js';
 
@@ -18,6 +19,17 @@ export interface CallOptions {
   /** Receives `notifications/progress` params (the token is the caller's to set). */
   onProgress?: ((params: Record<string, unknown>) => void) | undefined;
   timeoutMs?: number | undefined;
+  /** The front request that caused this one (routes the upstream's own requests back to it). */
+  origin?: CallOrigin | undefined;
+}
+
+/** The primitive kinds an upstream can announce list changes for, besides tools. */
+export type PrimitiveKind = 'prompts' | 'resources';
+
+/** A request the upstream sends to its client (sampling, elicitation, roots), loosely typed. */
+export interface UpstreamRequest {
+  method: string;
+  params?: Record<string, unknown> | undefined;
 }
 
 /** A failure reaching or running a tool on an upstream; becomes an `isError` result. */
@@ -26,6 +38,8 @@ export class UpstreamError extends Error {
   constructor(
     readonly server: string,
     message: string,
+    /** The upstream's own JSON-RPC error, when it answered with one (passed on verbatim). */
+    readonly rpcError?: { code: number; message: string; data?: unknown },
   ) {
     super(message);
   }
@@ -60,6 +74,7 @@ interface Pending {
   deadline: number;
   tool: string;
   timeoutMs: number;
+  origin: CallOrigin | undefined;
 }
 
 const looseResult = z.looseObject({});
@@ -83,6 +98,21 @@ export class Upstream {
   onToolsChanged: ((upstream: Upstream) => void) | undefined;
   /** Called when the status changes. */
   onStatus: ((upstream: Upstream) => void) | undefined;
+  /** Prompts, resources and templates, as listed at start and after the upstream's list_changed. */
+  primitives: UpstreamPrimitives = NO_PRIMITIVES;
+  /** The server's capabilities and instructions from its initialize answer (verbatim). */
+  capabilities: Record<string, unknown> | undefined;
+  instructions: string | undefined;
+  /** The latest request sent for a front session (routes requests that arrive outside a call). */
+  lastOrigin: CallOrigin | undefined;
+  /** Called after a prompts or resources list_changed was re-listed. */
+  onPrimitivesChanged: ((upstream: Upstream, kind: PrimitiveKind) => void) | undefined;
+  /** Other notifications of the upstream (log messages, resources/updated), verbatim. */
+  onNotification: ((upstream: Upstream, notification: Notification) => void) | undefined;
+  /** True while something needs the process even without calls (a session's subscriptions). */
+  keepAlive: (() => boolean) | undefined;
+  /** Requests the upstream sends its client (sampling, elicitation, roots); the answer goes back. */
+  onRequest: ((upstream: Upstream, request: UpstreamRequest, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined;
 
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -118,7 +148,17 @@ export class Upstream {
   }
 
   /** Calls a tool by its upstream name, starting the upstream first when needed. */
-  async call(params: Record<string, unknown> & { name: string }, options: CallOptions = {}): Promise<Record<string, unknown>> {
+  call(params: Record<string, unknown> & { name: string }, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    return this.request('tools/call', params, options);
+  }
+
+  /**
+   * Sends any request (prompts/get, resources/read, …) on the relay, starting the upstream first
+   * when needed; resolves with the result as sent, rejects with an UpstreamError that carries the
+   * upstream's JSON-RPC error.
+   */
+  async request(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    if (options.origin) this.lastOrigin = options.origin;
     if (this.status !== 'ready') await this.start();
     return new Promise((resolve, reject) => {
       // relay() may call back synchronously (upstream gone meanwhile), so the abort listener is
@@ -126,12 +166,19 @@ export class Upstream {
       let settled = false;
       // Runs only after relay() returned: the listener is attached below, once the call is pending.
       const onAbort = () => handle.cancel(String(options.signal?.reason ?? 'cancelled by client'));
-      const handle = this.relay(params, (error, result) => {
-        settled = true;
-        options.signal?.removeEventListener('abort', onAbort);
-        if (error) reject(error);
-        else resolve(result ?? {});
-      }, options.onProgress, options.timeoutMs);
+      const handle = this.relay(
+        params,
+        (error, result) => {
+          settled = true;
+          options.signal?.removeEventListener('abort', onAbort);
+          if (error) reject(error);
+          else resolve(result ?? {});
+        },
+        options.onProgress,
+        options.timeoutMs,
+        undefined,
+        { method, origin: options.origin },
+      );
       if (settled) return;
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -144,12 +191,15 @@ export class Upstream {
    * are swept every 250 ms. The returned handle cancels (forwarding notifications/cancelled).
    */
   relay(
-    params: Record<string, unknown> & { name: string },
+    params: Record<string, unknown>,
     done: (error: UpstreamError | undefined, result?: Record<string, unknown>) => void,
     onProgress?: (params: Record<string, unknown>) => void,
     timeoutMs?: number,
     raw?: RawDone,
+    route: { method?: string | undefined; origin?: CallOrigin | undefined } = {},
   ): { cancel(reason: string): void } {
+    const method = route.method ?? 'tools/call';
+    if (route.origin) this.lastOrigin = route.origin;
     const transport = this.transport;
     if (!transport || this.status !== 'ready') {
       done(new UpstreamError(this.name, `upstream "${this.name}" is not connected`));
@@ -165,9 +215,9 @@ export class Upstream {
     }
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     this.lastUsed = Date.now();
-    this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: params.name, timeoutMs: limit });
+    this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
     this.sweepSoon();
-    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: outgoing } as JSONRPCMessage;
+    const message = { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
     const unreachable = (error: unknown) => this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${(error as Error).message}`));
     if (transport instanceof StdioUpstreamTransport) {
       if (!transport.sendNow(message)) unreachable(new Error('upstream process is not running'));
@@ -179,6 +229,12 @@ export class Upstream {
         void transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => {});
       },
     };
+  }
+
+  /** Sends a notification (e.g. roots/list_changed) when connected; dropped otherwise. */
+  notify(method: string, params?: Record<string, unknown>): void {
+    if (this.status !== 'ready' || !this.transport) return;
+    void this.transport.send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) } as JSONRPCMessage).catch(() => {});
   }
 
   /** Disconnects (and ends a stdio child). */
@@ -197,10 +253,17 @@ export class Upstream {
   private async doStart(): Promise<void> {
     this.setStatus('starting');
     const transport = this.options.connect();
-    const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: {} });
+    // Declared for every upstream: lazytools routes these requests to the client session that
+    // caused them (client-requests.ts), which refuses clearly when its own client lacks them.
+    const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.refresh().catch((error: unknown) => this.logger.warn(`${this.name}: could not re-list tools: ${(error as Error).message}`));
     });
+    client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
+    client.fallbackRequestHandler = async (request: JSONRPCRequest, extra) => {
+      if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
+      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined }, extra.signal)) as never;
+    };
     client.onerror = (error) => this.logger.warn(`${this.name}: ${error.message}`);
     const timeout = this.options.startTimeoutMs ?? 30_000;
     try {
@@ -208,7 +271,9 @@ export class Upstream {
       this.client = client;
       this.transport = transport;
       this.hook(transport, client);
-      this.tools = await this.listAll(client, timeout);
+      this.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
+      this.instructions = client.getInstructions();
+      [this.tools, this.primitives] = await Promise.all([this.listAll(client, timeout), this.listPrimitives(client, timeout)]);
       this.lastError = undefined;
       this.lastUsed = Date.now();
       this.watchIdle();
@@ -232,11 +297,18 @@ export class Upstream {
       if (isResponse(message) && typeof message.id === 'string') {
         const pending = this.pending.get(message.id);
         if (pending) {
-          if (message.error) this.settle(message.id, new UpstreamError(this.name, `upstream "${this.name}" answered with an error: ${message.error.message}`));
+          if (message.error) this.settle(message.id, new UpstreamError(this.name, `upstream "${this.name}" answered with an error: ${message.error.message}`, message.error));
           else {
             this.failures = 0;
             this.settle(message.id, undefined, message.result ?? {});
           }
+          return;
+        }
+      } else if (isNotification(message) && (message.method === 'notifications/message' || message.method === 'notifications/resources/updated')) {
+        // Passed on synchronously, so a log line sent during a relayed call reaches the client
+        // before the call's (raw, immediate) answer.
+        if (this.onNotification) {
+          this.onNotification(this, message as Notification);
           return;
         }
       } else if (isNotification(message) && message.method === 'notifications/progress') {
@@ -273,6 +345,35 @@ export class Upstream {
     this.failures = 0;
     pending.raw(line.slice(0, at + ',"jsonrpc":"2.0"'.length));
     return true;
+  }
+
+  private listPrimitives(client: Client, timeout: number): Promise<UpstreamPrimitives> {
+    return listPrimitives(client, timeout, (what, error) => this.logger.warn(`${this.name}: could not list ${what}: ${error.message}`));
+  }
+
+  /** Re-lists prompts or resources on the upstream's list_changed; passes other notifications on. */
+  private async notified(client: Client, notification: Notification): Promise<void> {
+    const kind: PrimitiveKind | undefined =
+      notification.method === 'notifications/prompts/list_changed' ? 'prompts' : notification.method === 'notifications/resources/list_changed' ? 'resources' : undefined;
+    if (!kind) {
+      this.onNotification?.(this, notification);
+      return;
+    }
+    try {
+      const primitives = await this.listPrimitives(client, this.options.startTimeoutMs ?? 30_000);
+      if (this.client !== client) return;
+      this.primitives = primitives;
+      this.onPrimitivesChanged?.(this, kind);
+    } catch (error) {
+      this.logger.warn(`${this.name}: could not re-list ${kind}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Front requests in flight on this upstream, oldest first, with who caused them. */
+  origins(): CallOrigin[] {
+    const out: CallOrigin[] = [];
+    for (const pending of this.pending.values()) if (pending.origin) out.push(pending.origin);
+    return out;
   }
 
   private async refresh(): Promise<void> {
@@ -346,7 +447,7 @@ export class Upstream {
     const idle = this.options.idleTimeoutMs;
     if (!idle || this.idleTimer) return;
     this.idleTimer = setInterval(() => {
-      if (this.status !== 'ready' || this.pending.size > 0 || Date.now() - this.lastUsed < idle) return;
+      if (this.status !== 'ready' || this.pending.size > 0 || Date.now() - this.lastUsed < idle || this.keepAlive?.()) return;
       this.logger.info(`${this.name}: idle for ${Math.round(idle / 1000)} s, stopping`);
       void this.stop();
     }, Math.max(50, Math.min(idle / 4, 10_000)));

@@ -1,0 +1,69 @@
+import type { CallOrigin } from '../upstream/primitives.js';
+import type { Upstream, UpstreamRequest } from '../upstream/upstream.js';
+import { rpcError, type SessionContext } from './context.js';
+
+/** The client capability each server-to-client request needs. */
+const NEEDS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+  ['roots/list', 'roots'],
+]);
+
+/**
+ * The session an upstream's request or notification belongs to, by one rule:
+ * 1. the session whose requests are in flight on that upstream (the latest of them), when they all
+ *    come from one session;
+ * 2. with several sessions in flight: none (ambiguous; the request is refused);
+ * 3. with nothing in flight: the session whose request reached that upstream last, if still open.
+ */
+export function causingSession<S extends SessionContext>(upstream: Upstream, sessions: ReadonlySet<S>): { session: S; origin: CallOrigin | undefined } | { ambiguous: true } | undefined {
+  const origins = upstream.origins().filter((origin) => sessions.has(origin.session as S));
+  if (origins.length > 0) {
+    const first = origins[0]?.session;
+    if (origins.some((origin) => origin.session !== first)) return { ambiguous: true };
+    const latest = origins[origins.length - 1];
+    return { session: first as S, origin: latest };
+  }
+  const last = upstream.lastOrigin;
+  if (last && sessions.has(last.session as S)) return { session: last.session as S, origin: undefined };
+  return undefined;
+}
+
+/**
+ * Carries an upstream's sampling, elicitation or roots request to the client session that caused
+ * it (on the causing request's stream) and returns the client's answer verbatim. Refused with a
+ * clear error when no session qualifies or its client lacks the capability.
+ */
+export async function forwardClientRequest(upstream: Upstream, request: UpstreamRequest, signal: AbortSignal, sessions: ReadonlySet<SessionContext>): Promise<Record<string, unknown>> {
+  const found = causingSession(upstream, sessions);
+  if (!found) throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" has no client session to go to (no request of a session reached this server yet)`);
+  if ('ambiguous' in found)
+    throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several client sessions are in flight on this server`);
+  const need = NEEDS.get(request.method);
+  if (need && !found.session.clientCapabilities()?.[need])
+    throw rpcError(-32601, `lazytools: the client of this session does not support ${need} (${request.method} from "${upstream.name}")`);
+  return found.session.forward(request.method, request.params, found.origin?.requestId, signal);
+}
+
+/**
+ * notifications/roots/list_changed from a client reaches the upstreams whose roots came from this
+ * session (those it reached last); each then asks roots/list again and gets this session's roots.
+ */
+export function forwardRootsChanged(session: SessionContext, upstreams: Iterable<Upstream>): void {
+  for (const upstream of upstreams) if (upstream.lastOrigin?.session === session) upstream.notify('notifications/roots/list_changed');
+}
+
+/**
+ * A client with roots gives them to the running upstreams no open session has reached yet (they
+ * started before any session, so their own roots/list found nobody): they become this session's
+ * and hear roots/list_changed, so a server started without directories (filesystem) gets some.
+ */
+export function offerRoots(session: SessionContext, upstreams: Iterable<Upstream>, sessions: ReadonlySet<object>): void {
+  for (const upstream of upstreams) {
+    if (upstream.status !== 'ready') continue;
+    const owner = upstream.lastOrigin?.session;
+    if (owner !== undefined && owner !== session && sessions.has(owner)) continue;
+    upstream.lastOrigin = session.origin(undefined);
+    upstream.notify('notifications/roots/list_changed');
+  }
+}

@@ -1,0 +1,60 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { PromptDefinition } from '../upstream/primitives.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { listPage } from './paging.js';
+import { INVALID_PARAMS, rpcError, upstreamFailure, type SessionContext } from './context.js';
+
+/** Where an exposed prompt name leads: the server and the prompt's own name there. */
+export interface PromptRoute {
+  server: string;
+  name: string;
+}
+
+/** Every upstream's prompts under unique names (prefixed with the server only where names collide). */
+export interface PromptIndex {
+  list: PromptDefinition[];
+  byName: Map<string, PromptRoute>;
+}
+
+/**
+ * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
+ * tool names are: `server_name` where two servers share a name (or always with `prefix: always`).
+ */
+export function buildPromptIndex(upstreams: Iterable<Upstream>, prefix: 'auto' | 'always' | undefined): PromptIndex {
+  const counts = new Map<string, number>();
+  const all = [...upstreams];
+  for (const upstream of all) for (const prompt of upstream.primitives.prompts) counts.set(prompt.name, (counts.get(prompt.name) ?? 0) + 1);
+  const list: PromptDefinition[] = [];
+  const byName = new Map<string, PromptRoute>();
+  for (const upstream of all) {
+    for (const prompt of upstream.primitives.prompts) {
+      const exposed = prefix === 'always' || (counts.get(prompt.name) ?? 0) > 1 ? `${upstream.name}_${prompt.name}` : prompt.name;
+      if (byName.has(exposed)) continue;
+      byName.set(exposed, { server: upstream.name, name: prompt.name });
+      list.push(exposed === prompt.name ? prompt : { ...prompt, name: exposed });
+    }
+  }
+  return { list, byName };
+}
+
+/** The route of an exposed prompt name, or an InvalidParams error naming it. */
+export function promptRoute(session: SessionContext, name: unknown): { route: PromptRoute; upstream: Upstream } {
+  const route = typeof name === 'string' ? session.routing.prompts().byName.get(name) : undefined;
+  const upstream = route && session.routing.upstreams.get(route.server);
+  if (!route || !upstream) throw rpcError(INVALID_PARAMS, `Unknown prompt "${String(name)}"`);
+  return { route, upstream };
+}
+
+/** prompts/list (every upstream's prompts) and prompts/get (routed to the prompt's server). */
+export function registerPrompts(server: Server, session: SessionContext): void {
+  server.setRequestHandler(ListPromptsRequestSchema, (request) => listPage(session.routing.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts'));
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const { route, upstream } = promptRoute(session, request.params.name);
+    try {
+      return (await upstream.request('prompts/get', { ...request.params, name: route.name }, { origin: session.origin(extra.requestId), signal: extra.signal })) as never;
+    } catch (error) {
+      throw upstreamFailure(error);
+    }
+  });
+}
