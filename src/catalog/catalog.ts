@@ -4,6 +4,7 @@ import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { normalized, summarize } from './text.js';
+import { own } from '../util/own.js';
 
 /**
  * An MCP tool definition as an upstream sent it. Only the fields lazytools reads are typed; the
@@ -83,23 +84,37 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
   for (const source of sorted) for (const tool of source.tools) nameCounts.set(tool.name, (nameCounts.get(tool.name) ?? 0) + 1);
 
-  const tools: CatalogTool[] = [];
+  // Exposed names: the upstream name, prefixed with the server on collisions (or always). A
+  // literal name equal to another tool's prefixed name is itself prefixed, so no upstream can take
+  // another's calls; whatever still collides after that is left out with a warning.
+  const planned: Array<{ server: string; tool: ToolDefinition; exposedName: string }> = [];
   for (const source of sorted) {
     const seen = new Set<string>();
     for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
       if (seen.has(tool.name)) continue;
       seen.add(tool.name);
       const collides = (nameCounts.get(tool.name) ?? 0) > 1 || OWN_TOOL_NAMES.has(tool.name);
-      const exposedName = config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name;
-      tools.push(makeTool(source.server, tool, exposedName, compiled, config));
+      planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
     }
+  }
+  const prefixedNames = new Set(planned.filter((p) => p.exposedName !== p.tool.name).map((p) => p.exposedName));
+  for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedNames.has(entry.tool.name)) entry.exposedName = `${entry.server}_${entry.tool.name}`;
+  const warnings: string[] = [];
+  const taken = new Set<string>();
+  const tools: CatalogTool[] = [];
+  for (const { server, tool, exposedName } of planned) {
+    if (taken.has(exposedName)) {
+      warnings.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is already another tool's`);
+      continue;
+    }
+    taken.add(exposedName);
+    tools.push(makeTool(server, tool, exposedName, compiled, config));
   }
 
   const groups = new Map<string, CatalogGroup>();
   for (const group of compiled) groups.set(group.name, { name: group.name, description: group.description, tools: [], catchAll: isCatchAll(group) });
   for (const tool of tools) for (const name of tool.groups) groups.get(name)?.tools.push(tool);
 
-  const warnings: string[] = [];
   const orphans = tools.filter((tool) => tool.groups.every((name) => groups.get(name)?.catchAll));
   if (orphans.length > 0)
     warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(orphans.map((t) => t.id))}`);
@@ -148,7 +163,7 @@ export function idMatcher(globs: readonly string[]): (id: string) => boolean {
 function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: CompiledGroup[], config: ResolvedConfig): CatalogTool {
   const id = `${server}:${tool.name}`;
   const title = tool.title ?? tool.annotations?.title;
-  const summary = config.tools[id]?.summary ?? summarize(tool.description, title ?? tool.name);
+  const summary = own(config.tools, id)?.summary ?? summarize(tool.description, title ?? tool.name);
   const readOnly = tool.annotations?.readOnlyHint === true;
   const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`) };
   const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);

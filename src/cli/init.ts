@@ -16,17 +16,23 @@ export const initCommand: Command = {
   async run(argv, io) {
     const { values } = parse(argv, { from: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } });
     const from = values.from ?? 'claude-code';
-    const source = (CLIENT_NAMES as readonly string[]).includes(from) ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);
+    const isClient = (CLIENT_NAMES as readonly string[]).includes(from);
+    const source = isClient ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);
+    if (!isClient && !existsSync(source))
+      throw new UsageError(`--from: "${from}" is neither a client (${CLIENT_NAMES.join(', ')}) nor an existing file (${source})`);
     const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
     if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
-    const imported = importServers(await readJsonFile(source), source);
+    const imported = importServers(await readJsonFile(source), source, { cwd: io.cwd });
     parseConfig(imported.rc, out);
     const names = Object.keys(imported.rc.servers ?? {});
     if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}`);
     writeFileSync(out, `${JSON.stringify(imported.rc, null, 2)}\n`);
     io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
     for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
-    if (imported.secrets.length > 0) io.err(`secrets moved out of the file; set them in your environment: ${imported.secrets.join(', ')}`);
+    for (const note of imported.notes) io.err(`note: ${note}`);
+    for (const warning of imported.warnings) io.err(`warning: ${warning}`);
+    if (imported.secrets.length > 0)
+      io.err(`env and header values (and credentials in arguments and URLs) moved out of the file; set them in your environment: ${imported.secrets.join(', ')}`);
     const serverKey = from === 'vscode' ? 'servers' : 'mcpServers';
     const snippet = { [serverKey]: { lazytools: { command: 'npx', args: ['-y', 'lazytools', 'serve', '--config', out] } } };
     io.out(`Replace the servers in your client config with:\n${JSON.stringify(snippet, null, 2)}`);

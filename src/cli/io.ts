@@ -1,3 +1,5 @@
+import { redact } from '../util/redact.js';
+
 /** Where a command writes: process streams in the binary, buffers in tests. */
 export interface CliIO {
   out(text: string): void;
@@ -6,9 +8,10 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
 }
 
+/** The process streams; secrets from the environment are shown as `${VAR}`. */
 export const processIO: CliIO = {
-  out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  err: (text) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  out: (text) => void process.stdout.write(line(redact(text))),
+  err: (text) => void process.stderr.write(line(redact(text))),
   cwd: process.cwd(),
   env: process.env,
 };
@@ -18,4 +21,8 @@ export interface Command {
   name: string;
   usage: string;
   run(argv: string[], io: CliIO): Promise<number>;
+}
+
+function line(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
 }

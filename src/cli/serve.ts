@@ -8,7 +8,8 @@ export const serveCommand: Command = {
   usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http HOST:PORT] [--token T] [--force]
 
   --config F          rc file (default: discovered)
-  --mode M            serve one fixed mode (its list never varies per connection)
+  --mode M            serve one fixed mode only, without focus_mode (over HTTP at /mcp and
+                      /mcp/M; --mode a,b serves several, each at /mcp/<mode>)
   --strategy S        notify | proxy | hybrid | auto (default: the rc's, else hybrid)
   --http HOST:PORT    serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio)
   --token T           require Authorization: Bearer T (default: $LAZYTOOLS_TOKEN)
@@ -16,6 +17,7 @@ export const serveCommand: Command = {
   --allow-host H      accept this Host header too (repeatable)
   --allow-origin O    accept this Origin too (repeatable)
   --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)
+  --max-sessions N    most HTTP sessions open at once; initialize past it answers 503 (default 1000)
   --ignore-lock       start every upstream at boot even when lazytools.lock.json exists
   --watch             reload the rc file when it changes (an invalid one is reported and ignored)`,
   async run(argv, io) {
@@ -29,6 +31,7 @@ export const serveCommand: Command = {
       'allow-host': { type: 'string', multiple: true },
       'allow-origin': { type: 'string', multiple: true },
       'idle-timeout': { type: 'string' },
+      'max-sessions': { type: 'string' },
       'ignore-lock': { type: 'boolean' },
       watch: { type: 'boolean' },
     });
@@ -41,11 +44,11 @@ export const serveCommand: Command = {
     const http = values.http === undefined ? undefined : hostPort(values.http);
     // Listen for the end before starting anything, so a signal during start-up still stops the children.
     const stopped = new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
       if (!http) {
-        process.stdin.once('end', resolve);
-        process.stdin.once('close', resolve);
+        process.stdin.once('end', () => resolve());
+        process.stdin.once('close', () => resolve());
       }
     });
     const served = await serve({
@@ -63,13 +66,18 @@ export const serveCommand: Command = {
         allowedHosts: values['allow-host'],
         allowedOrigins: values['allow-origin'],
         idleTimeoutMs: intFlag(values['idle-timeout'], 'idle-timeout', 1800) * 1000,
+        maxSessions: intFlag(values['max-sessions'], 'max-sessions', 1000),
       },
+      onListening: (url) => io.err(`lazytools: serving ${url}${values.mode === undefined ? ` (fixed modes at ${url}/<mode>)` : ` (mode ${values.mode} only)`}`),
     });
     // A bug must not take the gateway down: log it and keep serving.
     process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
-    if (served.http) io.err(`lazytools: serving ${served.http.url} (fixed modes at ${served.http.url}/<mode>)`);
-    await Promise.race([stopped, served.ended]);
+    const reason = await Promise.race([stopped, served.ended]);
     await served.close();
+    if (typeof reason === 'string') {
+      io.err(`lazytools: ${reason}`);
+      return 1;
+    }
     return 0;
   },
 };

@@ -1,15 +1,20 @@
 import { ConfigError } from '../util/errors.js';
+import { registerSecret } from '../util/redact.js';
 
 /**
  * Replaces `${VAR}` and `${VAR:-default}` in a string with values from `env`, so secrets stay out
- * of rc files.
+ * of rc files. Every substituted value is registered for redaction (see util/redact).
  *
  * @throws ConfigError naming the variable and the key path when a variable without a default is unset.
  */
 export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: string, file?: string): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
-    const found = env[name];
-    if (found !== undefined && found !== '') return found;
+    const found = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
+    if (typeof found === 'string' && found !== '') {
+      // Whatever comes from the environment may be a secret: shown as ${NAME} from now on.
+      registerSecret(found, name);
+      return found;
+    }
     if (fallback !== undefined) return fallback;
     throw new ConfigError(`${keyPath}: environment variable ${name} is not set (referenced as \${${name}})`, file);
   });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
+import { hasOwn } from '../util/own.js';
 import type { RcConfig, ServerConfig } from './schema.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
@@ -35,62 +36,255 @@ export function findClientConfig(client: ClientName, cwd: string): string {
 
 export interface ImportedServers {
   rc: RcConfig;
-  /** Environment variables moved out of the file: set them before `lazytools serve`. */
+  /** Environment variables the rc now reads: set them before `lazytools serve`. */
   secrets: string[];
   skipped: string[];
+  /** What the import changed on the way (renames, sse servers, VS Code variables, sources). */
+  notes: string[];
+  /** Values left as written that look like secrets: move them by hand. */
+  warnings: string[];
 }
 
-const SECRET = /token|secret|password|passwd|api[_-]?key|auth|credential/i;
+export interface ImportOptions {
+  /** The project folder: Claude Code's ~/.claude.json keeps its servers under `projects[<cwd>]`. */
+  cwd?: string | undefined;
+}
+
+/** Flags whose next argument (or `=value`) is a credential. */
+const SECRET_FLAG = /^--?[\w-]*(?:token|secret|password|passwd|api[_-]?key|apikey|auth|credential|access[_-]?key|private[_-]?key|key)$/i;
+/** Query parameters that carry credentials. */
+const SECRET_PARAM = /token|secret|password|passwd|api[_-]?key|apikey|auth|credential|signature|sig|key|session/i;
+/** Values that look like credentials wherever they appear (left as written, with a warning). */
+const SECRET_LOOKING = /^(?:sk-|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|AKIA|ASIA|glpat-|AIza)|[A-Za-z0-9+/_-]{32,}/;
 
 /**
- * Turns a client's MCP config (`mcpServers` of Claude Desktop, Cursor and Claude Code, or
- * `servers` of VS Code) into an rc: the same servers, one group per server, the preset modes.
- * Secret-looking env values and headers become `${NAME}` references, so no secret lands in the rc.
+ * Turns a client's MCP config (`mcpServers` of Claude Desktop, Cursor and Claude Code, including
+ * Claude Code's per-project `projects[<cwd>].mcpServers`, or `servers` of VS Code) into an rc: the
+ * same servers, one group per server, the preset modes. No value that may be a secret is copied:
+ * every env and header value becomes a `${NAME}` reference (keeping a header's scheme word, as in
+ * `Bearer ${NAME}`), and so do credentials in known argument and URL forms (`--api-key X`,
+ * `scheme://user:pass@`, `?apiKey=`); other secret-looking values are reported.
  */
-export function importServers(json: unknown, file: string): ImportedServers {
-  const root = json as { mcpServers?: unknown; servers?: unknown };
-  const entries = (root?.mcpServers ?? root?.servers) as Record<string, unknown> | undefined;
-  if (!entries || typeof entries !== 'object') throw new ConfigError('expected "mcpServers" (or "servers") with the MCP servers to import', file);
+export function importServers(json: unknown, file: string, options: ImportOptions = {}): ImportedServers {
+  const notes: string[] = [];
+  const entries = serverEntries(json, file, options.cwd, notes);
   const servers: Record<string, ServerConfig> = {};
   const groups: NonNullable<RcConfig['groups']> = {};
-  const secrets: string[] = [];
+  const variables = new Variables();
   const skipped: string[] = [];
-  for (const [rawName, value] of Object.entries(entries)) {
-    const name = rawName.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'server';
-    const entry = value as { command?: unknown; args?: unknown; env?: unknown; cwd?: unknown; url?: unknown; headers?: unknown };
-    if (name === 'lazytools' || (Array.isArray(entry.args) && entry.args.includes('lazytools'))) {
+  const warnings: string[] = [];
+  for (const [rawName, value] of entries) {
+    const entry = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    if (rawName === 'lazytools' || (Array.isArray(entry.args) && entry.args.includes('lazytools'))) {
       skipped.push(`${rawName} (lazytools itself)`);
       continue;
     }
+    const name = uniqueName(rawName, servers);
+    if (name !== rawName) notes.push(`server "${rawName}" is named "${name}" (letters, digits, "_", "-" and "." only, names kept distinct)`);
+    const at = `servers.${name}`;
+    const text = (raw: unknown, where: string) => vscodeVariables(String(raw), where, variables, notes);
+    let server: ServerConfig;
     if (typeof entry.command === 'string') {
-      const server: ServerConfig = { command: entry.command };
-      if (Array.isArray(entry.args)) server.args = entry.args.map(String);
-      if (entry.env && typeof entry.env === 'object') server.env = scrub(entry.env as Record<string, unknown>, secrets, (key) => key);
-      if (typeof entry.cwd === 'string') server.cwd = entry.cwd;
-      servers[name] = server;
+      server = { command: text(entry.command, `${at}.command`) };
+      if (Array.isArray(entry.args)) server.args = scrubArgs(entry.args.map((arg, i) => text(arg, `${at}.args[${i}]`)), name, variables);
+      if (isRecord(entry.env)) {
+        const env: Record<string, string> = {};
+        for (const [key, raw] of Object.entries(entry.env)) env[key] = variables.move(text(raw, `${at}.env.${key}`), envName(key), name);
+        server.env = env;
+      }
+      if (typeof entry.cwd === 'string') server.cwd = text(entry.cwd, `${at}.cwd`);
     } else if (typeof entry.url === 'string') {
-      const server: ServerConfig = { url: entry.url };
-      if (entry.headers && typeof entry.headers === 'object')
-        server.headers = scrub(entry.headers as Record<string, unknown>, secrets, (key) => `${name}_${key}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_'));
-      servers[name] = server;
+      const { url, headers: fromUrl } = scrubUrl(text(entry.url, `${at}.url`), name, variables, notes, at);
+      server = { url };
+      const headers: Record<string, string> = { ...fromUrl };
+      if (isRecord(entry.headers))
+        for (const [key, raw] of Object.entries(entry.headers)) headers[key] = moveHeader(text(raw, `${at}.headers.${key}`), envName(`${name}_${key}`), name, variables);
+      if (Object.keys(headers).length > 0) server.headers = headers;
+      if (entry.type === 'sse' || entry.transport === 'sse')
+        notes.push(`server "${name}" was an SSE server: imported as Streamable HTTP, the only HTTP transport lazytools speaks; check that ${url} answers Streamable HTTP (often at /mcp instead of /sse)`);
     } else {
       skipped.push(`${rawName} (neither "command" nor "url")`);
       continue;
     }
+    for (const [where, value] of literalValues(server, at)) if (SECRET_LOOKING.test(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
+    servers[name] = server;
     groups[name] = { description: `All tools of ${name}`, servers: [name] };
   }
-  return { rc: { $schema: 'node_modules/lazytools/lazytools.schema.json', servers, groups, defaultMode: 'development' }, secrets: [...new Set(secrets)], skipped };
+  return {
+    rc: { $schema: 'node_modules/lazytools/lazytools.schema.json', servers, groups, defaultMode: 'development' },
+    secrets: variables.names(),
+    skipped,
+    notes,
+    warnings,
+  };
 }
 
-function scrub(map: Record<string, unknown>, secrets: string[], envName: (key: string) => string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(map)) {
-    const text = String(value);
-    if (SECRET.test(key) && !/^\$\{[^}]+\}$/.test(text.replace(/^Bearer /, ''))) {
-      const variable = envName(key);
-      secrets.push(variable);
-      out[key] = text.startsWith('Bearer ') ? `Bearer \${${variable}}` : `\${${variable}}`;
-    } else out[key] = text;
+/** The server entries of a client config, with a note saying where they came from. */
+function serverEntries(json: unknown, file: string, cwd: string | undefined, notes: string[]): Array<[string, unknown]> {
+  const root = (isRecord(json) ? json : {}) as { mcpServers?: unknown; servers?: unknown; projects?: unknown };
+  const entries: Array<[string, unknown]> = [];
+  const top = isRecord(root.mcpServers) ? root.mcpServers : isRecord(root.servers) ? root.servers : undefined;
+  if (top) entries.push(...Object.entries(top));
+  if (isRecord(root.projects)) {
+    const projects = root.projects;
+    const key = cwd !== undefined && hasOwn(projects, cwd) ? cwd : undefined;
+    const project = key === undefined ? undefined : projects[key];
+    const servers = isRecord(project) && isRecord(project.mcpServers) ? project.mcpServers : undefined;
+    if (servers && Object.keys(servers).length > 0) {
+      entries.push(...Object.entries(servers));
+      notes.push(`took ${Object.keys(servers).length} server(s) of this project from projects["${key}"].mcpServers`);
+    }
+    const others = Object.entries(projects).filter(([name, value]) => name !== key && isRecord(value) && isRecord(value.mcpServers) && Object.keys(value.mcpServers).length > 0);
+    if (others.length > 0) notes.push(`left out the servers of ${others.length} other project(s) in ${file} (run init in that project's folder)`);
+  }
+  if (entries.length === 0 && !top)
+    throw new ConfigError(`expected "mcpServers" (or "servers", or "projects[<folder>].mcpServers" for ${cwd ?? 'this folder'}) with the MCP servers to import`, file);
+  return entries;
+}
+
+/** Environment variable names the rc refers to, each bound to one value so servers stay distinct. */
+class Variables {
+  private readonly values = new Map<string, string>();
+
+  /** `value` as a reference to a variable named `preferred` (or `<SERVER>_<preferred>` when taken). */
+  move(value: string, preferred: string, server: string): string {
+    if (/^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$/.test(value)) return value;
+    let name = preferred;
+    const taken = this.values.get(name);
+    if (taken !== undefined && taken !== value) {
+      name = envName(`${server}_${preferred}`);
+      for (let n = 2; this.values.has(name) && this.values.get(name) !== value; n++) name = envName(`${server}_${preferred}_${n}`);
+    }
+    this.values.set(name, value);
+    return `\${${name}}`;
+  }
+
+  /** A reference the client config already made (VS Code `${env:X}`, `${input:x}`): kept, listed. */
+  use(name: string): void {
+    if (!this.values.has(name)) this.values.set(name, '');
+  }
+
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+}
+
+/** A header value with its scheme word kept: `Bearer x` -> `Bearer ${NAME}`. */
+function moveHeader(value: string, name: string, server: string, variables: Variables): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9_-]{0,20}) +(\S.*)$/.exec(value);
+  if (scheme && !value.includes('${')) return `${scheme[1]} ${variables.move(scheme[2] as string, name, server)}`;
+  if (value.includes('${')) return value;
+  return variables.move(value, name, server);
+}
+
+/** `--api-key X`, `--token=X` and credentialed URLs in arguments become references. */
+function scrubArgs(args: string[], server: string, variables: Variables): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const inline = /^(--?[\w-]+)=(.*)$/.exec(arg);
+    if (inline && SECRET_FLAG.test(inline[1] as string) && !(inline[2] as string).startsWith('${')) {
+      out.push(`${inline[1]}=${variables.move(inline[2] as string, envName(`${server}_${inline[1]}`), server)}`);
+      continue;
+    }
+    const previous = out[out.length - 1];
+    if (previous !== undefined && SECRET_FLAG.test(previous) && !previous.includes('=') && !arg.startsWith('-') && !arg.startsWith('${')) {
+      out.push(variables.move(arg, envName(`${server}_${previous}`), server));
+      continue;
+    }
+    out.push(/^[a-z][a-z0-9+.-]*:\/\//i.test(arg) ? scrubUrlCredentials(arg, server, variables) : arg);
   }
   return out;
+}
+
+/** A URL argument with its password and credential query values moved out. */
+function scrubUrlCredentials(value: string, server: string, variables: Variables): string {
+  let out = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^:/@\s]*):([^@/\s]+)@/i, (whole, scheme: string, user: string, password: string) =>
+    password.startsWith('${') ? whole : `${scheme}${user}:${variables.move(decodeSafe(password), envName(`${server}_PASSWORD`), server)}@`,
+  );
+  out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, key: string, raw: string) =>
+    SECRET_PARAM.test(key) && raw !== '' && !raw.startsWith('${') ? `${sep}${key}=${variables.move(decodeSafe(raw), envName(`${server}_${key}`), server)}` : whole,
+  );
+  return out;
+}
+
+/**
+ * A server URL: query credentials become references; `user:password@` cannot stay in the URL (the
+ * gateway refuses it), so it moves to an Authorization header the user fills in.
+ */
+function scrubUrl(value: string, server: string, variables: Variables, notes: string[], at: string): { url: string; headers: Record<string, string> } {
+  const userinfo = /^([a-z][a-z0-9+.-]*:\/\/)([^/@\s]+)@/i.exec(value);
+  const url = scrubUrlCredentials(userinfo ? value.replace(userinfo[0], userinfo[1] as string) : value, server, variables);
+  if (!userinfo) return { url, headers: {} };
+  const name = envName(`${server}_BASIC_AUTH`);
+  variables.use(name);
+  notes.push(`${at}.url carried user:password@: removed; set ${name} to base64("user:password") for the Authorization header it now sends`);
+  return { url, headers: { Authorization: `Basic \${${name}}` } };
+}
+
+/**
+ * VS Code variables: `${env:X}` is our `${X}`; `${input:id}` (a prompt in VS Code) becomes
+ * `${ID}`, to be set in the environment; `${workspaceFolder}` is the project folder, where the rc
+ * lives and children start. Anything else `${...}` that is not ours is reported.
+ */
+function vscodeVariables(value: string, where: string, variables: Variables, notes: string[]): string {
+  return value.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
+    const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
+    if (env) {
+      variables.use(env[1] as string);
+      return `\${${env[1]}}`;
+    }
+    const input = /^input:(.+)$/.exec(inner);
+    if (input) {
+      const name = envName(input[1] as string);
+      variables.use(name);
+      notes.push(`${where}: VS Code input "${input[1]}" (prompted by VS Code) is read from \${${name}}`);
+      return `\${${name}}`;
+    }
+    if (inner === 'workspaceFolder') {
+      notes.push(`${where}: \${workspaceFolder} became "." (the rc's folder)`);
+      return '.';
+    }
+    if (/^[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?$/.test(inner)) {
+      variables.use(inner.replace(/:-.*$/, ''));
+      return whole;
+    }
+    notes.push(`${where}: "${whole}" is a client variable lazytools does not know; it was left as written`);
+    return whole;
+  });
+}
+
+/** Every literal string of a server (what could still hold a secret), with its key path. */
+function literalValues(server: ServerConfig, at: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (server.command) out.push([`${at}.command`, server.command]);
+  server.args?.forEach((arg, i) => out.push([`${at}.args[${i}]`, arg]));
+  if (server.url) out.push([`${at}.url`, server.url]);
+  return out.map(([where, value]) => [where, value.replace(/\$\{[^}]*\}/g, '')] as [string, string]).filter(([, value]) => value.length > 0);
+}
+
+/** A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two). */
+function uniqueName(raw: string, taken: Record<string, unknown>): string {
+  const base = raw.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'server';
+  let name = base;
+  for (let n = 2; hasOwn(taken, name) || name === 'lazytools'; n++) name = `${base}-${n}`;
+  return name;
+}
+
+/** An environment variable name: upper case, `_` for anything else. */
+function envName(raw: string): string {
+  const name = raw.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return /^[A-Z_]/.test(name) ? name : `V_${name}`;
+}
+
+function decodeSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { ConfigError } from '../util/errors.js';
 import { didYouMean } from '../util/closest.js';
+import { dictionary, own } from '../util/own.js';
 import type { TokenizerName } from '../util/tokens.js';
 import { loadPresets, type Presets } from './presets.js';
 import type { GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
@@ -45,36 +46,37 @@ const DEFAULT_MODE = 'development';
  * @throws ConfigError for unknown groups, modes or `extends` cycles, with the closest names.
  */
 export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = loadPresets()): ResolvedConfig {
-  const groups = { ...presets.groups, ...rc.groups };
-  const merged: Record<string, ModeConfig> = {};
+  // Prototype-free records: a name such as "toString" is either defined here or unknown.
+  const groups = dictionary([...Object.entries(presets.groups), ...Object.entries(rc.groups ?? {})]);
+  const merged = dictionary<ModeConfig>();
   for (const [name, mode] of Object.entries(presets.modes)) merged[name] = { ...mode };
-  for (const [name, mode] of Object.entries(rc.modes ?? {})) merged[name] = { ...merged[name], ...mode };
+  for (const [name, mode] of Object.entries(rc.modes ?? {})) merged[name] = { ...own(merged, name), ...mode };
 
-  const modes: Record<string, ResolvedMode> = {};
+  const modes = dictionary<ResolvedMode>();
   const resolving = new Set<string>();
   const resolve = (name: string): ResolvedMode => {
-    const done = modes[name];
+    const done = own(modes, name);
     if (done) return done;
-    const mode = merged[name];
+    const mode = own(merged, name);
     if (!mode) throw new ConfigError(`unknown mode "${name}"`, file);
     if (resolving.has(name)) throw new ConfigError(`modes.${name}.extends: cycle (${[...resolving, name].join(' -> ')})`, file);
     resolving.add(name);
     let parent: ResolvedMode | undefined;
     if (mode.extends !== undefined) {
-      if (!merged[mode.extends]) throw new ConfigError(`modes.${name}.extends: unknown mode "${mode.extends}"${hint(mode.extends, Object.keys(merged))}`, file);
+      if (!own(merged, mode.extends)) throw new ConfigError(`modes.${name}.extends: unknown mode "${mode.extends}"${hint(mode.extends, Object.keys(merged))}`, file);
       parent = resolve(mode.extends);
     }
     if (mode.groups === undefined && parent === undefined)
       throw new ConfigError(`modes.${name}: expected "groups" (a list of group names) or "extends"`, file);
-    const own = mode.groups ?? [];
-    own.forEach((group, index) => {
-      if (!groups[group]) throw new ConfigError(`modes.${name}.groups[${index}]: unknown group "${group}"${hint(group, Object.keys(groups))}`, file);
+    const ownGroups = mode.groups ?? [];
+    ownGroups.forEach((group, index) => {
+      if (!own(groups, group)) throw new ConfigError(`modes.${name}.groups[${index}]: unknown group "${group}"${hint(group, Object.keys(groups))}`, file);
     });
     const resolved: ResolvedMode = {
       name,
       description: mode.description ?? parent?.description ?? name,
       aliases: mode.aliases ?? [],
-      groups: unique([...(parent?.groups ?? []), ...own]),
+      groups: unique([...(parent?.groups ?? []), ...ownGroups]),
       readOnly: mode.readOnly ?? parent?.readOnly ?? false,
       budget: mode.budget ?? parent?.budget ?? rc.budget,
     };
@@ -85,11 +87,11 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
   for (const name of Object.keys(merged).sort()) resolve(name);
 
   const defaultMode = rc.defaultMode ?? DEFAULT_MODE;
-  if (!modes[defaultMode]) throw new ConfigError(`defaultMode: unknown mode "${defaultMode}"${hint(defaultMode, Object.keys(modes))}`, file);
+  if (!own(modes, defaultMode)) throw new ConfigError(`defaultMode: unknown mode "${defaultMode}"${hint(defaultMode, Object.keys(modes))}`, file);
 
   return {
     file,
-    servers: rc.servers ?? {},
+    servers: dictionary(Object.entries(rc.servers ?? {})),
     groups,
     rcGroups: [...new Set([...Object.keys(rc.groups ?? {}), ...Object.values(rc.modes ?? {}).flatMap((mode) => mode.groups ?? [])])],
     modes,
@@ -98,7 +100,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     strategy: rc.strategy ?? 'hybrid',
     tokenizer: rc.tokenizer ?? 'o200k_base',
     prefix: rc.prefix ?? 'auto',
-    tools: rc.tools ?? {},
+    tools: dictionary(Object.entries(rc.tools ?? {})),
     hiddenTools: rc.policy?.hiddenTools ?? 'allow',
     maxDiscovered: rc.discovery?.maxEnabled ?? 20,
     usage: rc.usage ?? false,

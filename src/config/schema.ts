@@ -12,6 +12,16 @@ const key = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_
 
 const stringMap = z.record(z.string(), z.string());
 
+/** Shown when a URL carries user:password@: such URLs end up in error messages and logs. */
+export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) would show in errors and logs: use headers instead (e.g. "headers": {"Authorization": "Bearer ${TOKEN}"})';
+
+/** True when an (http) URL carries a user name or password. */
+export function hasUserinfo(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '';
+}
+
 /** One upstream MCP server: stdio (`command`) or Streamable HTTP (`url`). `${VAR}` reads the environment. */
 export const serverSchema = z
   .strictObject({
@@ -22,6 +32,7 @@ export const serverSchema = z
     url: z
       .string()
       .refine((url) => URL.canParse(url.replace(/\$\{[^}]*\}/g, 'x')), 'expected an http(s) URL')
+      .refine((url) => !hasUserinfo(url.replace(/\$\{[^}]*\}/g, 'x')), USERINFO_MESSAGE)
       .optional()
       .describe('Streamable HTTP endpoint of the upstream; `${VAR}` is read from the environment.'),
     headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
@@ -65,10 +76,32 @@ export const modeSchema = z.strictObject({
   budget: z.number().int().positive().optional().describe('Token budget for the mode\'s tool definitions.'),
 });
 
+/** Values one tool's examples may hold: describe_tools prints them in full. */
+const MAX_EXAMPLE_VALUES = 10_000;
+
+/**
+ * True when `value` holds at most `max` values, counting a shared object each time it is reached
+ * (a YAML alias bomb expands to billions while parsing stays cheap). Stops counting at `max`.
+ */
+function withinSize(value: unknown, max: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (++count > max) return false;
+    if (typeof next === 'object' && next !== null) for (const child of Object.values(next)) stack.push(child);
+  }
+  return true;
+}
+
 /** Per-tool overrides, keyed by "server:tool". */
 export const toolOverrideSchema = z.strictObject({
   summary: z.string().max(80).optional().describe('One-line summary (<= 80 characters) shown in indexes and search.'),
-  examples: z.array(z.record(z.string(), z.unknown())).optional().describe('Example arguments shown by describe_tools.'),
+  examples: z
+    .array(z.record(z.string(), z.unknown()))
+    .refine((examples) => withinSize(examples, MAX_EXAMPLE_VALUES), `expected at most ${10_000} values in all (YAML anchors and aliases count each time they are used)`)
+    .optional()
+    .describe('Example arguments shown by describe_tools.'),
 });
 
 export const strategySchema = z.enum(['notify', 'proxy', 'hybrid', 'auto']);

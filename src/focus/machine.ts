@@ -1,4 +1,5 @@
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { UnknownNameError } from '../util/errors.js';
 
 /**
  * Per-session overrides on top of the current mode. `enabled`/`disabled` are groups (focus_mode's
@@ -44,6 +45,8 @@ const emptyContext = (): FocusContext => ({ enabled: [], disabled: [], discovere
  */
 export function createFocusMachine(options: FocusMachineOptions) {
   const groups = new Set(options.groups);
+  // xstate would accept an initial state it does not have and crash on its first timer.
+  if (!options.modes.includes(options.defaultMode)) throw new UnknownNameError('mode', options.defaultMode, options.modes);
   const maxDiscovered = options.maxDiscovered ?? 20;
   return setup({
     types: { context: {} as FocusContext, events: {} as FocusEvent },

@@ -2,6 +2,7 @@ import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js
 import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { FocusState } from './machine.js';
+import { modeAllows, modeNamed } from './policy.js';
 
 /**
  * The catalog tools a session sees: the mode's groups plus the session's enabled groups, minus
@@ -9,14 +10,14 @@ import type { FocusState } from './machine.js';
  * every tool not annotated `readOnlyHint: true`. Pure, in catalog order.
  */
 export function visibleTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, focus: FocusState): CatalogTool[] {
-  const mode = config.modes[focus.mode];
+  const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
   const groups = new Set([...mode.groups, ...focus.enabled]);
   for (const group of focus.disabled) groups.delete(group);
   const always = idMatcher(config.alwaysVisible);
   const discovered = new Set(focus.discovered);
   return catalog.tools.filter((tool) => {
-    if (mode.readOnly && !tool.readOnly) return false;
+    if (!modeAllows(mode, tool)) return false;
     return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id);
   });
 }
@@ -28,8 +29,9 @@ export function visibleTools(catalog: Catalog, config: Pick<ResolvedConfig, 'mod
 function proxyListedTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, mode: string): CatalogTool[] {
   if (config.alwaysVisible.length === 0) return [];
   const always = idMatcher(config.alwaysVisible);
-  const readOnly = config.modes[mode]?.readOnly ?? false;
-  return catalog.tools.filter((tool) => always(tool.id) && (!readOnly || tool.readOnly));
+  const rules = modeNamed(config, mode);
+  if (!rules) return [];
+  return catalog.tools.filter((tool) => always(tool.id) && modeAllows(rules, tool));
 }
 
 /**
@@ -50,7 +52,7 @@ export function listedTools(
 
 /** The groups in effect for a focus state (mode groups, enabled added, disabled removed). */
 export function activeGroups(config: Pick<ResolvedConfig, 'modes'>, focus: FocusState): string[] {
-  const mode = config.modes[focus.mode];
+  const mode = modeNamed(config, focus.mode);
   const groups = [...(mode?.groups ?? []), ...focus.enabled.filter((g) => !mode?.groups.includes(g))];
   return groups.filter((group) => !focus.disabled.includes(group));
 }

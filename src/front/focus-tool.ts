@@ -1,5 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isReadOnly, modeNamed, switchRefusal } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
+import { hasOwn } from '../util/own.js';
 import { resolveIntent } from '../search/intent.js';
 import { listStatus } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
@@ -30,7 +32,7 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   const groups = Object.keys(config.groups);
 
   let target = mode;
-  if (target !== undefined && !config.modes[target]) return errorResult(new UnknownNameError('mode', target, modes).message);
+  if (target !== undefined && !modeNamed(config, target)) return errorResult(new UnknownNameError('mode', target, modes).message);
   if (target === undefined && intent !== undefined) {
     const match = resolveIntent(intent, Object.values(config.modes));
     if (match.mode === null) {
@@ -42,9 +44,10 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
     }
     target = match.mode;
   }
-  for (const group of [enable, disable]) if (group !== undefined && !config.groups[group]) return errorResult(new UnknownNameError('group', group, groups).message);
-  // Fixed-mode endpoints never get here: the session refuses focus_mode there (FrontSession.handleCall).
+  for (const group of [enable, disable]) if (group !== undefined && !hasOwn(config.groups, group)) return errorResult(new UnknownNameError('group', group, groups).message);
   const changing = target !== undefined || enable !== undefined || disable !== undefined;
+  const refused = changing ? switchRefusal(session) : undefined;
+  if (refused) return errorResult(refused);
 
   const before = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
   if (target !== undefined && target !== session.focus.mode) session.send({ type: 'FOCUS', mode: target });
@@ -57,7 +60,7 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
 
   const report = status(session);
   const lines = [
-    `Mode: ${report.mode}${config.modes[report.mode]?.readOnly ? ' (read-only)' : ''}: ${config.modes[report.mode]?.description ?? ''}`,
+    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${modeNamed(config, report.mode)?.description ?? ''}`,
     `Groups: ${report.groups.join(', ') || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${(report.reduction * 100).toFixed(1)}% fewer)`,
   ];

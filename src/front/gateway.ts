@@ -6,7 +6,8 @@ import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import type { Notification } from '@modelcontextprotocol/sdk/types.js';
 import { addCloseListener } from '../util/close.js';
-import { UnknownNameError } from '../util/errors.js';
+import { requireMode } from '../focus/policy.js';
+import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
@@ -95,7 +96,7 @@ export class Gateway implements RoutingContext {
 
   /** A new client session (one per stdio connection or HTTP session). */
   createSession(options: SessionOptions = {}): FrontSession {
-    if (options.mode !== undefined && !this.config.modes[options.mode]) throw new UnknownNameError('mode', options.mode, Object.keys(this.config.modes));
+    if (options.mode !== undefined) requireMode(this.config, options.mode);
     const session = new FrontSession(this, options);
     this.sessions.add(session);
     addCloseListener(session, () => {
@@ -183,7 +184,8 @@ export class Gateway implements RoutingContext {
   /**
    * Applies a new configuration without dropping sessions: upstreams whose server entry changed
    * are restarted, removed ones stopped, new ones started; each session keeps its mode when it
-   * still exists (else returns to the default) and hears list_changed if its list changed.
+   * still exists (else returns to the default) and hears list_changed if its list changed. A
+   * session pinned to a mode the new config lacks is ended, never moved to another mode.
    */
   async reload(config: ResolvedConfig): Promise<void> {
     const fresh = new Map(createUpstreams(config, { env: this.env, logger: this.logger }).map((u) => [u.name, u]));
@@ -191,7 +193,7 @@ export class Gateway implements RoutingContext {
     const starting: Upstream[] = [];
     for (const [name, upstream] of this.upstreams) {
       const next = fresh.get(name);
-      if (!next || JSON.stringify(this.config.servers[name]) !== JSON.stringify(config.servers[name])) {
+      if (!next || JSON.stringify(own(this.config.servers, name)) !== JSON.stringify(own(config.servers, name))) {
         stopping.push(upstream);
         this.upstreams.delete(name);
       }

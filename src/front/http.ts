@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
+import { modeNamed } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
 import type { Gateway } from './gateway.js';
@@ -26,6 +27,19 @@ export interface HttpOptions {
   idleTimeoutMs?: number | undefined;
   /** Largest request body accepted (default 4 MiB). */
   maxBodyBytes?: number | undefined;
+  /**
+   * Serve only these modes, each fixed (`serve --http --mode M`): `/mcp` serves the first,
+   * `/mcp/<mode>` each of them, other paths answer 404, and no session can switch modes.
+   */
+  modes?: readonly string[] | undefined;
+  /** Most sessions open at once; initialize past it answers 503 (default 1000). */
+  maxSessions?: number | undefined;
+  /** Time a client has to send a whole request, headers and body (default 30 s). */
+  requestTimeoutMs?: number | undefined;
+  /** Time a client has to send the request headers (default 10 s). */
+  headersTimeoutMs?: number | undefined;
+  /** Most TCP connections open at once (default 2000). */
+  maxConnections?: number | undefined;
 }
 
 export interface HttpFront {
@@ -45,6 +59,7 @@ interface HttpSession {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const DEFAULT_MAX_SESSIONS = 1_000;
 
 /**
  * Serves the gateway over Streamable HTTP: `/mcp` (switchable modes) and `/mcp/<mode>` (a fixed
@@ -63,9 +78,16 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const sessions = new Map<string, HttpSession>();
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idle = options.idleTimeoutMs ?? 30 * 60_000;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const fixedModes = options.modes && options.modes.length > 0 ? options.modes : undefined;
+  for (const mode of fixedModes ?? []) if (!modeNamed(gateway.config, mode)) throw new ConfigError(`--mode: unknown mode "${mode}"`);
+  /** Sessions created for an initialize the SDK has not answered yet (they count against the cap). */
+  let opening = 0;
   let port = options.port ?? 0;
 
-  const server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
       if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
@@ -80,11 +102,16 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const served = fixedModes ?? Object.keys(gateway.config.modes);
     const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
-    if (!route) return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${Object.keys(gateway.config.modes).join(', ')})` });
-    const mode = route[1] === undefined ? undefined : decodeURIComponent(route[1]);
-    if (mode !== undefined && !gateway.config.modes[mode])
-      return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown mode "${mode}". Modes: ${Object.keys(gateway.config.modes).join(', ')}` } });
+    if (!route)
+      return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${served.join(', ')})` });
+    const mode = route[1] === undefined ? fixedModes?.[0] : safeDecode(route[1]);
+    if (mode === null) return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Not found: "${route[1]}" is not a valid mode path` } });
+    if (mode !== undefined && (!modeNamed(gateway.config, mode) || (fixedModes !== undefined && !fixedModes.includes(mode)))) {
+      const message = fixedModes && !fixedModes.includes(mode) ? `This gateway serves only mode(s) ${fixedModes.join(', ')}` : `Unknown mode "${mode}". Modes: ${served.join(', ')}`;
+      return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+    }
 
     let body: unknown;
     if (req.method === 'POST') {
@@ -113,6 +140,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const requested = url.searchParams.get('strategy');
     if (requested !== null && !strategySchema.safeParse(requested).success)
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
+    if (sessions.size + opening >= maxSessions)
+      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
     const session = gateway.createSession({ mode, strategy: (requested as Strategy | null) ?? options.strategy });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -123,8 +152,15 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     addCloseListener(session, () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     });
-    await session.connect(transport);
-    await transport.handleRequest(req, res, body);
+    opening++;
+    try {
+      await session.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      opening--;
+      // The SDK refused the initialize (Accept, Content-Type, batch...): no session came to be.
+      if (transport.sessionId === undefined) await session.close();
+    }
   }
 
   const sweep = setInterval(() => {
@@ -138,6 +174,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   }, Math.min(idle, 60_000));
   sweep.unref();
 
+  server.maxConnections = options.maxConnections ?? 2_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -161,6 +198,15 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   };
 }
 
+/** A path segment decoded, or null when it is not valid percent-encoding (`%E0%A4%A`). */
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 function isInitialize(body: unknown): boolean {
   if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
   return isInitializeRequest(body);
@@ -180,7 +226,8 @@ function checkRequest(req: IncomingMessage, port: number, bound: string, options
     let ok = (options.allowedOrigins ?? []).includes(origin);
     if (!ok) {
       try {
-        ok = LOOPBACK.has(new URL(origin).hostname);
+        const parsed = new URL(origin);
+        ok = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK.has(parsed.hostname);
       } catch {
         ok = false;
       }
@@ -189,7 +236,9 @@ function checkRequest(req: IncomingMessage, port: number, bound: string, options
   } else if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
   if (options.token) {
     const header = req.headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+    // The auth scheme is case-insensitive (RFC 9110 11.1).
+    const match = /^bearer +(.*)$/i.exec(header);
+    const given = match?.[1]?.trim() ?? '';
     if (!safeEqual(given, options.token)) return { status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' };
   }
   return undefined;

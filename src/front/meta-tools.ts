@@ -3,6 +3,8 @@ import { findTool, sumTokens, type CatalogTool } from '../catalog/catalog.js';
 import { UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
+import { mayEnable, modeAllows, modeNamed } from '../focus/policy.js';
+import { own } from '../util/own.js';
 import { errorResult, jsonResult } from './results.js';
 import type { CallExtra, FrontSession } from './session.js';
 import { argumentProblems } from './validate.js';
@@ -39,20 +41,28 @@ function searchTools(session: FrontSession, args: Record<string, unknown>): Call
   if (enable !== undefined && typeof enable !== 'boolean') return errorResult('search_tools: "enable" must be a boolean.');
   const gateway = session.gateway;
   if (group !== undefined && !gateway.catalog.groups.has(group)) return errorResult(new UnknownNameError('group', group, [...gateway.catalog.groups.keys()]).message);
-  const readOnly = gateway.config.modes[session.focus.mode]?.readOnly ?? false;
-  const hits = gateway.search.search(query, { limit, group, filter: readOnly ? (tool) => tool.readOnly : undefined });
-  const canEnable = session.strategy !== 'proxy' && session.fixedMode === undefined;
+  // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only).
+  const mode = modeNamed(gateway.config, session.mode);
+  const hits = gateway.search.search(query, { limit, group, filter: mode?.readOnly ? (tool) => modeAllows(mode, tool) : undefined });
+  const canEnable = mayEnable(gateway.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.send({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
   session.noteSearched(hits.map((hit) => hit.tool));
   // Text and structuredContent both carry the hits: half the page bound each.
   const { kept: tools, omitted } = fitting(hits.map(({ tool }) => describeHit(tool, detail, session)), PAGE_MAX_BYTES / 2);
-  const how = enabling ? 'added to your tool list' : 'call with execute_tool';
+  const how = enabling ? 'added to your tool list' : notAddedNote(session, canEnable);
   const cut = omitted > 0 ? `; ${omitted} more left out to keep this answer under 1 MiB: lower "limit" or use detail "summary"` : '';
   return {
     content: [{ type: 'text', text: hits.length === 0 ? `No tools match "${query}".` : `${JSON.stringify(tools)}\n(${how}${cut})` }],
     structuredContent: { tools, enabled: enabling },
   };
+}
+
+/** Why hits were not added, and how to reach them (a fixed mode or reject policy has no way round). */
+function notAddedNote(session: FrontSession, canEnable: boolean): string {
+  if (canEnable || session.strategy === 'proxy') return 'call with execute_tool';
+  if (session.fixedMode !== undefined) return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
+  return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
 }
 
 function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: FrontSession): Record<string, unknown> {
@@ -75,7 +85,7 @@ function describeTools(session: FrontSession, args: Record<string, unknown>): Ca
       return group && !group.catchAll ? group.tools : [];
     });
     const related = [...new Set(peers.filter((t) => t !== tool).map((t) => t.exposedName))].slice(0, 8);
-    const examples = config.tools[tool.id]?.examples ?? [exampleArguments(tool.definition.inputSchema)];
+    const examples = own(config.tools, tool.id)?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
   });
   const { kept, omitted } = fitting(described);
@@ -114,7 +124,7 @@ function listToolGroups(session: FrontSession, args: Record<string, unknown>): C
 /** One line per non-empty group: name, tool count, tokens, description (the catch-all `all` left out). */
 function groupIndex(session: FrontSession): string {
   const catalog = session.gateway.catalog;
-  const active = new Set(session.gateway.config.modes[session.focus.mode]?.groups ?? []);
+  const active = new Set(modeNamed(session.gateway.config, session.mode)?.groups ?? []);
   const lines = [...catalog.groups.values()]
     .filter((group) => group.tools.length > 0 && !group.catchAll)
     .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${sumTokens(group.tools)}t): ${group.description}`);

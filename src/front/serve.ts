@@ -8,6 +8,7 @@ import { readLockIfPresent } from '../catalog/lock.js';
 import { addCloseListener } from '../util/close.js';
 import { ConfigError, UnknownNameError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
+import { modeNamed } from '../focus/policy.js';
 import { Gateway } from './gateway.js';
 import type { HttpFront, HttpOptions } from './http.js';
 import { StdioFrontTransport } from './stdio.js';
@@ -15,7 +16,10 @@ import { StdioFrontTransport } from './stdio.js';
 export interface ServeOptions {
   config?: string | undefined;
   cwd?: string | undefined;
-  /** Fixed mode for the stdio session (`serve --mode`). */
+  /**
+   * Fixed mode (`serve --mode`): the stdio session never leaves it; over HTTP only this mode is
+   * served (`a,b` serves several, each at `/mcp/<mode>`, the first also at `/mcp`).
+   */
   mode?: string | undefined;
   strategy?: Strategy | undefined;
   /** Serve Streamable HTTP instead of stdio. */
@@ -28,13 +32,18 @@ export interface ServeOptions {
   lock?: boolean | undefined;
   logger?: Logger | undefined;
   env?: NodeJS.ProcessEnv | undefined;
+  /** Called with the URL as soon as the HTTP listener is up (before upstreams have started). */
+  onListening?: ((url: string) => void) | undefined;
 }
 
 export interface Served {
   gateway: Gateway;
   http: HttpFront | undefined;
-  /** Resolves when the stdio client went away (stdin closed, or stdout broke); never for HTTP. */
-  ended: Promise<void>;
+  /**
+   * Resolves when the stdio session ended (stdin closed, stdout broke, or its fixed mode left the
+   * config on reload: then with that reason); never for HTTP.
+   */
+  ended: Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -49,8 +58,10 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const logger = options.logger ?? stderrLogger;
   const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
   const config = resolveConfig(rc, file);
-  if (options.mode !== undefined && !config.modes[options.mode])
-    throw new ConfigError(`--mode: ${new UnknownNameError('mode', options.mode, Object.keys(config.modes)).message}`);
+  const modes = options.mode === undefined ? undefined : options.mode.split(',').map((mode) => mode.trim());
+  for (const mode of modes ?? [])
+    if (!modeNamed(config, mode)) throw new ConfigError(`--mode: ${new UnknownNameError('mode', mode, Object.keys(config.modes)).message}`);
+  if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
   let locked = options.locked;
   if (locked === undefined && options.lock !== false) {
     const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
@@ -60,17 +71,20 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     }
   }
   const gateway = new Gateway({ config, logger, locked, env: options.env });
+  let http: HttpFront | undefined;
+  if (options.http) {
+    // Listen first: an upstream slow to initialize must not keep the listener down.
+    const { serveHttp } = await import('./http.js');
+    http = await serveHttp(gateway, { strategy: options.strategy, modes, ...options.http });
+    options.onListening?.(http.url);
+  }
   await gateway.start();
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
-  let http: HttpFront | undefined;
-  let ended: Promise<void> = new Promise<void>(() => {});
-  if (options.http) {
-    const { serveHttp } = await import('./http.js');
-    http = await serveHttp(gateway, { strategy: options.strategy, ...options.http });
-  } else {
-    const session = gateway.createSession({ mode: options.mode, strategy: options.strategy });
-    ended = new Promise<void>((resolve) => addCloseListener(session, resolve));
+  let ended = new Promise<string | undefined>(() => {});
+  if (!http) {
+    const session = gateway.createSession({ mode: modes?.[0], strategy: options.strategy });
+    ended = new Promise<string | undefined>((resolve) => addCloseListener(session, () => resolve(session.endReason)));
     await session.connect(new StdioFrontTransport());
   }
   return {

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { findTool, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
+import { callRefusal, fixedModeGone, switchRefusal, type PolicySubject } from '../focus/policy.js';
 import { listedTools, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
@@ -61,7 +62,7 @@ const INSTRUCTIONS =
  * in prompts.ts, resources.ts, completion.ts, logging.ts, client-requests.ts) goes through the
  * SDK handlers.
  */
-export class FrontSession implements SessionContext {
+export class FrontSession implements SessionContext, PolicySubject {
   readonly server: Server;
   /** The level this session set with logging/setLevel. */
   logLevel: string | undefined;
@@ -69,6 +70,8 @@ export class FrontSession implements SessionContext {
   private readonly advertised: ServerCapabilities;
   readonly fixedMode: string | undefined;
   onclose: (() => void) | undefined;
+  /** Why the gateway ended this session (its fixed mode left the config), when it did. */
+  endReason: string | undefined;
   private actor: FocusActor;
   private readonly strategySetting: Strategy;
   private resolvedStrategy: ServedStrategy | undefined;
@@ -136,6 +139,13 @@ export class FrontSession implements SessionContext {
     addCloseListener(transport, () => this.dispose());
   }
 
+  /** Ends the session because the gateway can no longer serve it as promised. */
+  async end(reason: string): Promise<void> {
+    this.endReason ??= reason;
+    this.gateway.logger.error(reason);
+    await this.close();
+  }
+
   async close(): Promise<void> {
     await this.server.close().catch(() => {});
     this.dispose();
@@ -185,6 +195,11 @@ export class FrontSession implements SessionContext {
     return focusState(this.actor.getSnapshot());
   }
 
+  /** The current mode's name. */
+  get mode(): string {
+    return String(this.actor.getSnapshot().value);
+  }
+
   /** Sends a focus event; visibility is re-checked and list_changed sent once if it changed. */
   send(event: FocusEvent): void {
     this.actor.send(event);
@@ -221,6 +236,11 @@ export class FrontSession implements SessionContext {
    * groups, keeping this session's mode and overrides when they still fit.
    */
   reconfigure(): void {
+    if (fixedModeGone(this.gateway.config, this.fixedMode)) {
+      // Never fall back: a session pinned to a (say read-only) mode must not land in another.
+      void this.end(`mode "${this.fixedMode}" is no longer in the config; this session served only that mode and was closed`);
+      return;
+    }
     const persisted = this.actor.getPersistedSnapshot();
     this.actor.stop();
     this.actor = this.createFocusActor(persisted);
@@ -277,29 +297,16 @@ export class FrontSession implements SessionContext {
     usage.record(this.focus.mode, tool.id, this.searched.has(tool.id) ? 'search' : via);
   }
 
-  /** Why this session may not call the tool now, or undefined when it may. */
+  /** Why this session may not call the tool now, or undefined when it may (see focus/policy). */
   refusal(tool: CatalogTool): string | undefined {
-    const config = this.gateway.config;
-    const mode = config.modes[String(this.actor.getSnapshot().value)];
-    if (mode?.readOnly && !tool.readOnly)
-      return `Mode "${mode.name}" is read-only and "${tool.exposedName}" is not annotated readOnlyHint. ${this.modesWith(tool)}`;
-    if (config.hiddenTools === 'reject' && !this.inMode(tool))
-      return `"${tool.exposedName}" is not part of mode "${this.focus.mode}" and this gateway rejects hidden tools. ${this.modesWith(tool)}`;
-    return undefined;
-  }
-
-  private modesWith(tool: CatalogTool): string {
-    const modes = Object.values(this.gateway.config.modes)
-      .filter((mode) => (!mode.readOnly || tool.readOnly) && mode.groups.some((group) => tool.groups.includes(group)))
-      .map((mode) => mode.name);
-    return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (switch with focus_mode).` : 'No mode includes it.';
+    return callRefusal(this.gateway.config, this, tool);
   }
 
   private async handleCall(name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
     try {
       if (name === FOCUS_MODE) {
-        if (this.fixedMode !== undefined)
-          return errorResult(`This endpoint serves the fixed mode "${this.fixedMode}"; connect to /mcp (or serve without --mode) to switch modes.`);
+        const refused = switchRefusal(this);
+        if (refused) return errorResult(refused);
         return this.whileHandling(extra.requestId, () => handleFocusMode(this, args));
       }
       if (isMetaTool(name) && this.ownDefinitions().some((tool) => tool.name === name))
@@ -380,7 +387,8 @@ export class FrontSession implements SessionContext {
     const options = {
       modes: Object.keys(config.modes),
       groups: Object.keys(config.groups),
-      defaultMode: this.fixedMode !== undefined && config.modes[this.fixedMode] ? this.fixedMode : config.defaultMode,
+      // A fixed mode is checked by createSession and reconfigure: it is never swapped for another.
+      defaultMode: this.fixedMode ?? config.defaultMode,
     };
     const machine = createFocusMachine({ ...options, maxDiscovered: config.maxDiscovered }).provide({ actions: { changed: () => this.scheduleListCheck() } });
     const snapshot = restorableSnapshot(persisted, options);

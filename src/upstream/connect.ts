@@ -5,8 +5,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { interpolate, interpolateMap } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { ServerConfig } from '../config/schema.js';
+import { USERINFO_MESSAGE, type ServerConfig } from '../config/schema.js';
 import { compareStrings } from '../util/compare.js';
+import { ConfigError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { Upstream } from './upstream.js';
@@ -25,7 +26,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
   const env = options.env ?? process.env;
   const logger = options.logger ?? silentLogger;
   const baseDir = projectFolder(config.file, process.cwd());
-  return Object.entries(config.servers)
+  return Object.entries(config.servers as Record<string, ServerConfig>)
     .filter(([, server]) => server.disabled !== true)
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, logger }));
@@ -35,6 +36,7 @@ function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, b
   const at = `servers.${name}`;
   if (server.url !== undefined) {
     const url = new URL(interpolate(server.url, env, `${at}.url`, file));
+    if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
     const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
     return () => new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   }

@@ -27,8 +27,15 @@ export class StdioUpstreamTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Sees each line before parsing; true consumes it (see Upstream's raw relay). */
   onLine?: (line: string) => boolean;
+  /** Hears a line that is not a JSON-RPC message (so a pending call can fail at once). */
+  onUnreadable?: (line: string, problem: string) => void;
+  /** Hears a line past the size limit once it ended (size in bytes, first and last bytes). */
+  onOversize?: (size: number, head: string, tail: string) => void;
+  /** How the child ended (undefined while it runs): exit code or signal. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private child: ChildProcess | undefined;
   private closed = false;
+  private readonly stderrTail: string[] = [];
 
   constructor(private readonly options: StdioUpstreamOptions) {}
 
@@ -50,8 +57,13 @@ export class StdioUpstreamTransport implements Transport {
       this.child = child;
       const reader = new LineReader(
         (message) => this.onmessage?.(message),
-        (problem) => this.onerror?.(new Error(`upstream sent an unreadable message: ${JSON.stringify(problem)}`)),
+        (problem, line) => {
+          const reason = (problem as { error?: { message?: string } }).error?.message ?? 'unreadable message';
+          if (line !== undefined) this.onUnreadable?.(line, reason);
+          this.onerror?.(new Error(`upstream sent an unreadable message (${reason})`));
+        },
         (line) => this.onLine?.(line) ?? false,
+        (size, head, tail) => this.onOversize?.(size, head, tail),
       );
       child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
       let pending = '';
@@ -59,7 +71,7 @@ export class StdioUpstreamTransport implements Transport {
         pending += chunk.toString('utf8');
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) if (line.trim()) this.options.onStderr(line);
+        for (const line of lines) if (line.trim()) this.stderrLine(line);
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.once('error', (error) => {
@@ -68,8 +80,9 @@ export class StdioUpstreamTransport implements Transport {
         this.finish();
       });
       child.once('spawn', () => resolve());
-      child.once('close', () => {
-        if (pending.trim()) this.options.onStderr(pending);
+      child.once('close', (code, signal) => {
+        if (pending.trim()) this.stderrLine(pending);
+        this.exit = { code, signal };
         this.finish();
       });
     });
@@ -100,6 +113,18 @@ export class StdioUpstreamTransport implements Transport {
     await exited;
     clearTimeout(term);
     clearTimeout(kill);
+  }
+
+  /** The child's last stderr lines (at most 10 lines, 1000 characters), for start-up errors. */
+  get stderrSummary(): string {
+    const text = this.stderrTail.join('\n');
+    return text.length > 1000 ? `…${text.slice(-1000)}` : text;
+  }
+
+  private stderrLine(line: string): void {
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > 10) this.stderrTail.shift();
+    this.options.onStderr(line);
   }
 
   private finish(): void {

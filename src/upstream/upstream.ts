@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
+import { MAX_LINE_BYTES } from '../util/lines.js';
+import { outsideText, redact } from '../util/redact.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -41,7 +43,8 @@ export class UpstreamError extends Error {
     /** The upstream's own JSON-RPC error, when it answered with one (passed on verbatim). */
     readonly rpcError?: { code: number; message: string; data?: unknown },
   ) {
-    super(message);
+    // Messages quote upstream text and paths that may hold secrets from the environment.
+    super(redact(message));
   }
 }
 
@@ -126,6 +129,9 @@ export class Upstream {
   private failures = 0;
   private retryAt = 0;
   private readonly logger: Logger;
+  /** tools/list_changed handling: one re-list in flight, at most one more queued behind it. */
+  private relist: Promise<void> | undefined;
+  private relistAgain = false;
 
   constructor(
     readonly name: string,
@@ -218,7 +224,7 @@ export class Upstream {
     this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
     this.sweepSoon();
     const message = { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
-    const unreachable = (error: unknown) => this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${(error as Error).message}`));
+    const unreachable = (error: unknown) => this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${outsideText((error as Error).message)}`));
     if (transport instanceof StdioUpstreamTransport) {
       if (!transport.sendNow(message)) unreachable(new Error('upstream process is not running'));
     } else transport.send(message).catch(unreachable);
@@ -256,15 +262,13 @@ export class Upstream {
     // Declared for every upstream: lazytools routes these requests to the client session that
     // caused them (client-requests.ts), which refuses clearly when its own client lacks them.
     const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      this.refresh().catch((error: unknown) => this.logger.warn(`${this.name}: could not re-list tools: ${(error as Error).message}`));
-    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.toolsChanged());
     client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
     client.fallbackRequestHandler = async (request: JSONRPCRequest, extra) => {
       if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
       return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined }, extra.signal)) as never;
     };
-    client.onerror = (error) => this.logger.warn(`${this.name}: ${error.message}`);
+    client.onerror = (error) => this.logger.warn(`${this.name}: ${outsideText(error.message)}`);
     const timeout = this.options.startTimeoutMs ?? 30_000;
     try {
       await client.connect(transport, { timeout });
@@ -279,7 +283,7 @@ export class Upstream {
       this.watchIdle();
       this.setStatus('ready');
     } catch (error) {
-      const message = describe(error);
+      const message = describe(error, transport);
       this.lastError = message;
       this.client = undefined;
       this.transport = undefined;
@@ -291,16 +295,30 @@ export class Upstream {
 
   /** Takes our relayed responses and progress off the transport before the SDK sees them. */
   private hook(transport: Transport, client: Client): void {
-    if (transport instanceof StdioUpstreamTransport) transport.onLine = (line) => this.rawLine(line);
+    if (transport instanceof StdioUpstreamTransport) {
+      transport.onLine = (line) => this.rawLine(line);
+      transport.onUnreadable = (line, problem) => this.failFor(line, `upstream "${this.name}" sent a line that is not a JSON-RPC message (${problem})`);
+      transport.onOversize = (size, head, tail) =>
+        this.failFor(`${head}\n${tail}`, `upstream "${this.name}" sent a result of ${megabytes(size)}, over the ${megabytes(MAX_LINE_BYTES)} limit`, true);
+    }
     const sdkMessage = transport.onmessage;
     transport.onmessage = (message, extra) => {
+      const mixed = message as { id?: unknown; method?: unknown };
+      if (typeof mixed.id === 'string' && this.pending.has(mixed.id) && mixed.method !== undefined && ('result' in message || 'error' in message)) {
+        this.settle(mixed.id, new UpstreamError(this.name, `upstream "${this.name}" answered with a message that is both a request and a response`));
+        return;
+      }
       if (isResponse(message) && typeof message.id === 'string') {
         const pending = this.pending.get(message.id);
         if (pending) {
-          if (message.error) this.settle(message.id, new UpstreamError(this.name, `upstream "${this.name}" answered with an error: ${message.error.message}`, message.error));
-          else {
+          if (message.error) {
+            const text = typeof message.error.message === 'string' ? message.error.message : JSON.stringify(message.error);
+            this.settle(message.id, new UpstreamError(this.name, `upstream "${this.name}" answered with an error: ${outsideText(text)}`, { ...message.error, message: outsideText(text) }));
+          } else if (!isObject(message.result)) {
+            this.settle(message.id, new UpstreamError(this.name, `upstream "${this.name}" answered with a result that is not an object`));
+          } else {
             this.failures = 0;
-            this.settle(message.id, undefined, message.result ?? {});
+            this.settle(message.id, undefined, message.result);
           }
           return;
         }
@@ -331,7 +349,11 @@ export class Upstream {
     });
   }
 
-  /** Passes a successful result line through unparsed to a caller that can write raw lines. */
+  /**
+   * Passes a successful result line through to a caller that can write raw lines: parsed once to
+   * check it is one well-formed response with an object result (never re-serialized), so a
+   * broken or mixed line cannot reach the client under the client's id.
+   */
   private rawLine(line: string): boolean {
     if (!line.endsWith('"}') || !line.startsWith('{"result":')) return false;
     const at = line.lastIndexOf(RAW_TAIL);
@@ -341,6 +363,15 @@ export class Upstream {
     if (!/^lt-\d+$/.test(id)) return false;
     const pending = this.pending.get(id);
     if (!pending?.raw) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.settle(id, new UpstreamError(this.name, `upstream "${this.name}" sent a line that is not a JSON-RPC message (invalid JSON)`));
+      return true;
+    }
+    const message = value as { id?: unknown; result?: unknown };
+    if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
     this.pending.delete(id);
     this.failures = 0;
     pending.raw(line.slice(0, at + ',"jsonrpc":"2.0"'.length));
@@ -374,6 +405,41 @@ export class Upstream {
     const out: CallOrigin[] = [];
     for (const pending of this.pending.values()) if (pending.origin) out.push(pending.origin);
     return out;
+  }
+
+  /**
+   * Fails the call an unreadable line was meant for: the pending id it quotes, or (for an
+   * oversized line, surely an answer) the only call pending. A stray line quoting no id (a log
+   * line on stdout) fails nothing.
+   */
+  private failFor(text: string, message: string, onlyPending = false): void {
+    const quoted = [...text.matchAll(/"id"\s*:\s*"(lt-\d+)"/g)].map((match) => match[1] as string).find((id) => this.pending.has(id));
+    const id = quoted ?? (onlyPending && this.pending.size === 1 ? [...this.pending.keys()][0] : undefined);
+    if (id !== undefined) this.settle(id, new UpstreamError(this.name, message));
+    else this.logger.warn(message);
+  }
+
+  /** True while a re-list after tools/list_changed is running. */
+  get relisting(): boolean {
+    return this.relist !== undefined;
+  }
+
+  /** A burst of list_changed costs one re-list in flight and at most one after it. */
+  private toolsChanged(): void {
+    if (this.relist) {
+      this.relistAgain = true;
+      return;
+    }
+    this.relist = (async () => {
+      do {
+        this.relistAgain = false;
+        await this.refresh();
+      } while (this.relistAgain && this.client);
+    })()
+      .catch((error: unknown) => this.logger.warn(`${this.name}: could not re-list tools: ${outsideText((error as Error).message)}`))
+      .finally(() => {
+        this.relist = undefined;
+      });
   }
 
   private async refresh(): Promise<void> {
@@ -461,8 +527,24 @@ export class Upstream {
   }
 }
 
-function describe(error: unknown): string {
+/** Why a start failed, for people: exit code and stderr tail of a child that died, bodies cut short. */
+function describe(error: unknown, transport: Transport): string {
   const err = error as NodeJS.ErrnoException;
-  if (err?.code === 'ENOENT') return `command not found (${err.path ?? 'spawn'})`;
-  return err?.message ?? String(error);
+  if (err?.code === 'ENOENT') return redact(`command not found (${err.path ?? 'spawn'})`);
+  const base = outsideText(err?.message ?? String(error));
+  if (transport instanceof StdioUpstreamTransport && transport.exit) {
+    const { code, signal } = transport.exit;
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const stderr = transport.stderrSummary;
+    return `the process ${how} during start-up (${base})${stderr ? `; its stderr ended with:\n${outsideText(stderr, 1000)}` : ''}`;
+  }
+  return base;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

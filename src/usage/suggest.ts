@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { UsageRecord } from './record.js';
+import { own } from '../util/own.js';
 
 export interface ToolUsage {
   mode: string;
@@ -38,7 +39,7 @@ export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig
   const out: Suggestion[] = [];
   for (const row of counts) {
     const around = row.execute_tool + row.search;
-    const mode = config.modes[row.mode];
+    const mode = own(config.modes, row.mode);
     if (around < threshold || !mode) continue;
     const tool = catalog?.byId.get(row.tool);
     const groups = (tool?.groups ?? []).filter((g) => !mode.groups.includes(g) && !catalog?.groups.get(g)?.catchAll);

@@ -2,7 +2,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse, INVALID_REQUEST, isEnvelope, PARSE_ERROR } from './jsonrpc.js';
 
 /** Most bytes one line may hold before the peer is considered broken (64 MiB). */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** Bytes kept from each end of an oversized line (where the id usually is). */
+const TAIL_BYTES = 256;
 
 /**
  * Splits a byte stream into newline-delimited JSON-RPC messages. Only the envelope is checked:
@@ -12,12 +14,17 @@ const MAX_LINE_BYTES = 64 * 1024 * 1024;
 export class LineReader {
   private chunks: Buffer[] = [];
   private size = 0;
+  /** Inside a line past the limit: its bytes are counted and dropped up to the next newline. */
+  private skipping: { size: number; head: string; tail: Buffer } | undefined;
 
   constructor(
     private readonly onMessage: (message: JSONRPCMessage) => void,
-    private readonly reply: (message: JSONRPCMessage) => void,
+    /** The error response the peer should get for an unreadable line, and the line's text. */
+    private readonly reply: (message: JSONRPCMessage, line?: string) => void,
     /** Sees each line before it is parsed; returning true consumes it (the relay's raw path). */
     private readonly intercept?: (line: string) => boolean,
+    /** Hears a line that was past the limit once it ended: its size, first and last bytes. */
+    private readonly oversize?: (size: number, head: string, tail: string) => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -25,6 +32,12 @@ export class LineReader {
     let newline = chunk.indexOf(10);
     while (newline !== -1) {
       const piece = chunk.subarray(start, newline);
+      if (this.skipping) {
+        this.endSkip(piece);
+        start = newline + 1;
+        newline = chunk.indexOf(10, start);
+        continue;
+      }
       const line = this.chunks.length === 0 ? piece : Buffer.concat([...this.chunks, piece]);
       this.chunks = [];
       this.size = 0;
@@ -33,15 +46,31 @@ export class LineReader {
       newline = chunk.indexOf(10, start);
     }
     if (start < chunk.length) {
-      this.size += chunk.length - start;
+      const rest = chunk.subarray(start);
+      if (this.skipping) {
+        this.skipping.size += rest.length;
+        this.skipping.tail = Buffer.concat([this.skipping.tail, rest]).subarray(-TAIL_BYTES);
+        return;
+      }
+      this.size += rest.length;
       if (this.size > MAX_LINE_BYTES) {
+        const head = Buffer.concat(this.chunks.length > 0 ? [this.chunks[0] as Buffer] : [rest]).subarray(0, TAIL_BYTES).toString('utf8');
+        this.skipping = { size: this.size, head, tail: rest.subarray(-TAIL_BYTES) };
         this.chunks = [];
         this.size = 0;
         this.reply(errorResponse(null, INVALID_REQUEST, `Message larger than ${MAX_LINE_BYTES} bytes`));
         return;
       }
-      this.chunks.push(chunk.subarray(start));
+      this.chunks.push(rest);
     }
+  }
+
+  private endSkip(piece: Buffer): void {
+    const skipped = this.skipping;
+    this.skipping = undefined;
+    if (!skipped) return;
+    const tail = Buffer.concat([skipped.tail, piece]).subarray(-TAIL_BYTES).toString('utf8');
+    this.oversize?.(skipped.size + piece.length, skipped.head, tail);
   }
 
   private line(bytes: Buffer): void {
@@ -52,12 +81,12 @@ export class LineReader {
     try {
       value = JSON.parse(text);
     } catch {
-      this.reply(errorResponse(null, PARSE_ERROR, 'Parse error: invalid JSON'));
+      this.reply(errorResponse(null, PARSE_ERROR, 'Parse error: invalid JSON'), text);
       return;
     }
     if (!isEnvelope(value)) {
       const id = (value as { id?: unknown } | null)?.id;
-      this.reply(errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 object'));
+      this.reply(errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 object'), text);
       return;
     }
     this.onMessage(value);

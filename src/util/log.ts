@@ -1,3 +1,5 @@
+import { redact } from './redact.js';
+
 /**
  * Diagnostics go to stderr only: in stdio mode stdout carries the protocol. `LAZYTOOLS_QUIET=1`
  * silences warnings and info lines (errors still print).
@@ -8,15 +10,16 @@ export interface Logger {
   error(message: string): void;
 }
 
+/** Writes to stderr with secrets from the environment shown as `${VAR}`. */
 export const stderrLogger: Logger = {
   info: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] ${message}\n`);
+    if (!quiet()) process.stderr.write(`[lazytools] ${redact(message)}\n`);
   },
   warn: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] warning: ${message}\n`);
+    if (!quiet()) process.stderr.write(`[lazytools] warning: ${redact(message)}\n`);
   },
   error: (message) => {
-    process.stderr.write(`[lazytools] error: ${message}\n`);
+    process.stderr.write(`[lazytools] error: ${redact(message)}\n`);
   },
 };
 

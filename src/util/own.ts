@@ -1,0 +1,25 @@
+/**
+ * Name lookups that never see inherited keys. Mode, group, server and tool names come from rc
+ * files, command lines, URL paths and tool arguments; on a plain object `toString`, `constructor`
+ * or `__proto__` would resolve to `Object.prototype`'s members instead of "unknown".
+ */
+
+/** `record[key]` when `key` is the record's own property, else undefined. */
+export function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** True when `key` is an own property of `record`. */
+export function hasOwn(record: object | undefined, key: string): boolean {
+  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key);
+}
+
+/**
+ * A record without a prototype holding the given entries: indexing it with an inherited name
+ * gives undefined, and a `__proto__` key is an ordinary entry.
+ */
+export function dictionary<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {
+  const out = Object.create(null) as Record<string, T>;
+  for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  return out;
+}
