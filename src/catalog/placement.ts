@@ -53,6 +53,10 @@ const DESCRIPTION_CHARS = 320;
 interface Entry {
   topic: string;
   weight: number;
+  /** A product name: full weight in a server name. */
+  product?: boolean;
+  /** A product whose name is also a common word ("linear", "monday"): only server and tool names count. */
+  namesOnly?: boolean;
 }
 
 interface Vocabulary {
@@ -66,17 +70,22 @@ let vocabulary: Vocabulary | undefined;
 
 function compile(): Vocabulary {
   const out: Vocabulary = { words: new Map(), fields: new Map(), phrases: [], specs: new Map() };
-  const add = (map: Map<string, Entry[]>, stem: string, topic: string, weight: number) => {
+  const add = (map: Map<string, Entry[]>, stem: string, topic: string, weight: number, product?: { namesOnly: boolean }) => {
     const list = map.get(stem) ?? [];
     const existing = list.find((entry) => entry.topic === topic);
-    if (existing) existing.weight = Math.max(existing.weight, weight);
-    else list.push({ topic, weight });
+    if (existing) {
+      existing.weight = Math.max(existing.weight, weight);
+      if (product) existing.product = true;
+    } else list.push({ topic, weight, ...(product ? { product: true, namesOnly: product.namesOnly } : {}) });
     map.set(stem, list);
   };
   for (const [topic, spec] of Object.entries(TOPICS)) {
     out.specs.set(topic, spec);
     for (const [stem, weight] of weighted(spec.words, ' ')) add(out.words, stem, topic, weight);
-    for (const product of (spec.products ?? '').split(' ').filter(Boolean)) for (const part of [product.replace(/_/g, '')]) add(out.words, stem(part), topic, 3);
+    for (const product of (spec.products ?? '').split(' ').filter(Boolean)) {
+      const namesOnly = product.endsWith('^');
+      add(out.words, stem(product.replace(/[_^]/g, '')), topic, 3, { namesOnly });
+    }
     for (const [field, weight] of weighted(spec.fields ?? '', ' ')) add(out.fields, field, topic, weight);
     for (const [phrase, weight] of weighted(spec.phrases ?? '', '|')) out.phrases.push({ topic, phrase: ` ${words(phrase).map(stem).join(' ')} `, weight });
   }
@@ -142,7 +151,12 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
     for (const word of stems) {
       if (seen.has(word)) continue;
       seen.add(word);
-      for (const entry of vocab.words.get(word) ?? []) credit(entry.topic, source, entry.weight, `${source} "${word}"`);
+      for (const entry of vocab.words.get(word) ?? []) {
+        if (entry.namesOnly && source !== 'server' && source !== 'name') continue;
+        // In a server name only product names count fully: "security-scanner" says less than "sentry".
+        const weight = source === 'server' && !entry.product ? entry.weight * 0.5 : entry.weight;
+        credit(entry.topic, source, weight, `${source} "${word}"`);
+      }
     }
     if (source === 'server') return;
     const joined = ` ${stems.join(' ')} `;

@@ -14,6 +14,7 @@ export interface TopicSpec {
   words: string;
   /** Phrases matched on whole words in the name, title and description: "phrase:weight" by "|". */
   phrases?: string;
+  /** Product names (weight 3); a trailing `^` marks one that is also a common word, counted only in server and tool names. */
   products?: string;
   fields?: string;
   /** Topics that take precedence: when one of them is placed, this topic is dropped. */
@@ -25,14 +26,15 @@ export interface TopicSpec {
 export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   browser: {
     description: 'browser automation: pages, clicks, screenshots, console',
-    words: 'browser:3 click:2 screenshot:2 navigate:2 tab:1 selector:1.5 dom:2 hover:2 drag:1 viewport:2 scroll:2 keyboard:1.5 mouse:2 locator:2 webpage:1.5 page:1 element:1 console:1 evaluate:1 iframe:2 cookie:1 headless:2 lighthouse:2 frontend:0.5 emulate:2 dialog:1',
+    words: 'browser:3 click:2 screenshot:2 navigate:2 tab:1 selector:1.5 dom:2 hover:2 drag:1 viewport:2 scroll:2 keyboard:1.5 mouse:2 locator:2 webpage:1.5 page:1 element:1 console:1 evaluate:0.5 iframe:2 cookie:1 headless:2 lighthouse:2 frontend:0.5 emulate:2 dialog:1',
     phrases: 'web page:1|key press:1.5|network request:1.5|file upload:0.5|accessibility snapshot:2|fill form:1.5|fill out:1',
     products: 'playwright puppeteer selenium chrome chromium devtools webdriver browserbase stagehand firefox webkit cdp',
     fields: 'selector:2 element:1.5 ref:1 url:0.5 tab:1 button:1.5 coordinate:1.5 key:0.5',
+    yieldsTo: ['wiki', 'diagrams'],
   },
   web: {
     description: 'web search and fetching pages or URLs',
-    words: 'web:2 internet:2 crawl:2.5 crawler:2.5 scrape:2.5 scraper:2.5 fetch:1.5 url:1 website:2 online:1 news:1 html:0.5 serp:3 webpage:1.5 http:0.5',
+    words: 'web:2 internet:2 crawl:2.5 crawler:2.5 scrape:2.5 scraper:2.5 fetch:1 url:0.5 website:2 online:1 html:0.5 serp:3 webpage:1.5 http:0.5',
     phrases: 'web search:2|search the web:2|search engine:2|search results:1',
     products: 'brave tavily exa bing duckduckgo serper serpapi perplexity firecrawl jina searxng kagi google_search brightdata apify',
     fields: 'url:1 urls:1',
@@ -56,8 +58,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     description: 'terminal and shell: commands and processes',
     words: 'shell:3 terminal:3 command:2 exec:2 execute:1 bash:3 zsh:3 powershell:3 process:1.5 pid:2 kill:1.5 stdin:2 stdout:2 cli:1 interactive:0.5 script:1 run:0.5',
     phrases: 'run a command:2|execute a command:2|command line:2',
-    products: 'commander',
-    fields: 'command:2 cmd:2 cwd:1 pid:1.5 args:0.5 shell:1',
+        fields: 'command:2 cmd:2 cwd:1 pid:1.5 args:0.5 shell:1',
   },
   packages: {
     description: 'package registries: packages, versions, dependencies',
@@ -65,7 +66,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'package manager:2|latest version:1.5',
     products: 'npm pypi maven nuget rubygems crates packagist jsr',
     fields: 'package:2 ecosystem:1.5 version:0.5',
-    yieldsTo: ['tracker'],
+    yieldsTo: ['tracker', 'security'],
   },
   security: {
     description: 'vulnerabilities, advisories, secret and code scanning',
@@ -76,7 +77,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   databases: {
     description: 'databases: SQL and NoSQL queries, tables, schemas',
-    words: 'database:3 db:2 sql:3 query:1 table:2 schema:1 row:1.5 column:1.5 migration:1.5 collection:1 index:0.5 record:0.5 transaction:1 cypher:2',
+    words: 'database:3 db:2 sql:3 query:1 table:2 schema:1 row:0.5 column:0.5 migration:1.5 collection:1 index:0.5 record:0.5 transaction:1 cypher:2',
     phrases: 'read only query:1|select statement:2',
     products: 'postgres postgresql mysql mariadb sqlite mongo mongodb redis supabase bigquery snowflake clickhouse neo4j dynamodb cassandra elasticsearch duckdb oracle mssql cockroachdb planetscale neon airtable pinecone qdrant',
     fields: 'sql:2 table:1.5 database:1.5 collection:1 schema:0.5 query:0.5',
@@ -84,13 +85,15 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   containers: {
     description: 'containers, clusters and cloud resources',
-    words: 'docker:3 container:3 kubernetes:3 k8s:3 kubectl:3 pod:3 helm:3 cluster:2 namespace:1.5 deployment:1.5 podman:3 compose:1 volume:1 image:1 ingress:2 replica:2 statefulset:3 daemonset:3 configmap:3 cronjob:2 node:0.5 cloud:1.5 aws:2 gcp:2 azure:2 lambda:1 ec2:2 terraform:2 dyno:2 deploy:1.5 serverless:1.5 instance:1 vm:1.5 bucket:1',
-    products: 'docker kubernetes podman heroku vercel netlify cloudflare fly railway render openshift argocd aws gcloud azure',
+    words: 'docker:3 container:3 kubernetes:3 k8s:3 kubectl:3 pod:3 helm:3 cluster:2 namespace:1.5 deployment:1.5 podman:3 compose:1 volume:1 image:1 ingress:2 replica:2 statefulset:3 daemonset:3 configmap:3 cronjob:2 node:0.5 cloud:0.5 aws:2 gcp:2 azure:2 lambda:1 ec2:2 terraform:2 dyno:2 deploy:1.5 serverless:1.5 instance:1 vm:1.5 bucket:1',
+    products: 'docker kubernetes podman heroku vercel netlify cloudflare railway^ render^ fly^ openshift argocd aws gcloud azure',
+    yieldsTo: ['diagrams'],
+    phrases: 'port forward:2',
     fields: 'namespace:1.5 container:2 pod:2 image:1 cluster:1 context:0.5',
   },
   observability: {
     description: 'observability and errors: logs, metrics, traces, alerts, incidents',
-    words: 'log:1.5 logging:1 metric:2.5 trace:2.5 tracing:2.5 span:1.5 error:1 exception:2 stacktrace:2 alert:2 incident:2 monitor:2.5 monitoring:2.5 dashboard:1.5 observability:3 telemetry:3 crash:2 latency:1.5 apm:3 uptime:2 promql:3 logql:3 slo:2 oncall:2 event:0.5 profiling:1.5 breadcrumb:2 regression:0.5 performance:0.5',
+    words: 'log:1.5 logging:1 metric:2.5 trace:2.5 tracing:2.5 span:1.5 error:1 exception:2 stacktrace:2 alert:2 incident:2 monitor:2.5 monitoring:2.5 dashboard:1.5 observability:3 telemetry:3 crash:2 latency:1.5 apm:3 uptime:2 promql:3 logql:3 slo:2 oncall:2 silence:2 event:0.5 profiling:1.5 breadcrumb:2 regression:0.5 performance:0.5',
     phrases: 'on call:1.5|root cause:1.5|error rate:2|stack trace:2|time series:1.5',
     products: 'sentry datadog grafana prometheus loki tempo honeycomb newrelic dynatrace opentelemetry otel splunk pagerduty alertmanager opsgenie bugsnag rollbar kibana jaeger',
     fields: 'metric:1.5 trace:1.5 query:0 span:1',
@@ -102,6 +105,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'direct message:2',
     products: 'slack discord gmail outlook telegram whatsapp mattermost zulip resend sendgrid mailgun',
     fields: 'channel:2 recipient:2 to:0.5 subject:1 thread:1 message:1',
+    yieldsTo: ['browser', 'observability'],
   },
   calendar: {
     description: 'calendars: events, meetings, availability',
@@ -112,7 +116,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   wiki: {
     description: 'wikis and knowledge bases: pages, notes, documents',
-    words: 'wiki:3 notion:3 confluence:3 note:1.5 vault:1.5 page:0.5 block:1 space:0.5 document:1 article:1 knowledge:1.5 obsidian:3 frontmatter:2 markdown:0.5',
+    words: 'wiki:3 notion:3 confluence:3 note:1.5 vault:1.5 page:0.5 block:0.5 space:0.5 document:1 article:1 knowledge:1.5 obsidian:3 frontmatter:2 markdown:0.5',
     phrases: 'knowledge base:3',
     products: 'notion confluence obsidian coda gitbook outline logseq roam',
     fields: 'page:1 block:1 space:0.5 note:1',
@@ -122,21 +126,22 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     description: 'issue trackers and task lists: issues, tickets, tasks, projects, sprints',
     words: 'issue:2 ticket:3 task:2 todo:3 sprint:3 epic:3 backlog:3 milestone:2 assignee:2 kanban:3 subtask:3 story:1 cycle:1 project:1 board:1 bug:1 priority:1.5 label:1 comment:0.5 due:1 workflow:0.5 estimate:1.5 status:0.5',
     phrases: 'to do:2|issue tracker:3|work item:3',
-    products: 'linear jira asana todoist trello clickup youtrack shortcut monday basecamp wrike',
+    products: 'linear^ jira asana todoist trello clickup youtrack monday^ shortcut^ basecamp wrike',
     fields: 'issue:2 assignee:1.5 priority:1 team:0.5 project:0.5 task:1.5 label:0.5 due:1',
-    yieldsTo: ['observability'],
+    yieldsTo: ['observability', 'security'],
   },
   assigned: {
     description: 'what is assigned to you: your issues, tasks and reviews',
-    words: 'my:3 mine:3 assigned:2',
+    words: 'my:3 mine:3 assigned:2 task:1 todo:1.5 today:2 overdue:2 due:1 reminder:1',
     phrases: 'assigned to me:3|assigned to you:3|assigned to the current user:3|current user:1|authenticated user:1|your issue:2|your task:2',
     fields: 'assignee:0.5',
     requires: ['tracker'],
   },
   diagrams: {
     description: 'diagrams and charts',
-    words: 'diagram:3 mermaid:3 chart:2.5 flowchart:3 plantuml:3 uml:3 visualization:2 visualize:2 plot:1.5 svg:1 graph:0.5 sequence:0.5',
-    products: 'mermaid drawio excalidraw plantuml antv',
+    words: 'diagram:3 mermaid:3 chart:0.5 flowchart:3 plantuml:3 uml:3 visualization:1 visualize:1 plot:1.5 svg:1 graph:0.5 sequence:0.5',
+    phrases: 'mind map:3|flow chart:3|sequence diagram:3',
+    products: 'mermaid drawio excalidraw plantuml',
   },
   reasoning: {
     description: 'structured thinking: step-by-step reasoning, plans, reflection',
@@ -154,6 +159,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     words: 'time:2 timezone:3 clock:2 date:1 datetime:2 utc:2 timestamp:1.5 duration:1 week:0.5 day:0.5',
     phrases: 'time zone:3|current time:3|current date:3',
     fields: 'timezone:2 time:1',
+    yieldsTo: ['browser'],
   },
   hosting: {
     description: 'hosted repositories (GitHub, GitLab, Bitbucket): repository files, pull and merge requests',
@@ -163,20 +169,20 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   files: {
     description: 'local files and directories',
-    words: 'file:2 directory:2.5 directorie:2.5 folder:2 path:1 filesystem:3 glob:1.5 pdf:0.5 excel:1 spreadsheet:1 csv:1 disk:1',
+    words: 'file:2 directory:2.5 directorie:2.5 folder:2 path:1 filesystem:3 glob:1.5 pdf:0.5 excel:0.5 spreadsheet:0.5 csv:0.5 disk:1',
     phrases: 'file system:3|local file:2',
-    fields: 'path:1.5 file:1.5 directory:1.5 folder:1',
-    yieldsTo: ['hosting'],
+    fields: 'path:1 file:1 directory:1 folder:1',
+    yieldsTo: ['hosting', 'diagrams', 'security'],
   },
   ci: {
     description: 'CI: pipelines, builds, jobs, test results',
     words: 'ci:3 pipeline:2.5 build:1.5 job:1.5 artifact:1.5 flaky:2 workflow:1 runner:1',
-    phrases: 'test result:2|continuous integration:3|build log:2',
-    products: 'circleci jenkins buildkite travis gitlab teamcity',
+    phrases: 'test result:2|continuous integration:3|build log:2|gitlab ci:3',
+    products: 'circleci jenkins buildkite travis teamcity',
   },
   code_tools: {
     description: 'code analysis: lint, format, symbols, definitions, references',
-    words: 'lint:3 linter:3 eslint:3 prettier:3 format:0.5 symbol:2.5 definition:1.5 refactor:2.5 typecheck:3 compile:1.5 diagnostic:1.5 lsp:3 ast:2 codebase:1.5 code:0.5',
+    words: 'lint:3 linter:3 eslint:3 prettier:3 format:0.5 symbol:2.5 definition:1.5 refactor:2.5 typecheck:3 compile:1.5 diagnostic:1.5 lsp:3 ast:1.5 codebase:1.5 code:0.5',
     phrases: 'language server:3|type check:3|find references:2|go to definition:3|source code:1',
   },
 };
@@ -197,5 +203,5 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set(
 export const READ_VERBS: ReadonlySet<string> = new Set(
   ('get list search find read fetch show view describe inspect lookup look check count status info query retrieve browse explain ' +
     'diff log logs history summarize summary analyze lint validate compare resolve_library preview download export stat stats ' +
-    'whoami me my ping echo health inspect tail grep glob top print display peek').split(' '),
+    'whoami me my ping echo health inspect tail grep glob top print display peek scan audit detect score convert calculate compute').split(' '),
 );
