@@ -35,7 +35,7 @@ type Filter = (tool: GroupCandidate) => Match | boolean;
 
 /**
  * Compiles a group to an ordered filter pipeline: `servers`, then `tools`, `keywords` or `topics`
- * (any one matching keeps the tool), then `readOnly`, then `exclude`. An unset filter lets
+ * (any one matching keeps the tool), then `readOnly`, then `exclude` and `excludeTopics`. An unset filter lets
  * everything through; an empty list lets nothing through, so `{}` is every tool and
  * `{ tools: [] }` none.
  */
@@ -71,6 +71,10 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
   if (config.exclude) {
     const excluded = anyOf(config.exclude.map(toolGlob));
     pipeline.push((tool) => !excluded.test(tool.id));
+  }
+  if (config.excludeTopics) {
+    const topics = config.excludeTopics;
+    pipeline.push((tool) => !topics.some((topic) => tool.topics?.has(topic)));
   }
   const explain = (tool: GroupCandidate): Match | undefined => {
     let match: Match = { reason: 'every tool' };

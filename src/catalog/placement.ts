@@ -1,4 +1,4 @@
-import { READ_VERBS, TOPICS, WRITE_VERBS, type TopicSpec } from '../config/topics.js';
+import { META_NAME_PHRASES, META_NAME_WORDS, READ_VERBS, TOPICS, WRITE_VERBS, type TopicSpec } from '../config/topics.js';
 import { words } from './text.js';
 
 /**
@@ -70,21 +70,24 @@ let vocabulary: Vocabulary | undefined;
 
 function compile(): Vocabulary {
   const out: Vocabulary = { words: new Map(), fields: new Map(), phrases: [], specs: new Map() };
-  const add = (map: Map<string, Entry[]>, stem: string, topic: string, weight: number, product?: { namesOnly: boolean }) => {
+  const add = (map: Map<string, Entry[]>, stem: string, topic: string, weight: number, flags?: { namesOnly: boolean; product: boolean }) => {
     const list = map.get(stem) ?? [];
     const existing = list.find((entry) => entry.topic === topic);
     if (existing) {
       existing.weight = Math.max(existing.weight, weight);
-      if (product) existing.product = true;
-    } else list.push({ topic, weight, ...(product ? { product: true, namesOnly: product.namesOnly } : {}) });
+      if (flags?.product) existing.product = true;
+    } else list.push({ topic, weight, ...(flags ? { product: flags.product, namesOnly: flags.namesOnly } : {}) });
     map.set(stem, list);
   };
   for (const [topic, spec] of Object.entries(TOPICS)) {
     out.specs.set(topic, spec);
-    for (const [stem, weight] of weighted(spec.words, ' ')) add(out.words, stem, topic, weight);
+    for (const [word, weight] of weighted(spec.words, ' ')) {
+      if (word.endsWith('^')) add(out.words, word.slice(0, -1), topic, weight, { namesOnly: true, product: false });
+      else add(out.words, word, topic, weight);
+    }
     for (const product of (spec.products ?? '').split(' ').filter(Boolean)) {
       const namesOnly = product.endsWith('^');
-      add(out.words, stem(product.replace(/[_^]/g, '')), topic, 3, { namesOnly });
+      add(out.words, stem(product.replace(/[_^]/g, '')), topic, 3, { namesOnly, product: true });
     }
     for (const [field, weight] of weighted(spec.fields ?? '', ' ')) add(out.fields, field, topic, weight);
     for (const [phrase, weight] of weighted(spec.phrases ?? '', '|')) out.phrases.push({ topic, phrase: ` ${words(phrase).map(stem).join(' ')} `, weight });
@@ -101,7 +104,8 @@ function weighted(list: string, separator: string): Array<[string, number]> {
       const at = item.lastIndexOf(':');
       const weight = at > 0 ? Number(item.slice(at + 1)) : 1;
       const text = at > 0 ? item.slice(0, at) : item;
-      return [separator === ' ' ? stem(text.toLowerCase()) : text, Number.isFinite(weight) ? weight : 1];
+      const names = text.endsWith('^') ? '^' : '';
+      return [separator === ' ' ? `${stem(text.replace(/\^$/, '').toLowerCase())}${names}` : text, Number.isFinite(weight) ? weight : 1];
     });
 }
 
@@ -128,7 +132,7 @@ function proseWords(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** Topic scores of one tool, best first; only topics with any evidence. */
+/** Topic scores of one tool, best first; only topics with any evidence; none for tools about the server itself (health, login, rate limits). */
 export function scoreTopics(input: PlacementInput): TopicScore[] {
   vocabulary ??= compile();
   const vocab = vocabulary;
@@ -163,6 +167,9 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
     for (const phrase of vocab.phrases) if (joined.includes(phrase.phrase)) credit(phrase.topic, source, phrase.weight, `${source} "${phrase.phrase.trim()}"`);
   };
 
+  const nameWords = words(input.name);
+  const nameText = ` ${nameWords.join(' ')} `;
+  if (nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `))) return [];
   scan(input.server, 'server');
   scan(input.name, 'name');
   const title = typeof input.title === 'string' ? input.title : typeof input.annotations?.title === 'string' ? input.annotations.title : undefined;
@@ -186,7 +193,8 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
   const kept = scores.filter((s) => {
     const spec = vocab.specs.get(s.topic);
     if (spec?.yieldsTo?.some((other) => (byTopic.get(other) ?? 0) >= PLACEMENT_THRESHOLD)) return false;
-    if (spec?.requires?.some((other) => (byTopic.get(other) ?? 0) < PLACEMENT_THRESHOLD / 2)) return false;
+    if (spec?.losesTo?.some((other) => (byTopic.get(other) ?? 0) >= Math.max(PLACEMENT_THRESHOLD, s.score))) return false;
+    if (spec?.requires?.some((other) => (byTopic.get(other) ?? 0) < PLACEMENT_THRESHOLD)) return false;
     return true;
   });
   return kept.sort((a, b) => b.score - a.score || (a.topic < b.topic ? -1 : 1));

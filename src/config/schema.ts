@@ -61,6 +61,10 @@ export const groupSchema = z.strictObject({
     .describe('Topics placement puts tools in from their name, description, annotations and schema (see `lazytools groups`).'),
   readOnly: z.boolean().optional().describe('true keeps only tools that only read: readOnlyHint, else no write verb and a read verb in name or description.'),
   exclude: z.array(z.string()).optional().describe('Globs on "server:tool" ids removed last.'),
+  excludeTopics: z
+    .array(z.enum(TOPIC_NAMES))
+    .optional()
+    .describe('Topics whose tools are removed last, like exclude: keeps "*issue*" from taking error-tracker issues.'),
 });
 
 /** A focus mode. rc entries merge key by key over the preset of the same name. */

@@ -10,7 +10,7 @@
 export interface TopicSpec {
   /** What the topic covers, shown in explanations. */
   description: string;
-  /** "stem:weight" entries separated by spaces; a stem without weight counts 1. */
+  /** "stem:weight" entries separated by spaces; a stem without weight counts 1; a trailing `^` counts it only in server and tool names. */
   words: string;
   /** Phrases matched on whole words in the name, title and description: "phrase:weight" by "|". */
   phrases?: string;
@@ -19,14 +19,16 @@ export interface TopicSpec {
   fields?: string;
   /** Topics that take precedence: when one of them is placed, this topic is dropped. */
   yieldsTo?: string[];
-  /** A topic that must score at least half the threshold too (e.g. "assigned to me" of a tracker). */
+  /** Topics that win a tie: when one of them is placed and scores at least as high, this topic is dropped. */
+  losesTo?: string[];
+  /** Topics that must be placed too (e.g. "assigned to me" only counts for a tracker tool). */
   requires?: string[];
 }
 
 export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   browser: {
     description: 'browser automation: pages, clicks, screenshots, console',
-    words: 'browser:3 click:2 screenshot:2 navigate:2 tab:1 selector:1.5 dom:2 hover:2 drag:1 viewport:2 scroll:2 keyboard:1.5 mouse:2 locator:2 webpage:1.5 page:1 element:1 console:1 evaluate:0.5 iframe:2 cookie:1 headless:2 lighthouse:2 frontend:0.5 emulate:2 dialog:1',
+    words: 'browser:3 click:2 screenshot:2 navigate:2 tab:1 selector:1.5 dom:2 hover:2 drag:1 viewport:2 scroll:2 keyboard:1.5 mouse:2 locator:2 webpage:1.5 page:0.5 element:1 console:1 evaluate:0.5 iframe:2 cookie:1 headless:2 lighthouse:2 frontend:0.5 emulate:2 dialog:1',
     phrases: 'web page:1|key press:1.5|network request:1.5|file upload:0.5|accessibility snapshot:2|fill form:1.5|fill out:1',
     products: 'playwright puppeteer selenium chrome chromium devtools webdriver browserbase stagehand firefox webkit cdp',
     fields: 'selector:2 element:1.5 ref:1 url:0.5 tab:1 button:1.5 coordinate:1.5 key:0.5',
@@ -38,21 +40,32 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'web search:2|search the web:2|search engine:2|search results:1',
     products: 'brave tavily exa bing duckduckgo serper serpapi perplexity firecrawl jina searxng kagi google_search brightdata apify',
     fields: 'url:1 urls:1',
-    yieldsTo: ['browser', 'docs'],
+    yieldsTo: ['browser', 'docs', 'git', 'observability'],
   },
   docs: {
     description: 'library, framework and API documentation',
     words: 'documentation:3 docs:3 doc:1.5 library:1.5 librarie:1.5 framework:1 sdk:1 readme:1.5 changelog:1 guide:0.5 reference:0.5 tutorial:1 snippet:0.5',
     phrases: 'api reference:2|code example:1|up to date:1|library id:2',
     products: 'context7 deepwiki devdocs mdn readthedocs mintlify',
+    yieldsTo: ['diagrams'],
     fields: 'librari:1.5 library:1.5 topic:0.5',
   },
   git: {
     description: 'local git: status, diff, log, branches, commits',
-    words: 'git:3 commit:2 branch:2 diff:1.5 blame:2 stash:3 rebase:3 checkout:2 merge:1 tag:0.5 worktree:3 cherry:2 reset:1 staged:2 unstaged:2 stage:1 remote:1 reflog:3 clone:1.5 push:1',
+    words: 'git:2 commit:2 branch:2 diff:1 blame:2 stash:3 rebase:3 checkout:2 merge:1 tag:0.5 worktree:3 cherry:2 reset:1 staged:2 unstaged:2 stage:0.5 remote:1 reflog:3 clone:1.5 push:1',
     phrases: 'working tree:2|version control:2|commit history:2',
     fields: 'branch:1 commit:1 sha:1',
     yieldsTo: ['hosting'],
+  },
+  changes: {
+    description: 'reading what changed in a repository: diffs, logs, blame, commit history',
+    words: 'diff:2 blame:2.5 log:1.5 history:2 commit:1.5 changelog:2 change:1 show:1 status:1 staged:1 review:1',
+    requires: ['git'],
+  },
+  ci_results: {
+    description: 'CI results: build and job logs, test results, failures, pipeline status',
+    words: 'log:1.5 test:1.5 failure:2 failed:2 failing:2 flaky:2 result:1.5 status:1 error:1',
+    requires: ['ci'],
   },
   shell: {
     description: 'terminal and shell: commands and processes',
@@ -81,7 +94,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'read only query:1|select statement:2',
     products: 'postgres postgresql mysql mariadb sqlite mongo mongodb redis supabase bigquery snowflake clickhouse neo4j dynamodb cassandra elasticsearch duckdb oracle mssql cockroachdb planetscale neon airtable pinecone qdrant',
     fields: 'sql:2 table:1.5 database:1.5 collection:1 schema:0.5 query:0.5',
-    yieldsTo: ['wiki'],
+    yieldsTo: ['wiki', 'observability'],
   },
   containers: {
     description: 'containers, clusters and cloud resources',
@@ -105,14 +118,15 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'direct message:2',
     products: 'slack discord gmail outlook telegram whatsapp mattermost zulip resend sendgrid mailgun',
     fields: 'channel:2 recipient:2 to:0.5 subject:1 thread:1 message:1',
-    yieldsTo: ['browser', 'observability'],
+    yieldsTo: ['browser', 'observability', 'tracker'],
   },
   calendar: {
     description: 'calendars: events, meetings, availability',
-    words: 'calendar:3 meeting:2.5 schedule:1.5 availability:2 freebusy:3 attendee:2 invite:1 agenda:2 appointment:2 event:1 reminder:1 rsvp:3 caldav:3 busy:1',
+    words: 'calendar:3 meeting:2.5 schedule:1.5 availability:2 freebusy:3 attendee:2 invite:1 agenda:2 appointment:2 event:0.5 reminder:1 rsvp:3 caldav:3 busy:1',
     phrases: 'free busy:3',
     products: 'calendly caldav',
     fields: 'calendar:2 attendee:1.5 start:0.5 end:0.5',
+    yieldsTo: ['observability'],
   },
   wiki: {
     description: 'wikis and knowledge bases: pages, notes, documents',
@@ -120,7 +134,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'knowledge base:3',
     products: 'notion confluence obsidian coda gitbook outline logseq roam',
     fields: 'page:1 block:1 space:0.5 note:1',
-    yieldsTo: ['docs'],
+    yieldsTo: ['docs', 'tracker'],
   },
   tracker: {
     description: 'issue trackers and task lists: issues, tickets, tasks, projects, sprints',
@@ -129,10 +143,11 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     products: 'linear^ jira asana todoist trello clickup youtrack monday^ shortcut^ basecamp wrike',
     fields: 'issue:2 assignee:1.5 priority:1 team:0.5 project:0.5 task:1.5 label:0.5 due:1',
     yieldsTo: ['observability', 'security'],
+    losesTo: ['ci'],
   },
   assigned: {
     description: 'what is assigned to you: your issues, tasks and reviews',
-    words: 'my:3 mine:3 assigned:2 task:1 todo:1.5 today:2 overdue:2 due:1 reminder:1',
+    words: 'my^:3 mine^:3 assigned:2 today:2 overdue:2 due:0.5 task:0.75 todoist^:1.5 ticktick^:1.5',
     phrases: 'assigned to me:3|assigned to you:3|assigned to the current user:3|current user:1|authenticated user:1|your issue:2|your task:2',
     fields: 'assignee:0.5',
     requires: ['tracker'],
@@ -153,13 +168,14 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     words: 'memory:3 memorie:3 remember:3 recall:2 entity:2 entitie:2 relation:1.5 observation:2 forget:2 persist:1',
     phrases: 'knowledge graph:3|long term:1',
     fields: 'entity:1.5 entitie:1.5 relation:1 observation:1.5',
+    yieldsTo: ['tracker', 'observability'],
   },
   time: {
     description: 'current time, dates and time zones',
     words: 'time:2 timezone:3 clock:2 date:1 datetime:2 utc:2 timestamp:1.5 duration:1 week:0.5 day:0.5',
     phrases: 'time zone:3|current time:3|current date:3',
     fields: 'timezone:2 time:1',
-    yieldsTo: ['browser'],
+    yieldsTo: ['browser', 'observability'],
   },
   hosting: {
     description: 'hosted repositories (GitHub, GitLab, Bitbucket): repository files, pull and merge requests',
@@ -172,13 +188,14 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     words: 'file:2 directory:2.5 directorie:2.5 folder:2 path:1 filesystem:3 glob:1.5 pdf:0.5 excel:0.5 spreadsheet:0.5 csv:0.5 disk:1',
     phrases: 'file system:3|local file:2',
     fields: 'path:1 file:1 directory:1 folder:1',
-    yieldsTo: ['hosting', 'diagrams', 'security'],
+    yieldsTo: ['hosting', 'diagrams', 'security', 'git', 'ci', 'tracker'],
   },
   ci: {
     description: 'CI: pipelines, builds, jobs, test results',
     words: 'ci:3 pipeline:2.5 build:1.5 job:1.5 artifact:1.5 flaky:2 workflow:1 runner:1',
     phrases: 'test result:2|continuous integration:3|build log:2|gitlab ci:3',
     products: 'circleci jenkins buildkite travis teamcity',
+    losesTo: ['tracker'],
   },
   code_tools: {
     description: 'code analysis: lint, format, symbols, definitions, references',
@@ -205,3 +222,14 @@ export const READ_VERBS: ReadonlySet<string> = new Set(
     'diff log logs history summarize summary analyze lint validate compare resolve_library preview download export stat stats ' +
     'whoami me my ping echo health inspect tail grep glob top print display peek scan audit detect score convert calculate compute').split(' '),
 );
+
+/**
+ * Words that make a tool about the server itself (its health, login, rate limits, feedback), not
+ * about any topic: a tool named with one of these is placed in no topic.
+ */
+export const META_NAME_WORDS: ReadonlySet<string> = new Set(
+  'health healthcheck ping feedback logout login oauth ratelimit'.split(' '),
+);
+
+/** Name phrases with the same effect (words joined by single spaces). */
+export const META_NAME_PHRASES: readonly string[] = ['rate limit', 'server status', 'usage stats', 'authentication sessions', 'manage accounts'];
