@@ -59,7 +59,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   changes: {
     description: 'reading what changed in a repository: diffs, logs, blame, commit history',
-    words: 'diff:2 blame:2.5 log:1.5 history:2 commit:1.5 changelog:2 change:1 show:1 status:1 staged:1 review:1',
+    words: 'diff:2 blame:2.5 log:1 history:2 commit:1 changelog:2 change:1 show:1 status:1 staged:1 review:1',
     requires: ['git'],
   },
   ci_results: {
@@ -83,7 +83,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   security: {
     description: 'vulnerabilities, advisories, secret and code scanning',
-    words: 'vulnerability:3 vulnerabilitie:3 vulnerable:3 cve:3 ghsa:3 advisory:3 advisorie:3 cwe:3 cvss:3 exploit:2 sast:3 dast:3 malware:3 security:2.5 audit:1.5 sbom:3 owasp:3 xss:2 injection:1 threat:1.5 scan:1 scanner:1 leak:1.5 leaked:2 secret:0.5',
+    words: 'vulnerability:3 vulnerabilitie:3 vulnerable:3 cve:3 ghsa:3 advisory:3 advisorie:3 cwe:3 cvss:3 exploit:2 sast:3 dast:3 malware:3 security:2.5 audit:0.75 sbom:3 owasp:3 xss:2 injection:1 threat:1.5 scan:1 scanner:1 leak:1.5 leaked:2 secret:0.5',
     phrases: 'secret scanning:3|code scanning:3|security advisory:3|security issue:2|leaked credential:3|hardcoded secret:3',
     products: 'osv snyk dependabot codeql semgrep trivy grype socket',
     fields: 'cve:2 ghsa:2 vulnerability:1.5 severity:1',
