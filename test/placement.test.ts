@@ -189,3 +189,18 @@ describe('real-world catalog: preset modes against hand labels', async () => {
     expect(micro).toBeGreaterThanOrEqual(0.85);
   });
 });
+
+describe('real-world catalog: token snapshot and budgets', async () => {
+  const sources = await readCatalogFile(path.join(CATALOGS, 'real-world.json'));
+  const config = resolveConfig({});
+  const { catalog } = buildCatalog(sources, config);
+  const report = statusReport(catalog, config);
+
+  it.each(report.modes.map((m) => m.name))('%s matches its snapshot of tool ids, tokens and budget', async (name) => {
+    const mode = report.modes.find((m) => m.name === name);
+    if (!mode) throw new Error(`no mode ${name}`);
+    const { tools, tokens, budget, withinBudget, reduction, toolIds } = mode;
+    const snapshot = `${JSON.stringify({ mode: name, tools, tokens, reduction, budget, withinBudget, toolIds }, null, 2)}\n`;
+    await expect(snapshot).toMatchFileSnapshot(`./__toolsnaps__/real-world/${name}.json`);
+  });
+});
