@@ -56,8 +56,8 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
     const phrases = (config.keywords ?? []).map((keyword) => normalized(keyword).trimEnd());
     const topics = config.topics ?? [];
     pipeline.push((tool) => {
-      if (ids.test(tool.id)) return { reason: `tool glob "${globs[each.findIndex((glob) => glob.test(tool.id))] ?? ''}"` };
-      const phrase = phrases.find((p) => tool.text.includes(p));
+      if (globs.length > 0 && ids.test(tool.id)) return { reason: `tool glob "${globs[each.findIndex((glob) => glob.test(tool.id))] ?? ''}"` };
+      const phrase = phrases.length > 0 ? phrases.find((p) => tool.text.includes(p)) : undefined;
       if (phrase !== undefined) return { reason: `keyword "${phrase.trim()}"` };
       let best: TopicScore | undefined;
       for (const topic of topics) {

@@ -62,14 +62,15 @@ interface Entry {
 interface Vocabulary {
   words: Map<string, Entry[]>;
   fields: Map<string, Entry[]>;
-  phrases: Array<{ topic: string; phrase: string; weight: number }>;
+  /** Phrases by their first word, so a text is checked only for phrases that can start in it. */
+  phrases: Map<string, Array<{ topic: string; phrase: string; weight: number }>>;
   specs: Map<string, TopicSpec>;
 }
 
 let vocabulary: Vocabulary | undefined;
 
 function compile(): Vocabulary {
-  const out: Vocabulary = { words: new Map(), fields: new Map(), phrases: [], specs: new Map() };
+  const out: Vocabulary = { words: new Map(), fields: new Map(), phrases: new Map(), specs: new Map() };
   const add = (map: Map<string, Entry[]>, stem: string, topic: string, weight: number, flags?: { namesOnly: boolean; product: boolean }) => {
     const list = map.get(stem) ?? [];
     const existing = list.find((entry) => entry.topic === topic);
@@ -90,7 +91,11 @@ function compile(): Vocabulary {
       add(out.words, stem(product.replace(/[_^]/g, '')), topic, 3, { namesOnly, product: true });
     }
     for (const [field, weight] of weighted(spec.fields ?? '', ' ')) add(out.fields, field, topic, weight);
-    for (const [phrase, weight] of weighted(spec.phrases ?? '', '|')) out.phrases.push({ topic, phrase: ` ${words(phrase).map(stem).join(' ')} `, weight });
+    for (const [phrase, weight] of weighted(spec.phrases ?? '', '|')) {
+      const stems = words(phrase).map(stem);
+      const first = stems[0] ?? '';
+      out.phrases.set(first, [...(out.phrases.get(first) ?? []), { topic, phrase: ` ${stems.join(' ')} `, weight }]);
+    }
   }
   return out;
 }
@@ -109,8 +114,19 @@ function weighted(list: string, separator: string): Array<[string, number]> {
     });
 }
 
-/** A light stem so "logs", "logging" and "log" meet: plural and a few suffixes dropped. */
+const stems = new Map<string, string>();
+
+/** A light stem so "logs" and "log" meet: plurals dropped. Memoized (tool vocabularies repeat). */
 export function stem(word: string): string {
+  let result = stems.get(word);
+  if (result === undefined) {
+    result = stemWord(word);
+    if (stems.size < 100_000) stems.set(word, result);
+  }
+  return result;
+}
+
+function stemWord(word: string): string {
   if (word.length <= 3) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}ie`;
   if (word.endsWith('sses')) return word.slice(0, -2);
@@ -148,9 +164,10 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
     total.score += gain;
     total.evidence.push(label);
   };
-  const scan = (text: string | undefined, source: Source) => {
+  const scan = (text: string | string[] | undefined, source: Source) => {
     if (!text) return;
-    const stems = (source === 'description' || source === 'title' ? proseWords(text) : words(text)).map(stem);
+    const split = typeof text !== 'string' ? text : source === 'description' || source === 'title' ? proseWords(text) : words(text);
+    const stems = split.map(stem);
     const seen = new Set<string>();
     for (const word of stems) {
       if (seen.has(word)) continue;
@@ -163,23 +180,29 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
       }
     }
     if (source === 'server') return;
-    const joined = ` ${stems.join(' ')} `;
-    for (const phrase of vocab.phrases) if (joined.includes(phrase.phrase)) credit(phrase.topic, source, phrase.weight, `${source} "${phrase.phrase.trim()}"`);
+    let joined: string | undefined;
+    for (const word of seen) {
+      const candidates = vocab.phrases.get(word);
+      if (!candidates) continue;
+      joined ??= ` ${stems.join(' ')} `;
+      for (const phrase of candidates) if (joined.includes(phrase.phrase)) credit(phrase.topic, source, phrase.weight, `${source} "${phrase.phrase.trim()}"`);
+    }
   };
 
   const nameWords = words(input.name);
   const nameText = ` ${nameWords.join(' ')} `;
   if (nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `))) return [];
   scan(input.server, 'server');
-  scan(input.name, 'name');
+  scan(nameWords, 'name');
   const title = typeof input.title === 'string' ? input.title : typeof input.annotations?.title === 'string' ? input.annotations.title : undefined;
-  if (title && words(title).join(' ') !== words(input.name).join(' ')) scan(title, 'title');
+  if (title && proseWords(title).join(' ') !== nameWords.join(' ')) scan(title, 'title');
   scan(typeof input.description === 'string' ? input.description.slice(0, DESCRIPTION_CHARS) : undefined, 'description');
   const properties = input.inputSchema?.properties;
   if (properties && typeof properties === 'object') {
     const seen = new Set<string>();
     for (const field of Object.keys(properties)) {
-      for (const part of [words(field).join(''), ...words(field)].map(stem)) {
+      const parts = words(field);
+      for (const part of [parts.join(''), ...parts].map(stem)) {
         if (seen.has(part)) continue;
         seen.add(part);
         for (const entry of vocab.fields.get(part) ?? []) credit(entry.topic, 'field', entry.weight, `field "${field}"`);
