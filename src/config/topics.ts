@@ -56,6 +56,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'working tree:2|version control:2|commit history:2',
     fields: 'branch:1 commit:1 sha:1',
     yieldsTo: ['hosting'],
+    losesTo: ['files'],
   },
   changes: {
     description: 'reading what changed in a repository: diffs, logs, blame, commit history',
@@ -90,7 +91,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   databases: {
     description: 'databases: SQL and NoSQL queries, tables, schemas',
-    words: 'database:3 db:2 sql:3 query:1 table:2 schema:1 row:0.5 column:0.5 migration:1.5 collection:1 index:0.5 record:0.5 transaction:1 cypher:2',
+    words: 'database:3 db:2 sql:3 query:1 table:1.5 schema:1 row:0.5 column:0.5 migration:1.5 collection:1 index:0.5 record:0.5 transaction:1 cypher:2',
     phrases: 'read only query:1|select statement:2',
     products: 'postgres postgresql mysql mariadb sqlite mongo mongodb redis supabase bigquery snowflake clickhouse neo4j dynamodb cassandra elasticsearch duckdb oracle mssql cockroachdb planetscale neon airtable pinecone qdrant',
     fields: 'sql:2 table:1.5 database:1.5 collection:1 schema:0.5 query:0.5',
@@ -98,7 +99,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   containers: {
     description: 'containers, clusters and cloud resources',
-    words: 'docker:3 container:3 kubernetes:3 k8s:3 kubectl:3 pod:3 helm:3 cluster:2 namespace:1.5 deployment:1.5 podman:3 compose:1 volume:1 image:1 ingress:2 replica:2 statefulset:3 daemonset:3 configmap:3 cronjob:2 node:0.5 cloud:0.5 aws:2 gcp:2 azure:2 lambda:1 ec2:2 terraform:2 dyno:2 deploy:1.5 serverless:1.5 instance:1 vm:1.5 bucket:1',
+    words: 'docker:3 container:3 kubernetes:3 k8s:3 kubectl:3 pod:3 helm:3 cluster:2 namespace:1.5 deployment:1.5 podman:3 compose:1 volume:1 image:0.5 ingress:2 replica:2 statefulset:3 daemonset:3 configmap:3 cronjob:2 node:0.5 cloud:0.5 aws:2 gcp:2 azure:2 lambda:1 ec2:2 terraform:2 dyno:2 deploy:1.5 serverless:1.5 instance:1 vm:1.5 bucket:1',
     products: 'docker kubernetes podman heroku vercel netlify cloudflare railway^ render^ fly^ openshift argocd aws gcloud azure',
     yieldsTo: ['diagrams'],
     phrases: 'port forward:2',
@@ -118,7 +119,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
     phrases: 'direct message:2',
     products: 'slack discord gmail outlook telegram whatsapp mattermost zulip resend sendgrid mailgun',
     fields: 'channel:2 recipient:2 to:0.5 subject:1 thread:1 message:1',
-    yieldsTo: ['browser', 'observability', 'tracker'],
+    yieldsTo: ['browser', 'observability', 'tracker', 'hosting'],
   },
   calendar: {
     description: 'calendars: events, meetings, availability',
@@ -154,7 +155,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   diagrams: {
     description: 'diagrams and charts',
-    words: 'diagram:3 mermaid:3 chart:0.5 flowchart:3 plantuml:3 uml:3 visualization:1 visualize:1 plot:1.5 svg:1 graph:0.5 sequence:0.5',
+    words: 'diagram:3 mermaid:3 chart:0.5 flowchart:3 plantuml:3 uml:3 visualization:0.5 visualize:0.5 plot:1.5 svg:1 graph:0.5 sequence:0.5',
     phrases: 'mind map:3|flow chart:3|sequence diagram:3',
     products: 'mermaid drawio excalidraw plantuml',
   },
