@@ -233,10 +233,11 @@ export function topicNames(): string[] {
   return Object.keys(TOPICS);
 }
 
+/** Verbs that write wherever they stand in a name ("get_or_create_user"). Words that are also nouns ("run", "post", "push") count only as the name's first verb ("get_run_details" reads). */
 const STRONG_WRITES = new Set(
-  'create update delete remove write send post replace insert drop edit upsert kill execute exec run push publish deploy install uninstall overwrite truncate modify'.split(' '),
+  'create update delete remove write send replace insert drop edit upsert kill execute exec publish deploy uninstall overwrite truncate modify'.split(' '),
 );
-const WRITE_PHRASES = /\b(?:creates|updates|deletes|removes|writes|sends|posts|executes|runs|modifies|inserts|drops|pushes|merges|overwrites|publishes|deploys|installs|uninstalls|kills|terminates|moves|renames|uploads|clicks|types|navigates|submits)\b/i;
+const WRITE_PHRASES = /\b(?:creates|updates|deletes|removes|writes|sends|executes|modifies|inserts|pushes|merges|overwrites|publishes|deploys|installs|uninstalls|kills|terminates|renames|uploads|clicks|navigates|submits)\b/i;
 const READ_PHRASES = /\b(?:read[- ]only|readonly|does not modify|doesn't modify|without modifying|no side effects)\b/i;
 
 /**

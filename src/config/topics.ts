@@ -27,8 +27,8 @@ export interface TopicSpec {
 
 export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   browser: {
-    description: 'browser automation: pages, clicks, screenshots, console',
-    words: 'browser:3 click:2 screenshot:2 navigate:2 tab:1 selector:1.5 dom:2 hover:2 drag:1 viewport:2 scroll:2 keyboard:1.5 mouse:2 locator:2 webpage:1.5 page:0.5 element:1 console:1 evaluate:0.5 iframe:2 cookie:1 headless:2 lighthouse:2 frontend:0.5 emulate:2 dialog:1',
+    description: 'browser and mobile UI automation: pages, screens, clicks, screenshots, console',
+    words: 'browser:3 mobile:2 emulator:2.5 simulator:2.5 tap:2 swipe:2.5 screen:1 device:0.5 orientation:1.5 android:2 ios:2 adb:3 appium:3 click:2 screenshot:2 navigate:2 tab:1 selector:1.5 dom:2 hover:2 drag:1 viewport:2 scroll:2 keyboard:1.5 mouse:2 locator:2 webpage:1.5 page:0.5 element:1 console:1 evaluate:0.5 iframe:2 cookie:1 headless:2 lighthouse:2 frontend:0.5 emulate:2 dialog:1',
     phrases: 'web page:1|key press:1.5|network request:1.5|file upload:0.5|accessibility snapshot:2|fill form:1.5|fill out:1',
     products: 'playwright puppeteer selenium chrome chromium devtools webdriver browserbase stagehand firefox webkit cdp',
     fields: 'selector:2 element:1.5 ref:1 url:0.5 tab:1 button:1.5 coordinate:1.5 key:0.5',
@@ -65,7 +65,7 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   ci_results: {
     description: 'CI results: build and job logs, test results, failures, pipeline status',
-    words: 'log:1.5 test:1.5 failure:2 failed:2 failing:2 flaky:2 result:1.5 status:1 error:1',
+    words: 'log:1.5 test:1 failure:2 failed:1 failing:1 flaky:1.5 result:1.5 status:1 error:1',
     requires: ['ci'],
   },
   shell: {
@@ -193,10 +193,16 @@ export const TOPICS: Readonly<Record<string, TopicSpec>> = {
   },
   ci: {
     description: 'CI: pipelines, builds, jobs, test results',
-    words: 'ci:3 pipeline:2.5 build:1.5 job:1.5 artifact:1.5 flaky:2 workflow:1 runner:1',
-    phrases: 'test result:2|continuous integration:3|build log:2|gitlab ci:3',
+    words: 'ci:3 pipeline:2.5 build:1.5 job:1 artifact:1.5 flaky:2 workflow:1 runner:1',
+    phrases: 'test result:2|continuous integration:3|build log:2|gitlab ci:3|test run:2.5|spec file:1.5|test performance:2',
     products: 'circleci jenkins buildkite travis teamcity',
     losesTo: ['tracker'],
+  },
+  flags: {
+    description: 'feature flags and rollout configuration',
+    words: 'flag:1.5 rollout:2 experiment:1.5 variation:1.5 targeting:2',
+    phrases: 'feature flag:3|ai config:2',
+    products: 'launchdarkly unleash flagsmith growthbook statsig optimizely',
   },
   code_tools: {
     description: 'code analysis: lint, format, symbols, definitions, references',
