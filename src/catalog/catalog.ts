@@ -229,13 +229,21 @@ function isCatchAll(group: CompiledGroup): boolean {
  * The groups an unplaced tool came closest to: groups whose topics the tool scored for (below
  * the threshold), best score first, at most three, as `group (score)`.
  */
-export function closestGroups(groups: readonly CompiledGroup[]): (tool: Pick<CatalogTool, 'topics'>) => string[] {
+export function closestGroups(
+  groups: ReadonlyArray<Pick<CompiledGroup, 'name' | 'config'>>,
+  withReasons = false,
+): (tool: Pick<CatalogTool, 'topics'>) => string[] {
   const byTopic = new Map<string, string[]>();
   for (const group of groups) for (const topic of group.config.topics ?? []) byTopic.set(topic, [...(byTopic.get(topic) ?? []), group.name]);
   return (tool) => {
     const out: string[] = [];
+    const seen = new Set<string>();
     for (const score of tool.topics)
-      for (const group of byTopic.get(score.topic) ?? []) if (!out.some((entry) => entry.startsWith(`${group} `))) out.push(`${group} ${score.score}`);
-    return out.slice(0, 3);
+      for (const group of byTopic.get(score.topic) ?? [])
+        if (!seen.has(group) && out.length < 3) {
+          seen.add(group);
+          out.push(withReasons ? `${group} ${score.score} (${score.reason})` : `${group} ${score.score}`);
+        }
+    return out;
   };
 }
