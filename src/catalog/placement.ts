@@ -152,15 +152,15 @@ function proseWords(text: string): string[] {
 export function scoreTopics(input: PlacementInput): TopicScore[] {
   vocabulary ??= compile();
   const vocab = vocabulary;
-  const totals = new Map<string, { score: number; bySource: Map<Source, number>; evidence: string[] }>();
+  const totals = new Map<string, { score: number; bySource: Record<Source, number>; evidence: string[] }>();
   const credit = (topic: string, source: Source, weight: number, label: string) => {
     let total = totals.get(topic);
-    if (!total) totals.set(topic, (total = { score: 0, bySource: new Map(), evidence: [] }));
+    if (!total) totals.set(topic, (total = { score: 0, bySource: { server: 0, name: 0, title: 0, description: 0, field: 0 }, evidence: [] }));
     const { factor, cap } = SOURCES[source];
-    const used = total.bySource.get(source) ?? 0;
+    const used = total.bySource[source];
     const gain = Math.min(weight * factor, cap - used);
     if (gain <= 0) return;
-    total.bySource.set(source, used + gain);
+    total.bySource[source] = used + gain;
     total.score += gain;
     total.evidence.push(label);
   };
