@@ -3,7 +3,8 @@
 // status and matches it against every group; and scoring alone. Target: <= 1 s for 10,000 tools.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildCatalog, resolveConfig, scoreTopics, writeStatus } from '../dist/index.js';
+import { buildCatalog, resolveConfig } from '../dist/index.js';
+import { scoreTopics, writeStatus } from '../dist/catalog/placement.js';
 import { ROOT, round, summary } from './lib.mjs';
 
 const FIXTURES = ['real-world.json', 'github-mcp-server.json', 'reference-servers.json'];
