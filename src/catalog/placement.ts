@@ -148,7 +148,10 @@ function proseWords(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** Topic scores of one tool, best first; only topics with any evidence; none for tools about the server itself (health, login, rate limits). */
+/**
+ * Topic scores of one tool, best first: every placed topic and the best three below the threshold;
+ * none for tools about the server itself (health, login, rate limits).
+ */
 export function scoreTopics(input: PlacementInput): TopicScore[] {
   vocabulary ??= compile();
   const vocab = vocabulary;
@@ -211,16 +214,24 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
   }
   if (input.annotations?.openWorldHint === true && totals.has('web')) credit('web', 'field', 0.5, 'openWorldHint');
 
-  const scores = [...totals.entries()].map(([topic, total]) => ({ topic, score: round(total.score), reason: total.evidence.join(', ') }));
-  const byTopic = new Map(scores.map((s) => [s.topic, s.score]));
-  const kept = scores.filter((s) => {
-    const spec = vocab.specs.get(s.topic);
-    if (spec?.yieldsTo?.some((other) => (byTopic.get(other) ?? 0) >= PLACEMENT_THRESHOLD)) return false;
-    if (spec?.losesTo?.some((other) => (byTopic.get(other) ?? 0) >= Math.max(PLACEMENT_THRESHOLD, s.score))) return false;
-    if (spec?.requires?.some((other) => (byTopic.get(other) ?? 0) < PLACEMENT_THRESHOLD)) return false;
-    return true;
-  });
-  return kept.sort((a, b) => b.score - a.score || (a.topic < b.topic ? -1 : 1));
+  const score = (topic: string) => totals.get(topic)?.score ?? 0;
+  const kept: Array<{ topic: string; score: number; evidence: string[] }> = [];
+  for (const [topic, total] of totals) {
+    const spec = vocab.specs.get(topic);
+    if (spec?.yieldsTo?.some((other) => score(other) >= PLACEMENT_THRESHOLD)) continue;
+    if (spec?.losesTo?.some((other) => score(other) >= Math.max(PLACEMENT_THRESHOLD, total.score))) continue;
+    if (spec?.requires?.some((other) => score(other) < PLACEMENT_THRESHOLD)) continue;
+    kept.push({ topic, score: round(total.score), evidence: total.evidence });
+  }
+  kept.sort((a, b) => b.score - a.score || (a.topic < b.topic ? -1 : 1));
+  // Placed topics, and the best three below the threshold (what "closest groups" shows).
+  let below = 0;
+  const out: TopicScore[] = [];
+  for (const entry of kept) {
+    if (entry.score < PLACEMENT_THRESHOLD && ++below > 3) break;
+    out.push({ topic: entry.topic, score: entry.score, reason: entry.evidence.join(', ') });
+  }
+  return out;
 }
 
 /** Topics a tool is placed in: those at or above the threshold. */
