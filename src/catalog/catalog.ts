@@ -3,7 +3,7 @@ import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
-import { placedTopics, scoreTopics, writeStatus, type TopicScore, type WriteStatus } from './placement.js';
+import { placedTopics, scoreTopics, writeStatus, type PlacementInput, type TopicScore, type WriteStatus } from './placement.js';
 import { normalized, summarize } from './text.js';
 
 /**
@@ -172,9 +172,8 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   const title = tool.title ?? tool.annotations?.title;
   const summary = config.tools[id]?.summary ?? summarize(tool.description, title ?? tool.name);
   const input = { server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema };
-  const write = writeStatus(input);
+  const { write, topics } = placementOf(tool, input);
   const readOnly = write.readOnly;
-  const topics = scoreTopics(input);
   const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
   const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
   const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);
@@ -201,6 +200,22 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
       return tokens;
     },
   };
+}
+
+const placementCache = new WeakMap<ToolDefinition, Map<string, { write: WriteStatus; topics: TopicScore[] }>>();
+
+/**
+ * Write status and topic scores of a definition, computed once per definition object and server
+ * (and title): the gateway rebuilds its catalog whenever an upstream comes up or changes its tools,
+ * and the other upstreams' definitions are the same objects.
+ */
+function placementOf(tool: ToolDefinition, input: PlacementInput): { write: WriteStatus; topics: TopicScore[] } {
+  let byServer = placementCache.get(tool);
+  if (!byServer) placementCache.set(tool, (byServer = new Map()));
+  const key = `${input.server}\u0000${input.title ?? ''}`;
+  let placed = byServer.get(key);
+  if (!placed) byServer.set(key, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
+  return placed;
 }
 
 const renamedCache = new WeakMap<ToolDefinition, Map<string, ToolDefinition>>();

@@ -271,7 +271,7 @@ export function writeStatus(input: PlacementInput): WriteStatus {
   if (first && WRITE_VERBS.has(first) && !READ_VERBS.has(first)) return { readOnly: false, kind: 'write', reason: `name verb "${first}"` };
   let readVerb = first !== undefined ? `name verb "${first}"` : undefined;
   if (!readVerb) {
-    const lead = words(description).slice(0, 2).map(verbStem).find((word) => WRITE_VERBS.has(word) || READ_VERBS.has(word) || word === 'return');
+    const lead = proseWords(description.slice(0, 60)).slice(0, 2).map(verbStem).find((word) => WRITE_VERBS.has(word) || READ_VERBS.has(word) || word === 'return');
     if (lead && WRITE_VERBS.has(lead) && !READ_VERBS.has(lead)) return { readOnly: false, kind: 'write', reason: `description verb "${lead}"` };
     if (lead) readVerb = `description verb "${lead}"`;
   }
