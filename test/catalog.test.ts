@@ -81,7 +81,7 @@ describe('groups', () => {
     const ro = { annotations: { readOnlyHint: true } };
     const { catalog } = buildCatalog(
       [
-        { server: 's1', tools: [tool('list_a', 'x', ro), tool('list_secret', 'x', ro), tool('get_b', 'Fetch one.', ro), tool('list_w', 'x'), tool('other', 'x', ro)] },
+        { server: 's1', tools: [tool('list_a', 'x', ro), tool('list_secret', 'x', ro), tool('get_b', 'Fetch one.', ro), tool('list_w', 'x', { annotations: { readOnlyHint: false } }), tool('other', 'x', ro)] },
         { server: 'other', tools: [tool('list_z', 'x', ro)] },
       ],
       config,

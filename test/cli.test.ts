@@ -20,7 +20,10 @@ describe('lazytools status', () => {
     const json = JSON.parse(stdout) as { modes: Array<Record<string, unknown>> };
     expect(json.modes).toHaveLength(8);
     for (const mode of json.modes) {
-      expect(Object.keys(mode)).toEqual(['name', 'tools', 'totalTools', 'tokens', 'totalTokens', 'reduction', 'budget', 'withinBudget', 'toolNames']);
+      expect(Object.keys(mode)).toEqual(['name', 'tools', 'totalTools', 'tokens', 'totalTokens', 'reduction', 'budget', 'withinBudget', 'toolNames', 'toolIds']);
+      const { toolNames, toolIds } = mode as { toolNames: string[]; toolIds: string[] };
+      expect(toolIds).toHaveLength(toolNames.length);
+      toolIds.forEach((id, i) => expect(id.endsWith(`:${toolNames[i] ?? ''}`) || id.replace(':', '_') === toolNames[i], id).toBe(true));
       expect(mode.reduction).toBeGreaterThanOrEqual(0);
       expect(mode.reduction).toBeLessThanOrEqual(1);
     }

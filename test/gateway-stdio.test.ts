@@ -43,7 +43,7 @@ describe('lazytools serve over stdio with real reference servers', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(notifications).toBe(1);
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ mode: 'debugging', groups: ['ci', 'code', 'history', 'files', 'diagnostics', 'reasoning'] });
+    expect(result.structuredContent).toMatchObject({ mode: 'debugging', groups: ['ci', 'code', 'history', 'files', 'diagnostics', 'reasoning', 'observability', 'browser', 'containers', 'docs', 'web', 'code_tools', 'shell'] });
     const report = result.structuredContent as { added: string[]; removed: string[]; reduction: number; tokens: number; totalTokens: number };
     expect(report.added).toContain('echo');
     expect(report.removed).toContain('create_entities');

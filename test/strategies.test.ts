@@ -125,7 +125,7 @@ describe('strategies through the gateway with real reference servers', () => {
     await client.callTool({ name: 'focus_mode', arguments: { mode: 'security_review' } });
     const result = (await client.callTool({ name: 'execute_tool', arguments: { name: 'write_file', arguments: { path: 'x', content: 'y' } } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('Mode "security_review" is read-only and "write_file" is not annotated readOnlyHint');
+    expect(text(result)).toContain('Mode "security_review" is read-only and "write_file" may write');
   });
 
   it('lists and reads the group resources', async () => {

@@ -3,6 +3,7 @@ import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
+import { placedTopics, scoreTopics, writeStatus, type PlacementInput, type TopicScore, type WriteStatus } from './placement.js';
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
 
@@ -15,7 +16,7 @@ export interface ToolDefinition {
   title?: string;
   description?: string;
   inputSchema: { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
-  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; [key: string]: unknown };
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean; [key: string]: unknown };
   [key: string]: unknown;
 }
 
@@ -38,11 +39,26 @@ export interface CatalogTool {
   readonly definition: ToolDefinition;
   /** One line, at most 80 characters. */
   readonly summary: string;
+  /** Only reads: `readOnlyHint: true`, or without annotations a read verb and no write verb (see `writeStatus`). */
   readonly readOnly: boolean;
+  /** Why `readOnly` is what it is. */
+  readonly write: WriteStatus;
   /** Groups that match this tool, in config order. */
   readonly groups: readonly string[];
+  /** Per group in `groups`, why it matched (and the topic score when placement put it there). */
+  readonly placements: readonly GroupPlacement[];
+  /** Every topic with evidence, best first, placed or not (the closest groups of an unplaced tool). */
+  readonly topics: readonly TopicScore[];
   /** o200k tokens of the exposed definition (counted on first read, then cached). */
   readonly tokens: number;
+}
+
+/** One group a tool is in, and why. */
+export interface GroupPlacement {
+  group: string;
+  reason: string;
+  /** The topic score when the group took the tool by topic. */
+  score?: number;
 }
 
 /** Every tool of every source, with groups resolved. */
@@ -116,8 +132,14 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   for (const tool of tools) for (const name of tool.groups) groups.get(name)?.tools.push(tool);
 
   const orphans = tools.filter((tool) => tool.groups.every((name) => groups.get(name)?.catchAll));
-  if (orphans.length > 0)
-    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(orphans.map((t) => t.id))}`);
+  if (orphans.length > 0) {
+    const closest = closestGroups(compiled);
+    const described = orphans.map((tool) => {
+      const near = closest(tool);
+      return near.length > 0 ? `${tool.id} (closest: ${near.join(', ')})` : tool.id;
+    });
+    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(described)}`);
+  }
   const own = new Set(config.rcGroups);
   const empty = [...groups.values()].filter((group) => group.tools.length === 0 && own.has(group.name) && tools.length > 0);
   if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);
@@ -164,9 +186,17 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   const id = `${server}:${tool.name}`;
   const title = tool.title ?? tool.annotations?.title;
   const summary = own(config.tools, id)?.summary ?? summarize(tool.description, title ?? tool.name);
-  const readOnly = tool.annotations?.readOnlyHint === true;
-  const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`) };
+  const input = { server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema };
+  const { write, topics } = placementOf(tool, input);
+  const readOnly = write.readOnly;
+  const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
+  const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
   const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);
+  const placements: GroupPlacement[] = [];
+  for (const group of groups) {
+    const match = group.explain(candidate);
+    if (match) placements.push({ group: group.name, ...match });
+  }
   let tokens: number | undefined;
   return {
     id,
@@ -176,12 +206,31 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
     definition,
     summary,
     readOnly,
-    groups: groups.filter((group) => group.matches(candidate)).map((group) => group.name),
+    write,
+    groups: placements.map((placement) => placement.group),
+    placements,
+    topics,
     get tokens() {
       tokens ??= countToolTokens(definition, config.tokenizer);
       return tokens;
     },
   };
+}
+
+const placementCache = new WeakMap<ToolDefinition, Map<string, { write: WriteStatus; topics: TopicScore[] }>>();
+
+/**
+ * Write status and topic scores of a definition, computed once per definition object and server
+ * (and title): the gateway rebuilds its catalog whenever an upstream comes up or changes its tools,
+ * and the other upstreams' definitions are the same objects.
+ */
+function placementOf(tool: ToolDefinition, input: PlacementInput): { write: WriteStatus; topics: TopicScore[] } {
+  let byServer = placementCache.get(tool);
+  if (!byServer) placementCache.set(tool, (byServer = new Map()));
+  const key = `${input.server}\u0000${input.title ?? ''}`;
+  let placed = byServer.get(key);
+  if (!placed) byServer.set(key, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
+  return placed;
 }
 
 const renamedCache = new WeakMap<ToolDefinition, Map<string, ToolDefinition>>();
@@ -202,6 +251,29 @@ function listSome(items: string[], max = 10): string {
 }
 
 function isCatchAll(group: CompiledGroup): boolean {
-  const { servers, tools, keywords } = group.config;
-  return servers === undefined && tools === undefined && keywords === undefined;
+  const { servers, tools, keywords, topics } = group.config;
+  return servers === undefined && tools === undefined && keywords === undefined && topics === undefined;
+}
+
+/**
+ * The groups an unplaced tool came closest to: groups whose topics the tool scored for (below
+ * the threshold), best score first, at most three, as `group (score)`.
+ */
+export function closestGroups(
+  groups: ReadonlyArray<Pick<CompiledGroup, 'name' | 'config'>>,
+  withReasons = false,
+): (tool: Pick<CatalogTool, 'topics'>) => string[] {
+  const byTopic = new Map<string, string[]>();
+  for (const group of groups) for (const topic of group.config.topics ?? []) byTopic.set(topic, [...(byTopic.get(topic) ?? []), group.name]);
+  return (tool) => {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const score of tool.topics)
+      for (const group of byTopic.get(score.topic) ?? [])
+        if (!seen.has(group) && out.length < 3) {
+          seen.add(group);
+          out.push(withReasons ? `${group} ${score.score} (${score.reason})` : `${group} ${score.score}`);
+        }
+    return out;
+  };
 }

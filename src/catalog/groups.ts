@@ -1,5 +1,6 @@
 import type { GroupConfig } from '../config/schema.js';
 import { globToRegExp } from '../util/glob.js';
+import type { TopicScore } from './placement.js';
 import { normalized } from './text.js';
 
 /** What a group filter sees of a tool. */
@@ -9,6 +10,8 @@ export interface GroupCandidate {
   /** Normalized name, title and summary (see `normalized`). */
   text: string;
   readOnly: boolean;
+  /** Topics placement put the tool in (score at or above the threshold), by topic name. */
+  topics?: ReadonlyMap<string, TopicScore>;
 }
 
 /** A group ready to test tools: the config plus its compiled filter pipeline. */
@@ -17,36 +20,77 @@ export interface CompiledGroup {
   description: string;
   config: GroupConfig;
   matches(tool: GroupCandidate): boolean;
+  /** Why the group keeps `tool` ("tool glob \"get_me\"", "topic browser 7 (...)"), or undefined when it does not. */
+  explain(tool: GroupCandidate): Match | undefined;
 }
 
-type Filter = (tool: GroupCandidate) => boolean;
+/** Why a group keeps a tool: the selector that matched, and the placement score when a topic did. */
+export interface Match {
+  reason: string;
+  /** The topic score for topic placements; undefined for globs, keywords and catch-all groups. */
+  score?: number;
+}
+
+type Filter = (tool: GroupCandidate) => Match | boolean;
 
 /**
- * Compiles a group to an ordered filter pipeline: `servers`, then `tools` or `keywords` (either
- * one matching keeps the tool), then `readOnly`, then `exclude`. An unset filter lets everything
- * through; an empty list lets nothing through, so `{}` is every tool and `{ tools: [] }` none.
+ * Compiles a group to an ordered filter pipeline: `servers`, then `tools`, `keywords` or `topics`
+ * (any one matching keeps the tool), then `readOnly`, then `exclude` and `excludeTopics`. An unset filter lets
+ * everything through; an empty list lets nothing through, so `{}` is every tool and
+ * `{ tools: [] }` none.
  */
 export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
   const pipeline: Filter[] = [];
   if (config.servers) {
     const servers = config.servers.map(globToRegExp);
-    pipeline.push((tool) => servers.some((glob) => glob.test(tool.server)));
+    const globs = config.servers;
+    pipeline.push((tool) => {
+      const index = servers.findIndex((glob) => glob.test(tool.server));
+      return index >= 0 && { reason: `server "${globs[index]}"` };
+    });
   }
-  if (config.tools || config.keywords) {
-    const ids = anyOf((config.tools ?? []).map(toolGlob));
+  if (config.tools || config.keywords || config.topics) {
+    const globs = config.tools ?? [];
+    const ids = anyOf(globs.map(toolGlob));
+    const each = globs.map(toolGlob);
     const phrases = (config.keywords ?? []).map((keyword) => normalized(keyword).trimEnd());
-    pipeline.push((tool) => ids.test(tool.id) || phrases.some((phrase) => tool.text.includes(phrase)));
+    const topics = config.topics ?? [];
+    pipeline.push((tool) => {
+      if (globs.length > 0 && ids.test(tool.id)) return { reason: `tool glob "${globs[each.findIndex((glob) => glob.test(tool.id))] ?? ''}"` };
+      const phrase = phrases.length > 0 ? phrases.find((p) => tool.text.includes(p)) : undefined;
+      if (phrase !== undefined) return { reason: `keyword "${phrase.trim()}"` };
+      let best: TopicScore | undefined;
+      for (const topic of topics) {
+        const score = tool.topics?.get(topic);
+        if (score && (!best || score.score > best.score)) best = score;
+      }
+      return best !== undefined && { reason: `topic ${best.topic} ${best.score} (${best.reason})`, score: best.score };
+    });
   }
   if (config.readOnly === true) pipeline.push((tool) => tool.readOnly);
   if (config.exclude) {
     const excluded = anyOf(config.exclude.map(toolGlob));
     pipeline.push((tool) => !excluded.test(tool.id));
   }
+  if (config.excludeTopics) {
+    const topics = config.excludeTopics;
+    pipeline.push((tool) => !topics.some((topic) => tool.topics?.has(topic)));
+  }
+  const explain = (tool: GroupCandidate): Match | undefined => {
+    let match: Match = { reason: 'every tool' };
+    for (const filter of pipeline) {
+      const result = filter(tool);
+      if (result === false) return undefined;
+      if (result !== true) match = result;
+    }
+    return match;
+  };
   return {
     name,
     description: config.description ?? name,
     config,
-    matches: (tool) => pipeline.every((filter) => filter(tool)),
+    matches: (tool) => explain(tool) !== undefined,
+    explain,
   };
 }
 

@@ -4,6 +4,7 @@ import { CLIENT_NAMES, findClientConfig, importServers, type ClientName } from '
 import { parseConfig } from '../config/load.js';
 import { readJsonFile } from '../util/json.js';
 import { parse, UsageError } from './args.js';
+import { initHints } from './init-hints.js';
 import type { Command } from './io.js';
 
 export const initCommand: Command = {
@@ -35,6 +36,7 @@ export const initCommand: Command = {
       io.err(`env and header values (and credentials in arguments and URLs) moved out of the file; set them in your environment: ${imported.secrets.join(', ')}`);
     const serverKey = from === 'vscode' ? 'servers' : 'mcpServers';
     const snippet = { [serverKey]: { lazytools: { command: 'npx', args: ['-y', 'lazytools', 'serve', '--config', out] } } };
+    for (const line of initHints(imported.rc, out)) io.err(line);
     io.out(`Replace the servers in your client config with:\n${JSON.stringify(snippet, null, 2)}`);
     return 0;
   },

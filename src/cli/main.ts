@@ -8,6 +8,7 @@ const commands: Array<{ name: string; summary: string; load: () => Promise<Comma
   { name: 'serve', summary: 'Run the gateway in front of the rc file\'s MCP servers (stdio, or Streamable HTTP)', load: async () => (await import('./serve.js')).serveCommand },
   { name: 'status', summary: 'Tools and tokens each mode shows, against the whole catalog', load: async () => (await import('./status.js')).statusCommand },
   { name: 'check', summary: 'Fail when a mode\'s tool definitions exceed its token budget (for CI)', load: async () => (await import('./check.js')).checkCommand },
+  { name: 'groups', summary: 'Show per tool its groups and why, its modes, and the closest groups of unplaced tools', load: async () => (await import('./groups.js')).groupsCommand },
   { name: 'search', summary: 'Rank catalog tools for a task described in words (offline)', load: async () => (await import('./search.js')).searchCommand },
   { name: 'mode', summary: 'Resolve a phrase ("switch to security review") to a focus mode', load: async () => (await import('./search.js')).modeCommand },
   { name: 'lock', summary: 'Record every upstream\'s tools in lazytools.lock.json (or --check it for drift)', load: async () => (await import('./lock.js')).lockCommand },

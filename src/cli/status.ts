@@ -15,7 +15,7 @@ export const statusCommand: Command = {
 
   --config F     rc file (default: discovered .lazytoolsrc*, lazytools.config.*, package.json#lazytools)
   --catalog F    catalog or lock file to read tools from (repeatable)
-  --json         {"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames}]}
+  --json         {"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds}]}
   --markdown     a Markdown table`,
   async run(argv, io) {
     const { values } = parse(argv, { ...projectOptions, json: { type: 'boolean' }, markdown: { type: 'boolean' } });
@@ -23,8 +23,8 @@ export const statusCommand: Command = {
     for (const warning of project.warnings) io.err(`warning: ${warning}`);
     const report = statusReport(project.catalog, project.config);
     if (values.json) {
-      const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames }) => ({
-        name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames,
+      const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds }) => ({
+        name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds,
       }));
       io.out(JSON.stringify({ modes }, null, 2));
     } else if (values.markdown) io.out(statusMarkdown(report.modes));

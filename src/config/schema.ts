@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOPICS } from './topics.js';
 
 /**
  * The rc file contract. Every object is strict so a typo is an error with its key path, and every
@@ -6,6 +7,9 @@ import { z } from 'zod';
  */
 
 const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" or "." (starting with a letter or digit)');
+
+/** Topic names placement knows (`src/config/topics.ts`). */
+const TOPIC_NAMES = Object.keys(TOPICS) as [string, ...string[]];
 
 /** Mode and group names become XState state names and tool-list labels: no dots or spaces. */
 const key = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_" or "-" (starting with a letter or digit)');
@@ -54,7 +58,7 @@ export const serverSchema = z
   });
 
 /**
- * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords, then readOnly,
+ * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords/topics, then readOnly,
  * then exclude). An unset filter does not filter; an empty list matches nothing.
  */
 export const groupSchema = z.strictObject({
@@ -62,8 +66,16 @@ export const groupSchema = z.strictObject({
   servers: z.array(z.string()).optional().describe('Globs on server names: keep only tools of these servers.'),
   tools: z.array(z.string()).optional().describe('Globs on "server:tool" ids (a glob without ":" matches any server).'),
   keywords: z.array(z.string()).optional().describe('Words or phrases matched at word starts in the tool name, title and summary.'),
-  readOnly: z.boolean().optional().describe('true keeps only tools annotated readOnlyHint: true.'),
+  topics: z
+    .array(z.enum(TOPIC_NAMES))
+    .optional()
+    .describe('Topics placement puts tools in from their name, description, annotations and schema (see `lazytools groups`).'),
+  readOnly: z.boolean().optional().describe('true keeps only tools that only read: readOnlyHint, else no write verb and a read verb in name or description.'),
   exclude: z.array(z.string()).optional().describe('Globs on "server:tool" ids removed last.'),
+  excludeTopics: z
+    .array(z.enum(TOPIC_NAMES))
+    .optional()
+    .describe('Topics whose tools are removed last, like exclude: keeps "*issue*" from taking error-tracker issues.'),
 });
 
 /** A focus mode. rc entries merge key by key over the preset of the same name. */

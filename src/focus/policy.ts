@@ -54,7 +54,7 @@ export function callRefusal(config: PolicyConfig, subject: PolicySubject, tool: 
   const mode = modeNamed(config, subject.mode);
   if (!mode) return `Mode "${subject.mode}" no longer exists; "${tool.exposedName}" is not available.`;
   if (!modeAllows(mode, tool))
-    return `Mode "${mode.name}" is read-only and "${tool.exposedName}" is not annotated readOnlyHint. ${whereElse(config, subject, tool)}`;
+    return `Mode "${mode.name}" is read-only and "${tool.exposedName}" may write (it is not annotated readOnlyHint: true, and its name or description does not show it only reads). ${whereElse(config, subject, tool)}`;
   if (config.hiddenTools === 'reject' && !subject.inMode(tool))
     return `"${tool.exposedName}" is not part of mode "${mode.name}" and this gateway rejects hidden tools. ${whereElse(config, subject, tool)}`;
   return undefined;

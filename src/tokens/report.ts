@@ -43,6 +43,8 @@ export interface ModeStatus extends ListStatus {
   budget: number | null;
   withinBudget: boolean;
   toolNames: string[];
+  /** `server:tool` ids of the same tools, in the same order (stable across exposed-name prefixes). */
+  toolIds: string[];
   /** Tokens per group of the mode, most expensive first (for `check` output). */
   groupTokens: Array<{ group: string; tokens: number }>;
 }
@@ -75,6 +77,7 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
         budget,
         withinBudget: budget === null || figures.tokens <= budget,
         toolNames: listed.map((tool) => tool.exposedName),
+        toolIds: listed.map((tool) => tool.id),
         groupTokens,
       };
     }),

@@ -16,6 +16,8 @@ export interface Suggestion {
   tool: string;
   calls: number;
   groups: string[];
+  /** Per group in `groups`, why placement put the tool there (the reason `lazytools groups` shows). */
+  reasons: string[];
   message: string;
 }
 
@@ -42,9 +44,15 @@ export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig
     const mode = own(config.modes, row.mode);
     if (around < threshold || !mode) continue;
     const tool = catalog?.byId.get(row.tool);
-    const groups = (tool?.groups ?? []).filter((g) => !mode.groups.includes(g) && !catalog?.groups.get(g)?.catchAll);
-    const fix = groups.length > 0 ? `add group ${groups.map((g) => `"${g}"`).join(' or ')} to modes.${row.mode}.groups` : `add "${row.tool}" to a group of mode ${row.mode}`;
-    out.push({ mode: row.mode, tool: row.tool, calls: around, groups, message: `${row.mode}: ${row.tool} was reached ${around} times around the list (execute_tool ${row.execute_tool}, after search ${row.search}); ${fix}` });
+    const placements = (tool?.placements ?? []).filter((p) => !mode.groups.includes(p.group) && !catalog?.groups.get(p.group)?.catchAll);
+    const groups = placements.map((p) => p.group);
+    const reasons = placements.map((p) => p.reason);
+    const closest = tool && groups.length === 0 ? tool.topics.slice(0, 2).map((t) => `${t.topic} ${t.score}`) : [];
+    const fix =
+      groups.length > 0
+        ? `add group ${placements.map((p) => `"${p.group}" (${p.reason})`).join(' or ')} to modes.${row.mode}.groups`
+        : `add "${row.tool}" to a group of mode ${row.mode}${closest.length > 0 ? ` (closest topics: ${closest.join(', ')}; see lazytools groups)` : ''}`;
+    out.push({ mode: row.mode, tool: row.tool, calls: around, groups, reasons, message: `${row.mode}: ${row.tool} was reached ${around} times around the list (execute_tool ${row.execute_tool}, after search ${row.search}); ${fix}` });
   }
   return out;
 }

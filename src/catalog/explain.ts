@@ -1,0 +1,71 @@
+import type { ResolvedConfig } from '../config/resolve.js';
+import { closestGroups, type Catalog, type CatalogTool, type GroupPlacement } from './catalog.js';
+import { PLACEMENT_THRESHOLD, placedTopics, scoreTopics } from './placement.js';
+
+/** Why one tool shows where it shows: its groups with reasons, its modes, its write status. */
+export interface ToolPlacement {
+  id: string;
+  name: string;
+  /** Groups other than catch-all ones (like `all`), with the reason each matched. */
+  groups: GroupPlacement[];
+  /** Modes that show the tool (read-only modes only when the tool only reads). */
+  modes: string[];
+  readOnly: boolean;
+  /** `read`, `write` or `unknown`, and why. */
+  write: { kind: string; reason: string };
+  /** For a tool in no group: the groups it came closest to, `group score` (threshold in `threshold`). */
+  closest: string[];
+}
+
+export interface PlacementReport {
+  threshold: number;
+  tools: ToolPlacement[];
+  /** Ids of tools in no group but catch-all ones: they show only in modes like `all`. */
+  unplaced: string[];
+}
+
+/**
+ * Explains placement for every tool (or those `filter` keeps): what `lazytools groups` prints,
+ * so a user can see why a tool is or is not in a mode and fix it with rc `groups`.
+ */
+export function placementReport(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'groups'>, filter: (tool: CatalogTool) => boolean = () => true): PlacementReport {
+  const closest = closestGroups(Object.entries(config.groups).map(([name, group]) => ({ name, config: group })), true);
+  const tools = catalog.tools.filter(filter).map((tool): ToolPlacement => {
+    const groups = tool.placements.filter((placement) => !catalog.groups.get(placement.group)?.catchAll);
+    const modes = Object.values(config.modes)
+      .filter((mode) => (!mode.readOnly || tool.readOnly) && mode.groups.some((group) => groups.some((g) => g.group === group)))
+      .map((mode) => mode.name);
+    return { id: tool.id, name: tool.exposedName, groups, modes, readOnly: tool.readOnly, write: { kind: tool.write.kind, reason: tool.write.reason }, closest: groups.length === 0 ? closest(tool) : [] };
+  });
+  return { threshold: PLACEMENT_THRESHOLD, tools, unplaced: tools.filter((tool) => tool.groups.length === 0).map((tool) => tool.id) };
+}
+
+/** What placement expects of a server's tools before any was listed: from its name and package. */
+export interface ServerHint {
+  server: string;
+  /** Topics its name, command and arguments point to (e.g. "playwright" -> browser). */
+  topics: string[];
+  /** Groups that take those topics, and the modes that show them. */
+  groups: string[];
+  modes: string[];
+}
+
+/**
+ * Guesses, per server of an rc file, which groups its tools will join, from the server name and
+ * its command line (package names like `@playwright/mcp` say a lot). Used by `lazytools init` to
+ * point out servers that no preset group is likely to take, before their tools are listed.
+ */
+export function serverHints(config: Pick<ResolvedConfig, 'servers' | 'groups' | 'modes'>): ServerHint[] {
+  return Object.entries(config.servers).map(([server, entry]) => {
+    const command = [entry.command ?? '', ...(entry.args ?? [])].filter((part) => !part.startsWith('-')).join(' ');
+    const url = (entry.url ?? '').replace(/^https?:\/\//, '').replace(/[?#].*$/, '');
+    const topics = placedTopics(scoreTopics({ server, name: `${server} ${command} ${url}`.replace(/@|\/|\./g, ' ') })).map((score) => score.topic);
+    const groups = Object.entries(config.groups)
+      .filter(([, group]) => (group.topics ?? []).some((topic) => topics.includes(topic)))
+      .map(([name]) => name);
+    const modes = Object.values(config.modes)
+      .filter((mode) => mode.groups.some((group) => groups.includes(group)))
+      .map((mode) => mode.name);
+    return { server, topics, groups, modes };
+  });
+}

@@ -1,0 +1,296 @@
+import { META_NAME_PHRASES, META_NAME_WORDS, READ_VERBS, TOPICS, WRITE_VERBS, type TopicSpec } from '../config/topics.js';
+import { words } from './text.js';
+
+/**
+ * Placement: which topics a tool serves, from what it is (server name, tool name words, title,
+ * description, annotations, input schema field names), each with a score and a reason a person
+ * can check. Deterministic and offline: weighted vocabulary, no model.
+ */
+
+/** What placement reads of a tool. */
+export interface PlacementInput {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  annotations?: { readOnlyHint?: unknown; destructiveHint?: unknown; openWorldHint?: unknown; [key: string]: unknown };
+  inputSchema?: { properties?: Record<string, unknown>; [key: string]: unknown };
+}
+
+/** One topic a tool was scored for. */
+export interface TopicScore {
+  topic: string;
+  score: number;
+  /** The evidence, e.g. `name "screenshot", server "playwright"`. */
+  reason: string;
+}
+
+/** Whether a tool writes, and why lazytools thinks so. */
+export interface WriteStatus {
+  /** true when the tool is known to only read; false when it writes or nobody can tell. */
+  readOnly: boolean;
+  /** `read`, `write` or `unknown` (unknown tools stay out of read-only modes). */
+  kind: 'read' | 'write' | 'unknown';
+  reason: string;
+}
+
+/** Score a topic needs for a tool to be placed in it. */
+export const PLACEMENT_THRESHOLD = 2.5;
+
+/** How much each source counts, and the most one source can add to one topic. */
+const SOURCES = {
+  server: { factor: 1, cap: 3 },
+  name: { factor: 2, cap: 5 },
+  title: { factor: 1, cap: 2 },
+  description: { factor: 1, cap: 3.5 },
+  field: { factor: 0.75, cap: 1.5 },
+} as const;
+type Source = keyof typeof SOURCES;
+
+/** Only the start of a description counts: long descriptions list everything they are not. */
+const DESCRIPTION_CHARS = 320;
+
+interface Entry {
+  topic: string;
+  weight: number;
+  /** A product name: full weight in a server name. */
+  product?: boolean;
+  /** A product whose name is also a common word ("linear", "monday"): only server and tool names count. */
+  namesOnly?: boolean;
+}
+
+interface Vocabulary {
+  words: Map<string, Entry[]>;
+  fields: Map<string, Entry[]>;
+  /** Phrases by their first word, so a text is checked only for phrases that can start in it. */
+  phrases: Map<string, Array<{ topic: string; phrase: string; weight: number }>>;
+  specs: Map<string, TopicSpec>;
+}
+
+let vocabulary: Vocabulary | undefined;
+
+function compile(): Vocabulary {
+  const out: Vocabulary = { words: new Map(), fields: new Map(), phrases: new Map(), specs: new Map() };
+  const add = (map: Map<string, Entry[]>, stem: string, topic: string, weight: number, flags?: { namesOnly: boolean; product: boolean }) => {
+    const list = map.get(stem) ?? [];
+    const existing = list.find((entry) => entry.topic === topic);
+    if (existing) {
+      existing.weight = Math.max(existing.weight, weight);
+      if (flags?.product) existing.product = true;
+    } else list.push({ topic, weight, ...(flags ? { product: flags.product, namesOnly: flags.namesOnly } : {}) });
+    map.set(stem, list);
+  };
+  for (const [topic, spec] of Object.entries(TOPICS)) {
+    out.specs.set(topic, spec);
+    for (const [word, weight] of weighted(spec.words, ' ')) {
+      if (word.endsWith('^')) add(out.words, word.slice(0, -1), topic, weight, { namesOnly: true, product: false });
+      else add(out.words, word, topic, weight);
+    }
+    for (const product of (spec.products ?? '').split(' ').filter(Boolean)) {
+      const namesOnly = product.endsWith('^');
+      add(out.words, stem(product.replace(/[_^]/g, '')), topic, 3, { namesOnly, product: true });
+    }
+    for (const [field, weight] of weighted(spec.fields ?? '', ' ')) add(out.fields, field, topic, weight);
+    for (const [phrase, weight] of weighted(spec.phrases ?? '', '|')) {
+      const stems = words(phrase).map(stem);
+      const first = stems[0] ?? '';
+      out.phrases.set(first, [...(out.phrases.get(first) ?? []), { topic, phrase: ` ${stems.join(' ')} `, weight }]);
+    }
+  }
+  return out;
+}
+
+function weighted(list: string, separator: string): Array<[string, number]> {
+  return list
+    .split(separator)
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const at = item.lastIndexOf(':');
+      const weight = at > 0 ? Number(item.slice(at + 1)) : 1;
+      const text = at > 0 ? item.slice(0, at) : item;
+      const names = text.endsWith('^') ? '^' : '';
+      return [separator === ' ' ? `${stem(text.replace(/\^$/, '').toLowerCase())}${names}` : text, Number.isFinite(weight) ? weight : 1];
+    });
+}
+
+const stems = new Map<string, string>();
+
+/** A light stem so "logs" and "log" meet: plurals dropped. Memoized (tool vocabularies repeat). */
+export function stem(word: string): string {
+  let result = stems.get(word);
+  if (result === undefined) {
+    result = stemWord(word);
+    if (stems.size < 100_000) stems.set(word, result);
+  }
+  return result;
+}
+
+function stemWord(word: string): string {
+  if (word.length <= 3) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}ie`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
+  if (word.endsWith('es') && /(?:ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s')) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * Words of prose: lowercased and split on anything but letters and digits, without the camel-case
+ * split names get (so "GitHub" stays "github", "MongoDB" stays "mongodb"); URLs dropped.
+ */
+function proseWords(text: string): string[] {
+  return text
+    .replace(/\bhttps?:\/\/\S+/gi, ' ')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * Topic scores of one tool, best first: every placed topic and the best three below the threshold;
+ * none for tools about the server itself (health, login, rate limits).
+ */
+export function scoreTopics(input: PlacementInput): TopicScore[] {
+  vocabulary ??= compile();
+  const vocab = vocabulary;
+  const totals = new Map<string, { score: number; bySource: Record<Source, number>; evidence: string[] }>();
+  const credit = (topic: string, source: Source, weight: number, label: string) => {
+    let total = totals.get(topic);
+    if (!total) totals.set(topic, (total = { score: 0, bySource: { server: 0, name: 0, title: 0, description: 0, field: 0 }, evidence: [] }));
+    const { factor, cap } = SOURCES[source];
+    const used = total.bySource[source];
+    const gain = Math.min(weight * factor, cap - used);
+    if (gain <= 0) return;
+    total.bySource[source] = used + gain;
+    total.score += gain;
+    total.evidence.push(label);
+  };
+  const scan = (text: string | string[] | undefined, source: Source) => {
+    if (!text) return;
+    const split = typeof text !== 'string' ? text : source === 'description' || source === 'title' ? proseWords(text) : words(text);
+    const stems = split.map(stem);
+    const seen = new Set<string>();
+    for (const word of stems) {
+      if (seen.has(word)) continue;
+      seen.add(word);
+      for (const entry of vocab.words.get(word) ?? []) {
+        if (entry.namesOnly && source !== 'server' && source !== 'name') continue;
+        // In a server name only product names count fully: "security-scanner" says less than "sentry".
+        const weight = source === 'server' && !entry.product ? entry.weight * 0.5 : entry.weight;
+        credit(entry.topic, source, weight, `${source} "${word}"`);
+      }
+    }
+    if (source === 'server') return;
+    let joined: string | undefined;
+    for (const word of seen) {
+      const candidates = vocab.phrases.get(word);
+      if (!candidates) continue;
+      joined ??= ` ${stems.join(' ')} `;
+      for (const phrase of candidates) if (joined.includes(phrase.phrase)) credit(phrase.topic, source, phrase.weight, `${source} "${phrase.phrase.trim()}"`);
+    }
+  };
+
+  const nameWords = words(input.name);
+  const nameText = ` ${nameWords.join(' ')} `;
+  if (nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `))) return [];
+  scan(input.server, 'server');
+  scan(nameWords, 'name');
+  const title = typeof input.title === 'string' ? input.title : typeof input.annotations?.title === 'string' ? input.annotations.title : undefined;
+  if (title && proseWords(title).join(' ') !== nameWords.join(' ')) scan(title, 'title');
+  scan(typeof input.description === 'string' ? input.description.slice(0, DESCRIPTION_CHARS) : undefined, 'description');
+  const properties = input.inputSchema?.properties;
+  if (properties && typeof properties === 'object') {
+    const seen = new Set<string>();
+    for (const field of Object.keys(properties)) {
+      const parts = words(field);
+      for (const part of [parts.join(''), ...parts].map(stem)) {
+        if (seen.has(part)) continue;
+        seen.add(part);
+        for (const entry of vocab.fields.get(part) ?? []) credit(entry.topic, 'field', entry.weight, `field "${field}"`);
+      }
+    }
+  }
+  if (input.annotations?.openWorldHint === true && totals.has('web')) credit('web', 'field', 0.5, 'openWorldHint');
+
+  const score = (topic: string) => totals.get(topic)?.score ?? 0;
+  const kept: Array<{ topic: string; score: number; evidence: string[] }> = [];
+  for (const [topic, total] of totals) {
+    const spec = vocab.specs.get(topic);
+    if (spec?.yieldsTo?.some((other) => score(other) >= PLACEMENT_THRESHOLD)) continue;
+    if (spec?.losesTo?.some((other) => score(other) >= Math.max(PLACEMENT_THRESHOLD, total.score))) continue;
+    if (spec?.requires?.some((other) => score(other) < PLACEMENT_THRESHOLD)) continue;
+    kept.push({ topic, score: round(total.score), evidence: total.evidence });
+  }
+  kept.sort((a, b) => b.score - a.score || (a.topic < b.topic ? -1 : 1));
+  // Placed topics, and the best three below the threshold (what "closest groups" shows).
+  let below = 0;
+  const out: TopicScore[] = [];
+  for (const entry of kept) {
+    if (entry.score < PLACEMENT_THRESHOLD && ++below > 3) break;
+    out.push({ topic: entry.topic, score: entry.score, reason: entry.evidence.join(', ') });
+  }
+  return out;
+}
+
+/** Topics a tool is placed in: those at or above the threshold. */
+export function placedTopics(scores: readonly TopicScore[]): TopicScore[] {
+  return scores.filter((s) => s.score >= PLACEMENT_THRESHOLD);
+}
+
+/** The topic names placement knows, with what each covers. */
+export function topicNames(): string[] {
+  return Object.keys(TOPICS);
+}
+
+/** Verbs that write wherever they stand in a name ("get_or_create_user"). Words that are also nouns ("run", "post", "push") count only as the name's first verb ("get_run_details" reads). */
+const STRONG_WRITES = new Set(
+  'create update delete remove write send replace insert drop edit upsert kill execute exec publish deploy uninstall overwrite truncate modify'.split(' '),
+);
+const WRITE_PHRASES = /\b(?:creates|updates|deletes|removes|writes|sends|executes|modifies|inserts|pushes|merges|overwrites|publishes|deploys|installs|uninstalls|kills|terminates|renames|uploads|clicks|navigates|submits)\b/i;
+const READ_PHRASES = /\b(?:read[- ]only|readonly|does not modify|doesn't modify|without modifying|no side effects)\b/i;
+
+/**
+ * Whether a tool only reads. `readOnlyHint` decides when present (and `destructiveHint: true`
+ * means writing); without annotations the tool name's verbs decide (the first verb of the name,
+ * and any strong write verb anywhere in it), then the description's first word; a read verb
+ * also needs a description free of write verbs ("creates", "sends"...) unless it says
+ * "read-only". Anything else is unknown and stays out of read-only modes.
+ */
+export function writeStatus(input: PlacementInput): WriteStatus {
+  const hint = input.annotations?.readOnlyHint;
+  if (hint === true) return { readOnly: true, kind: 'read', reason: 'readOnlyHint: true' };
+  if (hint === false) return { readOnly: false, kind: 'write', reason: 'readOnlyHint: false' };
+  if (input.annotations?.destructiveHint === true) return { readOnly: false, kind: 'write', reason: 'destructiveHint: true' };
+  const description = typeof input.description === 'string' ? input.description.slice(0, DESCRIPTION_CHARS) : '';
+  const nameWords = words(input.name);
+  const strong = nameWords.find((word) => STRONG_WRITES.has(word));
+  if (strong) return { readOnly: false, kind: 'write', reason: `name verb "${strong}"` };
+  const first = nameWords.find((word) => WRITE_VERBS.has(word) || READ_VERBS.has(word));
+  if (first && WRITE_VERBS.has(first) && !READ_VERBS.has(first)) return { readOnly: false, kind: 'write', reason: `name verb "${first}"` };
+  let readVerb = first !== undefined ? `name verb "${first}"` : undefined;
+  if (!readVerb) {
+    const lead = proseWords(description.slice(0, 60)).slice(0, 2).map(verbStem).find((word) => WRITE_VERBS.has(word) || READ_VERBS.has(word) || word === 'return');
+    if (lead && WRITE_VERBS.has(lead) && !READ_VERBS.has(lead)) return { readOnly: false, kind: 'write', reason: `description verb "${lead}"` };
+    if (lead) readVerb = `description verb "${lead}"`;
+  }
+  const saysReadOnly = READ_PHRASES.test(description);
+  const writes = WRITE_PHRASES.exec(description);
+  if (writes && !saysReadOnly) return { readOnly: false, kind: 'write', reason: `description says "${writes[0]}"` };
+  if (readVerb) return { readOnly: true, kind: 'read', reason: saysReadOnly ? `${readVerb}, description says read-only` : readVerb };
+  if (saysReadOnly) return { readOnly: true, kind: 'read', reason: 'description says read-only' };
+  return { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };
+}
+
+/** "Returns" -> "return", "Lists" -> "list", "Searches" -> "search". */
+function verbStem(word: string): string {
+  if (word.endsWith('ches') || word.endsWith('shes') || word.endsWith('xes')) return word.slice(0, -2);
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
