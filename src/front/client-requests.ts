@@ -31,11 +31,14 @@ export function causingSession<S extends SessionContext>(upstream: Upstream, ses
 
 /**
  * Carries an upstream's sampling, elicitation or roots request to the client session that caused
- * it (on the causing request's stream) and returns the client's answer verbatim. Refused with a
+ * it (the call whose HTTP response stream carried it, else by causingSession's rule; on the causing
+ * request's stream) and returns the client's answer verbatim. Refused with a
  * clear error when no session qualifies or its client lacks the capability.
  */
 export async function forwardClientRequest(upstream: Upstream, request: UpstreamRequest, signal: AbortSignal, sessions: ReadonlySet<SessionContext>): Promise<Record<string, unknown>> {
-  const found = causingSession(upstream, sessions);
+  // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
+  const cause = request.origin;
+  const found = cause && sessions.has(cause.session as SessionContext) ? { session: cause.session as SessionContext, origin: cause } : causingSession(upstream, sessions);
   if (!found) throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" has no client session to go to (no request of a session reached this server yet)`);
   if ('ambiguous' in found)
     throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several client sessions are in flight on this server`);

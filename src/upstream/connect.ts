@@ -10,6 +10,7 @@ import { compareStrings } from '../util/compare.js';
 import { ConfigError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
+import { streamCauses, type CausedBy } from './stream-cause.js';
 import { Upstream } from './upstream.js';
 
 export interface UpstreamsOptions {
@@ -38,7 +39,11 @@ function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, b
     const url = new URL(interpolate(server.url, env, `${at}.url`, file));
     if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
     const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
-    return () => new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    return () => {
+      const causes = streamCauses();
+      const transport: Transport & CausedBy = Object.assign(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: causes.fetch }), { requestCause: causes.take });
+      return transport;
+    };
   }
   const command = interpolate(server.command ?? '', env, `${at}.command`, file);
   const args = (server.args ?? []).map((arg, i) => interpolate(arg, env, `${at}.args[${i}]`, file));

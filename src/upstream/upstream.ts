@@ -10,6 +10,7 @@ import { outsideText, redact } from '../util/redact.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
+import type { CausedBy } from './stream-cause.js';
 import { VERSION } from '../version.js';
 
 /** idle: not started (lazy); ready: connected; down: failed or exited (restarted on the next call). */
@@ -32,6 +33,8 @@ export type PrimitiveKind = 'prompts' | 'resources';
 export interface UpstreamRequest {
   method: string;
   params?: Record<string, unknown> | undefined;
+  /** The call whose response stream carried the request (HTTP upstreams), when known. */
+  origin?: CallOrigin | undefined;
 }
 
 /** A failure reaching or running a tool on an upstream; becomes an `isError` result. */
@@ -266,7 +269,9 @@ export class Upstream {
     client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
     client.fallbackRequestHandler = async (request: JSONRPCRequest, extra) => {
       if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
-      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined }, extra.signal)) as never;
+      const cause = (transport as Partial<CausedBy>).requestCause?.(extra.requestId);
+      const origin = typeof cause === 'string' ? this.pending.get(cause)?.origin : undefined;
+      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined, origin }, extra.signal)) as never;
     };
     client.onerror = (error) => this.logger.warn(`${this.name}: ${outsideText(error.message)}`);
     const timeout = this.options.startTimeoutMs ?? 30_000;
