@@ -36,9 +36,17 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
   if (files.length > 0) sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f))));
   else {
     const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
-    if (!lock) throw new ConfigError(`no tool catalog: pass --catalog FILE, or run \`lazytools lock\` to write ${LOCK_FILE}`);
+    if (!lock) throw new ConfigError(noCatalogMessage(file, Object.keys(config.servers).length));
     sources = lock.sources;
   }
   const { catalog, warnings } = buildCatalog(sources, config);
   return { config, catalog, sources, warnings };
+}
+
+/** Why there is no catalog, and the next step that works from here (a lock needs servers). */
+function noCatalogMessage(file: string | undefined, servers: number): string {
+  if (servers > 0)
+    return `no tool catalog: ${file} lists ${servers} server(s) but there is no ${LOCK_FILE} beside it. Run \`lazytools lock\` to record their tools, or pass --catalog FILE.`;
+  const where = file ? `${file} lists no servers` : 'no rc file found (.lazytoolsrc*, lazytools.config.*, package.json#lazytools)';
+  return `no tool catalog: ${where}, so there is nothing to read tools from. Pass --catalog FILE (a catalog or lock file), or add servers first: \`lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH\` writes .lazytoolsrc.json, then \`lazytools lock\` records their tools.`;
 }

@@ -1,5 +1,6 @@
 import { openProject } from '../project.js';
 import { statusReport, type ModeStatus } from '../tokens/report.js';
+import { ConfigError } from '../util/errors.js';
 import { parse, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
@@ -14,7 +15,15 @@ export const checkCommand: Command = {
     const { values } = parse(argv, { ...projectOptions, format: { type: 'string' } });
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${format}"`);
-    const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+    let project;
+    try {
+      project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+    } catch (error) {
+      // CI shows annotations, not logs: a config error gets one too (then exit 2 as usual).
+      if (format === 'github' && error instanceof ConfigError)
+        io.out(`::error ${error.file ? `file=${annotationProperty(error.file)},` : ''}title=lazytools config::${annotationData(error.message)}`);
+      throw error;
+    }
     const report = statusReport(project.catalog, project.config);
     const over = report.modes.filter((mode) => !mode.withinBudget);
     const where = project.config.file ?? 'presets';
@@ -23,7 +32,7 @@ export const checkCommand: Command = {
     }
     for (const mode of over) {
       const message = overMessage(mode);
-      if (format === 'github') io.out(`::error file=${where},title=lazytools budget::${message.replace(/\n/g, '%0A')}`);
+      if (format === 'github') io.out(`::error file=${annotationProperty(where)},title=lazytools budget::${annotationData(message)}`);
       else io.out(`OVER  ${message}`);
     }
     if (over.length > 0) {
@@ -33,6 +42,15 @@ export const checkCommand: Command = {
     return 0;
   },
 };
+
+/** GitHub workflow command escaping (data: %, CR, LF; properties also ':' and ','). */
+function annotationData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function annotationProperty(text: string): string {
+  return annotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
 
 function overMessage(mode: ModeStatus): string {
   const budget = mode.budget ?? 0;

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
-import { resolveIntent } from '../search/intent.js';
+import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { SearchIndex } from '../search/engine.js';
 import { openProject } from '../project.js';
 import { intFlag, parse, UsageError } from './args.js';
@@ -45,7 +45,7 @@ export const modeCommand: Command = {
     const match = resolveIntent(phrase, Object.values(config.modes));
     if (values.json) io.out(JSON.stringify(match, null, 2));
     else if (match.mode) io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
-    else io.out(`not sure (confidence ${match.confidence}); closest: ${match.alternatives.map((a) => a.mode).join(', ') || 'none'}`);
+    else io.out(`${unclearIntentText(phrase, match, Object.values(config.modes))}\nThen run: lazytools mode "<mode name or clearer phrase>"`);
     return 0;
   },
 };

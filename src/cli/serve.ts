@@ -5,16 +5,19 @@ import type { Command } from './io.js';
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http HOST:PORT] [--token T] [--force]
+  usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http [HOST:]PORT] [--token T] [--force]
 
   --config F          rc file (default: discovered)
   --mode M            serve one fixed mode only, without focus_mode (over HTTP at /mcp and
                       /mcp/M; --mode a,b serves several, each at /mcp/<mode>)
   --strategy S        notify | proxy | hybrid | auto (default: the rc's, else hybrid)
-  --http HOST:PORT    serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio)
+  --http [HOST:]PORT  serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio);
+                      a port alone means 127.0.0.1:PORT
+  HTTP only:
   --token T           require Authorization: Bearer T (default: $LAZYTOOLS_TOKEN)
   --force             allow a non-loopback address without a token
-  --allow-host H      accept this Host header too (repeatable)
+  --allow-host H      accept Host header H too (repeatable): "name" accepts name on any port,
+                      "name:port" only that port
   --allow-origin O    accept this Origin too (repeatable)
   --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)
   --max-sessions N    most HTTP sessions open at once; initialize past it answers 503 (default 1000)
@@ -42,6 +45,14 @@ export const serveCommand: Command = {
       strategy = parsed.data;
     }
     const http = values.http === undefined ? undefined : hostPort(values.http);
+    if (!http) {
+      const httpOnly = (['token', 'force', 'allow-host', 'allow-origin', 'idle-timeout', 'max-sessions'] as const).filter((flag) => values[flag] !== undefined);
+      if (httpOnly.length > 0)
+        throw new UsageError(
+          `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
+        );
+    }
+    const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
     // Listen for the end before starting anything, so a signal during start-up still stops the children.
     const stopped = new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
@@ -65,7 +76,7 @@ export const serveCommand: Command = {
         force: values.force,
         allowedHosts: values['allow-host'],
         allowedOrigins: values['allow-origin'],
-        idleTimeoutMs: intFlag(values['idle-timeout'], 'idle-timeout', 1800) * 1000,
+        idleTimeoutMs,
         maxSessions: intFlag(values['max-sessions'], 'max-sessions', 1000),
       },
       onListening: (url) => io.err(`lazytools: serving ${url}${values.mode === undefined ? ` (fixed modes at ${url}/<mode>)` : ` (mode ${values.mode} only)`}`),
@@ -82,9 +93,11 @@ export const serveCommand: Command = {
   },
 };
 
-function hostPort(value: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+))?:?(\d+)$/.exec(value);
+/** `--http PORT`, `:PORT`, `HOST:PORT` or `[IPv6]:PORT`; a port alone means 127.0.0.1. */
+export function hostPort(value: string): { host: string; port: number } {
+  const match = /^(?:(?:\[([^\]]+)\]|([^:[\]]+))?:)?(\d+)$/.exec(value.trim());
   const port = Number(match?.[3]);
-  if (!match || !Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--http: expected HOST:PORT (e.g. 127.0.0.1:8080), got "${value}"`);
+  if (!match || !Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--http: expected PORT or HOST:PORT with a port from 0 to 65535 (e.g. 8080 or 127.0.0.1:8080), got "${value}"`);
   return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
 }

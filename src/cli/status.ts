@@ -1,6 +1,6 @@
 import { openProject } from '../project.js';
 import { statusReport } from '../tokens/report.js';
-import { parse } from './args.js';
+import { parse, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { statusMarkdown, statusTable } from './render.js';
 
@@ -19,6 +19,7 @@ export const statusCommand: Command = {
   --markdown     a Markdown table`,
   async run(argv, io) {
     const { values } = parse(argv, { ...projectOptions, json: { type: 'boolean' }, markdown: { type: 'boolean' } });
+    if (values.json && values.markdown) throw new UsageError('--json and --markdown both choose the output format: pass one of them');
     const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
     for (const warning of project.warnings) io.err(`warning: ${warning}`);
     const report = statusReport(project.catalog, project.config);

@@ -41,16 +41,17 @@ export interface LoadConfigOptions {
  * @throws ConfigError naming the file, the key path and what was expected.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  const explorer = cosmiconfig('lazytools', {
-    searchPlaces: CONFIG_SEARCH_PLACES,
-    searchStrategy: 'project',
-    loaders: { '.ts': loadTypeScript, '.mts': loadTypeScript },
-    cache: false,
-  });
   let result;
   const cwd = options.cwd ?? process.cwd();
   const explicit = options.file === undefined ? undefined : path.resolve(cwd, options.file);
   try {
+    // Inside the try: cosmiconfig reads package.json for its own meta-config when it is created.
+    const explorer = cosmiconfig('lazytools', {
+      searchPlaces: CONFIG_SEARCH_PLACES,
+      searchStrategy: 'project',
+      loaders: { '.ts': loadTypeScript, '.mts': loadTypeScript },
+      cache: false,
+    });
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd);
   } catch (error) {
     throw asConfigError(error, explicit);
@@ -82,13 +83,27 @@ function asConfigError(error: unknown, file: string | undefined): ConfigError {
   if (error instanceof ConfigError) return error;
   const err = error as NodeJS.ErrnoException & { filepath?: string };
   if (err.code === 'ENOENT') return new ConfigError(`config file not found`, file ?? err.path);
-  const where = err.filepath ?? file;
-  const message = String(err.message ?? error)
-    .replace(/^JSON Error in [^:]+:\s*/, '')
-    .replace(/^YAML Error in [^:]+:\s*/, '')
+  const raw = String(err.message ?? error);
+  const where = err.filepath ?? /^(?:JSON|YAML) Error in (.+?):\s*$/m.exec(raw)?.[1] ?? file;
+  return new ConfigError(`could not read config: ${parseErrorText(raw)}\nFix the file, or pass --config FILE to use another one.`, where);
+}
+
+/**
+ * cosmiconfig's parse errors repeat the code frame around the message and quote the whole input
+ * ("while parsing '...'"): keep the message once, then the frame once.
+ */
+function parseErrorText(raw: string): string {
+  const blocks = raw
+    .replace(/^(?:JSON|YAML) Error in [^\n]*:[ \t]*\n*/, '')
     .split('\n')
     .filter((line) => !/^\s+at /.test(line))
     .join('\n')
-    .trim();
-  return new ConfigError(`could not read config: ${message}`, where);
+    .split(/\n[ \t]*\n/)
+    .map((block) => block.replace(/\s+while parsing '[\s\S]*$/, '').replace(/\s+$/, ''))
+    .filter((block) => block.trim() !== '');
+  const unique = [...new Set(blocks)];
+  const isFrame = (block: string) => /^[ \t>]*\d+ \|/.test(block);
+  const messages = unique.filter((block) => !isFrame(block));
+  const frames = unique.filter(isFrame);
+  return [...messages, ...frames.slice(0, 1)].join('\n');
 }

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isReadOnly, modeNamed, switchRefusal } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
 import { hasOwn } from '../util/own.js';
-import { resolveIntent } from '../search/intent.js';
+import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { listStatus } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { errorResult, textResult } from './results.js';
@@ -37,10 +37,8 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
     const match = resolveIntent(intent, Object.values(config.modes));
     if (match.mode === null) {
       const closest = match.alternatives.map((a) => a.mode);
-      return textResult(
-        `Not sure which mode fits "${intent}". Closest: ${closest.length > 0 ? closest.join(', ') : 'none'}. Call focus_mode with one of: ${modes.join(', ')}.`,
-        { ...status(session), candidates: closest, confidence: match.confidence },
-      );
+      const text = `${unclearIntentText(intent, match, Object.values(config.modes))}\nThen call focus_mode with {"mode": "<name>"}.`;
+      return textResult(text, { ...status(session), candidates: closest, confidence: match.confidence });
     }
     target = match.mode;
   }

@@ -18,7 +18,7 @@ export interface HttpOptions {
   token?: string | undefined;
   /** Allow a non-loopback address without a token. */
   force?: boolean | undefined;
-  /** Extra Host header values (host:port) and Origins to accept. */
+  /** Extra Host header values to accept: `host:port` exactly, or `host` on any port; and Origins. */
   allowedHosts?: string[] | undefined;
   allowedOrigins?: string[] | undefined;
   /** Strategy for sessions (default: the rc's); `?strategy=` on the initialize request overrides it. */
@@ -176,7 +176,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
 
   server.maxConnections = options.maxConnections ?? 2_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
     server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
@@ -207,6 +207,16 @@ function safeDecode(segment: string): string | null {
   }
 }
 
+/** A listen failure the user can act on: which address, why, and what to do. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (error.code === 'EADDRINUSE')
+    return new ConfigError(`cannot serve on ${where}: the port is already in use. Stop the process listening there, or pick another port (--http ${host}:${port + 1}, or --http 0 for any free port).`);
+  if (error.code === 'EACCES') return new ConfigError(`cannot serve on ${where}: permission denied. Use a port above 1023.`);
+  if (error.code === 'EADDRNOTAVAIL') return new ConfigError(`cannot serve on ${where}: no network interface has the address ${host}. Use 127.0.0.1 or an address of this machine.`);
+  return error;
+}
+
 function isInitialize(body: unknown): boolean {
   if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
   return isInitializeRequest(body);
@@ -220,7 +230,10 @@ function checkRequest(req: IncomingMessage, port: number, bound: string, options
     ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
     ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
   ]);
-  if (!allowedHosts.has(hostHeader)) return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection)` };
+  // `--allow-host name` (no port) accepts `name` on any port, e.g. behind a reverse proxy.
+  const hostname = hostHeader.replace(/:\d+$/, '');
+  if (!allowedHosts.has(hostHeader) && !allowedHosts.has(hostname))
+    return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader || 'HOST:PORT'}.` };
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null') {
     let ok = (options.allowedOrigins ?? []).includes(origin);

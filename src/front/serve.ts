@@ -70,6 +70,11 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
       locked = lock.sources;
     }
   }
+  if (Object.keys(config.servers).length === 0)
+    logger.warn(
+      `serving 0 tools: ${file ? `${file} lists no servers` : `no rc file found from ${options.cwd ?? process.cwd()} up to the project root`}. ` +
+        'Add servers with `lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH`, or write "servers" in .lazytoolsrc.json (see the README).',
+    );
   const gateway = new Gateway({ config, logger, locked, env: options.env });
   let http: HttpFront | undefined;
   if (options.http) {

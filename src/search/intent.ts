@@ -31,16 +31,31 @@ export function resolveIntent(phrase: string, modes: readonly ResolvedMode[], th
   const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) }));
   scored.sort((a, b) => b.score - a.score || compareStrings(a.mode, b.mode));
   const best = scored[0];
-  if (!best || best.score <= 0) return { mode: null, confidence: 0, alternatives: scored.slice(0, 3).map((s) => ({ mode: s.mode, confidence: 0 })) };
+  // Nothing matched: no alternatives (alphabetical zero-score names would only mislead).
+  if (!best || best.score <= 0) return { mode: null, confidence: 0, alternatives: [] };
   const second = scored[1]?.score ?? 0;
   const strength = 1 - Math.exp(-best.score / 2);
   const margin = (best.score - second) / best.score;
   const confidence = round(strength * (0.5 + 0.5 * margin));
+  const chosen = confidence >= threshold;
+  // When unsure, the best-scoring mode is the first alternative, with the same confidence.
   const alternatives = scored
-    .slice(1, 4)
+    .slice(chosen ? 1 : 0, chosen ? 4 : 3)
     .filter((s) => s.score > 0)
-    .map((s) => ({ mode: s.mode, confidence: round((1 - Math.exp(-s.score / 2)) * 0.5) }));
-  return { mode: confidence >= threshold ? best.mode : null, confidence, alternatives };
+    .map((s) => ({ mode: s.mode, confidence: s === best ? confidence : round((1 - Math.exp(-s.score / 2)) * 0.5) }));
+  return { mode: chosen ? best.mode : null, confidence, alternatives };
+}
+
+/**
+ * The answer to a phrase that chose no mode: the closest modes when some words matched, else
+ * that nothing matched; then every mode with its description, so the next try can name one.
+ */
+export function unclearIntentText(phrase: string, match: IntentMatch, modes: readonly Pick<ResolvedMode, 'name' | 'description'>[]): string {
+  const head =
+    match.alternatives.length > 0
+      ? `Not sure which mode fits "${phrase}" (confidence ${match.confidence}, needs ${INTENT_THRESHOLD}). Closest: ${match.alternatives.map((a) => `${a.mode} (${a.confidence})`).join(', ')}.`
+      : `No mode matches "${phrase}": none of its words appear in a mode's name, aliases or description.`;
+  return [head, 'Name one of these modes, or describe the work in other words:', ...modes.map((mode) => `- ${mode.name}: ${mode.description}`)].join('\n');
 }
 
 function scoreMode(mode: ResolvedMode, text: string, expansion: Array<{ term: string; weight: number }>): number {
