@@ -6,6 +6,7 @@ import { OWN_TOOL_NAMES } from './own-tools.js';
 import { placedTopics, scoreTopics, writeStatus, type PlacementInput, type TopicScore, type WriteStatus } from './placement.js';
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
+import { didYouMean } from '../util/closest.js';
 
 /**
  * An MCP tool definition as an upstream sent it. Only the fields lazytools reads are typed; the
@@ -143,6 +144,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const own = new Set(config.rcGroups);
   const empty = [...groups.values()].filter((group) => group.tools.length === 0 && own.has(group.name) && tools.length > 0);
   if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);
+  warnings.push(...unknownToolKeys(config, tools, new Set(sorted.filter((source) => source.tools.length > 0).map((source) => source.server))));
 
   let totalTokens: number | undefined;
   const catalog: Catalog = {
@@ -167,6 +169,25 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
 export function findTool(catalog: Catalog, name: string): CatalogTool | undefined {
   return catalog.byName.get(name) ?? catalog.byId.get(name);
 }
+
+/**
+* `tools.<id>` keys that name no tool: a typo or a wrong server name would otherwise drop the
+ * summary and examples silently. Servers that listed no tools (not started yet) are not judged.
+ */
+function unknownToolKeys(config: ResolvedConfig, tools: readonly CatalogTool[], listed: ReadonlySet<string>): string[] {
+  const ids = new Set(tools.map((tool) => tool.id));
+  const out: string[] = [];
+  for (const id of Object.keys(config.tools)) {
+    if (ids.has(id)) continue;
+    const server = id.includes(':') ? id.slice(0, id.indexOf(':')) : undefined;
+    if (server !== undefined && !listed.has(server) && Object.prototype.hasOwnProperty.call(config.servers, server)) continue;
+    const hint = didYouMean(id, ids);
+    const form = server === undefined ? ' Keys are "server:tool" ids.' : '';
+    out.push(`tools."${id}" names no tool in the catalog, so its summary and examples are unused.${form}${hint}${hint ? '' : ` Servers: ${[...listed].join(', ') || '(none)'}.`}`);
+  }
+  return out;
+}
+
 
 /** Sum of the tokens of `tools`. */
 export function sumTokens(tools: Iterable<{ tokens: number }>): number {

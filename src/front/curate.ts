@@ -1,10 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { parseConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { RcConfig } from '../config/schema.js';
 import { Upstream } from '../upstream/upstream.js';
-import type { Logger } from '../util/log.js';
+import { stderrLogger, type Logger } from '../util/log.js';
+import { VERSION } from '../version.js';
 import { Gateway, type SessionOptions } from './gateway.js';
 import type { FrontSession } from './session.js';
 
@@ -14,10 +16,14 @@ export interface ConnectableServer {
 }
 
 export interface CurateOptions extends SessionOptions {
-  /** Server name used in tool ids (`<name>:<tool>`) and group patterns (default "app"). */
+  /**
+   * Server name used in tool ids (`<name>:<tool>`), `tools.<id>` keys and group `servers`
+   * patterns. Default: the server's own name from its `serverInfo` (`new McpServer({ name })`).
+   */
   name?: string | undefined;
   /** rc-style configuration: groups, modes, defaultMode, strategy, ... (validated like an rc file). */
   config?: RcConfig | undefined;
+  /** Where warnings (unknown `tools.<id>` keys, tools in no group) go; default stderr. */
   logger?: Logger | undefined;
 }
 
@@ -34,15 +40,15 @@ export interface CuratedServer {
  * behind lazytools' focus modes, search and budgets, with no child process and no network.
  *
  * @example
- * const app = new McpServer({ name: 'my-app', version: '1.0.0' });
+ * const app = new McpServer({ name: 'billing', version: '1.0.0' }); // tool ids: billing:<tool>
  * app.registerTool('create_invoice', { ... }, handler);
  * const curated = await curate(app, { config: { groups: { billing: { tools: ['*invoice*'] } },
  *   modes: { billing: { groups: ['billing'] } }, defaultMode: 'billing' } });
  * await curated.connect(new StdioServerTransport());
  */
 export async function curate(server: ConnectableServer, options: CurateOptions = {}): Promise<CuratedServer> {
-  const name = options.name ?? 'app';
   const config = resolveConfig(parseConfig(options.config ?? {}));
+  const name = options.name ?? (await serverName(server));
   let connected = false;
   const upstream = new Upstream(name, {
     connect: () => {
@@ -54,9 +60,11 @@ export async function curate(server: ConnectableServer, options: CurateOptions =
     },
     logger: options.logger,
   });
-  const gateway = new Gateway({ config, upstreams: [upstream], logger: options.logger });
+  const logger = options.logger ?? stderrLogger;
+  const gateway = new Gateway({ config, upstreams: [upstream], logger });
   await gateway.start();
   if (upstream.status !== 'ready') throw new Error(upstream.lastError ?? `could not list the tools of "${name}"`);
+  for (const warning of gateway.warnings) logger.warn(warning);
   return {
     gateway,
     async connect(transport) {
@@ -66,4 +74,21 @@ export async function curate(server: ConnectableServer, options: CurateOptions =
     },
     close: () => gateway.close(),
   };
+}
+
+/**
+ * The server's own name, from the `serverInfo` of an in-memory handshake (then closed), so tool
+ * ids read `billing:create_invoice` for `new McpServer({ name: 'billing' })`; "app" when it has none.
+ */
+async function serverName(server: ConnectableServer): Promise<string> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const probe = new Client({ name: 'lazytools-curate', version: VERSION });
+  try {
+    await server.connect(serverSide);
+    await probe.connect(clientSide);
+    const name = probe.getServerVersion()?.name;
+    return typeof name === 'string' && /^[\w.-]+$/.test(name) ? name : 'app';
+  } finally {
+    await probe.close();
+  }
 }

@@ -3,7 +3,7 @@ import { isReadOnly, modeNamed, switchRefusal } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
 import { hasOwn } from '../util/own.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
-import { listStatus } from '../tokens/report.js';
+import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { errorResult, textResult } from './results.js';
 import type { FrontSession } from './session.js';
@@ -60,7 +60,7 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   const lines = [
     `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${modeNamed(config, report.mode)?.description ?? ''}`,
     `Groups: ${report.groups.join(', ') || '(none)'}`,
-    `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${(report.reduction * 100).toFixed(1)}% fewer)`,
+    `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
   if (added.length > 0) lines.push(`Added: ${added.join(', ')}`);
   if (removed.length > 0) lines.push(`Removed: ${removed.join(', ')}`);

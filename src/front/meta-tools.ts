@@ -58,11 +58,32 @@ function searchTools(session: FrontSession, args: Record<string, unknown>): Call
   };
 }
 
-/** Why hits were not added, and how to reach them (a fixed mode or reject policy has no way round). */
+/**
+ * Why hits were not added, and how to reach them with the tools this session has (notify has no
+ * execute_tool; a fixed mode or reject policy has no way round).
+ */
 function notAddedNote(session: FrontSession, canEnable: boolean): string {
-  if (canEnable || session.strategy === 'proxy') return 'call with execute_tool';
   if (session.fixedMode !== undefined) return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
+  if (session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL)) return 'call with execute_tool';
+  const byName = session.gateway.config.hiddenTools !== 'reject';
+  if (canEnable) return `not added to your list: ${byName ? 'call one by its name, or ' : ''}search again with "enable": true to add them`;
   return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
+}
+
+/**
+ * The answer to a meta-tool this session's strategy does not list: what to use instead here,
+ * and which strategy lists it.
+ */
+export function unlistedMetaTool(session: FrontSession, name: string): CallToolResult {
+  const instead: Record<string, string> = {
+    [DESCRIBE_TOOLS]: 'search_tools with "detail": "schema" returns input schemas',
+    [LIST_TOOL_GROUPS]: 'read the resource lazytools://groups for the group index (focus_mode {"status": true} shows the active groups)',
+    [EXECUTE_TOOL]: 'call tools by their name; search_tools adds the tools it finds to your list',
+  };
+  const lists = name === EXECUTE_TOOL ? 'hybrid and proxy list it' : 'the proxy strategy lists it';
+  return errorResult(
+    `"${name}" is not offered under the ${session.strategy} strategy (${lists}; serve --strategy proxy, or ?strategy=proxy on the HTTP initialize request). Here, ${instead[name] ?? 'use search_tools'}.`,
+  );
 }
 
 function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: FrontSession): Record<string, unknown> {

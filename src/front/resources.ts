@@ -1,9 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -40,7 +38,8 @@ export function readResource(session: FrontSession, uri: string): ReadResourceRe
   }
   const match = /^lazytools:\/\/groups\/([^/]+)$/.exec(uri);
   const group = match ? catalog.groups.get(decodeURIComponent(match[1] ?? '')) : undefined;
-  if (!group) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}". Read lazytools://groups for the group names.`);
+  // rpcError, not McpError: McpError prefixes "MCP error -32602: " on the wire and the client adds it again.
+  if (!group) throw rpcError(INVALID_PARAMS, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
   return {
     contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: group.tools.map((tool) => tool.definition) }) }],
   };

@@ -27,7 +27,7 @@ import { strategyFor } from './clients.js';
 import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
 import { handleFocusMode } from './focus-tool.js';
 import type { Gateway, SessionOptions } from './gateway.js';
-import { handleMetaTool, isMetaTool } from './meta-tools.js';
+import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from './completion.js';
@@ -311,6 +311,7 @@ export class FrontSession implements SessionContext, PolicySubject {
       }
       if (isMetaTool(name) && this.ownDefinitions().some((tool) => tool.name === name))
         return await this.whileHandling(extra.requestId, () => handleMetaTool(this, name, args, extra));
+      if (isMetaTool(name) && !this.gateway.catalog.byName.has(name)) return unlistedMetaTool(this, name);
       return await this.callCatalogTool(name, args, extra, 'direct');
     } catch (error) {
       return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);

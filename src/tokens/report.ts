@@ -18,7 +18,7 @@ export interface ListStatus {
   tokens: number;
   /** Tokens of every catalog tool. */
   totalTokens: number;
-  /** 1 - tokens / totalTokens, in 0..1. */
+  /** 1 - tokens / totalTokens, in 0..1 (0 also when lazytools' own tools cost more than they save: compare `tokens` with `totalTokens`). */
   reduction: number;
 }
 
@@ -40,6 +40,8 @@ export function listStatus(catalog: Catalog, listed: readonly CatalogTool[], own
 /** One row of `lazytools status --json` (the shape is a contract, see design.md). */
 export interface ModeStatus extends ListStatus {
   name: string;
+  /** Tokens of lazytools' own tools for the strategy, included in `tokens`. */
+  ownTokens: number;
   budget: number | null;
   withinBudget: boolean;
   toolNames: string[];
@@ -63,6 +65,7 @@ export interface StatusReport {
 export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config)): StatusReport {
   const modes = Object.values(config.modes);
   const own = ownTools(strategy, modes);
+  const ownTokens = countToolsTokens(own, catalog.tokenizer);
   return {
     modes: modes.map((mode) => {
       const listed = listedTools(catalog, config, { mode: mode.name, enabled: [], disabled: [], discovered: [] }, strategy);
@@ -74,6 +77,7 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
       return {
         name: mode.name,
         ...figures,
+        ownTokens,
         budget,
         withinBudget: budget === null || figures.tokens <= budget,
         toolNames: listed.map((tool) => tool.exposedName),
@@ -88,6 +92,15 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
 export function reduction(part: number, whole: number): number {
   if (whole <= 0) return 0;
   return Math.round(Math.min(1, Math.max(0, 1 - part / whole)) * 10_000) / 10_000;
+}
+
+/**
+ * The change a list makes against the whole catalog, in words that never hide an increase:
+ * "90.4% fewer", or "adds 393 tokens" when lazytools' own tools cost more than the mode saves.
+ */
+export function tokenChange(part: number, whole: number): string {
+  if (part > whole) return `adds ${part - whole} tokens: lazytools' own tools cost more than this mode saves`;
+  return `${((whole <= 0 ? 0 : 1 - part / whole) * 100).toFixed(1)}% fewer`;
 }
 
 /** The strategy status reports assume: `auto` counts as `hybrid`, what unknown clients get. */

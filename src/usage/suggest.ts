@@ -2,6 +2,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { UsageRecord } from './record.js';
 import { own } from '../util/own.js';
+import { visibleTools } from '../focus/visible.js';
 
 export interface ToolUsage {
   mode: string;
@@ -44,14 +45,18 @@ export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig
     const mode = own(config.modes, row.mode);
     if (around < threshold || !mode) continue;
     const tool = catalog?.byId.get(row.tool);
-    const placements = (tool?.placements ?? []).filter((p) => !mode.groups.includes(p.group) && !catalog?.groups.get(p.group)?.catchAll);
+    const inMode = catalog !== undefined && tool !== undefined && visibleTools(catalog, config, { mode: row.mode, enabled: [], disabled: [], discovered: [] }).includes(tool);
+    const placements = inMode ? [] : (tool?.placements ?? []).filter((p) => !mode.groups.includes(p.group) && !catalog?.groups.get(p.group)?.catchAll);
     const groups = placements.map((p) => p.group);
     const reasons = placements.map((p) => p.reason);
-    const closest = tool && groups.length === 0 ? tool.topics.slice(0, 2).map((t) => `${t.topic} ${t.score}`) : [];
-    const fix =
-      groups.length > 0
+    const closest = tool && !inMode && groups.length === 0 ? tool.topics.slice(0, 2).map((t) => `${t.topic} ${t.score}`) : [];
+    const fix = inMode
+      ? `it is already in mode ${row.mode}'s list, so the client called it around a list it did not refresh (it ignores tools/list_changed): nothing to add; serve that client with "strategy": "proxy" (or "auto")`
+      : groups.length > 0
         ? `add group ${placements.map((p) => `"${p.group}" (${p.reason})`).join(' or ')} to modes.${row.mode}.groups`
-        : `add "${row.tool}" to a group of mode ${row.mode}${closest.length > 0 ? ` (closest topics: ${closest.join(', ')}; see lazytools groups)` : ''}`;
+        : catalog === undefined
+          ? `add it to a group of mode ${row.mode} (pass --catalog FILE or run \`lazytools lock\` so stats can name the group)`
+          : `add "${row.tool}" to a group of mode ${row.mode}${closest.length > 0 ? ` (closest topics: ${closest.join(', ')}; see lazytools groups)` : ''}`;
     out.push({ mode: row.mode, tool: row.tool, calls: around, groups, reasons, message: `${row.mode}: ${row.tool} was reached ${around} times around the list (execute_tool ${row.execute_tool}, after search ${row.search}); ${fix}` });
   }
   return out;
