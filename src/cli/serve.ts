@@ -6,6 +6,7 @@ import type { Command } from './io.js';
 export const serveCommand: Command = {
   name: 'serve',
   usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http [HOST:]PORT] [--token T] [--force]
+                       [--allow-host H] [--allow-origin O] [--idle-timeout S] [--ignore-lock] [--watch]
 
   --config F          rc file (default: discovered)
   --mode M            serve one fixed mode only, without focus_mode (over HTTP at /mcp and

@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree } from './helpers.js';
+
+/**
+ * The README walked as a new user would (issue 15): every `lazytools` command in its code blocks
+ * runs in a temporary project (a client config from which `init` imports a real MCP server, the
+ * README's rc example merged in, catalog fixtures from test/fixtures/catalogs), and every figure,
+ * flag and config key it quotes is compared with what the code says. So the README cannot drift.
+ */
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const blocks = [...README.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? '', body: m[2] ?? '' }));
+
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1', LAZYTOOLS_QUIET: '', ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `npx lazytools …` commands of sh and yaml blocks, in README order, comments dropped. */
+function readmeCommands(): string[][] {
+  const commands: string[][] = [];
+  for (const block of blocks.filter((b) => b.lang === 'sh' || b.lang === 'yaml'))
+    for (const line of block.body.split('\n')) {
+      const match = /(?:^|run:\s+)npx lazytools\s+([^#]*)/.exec(line.trim());
+      if (match?.[1]) commands.push(match[1].trim().split(/\s+/));
+    }
+  return commands;
+}
+
+describe('README walk', () => {
+  let dir: string;
+  let home: string;
+  const env = () => ({ HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData') });
+
+  beforeAll(() => {
+    dir = tempTree({ 'package.json': '{"name":"walk","private":true}' });
+    home = tempTree({});
+    const client = { mcpServers: { memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } } } };
+    mkdirSync(path.join(home, '.config', 'Claude'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify(client));
+  });
+
+  it('runs every lazytools command of the README in a fresh project', () => {
+    const commands = readmeCommands();
+    expect(commands.map((c) => c[0])).toEqual(['init', 'serve', 'lock', 'check']);
+    for (const args of commands) {
+      // The CI snippet checks a lock the project committed: write it first, as the lock section says.
+      if (args[0] === 'lock' && args.includes('--check')) expect(run(['lock'], dir, env()).code).toBe(0);
+      const result = run(args, dir, env());
+      expect({ args, code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      if (args[0] === 'serve') expect(result.stderr).not.toMatch(/error|warning/i);
+    }
+    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, unknown> };
+    expect(Object.keys(rc.servers)).toEqual(['memory']);
+  });
+
+  it('accepts the README rc examples and reports their modes', () => {
+    const example = blocks.find((b) => b.lang === 'json' && b.body.includes('"groups"'));
+    expect(example).toBeDefined();
+    const file = path.join(dir, '.lazytoolsrc.json');
+    const rc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+    const snippet = JSON.parse(example?.body ?? '{}') as Record<string, Record<string, unknown>>;
+    writeFileSync(file, JSON.stringify({ ...rc, groups: { ...rc.groups, ...snippet.groups }, modes: { ...rc.modes, ...snippet.modes } }));
+    const status = run(['status', '--json'], dir, env());
+    expect(status.stderr).not.toContain('invalid config');
+    expect(status.code).toBe(0);
+    const modes = (JSON.parse(status.stdout) as { modes: Array<{ name: string; toolNames: string[] }> }).modes;
+    expect(modes.find((m) => m.name === 'notes_only')?.toolNames.sort()).toEqual(['open_nodes', 'read_graph', 'search_nodes']);
+    expect(run(['check'], dir, env()).code).toBe(0);
+  });
+
+  it('prints the config error exactly as the README shows it', () => {
+    const shown = blocks.find((b) => b.lang === '' && b.body.includes('invalid config'));
+    const key = /Unrecognized key: "(\w+)"/.exec(shown?.body ?? '')?.[1];
+    const at = /→ at ([\w.]+)/.exec(shown?.body ?? '')?.[1];
+    expect(key && at).toBeTruthy();
+    const project = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ modes: { [at?.split('.')[1] ?? '']: { [key ?? '']: 5000 } } }) });
+    const result = run(['check', '--catalog', GITHUB_CATALOG], project);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe((shown?.body ?? '').trim().replace('/repo/', `${project}/`));
+  });
+
+  it('lists each command with exactly the flags its --help shows', () => {
+    const synopsis = blocks.find((b) => b.body.trimStart().startsWith('lazytools serve'));
+    const entries = (synopsis?.body ?? '').replace(/\n\s+\[/g, ' [').split('\n').filter((line) => line.startsWith('lazytools '));
+    expect(entries.map((line) => line.split(/\s+/)[1])).toEqual(['serve', 'status', 'check', 'search', 'mode', 'lock', 'stats', 'init']);
+    const flags = (text: string) => [...new Set(text.match(/--[a-z][\w-]*/g) ?? [])].filter((f) => f !== '--help' && f !== '--version').sort();
+    for (const line of entries) {
+      const command = line.split(/\s+/)[1] ?? '';
+      const help = run([command, '--help'], dir);
+      expect(help.code).toBe(0);
+      const usage = help.stdout.slice(help.stdout.indexOf('Usage:'));
+      expect({ command, flags: flags(line) }).toEqual({ command, flags: flags(usage) });
+    }
+  });
+
+  it('quotes the mode table and catalog figures that status computes', () => {
+    const both = JSON.parse(run(['status', '--json', '--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG], tempTree({ 'package.json': '{}' })).stdout) as {
+      modes: Array<{ name: string; tools: number; totalTools: number; tokens: number; totalTokens: number; reduction: number }>;
+    };
+    const rows = [...README.matchAll(/^\| (\w+) \| (\d+\/\d+) \| ([\d,]+) \| ([\d.]+%) \|$/gm)];
+    expect(rows.length).toBe(7);
+    for (const [, name, tools, tokens, reduction] of rows) {
+      const mode = both.modes.find((m) => m.name === name);
+      expect({ name, tools, tokens, reduction }).toEqual({
+        name,
+        tools: `${mode?.tools}/${mode?.totalTools}`,
+        tokens: mode?.tokens.toLocaleString('en-US'),
+        reduction: `${(((mode?.totalTokens ?? 0) - (mode?.tokens ?? 0)) / (mode?.totalTokens ?? 1) * 100).toFixed(1)}%`,
+      });
+    }
+    const all = both.modes.find((m) => m.name === 'all');
+    expect(README).toContain(`(${all?.totalTools} tools, ${all?.totalTokens.toLocaleString('en-US')} tokens)`);
+    const github = JSON.parse(run(['status', '--json', '--catalog', GITHUB_CATALOG], tempTree({ 'package.json': '{}' })).stdout) as typeof both;
+    const gh = github.modes.find((m) => m.name === 'all');
+    expect(README).toContain(`${gh?.totalTools} tools alone cost ${gh?.totalTokens.toLocaleString('en-US')} tokens`);
+    const proxy = JSON.parse(run(['status', '--json', '--catalog', GITHUB_CATALOG], tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"strategy":"proxy"}' })).stdout) as typeof both;
+    const constant = new Set(proxy.modes.map((m) => m.tokens));
+    expect(constant.size).toBe(1);
+    expect(README).toContain(`constant ${[...constant][0]} tokens`);
+  });
+
+  it('documents every top-level rc key in the configuration table, and no other', () => {
+    const schema = JSON.parse(readFileSync(path.join(ROOT, 'lazytools.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
+    const start = README.indexOf('| key | type | meaning |');
+    const section = README.slice(start, README.indexOf('\n\n', start));
+    const table = [...section.matchAll(/^\| `([\w]+)[.`]/gm)].map((m) => m[1]);
+    expect([...new Set(table)].sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());
+  });
+
+  it('runs the offline library example', () => {
+    const example = blocks.find((b) => b.lang === 'ts' && b.body.includes('openProject'));
+    const project = tempTree({ 'package.json': '{}' });
+    copyFileSync(REFERENCE_CATALOG, path.join(project, 'tools.catalog.json'));
+    const index = pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href;
+    const code = `process.chdir(${JSON.stringify(project)});\n${(example?.body ?? '').replace(`from 'lazytools'`, `from ${JSON.stringify(index)}`)}`;
+    writeFileSync(path.join(project, 'example.mjs'), code);
+    const result = spawnSync(process.execPath, ['example.mjs'], { cwd: project, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^development \d+ ok$/m);
+    expect(result.stdout.trim().split('\n')).toHaveLength(8);
+  });
+
+  it('names only exports that exist', async () => {
+    const exported = (await import('../src/index.js')) as Record<string, unknown>;
+    const sentence = /`Gateway`[^.]*are exported too/.exec(README)?.[0] ?? '';
+    const listed = [...sentence.matchAll(/`(\w+)`/g)].map((m) => m[1] ?? '');
+    expect(listed.length).toBeGreaterThan(3);
+    for (const name of [...listed, 'curate', 'openProject', 'statusReport']) expect(typeof exported[name], name).toBe('function');
+  });
+});
