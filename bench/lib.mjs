@@ -54,3 +54,9 @@ export function project(servers, extra = {}) {
   writeFileSync(file, JSON.stringify(rc, null, 2));
   return { dir, file, rc };
 }
+
+/** Median and range of one figure measured in several independent runs (the spread run to run). */
+export function spread(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: sorted[Math.floor((sorted.length - 1) / 2)], min: sorted[0], max: sorted[sorted.length - 1], runs: sorted.length };
+}

@@ -176,9 +176,10 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
 
   server.maxConnections = options.maxConnections ?? 2_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
+    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

@@ -311,7 +311,8 @@ export class FrontSession implements SessionContext, PolicySubject {
       }
       if (isMetaTool(name) && this.ownDefinitions().some((tool) => tool.name === name))
         return await this.whileHandling(extra.requestId, () => handleMetaTool(this, name, args, extra));
-      if (isMetaTool(name) && !this.gateway.catalog.byName.has(name)) return unlistedMetaTool(this, name);
+      // Upstream tools with these names are always served prefixed, so this is one of ours.
+      if (isMetaTool(name)) return unlistedMetaTool(this, name);
       return await this.callCatalogTool(name, args, extra, 'direct');
     } catch (error) {
       return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
