@@ -15,6 +15,8 @@ import { ROOT, spread as runSpread } from './lib.mjs';
 const quick = process.argv.includes('--quick');
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 const started = Date.now();
+// Other work on the machine moves every timed figure: record how busy it was when the bench began.
+const loadAtStart = os.loadavg()[0];
 
 log('tokens');
 const tok = await tokens();
@@ -102,7 +104,7 @@ function render() {
   };
   return `# Benchmarks
 
-Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.type()} ${os.release()}. Everything runs on loopback; ratios come from interleaved runs (A B A B) after a warm-up; each figure is a median (p50) with its p99.
+Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.type()} ${os.release()}, load average ${loadAtStart.toFixed(1)} when the bench started. Everything runs on loopback; ratios come from interleaved runs (A B A B) after a warm-up; each figure is a median (p50) with its p99.
 
 ## Headline
 

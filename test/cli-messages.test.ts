@@ -160,6 +160,9 @@ describe('issue 15: lazytools CLI messages', () => {
     expect(searched.stderr).toContain('no rc file found');
     expect(searched.stderr).toContain('Pass --catalog FILE');
     expect(searched.stderr).toContain('lazytools init --from');
+    const lock = cli(['lock'], dir);
+    expect(lock.code).toBe(2);
+    expect(lock.stderr).toContain('nothing to lock: no rc file found. Import your client\'s servers with `lazytools init --from');
     const withServers = cli(['search', 'files'], project({ '.lazytoolsrc.json': '{"servers":{"x":{"command":"true"}}}' }));
     expect(withServers.stderr).toContain('lists 1 server(s) but there is no lazytools.lock.json beside it. Run `lazytools lock`');
     const served = start(['serve'], dir);

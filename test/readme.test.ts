@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,23 @@ const blocks = [...README.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ la
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1', LAZYTOOLS_QUIET: '', ...env } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts an HTTP gateway, returns its stderr once it serves (or exits), and stops it. */
+async function servesHttp(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, LAZYTOOLS_QUIET: '', ...env } });
+  let stderr = '';
+  try {
+    return await new Promise<string>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (/serving http/.test(stderr)) resolve(stderr);
+      });
+      child.once('exit', () => resolve(stderr));
+    });
+  } finally {
+    child.kill();
+  }
 }
 
 /** `npx lazytools …` commands of sh and yaml blocks, in README order, comments dropped. */
@@ -43,12 +60,19 @@ describe('README walk', () => {
     writeFileSync(path.join(home, '.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify(client));
   });
 
-  it('runs every lazytools command of the README in a fresh project', () => {
+  it('runs every lazytools command of the README in a fresh project', async () => {
     const commands = readmeCommands();
-    expect(commands.map((c) => c[0])).toEqual(['init', 'serve', 'lock', 'check']);
+    expect(commands.map((c) => c[0])).toEqual(expect.arrayContaining(['init', 'serve', 'lock', 'check']));
     for (const args of commands) {
       // The CI snippet checks a lock the project committed: write it first, as the lock section says.
       if (args[0] === 'lock' && args.includes('--check')) expect(run(['lock'], dir, env()).code).toBe(0);
+      if (args[0] === 'serve' && args.includes('--http')) {
+        // An HTTP gateway runs until stopped: on a free loopback port, it must come up, then stop.
+        const at = args.indexOf('--http');
+        const http = [...args.slice(0, at + 1), '127.0.0.1:0', ...args.slice(at + 2)];
+        expect(await servesHttp(http, dir, env())).toMatch(/serving http:\/\/127\.0\.0\.1:\d+\/mcp/);
+        continue;
+      }
       const result = run(args, dir, env());
       expect({ args, code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ args, code: 0, stderr: '' });
       if (args[0] === 'serve') expect(result.stderr).not.toMatch(/error|warning/i);
@@ -121,6 +145,32 @@ describe('README walk', () => {
     const constant = new Set(proxy.modes.map((m) => m.tokens));
     expect(constant.size).toBe(1);
     expect(README).toContain(`constant ${[...constant][0]} tokens`);
+  });
+
+  it('quotes the benchmark ranges and machine of BENCHMARKS.md', () => {
+    const bench = readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
+    const range = (label: string) => {
+      const row = bench.split('\n').find((line) => line.startsWith(`| ${label}`)) ?? '';
+      const match = /\| ([\d.]+)(?: ms)? – ([\d.]+)(?: ms)? \(\d+ runs\)/.exec(row);
+      expect(match, label).not.toBeNull();
+      return [Number(match?.[1]), Number(match?.[2])] as const;
+    };
+    const [lcMin, lcMax] = range('focus_mode -> list_changed received');
+    const [sMin, sMax] = range('search over 10,000 tools');
+    const [cMin, cMax] = range('cold start from a lock');
+    const [stMin, stMax] = range('tools/call overhead over stdio');
+    const [hMin, hMax] = range('tools/call over HTTP');
+    const ms = (n: number) => Math.round(n).toLocaleString('en-US');
+    for (const quoted of [
+      `${lcMin.toFixed(2)}–${lcMax.toFixed(2)} ms`,
+      `${sMin.toFixed(1)}–${sMax.toFixed(1)} ms`,
+      `${ms(cMin)}–${ms(cMax)} ms`,
+      `${stMin.toFixed(2)}–${stMax.toFixed(2)}x`,
+      `${Math.round(hMin * 100)}–${Math.round(hMax * 100)}%`,
+    ])
+      expect(README.replace(/\s+/g, ' ')).toContain(quoted);
+    const machine = /on \d{4}-\d\d-\d\d: (\d+ × [^,]+), \d+ GiB, Node (v[\d.]+)/.exec(bench);
+    expect(README.replace(/\s+/g, ' ')).toContain(`${machine?.[1]}, Node ${machine?.[2]}`);
   });
 
   it('documents every top-level rc key in the configuration table, and no other', () => {

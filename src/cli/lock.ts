@@ -19,7 +19,9 @@ export const lockCommand: Command = {
     const { values } = parse(argv, { config: { type: 'string', short: 'c' }, out: { type: 'string' }, check: { type: 'boolean' } });
     const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
     const config = resolveConfig(rc, file);
-    if (Object.keys(config.servers).length === 0) throw new UsageError(`no servers in ${file ?? 'the config (none found)'}: add "servers" to the rc file`);
+    if (Object.keys(config.servers).length === 0) throw new UsageError(
+        `nothing to lock: ${file ? `${file} lists no servers` : 'no rc file found'}. Import your client's servers with \`lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH\`, or add "servers" to the rc file.`,
+      );
     const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
     if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
     const live = await snapshotUpstreams(config, { env: io.env, progress: (line) => io.err(line) });
