@@ -46,7 +46,7 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
 /** Why there is no catalog, and the next step that works from here (a lock needs servers). */
 function noCatalogMessage(file: string | undefined, servers: number): string {
   if (servers > 0)
-    return `no tool catalog: ${file} lists ${servers} server(s) but there is no ${LOCK_FILE} beside it. Run \`lazytools lock\` to record their tools, or pass --catalog FILE.`;
+    return `no tool catalog: ${file} lists ${servers} server(s) but there is no ${LOCK_FILE} beside it: run \`lazytools lock\` to record their tools, or pass --catalog FILE.`;
   const where = file ? `${file} lists no servers` : 'no rc file found (.lazytoolsrc*, lazytools.config.*, package.json#lazytools)';
   return `no tool catalog: ${where}, so there is nothing to read tools from. Pass --catalog FILE (a catalog or lock file), or add servers first: \`lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH\` writes .lazytoolsrc.json, then \`lazytools lock\` records their tools.`;
 }

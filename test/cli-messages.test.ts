@@ -164,7 +164,7 @@ describe('issue 15: lazytools CLI messages', () => {
     expect(lock.code).toBe(2);
     expect(lock.stderr).toContain('nothing to lock: no rc file found. Import your client\'s servers with `lazytools init --from');
     const withServers = cli(['search', 'files'], project({ '.lazytoolsrc.json': '{"servers":{"x":{"command":"true"}}}' }));
-    expect(withServers.stderr).toContain('lists 1 server(s) but there is no lazytools.lock.json beside it. Run `lazytools lock`');
+    expect(withServers.stderr).toContain('lists 1 server(s) but there is no lazytools.lock.json beside it: run `lazytools lock`');
     const served = start(['serve'], dir);
     await served.stderrMatching(/serving 0 tools: no rc file found/);
     expect(served.stderr()).toContain('lazytools init --from');
