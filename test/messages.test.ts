@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function offline(rc: RcConfig, known: ServerTools[], strategy?: Strategy) {
-  const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], known });
+  const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: known });
   await gateway.start();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.createSession({ strategy }).connect(serverSide);
