@@ -139,7 +139,7 @@ describe('issue 15: lazytools CLI messages', () => {
   });
 
   it('11: flags that do not apply are errors; --idle-timeout values get a clear message', () => {
-    for (const flags of [['--token', 't'], ['--allow-host', 'h'], ['--force'], ['--idle-timeout', '60'], ['--allow-origin', 'http://x']]) {
+    for (const flags of [['--token', 't'], ['--allow-host', 'h'], ['--force'], ['--idle-timeout', '60'], ['--allow-origin', 'http://x'], ['--max-sessions', '5']]) {
       const { code, stderr } = cli(['serve', ...flags], project());
       expect(code).toBe(2);
       expect(stderr).toContain(`${flags[0]} applies only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop it`);

@@ -50,12 +50,15 @@ function readmeCommands(): string[][] {
 describe('README walk', () => {
   let dir: string;
   let home: string;
-  const env = () => ({ HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData') });
+  // What init asks the user to set ("set them in your environment: A, B"), with the client's values.
+  const userEnv: Record<string, string> = {};
+  const clientEnv = (): Record<string, string> => ({ MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') });
+  const env = () => ({ HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), ...userEnv });
 
   beforeAll(() => {
     dir = tempTree({ 'package.json': '{"name":"walk","private":true}' });
     home = tempTree({});
-    const client = { mcpServers: { memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } } } };
+    const client = { mcpServers: { memory: { command: process.execPath, args: [serverEntry('memory')], env: clientEnv() } } };
     mkdirSync(path.join(home, '.config', 'Claude'), { recursive: true });
     writeFileSync(path.join(home, '.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify(client));
   });
@@ -75,6 +78,8 @@ describe('README walk', () => {
       }
       const result = run(args, dir, env());
       expect({ args, code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      const asked = /set them in your environment: (.+)/.exec(result.stderr)?.[1]?.split(', ') ?? [];
+      for (const name of asked) userEnv[name] = clientEnv()[name] ?? '';
       if (args[0] === 'serve') expect(result.stderr).not.toMatch(/error|warning/i);
     }
     const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, unknown> };

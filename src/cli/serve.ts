@@ -6,7 +6,8 @@ import type { Command } from './io.js';
 export const serveCommand: Command = {
   name: 'serve',
   usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http [HOST:]PORT] [--token T] [--force]
-                       [--allow-host H] [--allow-origin O] [--idle-timeout S] [--ignore-lock] [--watch]
+                       [--allow-host H] [--allow-origin O] [--idle-timeout S] [--max-sessions N]
+                       [--ignore-lock] [--watch]
 
   --config F          rc file (default: discovered)
   --mode M            serve one fixed mode only, without focus_mode (over HTTP at /mcp and
@@ -14,6 +15,8 @@ export const serveCommand: Command = {
   --strategy S        notify | proxy | hybrid | auto (default: the rc's, else hybrid)
   --http [HOST:]PORT  serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio);
                       a port alone means 127.0.0.1:PORT
+  --ignore-lock       start every upstream at boot even when lazytools.lock.json exists
+  --watch             reload the rc file when it changes (an invalid one is reported and ignored)
   HTTP only:
   --token T           require Authorization: Bearer T (default: $LAZYTOOLS_TOKEN)
   --force             allow a non-loopback address without a token
@@ -21,9 +24,7 @@ export const serveCommand: Command = {
                       "name:port" only that port
   --allow-origin O    accept this Origin too (repeatable)
   --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)
-  --max-sessions N    most HTTP sessions open at once; initialize past it answers 503 (default 1000)
-  --ignore-lock       start every upstream at boot even when lazytools.lock.json exists
-  --watch             reload the rc file when it changes (an invalid one is reported and ignored)`,
+  --max-sessions N    most HTTP sessions open at once; initialize past it answers 503 (default 1000)`,
   async run(argv, io) {
     const { values } = parse(argv, {
       config: { type: 'string', short: 'c' },
