@@ -64,10 +64,10 @@ function searchTools(session: FrontSession, args: Record<string, unknown>): Call
  */
 function notAddedNote(session: FrontSession, canEnable: boolean): string {
   if (session.fixedMode !== undefined) return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
+  if (session.gateway.config.hiddenTools === 'reject') return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
   if (session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL)) return 'call with execute_tool';
-  const byName = session.gateway.config.hiddenTools !== 'reject';
-  if (canEnable) return `not added to your list: ${byName ? 'call one by its name, or ' : ''}search again with "enable": true to add them`;
-  return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
+  if (canEnable) return 'not added to your list: call one by its name, or search again with "enable": true to add them';
+  return 'call one by its name';
 }
 
 /**
