@@ -76,7 +76,7 @@ describe('issue 15: lazytools CLI messages', () => {
     expect(stdout).not.toContain('add "everything:get-sum" to a group of mode debugging');
     expect(stdout).toContain("debugging: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); it is already in mode debugging's list");
     expect(stdout).toContain('"strategy": "proxy"');
-    expect(stdout).toContain('development: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics" to modes.development.groups');
+    expect(stdout).toContain('development: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics"');
   });
 
   it('4: --http PORT serves 127.0.0.1:PORT', async () => {
@@ -113,8 +113,10 @@ describe('issue 15: lazytools CLI messages', () => {
     expect(stdout).toContain("tokens = the mode's tools + lazytools' own tools (");
     expect(stdout).toContain("A negative reduction means lazytools' own tools cost more than the mode saves.");
     const big = cli(['status', ...catalogs], project());
-    expect(big.stdout).toMatch(/^all\s+154\/154\s+30011\/29579\s+-1\.5%/m);
-    expect(big.stdout).toContain("lazytools' own tools (432 tokens), against all 154 catalog tools (29579 tokens)");
+    const all = /^all\s+154\/154\s+(\d+)\/29579\s+(-\d+\.\d)%/m.exec(big.stdout);
+    const own = Number(/lazytools' own tools \((\d+) tokens\), against all 154 catalog tools \(29579 tokens\)/.exec(big.stdout)?.[1]);
+    expect(Number(all?.[1])).toBe(29_579 + own);
+    expect(Number(all?.[2])).toBeCloseTo((-own / 29_579) * 100, 1);
   });
 
   it('9: an unclear phrase lists the modes with their descriptions, not alphabetical zero-confidence names', () => {
