@@ -1,10 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `unit` runs in memory (SDK client + in-memory transport, no child process, no
+ * HTTP listener) and takes seconds; `e2e` starts real upstream servers, the built CLI and HTTP
+ * listeners on 127.0.0.1 (it needs `npm run build` first).
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+    ],
   },
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { statusReport } from '../src/tokens/report.js';
-import { referenceProject } from './helpers.js';
+import { statusReport } from '../../src/tokens/report.js';
+import { referenceProject } from '../helpers.js';
 
 const PRESETS = ['all', 'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
 

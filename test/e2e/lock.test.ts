@@ -5,8 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { LockFile } from '../src/catalog/lock.js';
-import { alive, BIN, childPids, referenceRc, waitFor } from './helpers.js';
+import type { LockFile } from '../../src/catalog/lock.js';
+import { alive, BIN, childPids, EventCounter, referenceRc, waitFor } from '../helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
@@ -17,12 +17,38 @@ function cli(args: string[], cwd: string) {
 
 async function gatewayClient(dir: string, args: string[] = []) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const log = logWatcher();
+  transport.stderr?.on('data', log.push);
   const client = new Client({ name: 'lock-test', version: '1.0.0' });
   await client.connect(transport);
-  return { client, transport, pid: transport.pid!, stderr: () => stderr };
+  return { client, transport, pid: transport.pid!, stderr: () => log.text, logged: log.logged };
 }
+
+/** Collects a gateway's stderr and waits for a log line (an event, not a time). */
+function logWatcher() {
+  let text = '';
+  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
+  return {
+    get text() {
+      return text;
+    },
+    push: (chunk: Buffer) => {
+      text += chunk.toString();
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.pattern.test(text)) waiter.resolve();
+        else waiters.push(waiter);
+      }
+    },
+    logged: (pattern: RegExp) =>
+      new Promise<void>((resolve) => {
+        if (pattern.test(text)) resolve();
+        else waiters.push({ pattern, resolve });
+      }),
+  };
+}
+
+/** The gateway logs one "<server>: N tools" line per upstream it started. */
+const THREE_STARTED = /(?=[\s\S]*everything: \d+ tools)(?=[\s\S]*filesystem: \d+ tools)(?=[\s\S]*memory: \d+ tools)/;
 
 describe('lazytools lock', () => {
   it('writes a sorted lock with a hash per server, then --check finds drift', () => {
@@ -95,16 +121,18 @@ describe('resilience', () => {
   it.each(['stdin', 'SIGTERM', 'SIGINT'])('leaves no orphan upstream when the gateway ends by %s', async (how) => {
     const { dir } = referenceRc();
     const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    expect(await waitFor(() => childPids(child.pid!).length === 3, 10_000)).toBe(true);
+    const log = logWatcher();
+    child.stderr.on('data', log.push);
+    await log.logged(THREE_STARTED);
     const upstreams = childPids(child.pid!);
+    expect(upstreams).toHaveLength(3);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     if (how === 'stdin') child.stdin.end();
     else child.kill(how as NodeJS.Signals);
     expect(await exited).toBe(0);
+    // Grandchildren have no exit event to wait on: poll /proc.
     expect(await waitFor(() => upstreams.every((p) => !alive(p)), 5_000)).toBe(true);
-    expect(stderr).not.toContain('unhandled');
+    expect(log.text).not.toContain('unhandled');
   });
 });
 
@@ -112,18 +140,19 @@ describe('a client that goes away', () => {
   it('ends the session on EPIPE instead of crashing, stops its upstreams and exits 0', async () => {
     const { dir } = referenceRc();
     const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const log = logWatcher();
+    child.stderr.on('data', log.push);
     child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n');
     await new Promise((resolve) => child.stdout.once('data', resolve));
-    expect(await waitFor(() => childPids(child.pid!).length === 3, 10_000)).toBe(true);
+    await log.logged(THREE_STARTED);
     const upstreams = childPids(child.pid!);
+    expect(upstreams).toHaveLength(3);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.stdout.destroy();
     for (let i = 2; i < 20; i++) child.stdin.write(`{"jsonrpc":"2.0","id":${i},"method":"tools/list"}\n`);
     expect(await exited).toBe(0);
     expect(await waitFor(() => upstreams.every((p) => !alive(p)), 5_000)).toBe(true);
-    expect(stderr).not.toMatch(/Unhandled 'error' event|EPIPE\n\s+at /);
+    expect(log.text).not.toMatch(/Unhandled 'error' event|EPIPE\n\s+at /);
   });
 });
 
@@ -137,15 +166,13 @@ describe('lazy upstreams', () => {
     lock.servers.everything!.tools.push({ name: 'retired_tool', description: 'Gone upstream.', inputSchema: { type: 'object' } });
     writeFileSync(file, JSON.stringify(lock));
     const { client } = await gatewayClient(dir);
-    let notified = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      notified++;
-    });
+    const notified = new EventCounter();
+    client.setNotificationHandler(ToolListChangedNotificationSchema, notified.hit);
     const before = (await client.listTools()).tools.map((t) => t.name);
     expect(before).toContain('retired_tool');
     expect(before).not.toContain('get-sum');
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'wake up' } }))).toBe('Echo: wake up');
-    expect(await waitFor(() => notified > 0, 5_000)).toBe(true);
+    await notified.reached(1);
     const after = (await client.listTools()).tools.map((t) => t.name);
     expect(after).toContain('get-sum');
     expect(after).not.toContain('retired_tool');
@@ -157,9 +184,11 @@ describe('lazy upstreams', () => {
     const rc = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
     rc.servers.everything!.idleTimeout = 300;
     writeFileSync(file, JSON.stringify(rc));
-    const { client, pid } = await gatewayClient(dir);
+    const { client, pid, logged } = await gatewayClient(dir);
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'one' } }))).toBe('Echo: one');
     const count = childPids(pid).length;
+    await logged(/everything: idle for \d+ s, stopping/);
+    // The child's exit has no event here: poll /proc.
     expect(await waitFor(() => childPids(pid).length === count - 1, 5_000)).toBe(true);
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'two' } }))).toBe('Echo: two');
     expect(childPids(pid)).toHaveLength(count);

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/load.js';
-import { resolveConfig } from '../src/config/resolve.js';
-import { Gateway } from '../src/front/gateway.js';
-import { readUsage, usagePath } from '../src/usage/record.js';
-import { BIN, REFERENCE_CATALOG, referenceRc } from './helpers.js';
+import { loadConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { readUsage, usagePath } from '../../src/usage/record.js';
+import { BIN, REFERENCE_CATALOG, referenceRc } from '../helpers.js';
 
 describe('usage record and stats', () => {
   it('records how tools were reached and suggests mode changes', async () => {

@@ -4,17 +4,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resolveConfig } from '../src/config/resolve.js';
-import type { RcConfig } from '../src/config/schema.js';
-import { curate } from '../src/front/curate.js';
-import { Gateway } from '../src/front/gateway.js';
-import { createUpstreams } from '../src/upstream/connect.js';
-import { ConfigError } from '../src/util/errors.js';
-import { readFileSync } from 'node:fs';
-import { childPids, referenceRc, serverEntry, waitFor } from './helpers.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { curate } from '../../src/front/curate.js';
+import { createUpstreams } from '../../src/upstream/connect.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { deferred, EventCounter } from '../helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-const settle = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** This process's children running the everything reference server (Linux /proc). */
 function everythingPids(): number[] {
@@ -36,10 +33,8 @@ async function clientFor(connect: (transport: InMemoryTransport) => Promise<unkn
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await connect(serverSide);
   const client = new Client({ name, version: '1.0.0' });
-  const counter = { notifications: 0 };
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    counter.notifications++;
-  });
+  const counter = new EventCounter();
+  client.setNotificationHandler(ToolListChangedNotificationSchema, counter.hit);
   await client.connect(clientSide);
   cleanups.push(() => client.close());
   return { client, counter };
@@ -86,29 +81,32 @@ describe('library mode: curate(McpServer)', () => {
     const billing = await clientFor((t) => curated.connect(t));
     const other = await clientFor((t) => curated.connect(t));
     const reading = await clientFor((t) => curated.connect(t));
+    // A focus_mode switch sends its list_changed before its answer (on the request's stream).
     await other.client.callTool({ name: 'focus_mode', arguments: { mode: 'all' } });
     await reading.client.callTool({ name: 'focus_mode', arguments: { mode: 'reading' } });
-    await settle();
-    billing.counter.notifications = 0;
-    other.counter.notifications = 0;
-    reading.counter.notifications = 0;
+    expect([billing.counter.count, other.counter.count, reading.counter.count]).toEqual([0, 1, 1]);
     app.registerTool('void_invoice', { description: 'Void an invoice.', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'voided' }] }));
-    await settle(200);
-    expect(billing.counter.notifications).toBe(1);
+    await Promise.all([billing.counter.reached(1), other.counter.reached(2)]);
+    // One rebuild tells every session in the same turn: a ping answered after the others were
+    // told proves that nothing was sent to reading (and nothing more to the others).
+    await Promise.all([billing.client.ping(), other.client.ping(), reading.client.ping()]);
+    expect(billing.counter.count).toBe(1);
     expect((await billing.client.listTools()).tools.map((t) => t.name)).toContain('void_invoice');
-    expect(other.counter.notifications).toBe(1);
-    expect(reading.counter.notifications).toBe(0);
+    expect(other.counter.count).toBe(2);
+    expect(reading.counter.count).toBe(1);
   });
 
   it('forwards cancellation to the upstream tool', async () => {
     const app = appServer();
-    let aborted = false;
+    const started = deferred();
+    const aborted = deferred();
     app.registerTool('slow', { description: 'Waits until cancelled.', inputSchema: {} }, (_args, extra) =>
       new Promise((resolve) => {
         extra.signal.addEventListener('abort', () => {
-          aborted = true;
+          aborted.resolve();
           resolve({ content: [{ type: 'text', text: 'stopped' }] });
         });
+        started.resolve();
       }),
     );
     const curated = await curate(app, { config: { ...appConfig, defaultMode: 'all' } });
@@ -116,10 +114,10 @@ describe('library mode: curate(McpServer)', () => {
     const { client } = await clientFor((t) => curated.connect(t));
     const controller = new AbortController();
     const call = client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: controller.signal });
-    await settle();
+    await started.promise;
     controller.abort('user pressed stop');
     await expect(call).rejects.toThrow();
-    expect(await waitFor(() => aborted, 2_000)).toBe(true);
+    await aborted.promise;
   });
 
   it('turns upstream tool failures into isError results', async () => {
@@ -157,46 +155,7 @@ describe('library mode: curate(McpServer)', () => {
   });
 });
 
-describe('upstream failures', () => {
-  it('ends an in-flight call with isError when the upstream dies, then restarts it on the next call', async () => {
-    const { file } = referenceRc({ defaultMode: 'debugging' });
-    const { loadConfig } = await import('../src/config/load.js');
-    const loaded = await loadConfig({ file });
-    const gateway = new Gateway({ config: resolveConfig(loaded.config, loaded.file) });
-    cleanups.push(() => gateway.close());
-    const before = new Set(everythingPids());
-    await gateway.start();
-    const { client } = await clientFor(async (t) => gateway.createSession().connect(t));
-    const [pid] = everythingPids().filter((p) => !before.has(p));
-    expect(pid).toBeDefined();
-    const pending = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 5 } });
-    await settle(300);
-    process.kill(pid!, 'SIGKILL');
-    const result = (await pending) as CallToolResult;
-    expect(result.isError).toBe(true);
-    expect(text(result)).toContain('upstream "everything" exited while handling the call');
-    const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as CallToolResult;
-    expect(text(status)).toContain('Servers down: everything');
-    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'back' } }))).toBe('Echo: back');
-  });
-
-  it('keeps serving when an upstream cannot start', async () => {
-    const config = resolveConfig({
-      servers: {
-        broken: { command: '/nonexistent/mcp-server' },
-        memory: { command: process.execPath, args: [serverEntry('memory')] },
-      },
-      defaultMode: 'all',
-    });
-    const gateway = new Gateway({ config });
-    cleanups.push(() => gateway.close());
-    await gateway.start();
-    expect(gateway.upstreams.get('broken')?.status).toBe('down');
-    expect(gateway.upstreams.get('broken')?.lastError).toContain('command not found');
-    const { client } = await clientFor(async (t) => gateway.createSession().connect(t));
-    expect((await client.listTools()).tools.map((t) => t.name)).toContain('read_graph');
-  });
-
+describe('upstream configuration', () => {
   it('names a missing environment variable as a config error', () => {
     const config = resolveConfig({ servers: { gh: { url: 'https://api.example.test/mcp', headers: { Authorization: 'Bearer ${LT_TEST_MISSING_TOKEN}' } } } });
     expect(() => createUpstreams(config, { env: {} })).toThrow(ConfigError);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type ToolDefinition } from '../src/catalog/catalog.js';
-import { parseCatalog } from '../src/catalog/file.js';
-import { summarize, words } from '../src/catalog/text.js';
-import { resolveConfig } from '../src/config/resolve.js';
-import { countToolTokens } from '../src/util/tokens.js';
-import { ConfigError } from '../src/util/errors.js';
-import { referenceProject } from './helpers.js';
+import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { summarize, words } from '../../src/catalog/text.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { countToolTokens } from '../../src/util/tokens.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { referenceProject } from '../helpers.js';
 
 const tool = (name: string, description?: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
   name,

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, referenceRc } from './helpers.js';
+import { BIN, deferred, referenceRc } from '../helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
@@ -11,11 +11,15 @@ describe('lazytools serve over stdio with real reference servers', () => {
   let client: Client;
   let notifications = 0;
   let stderr = '';
+  const logged = deferred();
 
   beforeAll(async () => {
     const { dir } = referenceRc();
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('[lazytools]')) logged.resolve();
+    });
     client = new Client({ name: 'e2e', version: '1.0.0' });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       notifications++;
@@ -40,7 +44,8 @@ describe('lazytools serve over stdio with real reference servers', () => {
   it('switches mode with focus_mode, sends one list_changed and names what changed', async () => {
     notifications = 0;
     const result = (await client.callTool({ name: 'focus_mode', arguments: { mode: 'debugging' } })) as CallToolResult;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Barrier: stdout is one ordered stream, so a ping's answer comes after any earlier notification.
+    await client.ping();
     expect(notifications).toBe(1);
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ mode: 'debugging', groups: ['ci', 'code', 'history', 'files', 'diagnostics', 'reasoning', 'observability', 'browser', 'containers', 'docs', 'web', 'code_tools', 'shell'] });
@@ -57,7 +62,7 @@ describe('lazytools serve over stdio with real reference servers', () => {
     notifications = 0;
     await client.callTool({ name: 'focus_mode', arguments: { mode: 'debugging' } });
     await client.callTool({ name: 'focus_mode', arguments: { status: true } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await client.ping();
     expect(notifications).toBe(0);
   });
 
@@ -74,19 +79,26 @@ describe('lazytools serve over stdio with real reference servers', () => {
     const { dir } = referenceRc({ defaultMode: 'debugging' });
     const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
     const lines: Array<{ id?: unknown; method?: string; params?: { progress?: number; progressToken?: unknown } }> = [];
+    const answered = deferred();
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const parts = buffer.split('\n');
       buffer = parts.pop() ?? '';
-      for (const part of parts) if (part) lines.push(JSON.parse(part) as (typeof lines)[number]);
+      for (const part of parts) {
+        if (!part) continue;
+        const line = JSON.parse(part) as (typeof lines)[number];
+        lines.push(line);
+        if (line.id === 2) answered.resolve();
+      }
     });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 }, _meta: { progressToken: 'tok-7' } } })}\n`);
-    const start = Date.now();
-    while (!lines.some((l) => l.id === 2) && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 20));
+    await answered.promise;
     child.stdin.end();
+    await exited;
     const answer = lines.findIndex((l) => l.id === 2);
     const progress = lines.filter((l, i) => l.method === 'notifications/progress' && i < answer);
     expect(progress.map((l) => l.params?.progress)).toEqual([1, 2, 3]);
@@ -109,7 +121,9 @@ describe('lazytools serve over stdio with real reference servers', () => {
     expect(text(result)).toContain('Unknown tool "ecoh". Did you mean "echo"');
   });
 
-  it('keeps logs off stdout', () => {
+  it('keeps logs off stdout', async () => {
+    // Logs travel on stderr, a pipe of their own: wait for the line rather than for time.
+    await logged.promise;
     expect(stderr).toContain('[lazytools]');
   });
 });

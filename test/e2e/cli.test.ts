@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rcJsonSchema } from '../src/config/json-schema.js';
-import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, tempTree } from './helpers.js';
+import { rcJsonSchema } from '../../src/config/json-schema.js';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, tempTree } from '../helpers.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
 function cli(args: string[], cwd = ROOT) {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/load.js';
-import { resolveConfig } from '../src/config/resolve.js';
-import { ConfigError } from '../src/util/errors.js';
-import { tempTree } from './helpers.js';
+import { loadConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { tempTree } from '../helpers.js';
 
 const rc = { defaultMode: 'debugging', budget: 1234 };
 const json = JSON.stringify(rc);
@@ -166,7 +166,7 @@ describe('config resolution', () => {
 });
 
 describe('closest names', async () => {
-  const { closestNames } = await import('../src/util/closest.js');
+  const { closestNames } = await import('../../src/util/closest.js');
   it('suggests typos, prefixes and misspelled starts', () => {
     expect(closestNames('securty', ['security_review', 'debugging'])).toEqual(['security_review']);
     expect(closestNames('debuging', ['security_review', 'debugging'])).toEqual(['debugging']);
