@@ -5,12 +5,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLock } from '../src/catalog/lock.js';
-import { serve, type Served } from '../src/front/serve.js';
-import { silentLogger } from '../src/util/log.js';
+import { makeLock } from '../../src/catalog/lock.js';
+import { serve, type Served } from '../../src/front/serve.js';
+import { silentLogger } from '../../src/util/log.js';
 // @ts-expect-error: a plain .mjs fixture shared with the fixture server, no types
-import { generatedTools } from './fixtures/servers/generated-tools.mjs';
-import { BIN, ROOT, tempTree } from './helpers.js';
+import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
+import { BIN, ROOT, tempTree } from '../helpers.js';
 
 const SERVERS = 100;
 const PER_SERVER = 100;
