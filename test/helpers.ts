@@ -119,7 +119,7 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
  * deadline. Everything that has an event (a notification, an exit, a log line, an answer) waits
  * on that instead.
  */
-export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+export async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<boolean> {
   const start = Date.now();
   while (Date.now() - start < timeoutMs) {
     if (check()) return true;

@@ -63,6 +63,10 @@ function messages(count: number, seed: number): string[] {
   return out;
 }
 
+/** Message counts; each test's time limit scales with its count (an upper bound for a loaded machine). */
+const STDIO_MESSAGES = 3000;
+const HTTP_MESSAGES = 800;
+
 const initialize = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
 
 describe('fuzzing the front', () => {
@@ -91,7 +95,7 @@ describe('fuzzing the front', () => {
     const write = (line: string) => new Promise<void>((resolve) => (child.stdin.write(`${line}\n`) ? resolve() : child.stdin.once('drain', () => resolve())));
     await write(JSON.stringify(initialize));
     await write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    for (const line of messages(3000, 42)) await write(line);
+    for (const line of messages(STDIO_MESSAGES, 42)) await write(line);
     await write(JSON.stringify({ jsonrpc: '2.0', id: 'final', method: 'tools/list' }));
     await done;
     expect(exited).toBe(false);
@@ -105,7 +109,7 @@ describe('fuzzing the front', () => {
     const ended = new Promise((resolve) => child.once('exit', resolve));
     child.stdin.end();
     await ended;
-  }, 60_000);
+  }, STDIO_MESSAGES * 60);
 
   describe('over HTTP', () => {
     let served: Served;
@@ -135,7 +139,7 @@ describe('fuzzing the front', () => {
       const session = { 'mcp-session-id': init.session!, 'mcp-protocol-version': '2025-11-25' };
       await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session);
       const statuses = new Set<number>();
-      for (const body of messages(800, 7)) {
+      for (const body of messages(HTTP_MESSAGES, 7)) {
         const res = await post(body, session);
         statuses.add(res.status);
         expect(res.status).toBeGreaterThanOrEqual(200);
@@ -145,6 +149,6 @@ describe('fuzzing the front', () => {
       const list = await post(JSON.stringify({ jsonrpc: '2.0', id: 'final', method: 'tools/list' }), session);
       expect(list.status).toBe(200);
       expect(list.body).toContain('"id":"final"');
-    }, 60_000);
+    }, HTTP_MESSAGES * 150);
   });
 });

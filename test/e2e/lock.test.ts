@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { alive, BIN, childPids, EventCounter, referenceRc, waitFor } from '../helpers.js';
+import { alive, BIN, childPids, deferred, EventCounter, referenceRc, waitFor } from '../helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
@@ -110,10 +110,11 @@ describe('resilience', () => {
     writeFileSync(file, JSON.stringify(rc));
     const { client } = await gatewayClient(dir);
     const started = Date.now();
-    const result = (await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 5, steps: 5 } })) as CallToolResult;
+    const result = (await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 5 } })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('"trigger-long-running-operation" on upstream "everything" timed out after 300 ms');
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The operation takes 20 s: an answer before that is the gateway's own (no tight bound on a busy machine).
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'still here' } }))).toBe('Echo: still here');
     await client.close();
   });
@@ -131,7 +132,7 @@ describe('resilience', () => {
     else child.kill(how as NodeJS.Signals);
     expect(await exited).toBe(0);
     // Grandchildren have no exit event to wait on: poll /proc.
-    expect(await waitFor(() => upstreams.every((p) => !alive(p)), 5_000)).toBe(true);
+    expect(await waitFor(() => upstreams.every((p) => !alive(p)), 20_000)).toBe(true);
     expect(log.text).not.toContain('unhandled');
   });
 });
@@ -151,7 +152,7 @@ describe('a client that goes away', () => {
     child.stdout.destroy();
     for (let i = 2; i < 20; i++) child.stdin.write(`{"jsonrpc":"2.0","id":${i},"method":"tools/list"}\n`);
     expect(await exited).toBe(0);
-    expect(await waitFor(() => upstreams.every((p) => !alive(p)), 5_000)).toBe(true);
+    expect(await waitFor(() => upstreams.every((p) => !alive(p)), 20_000)).toBe(true);
     expect(log.text).not.toMatch(/Unhandled 'error' event|EPIPE\n\s+at /);
   });
 });
@@ -185,13 +186,18 @@ describe('lazy upstreams', () => {
     rc.servers.everything!.idleTimeout = 300;
     writeFileSync(file, JSON.stringify(rc));
     const { client, pid, logged } = await gatewayClient(dir);
+    // Three upstreams start with the gateway; everything may stop and come back at any time.
+    const count = 3;
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'one' } }))).toBe('Echo: one');
-    const count = childPids(pid).length;
     await logged(/everything: idle for \d+ s, stopping/);
     // The child's exit has no event here: poll /proc.
-    expect(await waitFor(() => childPids(pid).length === count - 1, 5_000)).toBe(true);
+    expect(await waitFor(() => childPids(pid).length === count - 1, 20_000)).toBe(true);
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'two' } }))).toBe('Echo: two');
-    expect(childPids(pid)).toHaveLength(count);
+    // Counted while a call runs (progress proves it), when no idle stop can happen.
+    const running = deferred<number>();
+    const working = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } }, undefined, { onprogress: () => running.resolve(childPids(pid).length) });
+    expect(await running.promise).toBe(count);
+    expect(((await working) as CallToolResult).isError).toBeFalsy();
     await client.close();
   });
 
