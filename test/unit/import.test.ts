@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_NAMES, clientConfigPaths, findClientConfig, importServers } from '../../src/config/import.js';
+import { CLIENT_NAMES, findClientConfig, importServers } from '../../src/config/import.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempTree } from '../helpers.js';
 
@@ -94,29 +94,15 @@ describe('client config import: server shapes', () => {
 });
 
 describe('client config import: where each client keeps its config', () => {
-  const home = '/home/u';
-  const cwd = '/work/project';
   it('knows the four clients', () => {
     expect([...CLIENT_NAMES]).toEqual(['claude-desktop', 'cursor', 'vscode', 'claude-code']);
   });
 
-  it('looks in the project before the home folder', () => {
-    expect(clientConfigPaths('cursor', cwd, home)).toEqual([path.join(cwd, '.cursor/mcp.json'), path.join(home, '.cursor/mcp.json')]);
-    expect(clientConfigPaths('claude-code', cwd, home)).toEqual([path.join(cwd, '.mcp.json'), path.join(home, '.claude.json')]);
-    expect(clientConfigPaths('vscode', cwd, home)).toEqual([path.join(cwd, '.vscode/mcp.json')]);
-  });
-
-  it('finds Claude Desktop per platform', () => {
-    expect(clientConfigPaths('claude-desktop', cwd, home, 'darwin', {})).toEqual([path.join(home, 'Library/Application Support/Claude/claude_desktop_config.json')]);
-    expect(clientConfigPaths('claude-desktop', cwd, home, 'win32', { APPDATA: '/appdata' })).toEqual([path.join('/appdata', 'Claude/claude_desktop_config.json')]);
-    expect(clientConfigPaths('claude-desktop', cwd, home, 'win32', {})).toEqual([path.join(home, 'AppData/Roaming', 'Claude/claude_desktop_config.json')]);
-    expect(clientConfigPaths('claude-desktop', cwd, home, 'linux', {})).toEqual([path.join(home, '.config', 'Claude/claude_desktop_config.json')]);
-    expect(clientConfigPaths('claude-desktop', cwd, home, 'linux', { XDG_CONFIG_HOME: '/xdg' })).toEqual([path.join('/xdg', 'Claude/claude_desktop_config.json')]);
-  });
-
-  it('finds the first existing file, else says where it looked', () => {
-    const dir = tempTree({ '.mcp.json': '{}' });
+  it('finds a project file first, else says where it looked', () => {
+    const dir = tempTree({ '.mcp.json': '{}', '.cursor/mcp.json': '{}' });
     expect(findClientConfig('claude-code', dir)).toBe(path.join(dir, '.mcp.json'));
+    expect(findClientConfig('cursor', dir)).toBe(path.join(dir, '.cursor/mcp.json'));
+    expect(() => findClientConfig('vscode', dir)).toThrow(ConfigError);
     expect(() => findClientConfig('vscode', dir)).toThrow(`no vscode MCP config found (looked in ${path.join(dir, '.vscode/mcp.json')})`);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerTools, ToolDefinition } from '../../src/catalog/catalog.js';
-import { diffLock, hashTools, lockPath, makeLock } from '../../src/catalog/lock.js';
+import { diffLock, lockPath, makeLock } from '../../src/catalog/lock.js';
 
 const def = (name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({ name, description: `${name} tool`, inputSchema: { type: 'object' }, ...extra });
 
@@ -60,8 +60,9 @@ describe('lock file', () => {
     expect(Object.keys(lock.servers)).toEqual(['files', 'memory']);
     expect(lock.servers.memory?.tools.map((t) => t.name)).toEqual(['create_entities', 'read_graph']);
     expect(lock.servers.memory?.hash).toMatch(/^sha256-[A-Za-z0-9+/]+=*$/);
-    expect(lock.servers.memory?.hash).toBe(hashTools([def('create_entities'), { inputSchema: { type: 'object' }, name: 'read_graph', description: 'read_graph tool' }]));
-    expect(lock.servers.memory?.hash).not.toBe(hashTools([def('create_entities'), def('read_graph', { description: 'changed' })]));
+    const hashOf = (tools: ToolDefinition[]) => makeLock([{ server: 'memory', tools }]).servers.memory?.hash;
+    expect(hashOf([{ inputSchema: { type: 'object' }, name: 'read_graph', description: 'read_graph tool' }, def('create_entities')])).toBe(lock.servers.memory?.hash);
+    expect(hashOf([def('create_entities'), def('read_graph', { description: 'changed' })])).not.toBe(lock.servers.memory?.hash);
   });
 
   it('lives beside the rc file, else in the working folder', () => {

@@ -13,17 +13,6 @@ import { deferred, EventCounter } from '../helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
-/** This process's children running the everything reference server (Linux /proc). */
-function everythingPids(): number[] {
-  return childPids(process.pid).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything');
-    } catch {
-      return false;
-    }
-  });
-}
-
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();

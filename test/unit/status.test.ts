@@ -2,11 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { ServedStrategy } from '../src/catalog/own-tools.js';
-import { resolveConfig } from '../src/config/resolve.js';
-import { Gateway } from '../src/front/gateway.js';
-import { statusReport } from '../src/tokens/report.js';
-import { referenceSources } from './helpers.js';
+import type { ServedStrategy } from '../../src/catalog/own-tools.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { statusReport } from '../../src/tokens/report.js';
+import { referenceSources } from '../helpers.js';
 
 /** focus_mode's status and `lazytools status`/`check` count a list with one function. */
 describe('one status computation', () => {

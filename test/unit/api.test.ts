@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import * as api from '../src/index.js';
+import * as api from '../../src/index.js';
 
 /**
  * The public API is a contract: these lists change only on purpose, so an added or removed
@@ -67,7 +67,7 @@ const TYPES = [
 
 /** Names `src/index.ts` exports, split into values and type-only exports. */
 function declaredExports(): { values: string[]; types: string[] } {
-  const file = new URL('../src/index.ts', import.meta.url);
+  const file = new URL('../../src/index.ts', import.meta.url);
   const source = ts.createSourceFile('index.ts', readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
   const values: string[] = [];
   const types: string[] = [];
