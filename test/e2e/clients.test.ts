@@ -6,11 +6,11 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/load.js';
-import { resolveConfig } from '../src/config/resolve.js';
-import { Gateway } from '../src/front/gateway.js';
-import { serveHttp, type HttpFront } from '../src/front/http.js';
-import { BIN, ROOT, tempTree } from './helpers.js';
+import { loadConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { serveHttp, type HttpFront } from '../../src/front/http.js';
+import { BIN, ROOT, tempTree } from '../helpers.js';
 
 // Real clients other than the SDK's Client, through lazytools in front of the kitchen-sink fixture:
 // the Vercel AI SDK's MCP client (HTTP and stdio) and mcp-remote (the stdio bridge Claude Desktop

@@ -14,13 +14,13 @@ import {
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/load.js';
-import { resolveConfig } from '../src/config/resolve.js';
-import { Gateway } from '../src/front/gateway.js';
-import { serveHttp, type HttpFront } from '../src/front/http.js';
+import { loadConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { serveHttp, type HttpFront } from '../../src/front/http.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pathToFileURL } from 'node:url';
-import { BIN, ROOT, serverEntry, tempTree, waitFor } from './helpers.js';
+import { BIN, ROOT, serverEntry, tempTree, waitFor } from '../helpers.js';
 
 // Two copies of the kitchen-sink fixture behind one gateway: same prompt, tool and resource names,
 // so names are prefixed (kitchen_…, other_…) and URIs go to their first owner (kitchen).

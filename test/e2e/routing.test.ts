@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { causingSession, forwardClientRequest } from '../src/front/client-requests.js';
-import type { SessionContext } from '../src/front/context.js';
-import { buildPromptIndex } from '../src/front/prompts.js';
+import { causingSession, forwardClientRequest } from '../../src/front/client-requests.js';
+import type { SessionContext } from '../../src/front/context.js';
+import { buildPromptIndex } from '../../src/front/prompts.js';
 import path from 'node:path';
-import { buildResourceIndex, Subscriptions, templatePattern } from '../src/front/resources.js';
-import { StdioUpstreamTransport } from '../src/upstream/stdio-transport.js';
-import { Upstream } from '../src/upstream/upstream.js';
-import { ROOT } from './helpers.js';
+import { buildResourceIndex, Subscriptions, templatePattern } from '../../src/front/resources.js';
+import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
+import { Upstream } from '../../src/upstream/upstream.js';
+import { ROOT } from '../helpers.js';
 
 /** A real Upstream that is never started, with lists as if it had listed them. */
 function upstream(name: string, primitives: Partial<Upstream['primitives']> = {}): Upstream {
