@@ -89,7 +89,7 @@ describe('client config import: server shapes', () => {
 
   it.each([[null], [[]], [{}], [{ mcpServers: 'x' }], [{ servers: null }]])('refuses %j, naming the file and what it expected', (json) => {
     expect(() => importServers(json, FILE)).toThrow(ConfigError);
-    expect(() => importServers(json, FILE)).toThrow(/client\.json.*expected "mcpServers" \(or "servers"\)/);
+    expect(() => importServers(json, FILE)).toThrow(/client\.json.*expected "mcpServers" \(or "servers"/);
   });
 });
 
