@@ -60,3 +60,16 @@ export function spread(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return { median: sorted[Math.floor((sorted.length - 1) / 2)], min: sorted[0], max: sorted[sorted.length - 1], runs: sorted.length };
 }
+
+/**
+ * An SDK client over stdio to `node <args>` (quiet: stderr ignored, LAZYTOOLS_QUIET set);
+ * `setup` runs before connecting, to install notification handlers.
+ */
+export async function stdioClient(args, { cwd, setup } = {}) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'bench', version: '1' });
+  setup?.(client);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore', env: { ...process.env, LAZYTOOLS_QUIET: '1' } }));
+  return client;
+}

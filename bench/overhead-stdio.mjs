@@ -1,21 +1,14 @@
 // tools/call round trip to server-everything `echo`: through `lazytools serve` (stdio) vs the
 // same server called directly, interleaved in one run; and focus_mode -> list_changed latency.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, interleave, project, serverEntry, summary, round } from './lib.mjs';
+import { BIN, interleave, project, serverEntry, stdioClient, summary, round } from './lib.mjs';
 
 export async function overheadStdio({ rounds = 2000 } = {}) {
   const { dir } = project(['everything'], { defaultMode: 'debugging' });
-  const env = { ...process.env, LAZYTOOLS_QUIET: '1' };
-  const direct = new Client({ name: 'bench', version: '1' });
-  await direct.connect(new StdioClientTransport({ command: process.execPath, args: [serverEntry('everything'), 'stdio'], stderr: 'ignore', env }));
-  const relay = new Client({ name: 'bench', version: '1' });
-  await relay.connect(new StdioClientTransport({ command: process.execPath, args: [new URL('./relay.mjs', import.meta.url).pathname, process.execPath, serverEntry('everything'), 'stdio'], stderr: 'ignore', env }));
-  const gateway = new Client({ name: 'bench', version: '1' });
+  const direct = await stdioClient([serverEntry('everything'), 'stdio']);
+  const relay = await stdioClient([new URL('./relay.mjs', import.meta.url).pathname, process.execPath, serverEntry('everything'), 'stdio']);
   let resolveNotified;
-  gateway.setNotificationHandler(ToolListChangedNotificationSchema, () => resolveNotified?.());
-  await gateway.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'ignore', env }));
+  const gateway = await stdioClient([BIN, 'serve'], { cwd: dir, setup: (client) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolveNotified?.()) });
 
   const args = { name: 'echo', arguments: { message: 'hello' } };
   const [directMs, relayMs, gatewayMs] = await interleave([() => direct.callTool(args), () => relay.callTool(args), () => gateway.callTool(args)], rounds);

@@ -1,16 +1,11 @@
 // prompts/get and resources/read round trips to server-everything: through `lazytools serve`
 // (stdio) vs the same server called directly, interleaved in one run.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, interleave, project, serverEntry, summary, round } from './lib.mjs';
+import { BIN, interleave, project, serverEntry, stdioClient, summary, round } from './lib.mjs';
 
 export async function primitivesStdio({ rounds = 1500 } = {}) {
   const { dir } = project(['everything'], { defaultMode: 'debugging' });
-  const env = { ...process.env, LAZYTOOLS_QUIET: '1' };
-  const direct = new Client({ name: 'bench', version: '1' });
-  await direct.connect(new StdioClientTransport({ command: process.execPath, args: [serverEntry('everything'), 'stdio'], stderr: 'ignore', env }));
-  const gateway = new Client({ name: 'bench', version: '1' });
-  await gateway.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'ignore', env }));
+  const direct = await stdioClient([serverEntry('everything'), 'stdio']);
+  const gateway = await stdioClient([BIN, 'serve'], { cwd: dir });
 
   // The first prompt without required arguments, and the first resource, as the server lists them.
   const prompt = (await direct.listPrompts()).prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));

@@ -82,7 +82,44 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+/**
+ * Counts events (notifications, log lines) and lets a test wait for the n-th one: no polling and
+ * no sleep, a missing event fails the test at its timeout.
+ */
+export class EventCounter {
+  count = 0;
+  private waiters: Array<{ n: number; resolve: () => void }> = [];
+
+  /** Records one event (usable as a callback). */
+  readonly hit = (): void => {
+    this.count++;
+    this.waiters = this.waiters.filter((waiter) => {
+      if (waiter.n > this.count) return true;
+      waiter.resolve();
+      return false;
+    });
+  };
+
+  /** Resolves once `n` events were recorded in all. */
+  reached(n: number): Promise<void> {
+    if (this.count >= n) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ n, resolve }));
+  }
+}
+
+/** A promise with its resolver outside, for "wait until this callback ran". */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * Polls a condition that has no event to wait on (the state of other processes in /proc), with a
+ * deadline. Everything that has an event (a notification, an exit, a log line, an answer) waits
+ * on that instead.
+ */
+export async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<boolean> {
   const start = Date.now();
   while (Date.now() - start < timeoutMs) {
     if (check()) return true;

@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -96,7 +96,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = checkRequest(req, port, host, options);
+    const refusal = checkRequest(req.headers, port, host, options);
     if (refusal) {
       if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
@@ -113,27 +113,22 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
     }
 
+    // A request is in flight from its arrival (its body may take a while) until its response ends.
+    const sessionId = req.headers['mcp-session-id'];
+    const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (typeof sessionId === 'string') {
+      if (!entry || entry.path !== url.pathname)
+        return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
+      entry.lastSeen = Date.now();
+      if (req.method === 'POST') busy(entry, res);
+    }
     let body: unknown;
     if (req.method === 'POST') {
       const parsed = await readBody(req, maxBody);
       if (!parsed.ok) return reply(res, parsed.status, { jsonrpc: '2.0', id: null, error: { code: parsed.code, message: parsed.message } });
       body = parsed.value;
     }
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const entry = sessions.get(sessionId);
-      if (!entry || entry.path !== url.pathname)
-        return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
-      entry.lastSeen = Date.now();
-      if (req.method === 'POST') {
-        entry.active++;
-        res.once('close', () => {
-          entry.active--;
-          entry.lastSeen = Date.now();
-        });
-      }
-      return entry.transport.handleRequest(req, res, body);
-    }
+    if (entry) return entry.transport.handleRequest(req, res, body);
     if (req.method !== 'POST' || !isInitialize(body))
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no valid session ID; the first request must be initialize' } });
 
@@ -146,7 +141,9 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { session, transport, path: url.pathname, lastSeen: Date.now(), active: 0 });
+        const entry: HttpSession = { session, transport, path: url.pathname, lastSeen: Date.now(), active: 0 };
+        busy(entry, res);
+        sessions.set(id, entry);
       },
     });
     addCloseListener(session, () => {
@@ -218,14 +215,26 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   return error;
 }
 
+/** Counts a POST as in flight until its response ends: a session working on a slow call is not idle. */
+function busy(entry: HttpSession, res: ServerResponse): void {
+  entry.active++;
+  res.once('close', () => {
+    entry.active--;
+    entry.lastSeen = Date.now();
+  });
+}
+
 function isInitialize(body: unknown): boolean {
   if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
   return isInitializeRequest(body);
 }
 
-/** Host, Origin and token checks; returns the refusal or undefined. */
-function checkRequest(req: IncomingMessage, port: number, bound: string, options: HttpOptions): { status: number; message: string } | undefined {
-  const hostHeader = (req.headers.host ?? '').toLowerCase();
+/**
+ * Host, Origin and token checks of one request (DNS rebinding protection and the bearer token);
+ * returns the refusal or undefined. Pure: `port` and `bound` are where the server listens.
+ */
+export function checkRequest(headers: IncomingHttpHeaders, port: number, bound: string, options: HttpOptions): { status: number; message: string } | undefined {
+  const hostHeader = (headers.host ?? '').toLowerCase();
   const allowedHosts = new Set([
     ...['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${port}`),
     ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
@@ -233,9 +242,10 @@ function checkRequest(req: IncomingMessage, port: number, bound: string, options
   ]);
   // `--allow-host name` (no port) accepts `name` on any port, e.g. behind a reverse proxy.
   const hostname = hostHeader.replace(/:\d+$/, '');
+  if (hostHeader === '') return { status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' };
   if (!allowedHosts.has(hostHeader) && !allowedHosts.has(hostname))
-    return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader || 'HOST:PORT'}.` };
-  const origin = req.headers.origin;
+    return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader}.` };
+  const origin = headers.origin;
   if (origin !== undefined && origin !== 'null') {
     let ok = (options.allowedOrigins ?? []).includes(origin);
     if (!ok) {
@@ -249,7 +259,7 @@ function checkRequest(req: IncomingMessage, port: number, bound: string, options
     if (!ok) return { status: 403, message: `Forbidden: Origin "${origin}" is not allowed` };
   } else if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
   if (options.token) {
-    const header = req.headers.authorization ?? '';
+    const header = headers.authorization ?? '';
     // The auth scheme is case-insensitive (RFC 9110 11.1).
     const match = /^bearer +(.*)$/i.exec(header);
     const given = match?.[1]?.trim() ?? '';

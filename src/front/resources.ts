@@ -207,26 +207,21 @@ export function registerResources(server: Server, session: SessionContext, own: 
       throw upstreamFailure(error);
     }
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-    const uri = request.params.uri;
-    if (uri.startsWith(OWN_SCHEME)) return {};
-    try {
-      await routing.subscriptions.subscribe(session, owner(session, uri), uri, { origin: session.origin(extra.requestId), signal: extra.signal });
-    } catch (error) {
-      throw upstreamFailure(error);
-    }
-    return {};
-  });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
-    const uri = request.params.uri;
-    if (uri.startsWith(OWN_SCHEME)) return {};
-    try {
-      await routing.subscriptions.unsubscribe(session, owner(session, uri), uri, { origin: session.origin(extra.requestId), signal: extra.signal });
-    } catch (error) {
-      throw upstreamFailure(error);
-    }
-    return {};
-  });
+  // Subscribe and unsubscribe route alike: lazytools' own resources need none, others go to their owner.
+  for (const [schema, action] of [
+    [SubscribeRequestSchema, 'subscribe'],
+    [UnsubscribeRequestSchema, 'unsubscribe'],
+  ] as const)
+    server.setRequestHandler(schema, async (request, extra) => {
+      const uri = request.params.uri;
+      if (uri.startsWith(OWN_SCHEME)) return {};
+      try {
+        await routing.subscriptions[action](session, owner(session, uri), uri, { origin: session.origin(extra.requestId), signal: extra.signal });
+      } catch (error) {
+        throw upstreamFailure(error);
+      }
+      return {};
+    });
 }
 
 function owner(session: SessionContext, uri: string): Upstream {

@@ -1,0 +1,177 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rcJsonSchema } from '../../src/config/json-schema.js';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, tempTree } from '../helpers.js';
+
+/** Runs the built CLI (npm test builds first) as a user would. */
+function cli(args: string[], cwd = ROOT) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const catalogs = ['--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG];
+
+describe('lazytools status', () => {
+  it('prints the JSON contract for every preset', () => {
+    const { code, stdout } = cli(['status', ...catalogs, '--json'], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as { modes: Array<Record<string, unknown>> };
+    expect(json.modes).toHaveLength(8);
+    for (const mode of json.modes) {
+      expect(Object.keys(mode)).toEqual(['name', 'tools', 'totalTools', 'tokens', 'totalTokens', 'reduction', 'budget', 'withinBudget', 'toolNames', 'toolIds']);
+      const { toolNames, toolIds } = mode as { toolNames: string[]; toolIds: string[] };
+      expect(toolIds).toHaveLength(toolNames.length);
+      toolIds.forEach((id, i) => expect(id.endsWith(`:${toolNames[i] ?? ''}`) || id.replace(':', '_') === toolNames[i], id).toBe(true));
+      expect(mode.reduction).toBeGreaterThanOrEqual(0);
+      expect(mode.reduction).toBeLessThanOrEqual(1);
+    }
+    expect(json.modes.find((m) => m.name === 'all')).toMatchObject({ tools: 154, totalTools: 154, totalTokens: 29_579 });
+  });
+
+  it('prints a table and a Markdown table', () => {
+    const table = cli(['status', ...catalogs]);
+    expect(table.stdout).toMatch(/security_review\s+18\/154\s+\d+\/29579\s+\d+\.\d%/);
+    const markdown = cli(['status', ...catalogs, '--markdown']);
+    expect(markdown.stdout).toContain('| mode | tools | tokens | reduction | budget | within budget |');
+  });
+});
+
+describe('lazytools check', () => {
+  it('exits 0 when every preset fits its budget', () => {
+    const { code, stdout } = cli(['check', ...catalogs], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(0);
+    expect(stdout).toContain('ok    security_review');
+  });
+
+  it('exits 1 with a lowered budget, naming the mode, the excess and the costliest groups', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"security_review":{"budget":1000}}}' });
+    const { code, stdout, stderr } = cli(['check', ...catalogs], dir);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/OVER {2}security_review: \d+ tokens, budget 1000, over by \d+ \(\d+\.\d%\)\. Costliest groups: security \d+/);
+    expect(stderr).toContain('1 mode(s) over budget: security_review');
+  });
+
+  it('prints GitHub Actions annotations', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"daily_checkin":{"budget":10}}}' });
+    const { code, stdout } = cli(['check', ...catalogs, '--format', 'github'], dir);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^::error file=.*\.lazytoolsrc\.json,title=lazytools budget::daily_checkin: /m);
+  });
+
+  it('exits 2 on a misspelled key, naming it, with no stack trace', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"security_review":{"budgte":100}}}' });
+    const { code, stderr } = cli(['check', ...catalogs], dir);
+    expect(code).toBe(2);
+    expect(stderr).toContain('.lazytoolsrc.json: invalid config');
+    expect(stderr).toContain('Unrecognized key: "budgte"');
+    expect(stderr).toContain('at modes.security_review');
+    expect(stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
+  });
+
+  it('exits 2 on usage errors', () => {
+    expect(cli(['check', '--bogus']).code).toBe(2);
+    expect(cli(['check', ...catalogs, '--format', 'xml']).stderr).toContain('--format: expected "text" or "github"');
+    const missing = cli(['status', '--catalog', 'missing.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('missing.json: file not found');
+    expect(cli(['nonsense']).code).toBe(2);
+  });
+});
+
+describe('help and version', () => {
+  const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  it.each([[['--help']], [['status', '--help']], [['check', '-h']]])('%j prints usage', (args) => {
+    const { code, stdout } = cli(args);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/[Uu]sage: lazytools/);
+  });
+  it.each([[['--version']], [['check', '--version']]])('%j prints the version', (args) => {
+    expect(cli(args).stdout.trim()).toBe(version);
+  });
+});
+
+describe('rc JSON Schema', () => {
+  it('is generated from the zod schema and referenced by the example rc', () => {
+    const committed = JSON.parse(readFileSync(path.join(ROOT, 'lazytools.schema.json'), 'utf8')) as unknown;
+    expect(committed).toEqual(rcJsonSchema());
+    const example = JSON.parse(readFileSync(path.join(ROOT, '.lazytoolsrc.example.json'), 'utf8')) as { $schema: string };
+    expect(example.$schema).toBe('./lazytools.schema.json');
+  });
+
+  it('accepts the example rc', () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), readFileSync(path.join(ROOT, '.lazytoolsrc.example.json')));
+    const { code, stderr } = cli(['check', ...catalogs], dir);
+    expect(stderr).not.toContain('invalid config');
+    expect(code).toBe(0);
+  });
+});
+
+describe('lazytools init', () => {
+  const clientConfig = JSON.stringify({
+    mcpServers: {
+      github: { command: 'docker', args: ['run', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_secret', LOG_LEVEL: 'info' } },
+      remote: { url: 'https://mcp.example.test/mcp', headers: { Authorization: 'Bearer abc' } },
+      'bad one': { transport: 'carrier pigeon' },
+    },
+  });
+
+  it('writes an rc from a client config, keeping secrets out of it', () => {
+    const dir = tempTree({ 'package.json': '{}', '.mcp.json': clientConfig });
+    const { code, stdout, stderr } = cli(['init', '--from', 'claude-code'], dir);
+    expect(code).toBe(0);
+    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>>; groups: Record<string, unknown> };
+    expect(Object.keys(rc.servers)).toEqual(['github', 'remote']);
+    expect(rc.servers.github).toMatchObject({ command: 'docker', env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}', LOG_LEVEL: '${LOG_LEVEL}' } });
+    expect(rc.servers.remote).toMatchObject({ headers: { Authorization: 'Bearer ${REMOTE_AUTHORIZATION}' } });
+    expect(rc.groups.github).toEqual({ description: 'All tools of github', servers: ['github'] });
+    expect(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')).not.toContain('ghp_secret');
+    expect(stderr).toContain('set them in your environment: GITHUB_PERSONAL_ACCESS_TOKEN, LOG_LEVEL, REMOTE_AUTHORIZATION');
+    expect(stderr).toContain('skipped bad one');
+    const snippet = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { mcpServers: { lazytools: { args: string[] } } };
+    expect(snippet.mcpServers.lazytools.args).toEqual(['-y', 'lazytools', 'serve', '--config', path.join(dir, '.lazytoolsrc.json')]);
+  });
+
+  it('never overwrites an existing rc without --force', () => {
+    const dir = tempTree({ 'package.json': '{}', 'client.json': clientConfig, '.lazytoolsrc.json': '{"budget": 1}' });
+    const refused = cli(['init', '--from', 'client.json'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('exists; pass --force to overwrite it');
+    expect(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')).toBe('{"budget": 1}');
+    expect(cli(['init', '--from', 'client.json', '--force'], dir).code).toBe(0);
+  });
+
+  it('says where it looked when the client has no config', () => {
+    const { code, stderr } = cli(['init', '--from', 'cursor'], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(2);
+    expect(stderr).toContain('no cursor MCP config found (looked in');
+  });
+});
+
+describe('lazytools search and mode', () => {
+  it('searches catalog files offline and prints the JSON shape', () => {
+    const { code, stdout } = cli(['search', 'leaked', 'credentials', ...catalogs, '--limit', '3', '--json']);
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(3);
+    expect(Object.keys(rows[0]!)).toEqual(['name', 'server', 'tool', 'score', 'summary']);
+    expect(rows.map((r) => r.name)).toContain('list_secret_scanning_alerts');
+    expect((rows[0]!.score as number) >= (rows[1]!.score as number)).toBe(true);
+  });
+
+  it('needs a query', () => {
+    const { code, stderr } = cli(['search', ...catalogs]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('expected a QUERY');
+  });
+
+  it('resolves a phrase to a mode', () => {
+    const { code, stdout } = cli(['mode', 'time', 'for', 'a', 'security', 'audit', '--json'], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(0);
+    const match = JSON.parse(stdout) as { mode: string; confidence: number; alternatives: unknown[] };
+    expect(Object.keys(match)).toEqual(['mode', 'confidence', 'alternatives']);
+    expect(match.mode).toBe('security_review');
+  });
+});

@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, CATALOGS, ROOT, tempTree } from '../helpers.js';
+
+/** Runs the built CLI (npm test builds first) as a user would. */
+function cli(args: string[], cwd = ROOT) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const REAL_WORLD = path.join(CATALOGS, 'real-world.json');
+const schema = { type: 'object' };
+const oddCatalog = JSON.stringify({
+  servers: {
+    weather: { tools: [{ name: 'get_forecast', description: 'Weather forecast for a city', inputSchema: schema }] },
+    ops: { tools: [{ name: 'tail', description: 'Show recent log lines of the app', inputSchema: schema }] },
+  },
+});
+
+describe('lazytools groups', () => {
+  it('shows per tool its groups with the reason, its modes and whether it writes', () => {
+    const { code, stdout, stderr } = cli(['groups', '--catalog', REAL_WORLD, '--tool', 'playwright:browser_click'], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^playwright:browser_click {2}\[write: readOnlyHint: false\]$/m);
+    expect(stdout).toMatch(/^ {2}browser +topic browser [\d.]+ \(server "playwright", name "browser", title "click"/m);
+    expect(stdout).toContain('  modes: debugging, development');
+    expect(stderr).toMatch(/^\d+\/1 tools placed in a group/m);
+  });
+
+  it('lists unplaced tools with their closest groups, as JSON too', () => {
+    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog });
+    const json = JSON.parse(cli(['groups', '--catalog', 'odd.json', '--unplaced', '--json'], dir).stdout) as {
+      unplaced: string[];
+      tools: Array<{ id: string; modes: string[]; closest: string[] }>;
+    };
+    expect(json.unplaced).toEqual(['ops:tail', 'weather:get_forecast']);
+    expect(json.tools.find((t) => t.id === 'ops:tail')?.closest[0]).toMatch(/^observability [\d.]+ \(description "log"\)$/);
+    expect(json.tools.find((t) => t.id === 'weather:get_forecast')?.closest).toEqual([]);
+    const status = cli(['status', '--catalog', 'odd.json'], dir);
+    expect(status.stderr).toContain('2 tool(s) match no group and show only in "all" modes: ops:tail (closest: observability');
+  });
+
+  it('an rc group by topic places what the presets left out', () => {
+    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify({ groups: { weather: { servers: ['weather'] } }, modes: { daily_checkin: { groups: ['context', 'weather'] } } }) });
+    const { stdout } = cli(['groups', '--catalog', 'odd.json', '--tool', 'weather:*'], dir);
+    expect(stdout).toContain('  weather          server "weather"');
+    expect(stdout).toContain('  modes: daily_checkin');
+  });
+});
+
+describe('lazytools init placement hints', () => {
+  it('says which groups imported servers will likely join, and how to show a server no preset takes', () => {
+    const client = JSON.stringify({
+      mcpServers: {
+        playwright: { command: 'npx', args: ['-y', '@playwright/mcp@latest'] },
+        weather: { command: 'npx', args: ['-y', 'weather-forecasts'] },
+      },
+    });
+    const dir = tempTree({ 'package.json': '{}', 'client.json': client });
+    const { code, stderr } = cli(['init', '--from', 'client.json'], dir);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^ {2}playwright: likely browser \(modes debugging, development\)$/m);
+    expect(stderr).toContain('  weather: no preset group is likely to take its tools; to show them, add its group "weather" to a mode:');
+    expect(stderr).toMatch(/"modes":\{"development":\{"groups":\[.*"weather"\]\}\}/);
+  });
+});

@@ -1,0 +1,197 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { request } from 'node:http';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { curate } from '../../src/front/curate.js';
+import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
+import { serve, type Served } from '../../src/front/serve.js';
+import type { Gateway } from '../../src/front/gateway.js';
+import { silentLogger } from '../../src/util/log.js';
+import { childPids, ROOT, tempTree } from '../helpers.js';
+
+/** Issue 10 over a real HTTP listener on 127.0.0.1: findings 1, 2, 6 and the HTTP items of 10. */
+
+const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const ACCEPT = 'application/json, text/event-stream';
+
+function post(url: string, headers: Record<string, string> = {}, body = initialize): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const modesConfig = {
+  groups: { reading: { tools: ['*read*'] }, deleting: { tools: ['*delete*'] } },
+  modes: { notes_only: { groups: ['reading'], readOnly: true }, cleanup: { groups: ['reading', 'deleting'] } },
+  defaultMode: 'cleanup',
+};
+
+async function front(options: HttpOptions = {}): Promise<HttpFront & { gateway: Gateway }> {
+  const app = new McpServer({ name: 'notes', version: '1.0.0' });
+  app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+  app.registerTool('delete_note', { description: 'Delete a note.', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'deleted' }] }));
+  const curated = await curate(app, { name: 'notes', config: modesConfig });
+  const http = await serveHttp(curated.gateway, { port: 0, ...options });
+  cleanups.push(() => curated.close(), () => http.close());
+  return Object.assign(http, { gateway: curated.gateway });
+}
+
+describe('inherited names in paths (finding 1)', () => {
+  it('/mcp/toString and friends answer 404 and the gateway stays up', async () => {
+    const http = await front();
+    for (const name of ['toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty'])
+      expect((await post(`${http.url}/${name}`)).status, name).toBe(404);
+    expect((await post(http.url)).status).toBe(200);
+  });
+
+  it('/mcp/%E0%A4%A (broken percent-encoding) answers 404, not 500', async () => {
+    const http = await front();
+    expect((await post(`${http.url}/%E0%A4%A`)).status).toBe(404);
+  });
+});
+
+describe('serve --http --mode M serves only M (finding 2)', () => {
+  it('/mcp and /mcp/M serve the fixed mode without focus_mode; other modes are 404', async () => {
+    const http = await front({ modes: ['notes_only'] });
+    for (const url of [http.url, `${http.url}/notes_only`]) {
+      const client = new Client({ name: 'fixed', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      cleanups.push(() => client.close());
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).not.toContain('focus_mode');
+      expect(names).toContain('read_note');
+      expect(names).not.toContain('delete_note');
+    }
+    const other = await post(`${http.url}/cleanup`);
+    expect(other.status).toBe(404);
+    expect(other.body).toContain('serves only mode(s) notes_only');
+  });
+
+  it('through serve(): the --mode option pins every HTTP session', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify({ servers: { raw: { command: process.execPath, args: [RAW_SERVER] } }, groups: { oks: { tools: ['*ok*'] } }, modes: { only_ok: { groups: ['oks'] } } }));
+    const served: Served = await serve({ config: file, mode: 'only_ok', http: { port: 0 }, logger: silentLogger, lock: false });
+    cleanups.push(() => served.close());
+    const client = new Client({ name: 'fixed', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    cleanups.push(() => client.close());
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'execute_tool', 'ok']);
+    expect((await post(`${served.http!.url}/development`)).status).toBe(404);
+  });
+});
+
+describe('HTTP sessions and limits (finding 6, finding 10)', () => {
+  it('2,000 refused initializes leave no session behind', async () => {
+    const http = await front();
+    for (let i = 0; i < 2_000; i += 100)
+      await Promise.all(Array.from({ length: 100 }, () => post(http.url, { accept: 'text/plain' }).then((r) => expect(r.status).toBe(406))));
+    expect(http.sessions.size).toBe(0);
+    expect(http.gateway.sessions.size).toBe(0);
+  }, 120_000);
+
+  it('refused initializes do not count, and past --max-sessions initialize answers 503', async () => {
+    const http = await front({ maxSessions: 2 });
+    await post(http.url, { accept: 'text/plain' });
+    expect((await post(http.url)).status).toBe(200);
+    expect((await post(http.url)).status).toBe(200);
+    const third = await post(http.url);
+    expect(third.status).toBe(503);
+    expect(third.body).toContain('--max-sessions');
+  });
+
+  it('a request body that never ends is cut off by the request timeout', async () => {
+    const http = await front({ requestTimeoutMs: 500, headersTimeoutMs: 500 });
+    const { port } = new URL(http.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\nContent-Length: 100000\r\n\r\n{"jsonrpc":`);
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('caps open connections', async () => {
+    const http = await front({ maxConnections: 2 });
+    const { port } = new URL(http.url);
+    const open = (): Promise<Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = tcpConnect(Number(port), '127.0.0.1', () => resolve(socket));
+        socket.on('error', reject);
+      });
+    const kept = [await open(), await open()];
+    const third = await open();
+    // Node accepts, then drops a connection past the cap at once.
+    await new Promise<void>((resolve) => third.on('close', () => resolve()));
+    expect(kept.every((socket) => !socket.destroyed)).toBe(true);
+    for (const socket of kept) socket.destroy();
+  });
+
+  it('--mode a,b serves each of them, the first also at /mcp', async () => {
+    const http = await front({ modes: ['notes_only', 'cleanup'] });
+    for (const [url, expected] of [[http.url, 'notes_only'], [`${http.url}/cleanup`, 'cleanup']] as const) {
+      const client = new Client({ name: 'fixed', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      cleanups.push(() => client.close());
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names.includes('delete_note'), url).toBe(expected === 'cleanup');
+      expect(names).not.toContain('focus_mode');
+    }
+  });
+
+  it('accepts the bearer scheme in any case', async () => {
+    const http = await front({ token: 'sekret' });
+    expect((await post(http.url, { authorization: 'bearer sekret' })).status).toBe(200);
+    expect((await post(http.url, { authorization: 'BEARER sekret' })).status).toBe(200);
+    expect((await post(http.url, { authorization: 'bearer wrong' })).status).toBe(401);
+  });
+
+  it('accepts only http(s) loopback Origins', async () => {
+    const http = await front();
+    expect((await post(http.url, { origin: 'http://localhost:3000' })).status).toBe(200);
+    for (const origin of ['ftp://localhost', 'ws://127.0.0.1:1', 'chrome-extension://localhost', 'file://localhost'])
+      expect((await post(http.url, { origin })).status, origin).toBe(403);
+  });
+});
+
+describe('an upstream that never answers initialize (finding 10)', () => {
+  it('does not delay the HTTP listener when there is no lock', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify({ servers: { silent: { command: process.execPath, args: [RAW_SERVER, 'silent'] } } }));
+    let servedPromise: Promise<Served> | undefined;
+    const listening = new Promise<string>((resolve) => {
+      servedPromise = serve({ config: file, http: { port: 0 }, logger: silentLogger, lock: false, onListening: resolve });
+    });
+    const url = await listening;
+    let done = false;
+    void servedPromise?.then(() => {
+      done = true;
+    });
+    const answer = await post(url);
+    expect(answer.status).toBe(200);
+    // The upstream is still starting (its start-up timeout is 30 s): the listener did not wait.
+    expect(done).toBe(false);
+    // End the silent upstream so start-up fails now and serve() resolves.
+    for (const pid of childPids(process.pid)) if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('silent')) process.kill(pid, 'SIGKILL');
+    const served = await servedPromise;
+    await served?.close();
+  }, 60_000);
+});

@@ -1,0 +1,216 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import type { LockFile } from '../../src/catalog/lock.js';
+import { alive, BIN, childPids, deferred, EventCounter, referenceRc, waitFor } from '../helpers.js';
+
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+function cli(args: string[], cwd: string) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function gatewayClient(dir: string, args: string[] = []) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+  const log = logWatcher();
+  transport.stderr?.on('data', log.push);
+  const client = new Client({ name: 'lock-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, pid: transport.pid!, stderr: () => log.text, logged: log.logged };
+}
+
+/** Collects a gateway's stderr and waits for a log line (an event, not a time). */
+function logWatcher() {
+  let text = '';
+  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
+  return {
+    get text() {
+      return text;
+    },
+    push: (chunk: Buffer) => {
+      text += chunk.toString();
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.pattern.test(text)) waiter.resolve();
+        else waiters.push(waiter);
+      }
+    },
+    logged: (pattern: RegExp) =>
+      new Promise<void>((resolve) => {
+        if (pattern.test(text)) resolve();
+        else waiters.push({ pattern, resolve });
+      }),
+  };
+}
+
+/** The gateway logs one "<server>: N tools" line per upstream it started. */
+const THREE_STARTED = /(?=[\s\S]*everything: \d+ tools)(?=[\s\S]*filesystem: \d+ tools)(?=[\s\S]*memory: \d+ tools)/;
+
+describe('lazytools lock', () => {
+  it('writes a sorted lock with a hash per server, then --check finds drift', () => {
+    const { dir } = referenceRc();
+    const written = cli(['lock'], dir);
+    expect(written.code).toBe(0);
+    expect(written.stderr).toMatch(/everything: \d+ tools/);
+    expect(written.stderr).toMatch(/wrote .*lazytools\.lock\.json \(\d+ tools from 3 servers\)/);
+    const file = path.join(dir, 'lazytools.lock.json');
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as LockFile;
+    expect(Object.keys(lock.servers)).toEqual(['everything', 'filesystem', 'memory']);
+    const names = lock.servers.memory!.tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(lock.servers.memory!.hash).toMatch(/^sha256-/);
+
+    expect(cli(['lock', '--check'], dir).code).toBe(0);
+    lock.servers.memory!.tools = lock.servers.memory!.tools.filter((t) => t.name !== 'read_graph');
+    lock.servers.memory!.tools[0]!.description = 'changed';
+    lock.servers.memory!.tools.push({ name: 'gone_tool', inputSchema: { type: 'object' } });
+    writeFileSync(file, JSON.stringify(lock));
+    const drift = cli(['lock', '--check'], dir);
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain('added   memory:read_graph');
+    expect(drift.stdout).toContain('removed memory:gone_tool');
+    expect(drift.stdout).toMatch(/changed memory:\w+/);
+    expect(drift.stderr).toContain('is out of date (1 added, 1 removed, 1 changed)');
+  });
+
+  it('lets status and check run from the lock without --catalog', () => {
+    const { dir } = referenceRc();
+    expect(cli(['status', '--json'], dir).code).toBe(2);
+    expect(cli(['status', '--json'], dir).stderr).toContain('run `lazytools lock`');
+    expect(cli(['lock'], dir).code).toBe(0);
+    const status = cli(['status', '--json'], dir);
+    expect(status.code).toBe(0);
+    const all = (JSON.parse(status.stdout) as { modes: Array<{ name: string; tools: number }> }).modes.find((m) => m.name === 'all');
+    expect(all?.tools).toBeGreaterThanOrEqual(36);
+    expect(cli(['check'], dir).code).toBe(0);
+  });
+
+  it('serves from the lock with no upstream process until a call needs one', async () => {
+    const { dir } = referenceRc({ defaultMode: 'debugging' });
+    expect(cli(['lock'], dir).code).toBe(0);
+    const { client, pid } = await gatewayClient(dir);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo');
+    expect(childPids(pid)).toEqual([]);
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'lazy' } }))).toBe('Echo: lazy');
+    expect(childPids(pid)).toHaveLength(1);
+    await client.close();
+  });
+});
+
+describe('resilience', () => {
+  it('ends a call that runs past the server timeout with isError', async () => {
+    const { dir, file } = referenceRc({ defaultMode: 'debugging' });
+    const rc = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+    rc.servers.everything!.timeout = 300;
+    writeFileSync(file, JSON.stringify(rc));
+    const { client } = await gatewayClient(dir);
+    const started = Date.now();
+    const result = (await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 5 } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('"trigger-long-running-operation" on upstream "everything" timed out after 300 ms');
+    // The operation takes 20 s: an answer before that is the gateway's own (no tight bound on a busy machine).
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'still here' } }))).toBe('Echo: still here');
+    await client.close();
+  });
+
+  it.each(['stdin', 'SIGTERM', 'SIGINT'])('leaves no orphan upstream when the gateway ends by %s', async (how) => {
+    const { dir } = referenceRc();
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const log = logWatcher();
+    child.stderr.on('data', log.push);
+    await log.logged(THREE_STARTED);
+    const upstreams = childPids(child.pid!);
+    expect(upstreams).toHaveLength(3);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    if (how === 'stdin') child.stdin.end();
+    else child.kill(how as NodeJS.Signals);
+    expect(await exited).toBe(0);
+    // Grandchildren have no exit event to wait on: poll /proc.
+    expect(await waitFor(() => upstreams.every((p) => !alive(p)), 20_000)).toBe(true);
+    expect(log.text).not.toContain('unhandled');
+  });
+});
+
+describe('a client that goes away', () => {
+  it('ends the session on EPIPE instead of crashing, stops its upstreams and exits 0', async () => {
+    const { dir } = referenceRc();
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const log = logWatcher();
+    child.stderr.on('data', log.push);
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n');
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    await log.logged(THREE_STARTED);
+    const upstreams = childPids(child.pid!);
+    expect(upstreams).toHaveLength(3);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdout.destroy();
+    for (let i = 2; i < 20; i++) child.stdin.write(`{"jsonrpc":"2.0","id":${i},"method":"tools/list"}\n`);
+    expect(await exited).toBe(0);
+    expect(await waitFor(() => upstreams.every((p) => !alive(p)), 20_000)).toBe(true);
+    expect(log.text).not.toMatch(/Unhandled 'error' event|EPIPE\n\s+at /);
+  });
+});
+
+describe('lazy upstreams', () => {
+  it('lets the live list win over the lock and tells the session', async () => {
+    const { dir } = referenceRc({ defaultMode: 'all' });
+    expect(cli(['lock'], dir).code).toBe(0);
+    const file = path.join(dir, 'lazytools.lock.json');
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as LockFile;
+    lock.servers.everything!.tools = lock.servers.everything!.tools.filter((t) => t.name !== 'get-sum');
+    lock.servers.everything!.tools.push({ name: 'retired_tool', description: 'Gone upstream.', inputSchema: { type: 'object' } });
+    writeFileSync(file, JSON.stringify(lock));
+    const { client } = await gatewayClient(dir);
+    const notified = new EventCounter();
+    client.setNotificationHandler(ToolListChangedNotificationSchema, notified.hit);
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    expect(before).toContain('retired_tool');
+    expect(before).not.toContain('get-sum');
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'wake up' } }))).toBe('Echo: wake up');
+    await notified.reached(1);
+    const after = (await client.listTools()).tools.map((t) => t.name);
+    expect(after).toContain('get-sum');
+    expect(after).not.toContain('retired_tool');
+    await client.close();
+  });
+
+  it('stops an idle upstream and restarts it on the next call', async () => {
+    const { dir, file } = referenceRc({ defaultMode: 'debugging' });
+    const rc = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+    rc.servers.everything!.idleTimeout = 300;
+    writeFileSync(file, JSON.stringify(rc));
+    const { client, pid, logged } = await gatewayClient(dir);
+    // Three upstreams start with the gateway; everything may stop and come back at any time.
+    const count = 3;
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'one' } }))).toBe('Echo: one');
+    await logged(/everything: idle for \d+ s, stopping/);
+    // The child's exit has no event here: poll /proc.
+    expect(await waitFor(() => childPids(pid).length === count - 1, 20_000)).toBe(true);
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'two' } }))).toBe('Echo: two');
+    // Counted while a call runs (progress proves it), when no idle stop can happen.
+    const running = deferred<number>();
+    const working = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } }, undefined, { onprogress: () => running.resolve(childPids(pid).length) });
+    expect(await running.promise).toBe(count);
+    expect(((await working) as CallToolResult).isError).toBeFalsy();
+    await client.close();
+  });
+
+  it('serves one fixed mode with serve --mode, and refuses an unknown one', async () => {
+    const { dir } = referenceRc();
+    const { client } = await gatewayClient(dir, ['--mode', 'security_review']);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('focus_mode');
+    expect(names).toContain('search_tools');
+    expect(names).not.toContain('write_file');
+    await client.close();
+    const bad = cli(['serve', '--mode', 'securty'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--mode: Unknown mode "securty". Did you mean "security_review"');
+  });
+});

@@ -1,0 +1,214 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree } from '../helpers.js';
+
+/**
+ * The README walked as a new user would (issue 15): every `lazytools` command in its code blocks
+ * runs in a temporary project (a client config from which `init` imports a real MCP server, the
+ * README's rc example merged in, catalog fixtures from test/fixtures/catalogs), and every figure,
+ * flag and config key it quotes is compared with what the code says. So the README cannot drift.
+ */
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const blocks = [...README.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? '', body: m[2] ?? '' }));
+
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1', LAZYTOOLS_QUIET: '', ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts an HTTP gateway, returns its stderr once it serves (or exits), and stops it. */
+async function servesHttp(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, LAZYTOOLS_QUIET: '', ...env } });
+  let stderr = '';
+  try {
+    return await new Promise<string>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (/serving http/.test(stderr)) resolve(stderr);
+      });
+      child.once('exit', () => resolve(stderr));
+    });
+  } finally {
+    child.kill();
+  }
+}
+
+/** `npx lazytools …` commands of sh and yaml blocks, in README order, comments dropped. */
+function readmeCommands(): string[][] {
+  const commands: string[][] = [];
+  for (const block of blocks.filter((b) => b.lang === 'sh' || b.lang === 'yaml'))
+    for (const line of block.body.split('\n')) {
+      const match = /(?:^|run:\s+)npx lazytools\s+([^#]*)/.exec(line.trim());
+      if (match?.[1]) commands.push(match[1].trim().split(/\s+/));
+    }
+  return commands;
+}
+
+describe('README walk', () => {
+  let dir: string;
+  let home: string;
+  // What init asks the user to set ("set them in your environment: A, B"), with the client's values.
+  const userEnv: Record<string, string> = {};
+  const clientEnv = (): Record<string, string> => ({ MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') });
+  const env = () => ({ HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), ...userEnv });
+
+  beforeAll(() => {
+    dir = tempTree({ 'package.json': '{"name":"walk","private":true}' });
+    home = tempTree({});
+    const client = { mcpServers: { memory: { command: process.execPath, args: [serverEntry('memory')], env: clientEnv() } } };
+    mkdirSync(path.join(home, '.config', 'Claude'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify(client));
+  });
+
+  it('runs every lazytools command of the README in a fresh project', async () => {
+    const commands = readmeCommands();
+    expect(commands.map((c) => c[0])).toEqual(expect.arrayContaining(['init', 'serve', 'lock', 'check']));
+    for (const args of commands) {
+      // The CI snippet checks a lock the project committed: write it first, as the lock section says.
+      if (args[0] === 'lock' && args.includes('--check')) expect(run(['lock'], dir, env()).code).toBe(0);
+      if (args[0] === 'serve' && args.includes('--http')) {
+        // An HTTP gateway runs until stopped: on a free loopback port, it must come up, then stop.
+        const at = args.indexOf('--http');
+        const http = [...args.slice(0, at + 1), '127.0.0.1:0', ...args.slice(at + 2)];
+        expect(await servesHttp(http, dir, env())).toMatch(/serving http:\/\/127\.0\.0\.1:\d+\/mcp/);
+        continue;
+      }
+      const result = run(args, dir, env());
+      expect({ args, code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      const asked = /set them in your environment: (.+)/.exec(result.stderr)?.[1]?.split(', ') ?? [];
+      for (const name of asked) userEnv[name] = clientEnv()[name] ?? '';
+      if (args[0] === 'serve') expect(result.stderr).not.toMatch(/error|warning/i);
+    }
+    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, unknown> };
+    expect(Object.keys(rc.servers)).toEqual(['memory']);
+  });
+
+  it('accepts the README rc examples and reports their modes', () => {
+    const example = blocks.find((b) => b.lang === 'json' && b.body.includes('"groups"'));
+    expect(example).toBeDefined();
+    const file = path.join(dir, '.lazytoolsrc.json');
+    const rc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+    const snippet = JSON.parse(example?.body ?? '{}') as Record<string, Record<string, unknown>>;
+    writeFileSync(file, JSON.stringify({ ...rc, groups: { ...rc.groups, ...snippet.groups }, modes: { ...rc.modes, ...snippet.modes } }));
+    const status = run(['status', '--json'], dir, env());
+    expect(status.stderr).not.toContain('invalid config');
+    expect(status.code).toBe(0);
+    const modes = (JSON.parse(status.stdout) as { modes: Array<{ name: string; toolNames: string[] }> }).modes;
+    expect(modes.find((m) => m.name === 'notes_only')?.toolNames.sort()).toEqual(['open_nodes', 'read_graph', 'search_nodes']);
+    expect(run(['check'], dir, env()).code).toBe(0);
+  });
+
+  it('prints the config error exactly as the README shows it', () => {
+    const shown = blocks.find((b) => b.lang === '' && b.body.includes('invalid config'));
+    const key = /Unrecognized key: "(\w+)"/.exec(shown?.body ?? '')?.[1];
+    const at = /→ at ([\w.]+)/.exec(shown?.body ?? '')?.[1];
+    expect(key && at).toBeTruthy();
+    const project = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ modes: { [at?.split('.')[1] ?? '']: { [key ?? '']: 5000 } } }) });
+    const result = run(['check', '--catalog', GITHUB_CATALOG], project);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe((shown?.body ?? '').trim().replace('/repo/', `${project}/`));
+  });
+
+  it('lists each command with exactly the flags its --help shows', () => {
+    const synopsis = blocks.find((b) => b.body.trimStart().startsWith('lazytools serve'));
+    const entries = (synopsis?.body ?? '').replace(/\n\s+\[/g, ' [').split('\n').filter((line) => line.startsWith('lazytools '));
+    const listed = run(['--help'], dir).stdout.split('Commands:')[1] ?? '';
+    const commands = [...listed.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
+    expect(entries.map((line) => line.split(/\s+/)[1]).sort()).toEqual(commands.sort());
+    const flags = (text: string) => [...new Set(text.match(/--[a-z][\w-]*/g) ?? [])].filter((f) => f !== '--help' && f !== '--version').sort();
+    for (const line of entries) {
+      const command = line.split(/\s+/)[1] ?? '';
+      const help = run([command, '--help'], dir);
+      expect(help.code).toBe(0);
+      const usage = help.stdout.slice(help.stdout.indexOf('Usage:'));
+      expect({ command, flags: flags(line) }).toEqual({ command, flags: flags(usage) });
+    }
+  });
+
+  it('quotes the mode table and catalog figures that status computes', () => {
+    const both = JSON.parse(run(['status', '--json', '--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG], tempTree({ 'package.json': '{}' })).stdout) as {
+      modes: Array<{ name: string; tools: number; totalTools: number; tokens: number; totalTokens: number; reduction: number }>;
+    };
+    const rows = [...README.matchAll(/^\| (\w+) \| (\d+\/\d+) \| ([\d,]+) \| ([\d.]+%) \|$/gm)];
+    expect(rows.length).toBe(7);
+    for (const [, name, tools, tokens, reduction] of rows) {
+      const mode = both.modes.find((m) => m.name === name);
+      expect({ name, tools, tokens, reduction }).toEqual({
+        name,
+        tools: `${mode?.tools}/${mode?.totalTools}`,
+        tokens: mode?.tokens.toLocaleString('en-US'),
+        reduction: `${(((mode?.totalTokens ?? 0) - (mode?.tokens ?? 0)) / (mode?.totalTokens ?? 1) * 100).toFixed(1)}%`,
+      });
+    }
+    const all = both.modes.find((m) => m.name === 'all');
+    expect(README).toContain(`(${all?.totalTools} tools, ${all?.totalTokens.toLocaleString('en-US')} tokens)`);
+    const github = JSON.parse(run(['status', '--json', '--catalog', GITHUB_CATALOG], tempTree({ 'package.json': '{}' })).stdout) as typeof both;
+    const gh = github.modes.find((m) => m.name === 'all');
+    expect(README).toContain(`${gh?.totalTools} tools alone cost ${gh?.totalTokens.toLocaleString('en-US')} tokens`);
+    const proxy = JSON.parse(run(['status', '--json', '--catalog', GITHUB_CATALOG], tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"strategy":"proxy"}' })).stdout) as typeof both;
+    const constant = new Set(proxy.modes.map((m) => m.tokens));
+    expect(constant.size).toBe(1);
+    expect(README).toContain(`constant ${[...constant][0]} tokens`);
+  });
+
+  it('quotes the benchmark ranges and machine of BENCHMARKS.md', () => {
+    const bench = readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
+    const range = (label: string) => {
+      const row = bench.split('\n').find((line) => line.startsWith(`| ${label}`)) ?? '';
+      const match = /\| ([\d.]+)(?: ms)? – ([\d.]+)(?: ms)? \(\d+ runs\)/.exec(row);
+      expect(match, label).not.toBeNull();
+      return [Number(match?.[1]), Number(match?.[2])] as const;
+    };
+    const [lcMin, lcMax] = range('focus_mode -> list_changed received');
+    const [sMin, sMax] = range('search over 10,000 tools');
+    const [cMin, cMax] = range('cold start from a lock');
+    const [stMin, stMax] = range('tools/call overhead over stdio');
+    const [hMin, hMax] = range('tools/call over HTTP');
+    const ms = (n: number) => Math.round(n).toLocaleString('en-US');
+    for (const quoted of [
+      `${lcMin.toFixed(2)}–${lcMax.toFixed(2)} ms`,
+      `${sMin.toFixed(1)}–${sMax.toFixed(1)} ms`,
+      `${ms(cMin)}–${ms(cMax)} ms`,
+      `${stMin.toFixed(2)}–${stMax.toFixed(2)}x`,
+      `${Math.round(hMin * 100)}–${Math.round(hMax * 100)}%`,
+    ])
+      expect(README.replace(/\s+/g, ' ')).toContain(quoted);
+    const machine = /on \d{4}-\d\d-\d\d: (\d+ × [^,]+), \d+ GiB, Node (v[\d.]+)/.exec(bench);
+    expect(README.replace(/\s+/g, ' ')).toContain(`${machine?.[1]}, Node ${machine?.[2]}`);
+  });
+
+  it('documents every top-level rc key in the configuration table, and no other', () => {
+    const schema = JSON.parse(readFileSync(path.join(ROOT, 'lazytools.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
+    const start = README.indexOf('| key | type | meaning |');
+    const section = README.slice(start, README.indexOf('\n\n', start));
+    const table = [...section.matchAll(/^\| `([\w]+)[.`]/gm)].map((m) => m[1]);
+    expect([...new Set(table)].sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());
+  });
+
+  it('runs the offline library examples', () => {
+    const examples = blocks.filter((b) => b.lang === 'ts' && !b.body.includes('@modelcontextprotocol/sdk'));
+    expect(examples.length).toBeGreaterThan(0);
+    const index = pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href;
+    for (const example of examples) {
+      const project = tempTree({ 'package.json': '{}' });
+      copyFileSync(REFERENCE_CATALOG, path.join(project, 'tools.catalog.json'));
+      const code = `process.chdir(${JSON.stringify(project)});\n${example.body.replace(`from 'lazytools'`, `from ${JSON.stringify(index)}`)}`;
+      writeFileSync(path.join(project, 'example.mjs'), code);
+      const result = spawnSync(process.execPath, ['example.mjs'], { cwd: project, encoding: 'utf8' });
+      expect({ code: result.status, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      if (example.body.includes('statusReport')) expect(result.stdout).toMatch(/^development \d+ ok$/m);
+    }
+  });
+
+  it('names only exports that exist', async () => {
+    const exported = (await import('../../src/index.js')) as Record<string, unknown>;
+    const start = README.indexOf('| for | exports |');
+    const table = README.slice(start, README.indexOf('\n\n', start)).replace(/\([^)]*\)/g, '');
+    const values = [...table.matchAll(/`(\w+)`/g)].map((m) => m[1] ?? '');
+    expect(values.length).toBeGreaterThan(5);
+    for (const name of values) expect(typeof exported[name], name).toBe('function');
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { causingSession, forwardClientRequest } from '../../src/front/client-requests.js';
+import type { SessionContext } from '../../src/front/context.js';
+import { buildPromptIndex } from '../../src/front/prompts.js';
+import path from 'node:path';
+import { buildResourceIndex, Subscriptions, templatePattern } from '../../src/front/resources.js';
+import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
+import { Upstream } from '../../src/upstream/upstream.js';
+import { ROOT } from '../helpers.js';
+
+/** A real Upstream that is never started, with lists as if it had listed them. */
+function upstream(name: string, primitives: Partial<Upstream['primitives']> = {}): Upstream {
+  const u = new Upstream(name, { connect: () => { throw new Error('not started in this test'); } });
+  u.primitives = { prompts: [], resources: [], templates: [], ...primitives };
+  return u;
+}
+
+describe('URI templates', () => {
+  it('matches one segment per simple expression and more with operators', () => {
+    expect(templatePattern('test://template/{id}/data').test('test://template/123/data')).toBe(true);
+    expect(templatePattern('test://template/{id}/data').test('test://template/1/2/data')).toBe(false);
+    expect(templatePattern('file:///{+path}').test('file:///a/b/c.txt')).toBe(true);
+    expect(templatePattern('repo://{owner}/{repo}{?ref}').test('repo://a/b?ref=main')).toBe(true);
+    expect(templatePattern('repo://{owner}/{repo}{?ref}').test('repo://a/b')).toBe(true);
+    // Regex characters in the literal part are literal.
+    expect(templatePattern('x://a.b/{id}').test('x://aXb/1')).toBe(false);
+    // Adjacent reserved expansions collapse into one wildcard (no quadratic backtracking).
+    expect(templatePattern('x://{+a}{+b}/end').source).toBe(new RegExp('^x://.*/end$').source);
+  });
+});
+
+describe('indexes', () => {
+  it('prefixes colliding prompt names with the server, and all with prefix: always', () => {
+    const a = upstream('a', { prompts: [{ name: 'review' }, { name: 'only_a' }] });
+    const b = upstream('b', { prompts: [{ name: 'review', description: 'b review' }] });
+    const auto = buildPromptIndex([a, b], 'auto');
+    expect(auto.list.map((p) => p.name)).toEqual(['a_review', 'only_a', 'b_review']);
+    expect(auto.byName.get('b_review')).toEqual({ server: 'b', name: 'review' });
+    expect(auto.list[2]).toEqual({ name: 'b_review', description: 'b review' });
+    expect(buildPromptIndex([a, b], 'always').list.map((p) => p.name)).toEqual(['a_review', 'a_only_a', 'b_review']);
+  });
+
+  it('gives a URI to its first owner and keeps lazytools:// to lazytools', () => {
+    const a = upstream('a', { resources: [{ uri: 'x://1' }, { uri: 'lazytools://groups' }] });
+    const b = upstream('b', { resources: [{ uri: 'x://1' }, { uri: 'x://2' }], templates: [{ uriTemplate: 'x://t/{id}' }] });
+    const index = buildResourceIndex([a, b]);
+    expect(index.resources.map((r) => r.uri)).toEqual(['lazytools://groups', 'x://1', 'x://2']);
+    expect(index.exact.get('x://1')).toBe('a');
+    expect(index.matchers.map((m) => m.server)).toEqual(['b']);
+  });
+});
+
+describe('server-to-client requests', () => {
+  const session = (name: string): SessionContext & { name: string } =>
+    ({
+      name,
+      logLevel: undefined,
+      clientCapabilities: () => ({ sampling: {} }),
+      forward: async (method: string) => ({ answeredBy: name, method }),
+    }) as unknown as SessionContext & { name: string };
+
+  it('go to the one session with requests in flight, and are refused when several are', async () => {
+    const u = upstream('u');
+    const s1 = session('s1');
+    const s2 = session('s2');
+    const sessions = new Set([s1, s2]);
+    const controller = new AbortController();
+    expect(causingSession(u, sessions)).toBeUndefined();
+    await expect(forwardClientRequest(u, { method: 'sampling/createMessage' }, controller.signal, sessions)).rejects.toThrow(/has no client session/);
+    u.lastOrigin = { session: s2, requestId: 7 };
+    expect(await forwardClientRequest(u, { method: 'sampling/createMessage' }, controller.signal, sessions)).toEqual({ answeredBy: 's2', method: 'sampling/createMessage' });
+    await expect(forwardClientRequest(u, { method: 'elicitation/create' }, controller.signal, sessions)).rejects.toThrow(/does not support elicitation/);
+    // In flight: origins() reads the pending relays; simulate them through the public field.
+    u.origins = () => [
+      { session: s1, requestId: 1 },
+      { session: s2, requestId: 2 },
+    ];
+    await expect(forwardClientRequest(u, { method: 'sampling/createMessage' }, controller.signal, sessions)).rejects.toThrow(/ambiguous/);
+    u.origins = () => [{ session: s1, requestId: 1 }];
+    expect(causingSession(u, sessions)).toEqual({ session: s1, origin: { session: s1, requestId: 1 } });
+  });
+});
+
+describe('subscriptions', () => {
+  it('subscribe upstream once per URI, unsubscribe with the last session, and bound each session', async () => {
+    const kitchen = new Upstream('kitchen', {
+      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [path.join(ROOT, 'test/fixtures/kitchen-sink.mjs')], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
+    });
+    await kitchen.start();
+    const sent: string[] = [];
+    const request = kitchen.request.bind(kitchen);
+    kitchen.request = (method, params, options) => {
+      sent.push(`${method} ${String(params.uri)}`);
+      return request(method, params, options);
+    };
+    try {
+      const subs = new Subscriptions(2);
+      const a = {};
+      const b = {};
+      await subs.subscribe(a, kitchen, 'test://watched-resource', {});
+      await subs.subscribe(b, kitchen, 'test://watched-resource', {});
+      await subs.subscribe(a, kitchen, 'test://watched-resource', {});
+      expect(sent).toEqual(['resources/subscribe test://watched-resource']);
+      expect([...subs.subscribers('kitchen', 'test://watched-resource')]).toEqual([a, b]);
+      expect(subs.holds('kitchen')).toBe(true);
+      await subs.subscribe(a, kitchen, 'test://template/1/data', {});
+      await expect(subs.subscribe(a, kitchen, 'test://template/2/data', {})).rejects.toThrow(/Too many subscriptions: a session may hold 2/);
+      await subs.unsubscribe(a, kitchen, 'test://watched-resource', {});
+      expect(sent).toHaveLength(2);
+      await subs.subscribe(a, kitchen, 'test://template/2/data', {});
+      await subs.unsubscribe(b, kitchen, 'test://watched-resource', {});
+      expect(sent.at(-1)).toBe('resources/unsubscribe test://watched-resource');
+      expect(subs.subscribers('kitchen', 'test://watched-resource').size).toBe(0);
+      await subs.unsubscribe(a, kitchen, 'test://template/1/data', {});
+      await subs.unsubscribe(a, kitchen, 'test://template/2/data', {});
+      expect(subs.holds('kitchen')).toBe(false);
+    } finally {
+      await kitchen.stop();
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { readUsage, usagePath } from '../../src/usage/record.js';
+import { BIN, REFERENCE_CATALOG, referenceRc } from '../helpers.js';
+
+describe('usage record and stats', () => {
+  it('records how tools were reached and suggests mode changes', async () => {
+    const { dir, file } = referenceRc({ usage: true });
+    const loaded = await loadConfig({ file });
+    const gateway = new Gateway({ config: resolveConfig(loaded.config, loaded.file) });
+    await gateway.start();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.createSession().connect(serverSide);
+    const client = new Client({ name: 'stats', version: '1' });
+    await client.connect(clientSide);
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'execute_tool', arguments: { name: 'get-sum', arguments: { a: i, b: 1 } } });
+    await client.callTool({ name: 'search_tools', arguments: { query: 'print environment variables', limit: 1 } });
+    await client.callTool({ name: 'execute_tool', arguments: { name: 'get-env', arguments: {} } });
+    await client.callTool({ name: 'read_graph', arguments: {} });
+    await client.close();
+    await gateway.close();
+
+    const records = await readUsage(usagePath(file, dir));
+    expect(records.map((r) => `${r.mode} ${r.tool} ${r.via}`)).toEqual([
+      'development everything:get-sum execute_tool',
+      'development everything:get-sum execute_tool',
+      'development everything:get-sum execute_tool',
+      'development everything:get-env search',
+      'development memory:read_graph direct',
+    ]);
+
+    const stats = spawnSync(process.execPath, [BIN, 'stats', '--catalog', REFERENCE_CATALOG], { cwd: dir, encoding: 'utf8' });
+    expect(stats.status).toBe(0);
+    expect(stats.stdout).toContain('5 calls');
+    expect(stats.stdout).toContain('- development: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics" (tool glob "everything:*") to modes.development.groups');
+    expect(stats.stdout).not.toContain('get-env was reached');
+    const json = JSON.parse(spawnSync(process.execPath, [BIN, 'stats', '--json'], { cwd: dir, encoding: 'utf8' }).stdout) as { calls: number };
+    expect(json.calls).toBe(5);
+    expect(path.basename(usagePath(file, dir))).toBe('usage.jsonl');
+  });
+});

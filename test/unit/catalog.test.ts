@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { summarize, words } from '../../src/catalog/text.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { countToolTokens } from '../../src/util/tokens.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { referenceProject } from '../helpers.js';
+
+const tool = (name: string, description?: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
+  name,
+  ...(description === undefined ? {} : { description }),
+  inputSchema: { type: 'object', properties: {} },
+  ...extra,
+});
+
+describe('summaries', () => {
+  it('takes the first sentence', () => {
+    expect(summarize('Read a file. Then more text.', 'x')).toBe('Read a file.');
+  });
+  it('cuts long sentences at a word, within 80 characters', () => {
+    const long = 'Get the contents of a file or directory from a GitHub repository including every branch and tag there is';
+    const summary = summarize(long, 'x');
+    expect(summary.length).toBeLessThanOrEqual(80);
+    expect(summary.endsWith('…')).toBe(true);
+    expect(long.startsWith(summary.slice(0, -1))).toBe(true);
+    expect(long[summary.length - 1]).toBe(' ');
+  });
+  it('drops markdown emphasis and line breaks', () => {
+    expect(summarize('**Strongly recommended**: tools\nfor context', 'x')).toBe('Strongly recommended: tools for context');
+  });
+  it('falls back to the title or name', () => {
+    expect(summarize(undefined, 'get_me')).toBe('get_me');
+    expect(summarize('   ', 'Title')).toBe('Title');
+  });
+  it('keeps every summary of the reference catalogs within 80 characters', async () => {
+    const { catalog } = await referenceProject();
+    for (const t of catalog.tools) expect(t.summary.length, t.id).toBeLessThanOrEqual(80);
+  });
+  it('uses a summary set in the rc', () => {
+    const { catalog } = buildCatalog([{ server: 's', tools: [tool('a', 'Long text.')] }], resolveConfig({ tools: { 's:a': { summary: 'Mine' } } }));
+    expect(catalog.byId.get('s:a')?.summary).toBe('Mine');
+  });
+});
+
+describe('names and words', () => {
+  it('splits snake, kebab, camel and dotted names', () => {
+    expect(words('list_pull-requests.getHTTPStatus')).toEqual(['list', 'pull', 'requests', 'get', 'http', 'status']);
+  });
+  it('prefixes only colliding names with their server', () => {
+    const { catalog } = buildCatalog(
+      [
+        { server: 'b', tools: [tool('search'), tool('only_b')] },
+        { server: 'a', tools: [tool('search')] },
+      ],
+      resolveConfig({}),
+    );
+    expect(catalog.tools.map((t) => t.exposedName)).toEqual(['a_search', 'only_b', 'b_search']);
+    expect(catalog.byName.get('a_search')?.definition.name).toBe('a_search');
+    expect(catalog.byName.get('only_b')?.id).toBe('b:only_b');
+  });
+  it('prefixes every name with prefix: always', () => {
+    const { catalog } = buildCatalog([{ server: 's', tools: [tool('x')] }], resolveConfig({ prefix: 'always' }));
+    expect(catalog.tools[0]?.exposedName).toBe('s_x');
+  });
+  it('sorts tools by server then name and drops duplicate names within a server', () => {
+    const { catalog } = buildCatalog([{ server: 's', tools: [tool('b'), tool('a'), tool('b')] }], resolveConfig({}));
+    expect(catalog.tools.map((t) => t.id)).toEqual(['s:a', 's:b']);
+  });
+});
+
+describe('groups', () => {
+  it('applies servers, tools or keywords, readOnly and exclude in order', () => {
+    const config = resolveConfig({
+      groups: {
+        reads: { servers: ['s*'], keywords: ['fetch'], tools: ['*:list_*'], readOnly: true, exclude: ['s1:list_secret'] },
+        nothing: { tools: [] },
+        everything: {},
+      },
+    });
+    const ro = { annotations: { readOnlyHint: true } };
+    const { catalog } = buildCatalog(
+      [
+        { server: 's1', tools: [tool('list_a', 'x', ro), tool('list_secret', 'x', ro), tool('get_b', 'Fetch one.', ro), tool('list_w', 'x', { annotations: { readOnlyHint: false } }), tool('other', 'x', ro)] },
+        { server: 'other', tools: [tool('list_z', 'x', ro)] },
+      ],
+      config,
+    );
+    expect(catalog.groups.get('reads')?.tools.map((t) => t.id)).toEqual(['s1:get_b', 's1:list_a']);
+    expect(catalog.groups.get('nothing')?.tools).toEqual([]);
+    expect(catalog.groups.get('everything')?.tools).toHaveLength(6);
+  });
+  it('matches keywords at word starts only', () => {
+    const config = resolveConfig({ groups: { notes: { keywords: ['note'] } } });
+    const { catalog } = buildCatalog([{ server: 's', tools: [tool('a', 'Add notes.'), tool('b', 'Denote a thing.')] }], config);
+    expect(catalog.groups.get('notes')?.tools.map((t) => t.name)).toEqual(['a']);
+  });
+  it('warns about tools no group matches and used groups that match nothing', () => {
+    const config = resolveConfig({ groups: { mine: { tools: ['nothing_*'] } } });
+    const { warnings } = buildCatalog([{ server: 's', tools: [tool('zzz_unmatched', 'Nothing like it.')] }], config);
+    expect(warnings[0]).toContain('s:zzz_unmatched');
+    expect(warnings[1]).toBe('group(s) matching no tool: mine');
+  });
+  it('groups every reference tool', async () => {
+    const { warnings, catalog } = await referenceProject();
+    expect(catalog.tools).toHaveLength(154);
+    expect(warnings.filter((w) => w.includes('match no group'))).toEqual([]);
+  });
+});
+
+describe('catalog files', () => {
+  it('names the key path that does not fit', () => {
+    expect(() => parseCatalog({ servers: { s: { tools: [{ name: 'x' }] } } }, 'cat.json')).toThrow(/cat\.json: servers\.s\.tools\[0\]\.inputSchema: expected an object/);
+    expect(() => parseCatalog({ tools: [] }, 'cat.json')).toThrow(ConfigError);
+  });
+});
+
+describe('tokens', () => {
+  it('counts o200k over name, description and input_schema (GitHub: 25,101)', async () => {
+    const { catalog } = await referenceProject();
+    const github = catalog.tools.filter((t) => t.server === 'github').reduce((sum, t) => sum + t.tokens, 0);
+    expect(github).toBe(25_101);
+    expect(catalog.totalTokens).toBe(25_101 + 1_650 + 891 + 1_075 + 862);
+  });
+  it('counts by content (the cache key), not by object', () => {
+    const a = tool('cache_probe', 'A description that is only used here.');
+    const first = countToolTokens(a);
+    expect(countToolTokens({ ...a })).toBe(first);
+    expect(countToolTokens({ ...a, description: 'A description that is only used here, and now a longer one.' })).toBeGreaterThan(first);
+  });
+});

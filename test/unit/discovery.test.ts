@@ -1,0 +1,39 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import type { ToolDefinition } from '../../src/catalog/catalog.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { countToolTokens } from '../../src/util/tokens.js';
+import { referenceSources } from '../helpers.js';
+
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+const tokensOf = (tools: ToolDefinition[]) => tools.reduce((sum, tool) => sum + countToolTokens(tool), 0);
+
+/** A session of a gateway over the reference catalogs with no upstream process. */
+async function connect(gateway: Gateway) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await gateway.createSession().connect(serverSide);
+  const client = new Client({ name: 'discovery-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return { client };
+}
+
+describe('discovery on the reference catalogs (offline)', () => {
+  it('keeps the group index under 500 tokens and the proxy list constant as catalogs grow', async () => {
+    const sources = await referenceSources();
+    const small = new Gateway({ config: resolveConfig({ strategy: 'proxy' } as RcConfig), upstreams: [], locked: sources });
+    const { client } = await connect(small);
+    const index = text(await client.callTool({ name: 'list_tool_groups', arguments: {} }));
+    expect(index).toContain('security (11,');
+    expect(countToolTokens({ name: '', description: index, inputSchema: {} })).toBeLessThan(500);
+    const security = text(await client.callTool({ name: 'list_tool_groups', arguments: { group: 'security' } }));
+    expect(security.split('\n')).toHaveLength(12);
+    const proxyTokens = tokensOf((await client.listTools()).tools as ToolDefinition[]);
+    const big = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: [...sources, { server: 'more', tools: Array.from({ length: 1000 }, (_, i) => ({ name: `tool_${i}`, description: 'x', inputSchema: { type: 'object' as const } })) }] });
+    const bigClient = await connect(big);
+    expect(tokensOf((await bigClient.client.listTools()).tools as ToolDefinition[])).toBe(proxyTokens);
+  });
+});

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { interpolate } from '../../src/config/env.js';
+import { clearSecrets, outsideText, redact } from '../../src/util/redact.js';
+
+/** Issue 10, finding 7: values from ${VAR} are shown as ${VAR}; outside text is cut short. */
+
+afterEach(() => clearSecrets());
+
+describe('redaction', () => {
+  it('shows every interpolated value as its ${VAR}, also URL- and JSON-encoded', () => {
+    const value = interpolate('https://api.test/?key=${API_KEY}', { API_KEY: 's3cr3t/+value"x' }, 'servers.a.url');
+    expect(value).toContain('s3cr3t');
+    expect(redact(`fetch ${value} failed`)).toBe('fetch https://api.test/?key=${API_KEY} failed');
+    expect(redact(`sent ${encodeURIComponent('s3cr3t/+value"x')}`)).toBe('sent ${API_KEY}');
+    expect(redact(JSON.stringify({ echoed: 's3cr3t/+value"x' }))).toBe('{"echoed":"${API_KEY}"}');
+  });
+
+  it('leaves short values and defaults alone', () => {
+    interpolate('${PORT}/${MODE:-fast}', { PORT: '80' }, 'x');
+    expect(redact('port 80, mode fast')).toBe('port 80, mode fast');
+  });
+
+  it('cuts outside text to its limit, saying how much was left out', () => {
+    const text = outsideText('e'.repeat(1200), 500);
+    expect(text).toHaveLength(500 + '… (700 more characters)'.length);
+    expect(text.endsWith('… (700 more characters)')).toBe(true);
+  });
+});

@@ -1,0 +1,122 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { checkRequest, type HttpOptions } from '../../src/front/http.js';
+
+const PORT = 8080;
+const check = (headers: IncomingHttpHeaders, options: HttpOptions = {}, bound = '127.0.0.1') => checkRequest(headers, PORT, bound, options);
+const statusOf = (headers: IncomingHttpHeaders, options: HttpOptions = {}, bound = '127.0.0.1') => check(headers, options, bound)?.status ?? 200;
+
+describe('HTTP front: Host header (DNS rebinding)', () => {
+  it.each([
+    ['127.0.0.1:8080', 200],
+    ['localhost:8080', 200],
+    ['[::1]:8080', 200],
+    ['LOCALHOST:8080', 200],
+    ['localhost', 403],
+    ['127.0.0.1', 403],
+    ['127.0.0.1:9999', 403],
+    ['evil.example:8080', 403],
+    ['localhost.evil.example:8080', 403],
+    ['', 403],
+  ])('Host %j on a loopback listener -> %i', (host, status) => {
+    expect(statusOf({ host })).toBe(status);
+  });
+
+  it('refuses a request with no Host header, naming it', () => {
+    expect(check({})).toEqual({ status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' });
+    expect(check({ host: 'evil.example:8080' })?.message).toBe(
+      'Forbidden: Host "evil.example:8080" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host evil.example (any port) or --allow-host evil.example:8080.',
+    );
+  });
+
+  it.each([
+    ['0.0.0.0', '0.0.0.0:8080', 200],
+    ['10.0.0.5', '10.0.0.5:8080', 200],
+    ['10.0.0.5', '10.0.0.6:8080', 403],
+    ['::', '[::]:8080', 200],
+    ['::', ':::8080', 403],
+    ['10.0.0.5', 'localhost:8080', 200],
+  ])('bound to %s, Host %j -> %i', (bound, host, status) => {
+    // A non-loopback listener runs with a token; the right one is sent, so only Host decides.
+    expect(statusOf({ host, authorization: 'Bearer t' }, { token: 't' }, bound)).toBe(status);
+  });
+
+  it('accepts the extra hosts it is given, in any case', () => {
+    const options = { allowedHosts: ['Gateway.Internal:8080'] };
+    expect(statusOf({ host: 'gateway.internal:8080' }, options)).toBe(200);
+    expect(statusOf({ host: 'GATEWAY.INTERNAL:8080' }, options)).toBe(200);
+    expect(statusOf({ host: 'gateway.internal:9090' }, options)).toBe(403);
+  });
+});
+
+describe('HTTP front: Origin header', () => {
+  const host = 'localhost:8080';
+  it.each([
+    [undefined, 200],
+    ['http://localhost:6274', 200],
+    ['http://127.0.0.1', 200],
+    ['https://localhost', 200],
+    ['http://[::1]:3000', 200],
+    ['https://evil.example', 403],
+    ['http://localhost.evil.example', 403],
+    ['http://127.0.0.1.evil.example', 403],
+    ['null', 403],
+    ['not a url', 403],
+    ['', 403],
+  ])('Origin %j -> %i', (origin, status) => {
+    expect(statusOf(origin === undefined ? { host } : { host, origin })).toBe(status);
+  });
+
+  it('names the refused Origin', () => {
+    expect(check({ host, origin: 'https://evil.example' })).toEqual({ status: 403, message: 'Forbidden: Origin "https://evil.example" is not allowed' });
+    expect(check({ host, origin: 'null' })).toEqual({ status: 403, message: 'Forbidden: Origin "null" is not allowed' });
+  });
+
+  it('accepts exactly the extra origins it is given', () => {
+    const options = { allowedOrigins: ['https://app.example'] };
+    expect(statusOf({ host, origin: 'https://app.example' }, options)).toBe(200);
+    expect(statusOf({ host, origin: 'https://app.example:8443' }, options)).toBe(403);
+    expect(statusOf({ host, origin: 'http://app.example' }, options)).toBe(403);
+  });
+});
+
+describe('HTTP front: bearer token', () => {
+  const host = 'localhost:8080';
+  const options = { token: 'sekret' };
+  it.each([
+    [undefined, 401],
+    ['Bearer sekret', 200],
+    ['Bearer nope', 401],
+    ['Bearer sekret2', 401],
+    ['Bearer sekre', 401],
+    ['Bearer ', 401],
+    ['Basic sekret', 401],
+    ['sekret', 401],
+  ])('Authorization %j -> %i', (authorization, status) => {
+    expect(statusOf(authorization === undefined ? { host } : { host, authorization }, options)).toBe(status);
+  });
+
+  it('asks for the token without echoing it', () => {
+    const refusal = check({ host, authorization: 'Bearer nope' }, options);
+    expect(refusal).toEqual({ status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' });
+    expect(JSON.stringify(refusal)).not.toContain('sekret');
+  });
+
+  it('needs no token when none is set', () => {
+    expect(check({ host, authorization: 'Bearer anything' })).toBeUndefined();
+  });
+});
+
+describe('HTTP front: order of the checks', () => {
+  const options = { token: 'sekret' };
+  it.each([
+    ['bad Host, good token', { host: 'evil.example:8080', authorization: 'Bearer sekret' }, 403],
+    ['bad Host, bad token', { host: 'evil.example:8080' }, 403],
+    ['bad Origin, good token', { host: 'localhost:8080', origin: 'https://evil.example', authorization: 'Bearer sekret' }, 403],
+    ['bad Origin, bad token', { host: 'localhost:8080', origin: 'https://evil.example' }, 403],
+    ['good Host and Origin, bad token', { host: 'localhost:8080', origin: 'http://localhost:1' }, 401],
+    ['all good', { host: 'localhost:8080', origin: 'http://localhost:1', authorization: 'Bearer sekret' }, 200],
+  ])('%s -> %i', (_case, headers, status) => {
+    expect(statusOf(headers, options)).toBe(status);
+  });
+});

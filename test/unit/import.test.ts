@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_NAMES, findClientConfig, importServers } from '../../src/config/import.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { tempTree } from '../helpers.js';
+
+const FILE = '/project/client.json';
+
+describe('client config import: server shapes', () => {
+  it('reads mcpServers (Claude Desktop, Cursor, Claude Code): stdio servers by command, http ones by url', () => {
+    const { rc, skipped } = importServers(
+      {
+        mcpServers: {
+          files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], cwd: '/work' },
+          memory: { command: 'node', args: ['memory.js', 42] },
+          remote: { url: 'https://mcp.example.test/mcp' },
+          sse: { type: 'sse', url: 'https://mcp.example.test/sse' },
+        },
+      },
+      FILE,
+    );
+    expect(skipped).toEqual([]);
+    expect(Object.keys(rc.servers ?? {})).toEqual(['files', 'memory', 'remote', 'sse']);
+    expect(rc.servers?.files).toMatchObject({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], cwd: '/work' });
+    expect(rc.servers?.files).not.toHaveProperty('url');
+    expect(rc.servers?.memory).toMatchObject({ command: 'node', args: ['memory.js', '42'] });
+    expect(rc.servers?.remote).toMatchObject({ url: 'https://mcp.example.test/mcp' });
+    expect(rc.servers?.remote).not.toHaveProperty('command');
+    expect(rc.servers?.sse).toMatchObject({ url: 'https://mcp.example.test/sse' });
+  });
+
+  it('reads servers (VS Code), with its type field', () => {
+    const { rc } = importServers(
+      {
+        inputs: [{ id: 'token', type: 'promptString' }],
+        servers: {
+          github: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' },
+          fetch: { type: 'stdio', command: 'uvx', args: ['mcp-server-fetch'] },
+        },
+      },
+      FILE,
+    );
+    expect(rc.servers?.github).toMatchObject({ url: 'https://api.githubcopilot.com/mcp/' });
+    expect(rc.servers?.fetch).toMatchObject({ command: 'uvx', args: ['mcp-server-fetch'] });
+  });
+
+  it('gives each server a group of its own and starts in development', () => {
+    const { rc } = importServers({ mcpServers: { files: { command: 'x' }, remote: { url: 'https://x.test/mcp' } } }, FILE);
+    expect(rc.groups).toEqual({ files: { description: 'All tools of files', servers: ['files'] }, remote: { description: 'All tools of remote', servers: ['remote'] } });
+    expect(rc.defaultMode).toBe('development');
+  });
+
+  it('turns names into server names the rc accepts', () => {
+    const { rc } = importServers({ mcpServers: { 'my server!': { command: 'a' }, '@scope/tool': { command: 'b' }, '!!!': { command: 'c' } } }, FILE);
+    expect(Object.keys(rc.servers ?? {})).toEqual(['my-server-', 'scope-tool', 'server']);
+  });
+
+  it('skips lazytools itself and entries with neither command nor url, saying why', () => {
+    const { rc, skipped } = importServers(
+      {
+        mcpServers: {
+          lazytools: { command: 'npx', args: ['-y', 'lazytools', 'serve'] },
+          curated: { command: 'npx', args: ['lazytools'] },
+          pigeon: { transport: 'carrier pigeon' },
+          kept: { command: 'node' },
+        },
+      },
+      FILE,
+    );
+    expect(Object.keys(rc.servers ?? {})).toEqual(['kept']);
+    expect(skipped).toEqual(['lazytools (lazytools itself)', 'curated (lazytools itself)', 'pigeon (neither "command" nor "url")']);
+  });
+
+  it('keeps secret values out of the rc and names the variables to set', () => {
+    const { rc, secrets } = importServers(
+      {
+        mcpServers: {
+          github: { command: 'docker', args: ['run', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_secret123' } },
+          remote: { url: 'https://mcp.example.test/mcp', headers: { Authorization: 'Bearer abc-secret-456' } },
+        },
+      },
+      FILE,
+    );
+    const text = JSON.stringify(rc);
+    expect(text).not.toContain('ghp_secret123');
+    expect(text).not.toContain('abc-secret-456');
+    expect(secrets.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([[null], [[]], [{}], [{ mcpServers: 'x' }], [{ servers: null }]])('refuses %j, naming the file and what it expected', (json) => {
+    expect(() => importServers(json, FILE)).toThrow(ConfigError);
+    expect(() => importServers(json, FILE)).toThrow(/client\.json.*expected "mcpServers" \(or "servers"/);
+  });
+});
+
+describe('client config import: where each client keeps its config', () => {
+  it('knows the four clients', () => {
+    expect([...CLIENT_NAMES]).toEqual(['claude-desktop', 'cursor', 'vscode', 'claude-code']);
+  });
+
+  it('finds a project file first, else says where it looked', () => {
+    const dir = tempTree({ '.mcp.json': '{}', '.cursor/mcp.json': '{}' });
+    expect(findClientConfig('claude-code', dir)).toBe(path.join(dir, '.mcp.json'));
+    expect(findClientConfig('cursor', dir)).toBe(path.join(dir, '.cursor/mcp.json'));
+    expect(() => findClientConfig('vscode', dir)).toThrow(ConfigError);
+    expect(() => findClientConfig('vscode', dir)).toThrow(`no vscode MCP config found (looked in ${path.join(dir, '.vscode/mcp.json')})`);
+  });
+});

@@ -1,0 +1,206 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { readCatalogFile } from '../../src/catalog/file.js';
+import { placedTopics, scoreTopics, writeStatus, type PlacementInput } from '../../src/catalog/placement.js';
+import { parseConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { statusReport } from '../../src/tokens/report.js';
+import { globToRegExp } from '../../src/util/glob.js';
+import { CATALOGS } from '../helpers.js';
+
+const tool = (name: string, description = '', extra: Partial<PlacementInput> = {}): PlacementInput => ({ server: 'x', name, description, ...extra });
+const topics = (input: PlacementInput) => placedTopics(scoreTopics(input)).map((s) => s.topic);
+
+describe('writeStatus: read-only only with evidence', () => {
+  it('trusts readOnlyHint first, then destructiveHint', () => {
+    expect(writeStatus(tool('delete_everything', '', { annotations: { readOnlyHint: true } }))).toMatchObject({ readOnly: true, reason: 'readOnlyHint: true' });
+    expect(writeStatus(tool('list_things', '', { annotations: { readOnlyHint: false } }))).toMatchObject({ readOnly: false, kind: 'write' });
+    expect(writeStatus(tool('list_things', '', { annotations: { destructiveHint: true } }))).toMatchObject({ readOnly: false, kind: 'write' });
+  });
+
+  it.each([
+    ['create_issue', ''],
+    ['slack_post_message', 'Post a new message'],
+    ['git_push', ''],
+    ['run_query', ''],
+    ['exec_in_pod', ''],
+    ['drop_table', ''],
+    ['get_or_create_user', ''],
+    ['notes', 'Creates a note in the vault'],
+    ['issue', 'Updates the issue title'],
+    ['get_page', 'Fetches a page and sends a notification to its owner'],
+  ])('%s (%s) writes', (name, description) => {
+    expect(writeStatus(tool(name, description))).toMatchObject({ readOnly: false, kind: 'write' });
+  });
+
+  it.each([
+    ['list_channels', 'List public channels'],
+    ['get_issue', 'Get an issue by id'],
+    ['search_docs', ''],
+    ['query', 'Run a read-only SQL query'],
+    ['issues', 'Returns the issues assigned to you'],
+  ])('%s (%s) reads', (name, description) => {
+    expect(writeStatus(tool(name, description))).toMatchObject({ readOnly: true, kind: 'read' });
+  });
+
+  it('leaves a tool whose write status cannot be told out of read-only modes', () => {
+    expect(writeStatus(tool('jira', 'Jira resources'))).toMatchObject({ readOnly: false, kind: 'unknown' });
+    expect(writeStatus(tool('browser_tabs', ''))).toMatchObject({ readOnly: false, kind: 'unknown' });
+  });
+});
+
+describe('scoreTopics: placement from what a tool is', () => {
+  it('places by server, name, description and schema fields, with the evidence as the reason', () => {
+    const [best] = scoreTopics(tool('take_screenshot', 'Take a screenshot of the current page', { server: 'playwright', inputSchema: { properties: { selector: {} } } }));
+    expect(best?.topic).toBe('browser');
+    expect(best?.reason).toContain('name "screenshot"');
+    expect(best?.reason).toContain('server "playwright"');
+    expect(best?.reason).toContain('field "selector"');
+  });
+
+  it.each([
+    ['get_pod_logs', 'Fetch logs of a pod', 'containers'],
+    ['list_events', 'List events on the primary calendar', 'calendar'],
+    ['send_message', 'Send a message to a Slack channel', 'messaging'],
+    ['search_issues', 'Search tickets in the backlog', 'tracker'],
+    ['run_sql', 'Execute SQL against the database', 'databases'],
+    ['get_vulnerabilities', 'List CVEs affecting a package version', 'security'],
+    ['render_diagram', 'Render a Mermaid flowchart', 'diagrams'],
+    ['get_current_time', 'Current time in a time zone', 'time'],
+    ['query_metrics', 'Query time series metrics with PromQL', 'observability'],
+    ['git_log', 'Show the commit log of the working tree', 'git'],
+  ])('%s: %s -> %s', (name, description, topic) => {
+    expect(topics(tool(name, description))).toContain(topic);
+  });
+
+  it('keeps generic tools out of every topic', () => {
+    expect(topics(tool('echo', 'Echoes back the input'))).toEqual([]);
+    expect(topics(tool('get_weather', 'Weather forecast for a city'))).toEqual([]);
+  });
+
+  it('reads "GitHub" in prose as one word, so a hosted repository tool is not local git', () => {
+    expect(topics(tool('list_releases', 'List releases in a GitHub repository', { inputSchema: { properties: { owner: {}, repo: {} } } }))).not.toContain('git');
+  });
+});
+
+describe('rc groups with topics', () => {
+  it('a group by topic collects tools of any server, with a reason per placement', () => {
+    const config = resolveConfig({ groups: { ops: { topics: ['observability'], readOnly: true } }, modes: { ops: { groups: ['ops'] } } });
+    const { catalog } = buildCatalog(
+      [
+        { server: 'acme', tools: [{ name: 'get_error_events', description: 'Error events with stack traces', inputSchema: { type: 'object' } }] },
+        { server: 'other', tools: [{ name: 'delete_alert_rule', description: 'Delete an alert rule', inputSchema: { type: 'object' } }] },
+      ],
+      config,
+    );
+    const events = catalog.byId.get('acme:get_error_events');
+    expect(events?.groups).toContain('ops');
+    expect(events?.placements.find((p) => p.group === 'ops')?.reason).toMatch(/^topic observability [\d.]+ \(/);
+    expect(catalog.byId.get('other:delete_alert_rule')?.groups).not.toContain('ops');
+  });
+
+  it('rejects an unknown topic with its key path', () => {
+    expect(() => parseConfig({ groups: { x: { topics: ['obsrvability'] } } }, '/p/.lazytoolsrc.json')).toThrow(/groups\.x\.topics\[0\]/);
+  });
+});
+
+/** Hand labels: which preset modes each tool of the real-world catalog belongs in (see README). */
+interface Labels {
+  modes: Map<string, Set<string>>;
+  writes: Set<string>;
+}
+
+const CODES: Record<string, string> = { V: 'development', D: 'debugging', C: 'code_review', K: 'daily_checkin', S: 'security_review', P: 'sprint_planning', T: 'task_management' };
+const LABELLED_MODES = Object.values(CODES);
+
+/** Parses `real-world.labels.txt`: `server:tool CODES`; an exact id wins over globs, a later glob over an earlier one. */
+function readLabels(file: string, ids: readonly string[]): Labels {
+  const exact = new Map<string, string>();
+  const globs: Array<[RegExp, string]> = [];
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    const line = raw.replace(/#.*/, '').trim();
+    if (!line) continue;
+    const [pattern = '', codes = ''] = line.split(/\s+/);
+    if (pattern.includes('*')) globs.push([globToRegExp(pattern), codes]);
+    else exact.set(pattern, codes);
+  }
+  const modes = new Map<string, Set<string>>();
+  const writes = new Set<string>();
+  for (const id of ids) {
+    let codes = exact.get(id);
+    if (codes === undefined) for (const [glob, value] of globs) if (glob.test(id)) codes = value;
+    if (codes === undefined) throw new Error(`no label for ${id}`);
+    for (const code of codes) if (code === '!') writes.add(id);
+    modes.set(id, new Set([...codes].filter((code) => CODES[code]).map((code) => CODES[code] as string)));
+  }
+  return { modes, writes };
+}
+
+describe('real-world catalog: preset modes against hand labels', async () => {
+  const sources = await readCatalogFile(path.join(CATALOGS, 'real-world.json'));
+  const config = resolveConfig({});
+  const { catalog } = buildCatalog(sources, config);
+  const labels = readLabels(path.join(CATALOGS, 'real-world.labels.txt'), catalog.tools.map((t) => t.id));
+  const report = statusReport(catalog, config);
+
+  const scores = LABELLED_MODES.map((mode) => {
+    const placed = new Set(report.modes.find((m) => m.name === mode)?.toolIds ?? []);
+    const wanted = new Set([...labels.modes].filter(([, set]) => set.has(mode)).map(([id]) => id));
+    const hits = [...placed].filter((id) => wanted.has(id)).length;
+    return {
+      mode,
+      placed: placed.size,
+      wanted: wanted.size,
+      precision: placed.size === 0 ? 1 : hits / placed.size,
+      recall: wanted.size === 0 ? 1 : hits / wanted.size,
+      extra: [...placed].filter((id) => !wanted.has(id)),
+      missing: [...wanted].filter((id) => !placed.has(id)),
+    };
+  });
+
+  it('reports per-mode precision and recall, and every mode reaches its floor', () => {
+    const table = scores.map((s) => `${s.mode.padEnd(16)} placed ${String(s.placed).padStart(3)}  labelled ${String(s.wanted).padStart(3)}  precision ${s.precision.toFixed(2)}  recall ${s.recall.toFixed(2)}`);
+    console.log(`real-world catalog (${catalog.tools.length} tools, ${catalog.servers.length} servers)\n${table.join('\n')}`);
+    for (const s of scores) {
+      expect(s.precision, `${s.mode} precision; not labelled: ${s.extra.join(', ')}`).toBeGreaterThanOrEqual(0.85);
+      expect(s.recall, `${s.mode} recall; missing: ${s.missing.join(', ')}`).toBeGreaterThanOrEqual(0.8);
+    }
+  });
+
+  it('puts no writing tool in a read-only mode', () => {
+    for (const mode of report.modes.filter((m) => config.modes[m.name]?.readOnly)) {
+      for (const id of mode.toolIds) {
+        const entry = catalog.byId.get(id);
+        expect(labels.writes.has(id), `${mode.name}: ${id} writes`).toBe(false);
+        expect(entry?.definition.annotations?.readOnlyHint === false || entry?.definition.annotations?.destructiveHint === true, `${mode.name}: ${id}`).toBe(false);
+      }
+    }
+  });
+
+  it('places developer tools in a fitting mode, and few tools where they do not fit (micro precision)', () => {
+    const relevant = [...labels.modes].filter(([, set]) => set.size > 0);
+    const fitting = relevant.filter(([id, set]) => report.modes.some((m) => set.has(m.name) && m.toolIds.includes(id)));
+    const placements = report.modes.filter((m) => m.name !== 'all').flatMap((m) => m.toolIds.map((id) => labels.modes.get(id)?.has(m.name) === true));
+    const micro = placements.filter(Boolean).length / placements.length;
+    console.log(`developer tools in a fitting mode: ${fitting.length}/${relevant.length} (${(fitting.length / relevant.length).toFixed(3)}); micro precision ${micro.toFixed(3)} over ${placements.length} placements`);
+    expect(fitting.length / relevant.length).toBeGreaterThanOrEqual(0.85);
+    expect(micro).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
+describe('real-world catalog: token snapshot and budgets', async () => {
+  const sources = await readCatalogFile(path.join(CATALOGS, 'real-world.json'));
+  const config = resolveConfig({});
+  const { catalog } = buildCatalog(sources, config);
+  const report = statusReport(catalog, config);
+
+  it.each(report.modes.map((m) => m.name))('%s matches its snapshot of tool ids, tokens and budget', async (name) => {
+    const mode = report.modes.find((m) => m.name === name);
+    if (!mode) throw new Error(`no mode ${name}`);
+    const { tools, tokens, budget, withinBudget, reduction, toolIds } = mode;
+    const snapshot = `${JSON.stringify({ mode: name, tools, tokens, reduction, budget, withinBudget, toolIds }, null, 2)}\n`;
+    await expect(snapshot).toMatchFileSnapshot(`./__toolsnaps__/real-world/${name}.json`);
+  });
+});
