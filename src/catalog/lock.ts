@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { projectFolder } from '../util/root.js';
+import { dictionary } from '../util/own.js';
 import { compareStrings as compare } from '../util/compare.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 import { readCatalogFile } from './file.js';
@@ -40,7 +41,7 @@ export async function readLockIfPresent(rcFile: string | undefined, cwd: string)
  * server's tools over a canonical (key-sorted) JSON, so the file is stable and diffs stay small.
  */
 export function makeLock(sources: readonly ServerTools[]): LockFile {
-  const servers: LockFile['servers'] = {};
+  const servers: LockFile['servers'] = dictionary();
   for (const source of [...sources].sort((a, b) => compare(a.server, b.server))) {
     const tools = [...source.tools].sort((a, b) => compare(a.name, b.name));
     servers[source.server] = { hash: hashTools(tools), tools };

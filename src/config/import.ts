@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
-import { hasOwn } from '../util/own.js';
+import { dictionary, hasOwn } from '../util/own.js';
 import type { RcConfig, ServerConfig } from './schema.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
@@ -68,8 +68,8 @@ const SECRET_LOOKING = /^(?:sk-|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|AKIA|ASIA|
 export function importServers(json: unknown, file: string, options: ImportOptions = {}): ImportedServers {
   const notes: string[] = [];
   const entries = serverEntries(json, file, options.cwd, notes);
-  const servers: Record<string, ServerConfig> = {};
-  const groups: NonNullable<RcConfig['groups']> = {};
+  const servers: Record<string, ServerConfig> = dictionary();
+  const groups: NonNullable<RcConfig['groups']> = dictionary();
   const variables = new Variables();
   const skipped: string[] = [];
   const warnings: string[] = [];

@@ -65,6 +65,12 @@ describe('lock file', () => {
     expect(hashOf([def('create_entities'), def('read_graph', { description: 'changed' })])).not.toBe(lock.servers.memory?.hash);
   });
 
+  it('keeps a server named after an Object.prototype key as an ordinary entry', () => {
+    const lock = makeLock([{ server: '__proto__', tools: [def('read_graph')] }, { server: 'toString', tools: [def('read_file')] }]);
+    expect(JSON.parse(JSON.stringify(lock)).servers).toMatchObject({ __proto__: { tools: [{ name: 'read_graph' }] }, toString: { tools: [{ name: 'read_file' }] } });
+    expect(Object.keys(lock.servers)).toEqual(['__proto__', 'toString']);
+  });
+
   it('lives beside the rc file, else in the working folder', () => {
     expect(lockPath('/p/conf/.lazytoolsrc.json', '/cwd')).toBe('/p/conf/lazytools.lock.json');
     expect(lockPath(undefined, '/cwd')).toBe('/cwd/lazytools.lock.json');
