@@ -91,6 +91,7 @@ export class SearchIndex {
   /** Tools best matching `query`, best first. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 5;
+    if (!(limit >= 1)) return [];
     const expansion = expandQuery(query);
     if (expansion.length === 0 || this.tools.length === 0) return [];
     const scores = new Float64Array(this.tools.length);
@@ -111,6 +112,8 @@ export class SearchIndex {
     const termWeight = new Map(expansion.map((e) => [e.term, e.weight]));
     const queryTerms = expansion.filter((e) => e.weight >= 1).length;
     const hits: SearchHit[] = [];
+    // Up to a page of results: keep the best ones while scoring; for more, sort once at the end.
+    const small = limit <= 64;
     for (let doc = 0; doc < n; doc++) {
       let score = scores[doc] ?? 0;
       if (score <= 0) continue;
@@ -124,9 +127,10 @@ export class SearchIndex {
       for (const t of name) covered += termWeight.get(t) ?? 0;
       if (name.length > 0) score *= 1 + (0.5 * covered) / name.length;
       if (queryTerms > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms;
-      hits.push({ tool, score });
+      if (small) keepTop(hits, { tool, score }, limit);
+      else hits.push({ tool, score });
     }
-    hits.sort((a, b) => b.score - a.score || compareStrings(a.tool.exposedName, b.tool.exposedName));
+    if (!small) hits.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     return hits.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
 }
@@ -141,4 +145,21 @@ function schemaText(schema: unknown): string {
     if (typeof property?.description === 'string') parts.push(property.description);
   }
   return parts.join(' ');
+}
+
+/** Best first: higher score, then exposed name. */
+function before(a: SearchHit, b: SearchHit): boolean {
+  return a.score > b.score || (a.score === b.score && compareStrings(a.tool.exposedName, b.tool.exposedName) < 0);
+}
+
+/**
+ * Keeps `top` the best `limit` hits in order, one insertion at a time: a query over 10,000 tools
+ * may match thousands, and sorting them all to return five cost more than the scoring.
+ */
+function keepTop(top: SearchHit[], hit: SearchHit, limit: number): void {
+  if (top.length >= limit && !before(hit, top[top.length - 1] as SearchHit)) return;
+  let i = top.length;
+  while (i > 0 && before(hit, top[i - 1] as SearchHit)) i--;
+  top.splice(i, 0, hit);
+  if (top.length > limit) top.pop();
 }

@@ -41,6 +41,24 @@ describe('search', async () => {
   });
 });
 
+describe('search ranking', async () => {
+  const { catalog } = await referenceProject();
+  const index = new SearchIndex(catalog.tools, catalog.groups);
+  const queries = (JSON.parse(readFileSync(new URL('../fixtures/queries.json', import.meta.url), 'utf8')) as Array<{ query: string }>).map((q) => q.query);
+
+  it('keeps the best few while scoring exactly as a full sort ranks them', () => {
+    for (const query of [...queries, 'list', 'get', 'issue']) {
+      const all = index.search(query, { limit: 1_000 });
+      for (const limit of [1, 5, 50]) expect(index.search(query, { limit }), `${query} @${limit}`).toEqual(all.slice(0, limit));
+    }
+  });
+
+  it('answers nothing for a limit below one', () => {
+    expect(index.search('issue', { limit: 0 })).toEqual([]);
+    expect(index.search('issue', { limit: Number.NaN })).toEqual([]);
+  });
+});
+
 describe('search text', () => {
   it('stems plurals and verb forms alike', () => {
     expect(stem('issues')).toBe(stem('issue'));
