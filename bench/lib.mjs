@@ -73,3 +73,11 @@ export async function stdioClient(args, { cwd, setup } = {}) {
   await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore', env: { ...process.env, LAZYTOOLS_QUIET: '1' } }));
   return client;
 }
+
+/** The first prompt without required arguments and the first resource a client's server lists. */
+export async function promptAndResource(client) {
+  const prompt = (await client.listPrompts()).prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
+  const resource = (await client.listResources()).resources[0];
+  if (!prompt || !resource) throw new Error('the server offers no argument-free prompt or no resource');
+  return { prompt, resource };
+}

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import path from 'node:path';
-import { BIN, ROOT, interleave, project, serverEntry, summary, round } from './lib.mjs';
+import { BIN, ROOT, interleave, project, promptAndResource, serverEntry, summary, round } from './lib.mjs';
 
 async function waitForPort(url, child, ms = 20_000) {
   const start = Date.now();
@@ -40,8 +40,7 @@ export async function overheadHttp({ rounds = 1000, lazyPort = 18_601, peerPort 
     const args = { name: 'echo', arguments: { message: 'hello' } };
     const [lazyMs, peerMs] = await interleave([() => a.callTool(args), () => b.callTool(args)], rounds);
     // prompts/get and resources/read: the first argument-free prompt and the first resource.
-    const prompt = (await b.listPrompts()).prompts.find((x) => !(x.arguments ?? []).some((arg) => arg.required));
-    const resource = (await b.listResources()).resources[0];
+    const { prompt, resource } = await promptAndResource(b);
     const [lazyGet, peerGet] = await interleave([() => a.getPrompt({ name: prompt.name }), () => b.getPrompt({ name: prompt.name })], rounds);
     const [lazyRead, peerRead] = await interleave([() => a.readResource({ uri: resource.uri }), () => b.readResource({ uri: resource.uri })], rounds);
     await a.close();

@@ -1,16 +1,13 @@
 // prompts/get and resources/read round trips to server-everything: through `lazytools serve`
 // (stdio) vs the same server called directly, interleaved in one run.
-import { BIN, interleave, project, serverEntry, stdioClient, summary, round } from './lib.mjs';
+import { BIN, interleave, project, serverEntry, promptAndResource, stdioClient, summary, round } from './lib.mjs';
 
 export async function primitivesStdio({ rounds = 1500 } = {}) {
   const { dir } = project(['everything'], { defaultMode: 'debugging' });
   const direct = await stdioClient([serverEntry('everything'), 'stdio']);
   const gateway = await stdioClient([BIN, 'serve'], { cwd: dir });
 
-  // The first prompt without required arguments, and the first resource, as the server lists them.
-  const prompt = (await direct.listPrompts()).prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
-  const resource = (await direct.listResources()).resources[0];
-  if (!prompt || !resource) throw new Error('server-everything offers no argument-free prompt or no resource');
+  const { prompt, resource } = await promptAndResource(direct);
   const exposed = (await gateway.listPrompts()).prompts.find((p) => p.name === prompt.name || p.name.endsWith(`_${prompt.name}`));
   if (!exposed) throw new Error(`lazytools does not list prompt ${prompt.name}`);
 
