@@ -1,5 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Upstream } from '../upstream/upstream.js';
 import { INVALID_PARAMS, rpcError, upstreamFailure, type SessionContext } from './context.js';
 import { promptRoute } from './prompts.js';
@@ -9,7 +8,7 @@ import { promptRoute } from './prompts.js';
  * own) or a resource template (by its exact `uriTemplate`, then by the owner of a plain URI).
  */
 export function registerCompletion(server: Server, session: SessionContext): void {
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
     const ref = request.params.ref as Record<string, unknown>;
     let upstream: Upstream | undefined;
     let params: Record<string, unknown> = request.params;
@@ -26,7 +25,7 @@ export function registerCompletion(server: Server, session: SessionContext): voi
     }
     if (!upstream) throw rpcError(INVALID_PARAMS, `No server offers completions for ${JSON.stringify(ref)}`);
     try {
-      return (await upstream.request('completion/complete', params, { origin: session.origin(extra.requestId), signal: extra.signal })) as never;
+      return (await upstream.request('completion/complete', params, { origin: session.origin(ctx.mcpReq.id), signal: ctx.mcpReq.signal })) as never;
     } catch (error) {
       throw upstreamFailure(error);
     }

@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { CallOrigin } from '../upstream/primitives.js';
 import { UpstreamError, type Upstream } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';

@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
 import { parseConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { RcConfig } from '../config/schema.js';

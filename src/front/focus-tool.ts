@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isReadOnly, modeNamed, switchRefusal } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
 import { hasOwn } from '../util/own.js';

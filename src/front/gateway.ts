@@ -4,7 +4,7 @@ import type { Strategy } from '../config/schema.js';
 import { SearchIndex } from '../search/engine.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
-import type { Notification } from '@modelcontextprotocol/sdk/types.js';
+import type { Notification } from '@modelcontextprotocol/server';
 import { addCloseListener } from '../util/close.js';
 import { requireMode } from '../focus/policy.js';
 import { own } from '../util/own.js';

@@ -1,8 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
 import { modeNamed } from '../focus/policy.js';
@@ -51,7 +51,7 @@ export interface HttpFront {
 
 interface HttpSession {
   session: FrontSession;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   path: string;
   lastSeen: number;
   /** POSTs being answered: a session working on a slow call is not idle. */
@@ -138,7 +138,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     if (sessions.size + opening >= maxSessions)
       return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
     const session = gateway.createSession({ mode, strategy: (requested as Strategy | null) ?? options.strategy });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         const entry: HttpSession = { session, transport, path: url.pathname, lastSeen: Date.now(), active: 0 };

@@ -1,5 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Upstream } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import type { SessionContext } from './context.js';
@@ -14,7 +13,7 @@ function rank(level: unknown): number {
 
 /** logging/setLevel: the session's level filters what it receives and reaches the upstreams. */
 export function registerLogging(server: Server, session: SessionContext): void {
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.setRequestHandler('logging/setLevel', async (request) => {
     session.logLevel = request.params.level;
     await session.routing.applyLogLevels();
     return {};

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { findTool, sumTokens, type CatalogTool } from '../catalog/catalog.js';
 import { UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
@@ -6,7 +6,8 @@ import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_
 import { mayEnable, modeAllows, modeNamed } from '../focus/policy.js';
 import { own } from '../util/own.js';
 import { errorResult, jsonResult } from './results.js';
-import type { CallExtra, FrontSession } from './session.js';
+import { callCatalogTool, type CallContext } from './call.js';
+import type { FrontSession } from './session.js';
 import { argumentProblems } from './validate.js';
 import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
 import { exampleArguments } from './examples.js';
@@ -18,7 +19,7 @@ export function isMetaTool(name: string): boolean {
 }
 
 /** Runs one of the discovery meta-tools; bad arguments are `isError` results naming the field. */
-export async function handleMetaTool(session: FrontSession, name: string, raw: unknown, extra: CallExtra): Promise<CallToolResult> {
+export async function handleMetaTool(session: FrontSession, name: string, raw: unknown, call: CallContext): Promise<CallToolResult> {
   const args = (raw ?? {}) as Record<string, unknown>;
   switch (name) {
     case SEARCH_TOOLS:
@@ -26,7 +27,7 @@ export async function handleMetaTool(session: FrontSession, name: string, raw: u
     case DESCRIBE_TOOLS:
       return describeTools(session, args);
     case EXECUTE_TOOL:
-      return executeTool(session, args, extra);
+      return executeTool(session, args, call);
     default:
       return listToolGroups(session, args);
   }
@@ -115,7 +116,7 @@ function describeTools(session: FrontSession, args: Record<string, unknown>): Ca
   return jsonResult({ tools: kept, notDescribed: rest, note: `${omitted} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed".` });
 }
 
-async function executeTool(session: FrontSession, args: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> {
+async function executeTool(session: FrontSession, args: Record<string, unknown>, call: CallContext): Promise<CallToolResult> {
   const { name, arguments: toolArgs = {} } = args;
   if (typeof name !== 'string' || name === '') return errorResult('execute_tool: "name" must be the name of a tool (find one with search_tools).');
   if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) return errorResult('execute_tool: "arguments" must be an object.');
@@ -125,7 +126,7 @@ async function executeTool(session: FrontSession, args: Record<string, unknown>,
     const problems = argumentProblems(tool.definition, toolArgs);
     if (problems.length > 0) return errorResult(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
-  return session.callCatalogTool(name, toolArgs, extra, 'execute_tool');
+  return callCatalogTool(session, name, toolArgs, call, 'execute_tool');
 }
 
 function listToolGroups(session: FrontSession, args: Record<string, unknown>): CallToolResult {

@@ -1,8 +1,8 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { PromptDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
+import { relayError, type RelayRoute } from './relay.js';
 import { INVALID_PARAMS, rpcError, upstreamFailure, type SessionContext } from './context.js';
 
 /** Where an exposed prompt name leads: the server and the prompt's own name there. */
@@ -46,13 +46,20 @@ export function promptRoute(session: SessionContext, name: unknown): { route: Pr
   return { route, upstream };
 }
 
+/** The relay route of a prompts/get for a listed prompt (renamed to the server's own). */
+export function promptRelayRoute(session: SessionContext, params: Record<string, unknown>): RelayRoute | undefined {
+  const route = typeof params.name === 'string' ? session.routing.prompts().byName.get(params.name) : undefined;
+  const upstream = route && session.routing.upstreams.get(route.server);
+  return route && upstream ? { upstream, params: { ...params, name: route.name }, failure: relayError } : undefined;
+}
+
 /** prompts/list (every upstream's prompts) and prompts/get (routed to the prompt's server). */
 export function registerPrompts(server: Server, session: SessionContext): void {
-  server.setRequestHandler(ListPromptsRequestSchema, (request) => listPage(session.routing.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts'));
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.setRequestHandler('prompts/list', (request) => listPage(session.routing.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts') as never);
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
     const { route, upstream } = promptRoute(session, request.params.name);
     try {
-      return (await upstream.request('prompts/get', { ...request.params, name: route.name }, { origin: session.origin(extra.requestId), signal: extra.signal })) as never;
+      return (await upstream.request('prompts/get', { ...request.params, name: route.name }, { origin: session.origin(ctx.mcpReq.id), signal: ctx.mcpReq.signal })) as never;
     } catch (error) {
       throw upstreamFailure(error);
     }

@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/server';
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream, UpstreamError } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
@@ -9,6 +9,23 @@ export const MAX_INFLIGHT = 10_000;
 
 /** How a failed relayed request is answered: a result (tools: isError) or a JSON-RPC error. */
 export type RelayFailure = (error: UpstreamError) => { result: unknown } | { error: { code: number; message: string; data?: unknown } };
+
+/**
+ * Where a request can be relayed without the SDK: the upstream, the params it receives, how a
+ * failure is answered, and what to record once it is sent. Each primitive's module decides its
+ * own (tools.ts, prompts.ts, resources.ts); undefined leaves the request to the SDK handlers.
+ */
+export interface RelayRoute {
+  upstream: Upstream;
+  params: Record<string, unknown>;
+  failure: RelayFailure;
+  record?: () => void;
+}
+
+/** A relayed prompts/get or resources/read that failed: the upstream's own error, verbatim. */
+export function relayError(error: UpstreamError): { error: { code: number; message: string; data?: unknown } } {
+  return { error: error.rpcError ?? { code: -32603, message: error.message } };
+}
 
 export interface RelayRequest {
   id: RequestId;

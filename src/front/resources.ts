@@ -1,27 +1,19 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
+import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import type { ResourceDefinition, TemplateDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
+import { relayError, type RelayRoute } from './relay.js';
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, rpcError, upstreamFailure, type SessionContext } from './context.js';
 import { sumTokens } from '../catalog/catalog.js';
 import type { FrontSession } from './session.js';
 
 /** Resources for clients that browse them: the group index and each group's tool definitions. */
-export const RESOURCES: Resource[] = [
+export const RESOURCES: ResourceDefinition[] = [
   { uri: 'lazytools://groups', name: 'groups', title: 'Tool groups', description: 'Tool groups with descriptions, tool counts and tokens', mimeType: 'application/json' },
 ];
 
-export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
+export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
   { uriTemplate: 'lazytools://groups/{group}', name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
 
@@ -63,8 +55,8 @@ export interface ResourceIndex {
 
 /** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins). */
 export function buildResourceIndex(upstreams: Iterable<Upstream>): ResourceIndex {
-  const resources: ResourceDefinition[] = [...(RESOURCES as ResourceDefinition[])];
-  const templates: TemplateDefinition[] = [...(RESOURCE_TEMPLATES as TemplateDefinition[])];
+  const resources: ResourceDefinition[] = [...RESOURCES];
+  const templates: TemplateDefinition[] = [...RESOURCE_TEMPLATES];
   const exact = new Map<string, string>();
   const matchers: ResourceIndex['matchers'] = [];
   for (const upstream of upstreams) {
@@ -113,6 +105,13 @@ export function resourceOwner(session: SessionContext, uri: string): Upstream | 
   // quadratically, so only URIs of a sane length are matched against templates.
   const server = index.exact.get(uri) ?? (uri.length <= MAX_TEMPLATE_URI ? index.matchers.find((matcher) => matcher.pattern.test(uri))?.server : undefined);
   return server === undefined ? undefined : session.routing.upstreams.get(server);
+}
+
+/** The relay route of a resources/read for an upstream URI (lazytools' own are answered here). */
+export function resourceRelayRoute(session: SessionContext, params: Record<string, unknown>): RelayRoute | undefined {
+  if (typeof params.uri !== 'string' || params.uri.startsWith(OWN_SCHEME)) return undefined;
+  const upstream = resourceOwner(session, params.uri);
+  return upstream ? { upstream, params, failure: relayError } : undefined;
 }
 
 /**
@@ -193,30 +192,30 @@ export class Subscriptions {
  */
 export function registerResources(server: Server, session: SessionContext, own: (uri: string) => ReadResourceResult): void {
   const routing = session.routing;
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => listPage(routing.resources().resources, request.params?.cursor, (resource) => resource.uri, 'resources'));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
-    listPage(routing.resources().templates, request.params?.cursor, (template) => template.uriTemplate, 'resourceTemplates'),
+  server.setRequestHandler('resources/list', (request) => listPage(routing.resources().resources, request.params?.cursor, (resource) => resource.uri, 'resources') as never);
+  server.setRequestHandler('resources/templates/list', (request) =>
+    listPage(routing.resources().templates, request.params?.cursor, (template) => template.uriTemplate, 'resourceTemplates') as never,
   );
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
     if (uri.startsWith(OWN_SCHEME)) return own(uri);
     const upstream = owner(session, uri);
     try {
-      return (await upstream.request('resources/read', request.params, { origin: session.origin(extra.requestId), signal: extra.signal })) as never;
+      return (await upstream.request('resources/read', request.params, { origin: session.origin(ctx.mcpReq.id), signal: ctx.mcpReq.signal })) as never;
     } catch (error) {
       throw upstreamFailure(error);
     }
   });
   // Subscribe and unsubscribe route alike: lazytools' own resources need none, others go to their owner.
   for (const [schema, action] of [
-    [SubscribeRequestSchema, 'subscribe'],
-    [UnsubscribeRequestSchema, 'unsubscribe'],
+    ['resources/subscribe', 'subscribe'],
+    ['resources/unsubscribe', 'unsubscribe'],
   ] as const)
-    server.setRequestHandler(schema, async (request, extra) => {
+    server.setRequestHandler(schema, async (request, ctx) => {
       const uri = request.params.uri;
       if (uri.startsWith(OWN_SCHEME)) return {};
       try {
-        await routing.subscriptions[action](session, owner(session, uri), uri, { origin: session.origin(extra.requestId), signal: extra.signal });
+        await routing.subscriptions[action](session, owner(session, uri), uri, { origin: session.origin(ctx.mcpReq.id), signal: ctx.mcpReq.signal });
       } catch (error) {
         throw upstreamFailure(error);
       }

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redact } from '../util/redact.js';
 
 /** A tool error the model can read and act on: an `isError` result, never a protocol failure. */

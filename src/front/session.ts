@@ -1,53 +1,32 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  RootsListChangedNotificationSchema,
-  type CallToolResult,
-  type ClientCapabilities,
-  type ServerCapabilities,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Server, type ClientCapabilities, type ServerCapabilities, type Transport } from '@modelcontextprotocol/server';
 import { createActor } from 'xstate';
 import { z } from 'zod';
-import { findTool, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
+import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
-import { callRefusal, fixedModeGone, switchRefusal, type PolicySubject } from '../focus/policy.js';
+import { callRefusal, fixedModeGone, type PolicySubject } from '../focus/policy.js';
 import { listedTools, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
-import { didYouMean } from '../util/closest.js';
-import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { VERSION } from '../version.js';
 import { strategyFor } from './clients.js';
 import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
-import { handleFocusMode } from './focus-tool.js';
 import type { Gateway, SessionOptions } from './gateway.js';
-import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
-import { listPage } from './paging.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from './completion.js';
 import type { SessionContext } from './context.js';
 import { registerLogging } from './logging.js';
-import { registerPrompts } from './prompts.js';
-import { FrontRelay, type RelayFailure } from './relay.js';
-import { readResource, registerResources, resourceOwner } from './resources.js';
-import type { PrimitiveKind, Upstream, UpstreamError } from '../upstream/upstream.js';
+import { promptRelayRoute, registerPrompts } from './prompts.js';
+import { FrontRelay, type RelayRoute } from './relay.js';
+import { readResource, registerResources, resourceRelayRoute } from './resources.js';
+import type { CallVia } from './call.js';
+import { registerTools, toolRelayRoute } from './tools.js';
+import type { PrimitiveKind } from '../upstream/upstream.js';
 import type { CallOrigin } from '../upstream/primitives.js';
-import { errorResult } from './results.js';
 
 const looseResult = z.looseObject({});
 /** How long a client may take to answer an upstream's request (a user filling in a form). */
 const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
-
-export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** How a call reached a tool: named directly, or through execute_tool. */
-export type CallVia = 'direct' | 'execute_tool';
 
 const INSTRUCTIONS =
   'lazytools curates the tools of several MCP servers. The list shows the tools of the current focus mode. ' +
@@ -108,17 +87,12 @@ export class FrontSession implements SessionContext, PolicySubject {
       { name: 'lazytools', version: VERSION },
       { capabilities, instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS },
     );
-    this.server.setRequestHandler(ListToolsRequestSchema, (request) => {
-      const tools = this.listTools();
-      if (tools.length >= LARGE_CATALOG) compactSoon();
-      return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools');
-    });
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.handleCall(request.params.name, request.params.arguments, extra));
+    registerTools(this.server, this);
     registerResources(this.server, this, (uri) => readResource(this, uri));
     if (capabilities.prompts) registerPrompts(this.server, this);
     if (capabilities.completions) registerCompletion(this.server, this);
     if (capabilities.logging) registerLogging(this.server, this);
-    this.server.setNotificationHandler(RootsListChangedNotificationSchema, () => forwardRootsChanged(this, gateway.upstreams.values()));
+    this.server.setNotificationHandler('notifications/roots/list_changed', () => forwardRootsChanged(this, gateway.upstreams.values()));
     this.server.oninitialized = () => {
       this.resolvedStrategy = strategyFor(this.strategySetting, this.server.getClientVersion()?.name);
       this.lastList = this.listTools();
@@ -253,45 +227,14 @@ export class FrontSession implements SessionContext, PolicySubject {
     this.scheduleListCheck();
   }
 
-  /**
-   * Calls a catalog tool by exposed name or id, after the mode's checks: read-only modes refuse
-   * tools not annotated read-only; `policy.hiddenTools: reject` refuses tools outside the mode.
-   */
-  async callCatalogTool(name: string, args: unknown, extra: CallExtra | undefined, via: CallVia): Promise<CallToolResult> {
-    const catalog = this.gateway.catalog;
-    const tool = findTool(catalog, name);
-    if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, catalog.byName.keys())} Use search_tools to find tools.`);
-    const refusal = this.refusal(tool);
-    if (refusal) return errorResult(refusal);
-    const upstream = this.gateway.upstreamOf(tool);
-    if (!upstream) return errorResult(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`);
-    this.recordUsage(tool, via);
-    const progressToken = extra?._meta?.progressToken;
-    try {
-      const result = await upstream.call(
-        { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
-        {
-          signal: extra?.signal,
-          origin: this.origin(extra?.requestId),
-          onProgress:
-            progressToken === undefined || !extra
-              ? undefined
-              : (params) => void extra.sendNotification({ method: 'notifications/progress', params: { ...params, progressToken } as never }).catch(() => {}),
-        },
-      );
-      return result as CallToolResult;
-    } catch (error) {
-      return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
-    }
-  }
-
   /** Remembers tools search returned, so later calls count as found by search. */
   noteSearched(tools: readonly CatalogTool[]): void {
     if (!this.gateway.usage) return;
     for (const tool of tools) this.searched.add(tool.id);
   }
 
-  private recordUsage(tool: CatalogTool, via: CallVia): void {
+  /** Counts a call for the usage record (search, direct or execute_tool). */
+  recordUsage(tool: CatalogTool, via: CallVia): void {
     const usage = this.gateway.usage;
     if (!usage) return;
     usage.record(this.focus.mode, tool.id, this.searched.has(tool.id) ? 'search' : via);
@@ -302,25 +245,8 @@ export class FrontSession implements SessionContext, PolicySubject {
     return callRefusal(this.gateway.config, this, tool);
   }
 
-  private async handleCall(name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
-    try {
-      if (name === FOCUS_MODE) {
-        const refused = switchRefusal(this);
-        if (refused) return errorResult(refused);
-        return this.whileHandling(extra.requestId, () => handleFocusMode(this, args));
-      }
-      if (isMetaTool(name) && this.ownDefinitions().some((tool) => tool.name === name))
-        return await this.whileHandling(extra.requestId, () => handleMetaTool(this, name, args, extra));
-      // Upstream tools with these names are always served prefixed, so this is one of ours.
-      if (isMetaTool(name)) return unlistedMetaTool(this, name);
-      return await this.callCatalogTool(name, args, extra, 'direct');
-    } catch (error) {
-      return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
-    }
-  }
-
   /** Runs a handler with `requestId` as the request focus changes relate to. */
-  private whileHandling<T>(requestId: RequestId, handler: () => T): T {
+  whileHandling<T>(requestId: RequestId | undefined, handler: () => T): T {
     this.activeRequest = requestId;
     try {
       return handler();
@@ -350,37 +276,13 @@ export class FrontSession implements SessionContext, PolicySubject {
     return true;
   }
 
-  /**
-   * Where a request can be relayed without the SDK: `tools/call` of a permitted catalog tool,
-   * `prompts/get` of a listed prompt, `resources/read` of an upstream URI. Anything else (own
-   * tools, refusals, malformed params) is left to the SDK handlers, which answer it properly.
-   */
-  private fastRoute(method: string, params: Record<string, unknown>): { upstream: Upstream; params: Record<string, unknown>; failure: RelayFailure; record?: () => void } | undefined {
+  /** Where a request can be relayed without the SDK; each primitive's module decides its own. */
+  private fastRoute(method: string, params: Record<string, unknown>): RelayRoute | undefined {
     const args = params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined;
-    if (method === 'tools/call') {
-      if (typeof params.name !== 'string') return undefined;
-      const tool = this.gateway.catalog.byName.get(params.name);
-      if (!tool || this.refusal(tool)) return undefined;
-      const upstream = this.gateway.upstreamOf(tool);
-      if (!upstream) return undefined;
-      return {
-        upstream,
-        params: { ...params, name: tool.name },
-        failure: (error) => ({ result: errorResult(`Tool "${tool.exposedName}" failed: ${error.message}`) }),
-        record: () => this.recordUsage(tool, 'direct'),
-      };
-    }
-    if (method === 'prompts/get' && this.advertised.prompts) {
-      const route = typeof params.name === 'string' ? this.gateway.prompts().byName.get(params.name) : undefined;
-      const upstream = route && this.gateway.upstreams.get(route.server);
-      return route && upstream ? { upstream, params: { ...params, name: route.name }, failure: relayError } : undefined;
-    }
-    if (method === 'resources/read') {
-      if (typeof params.uri !== 'string' || params.uri.startsWith('lazytools://')) return undefined;
-      const upstream = resourceOwner(this, params.uri);
-      return upstream ? { upstream, params, failure: relayError } : undefined;
-    }
+    if (method === 'tools/call') return toolRelayRoute(this, params);
+    if (method === 'prompts/get') return this.advertised.prompts ? promptRelayRoute(this, params) : undefined;
+    if (method === 'resources/read') return resourceRelayRoute(this, params);
     return undefined;
   }
 
@@ -459,7 +361,3 @@ function sameList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): b
   return true;
 }
 
-/** A relayed prompts/get or resources/read that failed: the upstream's own error, verbatim. */
-function relayError(error: UpstreamError): { error: { code: number; message: string; data?: unknown } } {
-  return { error: error.rpcError ?? { code: -32603, message: error.message } };
-}

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import { interpolate, interpolateMap } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { RequestId } from '../util/jsonrpc.js';
 

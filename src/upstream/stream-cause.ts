@@ -1,4 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import type { RequestId } from '../util/jsonrpc.js';
 
 /** At most this many unanswered attributions are kept (an upstream that never asks keeps none). */

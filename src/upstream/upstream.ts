@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type JSONRPCMessage, type JSONRPCRequest, type Notification } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
+import { type JSONRPCMessage, type JSONRPCRequest, type Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
@@ -265,13 +265,13 @@ export class Upstream {
     // Declared for every upstream: lazytools routes these requests to the client session that
     // caused them (client-requests.ts), which refuses clearly when its own client lacks them.
     const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.toolsChanged());
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged());
     client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
-    client.fallbackRequestHandler = async (request: JSONRPCRequest, extra) => {
+    client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => {
       if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
-      const cause = (transport as Partial<CausedBy>).requestCause?.(extra.requestId);
+      const cause = (transport as Partial<CausedBy>).requestCause?.(ctx.mcpReq.id);
       const origin = typeof cause === 'string' ? this.pending.get(cause)?.origin : undefined;
-      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined, origin }, extra.signal)) as never;
+      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined, origin }, ctx.mcpReq.signal)) as never;
     };
     client.onerror = (error) => this.logger.warn(`${this.name}: ${outsideText(error.message)}`);
     const timeout = this.options.startTimeoutMs ?? 30_000;

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
  * Loose JSON-RPC shapes for the hot path: lazytools relays upstream payloads without parsing them

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { errorResponse, INVALID_REQUEST, isEnvelope, PARSE_ERROR } from './jsonrpc.js';
 
 /** Most bytes one line may hold before the peer is considered broken (64 MiB). */

@@ -1,0 +1,63 @@
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { findTool } from '../catalog/catalog.js';
+import type { RequestId } from '../util/jsonrpc.js';
+import { didYouMean } from '../util/closest.js';
+import { errorResult } from './results.js';
+import type { FrontSession } from './session.js';
+
+/** How a call reached a tool: named directly, or through execute_tool. */
+export type CallVia = 'direct' | 'execute_tool';
+
+/**
+ * One `tools/call` as the tool handlers see it: its id, its cancellation and how to report
+ * progress. Narrow on purpose, and free of SDK types, so any front (a session, a stateless
+ * request) can build one.
+ */
+export interface CallContext {
+  readonly requestId: RequestId | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** The client's progress token, when it asked for progress. */
+  readonly progressToken: unknown;
+  /** Sends a notification related to this call (progress). */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/** The call context of an SDK request handler. */
+export function callContext(ctx: ServerContext): CallContext {
+  return {
+    requestId: ctx.mcpReq.id,
+    signal: ctx.mcpReq.signal,
+    progressToken: ctx.mcpReq._meta?.progressToken,
+    notify: (method, params) => void ctx.mcpReq.notify({ method, params } as never).catch(() => {}),
+  };
+}
+
+/**
+ * Calls a catalog tool by exposed name or id, after the mode's checks (focus/policy): read-only
+ * modes refuse tools not annotated read-only; `policy.hiddenTools: reject` refuses tools outside
+ * the mode. Failures are `isError` results naming the tool.
+ */
+export async function callCatalogTool(session: FrontSession, name: string, args: unknown, call: CallContext | undefined, via: CallVia): Promise<CallToolResult> {
+  const catalog = session.gateway.catalog;
+  const tool = findTool(catalog, name);
+  if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, catalog.byName.keys())} Use search_tools to find tools.`);
+  const refusal = session.refusal(tool);
+  if (refusal) return errorResult(refusal);
+  const upstream = session.gateway.upstreamOf(tool);
+  if (!upstream) return errorResult(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`);
+  session.recordUsage(tool, via);
+  const progressToken = call?.progressToken;
+  try {
+    const result = await upstream.call(
+      { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
+      {
+        signal: call?.signal,
+        origin: session.origin(call?.requestId),
+        onProgress: progressToken === undefined || !call ? undefined : (params) => call.notify('notifications/progress', { ...params, progressToken }),
+      },
+    );
+    return result as CallToolResult;
+  } catch (error) {
+    return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,58 @@
+import type { CallToolResult, Server } from '@modelcontextprotocol/server';
+import type { CatalogTool } from '../catalog/catalog.js';
+import { FOCUS_MODE } from '../catalog/own-tools.js';
+import { switchRefusal } from '../focus/policy.js';
+import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
+import { callCatalogTool, callContext, type CallContext } from './call.js';
+import { handleFocusMode } from './focus-tool.js';
+import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
+import { listPage } from './paging.js';
+import type { RelayRoute } from './relay.js';
+import { errorResult } from './results.js';
+import type { FrontSession } from './session.js';
+
+/** tools/list (own tools, then the listed catalog tools, paged) and tools/call. */
+export function registerTools(server: Server, session: FrontSession): void {
+  server.setRequestHandler('tools/list', (request) => {
+    const tools = session.listTools();
+    if (tools.length >= LARGE_CATALOG) compactSoon();
+    return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools') as never;
+  });
+  server.setRequestHandler('tools/call', (request, ctx) => handleCall(session, request.params.name, request.params.arguments, callContext(ctx)) as never);
+}
+
+/** Routes one call: focus_mode, a discovery meta-tool, or a catalog tool. Never throws. */
+async function handleCall(session: FrontSession, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
+  try {
+    if (name === FOCUS_MODE) {
+      const refused = switchRefusal(session);
+      if (refused) return errorResult(refused);
+      return session.whileHandling(call.requestId, () => handleFocusMode(session, args));
+    }
+    if (isMetaTool(name) && session.ownDefinitions().some((tool) => tool.name === name))
+      return await session.whileHandling(call.requestId, () => handleMetaTool(session, name, args, call));
+    // Upstream tools with these names are always served prefixed, so this is one of ours.
+    if (isMetaTool(name)) return unlistedMetaTool(session, name);
+    return await callCatalogTool(session, name, args, call, 'direct');
+  } catch (error) {
+    return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The relay route of a `tools/call` for a permitted catalog tool (the upstream's own name put
+ * back); undefined leaves the request to the SDK handler (own tools, refusals, unknown names).
+ */
+export function toolRelayRoute(session: FrontSession, params: Record<string, unknown>): RelayRoute | undefined {
+  if (typeof params.name !== 'string') return undefined;
+  const tool: CatalogTool | undefined = session.gateway.catalog.byName.get(params.name);
+  if (!tool || session.refusal(tool)) return undefined;
+  const upstream = session.gateway.upstreamOf(tool);
+  if (!upstream) return undefined;
+  return {
+    upstream,
+    params: { ...params, name: tool.name },
+    failure: (error) => ({ result: errorResult(`Tool "${tool.exposedName}" failed: ${error.message}`) }),
+    record: () => session.recordUsage(tool, 'direct'),
+  };
+}
