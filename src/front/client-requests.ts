@@ -49,6 +49,31 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
 }
 
 /**
+ * The client capabilities an upstream is told when it starts: those the open sessions' clients
+ * declared (sampling, elicitation and roots, merged one level deep), so a server that adapts to
+ * its client (no sampling: a fallback path) adapts to the real one. Before any client has
+ * initialized (upstreams start with the gateway), everything lazytools can route; a request a
+ * session's client cannot take is then refused by forwardClientRequest.
+ */
+export function reflectedCapabilities(sessions: Iterable<SessionContext>, routable: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  let any = false;
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const session of sessions) {
+    const declared = session.clientCapabilities() as Record<string, unknown> | undefined;
+    if (!declared) continue;
+    any = true;
+    for (const need of new Set(NEEDS.values())) {
+      const value = declared[need];
+      if (value && typeof value === 'object') merged[need] = { ...merged[need], ...(value as Record<string, unknown>) };
+    }
+  }
+  if (!any) return { ...routable };
+  // lazytools itself sends roots/list_changed (offerRoots), whatever the client declared.
+  if (merged.roots) merged.roots = { ...merged.roots, listChanged: true };
+  return merged;
+}
+
+/**
  * notifications/roots/list_changed from a client reaches the upstreams whose roots came from this
  * session (those it reached last); each then asks roots/list again and gets this session's roots.
  */

@@ -3,7 +3,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 import { SearchIndex } from '../search/engine.js';
 import { createUpstreams } from '../upstream/connect.js';
-import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
+import { ROUTABLE_CAPABILITIES, type PrimitiveKind, type Upstream } from '../upstream/upstream.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { addCloseListener } from '../util/close.js';
 import { requireMode } from '../focus/policy.js';
@@ -11,7 +11,7 @@ import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
-import { forwardClientRequest, causingSession } from './client-requests.js';
+import { forwardClientRequest, causingSession, reflectedCapabilities } from './client-requests.js';
 import type { RoutingContext } from './context.js';
 import { deliverLog, sendLogLevel, upstreamLogLevel } from './logging.js';
 import { buildPromptIndex, type PromptIndex } from './prompts.js';
@@ -240,6 +240,7 @@ export class Gateway implements RoutingContext {
     upstream.keepAlive = () => this.subscriptions.holds(upstream.name);
     upstream.onNotification = (u, notification) => this.upstreamNotification(u, notification);
     upstream.onRequest = (u, request, signal) => forwardClientRequest(u, request, signal, this.sessions);
+    upstream.clientCapabilities = () => reflectedCapabilities(this.sessions, ROUTABLE_CAPABILITIES);
   }
 
   private primitivesChanged(kind: PrimitiveKind): void {

@@ -13,6 +13,9 @@ import { StdioUpstreamTransport } from './stdio-transport.js';
 import type { CausedBy } from './stream-cause.js';
 import { VERSION } from '../version.js';
 
+/** What lazytools can route from an upstream to a client: the default upstreams are told. */
+export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
+
 /** idle: not started (lazy); ready: connected; down: failed or exited (restarted on the next call). */
 export type UpstreamStatus = 'idle' | 'starting' | 'ready' | 'down';
 
@@ -117,6 +120,11 @@ export class Upstream {
   onNotification: ((upstream: Upstream, notification: Notification) => void) | undefined;
   /** True while something needs the process even without calls (a session's subscriptions). */
   keepAlive: (() => boolean) | undefined;
+  /**
+   * The client capabilities to declare at the next start (sampling, elicitation, roots): the
+   * front reflects its clients' own. Default: everything lazytools can route.
+   */
+  clientCapabilities: (() => Record<string, unknown>) | undefined;
   /** Requests the upstream sends its client (sampling, elicitation, roots); the answer goes back. */
   onRequest: ((upstream: Upstream, request: UpstreamRequest, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined;
 
@@ -262,9 +270,10 @@ export class Upstream {
   private async doStart(): Promise<void> {
     this.setStatus('starting');
     const transport = this.options.connect();
-    // Declared for every upstream: lazytools routes these requests to the client session that
-    // caused them (client-requests.ts), which refuses clearly when its own client lacks them.
-    const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+    // lazytools routes these requests to the client session that caused them (client-requests.ts),
+    // which refuses clearly when its own client lacks them.
+    const capabilities = this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES;
+    const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities });
     client.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged());
     client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
     client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => {
