@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -61,6 +62,19 @@ describe('library mode: curate(McpServer)', () => {
     expect(names).toEqual(['focus_mode', 'search_tools', 'execute_tool', 'create_invoice', 'list_invoices']);
     const result = await client.callTool({ name: 'create_invoice', arguments: { customer: 'ACME', amount: 3 } });
     expect(text(result)).toBe('invoice for ACME: 3');
+  });
+
+  it('curates a server written on the v2 SDK line just the same', async () => {
+    const app = new McpServerV2({ name: 'billing', version: '2.0.0' });
+    app.registerTool('create_invoice', { description: 'Create an invoice for a customer.', inputSchema: z.object({ customer: z.string() }) }, ({ customer }) => ({
+      content: [{ type: 'text', text: `invoice for ${customer}` }],
+    }));
+    const curated = await curate(app, { config: { groups: { billing: { tools: ['*invoice*'] } }, modes: { billing: { groups: ['billing'] } }, defaultMode: 'billing' } });
+    cleanups.push(() => curated.close());
+    const { client } = await clientFor((t) => curated.connect(t));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('create_invoice');
+    expect(curated.gateway.catalog.tools.map((tool) => tool.id)).toEqual(['billing:create_invoice']);
+    expect(text(await client.callTool({ name: 'create_invoice', arguments: { customer: 'ACME' } }))).toBe('invoice for ACME');
   });
 
   it('propagates an upstream tools/list_changed to sessions whose list changed', async () => {
