@@ -62,12 +62,12 @@ export function spread(values) {
 }
 
 /**
- * An SDK client over stdio to `node <args>` (quiet: stderr ignored, LAZYTOOLS_QUIET set);
+ * A v2 SDK client over stdio to `node <args>` (quiet: stderr ignored, LAZYTOOLS_QUIET set);
  * `setup` runs before connecting, to install notification handlers.
  */
 export async function stdioClient(args, { cwd, setup } = {}) {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const client = new Client({ name: 'bench', version: '1' });
   setup?.(client);
   await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore', env: { ...process.env, LAZYTOOLS_QUIET: '1' } }));

@@ -1,8 +1,7 @@
 // tools/call round trip to server-everything `echo` over Streamable HTTP: lazytools vs the
 // pass-through proxy mcp-proxy (npm), both fronting the same server over stdio, interleaved.
 import { spawn } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { BIN, ROOT, interleave, project, promptAndResource, serverEntry, summary, round } from './lib.mjs';
 

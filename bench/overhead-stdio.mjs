@@ -1,6 +1,5 @@
 // tools/call round trip to server-everything `echo`: through `lazytools serve` (stdio) vs the
 // same server called directly, interleaved in one run; and focus_mode -> list_changed latency.
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BIN, interleave, project, serverEntry, stdioClient, summary, round } from './lib.mjs';
 
 export async function overheadStdio({ rounds = 2000 } = {}) {
@@ -8,7 +7,7 @@ export async function overheadStdio({ rounds = 2000 } = {}) {
   const direct = await stdioClient([serverEntry('everything'), 'stdio']);
   const relay = await stdioClient([new URL('./relay.mjs', import.meta.url).pathname, process.execPath, serverEntry('everything'), 'stdio']);
   let resolveNotified;
-  const gateway = await stdioClient([BIN, 'serve'], { cwd: dir, setup: (client) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolveNotified?.()) });
+  const gateway = await stdioClient([BIN, 'serve'], { cwd: dir, setup: (client) => client.setNotificationHandler('notifications/tools/list_changed', () => resolveNotified?.()) });
 
   const args = { name: 'echo', arguments: { message: 'hello' } };
   const [directMs, relayMs, gatewayMs] = await interleave([() => direct.callTool(args), () => relay.callTool(args), () => gateway.callTool(args)], rounds);

@@ -2,8 +2,8 @@
 // size as generated catalogs grow.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { buildCatalog, Gateway, parseCatalog, resolveConfig, statusReport } from '../dist/index.js';
 import { mergeCatalogs } from '../dist/catalog/file.js';
 import { countToolTokens } from '../dist/util/tokens.js';

@@ -11,8 +11,8 @@
 // a server that needs real credentials to list its tools is skipped, not captured.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const [specFile, outFile] = process.argv.slice(2);
 if (!specFile || !outFile) {
