@@ -1,5 +1,7 @@
 import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,7 +14,7 @@ import { Gateway } from '../../src/front/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
 import { BIN, ROOT, tempTree } from '../helpers.js';
 
-// Real clients other than the SDK's Client, through lazytools in front of the kitchen-sink fixture:
+// Real clients: the MCP SDK's v2 Client and, beyond the SDK, through lazytools in front of the kitchen-sink fixture:
 // the Vercel AI SDK's MCP client (HTTP and stdio) and mcp-remote (the stdio bridge Claude Desktop
 // uses for HTTP servers), each through list, focus switch, a prompt, a resource and an elicitation.
 const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
@@ -117,5 +119,26 @@ describe('mcp-remote (stdio bridge to the HTTP front)', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('MCP TypeScript SDK v2 Client (@modelcontextprotocol/client)', () => {
+  async function v2Walk(transport: Parameters<ClientV2['connect']>[0]) {
+    const client = new ClientV2({ name: 'v2-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler('elicitation/create', () => ACCEPT);
+    await client.connect(transport);
+    try {
+      await walk(client as unknown as Walkable);
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('walks list, focus switch, prompt, resource and elicitation over HTTP', async () => {
+    await v2Walk(new StreamableHTTPClientTransport(new URL(http.url)));
+  });
+
+  it('walks the same over stdio', async () => {
+    await v2Walk(new StdioClientTransportV2({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env } as Record<string, string>, stderr: 'ignore' }));
   });
 });
