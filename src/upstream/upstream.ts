@@ -1,10 +1,10 @@
-import { Client } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
-import { type JSONRPCMessage, type JSONRPCRequest, type Notification } from '@modelcontextprotocol/client';
+import { type JSONRPCMessage, type Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
-import { isNotification, isResponse } from '../util/jsonrpc.js';
+import { isNotification, isResponse, type RequestId } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
 import { outsideText, redact } from '../util/redact.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -15,6 +15,13 @@ import { VERSION } from '../version.js';
 
 /** What lazytools can route from an upstream to a client: the default upstreams are told. */
 export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
+
+/** Requests a server sends its client, and the client capability each needs. */
+const CLIENT_REQUESTS: ReadonlyArray<readonly [string, string]> = [
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+  ['roots/list', 'roots'],
+];
 
 /** idle: not started (lazy); ready: connected; down: failed or exited (restarted on the next call). */
 export type UpstreamStatus = 'idle' | 'starting' | 'ready' | 'down';
@@ -27,6 +34,12 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
   /** The front request that caused this one (routes the upstream's own requests back to it). */
   origin?: CallOrigin | undefined;
+  /**
+   * A 2026-07-28 upstream may answer with an `input_required` result. `fulfil` (default) asks
+   * the causing session's client through onRequest and retries; `return` hands the result back
+   * as sent (a modern front passes it on to its own client).
+   */
+  inputRequired?: 'fulfil' | 'return' | undefined;
 }
 
 /** The primitive kinds an upstream can announce list changes for, besides tools. */
@@ -112,6 +125,16 @@ export class Upstream {
   /** The server's capabilities and instructions from its initialize answer (verbatim). */
   capabilities: Record<string, unknown> | undefined;
   instructions: string | undefined;
+  /**
+   * The protocol era the server speaks, once connected: `modern` (2026-07-28, found with
+   * server/discover) or `legacy` (initialize).
+   */
+  era: 'legacy' | 'modern' | undefined;
+  /**
+   * The era verdict of the last connection (or from the lock): the next start skips the
+   * server/discover probe with it.
+   */
+  discovery: PriorDiscovery | undefined;
   /** The latest request sent for a front session (routes requests that arrive outside a call). */
   lastOrigin: CallOrigin | undefined;
   /** Called after a prompts or resources list_changed was re-listed. */
@@ -194,7 +217,7 @@ export class Upstream {
         options.onProgress,
         options.timeoutMs,
         undefined,
-        { method, origin: options.origin },
+        { method, origin: options.origin, inputRequired: options.inputRequired },
       );
       if (settled) return;
       if (options.signal?.aborted) onAbort();
@@ -213,16 +236,17 @@ export class Upstream {
     onProgress?: (params: Record<string, unknown>) => void,
     timeoutMs?: number,
     raw?: RawDone,
-    route: { method?: string | undefined; origin?: CallOrigin | undefined } = {},
+    route: { method?: string | undefined; origin?: CallOrigin | undefined; inputRequired?: 'fulfil' | 'return' | undefined } = {},
   ): { cancel(reason: string): void } {
     const method = route.method ?? 'tools/call';
     if (route.origin) this.lastOrigin = route.origin;
     const transport = this.transport;
-    if (!transport || this.status !== 'ready') {
+    if (!transport || !this.client || this.status !== 'ready') {
       done(new UpstreamError(this.name, `upstream "${this.name}" is not connected`));
       return { cancel: () => {} };
     }
     const id = `lt-${++this.seq}`;
+    if (this.era === 'modern') return this.sdkRelay(this.client, id, method, params, done, onProgress, timeoutMs, route);
     const meta = (params._meta ?? undefined) as Record<string, unknown> | undefined;
     let outgoing: Record<string, unknown> = params;
     if (onProgress) outgoing = { ...params, _meta: { ...meta, progressToken: id } };
@@ -248,6 +272,52 @@ export class Upstream {
     };
   }
 
+  /**
+   * A 2026-07-28 upstream's request goes through the SDK Client, which adds the per-request
+   * `_meta` envelope and drives `input_required` rounds (or returns them, when asked). Tracked
+   * in `pending` like relayed calls, so origins, deadlines and failures work the same.
+   */
+  private sdkRelay(
+    client: Client,
+    id: string,
+    method: string,
+    params: Record<string, unknown>,
+    done: (error: UpstreamError | undefined, result?: Record<string, unknown>) => void,
+    onProgress: ((params: Record<string, unknown>) => void) | undefined,
+    timeoutMs: number | undefined,
+    route: { origin?: CallOrigin | undefined; inputRequired?: 'fulfil' | 'return' | undefined },
+  ): { cancel(reason: string): void } {
+    const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
+    const controller = new AbortController();
+    this.lastUsed = Date.now();
+    this.pending.set(id, { raw: undefined, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
+    this.sweepSoon();
+    const meta = params._meta as Record<string, unknown> | undefined;
+    const { progressToken: _dropped, ...rest } = meta ?? {};
+    const outgoing = meta ? { ...params, _meta: rest } : params;
+    client
+      .request({ method, params: outgoing } as never, looseResult, {
+        signal: controller.signal,
+        timeout: limit,
+        ...(onProgress ? { onprogress: (progress: Record<string, unknown>) => onProgress(progress) } : {}),
+        ...(route.inputRequired === 'return' ? { allowInputRequired: true } : {}),
+      })
+      .then(
+        (result) => {
+          this.failures = 0;
+          this.settle(id, undefined, result as Record<string, unknown>);
+        },
+        (error: unknown) => this.settle(id, sdkFailure(this.name, error)),
+      );
+    return {
+      cancel: (reason) => {
+        if (!this.pending.has(id)) return;
+        this.settle(id, new UpstreamError(this.name, 'cancelled'));
+        controller.abort(reason);
+      },
+    };
+  }
+
   /** Sends a notification (e.g. roots/list_changed) when connected; dropped otherwise. */
   notify(method: string, params?: Record<string, unknown>): void {
     if (this.status !== 'ready' || !this.transport) return;
@@ -269,29 +339,31 @@ export class Upstream {
 
   private async doStart(): Promise<void> {
     this.setStatus('starting');
-    const transport = this.options.connect();
-    // lazytools routes these requests to the client session that caused them (client-requests.ts),
-    // which refuses clearly when its own client lacks them.
-    const capabilities = this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES;
-    const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities });
-    client.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged());
-    client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
-    client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => {
-      if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
-      const cause = (transport as Partial<CausedBy>).requestCause?.(ctx.mcpReq.id);
-      const origin = typeof cause === 'string' ? this.pending.get(cause)?.origin : undefined;
-      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined, origin }, ctx.mcpReq.signal)) as never;
-    };
-    client.onerror = (error) => this.logger.warn(`${this.name}: ${outsideText(error.message)}`);
     const timeout = this.options.startTimeoutMs ?? 30_000;
+    let transport = this.options.connect();
+    let client = this.newClient(transport);
     try {
-      await client.connect(transport, { timeout });
+      try {
+        await client.connect(transport, { timeout, ...(this.discovery ? { prior: this.discovery } : {}) });
+      } catch (error) {
+        // A server that ends its connection on a request before initialize (some SDKs do) answered
+        // the era probe by leaving: it speaks the 2025 era. Once more, on a fresh connection.
+        if (this.discovery || !(error instanceof SdkError) || error.code !== SdkErrorCode.EraNegotiationFailed || !/closed/.test(error.message)) throw error;
+        await client.close().catch(() => {});
+        transport = this.options.connect();
+        client = this.newClient(transport);
+        await client.connect(transport, { timeout, prior: { kind: 'legacy' } });
+      }
       this.client = client;
       this.transport = transport;
       this.hook(transport, client);
+      this.era = client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
+      const discover = client.getDiscoverResult();
+      this.discovery = this.era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
       this.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
       this.instructions = client.getInstructions();
       [this.tools, this.primitives] = await Promise.all([this.listAll(client, timeout), this.listPrimitives(client, timeout)]);
+      if (this.era === 'modern') void this.listenForChanges(client);
       this.lastError = undefined;
       this.lastUsed = Date.now();
       this.watchIdle();
@@ -304,6 +376,47 @@ export class Upstream {
       await client.close().catch(() => {});
       this.markDown();
       throw new UpstreamError(this.name, `could not start upstream "${this.name}": ${message}`);
+    }
+  }
+
+  /**
+   * A client for one connection: probes the server's era with server/discover (2025 servers fall
+   * back to initialize), declares the client capabilities the front reflects, and hands the
+   * server's requests (sampling, elicitation, roots; also a 2026-07-28 server's input_required
+   * rounds) to onRequest.
+   */
+  private newClient(transport: Transport): Client {
+    // lazytools routes these requests to the client session that caused them (client-requests.ts),
+    // which refuses clearly when its own client lacks them.
+    const capabilities = this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES;
+    const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities, versionNegotiation: { mode: 'auto' } });
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged());
+    client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
+    const answer = async (request: { method: string; params?: unknown }, ctx: { mcpReq: { id: RequestId; signal: AbortSignal } }): Promise<never> => {
+      if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
+      const cause = (transport as Partial<CausedBy>).requestCause?.(ctx.mcpReq.id);
+      const origin = typeof cause === 'string' ? this.pending.get(cause)?.origin : undefined;
+      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined, origin }, ctx.mcpReq.signal)) as never;
+    };
+    client.fallbackRequestHandler = answer;
+    // input_required rounds reach only handlers registered by method (for declared capabilities).
+    for (const [method, capability] of CLIENT_REQUESTS) if (capabilities[capability]) client.setRequestHandler(method as 'roots/list', answer);
+    client.onerror = (error) => this.logger.warn(`${this.name}: ${outsideText(error.message)}`);
+    return client;
+  }
+
+  /** A 2026-07-28 server announces list changes only on a subscriptions/listen stream. */
+  private async listenForChanges(client: Client): Promise<void> {
+    const caps = this.capabilities ?? {};
+    const listChanged = (kind: string) => (caps[kind] as { listChanged?: unknown } | undefined)?.listChanged === true;
+    const filter = { toolsListChanged: listChanged('tools'), promptsListChanged: listChanged('prompts'), resourcesListChanged: listChanged('resources') };
+    if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged) return;
+    for (const method of ['notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const)
+      client.setNotificationHandler(method, (notification) => this.notified(client, notification as Notification));
+    try {
+      await client.listen(filter);
+    } catch (error) {
+      this.logger.warn(`${this.name}: could not listen for list changes: ${outsideText((error as Error).message)}`);
     }
   }
 
@@ -553,6 +666,14 @@ function describe(error: unknown, transport: Transport): string {
     return `the process ${how} during start-up (${base})${stderr ? `; its stderr ended with:\n${outsideText(stderr, 1000)}` : ''}`;
   }
   return base;
+}
+
+/** An SDK request failure as an UpstreamError, keeping the upstream's JSON-RPC error. */
+function sdkFailure(server: string, error: unknown): UpstreamError {
+  const err = error as { code?: unknown; message?: unknown; data?: unknown };
+  const text = outsideText(typeof err?.message === 'string' ? err.message : String(error));
+  const rpc = typeof err?.code === 'number' ? { code: err.code, message: text, ...(err.data === undefined ? {} : { data: err.data }) } : undefined;
+  return new UpstreamError(server, `upstream "${server}" answered with an error: ${text}`, rpc);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
