@@ -320,7 +320,8 @@ export class Upstream {
 
   /** Sends a notification (e.g. roots/list_changed) when connected; dropped otherwise. */
   notify(method: string, params?: Record<string, unknown>): void {
-    if (this.status !== 'ready' || !this.transport) return;
+    // 2026-07-28 has no client-to-server change notifications (roots come with each request).
+    if (this.status !== 'ready' || !this.transport || this.era === 'modern') return;
     void this.transport.send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) } as JSONRPCMessage).catch(() => {});
   }
 
