@@ -1,4 +1,4 @@
-import { Client, SdkError, SdkErrorCode, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { type JSONRPCMessage, type Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -345,15 +345,16 @@ export class Upstream {
     let client = this.newClient(transport);
     try {
       try {
-        await client.connect(transport, { timeout, ...(this.discovery ? { prior: this.discovery } : {}) });
+        // The 2025 era first: a server that serves both eras may behave differently in each (its
+        // tools may ask the client with requests only a 2025 connection carries), and lazytools'
+        // clients speak 2025. A server that refuses initialize is asked with server/discover.
+        await client.connect(transport, { timeout, prior: this.discovery ?? { kind: 'legacy' } });
       } catch (error) {
-        // A server that ends its connection on a request before initialize (some SDKs do) answered
-        // the era probe by leaving: it speaks the 2025 era. Once more, on a fresh connection.
-        if (this.discovery || !(error instanceof SdkError) || error.code !== SdkErrorCode.EraNegotiationFailed || !/closed/.test(error.message)) throw error;
+        if (this.discovery || !refusedInitialize(error)) throw error;
         await client.close().catch(() => {});
         transport = this.options.connect();
         client = this.newClient(transport);
-        await client.connect(transport, { timeout, prior: { kind: 'legacy' } });
+        await client.connect(transport, { timeout });
       }
       this.client = client;
       this.transport = transport;
@@ -381,8 +382,8 @@ export class Upstream {
   }
 
   /**
-   * A client for one connection: probes the server's era with server/discover (2025 servers fall
-   * back to initialize), declares the client capabilities the front reflects, and hands the
+   * A client for one connection: `auto` negotiation (server/discover, then initialize) where no
+   * era is given to connect(), declares the client capabilities the front reflects, and hands the
    * server's requests (sampling, elicitation, roots; also a 2026-07-28 server's input_required
    * rounds) to onRequest.
    */
@@ -675,6 +676,11 @@ function sdkFailure(server: string, error: unknown): UpstreamError {
   const text = outsideText(typeof err?.message === 'string' ? err.message : String(error));
   const rpc = typeof err?.code === 'number' ? { code: err.code, message: text, ...(err.data === undefined ? {} : { data: err.data }) } : undefined;
   return new UpstreamError(server, `upstream "${server}" answered with an error: ${text}`, rpc);
+}
+
+/** True when the server answered initialize with a JSON-RPC error: it is alive but will not speak 2025. */
+function refusedInitialize(error: unknown): boolean {
+  return typeof (error as { code?: unknown })?.code === 'number';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
