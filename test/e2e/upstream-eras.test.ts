@@ -1,0 +1,73 @@
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { ROOT } from '../helpers.js';
+
+// Upstreams of either protocol era behind a 2025 client session: the kitchen-sink fixture as a
+// 2026-07-28-only server, as a server of both eras, and as a 2025-only one, over stdio.
+const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function gatewayFor(flags: string[]) {
+  const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags] } }, defaultMode: 'all', strategy: 'notify' }));
+  const gateway = new Gateway({ config });
+  cleanups.push(() => gateway.close());
+  await gateway.start();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await gateway.createSession().connect(serverSide);
+  const client = new Client({ name: 'eras-e2e', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
+  const asked: string[] = [];
+  client.setRequestHandler('elicitation/create', (request) => {
+    asked.push(request.method);
+    return { action: 'accept', content: { username: 'grace', email: 'grace@example.com' } };
+  });
+  client.setRequestHandler('sampling/createMessage', (request) => {
+    asked.push(request.method);
+    return { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'test-model' };
+  });
+  await client.connect(clientSide);
+  cleanups.push(() => client.close());
+  const upstream = gateway.upstreams.get('kitchen');
+  if (!upstream) throw new Error('no upstream');
+  return { client, upstream, asked };
+}
+
+describe('upstreams of either era, for a 2025 client', () => {
+  for (const [label, flags, era] of [
+    ['a 2026-07-28-only server', ['--modern-only'], 'modern'],
+    ['a server of both eras (spoken to in 2025)', [], 'legacy'],
+    ['a 2025-only server', ['--legacy-only'], 'legacy'],
+  ] as const) {
+    it(`reaches ${label}: tools, a prompt, a resource, and its questions to the client`, async () => {
+      const { client, upstream, asked } = await gatewayFor([...flags]);
+      expect(upstream.era).toBe(era);
+      expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+      // The server asks the client: a real request on a 2025 connection, an input_required round
+      // in 2026-07-28 that lazytools carries to this client as a request and retries.
+      expect(text(await client.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } }))).toBe(
+        'User response: action=accept, content={"username":"grace","email":"grace@example.com"}',
+      );
+      expect(text(await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } }))).toBe('LLM response: sampled');
+      expect(asked).toEqual(['elicitation/create', 'sampling/createMessage']);
+      const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
+      expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" });
+      expect((await client.readResource({ uri: 'test://static-text' })).contents[0]).toMatchObject({ text: 'This is the content of the static text resource.' });
+    });
+  }
+
+  it('keeps the era verdict for a restart (the next start connects with it)', async () => {
+    const { client, upstream } = await gatewayFor(['--modern-only']);
+    expect(upstream.discovery?.kind).toBe('modern');
+    await upstream.stop();
+    expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+    expect(upstream.era).toBe('modern');
+  });
+});
