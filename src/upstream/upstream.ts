@@ -1,27 +1,19 @@
-import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { type JSONRPCMessage, type Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
-import { isNotification, isResponse, type RequestId } from '../util/jsonrpc.js';
+import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
 import { outsideText, redact } from '../util/redact.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
-import type { CausedBy } from './stream-cause.js';
-import { VERSION } from '../version.js';
+import { UpstreamError } from './error.js';
+import { ConnectFailure, connectEitherEra, listenForChanges, ROUTABLE_CAPABILITIES, sdkFailure, upstreamClient, type ClientHooks } from './client.js';
 
-/** What lazytools can route from an upstream to a client: the default upstreams are told. */
-export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
-
-/** Requests a server sends its client, and the client capability each needs. */
-const CLIENT_REQUESTS: ReadonlyArray<readonly [string, string]> = [
-  ['sampling/createMessage', 'sampling'],
-  ['elicitation/create', 'elicitation'],
-  ['roots/list', 'roots'],
-];
+export { UpstreamError } from './error.js';
 
 /** idle: not started (lazy); ready: connected; down: failed or exited (restarted on the next call). */
 export type UpstreamStatus = 'idle' | 'starting' | 'ready' | 'down';
@@ -51,20 +43,6 @@ export interface UpstreamRequest {
   params?: Record<string, unknown> | undefined;
   /** The call whose response stream carried the request (HTTP upstreams), when known. */
   origin?: CallOrigin | undefined;
-}
-
-/** A failure reaching or running a tool on an upstream; becomes an `isError` result. */
-export class UpstreamError extends Error {
-  override readonly name = 'UpstreamError';
-  constructor(
-    readonly server: string,
-    message: string,
-    /** The upstream's own JSON-RPC error, when it answered with one (passed on verbatim). */
-    readonly rpcError?: { code: number; message: string; data?: unknown },
-  ) {
-    // Messages quote upstream text and paths that may hold secrets from the environment.
-    super(redact(message));
-  }
 }
 
 export interface UpstreamOptions {
@@ -341,21 +319,11 @@ export class Upstream {
   private async doStart(): Promise<void> {
     this.setStatus('starting');
     const timeout = this.options.startTimeoutMs ?? 30_000;
+    const hooks = this.clientHooks();
     let transport = this.options.connect();
-    let client = this.newClient(transport);
+    let client = upstreamClient(transport, hooks);
     try {
-      try {
-        // The 2025 era first: a server that serves both eras may behave differently in each (its
-        // tools may ask the client with requests only a 2025 connection carries), and lazytools'
-        // clients speak 2025. A server that refuses initialize is asked with server/discover.
-        await client.connect(transport, { timeout, prior: this.discovery ?? { kind: 'legacy' } });
-      } catch (error) {
-        if (this.discovery || !refusedInitialize(error)) throw error;
-        await client.close().catch(() => {});
-        transport = this.options.connect();
-        client = this.newClient(transport);
-        await client.connect(transport, { timeout });
-      }
+      ({ client, transport } = await connectEitherEra(client, transport, () => this.options.connect(), hooks, this.discovery, timeout));
       this.client = client;
       this.transport = transport;
       this.hook(transport, client);
@@ -365,13 +333,14 @@ export class Upstream {
       this.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
       this.instructions = client.getInstructions();
       [this.tools, this.primitives] = await Promise.all([this.listAll(client, timeout), this.listPrimitives(client, timeout)]);
-      if (this.era === 'modern') void this.listenForChanges(client);
+      if (this.era === 'modern') void listenForChanges(client, this.capabilities ?? {}, hooks);
       this.lastError = undefined;
       this.lastUsed = Date.now();
       this.watchIdle();
       this.setStatus('ready');
     } catch (error) {
-      const message = describe(error, transport);
+      const failed = error instanceof ConnectFailure ? error : undefined;
+      const message = describe(failed ? failed.failure : error, failed ? failed.transport : transport);
       this.lastError = message;
       this.client = undefined;
       this.transport = undefined;
@@ -381,45 +350,21 @@ export class Upstream {
     }
   }
 
-  /**
-   * A client for one connection: `auto` negotiation (server/discover, then initialize) where no
-   * era is given to connect(), declares the client capabilities the front reflects, and hands the
-   * server's requests (sampling, elicitation, roots; also a 2026-07-28 server's input_required
-   * rounds) to onRequest.
-   */
-  private newClient(transport: Transport): Client {
-    // lazytools routes these requests to the client session that caused them (client-requests.ts),
-    // which refuses clearly when its own client lacks them.
-    const capabilities = this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES;
-    const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities, versionNegotiation: { mode: 'auto' } });
-    client.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged());
-    client.fallbackNotificationHandler = async (notification) => this.notified(client, notification);
-    const answer = async (request: { method: string; params?: unknown }, ctx: { mcpReq: { id: RequestId; signal: AbortSignal } }): Promise<never> => {
-      if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
-      const cause = (transport as Partial<CausedBy>).requestCause?.(ctx.mcpReq.id);
-      const origin = typeof cause === 'string' ? this.pending.get(cause)?.origin : undefined;
-      return (await this.onRequest(this, { method: request.method, params: request.params as Record<string, unknown> | undefined, origin }, ctx.mcpReq.signal)) as never;
+  /** What the SDK client of each connection reports back to this upstream. */
+  private clientHooks(): ClientHooks {
+    return {
+      // lazytools routes these requests to the client session that caused them
+      // (client-requests.ts), which refuses clearly when its own client lacks them.
+      capabilities: this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES,
+      toolsChanged: () => this.toolsChanged(),
+      notified: (client, notification) => this.notified(client, notification),
+      request: async (request, cause, signal) => {
+        if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
+        const origin = cause === undefined ? undefined : this.pending.get(cause)?.origin;
+        return this.onRequest(this, { ...request, origin }, signal);
+      },
+      warn: (message) => this.logger.warn(`${this.name}: ${message}`),
     };
-    client.fallbackRequestHandler = answer;
-    // input_required rounds reach only handlers registered by method (for declared capabilities).
-    for (const [method, capability] of CLIENT_REQUESTS) if (capabilities[capability]) client.setRequestHandler(method as 'roots/list', answer);
-    client.onerror = (error) => this.logger.warn(`${this.name}: ${outsideText(error.message)}`);
-    return client;
-  }
-
-  /** A 2026-07-28 server announces list changes only on a subscriptions/listen stream. */
-  private async listenForChanges(client: Client): Promise<void> {
-    const caps = this.capabilities ?? {};
-    const listChanged = (kind: string) => (caps[kind] as { listChanged?: unknown } | undefined)?.listChanged === true;
-    const filter = { toolsListChanged: listChanged('tools'), promptsListChanged: listChanged('prompts'), resourcesListChanged: listChanged('resources') };
-    if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged) return;
-    for (const method of ['notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const)
-      client.setNotificationHandler(method, (notification) => this.notified(client, notification as Notification));
-    try {
-      await client.listen(filter);
-    } catch (error) {
-      this.logger.warn(`${this.name}: could not listen for list changes: ${outsideText((error as Error).message)}`);
-    }
   }
 
   /** Takes our relayed responses and progress off the transport before the SDK sees them. */
@@ -668,19 +613,6 @@ function describe(error: unknown, transport: Transport): string {
     return `the process ${how} during start-up (${base})${stderr ? `; its stderr ended with:\n${outsideText(stderr, 1000)}` : ''}`;
   }
   return base;
-}
-
-/** An SDK request failure as an UpstreamError, keeping the upstream's JSON-RPC error. */
-function sdkFailure(server: string, error: unknown): UpstreamError {
-  const err = error as { code?: unknown; message?: unknown; data?: unknown };
-  const text = outsideText(typeof err?.message === 'string' ? err.message : String(error));
-  const rpc = typeof err?.code === 'number' ? { code: err.code, message: text, ...(err.data === undefined ? {} : { data: err.data }) } : undefined;
-  return new UpstreamError(server, `upstream "${server}" answered with an error: ${text}`, rpc);
-}
-
-/** True when the server answered initialize with a JSON-RPC error: it is alive but will not speak 2025. */
-function refusedInitialize(error: unknown): boolean {
-  return typeof (error as { code?: unknown })?.code === 'number';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

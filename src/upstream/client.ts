@@ -1,0 +1,117 @@
+import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
+import type { Notification, Transport } from '@modelcontextprotocol/client';
+import type { RequestId } from '../util/jsonrpc.js';
+import { outsideText } from '../util/redact.js';
+import { VERSION } from '../version.js';
+import type { CausedBy } from './stream-cause.js';
+import { UpstreamError } from './error.js';
+
+/** What lazytools can route from an upstream to a client: the default upstreams are told. */
+export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
+
+/** Requests a server sends its client, and the client capability each needs. */
+const CLIENT_REQUESTS: ReadonlyArray<readonly [string, string]> = [
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+  ['roots/list', 'roots'],
+];
+
+/** What the SDK client of one upstream connection reports back to its Upstream. */
+export interface ClientHooks {
+  /** The client capabilities to declare (sampling, elicitation, roots). */
+  capabilities: Record<string, unknown>;
+  toolsChanged(): void;
+  /** Other notifications (prompts/resources list changes, log messages, ...). */
+  notified(client: Client, notification: Notification): Promise<void>;
+  /**
+   * A request of the server to its client; `cause` is the id of our request whose HTTP response
+   * stream carried it, when known.
+   */
+  request(request: { method: string; params?: Record<string, unknown> | undefined }, cause: string | undefined, signal: AbortSignal): Promise<Record<string, unknown>>;
+  warn(message: string): void;
+}
+
+/**
+ * The SDK client of one connection: declares the capabilities the front reflects and hands the
+ * server's requests (sampling, elicitation, roots; also a 2026-07-28 server's input_required
+ * rounds, which reach only handlers registered by method) to the hooks.
+ */
+export function upstreamClient(transport: Transport, hooks: ClientHooks): Client {
+  const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: 'auto' } });
+  client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
+  client.fallbackNotificationHandler = (notification) => hooks.notified(client, notification);
+  const answer = async (request: { method: string; params?: unknown }, ctx: { mcpReq: { id: RequestId; signal: AbortSignal } }): Promise<never> => {
+    const cause = (transport as Partial<CausedBy>).requestCause?.(ctx.mcpReq.id);
+    return (await hooks.request({ method: request.method, params: request.params as Record<string, unknown> | undefined }, typeof cause === 'string' ? cause : undefined, ctx.mcpReq.signal)) as never;
+  };
+  client.fallbackRequestHandler = answer;
+  for (const [method, capability] of CLIENT_REQUESTS) if (hooks.capabilities[capability]) client.setRequestHandler(method as 'roots/list', answer);
+  client.onerror = (error) => hooks.warn(outsideText(error.message));
+  return client;
+}
+
+/**
+ * Connects in the era the server speaks. The 2025 era first: a server that serves both eras may
+ * behave differently in each (its tools may ask the client with requests only a 2025 connection
+ * carries), and most clients speak 2025. A server that refuses initialize is asked with
+ * server/discover on a fresh connection. A known verdict (the last connection's, or the lock's)
+ * is used as is.
+ */
+export async function connectEitherEra(
+  client: Client,
+  transport: Transport,
+  reconnect: () => Transport,
+  hooks: ClientHooks,
+  known: PriorDiscovery | undefined,
+  timeout: number,
+): Promise<{ client: Client; transport: Transport }> {
+  try {
+    await client.connect(transport, { timeout, prior: known ?? { kind: 'legacy' } });
+    return { client, transport };
+  } catch (error) {
+    await client.close().catch(() => {});
+    // A JSON-RPC error answering initialize: the server is alive but will not speak 2025.
+    if (known || typeof (error as { code?: unknown })?.code !== 'number') throw new ConnectFailure(error, transport);
+  }
+  const fresh = reconnect();
+  const modern = upstreamClient(fresh, hooks);
+  try {
+    await modern.connect(fresh, { timeout });
+    return { client: modern, transport: fresh };
+  } catch (error) {
+    await modern.close().catch(() => {});
+    throw new ConnectFailure(error, fresh);
+  }
+}
+
+/** A connection that could not be made, with the transport it failed on (for its exit and stderr). */
+export class ConnectFailure extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly transport: Transport,
+  ) {
+    super((failure as Error)?.message ?? String(failure));
+  }
+}
+
+/** A 2026-07-28 server announces list changes only on a subscriptions/listen stream. */
+export async function listenForChanges(client: Client, capabilities: Record<string, unknown>, hooks: ClientHooks): Promise<void> {
+  const listChanged = (kind: string) => (capabilities[kind] as { listChanged?: unknown } | undefined)?.listChanged === true;
+  const filter = { toolsListChanged: listChanged('tools'), promptsListChanged: listChanged('prompts'), resourcesListChanged: listChanged('resources') };
+  if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged) return;
+  for (const method of ['notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const)
+    client.setNotificationHandler(method, (notification) => hooks.notified(client, notification as Notification));
+  try {
+    await client.listen(filter);
+  } catch (error) {
+    hooks.warn(`could not listen for list changes: ${outsideText((error as Error).message)}`);
+  }
+}
+
+/** An SDK request failure as an UpstreamError, keeping the upstream's JSON-RPC error. */
+export function sdkFailure(server: string, error: unknown): UpstreamError {
+  const err = error as { code?: unknown; message?: unknown; data?: unknown };
+  const text = outsideText(typeof err?.message === 'string' ? err.message : String(error));
+  const rpc = typeof err?.code === 'number' ? { code: err.code, message: text, ...(err.data === undefined ? {} : { data: err.data }) } : undefined;
+  return new UpstreamError(server, `upstream "${server}" answered with an error: ${text}`, rpc);
+}
