@@ -40,6 +40,9 @@ export function upstreamClient(transport: Transport, hooks: ClientHooks): Client
   const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: 'auto' } });
   client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
   client.fallbackNotificationHandler = (notification) => hooks.notified(client, notification);
+  // A 2026-07-28 server's list changes arrive on a listen stream, dispatched only to handlers by method.
+  for (const method of ['notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const)
+    client.setNotificationHandler(method, (notification) => hooks.notified(client, notification as Notification));
   const answer = async (request: { method: string; params?: unknown }, ctx: { mcpReq: { id: RequestId; signal: AbortSignal } }): Promise<never> => {
     const cause = (transport as Partial<CausedBy>).requestCause?.(ctx.mcpReq.id);
     return (await hooks.request({ method: request.method, params: request.params as Record<string, unknown> | undefined }, typeof cause === 'string' ? cause : undefined, ctx.mcpReq.signal)) as never;
@@ -70,8 +73,7 @@ export async function connectEitherEra(
     return { client, transport };
   } catch (error) {
     await client.close().catch(() => {});
-    // A JSON-RPC error answering initialize: the server is alive but will not speak 2025.
-    if (known || typeof (error as { code?: unknown })?.code !== 'number') throw new ConnectFailure(error, transport);
+    if (known || !refusedInitialize(error)) throw new ConnectFailure(error, transport);
   }
   const fresh = reconnect();
   const modern = upstreamClient(fresh, hooks);
@@ -84,6 +86,22 @@ export async function connectEitherEra(
   }
 }
 
+/**
+ * True when the server answered initialize with a JSON-RPC error (over HTTP, in the body of a 4xx
+ * answer): it is alive but will not speak 2025.
+ */
+function refusedInitialize(error: unknown): boolean {
+  const err = error as { code?: unknown; data?: { status?: unknown; text?: unknown } } | undefined;
+  if (typeof err?.code === 'number') return true;
+  const text = err?.data?.text;
+  if (typeof err?.data?.status !== 'number' || typeof text !== 'string') return false;
+  try {
+    return typeof (JSON.parse(text) as { error?: { code?: unknown } }).error?.code === 'number';
+  } catch {
+    return false;
+  }
+}
+
 /** A connection that could not be made, with the transport it failed on (for its exit and stderr). */
 export class ConnectFailure extends Error {
   constructor(
@@ -91,20 +109,6 @@ export class ConnectFailure extends Error {
     readonly transport: Transport,
   ) {
     super((failure as Error)?.message ?? String(failure));
-  }
-}
-
-/** A 2026-07-28 server announces list changes only on a subscriptions/listen stream. */
-export async function listenForChanges(client: Client, capabilities: Record<string, unknown>, hooks: ClientHooks): Promise<void> {
-  const listChanged = (kind: string) => (capabilities[kind] as { listChanged?: unknown } | undefined)?.listChanged === true;
-  const filter = { toolsListChanged: listChanged('tools'), promptsListChanged: listChanged('prompts'), resourcesListChanged: listChanged('resources') };
-  if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged) return;
-  for (const method of ['notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const)
-    client.setNotificationHandler(method, (notification) => hooks.notified(client, notification as Notification));
-  try {
-    await client.listen(filter);
-  } catch (error) {
-    hooks.warn(`could not listen for list changes: ${outsideText((error as Error).message)}`);
   }
 }
 

@@ -11,7 +11,8 @@ import { silentLogger, type Logger } from '../util/log.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { UpstreamError } from './error.js';
-import { ConnectFailure, connectEitherEra, listenForChanges, ROUTABLE_CAPABILITIES, sdkFailure, upstreamClient, type ClientHooks } from './client.js';
+import { ConnectFailure, connectEitherEra, ROUTABLE_CAPABILITIES, sdkFailure, upstreamClient, type ClientHooks } from './client.js';
+import { ModernChannel } from './modern.js';
 
 export { UpstreamError } from './error.js';
 
@@ -130,6 +131,8 @@ export class Upstream {
   onRequest: ((upstream: Upstream, request: UpstreamRequest, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined;
 
   private client: Client | undefined;
+  /** The 2026-07-28 side of the connection, when the server speaks that era. */
+  private modern: ModernChannel | undefined;
   private transport: Transport | undefined;
   private starting: Promise<void> | undefined;
   private readonly pending = new Map<string, Pending>();
@@ -224,7 +227,7 @@ export class Upstream {
       return { cancel: () => {} };
     }
     const id = `lt-${++this.seq}`;
-    if (this.era === 'modern') return this.sdkRelay(this.client, id, method, params, done, onProgress, timeoutMs, route);
+    if (this.modern) return this.sdkRelay(this.modern, id, method, params, done, onProgress, timeoutMs, route);
     const meta = (params._meta ?? undefined) as Record<string, unknown> | undefined;
     let outgoing: Record<string, unknown> = params;
     if (onProgress) outgoing = { ...params, _meta: { ...meta, progressToken: id } };
@@ -256,7 +259,7 @@ export class Upstream {
    * in `pending` like relayed calls, so origins, deadlines and failures work the same.
    */
   private sdkRelay(
-    client: Client,
+    channel: ModernChannel,
     id: string,
     method: string,
     params: Record<string, unknown>,
@@ -270,23 +273,13 @@ export class Upstream {
     this.lastUsed = Date.now();
     this.pending.set(id, { raw: undefined, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
     this.sweepSoon();
-    const meta = params._meta as Record<string, unknown> | undefined;
-    const { progressToken: _dropped, ...rest } = meta ?? {};
-    const outgoing = meta ? { ...params, _meta: rest } : params;
-    client
-      .request({ method, params: outgoing } as never, looseResult, {
-        signal: controller.signal,
-        timeout: limit,
-        ...(onProgress ? { onprogress: (progress: Record<string, unknown>) => onProgress(progress) } : {}),
-        ...(route.inputRequired === 'return' ? { allowInputRequired: true } : {}),
-      })
-      .then(
-        (result) => {
-          this.failures = 0;
-          this.settle(id, undefined, result as Record<string, unknown>);
-        },
-        (error: unknown) => this.settle(id, sdkFailure(this.name, error)),
-      );
+    channel.request({ method, params, origin: route.origin, signal: controller.signal, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }).then(
+      (result) => {
+        this.failures = 0;
+        this.settle(id, undefined, result);
+      },
+      (error: unknown) => this.settle(id, error instanceof UpstreamError ? error : sdkFailure(this.name, error)),
+    );
     return {
       cancel: (reason) => {
         if (!this.pending.has(id)) return;
@@ -309,6 +302,7 @@ export class Upstream {
     this.idleTimer = undefined;
     const client = this.client;
     this.client = undefined;
+    this.modern = undefined;
     this.transport = undefined;
     this.failAll(`upstream "${this.name}" was stopped`);
     // Idle before the child is gone: a call arriving meanwhile starts a fresh one.
@@ -333,7 +327,8 @@ export class Upstream {
       this.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
       this.instructions = client.getInstructions();
       [this.tools, this.primitives] = await Promise.all([this.listAll(client, timeout), this.listPrimitives(client, timeout)]);
-      if (this.era === 'modern') void listenForChanges(client, this.capabilities ?? {}, hooks);
+      this.modern = this.era === 'modern' ? new ModernChannel(this.name, client, this.capabilities ?? {}, hooks, (request, signal) => this.askClient(request, signal)) : undefined;
+      void this.modern?.listen();
       this.lastError = undefined;
       this.lastUsed = Date.now();
       this.watchIdle();
@@ -343,11 +338,18 @@ export class Upstream {
       const message = describe(failed ? failed.failure : error, failed ? failed.transport : transport);
       this.lastError = message;
       this.client = undefined;
+      this.modern = undefined;
       this.transport = undefined;
       await client.close().catch(() => {});
       this.markDown();
       throw new UpstreamError(this.name, `could not start upstream "${this.name}": ${message}`);
     }
+  }
+
+  /** The server asks its client (sampling, elicitation, roots): the front routes it (onRequest). */
+  private askClient(request: UpstreamRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (!this.onRequest) return Promise.reject(Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 }));
+    return this.onRequest(this, request, signal);
   }
 
   /** What the SDK client of each connection reports back to this upstream. */
@@ -358,11 +360,7 @@ export class Upstream {
       capabilities: this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES,
       toolsChanged: () => this.toolsChanged(),
       notified: (client, notification) => this.notified(client, notification),
-      request: async (request, cause, signal) => {
-        if (!this.onRequest) throw Object.assign(new Error(`lazytools cannot answer ${request.method}`), { code: -32601 });
-        const origin = cause === undefined ? undefined : this.pending.get(cause)?.origin;
-        return this.onRequest(this, { ...request, origin }, signal);
-      },
+      request: (request, cause, signal) => this.askClient({ ...request, origin: cause === undefined ? undefined : this.pending.get(cause)?.origin }, signal),
       warn: (message) => this.logger.warn(`${this.name}: ${message}`),
     };
   }
@@ -416,6 +414,7 @@ export class Upstream {
     addCloseListener(transport, () => {
       if (this.client !== client) return;
       this.client = undefined;
+      this.modern = undefined;
       this.transport = undefined;
       this.failAll(`upstream "${this.name}" exited while handling the call`);
       this.lastError = 'exited';

@@ -1,0 +1,111 @@
+import type { Client, McpSubscription } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import { outsideText } from '../util/redact.js';
+import type { ClientHooks } from './client.js';
+import { UpstreamError } from './error.js';
+import type { CallOrigin } from './primitives.js';
+
+const looseResult = z.looseObject({});
+/** Input rounds one request may take before lazytools gives up on it (the SDK's default too). */
+const MAX_ROUNDS = 10;
+/** Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. */
+const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
+
+/** One request to a 2026-07-28 server. */
+export interface ModernRequest {
+  method: string;
+  params: Record<string, unknown>;
+  origin: CallOrigin | undefined;
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress: ((params: Record<string, unknown>) => void) | undefined;
+  /** `return`: hand an input_required result back as sent; else answer it and retry. */
+  inputRequired: 'fulfil' | 'return' | undefined;
+}
+
+/**
+ * A connection to a 2026-07-28 server, where the 2025 idioms lazytools' front uses become the
+ * modern ones: `logging/setLevel` becomes the log level in every request's envelope,
+ * `resources/subscribe` a `subscriptions/listen` filter (with the list changes), and the server's
+ * `input_required` results are answered by asking the client of the request that caused them
+ * (its origin, known exactly here) before retrying.
+ */
+export class ModernChannel {
+  private logLevel: string | undefined;
+  private readonly watched = new Set<string>();
+  private listening: Promise<McpSubscription | undefined> | undefined;
+
+  constructor(
+    private readonly server: string,
+    private readonly client: Client,
+    private readonly capabilities: Record<string, unknown>,
+    private readonly hooks: ClientHooks,
+    private readonly ask: (request: { method: string; params?: Record<string, unknown> | undefined; origin: CallOrigin | undefined }, signal: AbortSignal) => Promise<Record<string, unknown>>,
+  ) {}
+
+  async request(request: ModernRequest): Promise<Record<string, unknown>> {
+    const { method, params } = request;
+    if (method === 'logging/setLevel') {
+      this.logLevel = typeof params.level === 'string' ? params.level : undefined;
+      return {};
+    }
+    if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
+      if (typeof params.uri !== 'string') throw new UpstreamError(this.server, `${method} needs a uri`);
+      const before = this.watched.size;
+      if (method === 'resources/subscribe') this.watched.add(params.uri);
+      else this.watched.delete(params.uri);
+      if (this.watched.size !== before) await this.listen();
+      return {};
+    }
+    let outgoing = this.withEnvelope(params);
+    for (let round = 0; ; round++) {
+      const result = (await this.client.request({ method, params: outgoing } as never, looseResult, {
+        signal: request.signal,
+        timeout: request.timeoutMs,
+        allowInputRequired: true,
+        ...(request.onProgress ? { onprogress: (progress: Record<string, unknown>) => request.onProgress?.(progress) } : {}),
+      })) as Record<string, unknown>;
+      if (result.resultType !== 'input_required' || request.inputRequired === 'return') return result;
+      if (round >= MAX_ROUNDS) throw new UpstreamError(this.server, `upstream "${this.server}" asked for input more than ${MAX_ROUNDS} times in one ${method}`);
+      const asked = Object.entries((result.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
+      const answers = await Promise.all(asked.map(([, input]) => this.ask({ method: input.method, params: input.params, origin: request.origin }, request.signal)));
+      outgoing = {
+        ...outgoing,
+        inputResponses: Object.fromEntries(asked.map(([key], i) => [key, answers[i]])),
+        ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
+      };
+    }
+  }
+
+  /** Opens (or re-opens, when the watched URIs change) the listen stream for list changes and updates. */
+  async listen(): Promise<void> {
+    const previous = this.listening;
+    this.listening = (async () => {
+      await (await previous?.catch(() => undefined))?.close();
+      const listChanged = (kind: string) => (this.capabilities[kind] as { listChanged?: unknown } | undefined)?.listChanged === true;
+      const filter = {
+        toolsListChanged: listChanged('tools'),
+        promptsListChanged: listChanged('prompts'),
+        resourcesListChanged: listChanged('resources'),
+        ...(this.watched.size > 0 ? { resourceSubscriptions: [...this.watched] } : {}),
+      };
+      if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged && this.watched.size === 0) return undefined;
+      try {
+        return await this.client.listen(filter);
+      } catch (error) {
+        this.hooks.warn(`could not listen for changes: ${outsideText((error as Error).message)}`);
+        return undefined;
+      }
+    })();
+    await this.listening;
+  }
+
+  private withEnvelope(params: Record<string, unknown>): Record<string, unknown> {
+    const { _meta: given, ...bare } = params;
+    const { progressToken: _dropped, ...meta } = (given ?? {}) as Record<string, unknown>;
+    // A 2025 server sends its log messages until told a level; a 2026-07-28 one only when the
+    // request names one. Sessions filter by their own level, so ask for all until one set a level.
+    meta[LOG_LEVEL_META] ??= this.logLevel ?? 'debug';
+    return { ...bare, _meta: meta };
+  }
+}
