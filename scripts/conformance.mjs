@@ -1,16 +1,24 @@
-// `npm run conformance`: runs the MCP conformance suite's server scenarios (2025-11-25) against the
-// kitchen-sink fixture twice, directly over HTTP and through `lazytools serve --http` (rc
-// `defaultMode: "all"`, `strategy: "notify"`, the fixture as a stdio upstream), and prints both
-// scores. Needs a build (`npm run build`). Exit 1 when the gateway passes fewer scenarios than the
-// fixture does directly.
+// `npm run conformance`: runs the MCP conformance suite's server scenarios against the kitchen-sink
+// fixture twice, directly over HTTP and through `lazytools serve --http` (rc `defaultMode: "all"`,
+// `strategy: "notify"`, the fixture as a stdio upstream), for both protocol eras, and prints the
+// scores. Needs a build (`npm run build`). Exit 1 when, in an era, the gateway passes fewer
+// scenarios than the fixture does directly.
 //
-//   node scripts/conformance.mjs [--only direct|gateway] [--scenario NAME] [--verbose]
+//   node scripts/conformance.mjs [--era 2025|2026|both] [--only direct|gateway] [--scenario NAME] [--verbose]
 //
-// The conformance CLI 0.1.16 imports `globSync` from "fs", which Node 20 lacks; the server
-// scenarios never call it. This script runs a copy of the CLI with that import replaced by a stub,
-// written next to the original (so its dependencies resolve the same way); node_modules is not edited.
+// - 2025: `@modelcontextprotocol/conformance` 0.1.16, `server --spec-version 2025-11-25`; every
+//   scenario it runs counts.
+// - 2026: `conformance-next` (`@modelcontextprotocol/conformance` 0.2.0-alpha.12),
+//   `server --requirements 2026-07-28`: exactly the scenarios that revision requires. The CLI also
+//   runs extension and pending scenarios and lists them under "Not scored for 2026-07-28"; those
+//   are reported apart and never counted (the SDK's own conformance everything-server fails the
+//   tasks extension too).
+//
+// Both CLIs import `globSync` from "fs", which Node 20 lacks; the server scenarios never call it.
+// On such a Node this script runs a copy of each CLI with that import replaced by a stub, written
+// next to the original (so its dependencies resolve the same way); node_modules is not edited.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,21 +27,31 @@ import { parseArgs } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const BIN = path.join(ROOT, JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin.lazytools);
-const SPEC = '2025-11-25';
+const BIN = path.join(ROOT, JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin.lazytools);
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' } } });
+/** The two eras: which CLI package, and how it is told the revision. */
+const ERAS = {
+  2025: { spec: '2025-11-25', pkg: '@modelcontextprotocol/conformance', args: ['--spec-version', '2025-11-25'] },
+  2026: { spec: '2026-07-28', pkg: 'conformance-next', args: ['--requirements', '2026-07-28'] },
+};
 
-/** Path of a Node 20 compatible copy of the conformance CLI. */
-function conformanceCli() {
+const { values } = parseArgs({ options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' } } });
+const eras = values.era === 'both' ? ['2025', '2026'] : [values.era];
+if (!eras.every((era) => Object.hasOwn(ERAS, era))) {
+  console.error(`--era: expected 2025, 2026 or both, got "${values.era}"`);
+  process.exit(2);
+}
+
+/** Path of a CLI entry that runs on this Node (a patched copy when `fs.globSync` is missing). */
+function conformanceCli(pkgName) {
   const require = createRequire(import.meta.url);
-  const pkg = require.resolve('@modelcontextprotocol/conformance/package.json');
-  const original = path.join(path.dirname(pkg), 'dist', 'index.js');
-  const source = readFileSync(original, 'utf8');
+  const original = path.join(path.dirname(require.resolve(`${pkgName}/package.json`)), 'dist', 'index.js');
+  if (typeof fs.globSync === 'function') return original;
+  const source = fs.readFileSync(original, 'utf8');
   const patched = source.replace(/import\{([^}]*?)globSync as (\w+),([^}]*)\}from"fs";/, (_all, before, alias, after) => `import{${before}${after}}from"fs";const ${alias}=()=>[];`);
-  if (patched === source && /globSync/.test(source)) throw new Error('conformance CLI: the globSync import has an unexpected shape; update scripts/conformance.mjs');
+  if (patched === source && /globSync/.test(source)) throw new Error(`${pkgName}: the globSync import has an unexpected shape; update scripts/conformance.mjs`);
   const copy = path.join(path.dirname(original), '.lazytools-node20.mjs');
-  writeFileSync(copy, patched);
+  fs.writeFileSync(copy, patched);
   return copy;
 }
 
@@ -55,9 +73,10 @@ function startAndWait(command, args, stream, pattern, env = process.env) {
   });
 }
 
-function runSuite(cli, url) {
-  const args = [cli, 'server', '--url', url, '--spec-version', SPEC];
-  if (values.scenario) args.push('--scenario', values.scenario);
+function runSuite(era, url) {
+  // One scenario: the 2026 CLI refuses --scenario next to --requirements; --spec-version picks it.
+  const revision = values.scenario ? ['--spec-version', ERAS[era].spec, '--scenario', values.scenario] : ERAS[era].args;
+  const args = [conformanceCli(ERAS[era].pkg), 'server', '--url', url, ...revision];
   if (values.verbose) args.push('--verbose');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -68,52 +87,60 @@ function runSuite(cli, url) {
   });
 }
 
-/** Scenario lines of the summary: name -> passed (no failed checks). */
+/**
+ * The summary of one run: scored scenarios (name -> passed, i.e. no failed check) and the ones
+ * the CLI lists as not scored for the revision (2026 CLI only).
+ */
 function scores(output) {
-  const result = new Map();
-  for (const match of output.matchAll(/^[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/gmu)) result.set(match[1], Number(match[3]) === 0);
-  return result;
+  const [summary = '', unscored = ''] = output.split(/^Not scored for /m);
+  const excluded = new Set([...unscored.matchAll(/^\s+[✓✗] ([\w-]+) \(/gmu)].map((match) => match[1]));
+  const scored = new Map();
+  const extra = new Map();
+  for (const match of summary.matchAll(/^[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/gmu)) (excluded.has(match[1]) ? extra : scored).set(match[1], Number(match[3]) === 0);
+  return { scored, extra };
 }
 
-async function direct(cli) {
-  const { child, url } = await startAndWait(process.execPath, [FIXTURE, '--http', '0'], 'stdout', /^(http:\S+)$/m);
+/** Runs every selected era's suite against a URL served by `start`. */
+async function against(start) {
+  const { child, url } = await start();
   try {
-    return await runSuite(cli, url);
-  } finally {
-    child.kill();
-  }
-}
-
-async function gateway(cli) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'lazytools-conformance-'));
-  const rc = path.join(dir, '.lazytoolsrc.json');
-  writeFileSync(rc, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all', strategy: 'notify' }));
-  const { child, url } = await startAndWait(process.execPath, [BIN, 'serve', '--config', rc, '--http', '127.0.0.1:0'], 'stderr', /serving (http:\S+mcp)/);
-  try {
-    return await runSuite(cli, url);
+    const results = {};
+    for (const era of eras) results[era] = await runSuite(era, url);
+    return results;
   } finally {
     child.kill('SIGTERM');
   }
 }
 
-const cli = conformanceCli();
+const direct = () => startAndWait(process.execPath, [FIXTURE, '--http', '0'], 'stdout', /^(http:\S+)$/m);
+
+function gateway() {
+  const dir = fs.mkdtempSync(path.join(tmpdir(), 'lazytools-conformance-'));
+  const rc = path.join(dir, '.lazytoolsrc.json');
+  fs.writeFileSync(rc, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all', strategy: 'notify' }));
+  return startAndWait(process.execPath, [BIN, 'serve', '--config', rc, '--http', '127.0.0.1:0'], 'stderr', /serving (http:\S+mcp)/);
+}
+
 const runs = [];
-if (values.only !== 'gateway') runs.push(['direct', await direct(cli)]);
-if (values.only !== 'direct') runs.push(['lazytools', await gateway(cli)]);
-const results = new Map(runs.map(([name, output]) => [name, scores(output)]));
-for (const [name, output] of runs) {
-  const score = results.get(name);
-  const passed = [...score.values()].filter(Boolean).length;
-  if (values.verbose) console.log(output);
-  console.log(`${name}: ${passed}/${score.size} scenarios pass (${SPEC})`);
-  const failed = [...score].filter(([, ok]) => !ok).map(([scenario]) => scenario);
-  if (failed.length > 0) console.log(`  failing: ${failed.join(', ')}`);
+if (values.only !== 'gateway') runs.push(['direct', await against(direct)]);
+if (values.only !== 'direct') runs.push(['lazytools', await against(gateway)]);
+
+const summary = {};
+for (const era of eras) {
+  const { spec } = ERAS[era];
+  summary[spec] = {};
+  for (const [name, outputs] of runs) {
+    const { scored, extra } = scores(outputs[era]);
+    const passed = [...scored.values()].filter(Boolean).length;
+    if (values.verbose) console.log(outputs[era]);
+    const unscored = extra.size > 0 ? ` (not scored: ${[...extra.values()].filter(Boolean).length}/${extra.size} pass)` : '';
+    console.log(`${name.padEnd(9)} ${spec}: ${passed}/${scored.size} scenarios pass${unscored}`);
+    const failed = [...scored].filter(([, ok]) => !ok).map(([scenario]) => scenario);
+    if (failed.length > 0) console.log(`  failing: ${failed.join(', ')}`);
+    summary[spec][name] = { passed, total: scored.size, scenarios: scored };
+  }
+  const { direct: fixture, lazytools } = summary[spec];
+  if (fixture && lazytools && [...fixture.scenarios].some(([scenario, ok]) => ok && !lazytools.scenarios.get(scenario))) process.exitCode = 1;
 }
-const summary = Object.fromEntries([...results].map(([name, score]) => [name, { passed: [...score.values()].filter(Boolean).length, total: score.size }]));
-console.log(JSON.stringify({ conformance: SPEC, ...summary }));
-const directScore = results.get('direct');
-const gatewayScore = results.get('lazytools');
-if (directScore && gatewayScore) {
-  const lost = [...directScore].filter(([scenario, ok]) => ok && !gatewayScore.get(scenario)).map(([scenario]) => scenario);
-  if (lost.length > 0) process.exitCode = 1;
-}
+const json = Object.fromEntries(Object.entries(summary).map(([spec, byRun]) => [spec, Object.fromEntries(Object.entries(byRun).map(([name, { passed, total }]) => [name, { passed, total }]))]));
+console.log(JSON.stringify({ conformance: json }));
