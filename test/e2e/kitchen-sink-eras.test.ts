@@ -147,3 +147,20 @@ afterAll(() => {
   fixture?.child.kill();
 });
 eraSuite('HTTP (both eras on one endpoint)', () => new StreamableHTTPClientTransport(new URL(fixture!.url)));
+
+describe('the kitchen-sink fixture with --modern-only (a 2026-07-28-only server)', () => {
+  it('refuses a 2025-11-25 client and serves one that negotiates', async () => {
+    const stdio = () => new StdioClientTransport({ command: process.execPath, args: [FIXTURE, '--modern-only'], stderr: 'ignore' });
+    const legacy = open('legacy').client;
+    await expect(legacy.connect(stdio())).rejects.toThrow(/Unsupported protocol version: 2025-11-25/);
+    await legacy.close();
+    const auto = new Client({ name: 'kitchen-eras-auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await auto.connect(stdio());
+    try {
+      expect(auto.getNegotiatedProtocolVersion()).toBe(MODERN);
+      expect(text(await auto.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+    } finally {
+      await auto.close();
+    }
+  });
+});
