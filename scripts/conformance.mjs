@@ -5,6 +5,10 @@
 // scenarios than the fixture does directly.
 //
 //   node scripts/conformance.mjs [--era 2025|2026|both] [--only direct|gateway] [--scenario NAME] [--verbose]
+//                                [--server URL]
+//
+// `--server URL` measures another server instead of the fixture, say the SDK's conformance
+// everything-server started by hand: directly at URL, and behind lazytools as an HTTP upstream.
 //
 // - 2025: `@modelcontextprotocol/conformance` 0.1.16, `server --spec-version 2025-11-25`; every
 //   scenario it runs counts.
@@ -35,7 +39,9 @@ const ERAS = {
   2026: { spec: '2026-07-28', pkg: 'conformance-next', args: ['--requirements', '2026-07-28'] },
 };
 
-const { values } = parseArgs({ options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' }, server: { type: 'string' } },
+});
 const eras = values.era === 'both' ? ['2025', '2026'] : [values.era];
 if (!eras.every((era) => Object.hasOwn(ERAS, era))) {
   console.error(`--era: expected 2025, 2026 or both, got "${values.era}"`);
@@ -112,12 +118,15 @@ async function against(start) {
   }
 }
 
-const direct = () => startAndWait(process.execPath, [FIXTURE, '--http', '0'], 'stdout', /^(http:\S+)$/m);
+/** The server under test: the fixture on a fresh port, or `--server` (left running). */
+const direct = () =>
+  values.server ? Promise.resolve({ child: { kill() {} }, url: values.server }) : startAndWait(process.execPath, [FIXTURE, '--http', '0'], 'stdout', /^(http:\S+)$/m);
 
 function gateway() {
   const dir = fs.mkdtempSync(path.join(tmpdir(), 'lazytools-conformance-'));
   const rc = path.join(dir, '.lazytoolsrc.json');
-  fs.writeFileSync(rc, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all', strategy: 'notify' }));
+  const upstream = values.server ? { url: values.server } : { command: process.execPath, args: [FIXTURE] };
+  fs.writeFileSync(rc, JSON.stringify({ servers: { kitchen: upstream }, defaultMode: 'all', strategy: 'notify' }));
   return startAndWait(process.execPath, [BIN, 'serve', '--config', rc, '--http', '127.0.0.1:0'], 'stderr', /serving (http:\S+mcp)/);
 }
 
