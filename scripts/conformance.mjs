@@ -5,10 +5,12 @@
 // scenarios than the fixture does directly.
 //
 //   node scripts/conformance.mjs [--era 2025|2026|both] [--only direct|gateway] [--scenario NAME] [--verbose]
-//                                [--server URL]
+//                                [--server URL] [--legacy-upstream]
 //
 // `--server URL` measures another server instead of the fixture, say the SDK's conformance
 // everything-server started by hand: directly at URL, and behind lazytools as an HTTP upstream.
+// `--legacy-upstream` starts the fixture behind lazytools with `--legacy-only` (a 2025 upstream);
+// by default it serves both eras there too, as the SDK's everything-server does.
 //
 // - 2025: `@modelcontextprotocol/conformance` 0.1.16, `server --spec-version 2025-11-25`; every
 //   scenario it runs counts.
@@ -40,7 +42,7 @@ const ERAS = {
 };
 
 const { values } = parseArgs({
-  options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' }, server: { type: 'string' } },
+  options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' }, server: { type: 'string' }, 'legacy-upstream': { type: 'boolean' } },
 });
 const eras = values.era === 'both' ? ['2025', '2026'] : [values.era];
 if (!eras.every((era) => Object.hasOwn(ERAS, era))) {
@@ -125,7 +127,7 @@ const direct = () =>
 function gateway() {
   const dir = fs.mkdtempSync(path.join(tmpdir(), 'lazytools-conformance-'));
   const rc = path.join(dir, '.lazytoolsrc.json');
-  const upstream = values.server ? { url: values.server } : { command: process.execPath, args: [FIXTURE] };
+  const upstream = values.server ? { url: values.server } : { command: process.execPath, args: [FIXTURE, ...(values['legacy-upstream'] ? ['--legacy-only'] : [])] };
   fs.writeFileSync(rc, JSON.stringify({ servers: { kitchen: upstream }, defaultMode: 'all', strategy: 'notify' }));
   return startAndWait(process.execPath, [BIN, 'serve', '--config', rc, '--http', '127.0.0.1:0'], 'stderr', /serving (http:\S+mcp)/);
 }

@@ -148,8 +148,23 @@ afterAll(() => {
 });
 eraSuite('HTTP (both eras on one endpoint)', () => new StreamableHTTPClientTransport(new URL(fixture!.url)));
 
-describe('the kitchen-sink fixture with --modern-only (a 2026-07-28-only server)', () => {
-  it('refuses a 2025-11-25 client and serves one that negotiates', async () => {
+describe('the kitchen-sink fixture serving one era', () => {
+  it('with --legacy-only answers like a 2025 server: a negotiating client falls back, a pinned one fails', async () => {
+    const stdio = () => new StdioClientTransport({ command: process.execPath, args: [FIXTURE, '--legacy-only'], stderr: 'ignore' });
+    const auto = new Client({ name: 'kitchen-eras-auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await auto.connect(stdio());
+    try {
+      expect(auto.getNegotiatedProtocolVersion()).toBe(LEGACY);
+      expect(text(await auto.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+    } finally {
+      await auto.close();
+    }
+    const pinned = open('modern').client;
+    await expect(pinned.connect(stdio())).rejects.toThrow(/did not offer pinned protocol version 2026-07-28/);
+    await pinned.close();
+  });
+
+  it('with --modern-only refuses a 2025-11-25 client and serves one that negotiates', async () => {
     const stdio = () => new StdioClientTransport({ command: process.execPath, args: [FIXTURE, '--modern-only'], stderr: 'ignore' });
     const legacy = open('legacy').client;
     await expect(legacy.connect(stdio())).rejects.toThrow(/Unsupported protocol version: 2025-11-25/);
