@@ -15,8 +15,7 @@ import { ROOT } from '../helpers.js';
 const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
 
 function startFixture(): Promise<{ child: ChildProcess; url: string }> {
-  // --legacy-only: a 2025 upstream, whose requests ride the POST streams this test is about.
-  const child = spawn(process.execPath, [FIXTURE, '--http', '0', '--legacy-only'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {

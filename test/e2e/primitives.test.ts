@@ -25,12 +25,10 @@ import { BIN, ROOT, serverEntry, tempTree, waitFor } from '../helpers.js';
 // Two copies of the kitchen-sink fixture behind one gateway: same prompt, tool and resource names,
 // so names are prefixed (kitchen_…, other_…) and URIs go to their first owner (kitchen).
 const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-// --legacy-only: a 2025 upstream, the era these tests were written for. Against the fixture's
-// 2026-07-28 side (the gateway negotiates it), subscribe, setLevel and the sampling refusal fail (issue 13).
 const RC = {
   servers: {
-    kitchen: { command: process.execPath, args: [FIXTURE, '--name', 'kitchen', '--legacy-only'] },
-    other: { command: process.execPath, args: [FIXTURE, '--name', 'other', '--legacy-only'] },
+    kitchen: { command: process.execPath, args: [FIXTURE, '--name', 'kitchen'] },
+    other: { command: process.execPath, args: [FIXTURE, '--name', 'other'] },
   },
   defaultMode: 'all',
   strategy: 'notify',
@@ -265,7 +263,7 @@ describe('idle upstreams', () => {
     const idle = { idleTimeout: 300 };
     const gateway = new Gateway({
       config: resolveConfig({
-        servers: { kitchen: { command: process.execPath, args: [FIXTURE, '--legacy-only'], ...idle }, other: { command: process.execPath, args: [FIXTURE, '--name', 'other', '--legacy-only'], ...idle } },
+        servers: { kitchen: { command: process.execPath, args: [FIXTURE], ...idle }, other: { command: process.execPath, args: [FIXTURE, '--name', 'other'], ...idle } },
         defaultMode: 'all',
       }),
     });

@@ -83,9 +83,8 @@ describe('server-to-client requests', () => {
 
 describe('subscriptions', () => {
   it('subscribe upstream once per URI, unsubscribe with the last session, and bound each session', async () => {
-    // --legacy-only: resources/subscribe is a 2025 method (2026-07-28 has subscriptions/listen instead).
     const kitchen = new Upstream('kitchen', {
-      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [path.join(ROOT, 'test/fixtures/kitchen-sink.mjs'), '--legacy-only'], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
+      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [path.join(ROOT, 'test/fixtures/kitchen-sink.mjs')], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
     });
     await kitchen.start();
     const sent: string[] = [];
