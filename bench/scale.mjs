@@ -74,27 +74,45 @@ async function coldStart(dir) {
   return { child, client, ms, tools: list.result.tools.length, children: childCount(child.pid) };
 }
 
+/** A project folder with the reference servers' rc and a lock of their tools (so nothing need start). */
+export function referenceProject() {
+  const { dir, file, rc } = project(['everything', 'memory', 'filesystem']);
+  const shared = parseCatalog(JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/catalogs/reference-servers.json'), 'utf8')));
+  // As `lazytools lock` writes it: with the rc's config, so the lock carries the tools' placements.
+  writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(shared.filter((s) => ['everything', 'memory', 'filesystem'].includes(s.server)), resolveConfig(rc, file))));
+  return dir;
+}
+
+/** A project folder serving `size` generated tools from a lock, in mode `all`. */
+export function generatedProject(size, catalog = generateCatalog(size)) {
+  const { dir, file, rc } = project([], { defaultMode: 'all' });
+  writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(parseCatalog(catalog), resolveConfig(rc, file))));
+  return dir;
+}
+
+/**
+ * Cold start in `dir`, `runs` times: spawn -> first tools/list answer (ms) per run after the
+ * first (a warm-up for the file system cache), and the most child processes seen (upstreams spawned).
+ */
+export async function coldStarts(dir, runs) {
+  const times = [];
+  let spawned = 0;
+  for (let i = 0; i < runs; i++) {
+    const run = await coldStart(dir);
+    times.push(run.ms);
+    spawned = Math.max(spawned, run.children);
+    run.child.kill('SIGTERM');
+  }
+  return { ...summary(times.slice(1)), runs: times.slice(1).map((ms) => round(ms, 1)), upstreamsSpawned: spawned };
+}
+
 export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
   const out = { sizes: {} };
   // Cold start with the real reference servers behind a lock: nothing may be spawned.
-  {
-    const { dir } = project(['everything', 'memory', 'filesystem']);
-    const shared = parseCatalog(JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/catalogs/reference-servers.json'), 'utf8')));
-    writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(shared.filter((s) => ['everything', 'memory', 'filesystem'].includes(s.server)))));
-    const runs = [];
-    let spawned = 0;
-    for (let i = 0; i < coldRuns; i++) {
-      const run = await coldStart(dir);
-      runs.push(run.ms);
-      spawned = Math.max(spawned, run.children);
-      run.child.kill('SIGTERM');
-    }
-    out.coldStartReference = { ...summary(runs.slice(1)), runs: runs.slice(1).map((ms) => round(ms, 1)), upstreamsSpawned: spawned };
-  }
+  out.coldStartReference = await coldStarts(referenceProject(), coldRuns);
   for (const size of sizes) {
     const catalog = generateCatalog(size);
-    const { dir } = project([], { defaultMode: 'all' });
-    writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(parseCatalog(catalog))));
+    const dir = generatedProject(size, catalog);
     const runs = [];
     for (let i = 0; i < (size >= 10_000 ? 4 : coldRuns); i++) {
       const run = await coldStart(dir);

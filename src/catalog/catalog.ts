@@ -1,9 +1,11 @@
 import type { ResolvedConfig } from '../config/resolve.js';
+import type { GroupConfig } from '../config/schema.js';
 import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
-import { placedTopics, scoreTopics, writeStatus, type PlacementInput, type TopicScore, type WriteStatus } from './placement.js';
+import { placedTopics, type TopicScore, type WriteStatus } from './placement.js';
+import { cachedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
@@ -96,7 +98,12 @@ export interface BuiltCatalog {
  * const { catalog, warnings } = buildCatalog([{ server: 'memory', tools }], resolveConfig({}));
  */
 export function buildCatalog(sources: readonly ServerTools[], config: ResolvedConfig): BuiltCatalog {
-  const compiled = Object.entries(config.groups).map(([name, group]) => compileGroup(name, group));
+  let compiled: CompiledGroup[] | undefined;
+  let digest: string | undefined;
+  const groupsOf: Groups = {
+    compiled: () => (compiled ??= Object.entries(config.groups).map(([name, group]) => compileGroup(name, group))),
+    digest: () => (digest ??= groupsDigest(config)),
+  };
   const nameCounts = new Map<string, number>();
   const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
   for (const source of sorted) for (const tool of source.tools) nameCounts.set(tool.name, (nameCounts.get(tool.name) ?? 0) + 1);
@@ -125,16 +132,16 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
       continue;
     }
     taken.add(exposedName);
-    tools.push(makeTool(server, tool, exposedName, compiled, config));
+    tools.push(makeTool(server, tool, exposedName, groupsOf, config));
   }
 
   const groups = new Map<string, CatalogGroup>();
-  for (const group of compiled) groups.set(group.name, { name: group.name, description: group.description, tools: [], catchAll: isCatchAll(group) });
+  for (const [name, group] of Object.entries(config.groups)) groups.set(name, { name, description: group.description ?? name, tools: [], catchAll: isCatchAll(group) });
   for (const tool of tools) for (const name of tool.groups) groups.get(name)?.tools.push(tool);
 
   const orphans = tools.filter((tool) => tool.groups.every((name) => groups.get(name)?.catchAll));
   if (orphans.length > 0) {
-    const closest = closestGroups(compiled);
+    const closest = closestGroups(Object.entries(config.groups).map(([name, group]) => ({ name, config: group })));
     const described = orphans.map((tool) => {
       const near = closest(tool);
       return near.length > 0 ? `${tool.id} (closest: ${near.join(', ')})` : tool.id;
@@ -203,20 +210,30 @@ export function idMatcher(globs: readonly string[]): (id: string) => boolean {
   return (id) => compiled.some((glob) => glob.test(id));
 }
 
-function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: CompiledGroup[], config: ResolvedConfig): CatalogTool {
+/** The catalog's groups, compiled on first use: with a lock's cached placements no tool needs them. */
+interface Groups {
+  compiled(): CompiledGroup[];
+  /** Digest of the groups (see placement-cache.ts), computed on first use. */
+  digest(): string;
+}
+
+function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: Groups, config: ResolvedConfig): CatalogTool {
   const id = `${server}:${tool.name}`;
-  const title = tool.title ?? tool.annotations?.title;
+  const title = toolTitle(tool);
   const summary = own(config.tools, id)?.summary ?? summarize(tool.description, title ?? tool.name);
   const input = { server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema };
   const { write, topics } = placementOf(tool, input);
   const readOnly = write.readOnly;
-  const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
-  const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
   const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);
-  const placements: GroupPlacement[] = [];
-  for (const group of groups) {
-    const match = group.explain(candidate);
-    if (match) placements.push({ group: group.name, ...match });
+  let placements = hasCachedGroupPlacements(tool) ? cachedGroupPlacements(tool, server, groups.digest(), summary) : undefined;
+  if (!placements) {
+    const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
+    const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
+    placements = [];
+    for (const group of groups.compiled()) {
+      const match = group.explain(candidate);
+      if (match) placements.push({ group: group.name, ...match });
+    }
   }
   let tokens: number | undefined;
   return {
@@ -238,22 +255,6 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   };
 }
 
-const placementCache = new WeakMap<ToolDefinition, Map<string, { write: WriteStatus; topics: TopicScore[] }>>();
-
-/**
- * Write status and topic scores of a definition, computed once per definition object and server
- * (and title): the gateway rebuilds its catalog whenever an upstream comes up or changes its tools,
- * and the other upstreams' definitions are the same objects.
- */
-function placementOf(tool: ToolDefinition, input: PlacementInput): { write: WriteStatus; topics: TopicScore[] } {
-  let byServer = placementCache.get(tool);
-  if (!byServer) placementCache.set(tool, (byServer = new Map()));
-  const key = `${input.server}\u0000${input.title ?? ''}`;
-  let placed = byServer.get(key);
-  if (!placed) byServer.set(key, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
-  return placed;
-}
-
 const renamedCache = new WeakMap<ToolDefinition, Map<string, ToolDefinition>>();
 
 /** The definition under its exposed name, the same object on every rebuild (see sameList). */
@@ -271,8 +272,8 @@ function listSome(items: string[], max = 10): string {
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
 
-function isCatchAll(group: CompiledGroup): boolean {
-  const { servers, tools, keywords, topics } = group.config;
+function isCatchAll(group: GroupConfig): boolean {
+  const { servers, tools, keywords, topics } = group;
   return servers === undefined && tools === undefined && keywords === undefined && topics === undefined;
 }
 

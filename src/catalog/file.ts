@@ -1,6 +1,7 @@
 import { ConfigError } from '../util/errors.js';
 import { readJsonFile } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
+import { primePlacement } from './placement-cache.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -12,7 +13,10 @@ export async function readCatalogFile(file: string): Promise<ServerTools[]> {
   return parseCatalog(await readJsonFile(file), file);
 }
 
-/** Validates the catalog shape loosely: servers, tool arrays, tool names and input schemas. */
+/**
+ * Validates the catalog shape loosely: servers, tool arrays, tool names and input schemas. A lock's
+ * `placement` section seeds the placement caches for these tool objects where it still fits them.
+ */
 export function parseCatalog(json: unknown, file?: string): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
   const result: ServerTools[] = [];
@@ -25,6 +29,7 @@ export function parseCatalog(json: unknown, file?: string): ServerTools[] {
     });
     result.push({ server, tools: entry.tools as ToolDefinition[] });
   }
+  if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result);
   return result;
 }
 

@@ -5,16 +5,22 @@ import path from 'node:path';
 import { projectFolder } from '../util/root.js';
 import { dictionary } from '../util/own.js';
 import { compareStrings as compare } from '../util/compare.js';
-import type { ServerTools, ToolDefinition } from './catalog.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { buildCatalog, type ServerTools, type ToolDefinition } from './catalog.js';
 import { readCatalogFile } from './file.js';
+import { lockPlacement, type LockPlacement } from './placement-cache.js';
 
 /** The lock file's name, written beside the rc file. */
 export const LOCK_FILE = 'lazytools.lock.json';
 
-/** A lock file: the catalog shape plus a content hash per server. */
+/**
+ * A lock file: the catalog shape plus a content hash per server, and the tools' placement results
+ * so a gateway starting on the lock need not compute them again (see placement-cache.ts).
+ */
 export interface LockFile {
   lockfileVersion: 1;
   servers: Record<string, { hash: string; tools: ToolDefinition[] }>;
+  placement: LockPlacement;
 }
 
 /** What changed between a lock and the live upstreams, as `server:tool` ids. */
@@ -29,7 +35,7 @@ export function lockPath(rcFile: string | undefined, cwd: string): string {
   return path.join(projectFolder(rcFile, cwd), LOCK_FILE);
 }
 
-/** The lock of a project when it exists. */
+/** The lock of a project when it exists (its cached placements seeded, see readCatalogFile). */
 export async function readLockIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; sources: ServerTools[] } | undefined> {
   const file = lockPath(rcFile, cwd);
   if (!existsSync(file)) return undefined;
@@ -39,14 +45,19 @@ export async function readLockIfPresent(rcFile: string | undefined, cwd: string)
 /**
  * Builds a lock: servers and tools sorted by name, definitions verbatim, and a sha256 of each
  * server's tools over a canonical (key-sorted) JSON, so the file is stable and diffs stay small.
+ * Its `placement` section records each tool's topics and write status, and with `config` the
+ * groups each tool is in under that config (what `lazytools lock` writes).
  */
-export function makeLock(sources: readonly ServerTools[]): LockFile {
+export function makeLock(sources: readonly ServerTools[], config?: ResolvedConfig): LockFile {
   const servers: LockFile['servers'] = dictionary();
+  const sorted: ServerTools[] = [];
   for (const source of [...sources].sort((a, b) => compare(a.server, b.server))) {
     const tools = [...source.tools].sort((a, b) => compare(a.name, b.name));
     servers[source.server] = { hash: hashTools(tools), tools };
+    sorted.push({ server: source.server, tools });
   }
-  return { lockfileVersion: 1, servers };
+  const built = config ? { catalog: buildCatalog(sorted, config).catalog, config } : undefined;
+  return { lockfileVersion: 1, servers, placement: lockPlacement(sorted, built) };
 }
 
 export async function writeLock(file: string, lock: LockFile): Promise<void> {

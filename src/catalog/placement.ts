@@ -34,6 +34,13 @@ export interface WriteStatus {
   reason: string;
 }
 
+/**
+ * Bump with any change to how tools are scored or matched (this file, groups.ts, text.ts) that the
+ * vocabulary does not show: lock files cache placement results under this revision (see
+ * placement-cache.ts), and an old cache must not outlive the code that computed it.
+ */
+export const PLACEMENT_REVISION = 1;
+
 /** Score a topic needs for a tool to be placed in it. */
 export const PLACEMENT_THRESHOLD = 2.5;
 

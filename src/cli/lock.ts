@@ -40,7 +40,7 @@ export const lockCommand: Command = {
       io.err(`${out} is out of date (${drift.added.length} added, ${drift.removed.length} removed, ${drift.changed.length} changed): run \`lazytools lock\``);
       return 1;
     }
-    await writeLock(out, makeLock(live.sources));
+    await writeLock(out, makeLock(live.sources, config));
     io.err(`wrote ${out} (${live.sources.reduce((n, s) => n + s.tools.length, 0)} tools from ${live.sources.length} servers)`);
     return 0;
   },

@@ -134,12 +134,18 @@ interface SynonymEntry {
   alternatives: string[][];
 }
 
-const SYNONYM_ENTRIES: SynonymEntry[] = SYNONYMS.flatMap((set) =>
-  set.map((phrase, i) => ({
-    phrase: words(phrase).map(stem),
-    alternatives: set.filter((_, k) => k !== i).map((other) => terms(other)).filter((t) => t.length > 0),
-  })),
-);
+let synonymEntries: SynonymEntry[] | undefined;
+
+/** The synonym table stemmed, built on the first query rather than at start-up (cold start). */
+function synonyms(): SynonymEntry[] {
+  synonymEntries ??= SYNONYMS.flatMap((set) =>
+    set.map((phrase, i) => ({
+      phrase: words(phrase).map(stem),
+      alternatives: set.filter((_, k) => k !== i).map((other) => terms(other)).filter((t) => t.length > 0),
+    })),
+  );
+  return synonymEntries;
+}
 
 /**
  * Query terms with weights: the query's own terms at 1, synonym expansions at `synonymWeight`
@@ -153,7 +159,7 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   for (const term of base) add(term, 1);
   for (let i = 0; i < raw.length; i++) {
-    for (const entry of SYNONYM_ENTRIES) {
+    for (const entry of synonyms()) {
       const { phrase } = entry;
       if (phrase.length > 0 && phrase.every((word, k) => raw[i + k] === word)) {
         for (const alternative of entry.alternatives) for (const term of alternative) add(term, synonymWeight * Math.min(1, 1.5 / alternative.length));

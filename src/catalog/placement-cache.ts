@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { META_NAME_PHRASES, META_NAME_WORDS, READ_VERBS, TOPICS, WRITE_VERBS } from '../config/topics.js';
+import { dictionary } from '../util/own.js';
+import { VERSION } from '../version.js';
+import type { Catalog, GroupPlacement, ServerTools, ToolDefinition } from './catalog.js';
+import { PLACEMENT_REVISION, PLACEMENT_THRESHOLD, scoreTopics, writeStatus, type PlacementInput, type TopicScore, type WriteStatus } from './placement.js';
+
+/**
+ * Placement results kept between runs. Scoring topics and matching groups is most of building a
+ * catalog (about 150 ms for 1,000 tools), and a gateway started on a lock file would redo it on
+ * every start before its first answer. `lazytools lock` therefore records each tool's placement
+ * in the lock's `placement` section, and reading the lock seeds the in-memory caches with every
+ * entry that still fits:
+ *
+ * - topics and write status are kept when the entry's `input` digest equals the digest of what
+ *   placement reads of the tool now (server, name, title, description, annotations, schema field
+ *   names) and the section's `version` equals this lazytools' placement version (package version,
+ *   placement revision and vocabulary);
+ * - group placements are kept when, in addition, the section's `groups` digest equals that of the
+ *   groups the catalog is built with and the entry's `summary` equals the tool's summary now (an
+ *   rc `tools.<id>.summary` changes what keywords match).
+ *
+ * Anything else (a hand-edited tool, an rc with other groups, a newer lazytools, a malformed
+ * entry) is recomputed as if there were no cache: the cache changes how fast, never what.
+ */
+
+/** Write status and topic scores of one tool. */
+export interface Placed {
+  write: WriteStatus;
+  topics: TopicScore[];
+}
+
+/** One tool's cached placement in a lock file. */
+export interface CachedPlacement {
+  /** Digest of what placement reads of the tool (see `placementInputDigest`). */
+  input: string;
+  write: WriteStatus;
+  topics: TopicScore[];
+  /** The summary the group placements were matched with (keywords match it). */
+  summary?: string;
+  /** The tool's groups, in config order, under the section's `groups` digest. */
+  groups?: GroupPlacement[];
+}
+
+/** The lock's `placement` section: per server, per tool name, its cached placement. */
+export interface LockPlacement {
+  /** `placementVersion()` of the lazytools that wrote it. */
+  version: string;
+  /** `groupsDigest()` of the groups the entries' `groups` were matched against, when recorded. */
+  groups?: string;
+  servers: Record<string, Record<string, CachedPlacement>>;
+}
+
+const placedCache = new WeakMap<ToolDefinition, Map<string, Placed>>();
+
+/**
+ * Write status and topic scores of a definition, computed once per definition object and server
+ * (and title): the gateway rebuilds its catalog whenever an upstream comes up or changes its tools,
+ * and the other upstreams' definitions are the same objects. A lock's cache seeds this map.
+ */
+export function placementOf(tool: ToolDefinition, input: PlacementInput): Placed {
+  let byServer = placedCache.get(tool);
+  if (!byServer) placedCache.set(tool, (byServer = new Map()));
+  const key = placedKey(input.server, input.title);
+  let placed = byServer.get(key);
+  if (!placed) byServer.set(key, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
+  return placed;
+}
+
+function placedKey(server: string, title: string | undefined): string {
+  return `${server}\u0000${title ?? ''}`;
+}
+
+interface GroupedEntry {
+  server: string;
+  groups: string;
+  summary: string;
+  placements: GroupPlacement[];
+}
+
+const groupedCache = new WeakMap<ToolDefinition, GroupedEntry>();
+
+/**
+ * The cached group placements of a definition, when they were matched on `server` against the
+ * groups whose digest is `groups`, with the same `summary`; else undefined (match them afresh).
+ */
+export function cachedGroupPlacements(tool: ToolDefinition, server: string, groups: string, summary: string): GroupPlacement[] | undefined {
+  const entry = groupedCache.get(tool);
+  return entry && entry.server === server && entry.groups === groups && entry.summary === summary ? entry.placements : undefined;
+}
+
+/** True when some definition carries cached group placements (so computing the groups digest pays). */
+export function hasCachedGroupPlacements(tool: ToolDefinition): boolean {
+  return groupedCache.has(tool);
+}
+
+let version: string | undefined;
+
+/**
+ * Changes whenever placement may score differently: with the package version, with
+ * `PLACEMENT_REVISION` (bumped with any change to the scoring code) and with the vocabulary.
+ */
+export function placementVersion(): string {
+  version ??= `${VERSION}+${PLACEMENT_REVISION}+${digest(JSON.stringify([TOPICS, [...WRITE_VERBS], [...READ_VERBS], [...META_NAME_WORDS], META_NAME_PHRASES, PLACEMENT_THRESHOLD]))}`;
+  return version;
+}
+
+/** Digest of the groups a catalog is built with (in config order) under this placement version. */
+export function groupsDigest(config: Pick<ResolvedConfig, 'groups'>): string {
+  return digest(JSON.stringify([placementVersion(), Object.entries(config.groups)]));
+}
+
+/** The title placement reads: the tool's, else its annotations'. */
+export function toolTitle(tool: ToolDefinition): string | undefined {
+  return tool.title ?? tool.annotations?.title;
+}
+
+/** Digest of everything placement reads of one tool on one server. */
+export function placementInputDigest(server: string, tool: ToolDefinition): string {
+  const properties = tool.inputSchema?.properties;
+  const fields = properties && typeof properties === 'object' ? Object.keys(properties) : [];
+  return digest(JSON.stringify([server, tool.name, toolTitle(tool) ?? null, tool.description ?? null, tool.annotations ?? null, fields]));
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+}
+
+/**
+ * The `placement` section of a lock: every tool's write status and topics, and when `built` (the
+ * catalog of these sources and the config it was built with) is given, each tool's group
+ * placements under that config's groups. Tools a catalog left out (name collisions) get no groups.
+ */
+export function lockPlacement(sources: readonly ServerTools[], built?: { catalog: Catalog; config: Pick<ResolvedConfig, 'groups'> }): LockPlacement {
+  const servers = dictionary<Record<string, CachedPlacement>>();
+  for (const source of sources) {
+    const entries = dictionary<CachedPlacement>();
+    for (const tool of source.tools) {
+      const title = toolTitle(tool);
+      const { write, topics } = placementOf(tool, { server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
+      const entry: CachedPlacement = { input: placementInputDigest(source.server, tool), write, topics };
+      const catalogTool = built?.catalog.byId.get(`${source.server}:${tool.name}`);
+      if (catalogTool) {
+        entry.summary = catalogTool.summary;
+        entry.groups = [...catalogTool.placements];
+      }
+      entries[tool.name] = entry;
+    }
+    servers[source.server] = entries;
+  }
+  return { version: placementVersion(), ...(built ? { groups: groupsDigest(built.config) } : {}), servers };
+}
+
+/**
+ * Seeds the in-memory caches from a lock's `placement` section for the tools of `sources` (the
+ * same objects buildCatalog will see). Entries that do not fit the tool now, or are malformed,
+ * are skipped. Returns how many tools were seeded. Never throws: a lock is user-editable.
+ */
+export function primePlacement(section: unknown, sources: readonly ServerTools[]): number {
+  if (!isRecord(section) || section.version !== placementVersion() || !isRecord(section.servers)) return 0;
+  const groups = typeof section.groups === 'string' ? section.groups : undefined;
+  let primed = 0;
+  for (const source of sources) {
+    const entries = ownValue(section.servers, source.server);
+    if (!isRecord(entries)) continue;
+    for (const tool of source.tools) {
+      const entry = ownValue(entries, tool.name);
+      if (!isCachedPlacement(entry) || entry.input !== placementInputDigest(source.server, tool)) continue;
+      let byServer = placedCache.get(tool);
+      if (!byServer) placedCache.set(tool, (byServer = new Map()));
+      // Fresh objects with the computed shapes' keys in their order: a hand-added key never reaches output.
+      const write: WriteStatus = { readOnly: entry.write.readOnly, kind: entry.write.kind, reason: entry.write.reason };
+      const topics = entry.topics.map((t): TopicScore => ({ topic: t.topic, score: t.score, reason: t.reason }));
+      byServer.set(placedKey(source.server, toolTitle(tool)), { write, topics });
+      if (groups !== undefined && entry.summary !== undefined && entry.groups !== undefined) {
+        const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: g.group, reason: g.reason } : { group: g.group, reason: g.reason, score: g.score }));
+        groupedCache.set(tool, { server: source.server, groups, summary: entry.summary, placements });
+      }
+      primed++;
+    }
+  }
+  return primed;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function ownValue(record: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+function isCachedPlacement(value: unknown): value is CachedPlacement {
+  if (!isRecord(value) || typeof value.input !== 'string') return false;
+  const write = value.write;
+  if (!isRecord(write) || typeof write.readOnly !== 'boolean' || typeof write.reason !== 'string' || !(write.kind === 'read' || write.kind === 'write' || write.kind === 'unknown')) return false;
+  if (!Array.isArray(value.topics) || !value.topics.every(isTopicScore)) return false;
+  if (value.summary !== undefined && typeof value.summary !== 'string') return false;
+  if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every(isGroupPlacement))) return false;
+  return true;
+}
+
+function isTopicScore(value: unknown): value is TopicScore {
+  return isRecord(value) && typeof value.topic === 'string' && typeof value.score === 'number' && Number.isFinite(value.score) && typeof value.reason === 'string';
+}
+
+function isGroupPlacement(value: unknown): value is GroupPlacement {
+  return isRecord(value) && typeof value.group === 'string' && typeof value.reason === 'string' && (value.score === undefined || (typeof value.score === 'number' && Number.isFinite(value.score)));
+}
