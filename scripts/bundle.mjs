@@ -1,7 +1,9 @@
-// Bundles the CLI into one file: Node then resolves and loads one module instead of hundreds,
-// which cuts `lazytools serve` cold start by about a third. The library (dist/index.js) stays
-// unbundled. Packages loaded lazily or by computed paths stay external.
-import { readFileSync } from 'node:fs';
+// Bundles the CLI: Node then resolves and loads a few modules instead of hundreds, which cuts
+// `lazytools serve` cold start by about a third. Code behind a dynamic import() (each command, the
+// HTTP front) goes to chunks of its own (dist/cli/chunks/), so a stdio gateway neither compiles the
+// HTTP server nor loads node:http and node:http2. The library (dist/index.js) stays unbundled.
+// Packages loaded lazily or by computed paths stay external.
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /**
@@ -22,16 +24,21 @@ const englishOnlyZodLocales = {
   },
 };
 
+// Chunk names carry a content hash: drop the previous build's.
+rmSync('dist/cli/chunks', { recursive: true, force: true });
 await build({
-  entryPoints: ['dist/cli/bin.js'],
-  outfile: 'dist/cli/lazytools.mjs',
+  entryPoints: { lazytools: 'dist/cli/bin.js' },
+  outdir: 'dist/cli',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   external: ['jiti', 'gpt-tokenizer', 'cosmiconfig'],
   plugins: [englishOnlyZodLocales],
-  // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
+  // CommonJS dependencies bundled into ESM still call require() for Node built-ins (in every chunk).
   banner: { js: "import { createRequire as __lazytoolsRequire } from 'node:module';\nconst require = __lazytoolsRequire(import.meta.url);" },
   logLevel: 'warning',
   legalComments: 'none',

@@ -67,7 +67,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
  * @throws ConfigError whose message lists each problem with its key path.
  */
 export function parseConfig(value: unknown, file?: string): RcConfig {
-  const parsed = configSchema.safeParse(value);
+  // jitless: one small document per process; compiling zod's fast path would cost more than it saves.
+  const parsed = configSchema.safeParse(value, { jitless: true });
   if (parsed.success) return parsed.data;
   throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
 }

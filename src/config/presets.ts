@@ -15,6 +15,8 @@ export interface Presets {
 }
 
 let cached: Presets | undefined;
+let groupsFileSchema: z.ZodType<{ groups: Record<string, GroupConfig> }> | undefined;
+let modeFileSchema: z.ZodType<ModeConfig> | undefined;
 
 /**
  * Reads `modes/*.json` (one file per mode) and `modes/groups.json`, validated with the rc
@@ -29,9 +31,11 @@ export function loadPresets(dir: string = PRESETS_DIR): Presets {
     const file = path.join(dir, entry);
     const json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (entry === 'groups.json') {
-      groups = parse(z.strictObject({ $schema: z.string().optional(), groups: z.record(z.string(), groupSchema) }), json, file).groups;
+      groupsFileSchema ??= z.strictObject({ $schema: z.string().optional(), groups: z.record(z.string(), groupSchema) });
+      groups = parse(groupsFileSchema, json, file).groups;
     } else {
-      modes[entry.slice(0, -'.json'.length)] = parse(modeSchema.extend({ $schema: z.string().optional() }), json, file);
+      modeFileSchema ??= modeSchema.extend({ $schema: z.string().optional() });
+      modes[entry.slice(0, -'.json'.length)] = parse(modeFileSchema, json, file);
     }
   }
   const presets = { modes, groups };
@@ -40,7 +44,9 @@ export function loadPresets(dir: string = PRESETS_DIR): Presets {
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
-  const result = schema.safeParse(value);
+  // jitless: each schema parses a handful of small files once per process, where compiling a
+  // fast path (zod's default) costs more than it saves (start-up time).
+  const result = schema.safeParse(value, { jitless: true });
   if (!result.success) throw new ConfigError(`invalid preset\n${z.prettifyError(result.error)}`, file);
   return result.data;
 }
