@@ -63,6 +63,11 @@ describe('lazytools lock', () => {
     const names = lock.servers.memory!.tools.map((t) => t.name);
     expect(names).toEqual([...names].sort());
     expect(lock.servers.memory!.hash).toMatch(/^sha256-/);
+    // Placement cached for every tool, groups under the rc's groups (a gateway on the lock skips scoring).
+    expect(lock.placement.groups).toEqual(expect.any(String));
+    for (const [server, entry] of Object.entries(lock.servers))
+      expect(Object.keys(lock.placement.servers[server] ?? {}).sort()).toEqual(entry.tools.map((t) => t.name).sort());
+    expect(lock.placement.servers.memory!.read_graph!.groups!.length).toBeGreaterThan(0);
 
     expect(cli(['lock', '--check'], dir).code).toBe(0);
     lock.servers.memory!.tools = lock.servers.memory!.tools.filter((t) => t.name !== 'read_graph');
