@@ -26,6 +26,27 @@ const englishOnlyZodLocales = {
 
 // Chunk names carry a content hash: drop the previous build's.
 rmSync('dist/cli/chunks', { recursive: true, force: true });
+/**
+ * cosmiconfig (and parse-json, js-yaml... which it requires on first use) is bundled: loading its
+ * two dozen CommonJS files one by one cost a gateway about 10 ms of start-up. Two packages it
+ * requires only for some config files stay outside: import-fresh (CommonJS `.js` configs that
+ * import() cannot load; it finds its caller through the module cache) and typescript (cosmiconfig's
+ * own `.ts` loader). They are required from cosmiconfig's installed folder, as cosmiconfig itself
+ * would, so strict layouts (pnpm) that do not hoist them still find them.
+ */
+const cosmiconfigOwnRequires = {
+  name: 'cosmiconfig-own-requires',
+  setup(build) {
+    build.onResolve({ filter: /^(import-fresh|typescript)$/ }, (args) =>
+      /[\\/]cosmiconfig[\\/]/.test(args.importer) ? { path: args.path, namespace: 'cosmiconfig-own-require' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'cosmiconfig-own-require' }, (args) => ({
+      contents: `const { createRequire } = require('node:module');\nmodule.exports = createRequire(require.resolve('cosmiconfig'))(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: { lazytools: 'dist/cli/bin.js' },
   outdir: 'dist/cli',
@@ -36,8 +57,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['jiti', 'gpt-tokenizer', 'cosmiconfig'],
-  plugins: [englishOnlyZodLocales],
+  external: ['jiti', 'gpt-tokenizer'],
+  plugins: [englishOnlyZodLocales, cosmiconfigOwnRequires],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins (in every chunk).
   banner: { js: "import { createRequire as __lazytoolsRequire } from 'node:module';\nconst require = __lazytoolsRequire(import.meta.url);" },
   logLevel: 'warning',
