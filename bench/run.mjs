@@ -202,6 +202,8 @@ Misses at 5: ${qual.misses.length === 0 ? 'none' : qual.misses.map((m) => `\`${m
 \`\`\`sh
 npm ci
 npm run bench          # about two minutes on 2 cores; --quick for a smoke run
+node bench/cold-start.mjs --runs 15 --sizes 1000   # cold start alone, after npm run build;
+                       # --bin OTHER/dist/cli/lazytools.mjs times another build in turn
 \`\`\`
 `;
 }

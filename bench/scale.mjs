@@ -62,10 +62,10 @@ function rssMb(pid) {
   return { rss: round(kb('VmRSS') / 1024, 1), peak: round(kb('VmHWM') / 1024, 1) };
 }
 
-/** Starts `lazytools serve` on a lock and times spawn -> first tools/list answer. */
-async function coldStart(dir) {
+/** Starts `lazytools serve` (the built CLI, or `bin`) on a lock and times spawn -> first tools/list answer. */
+async function coldStart(dir, bin = BIN) {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, LAZYTOOLS_QUIET: '1' } });
+  const child = spawn(process.execPath, [bin, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, LAZYTOOLS_QUIET: '1' } });
   const client = rawClient(child);
   await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
   client.notify('notifications/initialized');
@@ -95,15 +95,21 @@ export function generatedProject(size, catalog = generateCatalog(size)) {
  * first (a warm-up for the file system cache), and the most child processes seen (upstreams spawned).
  */
 export async function coldStarts(dir, runs) {
-  const times = [];
-  let spawned = 0;
-  for (let i = 0; i < runs; i++) {
-    const run = await coldStart(dir);
-    times.push(run.ms);
-    spawned = Math.max(spawned, run.children);
-    run.child.kill('SIGTERM');
-  }
-  return { ...summary(times.slice(1)), runs: times.slice(1).map((ms) => round(ms, 1)), upstreamsSpawned: spawned };
+  return (await interleavedColdStarts(dir, runs, [BIN]))[0];
+}
+
+/** coldStarts for several builds of the CLI at once, run after run in turn (A B A B), so load hits all alike. */
+export async function interleavedColdStarts(dir, runs, bins) {
+  const times = bins.map(() => []);
+  const spawned = bins.map(() => 0);
+  for (let i = 0; i < runs; i++)
+    for (const [k, bin] of bins.entries()) {
+      const run = await coldStart(dir, bin);
+      times[k].push(run.ms);
+      spawned[k] = Math.max(spawned[k], run.children);
+      run.child.kill('SIGTERM');
+    }
+  return bins.map((_, k) => ({ ...summary(times[k].slice(1)), runs: times[k].slice(1).map((ms) => round(ms, 1)), upstreamsSpawned: spawned[k] }));
 }
 
 export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
