@@ -123,7 +123,7 @@ async function executeTool(session: FrontSession, args: Record<string, unknown>,
   if (OWN_TOOL_NAMES.has(name)) return errorResult(`execute_tool: call "${name}" directly.`);
   const tool = findTool(session.gateway.catalog, name);
   if (tool) {
-    const problems = argumentProblems(tool.definition, toolArgs);
+    const problems = await argumentProblems(tool.definition, toolArgs);
     if (problems.length > 0) return errorResult(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
   return callCatalogTool(session, name, toolArgs, call, 'execute_tool');

@@ -1,7 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { ToolDefinition } from '../catalog/catalog.js';
 
-let ajv: Ajv | undefined;
+/** Loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
+let ajv: Promise<Ajv> | undefined;
 const compiled = new WeakMap<object, ValidateFunction | null>();
 
 /**
@@ -9,12 +10,17 @@ const compiled = new WeakMap<object, ValidateFunction | null>();
  * (`owner: required property is missing`), or an empty list when they fit. A schema ajv cannot
  * compile is not enforced (the upstream still validates).
  */
-export function argumentProblems(tool: ToolDefinition, args: unknown): string[] {
+export async function argumentProblems(tool: ToolDefinition, args: unknown): Promise<string[]> {
   let validate = compiled.get(tool.inputSchema);
   if (validate === undefined) {
+    ajv ??= import('ajv').then((loaded) => {
+      // Node's loader names ajv's CommonJS export; the CLI bundle hands over module.exports as default.
+      const Ajv = (loaded as Partial<typeof loaded>).Ajv ?? (loaded.default as unknown as typeof loaded).Ajv;
+      return new Ajv({ allErrors: true, strict: false, validateSchema: false });
+    });
+    const compiler = await ajv;
     try {
-      ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false });
-      validate = ajv.compile(tool.inputSchema);
+      validate = compiler.compile(tool.inputSchema);
     } catch {
       validate = null;
     }

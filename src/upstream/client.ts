@@ -1,4 +1,4 @@
-import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Notification, Transport } from '@modelcontextprotocol/client';
 import type { RequestId } from '../util/jsonrpc.js';
 import { outsideText } from '../util/redact.js';
@@ -36,7 +36,9 @@ export interface ClientHooks {
  * server's requests (sampling, elicitation, roots; also a 2026-07-28 server's input_required
  * rounds, which reach only handlers registered by method) to the hooks.
  */
-export function upstreamClient(transport: Transport, hooks: ClientHooks): Client {
+async function upstreamClient(transport: Transport, hooks: ClientHooks): Promise<Client> {
+  // Loaded with the first connection: a gateway serving from the lock starts without it.
+  const { Client } = await import('@modelcontextprotocol/client');
   const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: 'auto' } });
   client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
   client.fallbackNotificationHandler = (notification) => hooks.notified(client, notification);
@@ -61,28 +63,33 @@ export function upstreamClient(transport: Transport, hooks: ClientHooks): Client
  * is used as is.
  */
 export async function connectEitherEra(
-  client: Client,
-  transport: Transport,
-  reconnect: () => Transport,
+  connect: () => Transport | Promise<Transport>,
   hooks: ClientHooks,
   known: PriorDiscovery | undefined,
   timeout: number,
 ): Promise<{ client: Client; transport: Transport }> {
+  const first = await attempt(connect, hooks, (client, transport) => client.connect(transport, { timeout, prior: known ?? { kind: 'legacy' } }));
+  if (!(first instanceof ConnectFailure)) return first;
+  if (known || !refusedInitialize(first.failure)) throw first;
+  const second = await attempt(connect, hooks, (client, transport) => client.connect(transport, { timeout }));
+  if (second instanceof ConnectFailure) throw second;
+  return second;
+}
+
+/** One connection attempt; a failure closes its client and names the transport it failed on. */
+async function attempt(
+  connect: () => Transport | Promise<Transport>,
+  hooks: ClientHooks,
+  run: (client: Client, transport: Transport) => Promise<void>,
+): Promise<{ client: Client; transport: Transport } | ConnectFailure> {
+  const transport = await connect();
+  const client = await upstreamClient(transport, hooks);
   try {
-    await client.connect(transport, { timeout, prior: known ?? { kind: 'legacy' } });
+    await run(client, transport);
     return { client, transport };
   } catch (error) {
     await client.close().catch(() => {});
-    if (known || !refusedInitialize(error)) throw new ConnectFailure(error, transport);
-  }
-  const fresh = reconnect();
-  const modern = upstreamClient(fresh, hooks);
-  try {
-    await modern.connect(fresh, { timeout });
-    return { client: modern, transport: fresh };
-  } catch (error) {
-    await modern.close().catch(() => {});
-    throw new ConnectFailure(error, fresh);
+    return new ConnectFailure(error, transport);
   }
 }
 

@@ -1,6 +1,4 @@
 import path from 'node:path';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { interpolate, interpolateMap } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
@@ -33,13 +31,15 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
     .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, logger }));
 }
 
-function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, baseDir: string, logger: Logger, file: string | undefined): () => Transport {
+function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, baseDir: string, logger: Logger, file: string | undefined): () => Promise<Transport> {
   const at = `servers.${name}`;
   if (server.url !== undefined) {
     const url = new URL(interpolate(server.url, env, `${at}.url`, file));
     if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
     const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
-    return () => {
+    return async () => {
+      // The SDK client is loaded with the first connection (a gateway on the lock starts without it).
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
       const causes = streamCauses();
       const transport: Transport & CausedBy = Object.assign(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: causes.fetch }), { requestCause: causes.take });
       return transport;
@@ -47,7 +47,10 @@ function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, b
   }
   const command = interpolate(server.command ?? '', env, `${at}.command`, file);
   const args = (server.args ?? []).map((arg, i) => interpolate(arg, env, `${at}.args[${i}]`, file));
-  const childEnv = { ...getDefaultEnvironment(), ...interpolateMap(server.env, env, `${at}.env`, file) };
+  const rcEnv = interpolateMap(server.env, env, `${at}.env`, file);
   const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, interpolate(server.cwd, env, `${at}.cwd`, file));
-  return () => new StdioUpstreamTransport({ command, args, env: childEnv, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`) });
+  return async () => {
+    const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
+    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`) });
+  };
 }

@@ -1,6 +1,6 @@
 import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
-import { type JSONRPCMessage, type Notification } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
@@ -11,7 +11,7 @@ import { silentLogger, type Logger } from '../util/log.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { UpstreamError } from './error.js';
-import { ConnectFailure, connectEitherEra, ROUTABLE_CAPABILITIES, sdkFailure, upstreamClient, type ClientHooks } from './client.js';
+import { ConnectFailure, connectEitherEra, ROUTABLE_CAPABILITIES, sdkFailure, type ClientHooks } from './client.js';
 import { ModernChannel } from './modern.js';
 
 export { UpstreamError } from './error.js';
@@ -48,7 +48,7 @@ export interface UpstreamRequest {
 
 export interface UpstreamOptions {
   /** Creates a fresh transport for each (re)start. */
-  connect: () => Transport;
+  connect: () => Transport | Promise<Transport>;
   /** Per-call timeout (default 120 s). */
   timeoutMs?: number | undefined;
   /** Stop after this long without calls (restarted on the next call). */
@@ -314,10 +314,10 @@ export class Upstream {
     this.setStatus('starting');
     const timeout = this.options.startTimeoutMs ?? 30_000;
     const hooks = this.clientHooks();
-    let transport = this.options.connect();
-    let client = upstreamClient(transport, hooks);
+    let client: Client | undefined;
+    let transport: Transport | undefined;
     try {
-      ({ client, transport } = await connectEitherEra(client, transport, () => this.options.connect(), hooks, this.discovery, timeout));
+      ({ client, transport } = await connectEitherEra(() => this.options.connect(), hooks, this.discovery, timeout));
       this.client = client;
       this.transport = transport;
       this.hook(transport, client);
@@ -340,7 +340,7 @@ export class Upstream {
       this.client = undefined;
       this.modern = undefined;
       this.transport = undefined;
-      await client.close().catch(() => {});
+      await client?.close().catch(() => {});
       this.markDown();
       throw new UpstreamError(this.name, `could not start upstream "${this.name}": ${message}`);
     }
@@ -601,7 +601,7 @@ export class Upstream {
 }
 
 /** Why a start failed, for people: exit code and stderr tail of a child that died, bodies cut short. */
-function describe(error: unknown, transport: Transport): string {
+function describe(error: unknown, transport: Transport | undefined): string {
   const err = error as NodeJS.ErrnoException;
   if (err?.code === 'ENOENT') return redact(`command not found (${err.path ?? 'spawn'})`);
   const base = outsideText(err?.message ?? String(error));
