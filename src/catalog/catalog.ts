@@ -27,6 +27,23 @@ export interface ToolDefinition {
 export interface ServerTools {
   server: string;
   tools: readonly ToolDefinition[];
+  /** What a lock recorded of the server besides its tools (absent in plain catalogs). */
+  profile?: ServerProfile | undefined;
+}
+
+/**
+ * What a server offers besides tools, as a lock records it: a gateway starting on the lock
+ * advertises the server's capabilities, instructions, prompts and resources, and connects in its
+ * protocol era, before (and without) starting it. Verbatim upstream payloads, loosely typed.
+ */
+export interface ServerProfile {
+  capabilities?: Record<string, unknown> | undefined;
+  instructions?: string | undefined;
+  /** The era verdict: `legacy` (initialize) or `modern` with the server/discover result. */
+  protocol?: { era: 'legacy' } | { era: 'modern'; discover: Record<string, unknown> } | undefined;
+  prompts?: Array<Record<string, unknown> & { name: string }> | undefined;
+  resources?: Array<Record<string, unknown> & { uri: string }> | undefined;
+  resourceTemplates?: Array<Record<string, unknown> & { uriTemplate: string }> | undefined;
 }
 
 /** A tool as lazytools knows it: where it lives, what clients call it, what it costs. */

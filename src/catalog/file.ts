@@ -2,6 +2,7 @@ import { ConfigError } from '../util/errors.js';
 import { readJsonFile } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 import { primePlacement } from './placement-cache.js';
+import { readProfile } from './profile.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -27,7 +28,8 @@ export function parseCatalog(json: unknown, file?: string): ServerTools[] {
         throw new ConfigError(`servers.${server}.tools[${index}].name: expected a non-empty string`, file);
       if (!isObject(tool.inputSchema)) throw new ConfigError(`servers.${server}.tools[${index}].inputSchema: expected an object`, file);
     });
-    result.push({ server, tools: entry.tools as ToolDefinition[] });
+    const profile = readProfile(entry);
+    result.push(profile ? { server, tools: entry.tools as ToolDefinition[], profile } : { server, tools: entry.tools as ToolDefinition[] });
   }
   if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result);
   return result;

@@ -9,6 +9,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { buildCatalog, type ServerTools, type ToolDefinition } from './catalog.js';
 import { readCatalogFile } from './file.js';
 import { lockPlacement, type LockPlacement } from './placement-cache.js';
+import { writeProfile } from './profile.js';
 
 /** The lock file's name, written beside the rc file. */
 export const LOCK_FILE = 'lazytools.lock.json';
@@ -19,7 +20,7 @@ export const LOCK_FILE = 'lazytools.lock.json';
  */
 export interface LockFile {
   lockfileVersion: 1;
-  servers: Record<string, { hash: string; tools: ToolDefinition[] }>;
+  servers: Record<string, { hash: string; tools: ToolDefinition[] } & Record<string, unknown>>;
   placement: LockPlacement;
 }
 
@@ -46,14 +47,16 @@ export async function readLockIfPresent(rcFile: string | undefined, cwd: string)
  * Builds a lock: servers and tools sorted by name, definitions verbatim, and a sha256 of each
  * server's tools over a canonical (key-sorted) JSON, so the file is stable and diffs stay small.
  * Its `placement` section records each tool's topics and write status, and with `config` the
- * groups each tool is in under that config (what `lazytools lock` writes).
+ * groups each tool is in under that config (what `lazytools lock` writes). A server entry also
+ * carries the server's profile when known (protocol era, capabilities, instructions, prompts,
+ * resources), so a gateway on the lock serves all of it before starting the server.
  */
 export function makeLock(sources: readonly ServerTools[], config?: ResolvedConfig): LockFile {
   const servers: LockFile['servers'] = dictionary();
   const sorted: ServerTools[] = [];
   for (const source of [...sources].sort((a, b) => compare(a.server, b.server))) {
     const tools = [...source.tools].sort((a, b) => compare(a.name, b.name));
-    servers[source.server] = { hash: hashTools(tools), tools };
+    servers[source.server] = { hash: hashTools(tools), tools, ...writeProfile(source.profile) };
     sorted.push({ server: source.server, tools });
   }
   const built = config ? { catalog: buildCatalog(sorted, config).catalog, config } : undefined;

@@ -78,6 +78,8 @@ export class Gateway implements RoutingContext {
     const upstreams = options.upstreams ?? createUpstreams(options.config, { env: options.env, logger: this.logger });
     this.upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
     this.locked = new Map((options.locked ?? []).map((entry) => [entry.server, entry]));
+    // What the lock knows of a server stands in for it until it starts (capabilities, prompts, ...).
+    for (const upstream of upstreams) seedFromLock(upstream, this.locked.get(upstream.name));
     for (const upstream of upstreams) this.watch(upstream);
     this.catalog = this.build();
   }
@@ -203,7 +205,8 @@ export class Gateway implements RoutingContext {
       if (this.upstreams.has(name)) continue;
       this.upstreams.set(name, upstream);
       this.watch(upstream);
-      if (!this.locked.has(name)) starting.push(upstream);
+      if (this.locked.has(name)) seedFromLock(upstream, this.locked.get(name));
+      else starting.push(upstream);
     }
     this.config = config;
     this.own.clear();
@@ -279,4 +282,9 @@ export class Gateway implements RoutingContext {
     if (catalog.tools.length >= LARGE_CATALOG) compactSoon();
     return catalog;
   }
+}
+
+/** A server's lock profile stands in for it until it starts. */
+function seedFromLock(upstream: Upstream, locked: ServerTools | undefined): void {
+  if (locked?.profile) upstream.seed(locked.profile);
 }

@@ -24,7 +24,7 @@ export async function snapshotUpstreams(
       options.progress?.(`${upstream.name}: connecting`);
       try {
         await upstream.start();
-        sources.push({ server: upstream.name, tools: upstream.tools });
+        sources.push({ server: upstream.name, tools: upstream.tools, profile: upstream.profile() });
         options.progress?.(`${upstream.name}: ${upstream.tools.length} tools`);
       } catch (error) {
         failures.push({ server: upstream.name, error: (error as Error).message });

@@ -2,7 +2,7 @@ import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import type { ToolDefinition } from '../catalog/catalog.js';
+import type { ServerProfile, ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
@@ -294,6 +294,32 @@ export class Upstream {
     // 2026-07-28 has no client-to-server change notifications (roots come with each request).
     if (this.status !== 'ready' || !this.transport || this.era === 'modern') return;
     void this.transport.send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) } as JSONRPCMessage).catch(() => {});
+  }
+
+  /** What a lock records of this server besides its tools (after a start). */
+  profile(): ServerProfile {
+    const discovery = this.discovery;
+    return {
+      protocol: discovery?.kind === 'modern' ? { era: 'modern', discover: discovery.discover as unknown as Record<string, unknown> } : discovery ? { era: 'legacy' } : undefined,
+      capabilities: this.capabilities,
+      instructions: this.instructions,
+      prompts: this.primitives.prompts,
+      resources: this.primitives.resources,
+      resourceTemplates: this.primitives.templates,
+    };
+  }
+
+  /**
+   * Takes what a lock recorded while the server is not started, so the gateway can advertise
+   * its capabilities, instructions, prompts and resources, and the first start skips the era probe.
+   */
+  seed(profile: ServerProfile): void {
+    if (this.status === 'ready' || this.status === 'starting') return;
+    this.capabilities = profile.capabilities;
+    this.instructions = profile.instructions;
+    this.primitives = { prompts: profile.prompts ?? [], resources: profile.resources ?? [], templates: profile.resourceTemplates ?? [] };
+    const protocol = profile.protocol;
+    if (protocol) this.discovery = protocol.era === 'modern' ? { kind: 'modern', discover: protocol.discover as never } : { kind: 'legacy' };
   }
 
   /** Disconnects (and ends a stdio child). */

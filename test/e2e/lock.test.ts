@@ -6,7 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { alive, BIN, childPids, deferred, EventCounter, referenceRc, waitFor } from '../helpers.js';
+import { alive, BIN, childPids, deferred, EventCounter, referenceRc, ROOT, tempTree, waitFor } from '../helpers.js';
+
+const KITCHEN_SINK = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
@@ -105,6 +107,35 @@ describe('lazytools lock', () => {
     expect(childPids(pid)).toHaveLength(1);
     await client.close();
   });
+});
+
+describe('the lock records what a server offers besides tools', () => {
+  for (const [label, flags, era] of [
+    ['a 2025 server', [], 'legacy'],
+    ['a 2026-07-28-only server', ['--modern-only'], 'modern'],
+  ] as const) {
+    it(`serves the prompts, resources and instructions of ${label} before starting it, and starts it on the first call that needs it`, async () => {
+      const dir = tempTree({ 'package.json': '{}' });
+      writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN_SINK, ...flags] } }, defaultMode: 'all' }));
+      expect(cli(['lock'], dir).code).toBe(0);
+      const lock = JSON.parse(readFileSync(path.join(dir, 'lazytools.lock.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+      const entry = lock.servers.kitchen ?? {};
+      expect((entry.protocol as { era?: string }).era).toBe(era);
+      expect(Object.keys(entry.capabilities as object)).toEqual(expect.arrayContaining(['prompts', 'resources', 'tools']));
+      expect(entry.instructions).toContain('exercises every MCP primitive');
+
+      const { client, pid } = await gatewayClient(dir);
+      expect(client.getServerCapabilities()?.prompts).toBeDefined();
+      expect(client.getInstructions()).toContain('## kitchen');
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('test_prompt_with_arguments');
+      expect((await client.listResources()).resources.map((r) => r.uri)).toContain('test://static-text');
+      expect(childPids(pid)).toEqual([]);
+      const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
+      expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" });
+      expect(childPids(pid)).toHaveLength(1);
+      await client.close();
+    });
+  }
 });
 
 describe('resilience', () => {

@@ -1,0 +1,41 @@
+import type { ServerProfile } from './catalog.js';
+
+/** The keys a lock's server entry carries besides `hash` and `tools`. */
+const LIST_KEYS = [
+  ['prompts', 'name'],
+  ['resources', 'uri'],
+  ['resourceTemplates', 'uriTemplate'],
+] as const;
+
+/**
+ * Reads the profile a lock recorded beside a server's tools, keeping only well-formed parts: a
+ * lock edited by hand (or by an older lazytools) loses what does not fit and never fails.
+ */
+export function readProfile(entry: Record<string, unknown>): ServerProfile | undefined {
+  const profile: ServerProfile = {};
+  if (isObject(entry.capabilities)) profile.capabilities = entry.capabilities;
+  if (typeof entry.instructions === 'string') profile.instructions = entry.instructions;
+  const protocol = entry.protocol;
+  if (isObject(protocol) && protocol.era === 'legacy') profile.protocol = { era: 'legacy' };
+  else if (isObject(protocol) && protocol.era === 'modern' && isObject(protocol.discover)) profile.protocol = { era: 'modern', discover: protocol.discover };
+  for (const [key, id] of LIST_KEYS) {
+    const list = entry[key];
+    if (Array.isArray(list)) profile[key] = list.filter((item): item is never => isObject(item) && typeof item[id] === 'string');
+  }
+  return Object.keys(profile).length > 0 ? profile : undefined;
+}
+
+/** The profile as a lock writes it: only what the server has, in a fixed key order. */
+export function writeProfile(profile: ServerProfile | undefined): Record<string, unknown> {
+  if (!profile) return {};
+  const out: Record<string, unknown> = {};
+  if (profile.protocol) out.protocol = profile.protocol;
+  if (profile.capabilities) out.capabilities = profile.capabilities;
+  if (profile.instructions) out.instructions = profile.instructions;
+  for (const [key] of LIST_KEYS) if (profile[key]?.length) out[key] = profile[key];
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
