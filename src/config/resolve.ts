@@ -33,6 +33,19 @@ export interface ResolvedConfig {
   /** Cap on tools search made visible in one session (rc `discovery.maxEnabled`). */
   maxDiscovered: number;
   usage: boolean;
+  /** Bearer tokens (by label) mapped to modes; empty when the rc maps none. */
+  tokens: TokenGrant[];
+  /** Modes offered as server variants (SEP-2053 draft), or undefined when variants are off. */
+  variants: string[] | undefined;
+  /** ttlMs of 2026-07-28 list results. */
+  cacheTtlMs: number;
+}
+
+/** A bearer token of `auth.tokens`: its label, sha256 (lower-case hex) and the modes it may use. */
+export interface TokenGrant {
+  label: string;
+  sha256: string;
+  modes: string[];
 }
 
 /** The mode a session starts in when the rc names none. */
@@ -88,6 +101,21 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
 
   const defaultMode = rc.defaultMode ?? DEFAULT_MODE;
   if (!own(modes, defaultMode)) throw new ConfigError(`defaultMode: unknown mode "${defaultMode}"${hint(defaultMode, Object.keys(modes))}`, file);
+  const knownMode = (name: string, path: string) => {
+    if (!own(modes, name)) throw new ConfigError(`${path}: unknown mode "${name}"${hint(name, Object.keys(modes))}`, file);
+  };
+  const tokens: TokenGrant[] = [];
+  const hashes = new Map<string, string>();
+  for (const [label, grant] of Object.entries(rc.auth?.tokens ?? {})) {
+    grant.modes.forEach((mode, index) => knownMode(mode, `auth.tokens.${label}.modes[${index}]`));
+    const sha256 = grant.sha256.toLowerCase();
+    const twin = hashes.get(sha256);
+    if (twin !== undefined) throw new ConfigError(`auth.tokens.${label}.sha256: the same token as auth.tokens.${twin}: expected one entry per token`, file);
+    hashes.set(sha256, label);
+    tokens.push({ label, sha256, modes: unique(grant.modes) });
+  }
+  (rc.variants?.modes ?? []).forEach((mode, index) => knownMode(mode, `variants.modes[${index}]`));
+  const variants = rc.variants?.enabled ? unique(rc.variants.modes ?? Object.keys(modes)) : undefined;
 
   return {
     file,
@@ -104,6 +132,9 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     hiddenTools: rc.policy?.hiddenTools ?? 'allow',
     maxDiscovered: rc.discovery?.maxEnabled ?? 20,
     usage: rc.usage ?? false,
+    tokens,
+    variants,
+    cacheTtlMs: rc.cache?.ttlMs ?? 60_000,
   };
 }
 

@@ -118,6 +118,35 @@ export const toolOverrideSchema = z.strictObject({
 
 export const strategySchema = z.enum(['notify', 'proxy', 'hybrid', 'auto']);
 
+/**
+ * One bearer token of `auth.tokens`: its sha256 (never the token itself, so the rc can be
+ * committed) and the modes it may use. A token-mapped mode is a boundary: neither the endpoint nor
+ * a server variant can widen it.
+ */
+export const tokenGrantSchema = z.strictObject({
+  sha256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'expected the token\'s sha256 as 64 hex digits (e.g. `printf %s "$TOKEN" | sha256sum`)')
+    .describe('sha256 of the bearer token, hex (`printf %s "$TOKEN" | sha256sum`).'),
+  modes: z.array(key).min(1).describe('Modes this token may use; the first is its default.'),
+  description: z.string().optional().describe('Who holds the token (shown in logs instead of the token).'),
+});
+
+/** Bearer tokens mapped to modes (HTTP only). */
+export const authSchema = z.strictObject({
+  tokens: z.record(key, tokenGrantSchema).optional().describe('Bearer tokens by label, each stored as its sha256 and mapped to the modes it may use.'),
+});
+
+/**
+ * Server variants (SEP-2053, a draft MCP extension): each mode is advertised as a variant in
+ * `server/discover`, and a 2026-07-28 request selects one with
+ * `_meta["io.modelcontextprotocol/server-variant"]`. Off by default while the SEP is a draft.
+ */
+export const variantsSchema = z.strictObject({
+  enabled: z.boolean().optional().describe('Advertise modes as server variants (SEP-2053 draft; default false).'),
+  modes: z.array(key).optional().describe('Modes offered as variants (default: every mode).'),
+});
+
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   servers: z.record(name, serverSchema).optional(),
@@ -141,6 +170,13 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
+  auth: authSchema.optional().describe('Bearer tokens mapped to modes (HTTP).'),
+  variants: variantsSchema.optional().describe('Modes as server variants for 2026-07-28 clients (SEP-2053 draft).'),
+  cache: z
+    .strictObject({
+      ttlMs: z.number().int().nonnegative().optional().describe('ttlMs of 2026-07-28 list results (default 60000).'),
+    })
+    .optional(),
 });
 
 export type ServerConfig = z.infer<typeof serverSchema>;
@@ -148,5 +184,6 @@ export type GroupConfig = z.infer<typeof groupSchema>;
 export type ModeConfig = z.infer<typeof modeSchema>;
 export type ToolOverride = z.infer<typeof toolOverrideSchema>;
 export type Strategy = z.infer<typeof strategySchema>;
+export type TokenGrantConfig = z.infer<typeof tokenGrantSchema>;
 /** The rc file as written (after validation). */
 export type RcConfig = z.infer<typeof configSchema>;

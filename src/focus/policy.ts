@@ -13,6 +13,11 @@ import { own } from '../util/own.js';
  *   and nothing it does adds tools outside that mode;
  * - hiddenTools "reject": tools outside the session's visible set are not run, and search may
  *   show them but not add them; a mode switch (where allowed) is the way to reach them.
+ * - stateless (2026-07-28) requests: the mode comes from the request (endpoint, bearer token,
+ *   server variant, else the default; requestMode), the list never varies with what the client
+ *   did, so search adds nothing and focus_mode only says how to reach a mode;
+ * - a bearer token's modes are a boundary: no endpoint or variant widens them, and tools outside
+ *   the mode are refused whatever hiddenTools says.
  */
 
 /** What the rules need to know about a session. */
@@ -23,9 +28,60 @@ export interface PolicySubject {
   fixedMode: string | undefined;
   /** True when the tool is in the session's visible set (mode groups, overrides, discovered). */
   inMode(tool: CatalogTool): boolean;
+  /** True for a 2026-07-28 request: its list may not vary with anything the client did. */
+  readonly stateless?: boolean | undefined;
+  /** True when the mode came from a bearer token: tools outside it are never run. */
+  readonly boundary?: boolean | undefined;
 }
 
 type PolicyConfig = Pick<ResolvedConfig, 'modes' | 'hiddenTools'>;
+
+/** What a stateless (2026-07-28) request says about its mode. */
+export interface ModeRequest {
+  /** The mode of the endpoint path (`/mcp/<mode>`). */
+  endpoint?: string | undefined;
+  /** The modes `serve --mode` serves (the only ones reachable), when set. */
+  served?: readonly string[] | undefined;
+  /** The modes the request's bearer token may use, when the token is mapped. */
+  tokenModes?: readonly string[] | undefined;
+  /** The token's label (for messages; never the token). */
+  tokenLabel?: string | undefined;
+  /** The raw `_meta["io.modelcontextprotocol/server-variant"]` value, when present. */
+  variant?: unknown;
+}
+
+/** The mode a stateless request runs in, or why it may not run. */
+export type ModeResolution = { mode: string; bound: boolean; boundary: boolean } | { refusal: string };
+
+/**
+ * The mode of a stateless request: its variant, else its endpoint, else the first mode `serve
+ * --mode` serves (that the token allows), else the token's first mode, else `defaultMode`. A
+ * variant must be offered (rc `variants`), an endpoint's mode cannot be swapped by a variant, and
+ * neither may leave the modes `serve --mode` serves or the token allows.
+ */
+export function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode' | 'variants'>, request: ModeRequest): ModeResolution {
+  const { endpoint, served, tokenModes, variant } = request;
+  if (variant !== undefined) {
+    if (config.variants === undefined) return { refusal: 'Server variants are not enabled on this gateway (rc "variants": {"enabled": true}); omit io.modelcontextprotocol/server-variant.' };
+    if (typeof variant !== 'string' || !config.variants.includes(variant) || !modeNamed(config, variant))
+      return { refusal: `Unknown server variant ${JSON.stringify(variant)?.slice(0, 80) ?? String(variant)}. Variants: ${config.variants.join(', ')}.` };
+  }
+  if (endpoint !== undefined && !modeNamed(config, endpoint)) return { refusal: `Unknown mode "${endpoint}". Modes: ${Object.keys(config.modes).join(', ')}.` };
+  if (endpoint !== undefined && variant !== undefined && variant !== endpoint)
+    return { refusal: `This endpoint serves mode "${endpoint}" only; variant "${String(variant)}" is served at /mcp without a mode (or at /mcp/${String(variant)}).` };
+  const mode =
+    (variant as string | undefined) ??
+    endpoint ??
+    (served && tokenModes ? served.find((name) => tokenModes.includes(name)) : undefined) ??
+    served?.[0] ??
+    tokenModes?.[0] ??
+    config.defaultMode;
+  if (served !== undefined && !served.includes(mode)) return { refusal: `This gateway serves only mode(s) ${served.join(', ')}; "${mode}" is not one of them.` };
+  if (tokenModes !== undefined && !tokenModes.includes(mode))
+    return { refusal: `The bearer token${request.tokenLabel ? ` "${request.tokenLabel}"` : ''} may use mode(s) ${tokenModes.join(', ')} only, not "${mode}".` };
+  if (!modeNamed(config, mode)) return { refusal: `Mode "${mode}" no longer exists.` };
+  return { mode, bound: endpoint !== undefined || served !== undefined || tokenModes !== undefined, boundary: tokenModes !== undefined };
+}
 
 /** The resolved mode of that name (own names only: "toString" is not a mode unless defined). */
 export function modeNamed(config: Pick<ResolvedConfig, 'modes'>, name: string): ResolvedMode | undefined {
@@ -55,6 +111,8 @@ export function callRefusal(config: PolicyConfig, subject: PolicySubject, tool: 
   if (!mode) return `Mode "${subject.mode}" no longer exists; "${tool.exposedName}" is not available.`;
   if (!modeAllows(mode, tool))
     return `Mode "${mode.name}" is read-only and "${tool.exposedName}" may write (it is not annotated readOnlyHint: true, and its name or description does not show it only reads). ${whereElse(config, subject, tool)}`;
+  if (subject.boundary && !subject.inMode(tool))
+    return `"${tool.exposedName}" is not part of mode "${mode.name}", the only tools this bearer token may run there.`;
   if (config.hiddenTools === 'reject' && !subject.inMode(tool))
     return `"${tool.exposedName}" is not part of mode "${mode.name}" and this gateway rejects hidden tools. ${whereElse(config, subject, tool)}`;
   return undefined;
@@ -66,7 +124,16 @@ export function callRefusal(config: PolicyConfig, subject: PolicySubject, tool: 
  * list to add to).
  */
 export function mayEnable(config: PolicyConfig, subject: PolicySubject, strategy: string): boolean {
-  return strategy !== 'proxy' && subject.fixedMode === undefined && config.hiddenTools !== 'reject';
+  return strategy !== 'proxy' && subject.fixedMode === undefined && !subject.stateless && config.hiddenTools !== 'reject';
+}
+
+/**
+ * The strategy a stateless request is served with: `proxy` stays; every other one becomes
+ * `hybrid`, since no list changes per client (`notify`'s search-adds-to-the-list cannot work, and
+ * `auto` would vary the list by client name).
+ */
+export function statelessStrategy(setting: string): 'proxy' | 'hybrid' {
+  return setting === 'proxy' ? 'proxy' : 'hybrid';
 }
 
 /** Why the session may not change its mode or groups, or undefined when it may. */
@@ -89,6 +156,10 @@ export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTo
 
 /** Where else the tool is reachable: other modes (switchable sessions) or nothing (fixed ones). */
 function whereElse(config: PolicyConfig, subject: PolicySubject, tool: CatalogTool): string {
+  if (subject.stateless && subject.fixedMode === undefined) {
+    const modes = modesWith(config, tool);
+    return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (ask focus_mode how to reach one).` : 'No mode includes it.';
+  }
   if (subject.fixedMode !== undefined) return `This endpoint serves only mode "${subject.fixedMode}".`;
   const modes = modesWith(config, tool);
   return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (switch with focus_mode).` : 'No mode includes it.';

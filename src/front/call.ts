@@ -32,12 +32,15 @@ export function callContext(ctx: ServerContext): CallContext {
   };
 }
 
+/** What calling a catalog tool needs from its caller: a session, or a stateless request (front/modern). */
+export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin'>;
+
 /**
  * Calls a catalog tool by exposed name or id, after the mode's checks (focus/policy): read-only
  * modes refuse tools not annotated read-only; `policy.hiddenTools: reject` refuses tools outside
  * the mode. Failures are `isError` results naming the tool.
  */
-export async function callCatalogTool(session: FrontSession, name: string, args: unknown, call: CallContext | undefined, via: CallVia): Promise<CallToolResult> {
+export async function callCatalogTool(session: CallingSession, name: string, args: unknown, call: CallContext | undefined, via: CallVia): Promise<CallToolResult> {
   const catalog = session.gateway.catalog;
   const tool = findTool(catalog, name);
   if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, catalog.byName.keys())} Use search_tools to find tools.`);

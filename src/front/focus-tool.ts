@@ -75,7 +75,7 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
  * by `listStatus` like `lazytools status` (`visibleTools` is its `tools`: under proxy, the listed
  * tools, not the mode's).
  */
-export function status(session: FrontSession) {
+export function status(session: Pick<FrontSession, 'focus' | 'gateway' | 'listedTools' | 'ownDefinitions'>) {
   const focus = session.focus;
   const { tools, ...figures } = listStatus(session.gateway.catalog, session.listedTools(), session.ownDefinitions());
   return { mode: focus.mode, groups: activeGroups(session.gateway.config, focus), visibleTools: tools, ...figures };

@@ -69,6 +69,12 @@ export class Gateway implements RoutingContext {
   private promptIndex: PromptIndex | undefined;
   private resourceIndex: ResourceIndex | undefined;
   private readonly sentLogLevels = new WeakMap<Upstream, string>();
+  /**
+   * Told when a list may have changed: `tools` after the catalog was rebuilt or the config
+   * reloaded, `prompts`/`resources` when an upstream's list changed. The 2026-07-28 front turns
+   * these into notifications on subscriptions/listen streams (it checks what really changed).
+   */
+  readonly listChangeListeners = new Set<(kind: 'tools' | PrimitiveKind) => void>();
 
   constructor(options: GatewayOptions) {
     this.config = options.config;
@@ -182,6 +188,7 @@ export class Gateway implements RoutingContext {
     this.catalog = this.build();
     this.index = undefined;
     for (const session of this.sessions) session.catalogChanged();
+    this.listsChanged('tools');
   }
 
   /**
@@ -218,6 +225,7 @@ export class Gateway implements RoutingContext {
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     for (const session of this.sessions) session.reconfigure();
+    for (const kind of ['tools', 'prompts', 'resources'] as const) this.listsChanged(kind);
   }
 
   /** Closes every session and stops every upstream. */
@@ -251,6 +259,17 @@ export class Gateway implements RoutingContext {
     if (kind === 'prompts') this.promptIndex = undefined;
     else this.resourceIndex = undefined;
     for (const session of this.sessions) session.listChanged(kind);
+    this.listsChanged(kind);
+  }
+
+  private listsChanged(kind: 'tools' | PrimitiveKind): void {
+    for (const listener of this.listChangeListeners) {
+      try {
+        listener(kind);
+      } catch (error) {
+        this.logger.error(`list change listener: ${(error as Error).message}`);
+      }
+    }
   }
 
   /** Log messages go to the causing session (or every session); resources/updated to subscribers. */

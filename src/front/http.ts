@@ -5,10 +5,13 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
-import { modeNamed } from '../focus/policy.js';
+import { modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
+import { accessFor } from './auth.js';
 import type { Gateway } from './gateway.js';
+import { isModernHttpRequest } from './modern/classify.js';
+import { createModernHttp } from './modern/http.js';
 import type { FrontSession } from './session.js';
 
 export interface HttpOptions {
@@ -51,6 +54,8 @@ export interface HttpFront {
 
 interface HttpSession {
   session: FrontSession;
+  /** The rc token label the session was opened with: its requests must keep using that token. */
+  grant: string | undefined;
   transport: NodeStreamableHTTPServerTransport;
   path: string;
   lastSeen: number;
@@ -73,7 +78,7 @@ const DEFAULT_MAX_SESSIONS = 1_000;
  */
 export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Promise<HttpFront> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host) && !options.token && !options.force)
+  if (!LOOPBACK.has(host) && !options.token && gateway.config.tokens.length === 0 && !options.force)
     throw new ConfigError(`refusing to serve on non-loopback address ${host} without a token: pass --token (or LAZYTOOLS_TOKEN), or --force`);
   const sessions = new Map<string, HttpSession>();
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -84,6 +89,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   /** Sessions created for an initialize the SDK has not answered yet (they count against the cap). */
   let opening = 0;
   let port = options.port ?? 0;
+  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody });
 
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -96,7 +102,9 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = checkRequest(req.headers, port, host, options);
+    // The bearer token is checked against --token and the rc's auth.tokens (sha256) by accessFor.
+    const access = accessFor(req.headers.authorization, gateway.config, options.token);
+    const refusal = checkRequest(req.headers, port, host, { ...options, token: undefined }) ?? refusedAccess(access);
     if (refusal) {
       if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
@@ -113,11 +121,16 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
     }
 
+    // A token mapped to modes fixes the mode: no endpoint may widen it (focus/policy requestMode).
+    const grant = access.kind === 'modes' ? access.grant : undefined;
+    const decided = grant ? requestMode(gateway.config, { endpoint: mode, served: fixedModes, tokenModes: grant.modes, tokenLabel: grant.label }) : undefined;
+    if (decided && 'refusal' in decided) return reply(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Forbidden: ${decided.refusal}` } });
+
     // A request is in flight from its arrival (its body may take a while) until its response ends.
     const sessionId = req.headers['mcp-session-id'];
     const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
-      if (!entry || entry.path !== url.pathname)
+      if (!entry || entry.path !== url.pathname || entry.grant !== grant?.label)
         return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
       entry.lastSeen = Date.now();
       if (req.method === 'POST') busy(entry, res);
@@ -129,6 +142,14 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       body = parsed.value;
     }
     if (entry) return entry.transport.handleRequest(req, res, body);
+    // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
+    if (req.method === 'POST' && isModernHttpRequest(req.headers, body)) {
+      const requested = url.searchParams.get('strategy');
+      if (requested !== null && !strategySchema.safeParse(requested).success)
+        return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
+      const baseUrl = `http://${req.headers.host ?? `${host}:${port}`}/mcp`;
+      return modern.handle(req, res, body, { endpoint: route[1] === undefined ? undefined : (mode as string), served: fixedModes, tokenModes: grant?.modes, tokenLabel: grant?.label, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl, tokenScoped: gateway.config.tokens.length > 0 });
+    }
     if (req.method !== 'POST' || !isInitialize(body))
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no valid session ID; the first request must be initialize' } });
 
@@ -137,11 +158,11 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
     if (sessions.size + opening >= maxSessions)
       return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
-    const session = gateway.createSession({ mode, strategy: (requested as Strategy | null) ?? options.strategy });
+    const session = gateway.createSession({ mode: decided?.mode ?? mode, strategy: (requested as Strategy | null) ?? options.strategy });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const entry: HttpSession = { session, transport, path: url.pathname, lastSeen: Date.now(), active: 0 };
+        const entry: HttpSession = { session, transport, grant: grant?.label, path: url.pathname, lastSeen: Date.now(), active: 0 };
         busy(entry, res);
         sessions.set(id, entry);
       },
@@ -188,6 +209,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     sessions,
     async close() {
       clearInterval(sweep);
+      await modern.close();
       await Promise.allSettled([...sessions.values()].map((entry) => entry.session.close()));
       sessions.clear();
       server.closeAllConnections();
@@ -222,6 +244,11 @@ function busy(entry: HttpSession, res: ServerResponse): void {
     entry.active--;
     entry.lastSeen = Date.now();
   });
+}
+
+/** A refused bearer token as a 401, or undefined. */
+function refusedAccess(access: ReturnType<typeof accessFor>): { status: number; message: string } | undefined {
+  return access.kind === 'refused' ? { status: 401, message: access.message } : undefined;
 }
 
 function isInitialize(body: unknown): boolean {

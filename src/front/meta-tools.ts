@@ -6,7 +6,7 @@ import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_
 import { mayEnable, modeAllows, modeNamed } from '../focus/policy.js';
 import { own } from '../util/own.js';
 import { errorResult, jsonResult } from './results.js';
-import { callCatalogTool, type CallContext } from './call.js';
+import { callCatalogTool, type CallContext, type CallingSession } from './call.js';
 import type { FrontSession } from './session.js';
 import { argumentProblems } from './validate.js';
 import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
@@ -14,12 +14,22 @@ import { exampleArguments } from './examples.js';
 
 const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
 
+/**
+ * What the meta-tools need from whoever serves them: a legacy session, or one stateless
+ * 2026-07-28 request (front/modern), whose `stateless` flag makes search add nothing.
+ */
+export type MetaToolSession = CallingSession &
+  Pick<FrontSession, 'mode' | 'fixedMode' | 'strategy' | 'inMode' | 'send' | 'noteSearched' | 'ownDefinitions'> & {
+    readonly stateless?: boolean | undefined;
+    readonly boundary?: boolean | undefined;
+  };
+
 export function isMetaTool(name: string): boolean {
   return META.has(name);
 }
 
 /** Runs one of the discovery meta-tools; bad arguments are `isError` results naming the field. */
-export async function handleMetaTool(session: FrontSession, name: string, raw: unknown, call: CallContext): Promise<CallToolResult> {
+export async function handleMetaTool(session: MetaToolSession, name: string, raw: unknown, call: CallContext): Promise<CallToolResult> {
   const args = (raw ?? {}) as Record<string, unknown>;
   switch (name) {
     case SEARCH_TOOLS:
@@ -33,7 +43,7 @@ export async function handleMetaTool(session: FrontSession, name: string, raw: u
   }
 }
 
-function searchTools(session: FrontSession, args: Record<string, unknown>): CallToolResult {
+function searchTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
   const { query, limit = 5, group, detail = 'summary', enable } = args;
   if (typeof query !== 'string' || query.trim() === '') return errorResult('search_tools: "query" must be a non-empty string.');
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 50) return errorResult('search_tools: "limit" must be a whole number from 1 to 50.');
@@ -63,7 +73,9 @@ function searchTools(session: FrontSession, args: Record<string, unknown>): Call
  * Why hits were not added, and how to reach them with the tools this session has (notify has no
  * execute_tool; a fixed mode or reject policy has no way round).
  */
-function notAddedNote(session: FrontSession, canEnable: boolean): string {
+function notAddedNote(session: MetaToolSession, canEnable: boolean): string {
+  if (session.stateless && session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL))
+    return session.boundary ? `call with execute_tool (this token runs only tools of mode "${session.mode}")` : 'call with execute_tool';
   if (session.fixedMode !== undefined) return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
   if (session.gateway.config.hiddenTools === 'reject') return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
   if (session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL)) return 'call with execute_tool';
@@ -75,7 +87,7 @@ function notAddedNote(session: FrontSession, canEnable: boolean): string {
  * The answer to a meta-tool this session's strategy does not list: what to use instead here,
  * and which strategy lists it.
  */
-export function unlistedMetaTool(session: FrontSession, name: string): CallToolResult {
+export function unlistedMetaTool(session: MetaToolSession, name: string): CallToolResult {
   const instead: Record<string, string> = {
     [DESCRIBE_TOOLS]: 'search_tools with "detail": "schema" returns input schemas',
     [LIST_TOOL_GROUPS]: 'read the resource lazytools://groups for the group index (focus_mode {"status": true} shows the active groups)',
@@ -87,13 +99,13 @@ export function unlistedMetaTool(session: FrontSession, name: string): CallToolR
   );
 }
 
-function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: FrontSession): Record<string, unknown> {
+function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: MetaToolSession): Record<string, unknown> {
   if (detail === 'name') return { name: tool.exposedName };
   const base = { name: tool.exposedName, server: tool.server, summary: tool.summary, inMode: session.inMode(tool) };
   return detail === 'schema' ? { ...base, inputSchema: tool.definition.inputSchema } : base;
 }
 
-function describeTools(session: FrontSession, args: Record<string, unknown>): CallToolResult {
+function describeTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
   const { names } = args;
   if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string'))
     return errorResult('describe_tools: "names" must be a non-empty array of tool names.');
@@ -116,7 +128,7 @@ function describeTools(session: FrontSession, args: Record<string, unknown>): Ca
   return jsonResult({ tools: kept, notDescribed: rest, note: `${omitted} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed".` });
 }
 
-async function executeTool(session: FrontSession, args: Record<string, unknown>, call: CallContext): Promise<CallToolResult> {
+async function executeTool(session: MetaToolSession, args: Record<string, unknown>, call: CallContext): Promise<CallToolResult> {
   const { name, arguments: toolArgs = {} } = args;
   if (typeof name !== 'string' || name === '') return errorResult('execute_tool: "name" must be the name of a tool (find one with search_tools).');
   if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) return errorResult('execute_tool: "arguments" must be an object.');
@@ -129,7 +141,7 @@ async function executeTool(session: FrontSession, args: Record<string, unknown>,
   return callCatalogTool(session, name, toolArgs, call, 'execute_tool');
 }
 
-function listToolGroups(session: FrontSession, args: Record<string, unknown>): CallToolResult {
+function listToolGroups(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
   const { group } = args;
   const catalog = session.gateway.catalog;
   if (group !== undefined) {
@@ -144,7 +156,7 @@ function listToolGroups(session: FrontSession, args: Record<string, unknown>): C
 }
 
 /** One line per non-empty group: name, tool count, tokens, description (the catch-all `all` left out). */
-function groupIndex(session: FrontSession): string {
+function groupIndex(session: MetaToolSession): string {
   const catalog = session.gateway.catalog;
   const active = new Set(modeNamed(session.gateway.config, session.mode)?.groups ?? []);
   const lines = [...catalog.groups.values()]

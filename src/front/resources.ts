@@ -17,7 +17,7 @@ export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
   { uriTemplate: 'lazytools://groups/{group}', name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
 
-export function readResource(session: FrontSession, uri: string): ReadResourceResult {
+export function readResource(session: Pick<FrontSession, 'gateway' | 'focus'>, uri: string): ReadResourceResult {
   const catalog = session.gateway.catalog;
   if (uri === 'lazytools://groups') {
     const groups = [...catalog.groups.values()].map((group) => ({

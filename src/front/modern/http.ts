@@ -1,0 +1,51 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { Gateway } from '../gateway.js';
+import { watchListChanges } from './changes.js';
+import { ROUTE_KEY, type ModernRoute } from './route.js';
+import { createModernServer } from './server.js';
+import { VARIANT_HINTS_META } from './variants.js';
+
+/** The 2026-07-28 leg of the HTTP front. */
+export interface ModernHttp {
+  /** Serves one modern-classified POST (already read and parsed) for its route. */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, route: ModernRoute): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves 2026-07-28 requests with the SDK's per-request entry (`createMcpHandler`, legacy
+ * rejected: the legacy front keeps its sessions): a fresh server per request from
+ * createModernServer, the SDK's envelope validation and `subscriptions/listen` streams, which hear
+ * list changes from the gateway (watchListChanges). No per-client state lives here between
+ * requests: what a request needs travels with it (path, token, variant).
+ */
+export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: number }): ModernHttp {
+  const handler = createMcpHandler(
+    (ctx) => {
+      const route = (ctx.authInfo?.extra?.[ROUTE_KEY] ?? {}) as ModernRoute;
+      return createModernServer(gateway, route);
+    },
+    {
+      legacy: 'reject',
+      maxRequestBodySize: options.maxBodyBytes,
+      onerror: (error) => gateway.logger.info(`2026-07-28 request: ${error.message}`),
+    },
+  );
+  const node = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
+  const stop = watchListChanges(gateway, handler.notify);
+  return {
+    async handle(req, res, body, route) {
+      const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+      const hints = (body as { method?: unknown }).method === 'server/discover' && typeof meta === 'object' && meta !== null ? meta[VARIANT_HINTS_META] : undefined;
+      // The SDK passes `req.auth` through to the server factory untouched: the route rides there.
+      (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'lazytools', scopes: [], extra: { [ROUTE_KEY]: { ...route, variantHints: hints } } };
+      await node(req, res, body);
+    },
+    async close() {
+      stop();
+      await handler.close();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { UpstreamError, type Upstream } from '../../upstream/upstream.js';
+import type { Gateway } from '../gateway.js';
+import { listPage } from '../paging.js';
+import { readResource, resourceOwner } from '../resources.js';
+import type { SessionContext } from '../context.js';
+import type { ModernView } from './view.js';
+
+const OWN_SCHEME = 'lazytools://';
+
+/**
+ * Prompts, resources and completions for 2026-07-28 requests: the same aggregated lists and the
+ * same routing as legacy sessions (prompts by exposed name, resources by exact URI then template,
+ * completions by reference), answered per request. Resource subscriptions belong to
+ * subscriptions/listen there, so resources/subscribe is not served.
+ */
+export function registerModernPrimitives(server: Server, gateway: Gateway, view: (ctx: ServerContext) => ModernView, offered: { prompts: boolean; completions: boolean }): void {
+  const routing = routingContext(gateway);
+  if (offered.prompts) {
+    server.setRequestHandler('prompts/list', (request, ctx) => {
+      view(ctx);
+      return listPage(gateway.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts') as never;
+    });
+    server.setRequestHandler('prompts/get', async (request, ctx) => {
+      view(ctx);
+      const upstream = promptUpstream(gateway, request.params.name);
+      return relay(upstream.upstream, 'prompts/get', { ...request.params, name: upstream.name }, ctx, view);
+    });
+  }
+  // The lists do not depend on the mode, but a forged variant is refused on every request.
+  server.setRequestHandler('resources/list', (request, ctx) => {
+    view(ctx);
+    return listPage(gateway.resources().resources, request.params?.cursor, (resource) => resource.uri, 'resources') as never;
+  });
+  server.setRequestHandler('resources/templates/list', (request, ctx) => {
+    view(ctx);
+    return listPage(gateway.resources().templates, request.params?.cursor, (template) => template.uriTemplate, 'resourceTemplates') as never;
+  });
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const uri = request.params.uri;
+    const requestView = view(ctx);
+    if (uri.startsWith(OWN_SCHEME)) {
+      try {
+        return readResource(requestView, uri) as never;
+      } catch (error) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message, { uri });
+      }
+    }
+    const upstream = resourceOwner(routing, uri);
+    if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
+    return relay(upstream, 'resources/read', request.params, ctx, view);
+  });
+  if (offered.completions)
+    server.setRequestHandler('completion/complete', async (request, ctx) => {
+      view(ctx);
+      const ref = request.params.ref as Record<string, unknown>;
+      let upstream: Upstream | undefined;
+      let params: Record<string, unknown> = request.params;
+      if (ref.type === 'ref/prompt') {
+        const found = promptUpstream(gateway, ref.name);
+        upstream = found.upstream;
+        params = { ...request.params, ref: { ...ref, name: found.name } };
+      } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+        const index = gateway.resources();
+        const owner = index.matchers.find((matcher) => matcher.uriTemplate === ref.uri)?.server ?? index.exact.get(ref.uri);
+        upstream = owner === undefined ? undefined : gateway.upstreams.get(owner);
+        if (!upstream && ref.uri.startsWith(OWN_SCHEME)) return { completion: { values: [] } } as never;
+      }
+      if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No server offers completions for ${JSON.stringify(ref).slice(0, 200)}`);
+      return relay(upstream, 'completion/complete', params, ctx, view);
+    });
+}
+
+/** The upstream and own name of an exposed prompt name, or an invalid-params error naming it. */
+function promptUpstream(gateway: Gateway, name: unknown): { upstream: Upstream; name: string } {
+  const route = typeof name === 'string' ? gateway.prompts().byName.get(name) : undefined;
+  const upstream = route && gateway.upstreams.get(route.server);
+  if (!route || !upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${String(name).slice(0, 200)}"`);
+  return { upstream, name: route.name };
+}
+
+/** Sends the request to its upstream and returns the answer verbatim (its error, verbatim, too). */
+async function relay(upstream: Upstream, method: string, params: Record<string, unknown>, ctx: ServerContext, view: (ctx: ServerContext) => ModernView): Promise<never> {
+  try {
+    return (await upstream.request(method, params, { origin: { session: view(ctx), requestId: undefined }, signal: ctx.mcpReq.signal })) as never;
+  } catch (error) {
+    if (error instanceof UpstreamError && error.rpcError) throw new ProtocolError(error.rpcError.code, error.rpcError.message, error.rpcError.data);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
+  }
+}
+
+/**
+ * The routing modules' session context for a stateless request: only `routing` is meaningful.
+ * Upstream requests to the client (sampling, elicitation, roots) have no channel in the
+ * 2026-07-28 era without inputRequired translation, so `forward` refuses with a clear error.
+ */
+function routingContext(gateway: Gateway): SessionContext {
+  return {
+    routing: gateway,
+    logLevel: undefined,
+    origin: (requestId) => ({ session: gateway, requestId }),
+    clientCapabilities: () => undefined,
+    notify: () => {},
+    forward: (method) => Promise.reject(new Error(`${method} cannot reach a 2026-07-28 client yet (no inputRequired translation)`)),
+  };
+}

@@ -1,0 +1,78 @@
+import { ProtocolError, ProtocolErrorCode, Server, type CacheHint, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { FOCUS_MODE } from '../../catalog/own-tools.js';
+import { requestMode, switchRefusal } from '../../focus/policy.js';
+import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
+import { VERSION } from '../../version.js';
+import type { Gateway } from '../gateway.js';
+import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../meta-tools.js';
+import { listPage } from '../paging.js';
+import { errorResult } from '../results.js';
+import { modernFocusMode } from './focus.js';
+import { registerModernPrimitives } from './primitives.js';
+import type { ModernRoute } from './route.js';
+import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
+import { ModernView } from './view.js';
+import { callCatalogTool, callContext } from '../call.js';
+
+const INSTRUCTIONS =
+  'lazytools curates the tools of several MCP servers into focus modes. The list shows the tools of one mode; it does not change with your calls. ' +
+  'To reach a tool that is not listed, call search_tools, then execute_tool. To work in another mode, ask focus_mode (e.g. {"intent": "security review"}): it says how to reach it.';
+
+/**
+ * A 2026-07-28 server for one request (HTTP) or one connection (stdio): the low-level SDK
+ * `Server` with lazytools' handlers. Nothing is kept between requests: each handler resolves the
+ * request's mode (endpoint, token, server variant; focus/policy requestMode) and answers from the
+ * gateway's catalog and upstreams. List results carry `ttlMs` and `cacheScope` (`private` when
+ * the answer depends on the bearer token).
+ */
+export function createModernServer(gateway: Gateway, route: ModernRoute): Server {
+  const config = gateway.config;
+  const offered = gateway.upstreamCapabilities();
+  const variants = variantsExtension(config, route.tokenModes ?? route.served, route.variantHints);
+  const capabilities: ServerCapabilities = {
+    tools: { listChanged: true },
+    resources: { listChanged: true },
+    ...(offered.prompts ? { prompts: { listChanged: true } } : {}),
+    ...(offered.completions ? { completions: {} } : {}),
+    ...(variants ? { extensions: { [VARIANTS_EXTENSION]: variants as never } } : {}),
+  };
+  const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
+  const upstreamInstructions = gateway.upstreamInstructions();
+  const server = new Server(
+    { name: 'lazytools', version: VERSION },
+    {
+      capabilities,
+      instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS,
+      cacheHints: { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint },
+    },
+  );
+
+  /** The request's view: its mode resolved from the route and its variant, or an invalid-params error. */
+  const viewOf = (ctx: ServerContext): ModernView => {
+    const variant = ctx.mcpReq._meta?.[VARIANT_META];
+    const resolved = requestMode(gateway.config, { ...route, variant });
+    if ('refusal' in resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.refusal);
+    return new ModernView(gateway, resolved.mode, resolved.bound, resolved.boundary, route.strategy ?? gateway.config.strategy);
+  };
+
+  server.setRequestHandler('tools/list', (request, ctx) => {
+    const tools = viewOf(ctx).listTools();
+    if (tools.length >= LARGE_CATALOG) compactSoon();
+    return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools') as never;
+  });
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const view = viewOf(ctx);
+    const { name, arguments: args } = request.params;
+    const call = callContext(ctx);
+    try {
+      if (name === FOCUS_MODE) return view.ownDefinitions().some((tool) => tool.name === FOCUS_MODE) ? modernFocusMode(view, route, args) : errorResult(switchRefusal(view) ?? 'focus_mode is not offered here.');
+      if (isMetaTool(name) && view.ownDefinitions().some((tool) => tool.name === name)) return await handleMetaTool(view, name, args, call);
+      if (isMetaTool(name)) return unlistedMetaTool(view, name);
+      return await callCatalogTool(view, name, args, call, 'direct');
+    } catch (error) {
+      return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
+    }
+  });
+  registerModernPrimitives(server, gateway, viewOf, offered);
+  return server;
+}

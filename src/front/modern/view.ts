@@ -1,0 +1,94 @@
+import type { CatalogTool, ToolDefinition } from '../../catalog/catalog.js';
+import { FOCUS_MODE } from '../../catalog/own-tools.js';
+import { callRefusal, statelessStrategy, type PolicySubject } from '../../focus/policy.js';
+import { visibleTools, listedTools } from '../../focus/visible.js';
+import type { FocusState } from '../../focus/machine.js';
+import type { CallOrigin } from '../../upstream/primitives.js';
+import type { RequestId } from '../../util/jsonrpc.js';
+import type { CallVia } from '../call.js';
+import type { Gateway } from '../gateway.js';
+
+/**
+ * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the
+ * request (from its endpoint, token or variant, see policy.requestMode), nothing remembered
+ * between requests. It has the shape of a legacy session where the meta-tools and
+ * callCatalogTool look (gateway, mode, strategy, inMode, refusal, origin), with `stateless` set
+ * so search adds nothing.
+ */
+export class ModernView implements PolicySubject {
+  readonly stateless = true;
+  readonly fixedMode: string | undefined;
+  readonly strategy: 'proxy' | 'hybrid';
+  private visible: { tools: CatalogTool[]; ids: Set<string> } | undefined;
+
+  constructor(
+    readonly gateway: Gateway,
+    readonly mode: string,
+    /** True when the endpoint, `serve --mode` or a token fixed the mode: no focus_mode then. */
+    readonly bound: boolean,
+    /** True when a bearer token fixed the mode: tools outside it are refused. */
+    readonly boundary: boolean,
+    strategySetting: string,
+  ) {
+    this.fixedMode = bound ? mode : undefined;
+    this.strategy = statelessStrategy(strategySetting);
+  }
+
+  /** The focus state this request stands in (its mode, nothing enabled or discovered). */
+  get focus(): FocusState {
+    return { mode: this.mode, enabled: [], disabled: [], discovered: [] };
+  }
+
+  /** Catalog tools of the mode. */
+  modeTools(): CatalogTool[] {
+    return this.visibleSet().tools;
+  }
+
+  inMode(tool: CatalogTool): boolean {
+    return this.visibleSet().ids.has(tool.id);
+  }
+
+  /** Catalog tools in the list: the mode's, or under proxy only the `alwaysVisible` ones. */
+  listedTools(): CatalogTool[] {
+    return listedTools(this.gateway.catalog, this.gateway.config, this.focus, this.strategy, () => this.modeTools());
+  }
+
+  /** lazytools' own tools: focus_mode only where the mode is not fixed (it tells how to reach modes). */
+  ownDefinitions(): ToolDefinition[] {
+    const tools = this.gateway.ownTools(this.strategy);
+    return this.bound ? tools.filter((tool) => tool.name !== FOCUS_MODE) : tools;
+  }
+
+  /** The `tools/list` answer: own tools, then the mode's tools in catalog order. */
+  listTools(): ToolDefinition[] {
+    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.definition)];
+  }
+
+  /** Nothing to change: a stateless request has no focus state (search never enables). */
+  send(): void {}
+
+  /** Nothing to remember: usage counts calls by how they came, search state does not survive a request. */
+  noteSearched(): void {}
+
+  refusal(tool: CatalogTool): string | undefined {
+    return callRefusal(this.gateway.config, this, tool);
+  }
+
+  /** The origin upstream requests carry for this request (no session: nothing routes back to it). */
+  origin(requestId: RequestId | undefined): CallOrigin {
+    return { session: this, requestId };
+  }
+
+  /** Records a call in the usage log under this request's mode (rc `usage: true`). */
+  recordUsage(tool: CatalogTool, via: CallVia): void {
+    this.gateway.usage?.record(this.mode, tool.id, via);
+  }
+
+  private visibleSet(): { tools: CatalogTool[]; ids: Set<string> } {
+    if (!this.visible) {
+      const tools = visibleTools(this.gateway.catalog, this.gateway.config, this.focus);
+      this.visible = { tools, ids: new Set(tools.map((tool) => tool.id)) };
+    }
+    return this.visible;
+  }
+}

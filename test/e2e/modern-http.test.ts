@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type Served } from '../../src/front/serve.js';
+import { silentLogger } from '../../src/util/log.js';
+import { EventCounter, serverEntry, tempTree } from '../helpers.js';
+
+const MODERN = '2026-07-28';
+const VARIANT = 'io.modelcontextprotocol/server-variant';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
+
+/** An rc with the memory server, two modes (one read-only), variants on and a read-only CI token. */
+function rc(extraModes: Record<string, unknown> = {}) {
+  return {
+    servers: { memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: 'memory.jsonl' } } },
+    groups: { notes: { servers: ['memory'] }, reading: { servers: ['memory'], readOnly: true } },
+    modes: {
+      notes: { description: 'Write and read knowledge graph notes', aliases: ['take notes'], groups: ['notes'] },
+      audit: { description: 'Read-only audit of the knowledge graph', aliases: ['audit', 'security review'], groups: ['reading'], readOnly: true },
+      ...extraModes,
+    },
+    defaultMode: 'notes',
+    variants: { enabled: true, modes: ['notes', 'audit'] },
+    auth: { tokens: { ci: { sha256: sha256('ci-token'), modes: ['audit'], description: 'CI bot' } } },
+  };
+}
+
+async function modernClient(url: string, token = 'admin') {
+  const client = new Client({ name: 'modern-e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', () => {
+  let served: Served;
+  let url: string;
+  let file: string;
+
+  beforeAll(async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify(rc()));
+    served = await serve({ config: file, http: { port: 0, token: 'admin' }, watch: true, logger: silentLogger });
+    url = served.http!.url;
+  }, 60_000);
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it('discovers: 2026-07-28, tools, the variants extension ranked by hints, instructions', async () => {
+    const client = await modernClient(url);
+    const discover = client.getDiscoverResult() as Record<string, unknown> & { capabilities: Record<string, unknown> };
+    expect(discover.supportedVersions).toEqual([MODERN]);
+    expect(discover.capabilities.tools).toBeDefined();
+    const variants = (discover.capabilities.extensions as Record<string, { variants: Array<{ id: string; description: string; hints: { useCase: string[] } }>; default: string }>)[
+      'io.modelcontextprotocol/server-variants'
+    ];
+    expect(variants?.variants.map((v) => v.id)).toEqual(['notes', 'audit']);
+    expect(variants?.default).toBe('notes');
+    expect(variants?.variants[1]).toMatchObject({ id: 'audit', description: 'Read-only audit of the knowledge graph', hints: { useCase: ['audit', 'security review'] } });
+    expect(String(discover.instructions)).toContain('focus_mode');
+    await client.close();
+  });
+
+  it('lists the default mode with ttlMs and cacheScope, in a deterministic order, and calls a tool', async () => {
+    const client = await modernClient(url);
+    const first = (await client.listTools()) as unknown as { tools: Array<{ name: string }>; ttlMs: number; cacheScope: string };
+    const second = (await client.listTools()) as unknown as { tools: Array<{ name: string }> };
+    expect(first.tools.map((t) => t.name)).toEqual(second.tools.map((t) => t.name));
+    expect(first.tools.map((t) => t.name).slice(0, 3)).toEqual(['focus_mode', 'search_tools', 'execute_tool']);
+    expect(first.tools.map((t) => t.name)).toContain('create_entities');
+    expect(first.ttlMs).toBe(60_000);
+    // The rc maps tokens: the answer depends on the token, so shared caches must not keep it.
+    expect(first.cacheScope).toBe('private');
+    const created = await client.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'lazytools', entityType: 'project', observations: ['serves 2026-07-28'] }] } });
+    expect(created.isError).toBeFalsy();
+    const read = await client.callTool({ name: 'read_graph', arguments: {} });
+    expect(text(read)).toContain('serves 2026-07-28');
+    await client.close();
+  });
+
+  it('searches without adding to the list, and execute_tool runs what search found', async () => {
+    const client = await modernClient(url);
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'delete entities', enable: true } });
+    const hits = (found.structuredContent as { tools: Array<{ name: string }>; enabled: boolean }).tools.map((t) => t.name);
+    expect(hits).toContain('delete_entities');
+    expect((found.structuredContent as { enabled: boolean }).enabled).toBe(false);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(before);
+    const run = await client.callTool({ name: 'execute_tool', arguments: { name: 'search_nodes', arguments: { query: 'lazytools' } } });
+    expect(run.isError).toBeFalsy();
+    await client.close();
+  });
+
+  it('focus_mode resolves an intent and says how to reach the mode, without changing the list', async () => {
+    const client = await modernClient(url);
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    const answer = await client.callTool({ name: 'focus_mode', arguments: { intent: 'audit the knowledge graph' } });
+    const reach = (answer.structuredContent as { target: string; reach: { variant?: string; url?: string } });
+    expect(reach.target).toBe('audit');
+    expect(reach.reach).toEqual({ variant: 'audit', url: `${url}/audit` });
+    expect(text(answer)).toContain('io.modelcontextprotocol/server-variant');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(before);
+    const groups = await client.callTool({ name: 'focus_mode', arguments: { enable_group: 'notes' } });
+    expect(groups.isError).toBe(true);
+    await client.close();
+  });
+
+  it('switches mode by variant: the read-only variant lists and runs only read tools', async () => {
+    const client = await modernClient(url);
+    const list = await client.listTools({ _meta: { [VARIANT]: 'audit' } });
+    const names = list.tools.map((t) => t.name);
+    expect(names).toContain('read_graph');
+    expect(names).not.toContain('create_entities');
+    const refused = await client.callTool({ name: 'delete_entities', arguments: { entityNames: ['lazytools'] }, _meta: { [VARIANT]: 'audit' } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain('read-only');
+    await client.close();
+  });
+
+  it('switches mode by endpoint: /mcp/audit is its own server, fixed to audit', async () => {
+    const client = await modernClient(`${url}/audit`);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('focus_mode');
+    expect(names).not.toContain('create_entities');
+    // tools/call, not a second tools/list: the client caches list answers for their ttlMs.
+    await expect(client.callTool({ name: 'read_graph', arguments: {}, _meta: { [VARIANT]: 'notes' } })).rejects.toThrow(/serves mode "audit" only/);
+    await client.close();
+  });
+
+  it('switches mode by token: the CI token gets audit and cannot widen it by endpoint or variant', async () => {
+    const client = await modernClient(url, 'ci-token');
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('read_graph');
+    expect(names).not.toContain('create_entities');
+    expect(names).not.toContain('focus_mode');
+    const write = await client.callTool({ name: 'create_entities', arguments: { entities: [] } });
+    expect(write.isError).toBe(true);
+    const viaExecute = await client.callTool({ name: 'execute_tool', arguments: { name: 'delete_entities', arguments: { entityNames: ['lazytools'] } } });
+    expect(viaExecute.isError).toBe(true);
+    await expect(client.callTool({ name: 'read_graph', arguments: {}, _meta: { [VARIANT]: 'notes' } })).rejects.toThrow(/may use mode\(s\) audit only/);
+    await client.close();
+    await expect(modernClient(`${url}/notes`, 'ci-token')).rejects.toThrow(/403|Forbidden/);
+  });
+
+  it('refuses an unknown token with 401, for both eras', async () => {
+    await expect(modernClient(url, 'wrong')).rejects.toThrow(/401|Unauthorized/);
+    const legacy = new LegacyClient({ name: 'legacy', version: '1' });
+    await expect(legacy.connect(new LegacyTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer wrong' } } }))).rejects.toThrow(/401|Unauthorized/);
+  });
+
+  it('a legacy session with the CI token is pinned to audit (no focus_mode, no write tools)', async () => {
+    const legacy = new LegacyClient({ name: 'legacy', version: '1' });
+    await legacy.connect(new LegacyTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer ci-token' } } }));
+    const names = (await legacy.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('focus_mode');
+    expect(names).not.toContain('create_entities');
+    await legacy.close();
+  });
+
+  it('receives tools/list_changed on subscriptions/listen when the rc is reloaded', async () => {
+    const client = await modernClient(url);
+    const changes = new EventCounter();
+    client.setNotificationHandler('notifications/tools/list_changed', changes.hit);
+    const subscription = await client.listen({ toolsListChanged: true });
+    writeFileSync(file, JSON.stringify(rc({ extra: { description: 'Another mode', groups: ['reading'] } })));
+    await changes.reached(1);
+    const list = await client.callTool({ name: 'focus_mode', arguments: { mode: 'extra' } });
+    expect(list.isError).toBeFalsy();
+    await subscription.close();
+    await client.close();
+  });
+});
