@@ -10,7 +10,7 @@ import { ConfigError } from '../util/errors.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
 import { accessFor } from './auth.js';
 import type { Gateway } from './gateway.js';
-import { isModernHttpRequest } from './modern/classify.js';
+import { isModernHttpRequest } from './modern/classify-http.js';
 import { createModernHttp } from './modern/http.js';
 import type { FrontSession } from './session.js';
 

@@ -5,12 +5,13 @@ import { resolveConfig } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
 import { readLockIfPresent } from '../catalog/lock.js';
-import { addCloseListener } from '../util/close.js';
 import { ConfigError, UnknownNameError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { modeNamed } from '../focus/policy.js';
 import { Gateway } from './gateway.js';
 import type { HttpFront, HttpOptions } from './http.js';
+import { serveStdioEras } from './modern/stdio.js';
+import type { FrontSession } from './session.js';
 import { StdioFrontTransport } from './stdio.js';
 
 export interface ServeOptions {
@@ -88,9 +89,26 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let ended = new Promise<string | undefined>(() => {});
   if (!http) {
-    const session = gateway.createSession({ mode: modes?.[0], strategy: options.strategy });
-    ended = new Promise<string | undefined>((resolve) => addCloseListener(session, () => resolve(session.endReason)));
-    await session.connect(new StdioFrontTransport());
+    // The opening message picks the era: initialize keeps today's session, a 2026-07-28 request the modern server.
+    let session: FrontSession | undefined;
+    const connection = serveStdioEras(gateway, new StdioFrontTransport(), {
+      served: modes,
+      strategy: options.strategy,
+      legacy: async (transport) => {
+        session = gateway.createSession({ mode: modes?.[0], strategy: options.strategy });
+        await session.connect(transport);
+      },
+    });
+    ended = connection.then(
+      async ({ ended }) => {
+        await ended;
+        return session?.endReason;
+      },
+      (error: unknown) => {
+        logger.error(`stdio: ${(error as Error).message}`);
+        return `stdio: ${(error as Error).message}`;
+      },
+    );
   }
   return {
     gateway,

@@ -12,6 +12,7 @@ export class StdioFrontTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private closed = false;
+  private started = false;
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
   private readonly onEnd = () => void this.close();
   /** The client went away (EPIPE on stdout): end the session instead of crashing. */
@@ -29,7 +30,10 @@ export class StdioFrontTransport implements Transport {
     private readonly output: NodeJS.WritableStream = process.stdout,
   ) {}
 
+  /** Starts reading; idempotent, so the era decision can read the opening message first. */
   async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
     this.input.on('close', this.onEnd);
