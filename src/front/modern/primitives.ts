@@ -1,9 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import { UpstreamError, type Upstream } from '../../upstream/upstream.js';
+import type { Upstream } from '../../upstream/upstream.js';
 import type { Gateway } from '../gateway.js';
 import { listPage } from '../paging.js';
 import { readResource, resourceOwner } from '../resources.js';
-import type { SessionContext } from '../context.js';
+import { upstreamFailure, type SessionContext } from '../context.js';
+import { promptRoute } from '../prompts.js';
 import type { ModernView } from './view.js';
 
 const OWN_SCHEME = 'lazytools://';
@@ -23,8 +24,8 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
     });
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       view(ctx);
-      const upstream = promptUpstream(gateway, request.params.name);
-      return relay(upstream.upstream, 'prompts/get', { ...request.params, name: upstream.name }, ctx, view);
+      const { route, upstream } = promptRoute(routing, request.params.name);
+      return relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, view);
     });
   }
   // The lists do not depend on the mode, but a forged variant is refused on every request.
@@ -57,9 +58,9 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
       let upstream: Upstream | undefined;
       let params: Record<string, unknown> = request.params;
       if (ref.type === 'ref/prompt') {
-        const found = promptUpstream(gateway, ref.name);
+        const found = promptRoute(routing, ref.name);
         upstream = found.upstream;
-        params = { ...request.params, ref: { ...ref, name: found.name } };
+        params = { ...request.params, ref: { ...ref, name: found.route.name } };
       } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
         const index = gateway.resources();
         const owner = index.matchers.find((matcher) => matcher.uriTemplate === ref.uri)?.server ?? index.exact.get(ref.uri);
@@ -71,21 +72,12 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
     });
 }
 
-/** The upstream and own name of an exposed prompt name, or an invalid-params error naming it. */
-function promptUpstream(gateway: Gateway, name: unknown): { upstream: Upstream; name: string } {
-  const route = typeof name === 'string' ? gateway.prompts().byName.get(name) : undefined;
-  const upstream = route && gateway.upstreams.get(route.server);
-  if (!route || !upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${String(name).slice(0, 200)}"`);
-  return { upstream, name: route.name };
-}
-
 /** Sends the request to its upstream and returns the answer verbatim (its error, verbatim, too). */
 async function relay(upstream: Upstream, method: string, params: Record<string, unknown>, ctx: ServerContext, view: (ctx: ServerContext) => ModernView): Promise<never> {
   try {
     return (await upstream.request(method, params, { origin: { session: view(ctx), requestId: undefined }, signal: ctx.mcpReq.signal })) as never;
   } catch (error) {
-    if (error instanceof UpstreamError && error.rpcError) throw new ProtocolError(error.rpcError.code, error.rpcError.message, error.rpcError.data);
-    throw new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
+    throw upstreamFailure(error);
   }
 }
 

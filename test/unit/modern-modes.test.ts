@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { requestMode } from '../../src/focus/policy.js';
+import { accessFor } from '../../src/front/auth.js';
+import { variantsExtension } from '../../src/front/modern/variants.js';
+import { isModernOpening } from '../../src/front/modern/classify.js';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const config = resolveConfig(
+  parseConfig({
+    variants: { enabled: true, modes: ['development', 'security_review', 'debugging'] },
+    auth: { tokens: { ci: { sha256: sha('ci-token'), modes: ['security_review'] }, ops: { sha256: sha('ops-token').toUpperCase(), modes: ['debugging', 'development'] } } },
+  }),
+  '/repo/.lazytoolsrc.json',
+);
+
+describe('stateless mode resolution (focus/policy requestMode)', () => {
+  it('takes the variant, else the endpoint, else the token, else the default mode', () => {
+    expect(requestMode(config, {})).toEqual({ mode: 'development', bound: false, boundary: false });
+    expect(requestMode(config, { variant: 'debugging' })).toEqual({ mode: 'debugging', bound: false, boundary: false });
+    expect(requestMode(config, { endpoint: 'code_review' })).toEqual({ mode: 'code_review', bound: true, boundary: false });
+    expect(requestMode(config, { tokenModes: ['security_review'] })).toEqual({ mode: 'security_review', bound: true, boundary: true });
+    expect(requestMode(config, { served: ['debugging', 'security_review'], tokenModes: ['security_review'] })).toMatchObject({ mode: 'security_review' });
+  });
+
+  it('never widens a token or an endpoint, and refuses forged variants by name', () => {
+    const refusal = (request: Parameters<typeof requestMode>[1]) => {
+      const resolved = requestMode(config, request);
+      return 'refusal' in resolved ? resolved.refusal : undefined;
+    };
+    expect(refusal({ tokenModes: ['security_review'], tokenLabel: 'ci', variant: 'development' })).toBe('The bearer token "ci" may use mode(s) security_review only, not "development".');
+    expect(refusal({ tokenModes: ['security_review'], endpoint: 'all' })).toContain('may use mode(s) security_review only');
+    expect(refusal({ endpoint: 'debugging', variant: 'development' })).toContain('serves mode "debugging" only');
+    expect(refusal({ served: ['debugging'], variant: 'development' })).toContain('serves only mode(s) debugging');
+    // Not offered as a variant (rc variants.modes), an inherited name, a non-string: all unknown.
+    for (const variant of ['all', '__proto__', 'toString', 42, { id: 'all' }, null]) expect(refusal({ variant })).toMatch(/^Unknown server variant/);
+    expect(refusal({ variant: 'x'.repeat(100_000) })!.length).toBeLessThan(300);
+    const off = resolveConfig(parseConfig({}));
+    expect(requestMode(off, { variant: 'development' })).toEqual({ refusal: expect.stringContaining('not enabled') });
+  });
+});
+
+describe('bearer tokens (front/auth accessFor)', () => {
+  it('maps rc tokens by sha256 (any hex case), keeps --token open, refuses the rest', () => {
+    expect(accessFor('Bearer ci-token', config, undefined)).toMatchObject({ kind: 'modes', grant: { label: 'ci', modes: ['security_review'] } });
+    expect(accessFor('bearer   ops-token', config, undefined)).toMatchObject({ kind: 'modes', grant: { label: 'ops' } });
+    expect(accessFor('Bearer admin', config, 'admin')).toEqual({ kind: 'open' });
+    expect(accessFor('Bearer nope', config, 'admin')).toEqual({ kind: 'refused', message: 'Unauthorized: unknown bearer token' });
+    expect(accessFor(undefined, config, undefined)).toEqual({ kind: 'refused', message: 'Unauthorized: send Authorization: Bearer <token>' });
+    expect(accessFor(undefined, resolveConfig(parseConfig({})), undefined)).toEqual({ kind: 'open' });
+  });
+});
+
+describe('rc keys auth, variants, cache: errors name the file, the key path and what was expected', () => {
+  const fails = (rc: unknown) => {
+    try {
+      resolveConfig(parseConfig(rc, '/repo/.lazytoolsrc.json'), '/repo/.lazytoolsrc.json');
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return undefined;
+  };
+  it('names what is wrong', () => {
+    expect(fails({ auth: { tokens: { ci: { sha256: 'abc', modes: ['security_review'] } } } })).toMatch(/\.lazytoolsrc\.json[\s\S]*64 hex digits[\s\S]*auth\.tokens\.ci\.sha256/);
+    expect(fails({ auth: { tokens: { ci: { sha256: sha('x'), modes: ['security_reveiw'] } } } })).toMatch(/auth\.tokens\.ci\.modes\[0\]: unknown mode "security_reveiw". Did you mean "security_review"/);
+    expect(fails({ auth: { tokens: { a: { sha256: sha('x'), modes: ['all'] }, b: { sha256: sha('x').toUpperCase(), modes: ['all'] } } } })).toContain('auth.tokens.b.sha256: the same token as auth.tokens.a');
+    expect(fails({ auth: { tokens: { ci: { sha256: sha('x'), modes: [] } } } })).toMatch(/auth\.tokens\.ci\.modes/);
+    expect(fails({ auth: { token: {} } })).toMatch(/Unrecognized key: "token"[\s\S]*auth/);
+    expect(fails({ variants: { enabled: true, modes: ['nope'] } })).toMatch(/variants\.modes\[0\]: unknown mode "nope"/);
+    expect(fails({ cache: { ttlMs: -1 } })).toMatch(/cache\.ttlMs/);
+  });
+});
+
+describe('server variants (SEP-2053 draft)', () => {
+  it('advertises one variant per offered mode, default first, ranked by the client useCase hint', () => {
+    const plain = variantsExtension(config, undefined, undefined)!;
+    expect(plain.variants.map((v) => v.id)).toEqual(['development', 'security_review', 'debugging']);
+    expect(plain.default).toBe('development');
+    expect(plain.variants[1]).toMatchObject({ id: 'security_review', hints: { readOnly: expect.any(Boolean), useCase: expect.arrayContaining([expect.any(String)]) } });
+    const ranked = variantsExtension(config, undefined, { useCase: 'fix a crash in production' })!;
+    expect(ranked.default).toBe('debugging');
+    expect(variantsExtension(config, ['security_review'], undefined)!.variants.map((v) => v.id)).toEqual(['security_review']);
+    expect(variantsExtension(resolveConfig(parseConfig({})), undefined, undefined)).toBeUndefined();
+  });
+});
+
+describe('stdio era decision', () => {
+  it('initialize stays legacy; server/discover or an enveloped request opens 2026-07-28', () => {
+    expect(isModernOpening({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })).toBe(false);
+    expect(isModernOpening({ jsonrpc: '2.0', id: 1, method: 'server/discover' })).toBe(true);
+    expect(isModernOpening({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })).toBe(true);
+    for (const message of [null, 7, [], { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' }]) expect(isModernOpening(message)).toBe(false);
+  });
+});
