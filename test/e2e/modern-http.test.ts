@@ -163,6 +163,19 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
     await legacy.close();
   });
 
+  it('a legacy session keeps needing the token it was opened with (no widening by swapping tokens)', async () => {
+    const transport = new LegacyTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer ci-token' } } });
+    const legacy = new LegacyClient({ name: 'legacy', version: '1' });
+    await legacy.connect(transport);
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer admin', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_entities', arguments: { entities: [] } } }),
+    });
+    expect(answer.status).toBe(404);
+    await legacy.close();
+  });
+
   it('receives tools/list_changed on subscriptions/listen when the rc is reloaded', async () => {
     const client = await modernClient(url);
     const changes = new EventCounter();
