@@ -1,0 +1,42 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type Served } from '../../src/front/serve.js';
+import { silentLogger } from '../../src/util/log.js';
+import { EventCounter, ROOT, tempTree } from '../helpers.js';
+
+const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+
+describe('2026-07-28 subscriptions/listen hears an upstream list change', () => {
+  let served: Served;
+
+  beforeAll(async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));
+    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+  }, 60_000);
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it('an upstream prompts/list_changed reaches the listen stream, and the next list has the prompt', async () => {
+    const client = new Client({ name: 'modern-changes', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    const prompts = new EventCounter();
+    const tools = new EventCounter();
+    client.setNotificationHandler('notifications/prompts/list_changed', prompts.hit);
+    client.setNotificationHandler('notifications/tools/list_changed', tools.hit);
+    const subscription = await client.listen({ promptsListChanged: true, toolsListChanged: true });
+    const added = await client.callTool({ name: 'test_add_prompt', arguments: { name: 'added_at_run_time' } });
+    expect(added.isError).toBeFalsy();
+    await prompts.reached(1);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('added_at_run_time');
+    // The tool list did not change: no tools/list_changed (barrier: a call answered after the change).
+    await client.callTool({ name: 'test_simple_text', arguments: {} });
+    expect(tools.count).toBe(0);
+    await subscription.close();
+    await client.close();
+  });
+});
