@@ -88,10 +88,12 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let ended = new Promise<string | undefined>(() => {});
+  let stdio: StdioFrontTransport | undefined;
   if (!http) {
     // The opening message picks the era: initialize keeps today's session, a 2026-07-28 request the modern server.
     let session: FrontSession | undefined;
-    const connection = serveStdioEras(gateway, new StdioFrontTransport(), {
+    stdio = new StdioFrontTransport();
+    const connection = serveStdioEras(gateway, stdio, {
       served: modes,
       strategy: options.strategy,
       legacy: async (transport) => {
@@ -100,10 +102,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
       },
     });
     ended = connection.then(
-      async ({ ended }) => {
-        await ended;
-        return session?.endReason;
-      },
+      async ({ ended }) => (await ended) ?? session?.endReason,
       (error: unknown) => {
         logger.error(`stdio: ${(error as Error).message}`);
         return `stdio: ${(error as Error).message}`;
@@ -116,6 +115,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     ended,
     async close() {
       watcher?.close();
+      // No message may have arrived yet (no session): stop reading stdin so the process can exit.
+      await stdio?.close();
       await http?.close();
       await gateway.close();
     },

@@ -82,7 +82,9 @@ describe('Vercel AI SDK MCP client (@ai-sdk/mcp)', () => {
   });
 
   it('walks list, focus switch, prompt, resource and elicitation over HTTP', async () => {
-    const client = await createMCPClient({ transport: { type: 'http', url: http.url }, capabilities: { elicitation: {} } });
+    // The 2025 walk (a focus switch changes the list; elicitation): no server/discover probe, which
+    // the gateway answers in the 2026-07-28 era (test/e2e/modern-clients.test.ts walks that one).
+    const client = await createMCPClient({ transport: { type: 'http', url: http.url }, capabilities: { elicitation: {} }, protocolVersionDiscovery: false });
     try {
       client.onElicitationRequest(ElicitationRequestSchema, () => ACCEPT);
       await walk(adapt(client));
@@ -93,7 +95,7 @@ describe('Vercel AI SDK MCP client (@ai-sdk/mcp)', () => {
 
   it('walks the same over stdio', async () => {
     const transport = new Experimental_StdioMCPTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env } as Record<string, string> });
-    const client = await createMCPClient({ transport, capabilities: { elicitation: {} } });
+    const client = await createMCPClient({ transport, capabilities: { elicitation: {} }, protocolVersionDiscovery: false });
     try {
       client.onElicitationRequest(ElicitationRequestSchema, () => ACCEPT);
       await walk(adapt(client));

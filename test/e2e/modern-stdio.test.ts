@@ -80,6 +80,16 @@ describe('the 2026-07-28 front over stdio (the opening message picks the era)', 
     await expect(client.callTool({ name: 'read_graph', arguments: {}, _meta: { [VARIANT]: { toString: 'x' } } })).rejects.toThrow(/Unknown server variant/);
   });
 
+  it('serve --mode --watch ends a modern connection whose fixed mode the rc no longer has', async () => {
+    const { dir, file } = project();
+    const client = await modern(['--mode', 'audit', '--watch'], dir);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('read_graph');
+    const closed = new Promise<void>((resolve) => (client.onclose = resolve));
+    const { audit: _gone, ...rest } = rc().modes;
+    writeFileSync(file, JSON.stringify({ ...rc(), modes: rest }));
+    await closed;
+  });
+
   it('an initialize opening still gets the legacy session (focus_mode switches its list)', async () => {
     const { dir } = project();
     const client = new LegacyClient({ name: 'legacy-stdio', version: '1.0.0' });
