@@ -93,6 +93,8 @@ describe('2026-07-28 front: prompts, resources, completions, the proxy list, and
     expect(huge.status).toBe(413);
     const unsupported = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } }));
     expect(unsupported.body).toMatch(/2026-07-28/);
+    const bareDiscover = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'server/discover' }), { 'mcp-protocol-version': '' });
+    expect(bareDiscover.body).toMatch(/2026-07-28/);
     const notJson = await post(url, '{"jsonrpc":');
     expect(notJson.status).toBe(400);
     // Still serving.
