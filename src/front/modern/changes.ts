@@ -42,13 +42,24 @@ function listFingerprint(items: readonly object[]): string {
  * Tells open subscriptions/listen streams when a list legitimately changed: an rc reload, an
  * upstream's list change, a lazily started upstream whose tools drifted from the lock. Each kind is
  * announced only when its content differs from the last announced one (a rebuild that changed
- * nothing stays silent). Returns the function that stops watching.
+ * nothing stays silent). With `listening`, nothing is hashed while nobody listens (a 10,000-tool
+ * catalog costs a hash pass): the first change after that is announced without comparing.
+ * Returns the function that stops watching.
  */
-export function watchListChanges(gateway: Gateway, notifier: ListNotifier): () => void {
-  let tools = toolsFingerprint(gateway);
-  let prompts = listFingerprint(gateway.prompts().list);
-  let resources = listFingerprint([...gateway.resources().resources, ...gateway.resources().templates]);
+export function watchListChanges(gateway: Gateway, notifier: ListNotifier, listening?: () => boolean): () => void {
+  let tools: string | undefined;
+  let prompts: string | undefined;
+  let resources: string | undefined;
+  if (!listening) {
+    tools = toolsFingerprint(gateway);
+    prompts = listFingerprint(gateway.prompts().list);
+    resources = listFingerprint([...gateway.resources().resources, ...gateway.resources().templates]);
+  }
   const listener = (kind: 'tools' | 'prompts' | 'resources') => {
+    if (listening && !listening()) {
+      tools = prompts = resources = undefined;
+      return;
+    }
     if (kind === 'tools') {
       const next = toolsFingerprint(gateway);
       if (next !== tools) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import type { Gateway } from '../gateway.js';
 import { watchListChanges } from './changes.js';
 import { ROUTE_KEY, type ModernRoute } from './route.js';
@@ -22,6 +22,7 @@ export interface ModernHttp {
  * requests: what a request needs travels with it (path, token, variant).
  */
 export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: number }): ModernHttp {
+  const bus = new InMemoryServerEventBus();
   const handler = createMcpHandler(
     (ctx) => {
       const route = (ctx.authInfo?.extra?.[ROUTE_KEY] ?? {}) as ModernRoute;
@@ -29,12 +30,13 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
     },
     {
       legacy: 'reject',
+      bus,
       maxRequestBodySize: options.maxBodyBytes,
       onerror: (error) => gateway.logger.info(`2026-07-28 request: ${error.message}`),
     },
   );
   const node = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
-  const stop = watchListChanges(gateway, handler.notify);
+  const stop = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
   return {
     async handle(req, res, body, route) {
       const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
