@@ -30,12 +30,43 @@ export function causingSession<S extends SessionContext>(upstream: Upstream, ses
 }
 
 /**
+ * A 2026-07-28 request in flight on an upstream (front/modern): it has no channel for server-to-client
+ * requests, so one it caused is refused by the request itself (with -32021 when its client did not
+ * declare the capability), never handed to another client's session.
+ */
+export interface StatelessOrigin {
+  readonly stateless: true;
+  refuseClientRequest(method: string, need: string | undefined, server: string): Error;
+}
+
+function statelessOf(session: unknown): StatelessOrigin | undefined {
+  return typeof session === 'object' && session !== null && (session as { stateless?: unknown }).stateless === true ? (session as StatelessOrigin) : undefined;
+}
+
+/**
+ * The stateless request that caused an upstream's request: the one its HTTP response stream
+ * names, else the one in flight there. With a stateless request in flight beside other requests,
+ * the cause is unknown: refused as ambiguous, so no other client receives it.
+ */
+function statelessCause(upstream: Upstream, request: UpstreamRequest): StatelessOrigin | 'ambiguous' | undefined {
+  if (request.origin) return statelessOf(request.origin.session);
+  const origins = upstream.origins();
+  const stateless = origins.map((origin) => statelessOf(origin.session)).find((found) => found !== undefined);
+  if (!stateless) return undefined;
+  return origins.every((origin) => origin.session === stateless) ? stateless : 'ambiguous';
+}
+
+/**
  * Carries an upstream's sampling, elicitation or roots request to the client session that caused
  * it (the call whose HTTP response stream carried it, else by causingSession's rule; on the causing
  * request's stream) and returns the client's answer verbatim. Refused with a
  * clear error when no session qualifies or its client lacks the capability.
  */
 export async function forwardClientRequest(upstream: Upstream, request: UpstreamRequest, signal: AbortSignal, sessions: ReadonlySet<SessionContext>): Promise<Record<string, unknown>> {
+  const stateless = statelessCause(upstream, request);
+  if (stateless === 'ambiguous')
+    throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several clients are in flight on this server`);
+  if (stateless) throw stateless.refuseClientRequest(request.method, NEEDS.get(request.method), upstream.name);
   // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
   const cause = request.origin;
   const found = cause && sessions.has(cause.session as SessionContext) ? { session: cause.session as SessionContext, origin: cause } : causingSession(upstream, sessions);

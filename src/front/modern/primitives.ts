@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Upstream } from '../../upstream/upstream.js';
 import type { Gateway } from '../gateway.js';
 import { listPage } from '../paging.js';
@@ -23,9 +23,9 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
       return listPage(gateway.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts') as never;
     });
     server.setRequestHandler('prompts/get', async (request, ctx) => {
-      view(ctx);
+      const requestView = view(ctx);
       const { route, upstream } = promptRoute(routing, request.params.name);
-      return relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, view);
+      return relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, requestView);
     });
   }
   // The lists do not depend on the mode, but a forged variant is refused on every request.
@@ -49,11 +49,11 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
     }
     const upstream = resourceOwner(routing, uri);
     if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
-    return relay(upstream, 'resources/read', request.params, ctx, view);
+    return relay(upstream, 'resources/read', request.params, ctx, requestView);
   });
   if (offered.completions)
     server.setRequestHandler('completion/complete', async (request, ctx) => {
-      view(ctx);
+      const requestView = view(ctx);
       const ref = request.params.ref as Record<string, unknown>;
       let upstream: Upstream | undefined;
       let params: Record<string, unknown> = request.params;
@@ -68,17 +68,21 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
         if (!upstream && ref.uri.startsWith(OWN_SCHEME)) return { completion: { values: [] } } as never;
       }
       if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No server offers completions for ${JSON.stringify(ref).slice(0, 200)}`);
-      return relay(upstream, 'completion/complete', params, ctx, view);
+      return relay(upstream, 'completion/complete', params, ctx, requestView);
     });
 }
 
 /** Sends the request to its upstream and returns the answer verbatim (its error, verbatim, too). */
-async function relay(upstream: Upstream, method: string, params: Record<string, unknown>, ctx: ServerContext, view: (ctx: ServerContext) => ModernView): Promise<never> {
+async function relay(upstream: Upstream, method: string, params: Record<string, unknown>, ctx: ServerContext, view: ModernView): Promise<never> {
+  let answer: unknown;
   try {
-    return (await upstream.request(method, params, { origin: { session: view(ctx), requestId: undefined }, signal: ctx.mcpReq.signal })) as never;
+    answer = await upstream.request(method, params, { origin: view.origin(ctx.mcpReq.id), signal: ctx.mcpReq.signal });
   } catch (error) {
-    throw upstreamFailure(error);
+    if (view.missing === undefined) throw upstreamFailure(error);
   }
+  // The upstream needed a capability the client did not declare: the request fails as a whole.
+  if (view.missing !== undefined) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [view.missing]: {} } });
+  return answer as never;
 }
 
 /**

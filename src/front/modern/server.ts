@@ -1,4 +1,14 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CacheHint, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CacheHint,
+  type CallToolResult,
+  type ServerCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { FOCUS_MODE } from '../../catalog/own-tools.js';
 import { requestMode, switchRefusal } from '../../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
@@ -12,7 +22,7 @@ import { registerModernPrimitives } from './primitives.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
 import { ModernView } from './view.js';
-import { callCatalogTool, callContext } from '../call.js';
+import { callCatalogTool, callContext, type CallContext } from '../call.js';
 
 const INSTRUCTIONS =
   'lazytools curates the tools of several MCP servers into focus modes. The list shows the tools of one mode; it does not change with your calls. ' +
@@ -52,7 +62,8 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     const variant = ctx.mcpReq._meta?.[VARIANT_META];
     const resolved = requestMode(gateway.config, { ...route, variant });
     if ('refusal' in resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.refusal);
-    return new ModernView(gateway, resolved.mode, resolved.bound, resolved.boundary, route.strategy ?? gateway.config.strategy);
+    const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+    return new ModernView(gateway, resolved.mode, resolved.bound, resolved.boundary, route.strategy ?? gateway.config.strategy, typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : {});
   };
 
   server.setRequestHandler('tools/list', (request, ctx) => {
@@ -62,17 +73,24 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const view = viewOf(ctx);
-    const { name, arguments: args } = request.params;
-    const call = callContext(ctx);
-    try {
-      if (name === FOCUS_MODE) return view.ownDefinitions().some((tool) => tool.name === FOCUS_MODE) ? modernFocusMode(view, route, args) : errorResult(switchRefusal(view) ?? 'focus_mode is not offered here.');
-      if (isMetaTool(name) && view.ownDefinitions().some((tool) => tool.name === name)) return await handleMetaTool(view, name, args, call);
-      if (isMetaTool(name)) return unlistedMetaTool(view, name);
-      return await callCatalogTool(view, name, args, call, 'direct');
-    } catch (error) {
-      return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
-    }
+    const result = await handleCall(view, route, request.params.name, request.params.arguments, callContext(ctx));
+    // An upstream needed a capability the client did not declare: the request fails as a whole.
+    if (view.missing !== undefined) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [view.missing]: {} } });
+    return result;
   });
   registerModernPrimitives(server, gateway, viewOf, offered);
   return server;
+}
+
+/** Routes one call: focus_mode (how to reach a mode), a meta-tool, or a catalog tool. Never throws. */
+async function handleCall(view: ModernView, route: ModernRoute, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
+  try {
+    if (name === FOCUS_MODE)
+      return view.ownDefinitions().some((tool) => tool.name === FOCUS_MODE) ? modernFocusMode(view, route, args) : errorResult(switchRefusal(view) ?? 'focus_mode is not offered here.');
+    if (isMetaTool(name) && view.ownDefinitions().some((tool) => tool.name === name)) return await handleMetaTool(view, name, args, call);
+    if (isMetaTool(name)) return unlistedMetaTool(view, name);
+    return await callCatalogTool(view, name, args, call, 'direct');
+  } catch (error) {
+    return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
+  }
 }

@@ -6,6 +6,8 @@ import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
 import type { CallVia } from '../call.js';
+import type { StatelessOrigin } from '../client-requests.js';
+import { rpcError } from '../context.js';
 import type { Gateway } from '../gateway.js';
 
 /**
@@ -15,8 +17,10 @@ import type { Gateway } from '../gateway.js';
  * callCatalogTool look (gateway, mode, strategy, inMode, refusal, origin), with `stateless` set
  * so search adds nothing.
  */
-export class ModernView implements PolicySubject {
+export class ModernView implements PolicySubject, StatelessOrigin {
   readonly stateless = true;
+  /** The client capability an upstream needed during this request and the client did not declare. */
+  missing: string | undefined;
   readonly fixedMode: string | undefined;
   readonly strategy: 'proxy' | 'hybrid';
   private visible: { tools: CatalogTool[]; ids: Set<string> } | undefined;
@@ -29,6 +33,8 @@ export class ModernView implements PolicySubject {
     /** True when a bearer token fixed the mode: tools outside it are refused. */
     readonly boundary: boolean,
     strategySetting: string,
+    /** The capabilities the request's envelope declared. */
+    private readonly declared: Readonly<Record<string, unknown>> = {},
   ) {
     this.fixedMode = bound ? mode : undefined;
     this.strategy = statelessStrategy(strategySetting);
@@ -77,6 +83,19 @@ export class ModernView implements PolicySubject {
   /** The origin upstream requests carry for this request (no session: nothing routes back to it). */
   origin(requestId: RequestId | undefined): CallOrigin {
     return { session: this, requestId };
+  }
+
+  /**
+   * An upstream asked this request's client something (sampling, elicitation, roots): without the
+   * declared capability that is -32021 for the whole request; with it, the 2026-07-28 answer would
+   * be an inputRequired round, which lazytools does not translate yet.
+   */
+  refuseClientRequest(method: string, need: string | undefined, server: string): Error {
+    if (need !== undefined && !this.declared[need]) {
+      this.missing ??= need;
+      return rpcError(-32021, `lazytools: "${server}" needs the client capability ${need} (${method}), which this request did not declare`);
+    }
+    return rpcError(-32603, `lazytools: ${method} from "${server}" cannot reach a 2026-07-28 client (no inputRequired translation yet)`);
   }
 
   /** Records a call in the usage log under this request's mode (rc `usage: true`). */

@@ -1,0 +1,70 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type Served } from '../../src/front/serve.js';
+import { silentLogger } from '../../src/util/log.js';
+import { deferred, ROOT, tempTree } from '../helpers.js';
+
+const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+
+/** Upstream requests (sampling, elicitation) caused by a 2026-07-28 request: never to another client. */
+describe('an upstream asks the client of a 2026-07-28 request', () => {
+  let served: Served;
+  let url: URL;
+
+  beforeAll(async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));
+    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    url = new URL(served.http!.url);
+  }, 60_000);
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  const modern = async () => {
+    const client = new Client({ name: 'modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    return client;
+  };
+
+  it('without the declared capability, the request fails with -32021 (MissingRequiredClientCapability)', async () => {
+    const client = await modern();
+    await expect(client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })).rejects.toMatchObject({ code: -32021 });
+    await client.close();
+  });
+
+  it('never reaches the client of a 2025 session whose call is in flight on the same upstream', async () => {
+    const legacy = new Client({ name: 'legacy', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+    const asked = deferred();
+    const release = deferred();
+    let sampled = 0;
+    legacy.setRequestHandler('elicitation/create', async () => {
+      asked.resolve();
+      await release.promise;
+      return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
+    });
+    legacy.setRequestHandler('sampling/createMessage', () => {
+      sampled++;
+      return { role: 'assistant', content: { type: 'text', text: 'leaked' }, model: 'x' };
+    });
+    await legacy.connect(new StreamableHTTPClientTransport(url));
+    // The legacy call stays in flight on the upstream while its client holds the elicitation.
+    const held = legacy.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } });
+    await asked.promise;
+    const client = await modern();
+    const outcome = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'secret prompt' } }).then(
+      (result) => ({ isError: result.isError === true, text: JSON.stringify(result.content) }),
+      (error: unknown) => ({ isError: true, text: String(error) }),
+    );
+    expect(outcome.isError).toBe(true);
+    expect(outcome.text).not.toContain('leaked');
+    expect(sampled).toBe(0);
+    release.resolve();
+    expect((await held).isError).toBeFalsy();
+    await client.close();
+    await legacy.close();
+  });
+});
