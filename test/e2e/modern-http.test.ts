@@ -67,6 +67,19 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
     await client.close();
   });
 
+  it('ranks the variants by the useCase hint a server/discover carries', async () => {
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer admin', 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { ...envelope, 'io.modelcontextprotocol/server-variant-hints': { useCase: 'audit the knowledge graph' } } } }),
+    });
+    const body = (await answer.json()) as { result: { capabilities: { extensions: Record<string, { variants: Array<{ id: string }>; default: string }> } } };
+    const variants = body.result.capabilities.extensions['io.modelcontextprotocol/server-variants'];
+    expect(variants?.default).toBe('audit');
+    expect(variants?.variants.map((v) => v.id)).toEqual(['audit', 'notes']);
+  });
+
   it('lists the default mode with ttlMs and cacheScope, in a deterministic order, and calls a tool', async () => {
     const client = await modernClient(url);
     const first = (await client.listTools()) as unknown as { tools: Array<{ name: string }>; ttlMs: number; cacheScope: string };
@@ -135,6 +148,9 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
 
   it('switches mode by token: the CI token gets audit and cannot widen it by endpoint or variant', async () => {
     const client = await modernClient(url, 'ci-token');
+    // Discover offers only the variants the token may use.
+    const extensions = client.getDiscoverResult()!.capabilities.extensions as Record<string, { variants: Array<{ id: string }> }>;
+    expect(extensions['io.modelcontextprotocol/server-variants']?.variants.map((v) => v.id)).toEqual(['audit']);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('read_graph');
     expect(names).not.toContain('create_entities');
