@@ -2,6 +2,8 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import { findTool } from '../catalog/catalog.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
+import { UpstreamError } from '../upstream/error.js';
+import { upstreamFailure } from './context.js';
 import { errorResult } from './results.js';
 import type { FrontSession } from './session.js';
 
@@ -20,6 +22,11 @@ export interface CallContext {
   readonly progressToken: unknown;
   /** Sends a notification related to this call (progress). */
   notify(method: string, params: Record<string, unknown>): void;
+  /**
+   * A 2026-07-28 front: the upstream's own input_required results go back to the client as
+   * sent, and `retry` (its inputResponses and requestState on the client's retry) goes with the call.
+   */
+  readonly passInput?: { retry: Record<string, unknown> } | undefined;
 }
 
 /** The call context of an SDK request handler. */
@@ -52,15 +59,19 @@ export async function callCatalogTool(session: CallingSession, name: string, arg
   const progressToken = call?.progressToken;
   try {
     const result = await upstream.call(
-      { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
+      { name: tool.name, arguments: (args ?? {}) as Record<string, unknown>, ...call?.passInput?.retry },
       {
         signal: call?.signal,
+        inputRequired: call?.passInput ? 'return' : undefined,
         origin: session.origin(call?.requestId),
         onProgress: progressToken === undefined || !call ? undefined : (params) => call.notify('notifications/progress', { ...params, progressToken }),
       },
     );
     return result as CallToolResult;
   } catch (error) {
+    // In 2026-07-28, an upstream's protocol error on a retry (a tampered requestState, a missing
+    // capability) is the request's answer, passed on as the upstream sent it.
+    if (call?.passInput && error instanceof UpstreamError && error.rpcError) throw upstreamFailure(error);
     return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
   }
 }

@@ -36,7 +36,8 @@ export function causingSession<S extends SessionContext>(upstream: Upstream, ses
  */
 export interface StatelessOrigin {
   readonly stateless: true;
-  refuseClientRequest(method: string, need: string | undefined, server: string): Error;
+  /** Asks the request's client (an input_required round), or rejects with why it cannot. */
+  askClient(method: string, params: Record<string, unknown> | undefined, need: string | undefined, server: string): Promise<Record<string, unknown>>;
 }
 
 function statelessOf(session: unknown): StatelessOrigin | undefined {
@@ -66,7 +67,7 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
   const stateless = statelessCause(upstream, request);
   if (stateless === 'ambiguous')
     throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several clients are in flight on this server`);
-  if (stateless) throw stateless.refuseClientRequest(request.method, NEEDS.get(request.method), upstream.name);
+  if (stateless) return stateless.askClient(request.method, request.params, NEEDS.get(request.method), upstream.name);
   // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
   const cause = request.origin;
   const found = cause && sessions.has(cause.session as SessionContext) ? { session: cause.session as SessionContext, origin: cause } : causingSession(upstream, sessions);

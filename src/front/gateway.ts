@@ -1,3 +1,4 @@
+import { InputRounds } from './input-rounds.js';
 import { buildCatalog, type Catalog, type CatalogTool, type ServerTools, type ToolDefinition } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
@@ -66,6 +67,8 @@ export class Gateway implements RoutingContext {
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly own = new Map<ServedStrategy, ToolDefinition[]>();
   readonly subscriptions = new Subscriptions();
+  /** 2025 upstreams' questions to 2026-07-28 clients, waiting for the clients' retries. */
+  readonly inputRounds = new InputRounds<unknown>();
   private promptIndex: PromptIndex | undefined;
   private resourceIndex: ResourceIndex | undefined;
   private readonly sentLogLevels = new WeakMap<Upstream, string>();

@@ -5,6 +5,14 @@ const ROUND_TTL_MS = 10 * 60_000;
 /** Rounds waiting for their clients at once (a bound on memory, far above real use). */
 const MAX_OPEN_ROUNDS = 1_000;
 
+/** Marks the requestState lazytools mints (others belong to a 2026-07-28 upstream, passed through). */
+const STATE_PREFIX = 'lazytools-round-';
+
+/** True when a retried request's requestState is one of lazytools' own rounds. */
+export function isRoundState(state: unknown): state is string {
+  return typeof state === 'string' && state.startsWith(STATE_PREFIX);
+}
+
 /** A request the upstream sent its client mid-call, waiting for the client's answer. */
 interface Ask {
   request: { method: string; params?: Record<string, unknown> };
@@ -32,6 +40,8 @@ class Round implements InputAsker {
   private wake: (() => void) | undefined;
   private seq = 0;
   timer: NodeJS.Timeout | undefined;
+  /** Cancels the upstream call: the client went away before an answer, or the round expired. */
+  readonly controller = new AbortController();
 
   constructor(readonly owner: string | undefined) {}
 
@@ -80,16 +90,16 @@ export class InputRounds<R> {
    * Runs `work`; when the upstream asks the client before it ends, answers with an
    * input_required result instead, and the work goes on until the client's retry.
    */
-  begin(owner: string | undefined, work: (asker: InputAsker) => Promise<R>): Promise<R | InputRequired> {
+  begin(owner: string | undefined, work: (asker: InputAsker, signal: AbortSignal) => Promise<R>, signal?: AbortSignal): Promise<R | InputRequired> {
     const round = new Round(owner);
-    return this.step(round, work(round));
+    return this.step(round, work(round, round.controller.signal), signal);
   }
 
   /**
    * The client's retry: its answers go to the waiting asks, then the call goes on as in begin.
    * An unknown, expired or foreign `requestState` is an error naming why.
    */
-  resume(owner: string | undefined, state: string, responses: Record<string, unknown> | undefined): Promise<R | InputRequired> {
+  resume(owner: string | undefined, state: string, responses: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<R | InputRequired> {
     const open = this.open.get(state);
     if (!open || open.round.owner !== owner) return Promise.reject(Object.assign(new Error('Invalid or expired requestState'), { code: -32602 }));
     this.open.delete(state);
@@ -100,26 +110,39 @@ export class InputRounds<R> {
       else ask.fail(Object.assign(new Error(`the client gave no answer for ${key} (${ask.request.method})`), { code: -32602 }));
     }
     open.round.waiting.clear();
-    return this.step(open.round, open.work);
+    return this.step(open.round, open.work, signal);
   }
 
   get size(): number {
     return this.open.size;
   }
 
-  private async step(round: Round, work: Promise<R>): Promise<R | InputRequired> {
-    const next = await Promise.race([work.then((result) => ({ result })), round.nextAsk().then(() => undefined)]);
+  /**
+   * Waits for the call's end or its next question. The request being answered (`signal`) may
+   * cancel the call while it waits; once it is answered with a round, only the retry can.
+   */
+  private async step(round: Round, work: Promise<R>, signal: AbortSignal | undefined): Promise<R | InputRequired> {
+    const cancel = () => round.controller.abort(signal?.reason);
+    if (signal?.aborted) cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    let next: { result: R } | undefined;
+    try {
+      next = await Promise.race([work.then((result) => ({ result })), round.nextAsk().then(() => undefined)]);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
     if (next) return next.result;
     if (this.open.size >= MAX_OPEN_ROUNDS) {
       round.failAll(new Error('lazytools: too many input rounds are waiting for their clients'));
       return work;
     }
-    const state = randomUUID();
+    const state = `${STATE_PREFIX}${randomUUID()}`;
     this.open.set(state, { round, work });
     round.timer = setTimeout(() => {
       if (this.open.get(state)?.round !== round) return;
       this.open.delete(state);
       round.failAll(new Error('lazytools: the client did not answer the input request in time'));
+      round.controller.abort('the client did not answer in time');
     }, ROUND_TTL_MS);
     round.timer.unref();
     // The work's own failure while the client answers is reported on the retry.

@@ -6,6 +6,9 @@ import { VERSION } from '../version.js';
 import type { CausedBy } from './stream-cause.js';
 import { UpstreamError } from './error.js';
 
+/** The 2026-07-28 protocol revision. */
+const MODERN = '2026-07-28';
+
 /** What lazytools can route from an upstream to a client: the default upstreams are told. */
 export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 
@@ -36,10 +39,10 @@ export interface ClientHooks {
  * server's requests (sampling, elicitation, roots; also a 2026-07-28 server's input_required
  * rounds, which reach only handlers registered by method) to the hooks.
  */
-async function upstreamClient(transport: Transport, hooks: ClientHooks): Promise<Client> {
+async function upstreamClient(transport: Transport, hooks: ClientHooks, pinModern = false): Promise<Client> {
   // Loaded with the first connection: a gateway serving from the lock starts without it.
   const { Client } = await import('@modelcontextprotocol/client');
-  const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: 'auto' } });
+  const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: pinModern ? { pin: MODERN } : 'auto' } });
   client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
   client.fallbackNotificationHandler = (notification) => hooks.notified(client, notification);
   // A 2026-07-28 server's list changes arrive on a listen stream, dispatched only to handlers by method.
@@ -67,7 +70,14 @@ export async function connectEitherEra(
   hooks: ClientHooks,
   known: PriorDiscovery | undefined,
   timeout: number,
+  /** Speak 2026-07-28 or fail (no 2025 attempt). */
+  modernOnly = false,
 ): Promise<{ client: Client; transport: Transport }> {
+  if (modernOnly) {
+    const pinned = await attempt(connect, hooks, (client, transport) => client.connect(transport, { timeout, ...(known?.kind === 'modern' ? { prior: known } : {}) }), true);
+    if (pinned instanceof ConnectFailure) throw pinned;
+    return pinned;
+  }
   const first = await attempt(connect, hooks, (client, transport) => client.connect(transport, { timeout, prior: known ?? { kind: 'legacy' } }));
   if (!(first instanceof ConnectFailure)) return first;
   if (known || !refusedInitialize(first.failure)) throw first;
@@ -81,9 +91,10 @@ async function attempt(
   connect: () => Transport | Promise<Transport>,
   hooks: ClientHooks,
   run: (client: Client, transport: Transport) => Promise<void>,
+  pinModern = false,
 ): Promise<{ client: Client; transport: Transport } | ConnectFailure> {
   const transport = await connect();
-  const client = await upstreamClient(transport, hooks);
+  const client = await upstreamClient(transport, hooks, pinModern);
   try {
     await run(client, transport);
     return { client, transport };

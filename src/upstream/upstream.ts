@@ -56,6 +56,8 @@ export interface UpstreamOptions {
   /** Timeout for start-up: spawn, initialize and tools/list (default 30 s). */
   startTimeoutMs?: number | undefined;
   logger?: Logger | undefined;
+  /** `modern`: speak only 2026-07-28 (the twin that serves 2026-07-28 requests, see modernTwin). */
+  era?: 'modern' | undefined;
 }
 
 /**
@@ -133,6 +135,8 @@ export class Upstream {
   private client: Client | undefined;
   /** The 2026-07-28 side of the connection, when the server speaks that era. */
   private modern: ModernChannel | undefined;
+  /** The 2026-07-28 connection for modern clients' requests; null once the server proved 2025-only. */
+  private twin: Upstream | null | undefined;
   private transport: Transport | undefined;
   private starting: Promise<void> | undefined;
   private readonly pending = new Map<string, Pending>();
@@ -181,6 +185,10 @@ export class Upstream {
   async request(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
     if (options.origin) this.lastOrigin = options.origin;
     if (this.status !== 'ready') await this.start();
+    if (options.inputRequired === 'return' && this.era === 'legacy') {
+      const twin = await this.modernTwin();
+      if (twin) return twin.request(method, params, options);
+    }
     return new Promise((resolve, reject) => {
       // relay() may call back synchronously (upstream gone meanwhile), so the abort listener is
       // declared first and attached only while the call is still pending.
@@ -323,7 +331,32 @@ export class Upstream {
   }
 
   /** Disconnects (and ends a stdio child). */
+  /**
+   * A 2026-07-28 request (from a modern client) to a server spoken to in 2025 goes to a second
+   * connection in 2026-07-28 when the server speaks it, so its own input_required rounds reach the
+   * client as it sent them (keys, state, several rounds) with nothing kept here. A stdio server
+   * then runs twice while modern clients use it. Undefined when the server speaks only 2025 (its
+   * requests to the client then become lazytools' own rounds, front/input-rounds.ts).
+   */
+  private async modernTwin(): Promise<Upstream | undefined> {
+    if (this.twin === null || this.options.era === 'modern') return undefined;
+    this.twin ??= new Upstream(this.name, { ...this.options, era: 'modern', logger: silentLogger });
+    const twin = this.twin;
+    twin.onRequest = this.onRequest;
+    try {
+      await twin.start();
+      return twin;
+    } catch {
+      // Known now: this server speaks only 2025. Asked once per process.
+      this.twin = null;
+      await twin.stop();
+      return undefined;
+    }
+  }
+
   async stop(): Promise<void> {
+    const twin = this.twin;
+    if (twin) await twin.stop();
     clearInterval(this.idleTimer);
     this.idleTimer = undefined;
     const client = this.client;
@@ -343,7 +376,7 @@ export class Upstream {
     let client: Client | undefined;
     let transport: Transport | undefined;
     try {
-      ({ client, transport } = await connectEitherEra(() => this.options.connect(), hooks, this.discovery, timeout));
+      ({ client, transport } = await connectEitherEra(() => this.options.connect(), hooks, this.discovery, timeout, this.options.era === 'modern'));
       this.client = client;
       this.transport = transport;
       this.hook(transport, client);
@@ -354,7 +387,8 @@ export class Upstream {
       this.instructions = client.getInstructions();
       [this.tools, this.primitives] = await Promise.all([this.listAll(client, timeout), this.listPrimitives(client, timeout)]);
       this.modern = this.era === 'modern' ? new ModernChannel(this.name, client, this.capabilities ?? {}, hooks, (request, signal) => this.askClient(request, signal)) : undefined;
-      void this.modern?.listen();
+      // The twin serves requests only: the main connection watches for changes.
+      if (this.options.era !== 'modern') void this.modern?.listen();
       this.lastError = undefined;
       this.lastUsed = Date.now();
       this.watchIdle();

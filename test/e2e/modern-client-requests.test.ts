@@ -68,3 +68,47 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
     await legacy.close();
   });
 });
+
+/** A 2026-07-28 client that can answer: its upstream's questions reach it as input_required rounds. */
+describe('an upstream asks a 2026-07-28 client that can answer', () => {
+  for (const [label, flags] of [
+    ['a server of both eras (its own rounds, passed through a 2026-07-28 connection)', []],
+    ['a 2025-only server (its requests become lazytools rounds)', ['--legacy-only']],
+  ] as const) {
+    it(`gets the question and the result from ${label}`, async () => {
+      const dir = tempTree({ 'package.json': '{}' });
+      const file = path.join(dir, '.lazytoolsrc.json');
+      writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags] } }, defaultMode: 'all' }));
+      const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+      try {
+        const client = new Client({ name: 'modern', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        const asked: string[] = [];
+        client.setRequestHandler('elicitation/create', (request) => {
+          asked.push(`elicit: ${request.params.message}`);
+          return { action: 'accept', content: { username: 'grace', email: 'grace@example.com' } };
+        });
+        client.setRequestHandler('sampling/createMessage', () => {
+          asked.push('sample');
+          return { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'test-model' };
+        });
+        await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+        const elicited = await client.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } });
+        expect((elicited.content as Array<{ text: string }>)[0]?.text).toBe('User response: action=accept, content={"username":"grace","email":"grace@example.com"}');
+        const sampled = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } });
+        expect((sampled.content as Array<{ text: string }>)[0]?.text).toBe('LLM response: sampled');
+        expect(asked).toEqual(['elicit: who?', 'sample']);
+        await client.close();
+      } finally {
+        await served.close();
+      }
+    });
+  }
+
+  it('refuses a retry whose requestState is forged or belongs to another token', async () => {
+    const { InputRounds } = await import('../../src/front/input-rounds.js');
+    const rounds = new InputRounds<string>();
+    const round = (await rounds.begin('ci-bot', (asker) => asker.ask('elicitation/create', { message: 'x' }).then(() => 'done'))) as { requestState: string };
+    await expect(rounds.resume('other-token', round.requestState, {})).rejects.toMatchObject({ code: -32602 });
+    await expect(rounds.resume('ci-bot', `${round.requestState}x`, {})).rejects.toMatchObject({ code: -32602 });
+  });
+});

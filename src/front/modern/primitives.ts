@@ -5,6 +5,8 @@ import { listPage } from '../paging.js';
 import { readResource, resourceOwner } from '../resources.js';
 import { upstreamFailure, type SessionContext } from '../context.js';
 import { promptRoute } from '../prompts.js';
+import type { ModernRoute } from './route.js';
+import { retryParams, withInputRounds } from './rounds.js';
 import type { ModernView } from './view.js';
 
 const OWN_SCHEME = 'lazytools://';
@@ -15,7 +17,7 @@ const OWN_SCHEME = 'lazytools://';
  * completions by reference), answered per request. Resource subscriptions belong to
  * subscriptions/listen there, so resources/subscribe is not served.
  */
-export function registerModernPrimitives(server: Server, gateway: Gateway, view: (ctx: ServerContext) => ModernView, offered: { prompts: boolean; completions: boolean }): void {
+export function registerModernPrimitives(server: Server, gateway: Gateway, modernRoute: ModernRoute, view: (ctx: ServerContext) => ModernView, offered: { prompts: boolean; completions: boolean }): void {
   const routing = routingContext(gateway);
   if (offered.prompts) {
     server.setRequestHandler('prompts/list', (request, ctx) => {
@@ -25,7 +27,7 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const requestView = view(ctx);
       const { route, upstream } = promptRoute(routing, request.params.name);
-      return relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, requestView);
+      return withInputRounds(gateway, modernRoute, requestView, ctx, (signal) => relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, requestView, signal)) as never;
     });
   }
   // The lists do not depend on the mode, but a forged variant is refused on every request.
@@ -49,7 +51,7 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
     }
     const upstream = resourceOwner(routing, uri);
     if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
-    return relay(upstream, 'resources/read', request.params, ctx, requestView);
+    return withInputRounds(gateway, modernRoute, requestView, ctx, (signal) => relay(upstream, 'resources/read', request.params, ctx, requestView, signal)) as never;
   });
   if (offered.completions)
     server.setRequestHandler('completion/complete', async (request, ctx) => {
@@ -73,10 +75,11 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, view:
 }
 
 /** Sends the request to its upstream and returns the answer verbatim (its error, verbatim, too). */
-async function relay(upstream: Upstream, method: string, params: Record<string, unknown>, ctx: ServerContext, view: ModernView): Promise<never> {
+async function relay(upstream: Upstream, method: string, params: Record<string, unknown>, ctx: ServerContext, view: ModernView, signal: AbortSignal = ctx.mcpReq.signal): Promise<never> {
   let answer: unknown;
   try {
-    answer = await upstream.request(method, params, { origin: view.origin(ctx.mcpReq.id), signal: ctx.mcpReq.signal });
+    // The upstream's own input_required rounds go back to the client as sent (stateless).
+    answer = await upstream.request(method, { ...params, ...retryParams(ctx, params._meta) }, { origin: view.origin(ctx.mcpReq.id), signal, inputRequired: 'return' });
   } catch (error) {
     if (view.missing === undefined) throw upstreamFailure(error);
   }

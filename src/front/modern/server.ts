@@ -21,6 +21,7 @@ import { modernFocusMode } from './focus.js';
 import { registerModernPrimitives } from './primitives.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
+import { retryParams, withInputRounds } from './rounds.js';
 import { ModernView } from './view.js';
 import { callCatalogTool, callContext, type CallContext } from '../call.js';
 
@@ -73,12 +74,13 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const view = viewOf(ctx);
-    const result = await handleCall(view, route, request.params.name, request.params.arguments, callContext(ctx));
+    const call = { ...callContext(ctx), passInput: { retry: retryParams(ctx) } };
+    const result = await withInputRounds(gateway, route, view, ctx, (signal) => handleCall(view, route, request.params.name, request.params.arguments, { ...call, signal }));
     // An upstream needed a capability the client did not declare: the request fails as a whole.
     if (view.missing !== undefined) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [view.missing]: {} } });
-    return result;
+    return result as never;
   });
-  registerModernPrimitives(server, gateway, viewOf, offered);
+  registerModernPrimitives(server, gateway, route, viewOf, offered);
   return server;
 }
 
@@ -91,6 +93,8 @@ async function handleCall(view: ModernView, route: ModernRoute, name: string, ar
     if (isMetaTool(name)) return unlistedMetaTool(view, name);
     return await callCatalogTool(view, name, args, call, 'direct');
   } catch (error) {
+    // An upstream's JSON-RPC error passed on by callCatalogTool is the request's answer.
+    if (typeof (error as { code?: unknown }).code === 'number') throw error;
     return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
   }
 }

@@ -9,6 +9,7 @@ import type { CallVia } from '../call.js';
 import type { StatelessOrigin } from '../client-requests.js';
 import { rpcError } from '../context.js';
 import type { Gateway } from '../gateway.js';
+import type { InputAsker } from '../input-rounds.js';
 
 /**
  * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the
@@ -21,6 +22,8 @@ export class ModernView implements PolicySubject, StatelessOrigin {
   readonly stateless = true;
   /** The client capability an upstream needed during this request and the client did not declare. */
   missing: string | undefined;
+  /** Carries an upstream's request to this request's client as an input_required round. */
+  asker: InputAsker | undefined;
   readonly fixedMode: string | undefined;
   readonly strategy: 'proxy' | 'hybrid';
   private visible: { tools: CatalogTool[]; ids: Set<string> } | undefined;
@@ -87,15 +90,16 @@ export class ModernView implements PolicySubject, StatelessOrigin {
 
   /**
    * An upstream asked this request's client something (sampling, elicitation, roots): without the
-   * declared capability that is -32021 for the whole request; with it, the 2026-07-28 answer would
-   * be an inputRequired round, which lazytools does not translate yet.
+   * declared capability that is -32021 for the whole request; with it, an input_required round
+   * for the client (InputRounds), whose retry brings the answer back to the upstream.
    */
-  refuseClientRequest(method: string, need: string | undefined, server: string): Error {
+  askClient(method: string, params: Record<string, unknown> | undefined, need: string | undefined, server: string): Promise<Record<string, unknown>> {
     if (need !== undefined && !this.declared[need]) {
       this.missing ??= need;
-      return rpcError(-32021, `lazytools: "${server}" needs the client capability ${need} (${method}), which this request did not declare`);
+      return Promise.reject(rpcError(-32021, `lazytools: "${server}" needs the client capability ${need} (${method}), which this request did not declare`));
     }
-    return rpcError(-32603, `lazytools: ${method} from "${server}" cannot reach a 2026-07-28 client (no inputRequired translation yet)`);
+    if (!this.asker) return Promise.reject(rpcError(-32603, `lazytools: ${method} from "${server}" came outside a request that can ask its client`));
+    return this.asker.ask(method, params);
   }
 
   /** Records a call in the usage log under this request's mode (rc `usage: true`). */
