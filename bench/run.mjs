@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { overheadHttp } from './overhead-http.mjs';
+import { overheadModern } from './overhead-modern.mjs';
 import { overheadStdio } from './overhead-stdio.mjs';
 import { primitivesStdio } from './primitives.mjs';
 import { placement } from './placement.mjs';
@@ -39,12 +40,19 @@ const httpRepeats = [];
 for (let i = 0; i < 3; i++) httpRepeats.push(await overheadHttp({ rounds: quick ? 200 : 1000, lazyPort: 18_601 + 2 * i, peerPort: 18_602 + 2 * i }));
 httpRepeats.sort((a, b) => a.ratioP50 - b.ratioP50);
 const http = httpRepeats[1];
+log('2026-07-28 over HTTP: direct, through lazytools, and mcp-proxy (3 repeats)');
+const modernRepeats = [];
+for (let i = 0; i < 3; i++) modernRepeats.push(await overheadModern({ rounds: quick ? 200 : 1000, peerPort: 18_651 + i }));
+modernRepeats.sort((a, b) => a.ratioVsPeerP50 - b.ratioVsPeerP50);
+const modern = modernRepeats[1];
 log('scale: 1,000 and 10,000 tools');
 const sc = await scale({ coldRuns: quick ? 3 : 9 });
 
 const headline = {
   overheadRatioP50: stdio.ratioP50,
   httpVsPeerRatioP50: http.ratioP50,
+  modernHttpVsPeerRatioP50: modern.ratioVsPeerP50,
+  modernHttpVsDirectRatioP50: modern.ratioVsDirectP50,
   promptsGetRatioP50: prim.promptsGet.ratioP50,
   resourcesReadRatioP50: prim.resourcesRead.ratioP50,
   httpPromptsGetVsPeerRatioP50: http.promptsGetRatioP50,
@@ -62,6 +70,8 @@ const headline = {
 const runs = {
   overheadRatioP50: runSpread(repeats.map((r) => r.ratioP50)),
   httpVsPeerRatioP50: runSpread(httpRepeats.map((r) => r.ratioP50)),
+  modernHttpVsPeerRatioP50: runSpread(modernRepeats.map((r) => r.ratioVsPeerP50)),
+  modernHttpVsDirectRatioP50: runSpread(modernRepeats.map((r) => r.ratioVsDirectP50)),
   listChangedP50Ms: runSpread(repeats.map((r) => r.listChanged.p50)),
   search10kP50Ms: runSpread(sc.sizes[10000].search.repeatP50s),
   coldStartMs: runSpread(sc.coldStartReference.runs),
@@ -71,6 +81,7 @@ for (const [key, figure] of Object.entries(runs)) headline[key] = figure.median;
 const targets = {
   overheadRatioP50: ['<=', 1.5],
   httpVsPeerRatioP50: ['<=', 1.0],
+  modernHttpVsPeerRatioP50: ['<=', 1.0],
   promptsGetRatioP50: ['<=', 1.5],
   resourcesReadRatioP50: ['<=', 1.5],
   httpPromptsGetVsPeerRatioP50: ['<=', 1.0],
@@ -115,6 +126,8 @@ the lowest and highest run. Quote the range: on 2 shared cores a single run can 
 | --- | ---: | ---: | ---: | --- |
 | tools/call overhead over stdio, p50 ratio vs direct | ${headline.overheadRatioP50} | ${range('overheadRatioP50')} | <= 1.5 | ${met('overheadRatioP50')} |
 | tools/call over HTTP, p50 ratio vs mcp-proxy | ${headline.httpVsPeerRatioP50} | ${range('httpVsPeerRatioP50')} | <= 1.0 | ${met('httpVsPeerRatioP50')} |
+| 2026-07-28 tools/call over HTTP, p50 ratio vs mcp-proxy (2025) | ${headline.modernHttpVsPeerRatioP50} | ${range('modernHttpVsPeerRatioP50')} | <= 1.0 | ${met('modernHttpVsPeerRatioP50')} |
+| 2026-07-28 tools/call over HTTP, p50 ratio vs the server direct (${ms(modern.direct.p50)} direct) | ${headline.modernHttpVsDirectRatioP50} | ${range('modernHttpVsDirectRatioP50')} | | |
 | prompts/get over stdio (\`${prim.prompt}\`), p50 ratio vs direct | ${headline.promptsGetRatioP50} | | <= 1.5 | ${met('promptsGetRatioP50')} |
 | resources/read over stdio, p50 ratio vs direct | ${headline.resourcesReadRatioP50} | | <= 1.5 | ${met('resourcesReadRatioP50')} |
 | prompts/get over HTTP, p50 ratio vs mcp-proxy | ${headline.httpPromptsGetVsPeerRatioP50} | | <= 1.0 | ${met('httpPromptsGetVsPeerRatioP50')} |
