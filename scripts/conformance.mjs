@@ -1,16 +1,17 @@
 // `npm run conformance`: runs the MCP conformance suite's server scenarios against the kitchen-sink
 // fixture twice, directly over HTTP and through `lazytools serve --http` (rc `defaultMode: "all"`,
-// `strategy: "notify"`, the fixture as a stdio upstream), for both protocol eras, and prints the
+// `strategy: "notify"`, the fixture as an HTTP upstream), for both protocol eras, and prints the
 // scores. Needs a build (`npm run build`). Exit 1 when, in an era, the gateway passes fewer
 // scenarios than the fixture does directly.
 //
 //   node scripts/conformance.mjs [--era 2025|2026|both] [--only direct|gateway] [--scenario NAME] [--verbose]
-//                                [--server URL] [--legacy-upstream]
+//                                [--server URL] [--stdio-upstream] [--legacy-upstream]
 //
 // `--server URL` measures another server instead of the fixture, say the SDK's conformance
 // everything-server started by hand: directly at URL, and behind lazytools as an HTTP upstream.
-// `--legacy-upstream` starts the fixture behind lazytools with `--legacy-only` (a 2025 upstream);
-// by default it serves both eras there too, as the SDK's everything-server does.
+// `--stdio-upstream` runs the fixture behind lazytools as a stdio upstream; `--legacy-upstream`
+// does so with `--legacy-only` (a 2025 upstream). By default it serves both eras there too, as the
+// SDK's everything-server does.
 //
 // - 2025: `@modelcontextprotocol/conformance` 0.1.16, `server --spec-version 2025-11-25`; every
 //   scenario it runs counts.
@@ -42,7 +43,7 @@ const ERAS = {
 };
 
 const { values } = parseArgs({
-  options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' }, server: { type: 'string' }, 'legacy-upstream': { type: 'boolean' } },
+  options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' }, server: { type: 'string' }, 'legacy-upstream': { type: 'boolean' }, 'stdio-upstream': { type: 'boolean' } },
 });
 const eras = values.era === 'both' ? ['2025', '2026'] : [values.era];
 if (!eras.every((era) => Object.hasOwn(ERAS, era))) {
@@ -124,12 +125,24 @@ async function against(start) {
 const direct = () =>
   values.server ? Promise.resolve({ child: { kill() {} }, url: values.server }) : startAndWait(process.execPath, [FIXTURE, '--http', '0'], 'stdout', /^(http:\S+)$/m);
 
-function gateway() {
+/**
+ * lazytools in front of the server under test, as the acceptance run does: an HTTP upstream (the
+ * fixture on its own port, or `--server`); `--stdio-upstream` or `--legacy-upstream` runs the
+ * fixture as a stdio upstream instead.
+ */
+async function gateway() {
   const dir = fs.mkdtempSync(path.join(tmpdir(), 'lazytools-conformance-'));
   const rc = path.join(dir, '.lazytoolsrc.json');
-  const upstream = values.server ? { url: values.server } : { command: process.execPath, args: [FIXTURE, ...(values['legacy-upstream'] ? ['--legacy-only'] : [])] };
+  const stdio = values['stdio-upstream'] || values['legacy-upstream'];
+  const fixture = values.server || stdio ? undefined : await direct();
+  const upstream = values.server
+    ? { url: values.server }
+    : fixture
+      ? { url: fixture.url }
+      : { command: process.execPath, args: [FIXTURE, ...(values['legacy-upstream'] ? ['--legacy-only'] : [])] };
   fs.writeFileSync(rc, JSON.stringify({ servers: { kitchen: upstream }, defaultMode: 'all', strategy: 'notify' }));
-  return startAndWait(process.execPath, [BIN, 'serve', '--config', rc, '--http', '127.0.0.1:0'], 'stderr', /serving (http:\S+mcp)/);
+  const front = await startAndWait(process.execPath, [BIN, 'serve', '--config', rc, '--http', '127.0.0.1:0'], 'stderr', /serving (http:\S+mcp)/);
+  return { url: front.url, child: { kill: () => (front.child.kill('SIGTERM'), fixture?.child.kill()) } };
 }
 
 const runs = [];

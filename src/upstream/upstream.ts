@@ -58,6 +58,11 @@ export interface UpstreamOptions {
   logger?: Logger | undefined;
   /** `modern`: speak only 2026-07-28 (the twin that serves 2026-07-28 requests, see modernTwin). */
   era?: 'modern' | undefined;
+  /**
+   * True when a second connection reaches the same server state (HTTP servers), so 2026-07-28
+   * requests may use a 2026-07-28 connection beside the 2025 one; a stdio server would run twice.
+   */
+  sharedServer?: boolean | undefined;
 }
 
 /**
@@ -332,14 +337,14 @@ export class Upstream {
 
   /** Disconnects (and ends a stdio child). */
   /**
-   * A 2026-07-28 request (from a modern client) to a server spoken to in 2025 goes to a second
-   * connection in 2026-07-28 when the server speaks it, so its own input_required rounds reach the
-   * client as it sent them (keys, state, several rounds) with nothing kept here. A stdio server
-   * then runs twice while modern clients use it. Undefined when the server speaks only 2025 (its
-   * requests to the client then become lazytools' own rounds, front/input-rounds.ts).
+   * A 2026-07-28 request (from a modern client) to an HTTP server spoken to in 2025 goes to a
+   * second connection in 2026-07-28 when the server speaks it, so its own input_required rounds
+   * reach the client as it sent them (keys, state, several rounds) with nothing kept here. Not for
+   * a stdio server (a second process would not share its state) nor one that speaks only 2025:
+   * their requests to the client become lazytools' own rounds (front/input-rounds.ts).
    */
   private async modernTwin(): Promise<Upstream | undefined> {
-    if (this.twin === null || this.options.era === 'modern') return undefined;
+    if (this.twin === null || this.options.era === 'modern' || !this.options.sharedServer) return undefined;
     this.twin ??= new Upstream(this.name, { ...this.options, era: 'modern', logger: silentLogger });
     const twin = this.twin;
     twin.onRequest = this.onRequest;

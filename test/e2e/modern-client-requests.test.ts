@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -69,16 +70,34 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
   });
 });
 
+/** The kitchen-sink fixture over HTTP on a free port. */
+async function httpFixture(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const found = /^(http:\S+)$/m.exec(text)?.[1];
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`the fixture exited (${code})`)));
+  });
+  return { child, url };
+}
+
 /** A 2026-07-28 client that can answer: its upstream's questions reach it as input_required rounds. */
 describe('an upstream asks a 2026-07-28 client that can answer', () => {
-  for (const [label, flags] of [
-    ['a server of both eras (its own rounds, passed through a 2026-07-28 connection)', []],
+  for (const [label, upstream] of [
+    ['an HTTP server of both eras (its own rounds, passed through a 2026-07-28 connection)', 'http'],
+    ['a stdio server of both eras (its requests become lazytools rounds: one process, one state)', []],
     ['a 2025-only server (its requests become lazytools rounds)', ['--legacy-only']],
   ] as const) {
     it(`gets the question and the result from ${label}`, async () => {
       const dir = tempTree({ 'package.json': '{}' });
       const file = path.join(dir, '.lazytoolsrc.json');
-      writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags] } }, defaultMode: 'all' }));
+      const fixture = upstream === 'http' ? await httpFixture() : undefined;
+      const server = fixture ? { url: fixture.url } : { command: process.execPath, args: [FIXTURE, ...upstream] };
+      writeFileSync(file, JSON.stringify({ servers: { kitchen: server }, defaultMode: 'all' }));
       const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
       try {
         const client = new Client({ name: 'modern', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -100,6 +119,7 @@ describe('an upstream asks a 2026-07-28 client that can answer', () => {
         await client.close();
       } finally {
         await served.close();
+        fixture?.child.kill();
       }
     });
   }
