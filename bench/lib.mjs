@@ -81,3 +81,18 @@ export async function promptAndResource(client) {
   if (!prompt || !resource) throw new Error('the server offers no argument-free prompt or no resource');
   return { prompt, resource };
 }
+
+/** Polls until an HTTP listener answers (a process just spawned, whose port is known). */
+export async function waitForPort(url, child, ms = 20_000) {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited (${child.exitCode})`);
+    try {
+      await fetch(url, { method: 'GET' });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}

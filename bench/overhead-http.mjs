@@ -3,21 +3,7 @@
 import { spawn } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import path from 'node:path';
-import { BIN, ROOT, interleave, project, promptAndResource, serverEntry, summary, round } from './lib.mjs';
-
-async function waitForPort(url, child, ms = 20_000) {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited (${child.exitCode})`);
-    try {
-      await fetch(url, { method: 'GET' });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
+import { BIN, ROOT, interleave, project, promptAndResource, serverEntry, summary, round, waitForPort } from './lib.mjs';
 
 export async function overheadHttp({ rounds = 1000, lazyPort = 18_601, peerPort = 18_602 } = {}) {
   const { dir } = project(['everything'], { defaultMode: 'debugging' });

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { BIN, ROOT, interleave, project, round, summary } from './lib.mjs';
+import { BIN, ROOT, interleave, project, round, summary, waitForPort } from './lib.mjs';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
 
@@ -22,20 +22,6 @@ function started(args, stream, env) {
     });
     child.once('exit', (code) => reject(new Error(`${path.basename(args[0])} exited (${code}): ${text}`)));
   });
-}
-
-async function waitForPort(url, child, ms = 20_000) {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited (${child.exitCode})`);
-    try {
-      await fetch(url, { method: 'GET' });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 export async function overheadModern({ rounds = 1000, peerPort = 18_651 } = {}) {

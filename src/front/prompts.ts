@@ -39,7 +39,7 @@ export function buildPromptIndex(upstreams: Iterable<Upstream>, prefix: 'auto' |
 }
 
 /** The route of an exposed prompt name, or an InvalidParams error naming it. */
-export function promptRoute(session: SessionContext, name: unknown): { route: PromptRoute; upstream: Upstream } {
+export function promptRoute(session: Pick<SessionContext, 'routing'>, name: unknown): { route: PromptRoute; upstream: Upstream } {
   const route = typeof name === 'string' ? session.routing.prompts().byName.get(name) : undefined;
   const upstream = route && session.routing.upstreams.get(route.server);
   if (!route || !upstream) throw rpcError(INVALID_PARAMS, `Unknown prompt "${String(name)}"`);

@@ -5,6 +5,7 @@ import { listPage } from '../paging.js';
 import { readResource, resourceOwner } from '../resources.js';
 import { upstreamFailure, type SessionContext } from '../context.js';
 import { promptRoute } from '../prompts.js';
+import { completionRoute } from '../completion.js';
 import type { ModernRoute } from './route.js';
 import { retryParams, withInputRounds } from './rounds.js';
 import type { ModernView } from './view.js';
@@ -56,21 +57,9 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, moder
   if (offered.completions)
     server.setRequestHandler('completion/complete', async (request, ctx) => {
       const requestView = view(ctx);
-      const ref = request.params.ref as Record<string, unknown>;
-      let upstream: Upstream | undefined;
-      let params: Record<string, unknown> = request.params;
-      if (ref.type === 'ref/prompt') {
-        const found = promptRoute(routing, ref.name);
-        upstream = found.upstream;
-        params = { ...request.params, ref: { ...ref, name: found.route.name } };
-      } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-        const index = gateway.resources();
-        const owner = index.matchers.find((matcher) => matcher.uriTemplate === ref.uri)?.server ?? index.exact.get(ref.uri);
-        upstream = owner === undefined ? undefined : gateway.upstreams.get(owner);
-        if (!upstream && ref.uri.startsWith(OWN_SCHEME)) return { completion: { values: [] } } as never;
-      }
-      if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No server offers completions for ${JSON.stringify(ref).slice(0, 200)}`);
-      return relay(upstream, 'completion/complete', params, ctx, requestView);
+      const route = completionRoute(routing, request.params);
+      if (route === 'own') return { completion: { values: [] } } as never;
+      return relay(route.upstream, 'completion/complete', route.params, ctx, requestView);
     });
 }
 
