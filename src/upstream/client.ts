@@ -63,7 +63,7 @@ async function upstreamClient(transport: Transport, hooks: ClientHooks, pinModer
  * behave differently in each (its tools may ask the client with requests only a 2025 connection
  * carries), and most clients speak 2025. A server that refuses initialize is asked with
  * server/discover on a fresh connection. A known verdict (the last connection's, or the lock's)
- * is used as is.
+ * is tried first, and probed again when the server refuses it.
  */
 export async function connectEitherEra(
   connect: () => Transport | Promise<Transport>,
@@ -80,7 +80,8 @@ export async function connectEitherEra(
   }
   const first = await attempt(connect, hooks, (client, transport) => client.connect(transport, { timeout, prior: known ?? { kind: 'legacy' } }));
   if (!(first instanceof ConnectFailure)) return first;
-  if (known || !refusedInitialize(first.failure)) throw first;
+  // Also when a remembered verdict (the lock's) no longer holds: the server changed era since.
+  if (!refusedInitialize(first.failure)) throw first;
   const second = await attempt(connect, hooks, (client, transport) => client.connect(transport, { timeout }));
   if (second instanceof ConnectFailure) throw second;
   return second;

@@ -63,6 +63,19 @@ describe('upstreams of either era, for a 2025 client', () => {
     });
   }
 
+  it('finds the era again when the one the lock remembered no longer holds', async () => {
+    const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, '--modern-only'] } }, defaultMode: 'all' }));
+    const locked = [{ server: 'kitchen', tools: [{ name: 'test_simple_text', inputSchema: { type: 'object' as const } }], profile: { protocol: { era: 'legacy' as const } } }];
+    const gateway = new Gateway({ config, locked });
+    cleanups.push(() => gateway.close());
+    await gateway.start();
+    const upstream = gateway.upstreams.get('kitchen');
+    expect(upstream?.discovery).toEqual({ kind: 'legacy' });
+    const result = await upstream?.call({ name: 'test_simple_text', arguments: {} });
+    expect(text(result)).toBe('This is a simple text response for testing.');
+    expect(upstream?.era).toBe('modern');
+  });
+
   it('keeps the era verdict for a restart (the next start connects with it)', async () => {
     const { client, upstream } = await gatewayFor(['--modern-only']);
     expect(upstream.discovery?.kind).toBe('modern');
