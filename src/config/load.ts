@@ -91,10 +91,14 @@ function asConfigError(error: unknown, file: string | undefined): ConfigError {
 
 /**
  * cosmiconfig's parse errors repeat the code frame around the message and quote the whole input
- * ("while parsing '...'"): keep the message once, then the frame once.
+ * ("while parsing '...'"): keep the message once, then the frame once. The frame comes without
+ * colors: where the parser thinks the terminal has some (`CI`, `FORCE_COLOR`), they would reach
+ * logs and files as escape codes.
  */
 function parseErrorText(raw: string): string {
   const blocks = raw
+    // eslint-disable-next-line no-control-regex -- ANSI color escapes are exactly what is removed
+    .replace(/\u001b\[[0-9;]*m/g, '')
     .replace(/^(?:JSON|YAML) Error in [^\n]*:[ \t]*\n*/, '')
     .split('\n')
     .filter((line) => !/^\s+at /.test(line))

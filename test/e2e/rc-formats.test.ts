@@ -26,6 +26,10 @@ const cases: Array<{ name: string; files: Record<string, string> }> = [
   { name: 'invalid value', files: { 'package.json': '{}', '.lazytoolsrc.json': '{"budget": "lots"}' } },
 ];
 
+// The CLI without colors (NO_COLOR), and without FORCE_COLOR, which Node warns overrides it.
+const { FORCE_COLOR: _forced, ...inherited } = process.env;
+const plainEnv = { ...inherited, NO_COLOR: '1' };
+
 describe('rc files through the built CLI', () => {
   for (const { name, files } of cases) {
     it(`loads ${name} as loadConfig does`, async () => {
@@ -34,7 +38,7 @@ describe('rc files through the built CLI', () => {
         (loaded) => ({ ok: true as const, budget: loaded.config.budget }),
         (error: Error) => ({ ok: false as const, message: error.message }),
       );
-      const result = spawnSync(process.execPath, [BIN, 'status', '--json', '--catalog', REFERENCE_CATALOG], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const result = spawnSync(process.execPath, [BIN, 'status', '--json', '--catalog', REFERENCE_CATALOG], { cwd: dir, encoding: 'utf8', env: plainEnv });
       if (expected.ok) {
         expect(result.stderr).toBe('');
         expect(result.status).toBe(0);
