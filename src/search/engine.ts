@@ -1,6 +1,7 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
+import { Action, actionFactor, leadVerbs, queryAction, queryVerbs, toolAction } from './action.js';
 
 /** One ranked search hit. */
 export interface SearchHit {
@@ -19,6 +20,8 @@ export interface SearchOptions {
 /** Field weights: what a word in each field is worth relative to the description. */
 const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, schema: 0.4, group: 0.6, server: 1 } as const;
 const K1 = 1.2;
+/** A tool leading with the query's own verb ("list" -> "Get or list resources") ranks first among equals. */
+const VERB_MATCH = 1.15;
 const B = 0.6;
 
 /**
@@ -34,6 +37,9 @@ const B = 0.6;
 export class SearchIndex {
   private readonly postings = new Map<string, { docs: Int32Array; tf: Float32Array }>();
   private readonly nameTerms: string[][];
+  /** Per tool: what it does (read, write, destroy) and the action verbs it leads with. */
+  private readonly actions: Uint8Array;
+  private readonly verbs: string[][];
   private readonly lengths: Float32Array;
   private readonly avgLength: number;
 
@@ -41,9 +47,12 @@ export class SearchIndex {
     readonly tools: readonly CatalogTool[],
     groups: ReadonlyMap<string, CatalogGroup> = new Map(),
   ) {
-    const groupText = new Map([...groups.values()].map((group) => [group.name, `${group.name} ${group.description}`]));
+    // The catch-all group ("Every tool of every server") says nothing about any one tool.
+    const groupText = new Map([...groups.values()].map((group) => [group.name, group.catchAll ? '' : `${group.name} ${group.description}`]));
     const building = new Map<string, Map<number, number>>();
     this.lengths = new Float32Array(tools.length);
+    this.actions = new Uint8Array(tools.length);
+    this.verbs = [];
     this.nameTerms = [];
     tools.forEach((tool, doc) => {
       const definition = tool.definition;
@@ -59,7 +68,11 @@ export class SearchIndex {
       let length = 0;
       for (const [field, text] of fields) {
         const fieldTerms = terms(text);
-        if (field === 'name') this.nameTerms.push(fieldTerms);
+        if (field === 'name') {
+          this.nameTerms.push(fieldTerms);
+          this.actions[doc] = toolAction(tool, fieldTerms);
+          this.verbs.push(leadVerbs(tool, fieldTerms));
+        }
         const weight = FIELDS[field];
         // Long descriptions should not drown the name: damp their counts.
         const damp = field === 'description' || field === 'schema' ? 1 / Math.sqrt(Math.max(1, fieldTerms.length / 12)) : 1;
@@ -111,6 +124,9 @@ export class SearchIndex {
     }
     const termWeight = new Map(expansion.map((e) => [e.term, e.weight]));
     const queryTerms = expansion.filter((e) => e.weight >= 1).length;
+    const own = expansion.filter((e) => e.own).map((e) => e.term);
+    const asks = queryAction(own);
+    const wanted = queryVerbs(own);
     const hits: SearchHit[] = [];
     // Up to a page of results: keep the best ones while scoring; for more, sort once at the end.
     const small = limit <= 64;
@@ -127,6 +143,9 @@ export class SearchIndex {
       for (const t of name) covered += termWeight.get(t) ?? 0;
       if (name.length > 0) score *= 1 + (0.5 * covered) / name.length;
       if (queryTerms > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms;
+      // Readers before writers unless the query asks for a change; destroyers only when it asks to delete.
+      score *= actionFactor(asks, (this.actions[doc] ?? Action.Read) as Action);
+      if (wanted.length > 0 && this.verbs[doc]?.some((verb) => wanted.includes(verb))) score *= VERB_MATCH;
       if (small) keepTop(hits, { tool, score }, limit);
       else hits.push({ tool, score });
     }

@@ -1,59 +1,55 @@
-import { words } from '../catalog/text.js';
+import { stem as porter2 } from 'porter2';
+import { cleanQuery, isOpaqueWord, MAX_QUERY_TERMS } from './query.js';
+import { unicodeWords as words } from './tokenize.js';
 
 /**
- * Query and document text processing for search: words, stopwords, a light stemmer and a small
- * synonym table (pull request / PR, bug / issue, CVE / advisory / vulnerability, ...). No model,
- * no network: the same input always gives the same terms.
+ * Query and document text processing for search: words of every script (see tokenize.ts),
+ * stopwords, the Porter2 stemmer for English words and a small synonym table (pull request / PR,
+ * bug / issue, CVE / advisory / vulnerability, ...). No model, no network: the same input always
+ * gives the same terms.
  */
 
 const STOPWORDS = new Set(
   'a an and are as at be by can do does for from get give has have how i in into is it its my of on or our please show that the their them then there these this to use using want we what when where which who will with you your all any some need needs tool tools'.split(' '),
 );
 
-/** Reduces a word to a stem: plural, -ing, -ed, -ly and a few derivational endings. */
+/**
+ * Words that say how, not what: a query's generic verbs ("make", "save", "help") weigh less than
+ * its object words, so "save the summary as a note" is about notes more than about saving.
+ */
+const GENERIC = new Set('make save set put take help try let see check handle perform provide just also via like new'.split(' '));
+const GENERIC_WEIGHT = 0.5;
+
+/**
+ * A hyphenated modifier ("LLM-related", "cloud-based") says what the thing is about with its
+ * first half; the second half would otherwise match unrelated tools ("relations").
+ */
+const MODIFIER_SUFFIX = /-(?:related|based|specific|oriented|powered|driven|friendly|enabled|aware|style|like)\b/gi;
+
+const stems = new Map<string, string>();
+const STEM_CACHE = 50_000;
+
+/**
+ * Reduces an English word to its Porter2 stem ("differences" and "different" to "differ",
+ * "merging" to "merg"); words of other scripts, and words with digits, are kept as they are.
+ * Cached: a catalog repeats its vocabulary.
+ */
 export function stem(word: string): string {
-  if (word.length <= 3) return word;
-  let w = word;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('es') && /(?:ch|sh|x|z|ss)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
-  else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
-  if (w.endsWith('ly') && w.length > 5) w = w.slice(0, -2);
-  else if (w.endsWith('er') && w.length >= 7) w = w.slice(0, -2);
-  for (const [suffix, replacement] of SUFFIXES) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
-      w = w.slice(0, -suffix.length) + replacement;
-      break;
-    }
+  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= STEM_CACHE) stems.clear();
+    stemmed = porter2(word);
+    stems.set(word, stemmed);
   }
-  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
-  return w;
-}
-
-const SUFFIXES: Array<[string, string]> = [
-  ['ational', 'ate'],
-  ['ization', 'ize'],
-  ['ability', 'able'],
-  ['ation', 'ate'],
-  ['ities', ''],
-  ['ity', ''],
-  ['ment', ''],
-  ['ness', ''],
-  ['ator', 'ate'],
-  ['ies', 'y'],
-];
-
-function undouble(w: string): string {
-  return /([bdfgmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
+  return stemmed;
 }
 
 /** Stemmed terms of a text, stopwords dropped. */
 export function terms(text: string): string[] {
-  return words(text)
-    .filter((word) => !STOPWORDS.has(word))
-    .map(stem);
+  const out: string[] = [];
+  for (const word of words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text)) if (!STOPWORDS.has(word)) out.push(stem(word));
+  return out;
 }
 
 /**
@@ -125,6 +121,8 @@ const SYNONYMS: string[][] = [
 export interface Expansion {
   term: string;
   weight: number;
+  /** The query's own word (not a synonym's). */
+  own?: boolean;
 }
 
 interface SynonymEntry {
@@ -148,23 +146,35 @@ function synonyms(): SynonymEntry[] {
 }
 
 /**
- * Query terms with weights: the query's own terms at 1, synonym expansions at `synonymWeight`
- * (split over a multi-word alternative's words). Synonym phrases match the query as written,
- * stopwords included.
+ * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5), synonym expansions
+ * at `synonymWeight` (split over a multi-word alternative's words). Synonym phrases match the
+ * query as written, stopwords included. The query is cleaned first (URLs, paths, ids: see
+ * `cleanQuery`) and keeps at most `MAX_QUERY_TERMS` distinct terms of its own.
  */
 export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
-  const base = terms(query);
-  const raw = words(query).map(stem);
+  const text = cleanQuery(query);
   const weights = new Map<string, number>();
+  const owned = new Set<string>();
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-  for (const term of base) add(term, 1);
-  for (let i = 0; i < raw.length; i++) {
+  let own = 0;
+  const kept: string[] = [];
+  for (const word of words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text)) {
+    if (own >= MAX_QUERY_TERMS) break;
+    if (isOpaqueWord(word)) continue;
+    const term = stem(word);
+    kept.push(term);
+    if (STOPWORDS.has(word) || weights.has(term)) continue;
+    add(term, GENERIC.has(word) ? GENERIC_WEIGHT : 1);
+    owned.add(term);
+    own++;
+  }
+  for (let i = 0; i < kept.length; i++) {
     for (const entry of synonyms()) {
       const { phrase } = entry;
-      if (phrase.length > 0 && phrase.every((word, k) => raw[i + k] === word)) {
+      if (phrase.length > 0 && phrase.every((word, k) => kept[i + k] === word)) {
         for (const alternative of entry.alternatives) for (const term of alternative) add(term, synonymWeight * Math.min(1, 1.5 / alternative.length));
       }
     }
   }
-  return [...weights].map(([term, weight]) => ({ term, weight }));
+  return [...weights].map(([term, weight]) => (owned.has(term) ? { term, weight, own: true } : { term, weight }));
 }

@@ -1,0 +1,57 @@
+/**
+ * Words of any script for search: the same on tool text and on queries. ASCII text (most tool
+ * definitions) takes a fast path; other text is folded (NFKD compatibility forms, Latin/Greek/
+ * Cyrillic accents stripped, lowercase, ß -> ss) and split on letters and digits of every script,
+ * with `Intl.Segmenter` cutting runs of scripts written without spaces (Chinese, Japanese, Thai...).
+ */
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** Scripts written without spaces between words: their runs need a dictionary segmenter. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}{1,2}$/u;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** Lowercase words of a text: snake, kebab, camel and dotted case split, every script kept. */
+export function unicodeWords(text: string): string[] {
+  if (ASCII.test(text)) return asciiWords(text);
+  const folded = fold(text.replace(/(\p{Ll}|\p{Nd})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2'));
+  const out: string[] = [];
+  for (const chunk of folded.split(/[^\p{L}\p{N}\p{M}]+/u)) {
+    if (chunk.length === 0) continue;
+    if (!UNSPACED.test(chunk)) {
+      out.push(chunk);
+      continue;
+    }
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+    for (const piece of segmenter.segment(chunk)) {
+      // Particles (を, は, の, ます) carry no topic: one or two hiragana alone are dropped.
+      if (piece.isWordLike && !HIRAGANA_ONLY.test(piece.segment)) out.push(piece.segment);
+    }
+  }
+  return out;
+}
+
+/** The ASCII path: the same split as catalog words, without a Unicode regex per character. */
+function asciiWords(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * Case and accent folding: compatibility forms (full-width letters, ligatures) to plain ones,
+ * combining accents of Latin, Greek and Cyrillic dropped ("löschen" = "loschen", "ё" = "е"),
+ * recomposed so kana keep their voicing marks, lowercased, "ß" as "ss".
+ */
+export function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
+}
