@@ -60,17 +60,17 @@ function focusModeTool(modes: readonly ResolvedMode[]): ToolDefinition {
 function searchTool(enableByDefault: boolean): ToolDefinition {
   return {
     name: SEARCH_TOOLS,
-    description: `Find tools not in the current list by describing the task.${enableByDefault ? ' Found tools are added to the list.' : ' Call them with execute_tool.'}`,
+    description: `Find tools not in the current list by what they do; several steps: one short query each in "queries".${enableByDefault ? ' Found tools are added to the list.' : ' Call them with execute_tool.'}`,
     inputSchema: {
       type: 'object',
       properties: {
         query: { type: 'string' },
+        queries: { type: 'array', items: { type: 'string' } },
         limit: { type: 'integer', minimum: 1, maximum: 50 },
         group: { type: 'string' },
         detail: { type: 'string', enum: ['name', 'summary', 'schema'] },
         enable: { type: 'boolean', description: 'Add results to the tool list' },
       },
-      required: ['query'],
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   };

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
-import { SearchIndex } from '../search/engine.js';
+import { MAX_QUERIES, SearchIndex } from '../search/engine.js';
 import { openProject } from '../project.js';
 import { intFlag, parse, UsageError } from './args.js';
 import type { Command } from './io.js';
@@ -9,20 +9,23 @@ import { projectOptions } from './status.js';
 
 export const searchCommand: Command = {
   name: 'search',
-  usage: `lazytools search QUERY [--config F] [--catalog F]... [--limit N] [--json]
+  usage: `lazytools search [QUERY] [--query Q]... [--config F] [--catalog F]... [--limit N] [--json]
 
+  QUERY       what the tool does, in words (the words of QUERY form one query)
+  --query Q   one more query: one per step of a task, the rankings merged
   --limit N   how many results (default 5)
   --json      [{"name","server","tool","score","summary"}], best first`,
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { ...projectOptions, limit: { type: 'string' }, json: { type: 'boolean' } }, true);
-    const query = positionals.join(' ').trim();
-    if (query === '') throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
+    const { values, positionals } = parse(argv, { ...projectOptions, query: { type: 'string', multiple: true }, limit: { type: 'string' }, json: { type: 'boolean' } }, true);
+    const queries = [positionals.join(' '), ...(values.query ?? [])].map((q) => q.trim()).filter((q) => q !== '');
+    if (queries.length === 0) throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
+    if (queries.length > MAX_QUERIES) throw new UsageError(`at most ${MAX_QUERIES} queries (QUERY and --query), one per step of a task`);
     const limit = intFlag(values.limit, 'limit', 5);
     const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
-    const hits = new SearchIndex(project.catalog.tools, project.catalog.groups).search(query, { limit });
+    const hits = new SearchIndex(project.catalog.tools, project.catalog.groups).searchMany(queries, { limit });
     const rows = hits.map(({ tool, score }) => ({ name: tool.exposedName, server: tool.server, tool: tool.name, score, summary: tool.summary }));
     if (values.json) io.out(JSON.stringify(rows, null, 2));
-    else if (rows.length === 0) io.out(`no tools match "${query}"`);
+    else if (rows.length === 0) io.out(`no tools match "${queries.join('; ').slice(0, 200)}"`);
     else {
       const width = Math.max(...rows.map((r) => r.name.length));
       io.out(rows.map((r) => `${r.name.padEnd(width)}  ${r.score.toFixed(2).padStart(6)}  [${r.server}] ${r.summary}`).join('\n'));

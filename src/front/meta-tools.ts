@@ -11,6 +11,7 @@ import type { FrontSession } from './session.js';
 import { argumentProblems } from './validate.js';
 import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
 import { exampleArguments } from './examples.js';
+import { MAX_QUERIES } from '../search/engine.js';
 
 const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
 
@@ -44,8 +45,9 @@ export async function handleMetaTool(session: MetaToolSession, name: string, raw
 }
 
 function searchTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
-  const { query, limit = 5, group, detail = 'summary', enable } = args;
-  if (typeof query !== 'string' || query.trim() === '') return errorResult('search_tools: "query" must be a non-empty string.');
+  const { limit = 5, group, detail = 'summary', enable } = args;
+  const queries = searchQueries(args);
+  if (typeof queries === 'string') return errorResult(queries);
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 50) return errorResult('search_tools: "limit" must be a whole number from 1 to 50.');
   if (group !== undefined && typeof group !== 'string') return errorResult('search_tools: "group" must be a string.');
   if (detail !== 'name' && detail !== 'summary' && detail !== 'schema') return errorResult('search_tools: "detail" must be "name", "summary" or "schema".');
@@ -54,7 +56,10 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
   if (group !== undefined && !gateway.catalog.groups.has(group)) return errorResult(new UnknownNameError('group', group, [...gateway.catalog.groups.keys()]).message);
   // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only).
   const mode = modeNamed(gateway.config, session.mode);
-  const hits = gateway.search.search(query, { limit, group, filter: mode?.readOnly ? (tool) => modeAllows(mode, tool) : undefined });
+  const options = { limit, group, filter: mode?.readOnly ? (tool: CatalogTool) => modeAllows(mode, tool) : undefined };
+  const hits = gateway.search.searchMany(queries, options);
+  // The answer echoes the queries bounded: a pasted task may be kilobytes long.
+  const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(gateway.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.send({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
@@ -67,6 +72,20 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
     content: [{ type: 'text', text: hits.length === 0 ? `No tools match "${query}".` : `${JSON.stringify(tools)}\n(${how}${cut})` }],
     structuredContent: { tools, enabled: enabling },
   };
+}
+
+/**
+ * The queries of a search_tools call: `query`, then each of `queries` (one per step of a task),
+ * or the error text when neither holds a non-empty string.
+ */
+function searchQueries(args: Record<string, unknown>): string[] | string {
+  const { query, queries } = args;
+  if (query !== undefined && typeof query !== 'string') return 'search_tools: "query" must be a string.';
+  if (queries !== undefined && (!Array.isArray(queries) || !queries.every((q) => typeof q === 'string')))
+    return 'search_tools: "queries" must be an array of strings, one short query per step of the task.';
+  if (Array.isArray(queries) && queries.length > MAX_QUERIES) return `search_tools: "queries" takes at most ${MAX_QUERIES} queries.`;
+  const all = [query, ...((queries as string[] | undefined) ?? [])].filter((q): q is string => typeof q === 'string' && q.trim() !== '');
+  return all.length > 0 ? all : 'search_tools: pass "query" (a non-empty string) or "queries" (one short query per step).';
 }
 
 /**

@@ -16,7 +16,10 @@ const WRITE_WORDS = (
   'schedule assign mark close merge insert put patch record append fill type click submit publish book reserve rerun restart scale trigger ' +
   'archive complete resolve reply comment invite apply generate convert draw'
 ).split(' ');
-/** Verbs that name an action: matched against a tool's name words and its description's first words. */
+/**
+ * Verbs that name a way of reading: matched against a tool's name words and its description's
+ * first words. (Write verbs are not: "add" would lift every add_* tool over the one that edits.)
+ */
 const READ_WORDS = 'list get read show view find search fetch query look check describe count browse inspect open see analyze compare measure'.split(' ');
 
 let stems: { destroy: Set<string>; write: Set<string>; verbs: Set<string> } | undefined;
@@ -25,7 +28,7 @@ function verbStems() {
   stems ??= {
     destroy: new Set(DESTROY_WORDS.map(stem)),
     write: new Set(WRITE_WORDS.map(stem)),
-    verbs: new Set([...DESTROY_WORDS, ...WRITE_WORDS, ...READ_WORDS].map(stem)),
+    verbs: new Set(READ_WORDS.map(stem)),
   };
   return stems;
 }
@@ -57,8 +60,8 @@ export function leadVerbs(tool: CatalogTool, nameTerms: readonly string[]): stri
 /** Score factor for a tool of kind `tool` under a query asking for `query`. */
 export function actionFactor(query: Action, tool: Action): number {
   if (tool === Action.Destroy && query !== Action.Destroy) return 0.55;
-  if (tool === Action.Write && query === Action.Read) return 0.85;
-  return 1;
+  // Reads and writes: the kind the query asks for first, the other close behind.
+  return (tool === Action.Read) === (query === Action.Read) ? 1 : 0.85;
 }
 
 /** The query's action verbs (stemmed), to match against a tool's `leadVerbs`. */

@@ -20,6 +20,8 @@ export interface SearchOptions {
 /** Field weights: what a word in each field is worth relative to the description. */
 const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, schema: 0.4, group: 0.6, server: 1 } as const;
 const K1 = 1.2;
+/** Groups up to this many tools add their words at the full group weight; bigger ones less. */
+const GROUP_SIZE = 10;
 /** A tool leading with the query's own verb ("list" -> "Get or list resources") ranks first among equals. */
 const VERB_MATCH = 1.15;
 const B = 0.6;
@@ -47,8 +49,7 @@ export class SearchIndex {
     readonly tools: readonly CatalogTool[],
     groups: ReadonlyMap<string, CatalogGroup> = new Map(),
   ) {
-    // The catch-all group ("Every tool of every server") says nothing about any one tool.
-    const groupText = new Map([...groups.values()].map((group) => [group.name, group.catchAll ? '' : `${group.name} ${group.description}`]));
+    const groupTerms = groupFieldTerms(groups);
     const building = new Map<string, Map<number, number>>();
     this.lengths = new Float32Array(tools.length);
     this.actions = new Uint8Array(tools.length);
@@ -62,10 +63,19 @@ export class SearchIndex {
         ['summary', tool.summary],
         ['description', definition.description ?? ''],
         ['schema', schemaText(definition.inputSchema)],
-        ['group', tool.groups.map((g) => groupText.get(g) ?? g).join(' ')],
         ['server', tool.server],
       ];
       let length = 0;
+      for (const group of tool.groups) {
+        const entry = groupTerms.get(group);
+        if (!entry) continue;
+        for (const term of entry.terms) {
+          let docs = building.get(term);
+          if (!docs) building.set(term, (docs = new Map()));
+          docs.set(doc, (docs.get(doc) ?? 0) + entry.weight);
+          length += entry.weight;
+        }
+      }
       for (const [field, text] of fields) {
         const fieldTerms = terms(text);
         if (field === 'name') {
@@ -152,6 +162,54 @@ export class SearchIndex {
     if (!small) hits.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     return hits.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
+
+  /**
+   * One ranking from several short queries, one per step of a task ("youtube transcript", "mind
+   * map"): each query is ranked alone and the rankings merged by reciprocal rank fusion, so one
+   * step's many matches cannot crowd out another's. A tool's score is its fused reciprocal ranks
+   * scaled so that first place in one query is 1. At most `MAX_QUERIES` queries are read.
+   */
+  searchMany(queries: readonly string[], options: SearchOptions = {}): SearchHit[] {
+    const limit = options.limit ?? 5;
+    if (!(limit >= 1)) return [];
+    const list = [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
+    if (list.length <= 1) return list[0] === undefined ? [] : this.search(list[0], options);
+    return this.fuse(list, options);
+  }
+
+  /** Reciprocal rank fusion of each query's ranking, each read to the same depth whatever the limit. */
+  private fuse(queries: readonly string[], options: SearchOptions): SearchHit[] {
+    const limit = options.limit ?? 5;
+    const fused = new Map<CatalogTool, number>();
+    for (const query of queries) {
+      this.search(query, { ...options, limit: FUSION_DEPTH }).forEach((hit, rank) => fused.set(hit.tool, (fused.get(hit.tool) ?? 0) + (RRF_K + 1) / (RRF_K + rank + 1)));
+    }
+    const hits: SearchHit[] = [];
+    for (const [tool, score] of fused) keepTop(hits, { tool, score: Math.round(score * 1000) / 1000 }, limit);
+    return hits;
+  }
+}
+
+/** Queries one `searchMany` call reads at most. */
+export const MAX_QUERIES = 10;
+/** How deep each query's ranking goes into the fusion. */
+const FUSION_DEPTH = 50;
+/** The usual reciprocal rank fusion constant: ranks 1 and 2 differ little, ranks 1 and 20 do. */
+const RRF_K = 60;
+
+/**
+ * Each group's name and description as terms, with the weight they add to each of its tools.
+ * A group's words describe it, not any one tool: the catch-all group ("Every tool of every
+ * server") adds nothing, and a big group's words weigh less the more tools they would lift.
+ */
+function groupFieldTerms(groups: ReadonlyMap<string, CatalogGroup>): Map<string, { terms: string[]; weight: number }> {
+  const out = new Map<string, { terms: string[]; weight: number }>();
+  for (const group of groups.values()) {
+    if (group.catchAll) continue;
+    const size = Math.max(1, group.tools.length);
+    out.set(group.name, { terms: terms(`${group.name} ${group.description}`), weight: FIELDS.group * Math.min(1, Math.sqrt(GROUP_SIZE / size)) });
+  }
+  return out;
 }
 
 /** Property names, enum values and property descriptions of an input schema, one level deep. */

@@ -90,3 +90,4 @@ function pathWords(path: string): string[] {
   if (parent !== undefined && !PATH_NOISE.has(parent.toLowerCase()) && !isOpaque(parent)) names.unshift(parent);
   return names;
 }
+

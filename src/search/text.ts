@@ -17,7 +17,7 @@ const STOPWORDS = new Set(
  * Words that say how, not what: a query's generic verbs ("make", "save", "help") weigh less than
  * its object words, so "save the summary as a note" is about notes more than about saving.
  */
-const GENERIC = new Set('make save set put take help try let see check handle perform provide just also via like new'.split(' '));
+const GENERIC = new Set('make save set put take help try let see check handle perform provide just also via like'.split(' '));
 const GENERIC_WEIGHT = 0.5;
 
 /**
