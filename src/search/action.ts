@@ -59,7 +59,7 @@ export function leadVerbs(tool: CatalogTool, nameTerms: readonly string[]): stri
 
 /** Score factor for a tool of kind `tool` under a query asking for `query`. */
 export function actionFactor(query: Action, tool: Action): number {
-  if (tool === Action.Destroy && query !== Action.Destroy) return 0.55;
+  if (tool === Action.Destroy && query !== Action.Destroy) return query === Action.Read ? 0.45 : 0.6;
   // Reads and writes: the kind the query asks for first, the other close behind.
   return (tool === Action.Read) === (query === Action.Read) ? 1 : 0.85;
 }

@@ -23,7 +23,7 @@ const K1 = 1.2;
 /** Groups up to this many tools add their words at the full group weight; bigger ones less. */
 const GROUP_SIZE = 10;
 /** A tool leading with the query's own verb ("list" -> "Get or list resources") ranks first among equals. */
-const VERB_MATCH = 1.15;
+const VERB_MATCH = 1.2;
 const B = 0.6;
 
 /**
@@ -174,15 +174,9 @@ export class SearchIndex {
     if (!(limit >= 1)) return [];
     const list = [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
     if (list.length <= 1) return list[0] === undefined ? [] : this.search(list[0], options);
-    return this.fuse(list, options);
-  }
-
-  /** Reciprocal rank fusion of each query's ranking, each read to the same depth whatever the limit. */
-  private fuse(queries: readonly string[], options: SearchOptions): SearchHit[] {
-    const limit = options.limit ?? 5;
     const fused = new Map<CatalogTool, number>();
-    for (const query of queries) {
-      this.search(query, { ...options, limit: FUSION_DEPTH }).forEach((hit, rank) => fused.set(hit.tool, (fused.get(hit.tool) ?? 0) + (RRF_K + 1) / (RRF_K + rank + 1)));
+    for (const query of list) {
+      this.search(query, { ...options, limit: Math.max(limit, FUSION_DEPTH) }).forEach((hit, rank) => fused.set(hit.tool, (fused.get(hit.tool) ?? 0) + (RRF_K + 1) / (RRF_K + rank + 1)));
     }
     const hits: SearchHit[] = [];
     for (const [tool, score] of fused) keepTop(hits, { tool, score: Math.round(score * 1000) / 1000 }, limit);
@@ -193,7 +187,7 @@ export class SearchIndex {
 /** Queries one `searchMany` call reads at most. */
 export const MAX_QUERIES = 10;
 /** How deep each query's ranking goes into the fusion. */
-const FUSION_DEPTH = 50;
+const FUSION_DEPTH = 20;
 /** The usual reciprocal rank fusion constant: ranks 1 and 2 differ little, ranks 1 and 20 do. */
 const RRF_K = 60;
 

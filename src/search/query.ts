@@ -6,7 +6,9 @@
  * bounded, so a query's work is too.
  */
 
-/** Characters of a query read at most: past this, raw task text is data, not a request. */
+/** Characters of a query read at most (a pasted blob is skipped whole, so this is generous). */
+export const MAX_QUERY_READ = 65_536;
+/** Characters of cleaned query text kept at most: past this, raw task text is data, not a request. */
 export const MAX_QUERY_CHARS = 4_096;
 /** Distinct query terms kept at most, in order of appearance. */
 export const MAX_QUERY_TERMS = 32;
@@ -23,23 +25,25 @@ const EDGE_PUNCTUATION = /^[("'`<[{]+|[)"'`>\]},.;:!?]+$/g;
 
 /**
  * The query text that carries meaning: URLs as host words, paths as their last name, opaque
- * tokens (UUIDs, hashes, long ids, base64) dropped, at most `MAX_QUERY_CHARS` read.
+ * tokens (UUIDs, hashes, long ids, base64) dropped, about `MAX_QUERY_CHARS` kept.
  *
  * @example
  * cleanQuery('summarize https://www.youtube.com/watch?v=dQw4w9WgXcQ'); // 'summarize youtube watch'
  */
 export function cleanQuery(query: string): string {
-  const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
+  const text = query.length > MAX_QUERY_READ ? query.slice(0, MAX_QUERY_READ) : query;
   // Plain prose (no URL, path or long token) passes unchanged: most queries.
-  if (!/[/\\:]|\S{20,}/.test(text)) return text;
+  if (text.length <= MAX_QUERY_CHARS && !/[/\\:]|\S{20,}/.test(text)) return text;
   const out: string[] = [];
+  let kept = 0;
   for (const raw of text.split(/\s+/)) {
+    if (kept > MAX_QUERY_CHARS) break;
     const token = raw.replace(EDGE_PUNCTUATION, '');
     if (token.length === 0) continue;
     if (isOpaque(token)) continue;
-    if (URL_START.test(token) || DOMAIN_PATH.test(token)) out.push(...urlWords(token));
-    else if (isPath(token)) out.push(...pathWords(token));
-    else out.push(token);
+    const words = URL_START.test(token) || DOMAIN_PATH.test(token) ? urlWords(token) : isPath(token) ? pathWords(token) : [token];
+    for (const word of words) kept += word.length + 1;
+    out.push(...words);
   }
   return out.join(' ');
 }
