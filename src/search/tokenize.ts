@@ -5,7 +5,7 @@
  * with `Intl.Segmenter` cutting runs of scripts written without spaces (Chinese, Japanese, Thai...).
  */
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[ -~\t\n\r]*$/;
 /** Scripts written without spaces between words: their runs need a dictionary segmenter. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const HIRAGANA_ONLY = /^\p{Script=Hiragana}{1,2}$/u;

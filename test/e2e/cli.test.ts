@@ -161,6 +161,15 @@ describe('lazytools search and mode', () => {
     expect((rows[0]!.score as number) >= (rows[1]!.score as number)).toBe(true);
   });
 
+  it('takes one query per step with --query and merges the rankings, keeping the JSON shape', () => {
+    const { code, stdout } = cli(['search', '--query', 'leaked credentials', '--query', 'merge the pull request', ...catalogs, '--limit', '5', '--json']);
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<Record<string, unknown>>;
+    expect(Object.keys(rows[0]!)).toEqual(['name', 'server', 'tool', 'score', 'summary']);
+    expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['list_secret_scanning_alerts', 'merge_pull_request']));
+    expect(rows.every((r, i) => i === 0 || (rows[i - 1]!.score as number) >= (r.score as number))).toBe(true);
+  });
+
   it('needs a query', () => {
     const { code, stderr } = cli(['search', ...catalogs]);
     expect(code).toBe(2);
