@@ -9,6 +9,7 @@ import { overheadStdio } from './overhead-stdio.mjs';
 import { primitivesStdio } from './primitives.mjs';
 import { placement } from './placement.mjs';
 import { quality } from './quality.mjs';
+import { evaluate, table as searchTable } from './search-eval.mjs';
 import { scale } from './scale.mjs';
 import { tokens } from './tokens.mjs';
 import { ROOT, spread as runSpread } from './lib.mjs';
@@ -25,6 +26,8 @@ log('placement of 10,000 tools');
 const place = placement({ runs: quick ? 3 : 7 });
 log('search quality');
 const qual = quality();
+// The honest protocol: dev/test halves, intervals, and a paired baseline when SEARCH_BASELINE names another built clone.
+const searchRows = await evaluate({ baseline: process.env.SEARCH_BASELINE });
 log('stdio overhead and list_changed latency (3 repeats)');
 // Repeats show the spread: on 2 shared cores, scheduling noise moves the ratio run to run.
 const repeats = [];
@@ -220,6 +223,10 @@ ${qual.queries} queries phrased as users ask (\`test/fixtures/queries.json\`) ov
 | naive (exact name > word in name > word in description) | ${qual.naive.hit1} | ${qual.naive.hit5} |
 
 Misses at 5: ${qual.misses.length === 0 ? 'none' : qual.misses.map((m) => `\`${m}\``).join('; ')}.
+
+Every query set split once into a dev half (tuned on) and a test half (reported) by a stable hash of the task text (\`bench/search-eval.mjs\`): the project set above, tasks over the real-world catalog (\`test/fixtures/search/real-world-tasks.json\`, raw task text and one query per annotated step merged) and a Unicode set (\`test/fixtures/search/unicode-queries.json\`). Means with seeded bootstrap 95% intervals${process.env.SEARCH_BASELINE ? `; "before" and Δ are paired against \`${process.env.SEARCH_BASELINE}\`` : ''}.
+
+${searchTable(searchRows)}
 
 ## Reproduce
 
