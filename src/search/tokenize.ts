@@ -4,6 +4,7 @@
  * Cyrillic accents stripped, lowercase, ß -> ss) and split on letters and digits of every script,
  * with `Intl.Segmenter` cutting runs of scripts written without spaces (Chinese, Japanese, Thai...).
  */
+import { words } from '../catalog/text.js';
 
 const ASCII = /^[ -~\t\n\r]*$/;
 /** Scripts written without spaces between words: their runs need a dictionary segmenter. */
@@ -14,7 +15,8 @@ let segmenter: Intl.Segmenter | undefined;
 
 /** Lowercase words of a text: snake, kebab, camel and dotted case split, every script kept. */
 export function unicodeWords(text: string): string[] {
-  if (ASCII.test(text)) return asciiWords(text);
+  // ASCII (most tool text): the catalog's own word split, without a Unicode regex per character.
+  if (ASCII.test(text)) return words(text);
   const folded = fold(text.replace(/(\p{Ll}|\p{Nd})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2'));
   const out: string[] = [];
   for (const chunk of folded.split(/[^\p{L}\p{N}\p{M}]+/u)) {
@@ -30,16 +32,6 @@ export function unicodeWords(text: string): string[] {
     }
   }
   return out;
-}
-
-/** The ASCII path: the same split as catalog words, without a Unicode regex per character. */
-function asciiWords(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0);
 }
 
 /**
