@@ -121,9 +121,9 @@ const fmt = (x) => `${x.mean.toFixed(3)} [${x.low.toFixed(2)}, ${x.high.toFixed(
 
 /** Markdown table of `evaluate` rows. */
 export function table(rows) {
-  const lines = ['| set | queries | half (n) | hit@1 | hit@5 | MRR | recall@10 | hit@5 before | Δ hit@5 (paired) | Δ recall@10 | hit@5 won/lost |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const lines = ['| set | queries | half (n) | hit@1 | hit@5 | MRR | recall@10 | hit@5 before | Δ hit@1 (paired) | Δ hit@5 | Δ MRR | Δ recall@10 | hit@5 won/lost |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
   for (const r of rows) {
-    const b = r.baseline ? [r.baseline.hit5.mean.toFixed(3), fmt(r.delta.hit5), fmt(r.delta.recall10), r.hit5WinsLosses.join(' / ')] : ['-', '-', '-', '-'];
+    const b = r.baseline ? [r.baseline.hit5.mean.toFixed(3), fmt(r.delta.hit1), fmt(r.delta.hit5), fmt(r.delta.mrr), fmt(r.delta.recall10), r.hit5WinsLosses.join(' / ')] : ['-', '-', '-', '-', '-', '-'];
     lines.push(`| ${r.set} | ${r.mode} | ${r.half} (${r.n}) | ${fmt(r.hit1)} | ${fmt(r.hit5)} | ${fmt(r.mrr)} | ${fmt(r.recall10)} | ${b.join(' | ')} |`);
   }
   return lines.join('\n');
