@@ -1,4 +1,3 @@
-import type { ToolDefinition } from './catalog.js';
 import { shortenText } from './text.js';
 
 /**
@@ -37,9 +36,10 @@ import { shortenText } from './text.js';
  * most do not send it to the model), `execution`, `icons` and `_meta` pass through.
  *
  * Bounds: the walk is recursive but stops at {@link MAX_SCHEMA_DEPTH} nested subschemas (or
- * {@link MAX_SCHEMA_NODES} in all), and such a schema is kept verbatim (so is one whose local `$ref` points at something a rule would
- * remove). Unchanged subschemas are the same objects, and a definition with nothing to compact is
- * returned as is.
+ * {@link MAX_SCHEMA_NODES} in all), and such a schema is kept verbatim; so is one whose `$ref`
+ * points at something a rule would remove, or that has refs and a `$id` below its root.
+ * Unchanged subschemas are the same objects, and a definition with nothing to compact is returned
+ * as is.
  */
 
 /** Tool descriptions up to this many characters are kept whole. */
@@ -53,6 +53,13 @@ export const MAX_SCHEMA_DEPTH = 64;
 export const MAX_SCHEMA_NODES = 100_000;
 
 type Schema = Record<string, unknown>;
+
+/** The part of an MCP tool definition compaction reads (catalog.ts ToolDefinition fits it). */
+export interface CompactableTool {
+  name: string;
+  description?: string | undefined;
+  inputSchema: unknown;
+}
 
 /** Keywords holding one subschema. */
 const SCHEMA_KEYWORDS = new Set(['additionalProperties', 'items', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema']);
@@ -81,7 +88,7 @@ const DIALECT_SENSITIVE = new Set([
 /** Keywords beside `$ref` that do not validate (draft-07 ignores siblings of `$ref`, 2020-12 applies them). */
 const ANNOTATIONS = new Set(['$ref', 'description', 'title', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
 
-class TooDeep extends Error {}
+class TooLarge extends Error {}
 
 /** What one pass over a schema found, deciding the whole-schema rules. */
 interface Survey {
@@ -90,6 +97,8 @@ interface Survey {
   unevaluated: boolean;
   dialectSensitive: boolean;
   refs: string[];
+  /** A `$id` below the root: `#/…` refs under it are relative to that subschema, not the root. */
+  nestedId: boolean;
 }
 
 /**
@@ -100,12 +109,12 @@ interface Survey {
  * compactDefinition({ name: 'search', description: 'Search.\n\nLong usage notes…', inputSchema: { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' } });
  * // => { name: 'search', description: 'Search. …', inputSchema: { type: 'object' } }
  */
-export function compactDefinition(tool: ToolDefinition): ToolDefinition {
-  const description = typeof tool.description === 'string' ? shortenText(tool.description, TOOL_DESCRIPTION_MAX) : tool.description;
+export function compactDefinition<T extends CompactableTool>(tool: T): T {
+  const description = typeof tool.description === 'string' ? shortenText(tool.description, TOOL_DESCRIPTION_MAX) || undefined : tool.description;
   const inputSchema = compactSchema(tool.inputSchema, tool.name);
   if (description === tool.description && inputSchema === tool.inputSchema) return tool;
-  const out: ToolDefinition = { ...tool, inputSchema: inputSchema as ToolDefinition['inputSchema'] };
-  if (description === undefined || description === '') delete out.description;
+  const out: T = { ...tool, inputSchema };
+  if (description === undefined) delete out.description;
   else out.description = description;
   return out;
 }
@@ -116,14 +125,14 @@ export function compactDefinition(tool: ToolDefinition): ToolDefinition {
  */
 export function compactSchema(schema: unknown, toolName: string): unknown {
   if (!isSchemaObject(schema)) return schema;
-  const survey: Survey = { nodes: 0, unevaluated: false, dialectSensitive: false, refs: [] };
+  const survey: Survey = { nodes: 0, unevaluated: false, dialectSensitive: false, refs: [], nestedId: false };
   try {
     surveySchema(schema, survey, 0);
   } catch (error) {
-    if (error instanceof TooDeep) return schema;
+    if (error instanceof TooLarge) return schema;
     throw error;
   }
-  if (survey.refs.some((ref) => refersToRewritten(schema, ref))) return schema;
+  if (survey.refs.length > 0 && (survey.nestedId || survey.refs.some((ref) => refersToRewritten(schema, ref)))) return schema;
   const walker = new Compactor(survey);
   let out = walker.schema(schema, `${toolName}`, [`${toolName}arguments`, `${toolName}input`, `${toolName}params`]);
   const dialect = out.$schema;
@@ -200,11 +209,11 @@ class Compactor {
 const DROP = Symbol('drop');
 
 /**
- * One pass over the subschemas (depth-bounded, throws TooDeep past MAX_SCHEMA_DEPTH): whether the
+ * One pass over the subschemas (depth-bounded, throws TooLarge past MAX_SCHEMA_DEPTH): whether the
  * schema uses `unevaluated*` or dialect-sensitive keywords, and its `$ref`s.
  */
 function surveySchema(node: Schema, survey: Survey, depth: number): void {
-  if (depth > MAX_SCHEMA_DEPTH || ++survey.nodes > MAX_SCHEMA_NODES) throw new TooDeep();
+  if (depth > MAX_SCHEMA_DEPTH || ++survey.nodes > MAX_SCHEMA_NODES) throw new TooLarge();
   const keys = Object.keys(node);
   for (const key of keys) {
     const value = node[key];
@@ -212,6 +221,7 @@ function surveySchema(node: Schema, survey: Survey, depth: number): void {
     if (DIALECT_SENSITIVE.has(key)) survey.dialectSensitive = true;
     if (key === 'items' && Array.isArray(value)) survey.dialectSensitive = true;
     if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') survey.dialectSensitive = true;
+    if ((key === '$id' || key === 'id') && depth > 0 && typeof value === 'string') survey.nestedId = true;
     if (key === '$ref') {
       if (typeof value === 'string') survey.refs.push(value);
       if (keys.some((other) => !ANNOTATIONS.has(other))) survey.dialectSensitive = true;
@@ -229,16 +239,18 @@ function subschemas(key: string, value: unknown): Schema[] {
 }
 
 /**
- * True when a local `$ref` (`#/…`) passes through a key the rules rewrite, in keyword position
+ * True when a `$ref` pointer (`#/…`) passes through a key the rules rewrite, in keyword position
  * (`#/properties/description` names a property and is fine; `#/properties/a/additionalProperties`
  * would lose its target).
  */
 function refersToRewritten(root: Schema, ref: string): boolean {
-  if (!ref.startsWith('#/')) return false;
+  // Any fragment pointer is read against the root: an absolute ref may name this schema by its `$id`.
+  const fragment = ref.indexOf('#/');
+  if (fragment < 0) return false;
   let segments: string[];
   try {
     segments = ref
-      .slice(2)
+      .slice(fragment + 2)
       .split('/')
       .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
   } catch {

@@ -57,46 +57,90 @@ function verdicts(validate: ValidateFunction | 'error', cases: readonly unknown[
   return cases.map((value) => (validate(value) ? '1' : '0')).join('');
 }
 
+/** Verdict strings of the original and the compact schema on the same cases; differences named. */
+interface Comparison {
+  changed: boolean;
+  compared: number;
+  accepted: number;
+  rejected: number;
+  uncompiled: number;
+  differences: string[];
+}
+
+function compare(id: string, tool: ToolDefinition): Comparison {
+  const result: Comparison = { changed: false, compared: 0, accepted: 0, rejected: 0, uncompiled: 0, differences: [] };
+  const original = tool.inputSchema as Schema;
+  const compacted = compactDefinition(tool).inputSchema as Schema;
+  if (compacted === original) return result; // the same object: nothing can differ
+  result.changed = true;
+  const cases = argumentCases(original, seedOf(id));
+  // The original is read in the dialect it names; a compact schema that dropped `$schema` must
+  // agree whatever dialect the client then assumes (MCP's default is 2020-12).
+  for (const originalDialect of dialectsOf(original)) {
+    const expected = verdicts(compile(original, originalDialect), cases);
+    if (expected === 'error') result.uncompiled++;
+    const compactDialects = original.$schema === undefined ? [originalDialect] : dialectsOf(compacted);
+    for (const dialect of compactDialects) {
+      const actual = verdicts(compile(compacted, dialect), cases);
+      result.compared += cases.length;
+      if (actual !== expected) result.differences.push(`${id} (${originalDialect} -> ${dialect}): ${firstDifference(expected, actual, cases)}`);
+    }
+    result.accepted += [...expected].filter((v) => v === '1').length;
+    result.rejected += [...expected].filter((v) => v === '0').length;
+  }
+  return result;
+}
+
 describe('compact definitions accept and reject exactly what the upstream schema does', () => {
   for (const file of FIXTURES) {
     it(`every tool of ${file}, on generated argument cases, in every dialect a client may assume`, () => {
       const tools = fixtureTools(file);
-      const differences: string[] = [];
-      let compared = 0;
-      let schemasChanged = 0;
-      let accepted = 0;
-      let rejected = 0;
-      let uncompiled = 0;
-      for (const { id, tool } of tools) {
-        const original = tool.inputSchema as Schema;
-        const compacted = compactDefinition(tool).inputSchema as Schema;
-        if (compacted === original) continue; // the same object: nothing can differ
-        schemasChanged++;
-        const cases = argumentCases(original, seedOf(id));
-        // The original is read in the dialect it names; a compact schema that dropped `$schema` must
-        // agree whatever dialect the client then assumes (MCP's default is 2020-12).
-        for (const originalDialect of dialectsOf(original)) {
-          const expected = verdicts(compile(original, originalDialect), cases);
-          if (expected === 'error') uncompiled++;
-          const compactDialects = original.$schema === undefined ? [originalDialect] : dialectsOf(compacted);
-          for (const dialect of compactDialects) {
-            const actual = verdicts(compile(compacted, dialect), cases);
-            compared += cases.length;
-            if (actual !== expected) differences.push(`${id} (${originalDialect} -> ${dialect}): ${firstDifference(expected, actual, cases)}`);
-          }
-          accepted += [...expected].filter((v) => v === '1').length;
-          rejected += [...expected].filter((v) => v === '0').length;
-        }
-      }
-      console.log(`${file}: ${tools.length} tools, ${schemasChanged} schemas compacted, ${compared} case verdicts compared (${accepted} accepted, ${rejected} rejected by the original; ${uncompiled} schema-dialect pairs ajv cannot compile), ${differences.length} differences`);
+      const results = tools.map(({ id, tool }) => compare(id, tool));
+      const sum = (key: 'compared' | 'accepted' | 'rejected' | 'uncompiled') => results.reduce((total, r) => total + r[key], 0);
+      const differences = results.flatMap((r) => r.differences);
+      const changed = results.filter((r) => r.changed).length;
+      console.log(
+        `${file}: ${tools.length} tools, ${changed} schemas compacted, ${sum('compared')} case verdicts compared (${sum('accepted')} accepted, ${sum('rejected')} rejected by the original; ${sum('uncompiled')} schema-dialect pairs ajv cannot compile), ${differences.length} differences`,
+      );
       expect(differences).toEqual([]);
       // Not vacuous: schemas did change, and the cases reach both verdicts.
-      expect(schemasChanged).toBeGreaterThan(tools.length / 3);
-      expect(accepted).toBeGreaterThan(compared / 20);
-      expect(rejected).toBeGreaterThan(compared / 5);
-      expect(uncompiled).toBeLessThan(schemasChanged / 20);
+      expect(changed).toBeGreaterThan(tools.length / 3);
+      expect(sum('accepted')).toBeGreaterThan(sum('compared') / 20);
+      expect(sum('rejected')).toBeGreaterThan(sum('compared') / 5);
+      expect(sum('uncompiled')).toBeLessThan(changed / 20);
     });
   }
+
+  it('schemas written to catch a wrong rule: dialects, refs, unevaluated, tuples, pydantic', () => {
+    const noise = { title: 'Thing', description: ' ', $comment: 'noise', examples: [1, 2] };
+    const schemas: Record<string, Schema> = {
+      pydantic: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        title: 'pydanticArguments',
+        $defs: { Kind: { title: 'Kind', type: 'string', enum: ['a', 'b'] } },
+        properties: {
+          kind: { $ref: '#/$defs/Kind', description: 'The kind.' },
+          limit: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }], default: null, title: 'Limit' },
+          tags: { type: 'array', items: { type: 'string', maxLength: 3 }, maxItems: 2, uniqueItems: true, title: 'Tags' },
+        },
+        required: ['kind'],
+      },
+      unevaluated: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', ...noise, allOf: [{ properties: { a: { type: 'string' } }, additionalProperties: true }], unevaluatedProperties: false },
+      tuple: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', ...noise, properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false } }, required: ['pair'] },
+      refSiblings: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', ...noise, definitions: { s: { type: 'string' } }, properties: { a: { $ref: '#/definitions/s', maxLength: 2 } } },
+      dependencies: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', ...noise, properties: { a: { type: 'string' }, b: { type: 'string' } }, dependencies: { a: ['b'] } },
+      conditional: { type: 'object', ...noise, properties: { mode: { enum: ['x', 'y'] }, n: { type: 'number' } }, if: { properties: { mode: { const: 'x' } } }, then: { required: ['n'], ...noise }, else: { not: { required: ['n'] } } },
+      patterns: { type: 'object', ...noise, patternProperties: { '^x_': { type: 'integer', ...noise } }, propertyNames: { pattern: '^[a-z_]+$' }, additionalProperties: { type: 'string', minLength: 2, ...noise } },
+    };
+    const differences = Object.entries(schemas).flatMap(([id, inputSchema]) => compare(id, { name: id, inputSchema: inputSchema as ToolDefinition['inputSchema'] }).differences);
+    expect(differences).toEqual([]);
+    // The dialect-sensitive ones kept their $schema; the others lost it.
+    expect(compactSchema(schemas.tuple, 'tuple')).toHaveProperty('$schema');
+    expect(compactSchema(schemas.refSiblings, 'refSiblings')).toHaveProperty('$schema');
+    expect(compactSchema(schemas.pydantic, 'pydantic')).not.toHaveProperty('$schema');
+    expect(compactSchema(schemas.unevaluated, 'unevaluated')).toMatchObject({ allOf: [{ additionalProperties: true }] });
+  });
 });
 
 function firstDifference(expected: string, actual: string, cases: readonly unknown[]): string {
@@ -184,6 +228,12 @@ describe('compactDefinition', () => {
     // A property named like a keyword is a name, not the keyword.
     const named = { type: 'object', properties: { description: { type: 'string', title: 'Description' }, copy: { $ref: '#/properties/description' } } };
     expect(compactSchema(named, 't')).toEqual({ type: 'object', properties: { description: { type: 'string' }, copy: { $ref: '#/properties/description' } } });
+    // An absolute ref naming this schema by its $id is read against the root too.
+    const absolute = { $id: 'https://example.com/s', type: 'object', properties: { a: { additionalProperties: true }, b: { $ref: 'https://example.com/s#/properties/a/additionalProperties' } } };
+    expect(compactSchema(absolute, 't')).toBe(absolute);
+    // Under a nested $id, "#/…" is relative to that subschema: refs there are not second-guessed.
+    const nested = { type: 'object', title: 'T', properties: { a: { $id: 'https://example.com/a', type: 'object', title: 'A', properties: { x: { additionalProperties: true } }, allOf: [{ $ref: '#/properties/x/additionalProperties' }] } } };
+    expect(compactSchema(nested, 't')).toBe(nested);
   });
 
   it('leaves a hostile 20,000-level schema verbatim without overflowing the stack', () => {
