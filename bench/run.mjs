@@ -227,7 +227,7 @@ What it costs at 10,000 tools: building the catalog and reading every tool's lis
 
 | catalog | build + list, verbatim | build + list, compact | compacting alone | tokens verbatim | tokens compact |
 | --- | ---: | ---: | ---: | ---: | ---: |
-${[['generated (GitHub-shaped, \`bench/generate.mjs\`)', comp.generated10k], ['cycled from the real fixtures', comp.realShaped10k]].map(([label, c]) => `| ${label} | ${c.buildVerbatimCpuMs} ms | ${c.buildCompactCpuMs} ms | ${c.compactOnlyCpuMs} ms | ${c.verbatimTokens.toLocaleString('en')} | ${c.compactTokens.toLocaleString('en')} |`).join('\n')}
+${[['generated (GitHub-shaped, `bench/generate.mjs`)', comp.generated10k], ['cycled from the real fixtures', comp.realShaped10k]].map(([label, c]) => `| ${label} | ${c.buildVerbatimCpuMs} ms | ${c.buildCompactCpuMs} ms | ${c.compactOnlyCpuMs} ms | ${c.verbatimTokens.toLocaleString('en')} | ${c.compactTokens.toLocaleString('en')} |`).join('\n')}
 
 ## 7. Search quality
 
