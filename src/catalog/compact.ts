@@ -20,15 +20,10 @@ import { shortenText } from './text.js';
  * - **`examples`**: only the first kept; annotation only, and one example shows the shape.
  * - **`additionalProperties: true` / `{}`**: dropped, it is the default; kept when the schema has
  *   `unevaluatedProperties` anywhere (there it marks properties as evaluated).
- * - **Root `$schema`**: dropped when it names draft-06, draft-07, 2019-09 or 2020-12 and the
- *   schema uses no keyword whose meaning differs between those dialects (tuple `items`,
- *   `additionalItems`, `prefixItems`, `dependencies`, `dependent*`, `unevaluated*`, recursive or
- *   dynamic refs, `$ref` beside validation keywords, boolean `exclusiveMinimum`): a client then
- *   validates the same whichever dialect it assumes (MCP's default is 2020-12). Any other
- *   `$schema` (draft-04, a custom meta-schema) stays.
  *
- * What never changes: names, `type`, `required`, `enum`, `const`, `format`, numeric, string and
- * array constraints, `additionalProperties: false` or a schema, `items`, combinators, `$ref`,
+ * What never changes: `$schema` (SEP-1613: MCP's conformance suite checks that a server lists it
+ * as written, and a client picks its dialect from it), names, `type`, `required`, `enum`,
+ * `const`, `format`, numeric, string and array constraints, `additionalProperties: false` or a schema, `items`, combinators, `$ref`,
  * `$defs`/`definitions`, `$id`/`$anchor`, `default` (it tells the model what omitting a field
  * means), `deprecated`/`readOnly`/`writeOnly`, and every keyword lazytools does not know (kept
  * verbatim, never walked: it may belong to a vocabulary with meaning). Outside `inputSchema`
@@ -68,26 +63,7 @@ const SCHEMA_ARRAY_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems',
 /** Keywords holding a map of name to subschema (`dependencies` values may also be name lists). */
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 /** Keys the rules remove or rewrite: a `$ref` into one of them keeps the schema verbatim. */
-const REWRITTEN = new Set(['$schema', 'title', 'description', '$comment', 'examples', 'additionalProperties']);
-/** Dialects whose shared keywords validate alike. */
-const KNOWN_DIALECT = /^https?:\/\/json-schema\.org\/(draft-0[67]\/schema|draft\/(2019-09|2020-12)\/schema)#?$/;
-/** Keywords whose meaning differs between those dialects. */
-const DIALECT_SENSITIVE = new Set([
-  'additionalItems',
-  'prefixItems',
-  'dependencies',
-  'dependentRequired',
-  'dependentSchemas',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  '$recursiveRef',
-  '$recursiveAnchor',
-  '$dynamicRef',
-  '$dynamicAnchor',
-]);
-/** Keywords beside `$ref` that do not validate (draft-07 ignores siblings of `$ref`, 2020-12 applies them). */
-const ANNOTATIONS = new Set(['$ref', 'description', 'title', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
-
+const REWRITTEN = new Set(['title', 'description', '$comment', 'examples', 'additionalProperties']);
 class TooLarge extends Error {}
 
 /** What one pass over a schema found, deciding the whole-schema rules. */
@@ -95,7 +71,6 @@ interface Survey {
   /** Subschemas visited so far (bounded by MAX_SCHEMA_NODES). */
   nodes: number;
   unevaluated: boolean;
-  dialectSensitive: boolean;
   refs: string[];
   /** A `$id` below the root: `#/…` refs under it are relative to that subschema, not the root. */
   nestedId: boolean;
@@ -106,17 +81,17 @@ interface Survey {
  * input is never modified, and a definition with nothing to compact comes back as the same object.
  *
  * @example
- * compactDefinition({ name: 'search', description: 'Search.\n\nLong usage notes…', inputSchema: { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' } });
- * // => { name: 'search', description: 'Search. …', inputSchema: { type: 'object' } }
+ * compactDefinition({ name: 'search', description: `Search issues.\n\n${notes}`, inputSchema: { type: 'object', properties: { query: { type: 'string', title: 'Query', description: '' } } } });
+ * // => { name: 'search', description: 'Search issues. …', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }
+ * // (when `notes` takes the whole text past TOOL_DESCRIPTION_MAX characters)
  */
 export function compactDefinition<T extends CompactableTool>(tool: T): T {
-  const description = typeof tool.description === 'string' ? shortenText(tool.description, TOOL_DESCRIPTION_MAX) || undefined : tool.description;
+  // A blank description stays as it is: clients and conformance checks expect the key.
+  const short = typeof tool.description === 'string' ? shortenText(tool.description, TOOL_DESCRIPTION_MAX) : '';
+  const description = short === '' ? tool.description : short;
   const inputSchema = compactSchema(tool.inputSchema, tool.name);
   if (description === tool.description && inputSchema === tool.inputSchema) return tool;
-  const out: T = { ...tool, inputSchema };
-  if (description === undefined) delete out.description;
-  else out.description = description;
-  return out;
+  return description === undefined ? { ...tool, inputSchema } : { ...tool, description, inputSchema };
 }
 
 /**
@@ -125,7 +100,7 @@ export function compactDefinition<T extends CompactableTool>(tool: T): T {
  */
 export function compactSchema(schema: unknown, toolName: string): unknown {
   if (!isSchemaObject(schema)) return schema;
-  const survey: Survey = { nodes: 0, unevaluated: false, dialectSensitive: false, refs: [], nestedId: false };
+  const survey: Survey = { nodes: 0, unevaluated: false, refs: [], nestedId: false };
   try {
     surveySchema(schema, survey, 0);
   } catch (error) {
@@ -133,14 +108,7 @@ export function compactSchema(schema: unknown, toolName: string): unknown {
     throw error;
   }
   if (survey.refs.length > 0 && (survey.nestedId || survey.refs.some((ref) => refersToRewritten(schema, ref)))) return schema;
-  const walker = new Compactor(survey);
-  let out = walker.schema(schema, `${toolName}`, [`${toolName}arguments`, `${toolName}input`, `${toolName}params`]);
-  const dialect = out.$schema;
-  if (typeof dialect === 'string' && KNOWN_DIALECT.test(dialect) && !survey.dialectSensitive) {
-    out = { ...out };
-    delete out.$schema;
-  }
-  return out;
+  return new Compactor(survey).schema(schema, toolName, [`${toolName}arguments`, `${toolName}input`, `${toolName}params`]);
 }
 
 /** Rewrites subschemas by the rules; unchanged ones come back as the same objects. */
@@ -209,8 +177,8 @@ class Compactor {
 const DROP = Symbol('drop');
 
 /**
- * One pass over the subschemas (depth-bounded, throws TooLarge past MAX_SCHEMA_DEPTH): whether the
- * schema uses `unevaluated*` or dialect-sensitive keywords, and its `$ref`s.
+ * One pass over the subschemas (bounded: throws TooLarge past MAX_SCHEMA_DEPTH or MAX_SCHEMA_NODES):
+ * whether the schema uses `unevaluated*`, has a `$id` below its root, and its `$ref`s.
  */
 function surveySchema(node: Schema, survey: Survey, depth: number): void {
   if (depth > MAX_SCHEMA_DEPTH || ++survey.nodes > MAX_SCHEMA_NODES) throw new TooLarge();
@@ -218,14 +186,8 @@ function surveySchema(node: Schema, survey: Survey, depth: number): void {
   for (const key of keys) {
     const value = node[key];
     if (key === 'unevaluatedProperties' || key === 'unevaluatedItems') survey.unevaluated = true;
-    if (DIALECT_SENSITIVE.has(key)) survey.dialectSensitive = true;
-    if (key === 'items' && Array.isArray(value)) survey.dialectSensitive = true;
-    if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') survey.dialectSensitive = true;
     if ((key === '$id' || key === 'id') && depth > 0 && typeof value === 'string') survey.nestedId = true;
-    if (key === '$ref') {
-      if (typeof value === 'string') survey.refs.push(value);
-      if (keys.some((other) => !ANNOTATIONS.has(other))) survey.dialectSensitive = true;
-    }
+    if (key === '$ref' && typeof value === 'string') survey.refs.push(value);
     for (const child of subschemas(key, value)) surveySchema(child, survey, depth + 1);
   }
 }

@@ -50,19 +50,20 @@ async function session(config: RcConfig, strategy?: 'hybrid' | 'proxy') {
   const curated = await curate(recordServer(), { config, strategy });
   cleanups.push(() => curated.close());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await curated.connect(serverSide);
+  const front = await curated.connect(serverSide);
   const client = new Client({ name: 'compact-test', version: '1.0.0' });
   await client.connect(clientSide);
   cleanups.push(() => client.close());
-  return { client, gateway: curated.gateway };
+  return { client, gateway: curated.gateway, front };
 }
 
 describe('compact definitions where clients receive tool definitions', () => {
   it('lists the compact definition by default (2025 session and 2026-07-28 view), calls pass through verbatim', async () => {
-    const { client, gateway } = await session(rc());
+    const { client, gateway, front } = await session(rc());
     const listed = (await client.listTools()).tools.find((tool) => tool.name === 'lookup_record');
     expect(listed?.description).toBe('Look up one record by id. …');
     expect(listed?.inputSchema).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
       properties: { id: { type: 'string', pattern: '^r-[0-9]+$', description: 'Record id, like r-42.' }, archive: { type: 'boolean', default: false } },
       required: ['id'],
@@ -75,10 +76,12 @@ describe('compact definitions where clients receive tool definitions', () => {
     // The upstream receives the arguments as sent.
     const args = { id: 'r-7', archive: true };
     expect(JSON.parse(text(await client.callTool({ name: 'lookup_record', arguments: args })))).toEqual(args);
-    // Token counts are what the client received: focus_mode status against the listed definitions.
+    // Token counts are what the client received: focus_mode status against the list sent (which
+    // the client got whole; its SDK only reorders schema keys).
     const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })).structuredContent as { tokens: number; totalTokens: number };
-    const received = (await client.listTools()).tools.reduce((sum, tool) => sum + countToolTokens(tool), 0);
-    expect(status.tokens).toBe(received);
+    const sent = front.listTools();
+    expect((await client.listTools()).tools).toEqual(sent);
+    expect(status.tokens).toBe(sent.reduce((sum, tool) => sum + countToolTokens(tool), 0));
     expect(status.totalTokens).toBe(countToolTokens(LOOKUP));
     // search_tools with detail "schema" returns the full text and schema.
     const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'lookup record', detail: 'schema' } })).structuredContent as { tools: Array<Record<string, unknown>> };
