@@ -1,3 +1,4 @@
+import { setOwn } from '../util/own.js';
 import { shortenText } from './text.js';
 
 /**
@@ -64,6 +65,7 @@ const SCHEMA_ARRAY_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems',
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 /** Keys the rules remove or rewrite: a `$ref` into one of them keeps the schema verbatim. */
 const REWRITTEN = new Set(['title', 'description', '$comment', 'examples', 'additionalProperties']);
+
 class TooLarge extends Error {}
 
 /** What one pass over a schema found, deciding the whole-schema rules. */
@@ -126,7 +128,7 @@ class Compactor {
         continue;
       }
       if (next !== value) changed = true;
-      out[key] = next;
+      setOwn(out, key, next); // a `__proto__` key of parsed JSON stays a key
     }
     return changed ? out : node;
   }
@@ -158,7 +160,7 @@ class Compactor {
     for (const [name, child] of Object.entries(value)) {
       const next = isSchemaObject(child) ? this.schema(child, named ? name : undefined) : child;
       if (next !== child) changed = true;
-      out[name] = next;
+      setOwn(out, name, next);
     }
     return changed ? out : value;
   }

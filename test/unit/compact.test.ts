@@ -210,6 +210,13 @@ describe('compactDefinition', () => {
     expect(compactDefinition(tool)).toBe(tool);
   });
 
+  it('keeps a property named __proto__ (parsed JSON makes it an own key)', () => {
+    const schema = JSON.parse('{"type":"object","title":"t","properties":{"__proto__":{"type":"string","title":"__proto__","maxLength":2}},"required":["__proto__"]}') as Schema;
+    const out = compactSchema(schema, 't') as Schema;
+    expect(Object.keys(out.properties as object)).toEqual(['__proto__']);
+    expect(JSON.stringify(out)).toBe('{"type":"object","properties":{"__proto__":{"type":"string","maxLength":2}},"required":["__proto__"]}');
+  });
+
   it('keeps additionalProperties: true beside unevaluatedProperties', () => {
     const unevaluated = { type: 'object', allOf: [{ additionalProperties: true }], unevaluatedProperties: false };
     expect(compactSchema(unevaluated, 't')).toBe(unevaluated);
