@@ -8,6 +8,7 @@ import { overheadModern } from './overhead-modern.mjs';
 import { overheadStdio } from './overhead-stdio.mjs';
 import { primitivesStdio } from './primitives.mjs';
 import { placement } from './placement.mjs';
+import { compact } from './compact.mjs';
 import { quality } from './quality.mjs';
 import { evaluate, table as searchTable } from './search-eval.mjs';
 import { scale } from './scale.mjs';
@@ -24,6 +25,8 @@ log('tokens');
 const tok = await tokens();
 log('placement of 10,000 tools');
 const place = placement({ runs: quick ? 3 : 7 });
+log('compact definitions: token cut and build cost at 10,000 tools');
+const comp = compact({ runs: quick ? 3 : 5 });
 log('search quality');
 const qual = quality();
 // The honest protocol: dev/test halves, intervals, and a paired baseline when SEARCH_BASELINE names another built clone.
@@ -71,6 +74,7 @@ const headline = {
   list10kAllPagesMs: sc.sizes[10000].toolsList.p50,
   largestPageBytes: Math.max(...Object.values(sc.sizes).map((s) => s.largestPageBytes)),
   placement10kCpuMs: place.buildCatalogCpuMs,
+  compactCutRealWorld: comp.fixtures[0].cut,
 };
 // Each headline figure measured in several independent runs: median and range (README quotes ranges).
 const runs = {
@@ -142,6 +146,7 @@ the lowest and highest run. Quote the range: on 2 shared cores a single run can 
 | resources/read over HTTP, p50 ratio vs mcp-proxy | ${headline.httpResourcesReadVsPeerRatioP50} | | <= 1.0 | ${met('httpResourcesReadVsPeerRatioP50')} |
 | focus_mode -> list_changed received, p50 | ${ms(headline.listChangedP50Ms)} | ${range('listChangedP50Ms', ms)} | <= 5 ms | ${met('listChangedP50Ms')} |
 | search over 10,000 tools, p50 | ${ms(headline.search10kP50Ms)} | ${range('search10kP50Ms', ms)} | <= 5 ms | ${met('search10kP50Ms')} |
+| compact definitions: token cut on the real-world fixture (${comp.fixtures[0].tools} tools), arguments accepted unchanged | ${pct(headline.compactCutRealWorld)} | (exact) | | |
 | placing 10,000 tools in groups (catalog build, CPU), p50 | ${headline.placement10kCpuMs} ms | | <= 1,000 ms | ${met('placement10kCpuMs')} |
 | cold start from a lock to the first tools/list answer, p50 | ${headline.coldStartMs.toFixed(0)} ms | ${range('coldStartMs', (x) => `${x.toFixed(0)} ms`)} | <= 300 ms | ${met('coldStartMs')} |
 | gateway RSS serving 10,000 tools (quiet for 1 s after 30 tools/list) | ${headline.rss10kMb} MB | | <= 150 MB | ${met('rss10kMb')} |
@@ -213,7 +218,21 @@ Cold start with the three reference servers behind a lock: ${sc.coldStartReferen
 
 Building a catalog of ${place.tools.toLocaleString('en')} tools (cycled from the real-world, GitHub and reference fixtures) with the preset groups scores every tool's topics and write status and matches it against every group: ${place.buildCatalogCpuMs} ms of CPU p50 (${place.buildCatalogMs} ms wall, with other processes competing for the cores); scoring alone ${place.scoreOnlyCpuMs} ms CPU (${place.scoreOnlyMs} ms wall). Target: <= 1 s for 10,000 tools. Placement quality against hand labels is a test, not a benchmark: \`test/placement.test.ts\` prints per-mode precision and recall on \`test/fixtures/catalogs/real-world.json\`.
 
-## 6. Search quality
+## 6. Compact definitions
+
+Tokens of every tool definition as the upstream sent it and as clients receive it under \`definitions: compact\` (the default; o200k over \`{name, description, input_schema}\`). Every compacted schema accepts and rejects the same arguments as the original on generated cases (\`test/unit/compact.test.ts\`).
+
+| catalog | tools | compacted | verbatim tokens | compact tokens | cut |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${comp.fixtures.map((f) => `| \`${f.file}\` | ${f.tools} | ${f.changed} | ${f.verbatim.toLocaleString('en')} | ${f.compact.toLocaleString('en')} | ${pct(f.cut)} |`).join('\n')}
+
+What it costs at 10,000 tools: building the catalog and reading every tool's listed definition (what the first \`tools/list\` of mode \`all\` or a \`status\` does before counting tokens), CPU p50 over fresh definition objects; compact definitions are then kept per definition object.
+
+| catalog | build + list, verbatim | build + list, compact | compacting alone | tokens verbatim | tokens compact |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${[['generated (GitHub-shaped, `bench/generate.mjs`)', comp.generated10k], ['cycled from the real fixtures', comp.realShaped10k]].map(([label, c]) => `| ${label} | ${c.buildVerbatimCpuMs} ms | ${c.buildCompactCpuMs} ms | ${c.compactOnlyCpuMs} ms | ${c.verbatimTokens.toLocaleString('en')} | ${c.compactTokens.toLocaleString('en')} |`).join('\n')}
+
+## 7. Search quality
 
 ${qual.queries} queries phrased as users ask (\`test/fixtures/queries.json\`) over the 154 shared tools; a hit is an expected tool among the results.
 

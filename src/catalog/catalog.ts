@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { GroupConfig } from '../config/schema.js';
 import { countToolTokens, type TokenizerName } from '../util/tokens.js';
+import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
@@ -12,7 +13,7 @@ import { didYouMean } from '../util/closest.js';
 
 /**
  * An MCP tool definition as an upstream sent it. Only the fields lazytools reads are typed; the
- * object itself is passed to clients verbatim.
+ * object itself is passed to clients verbatim, or compacted (rc `definitions`, see compact.ts).
  */
 export interface ToolDefinition {
   name: string;
@@ -55,8 +56,16 @@ export interface CatalogTool {
   readonly name: string;
   /** The name clients see: the upstream name, prefixed with the server where names collide. */
   readonly exposedName: string;
-  /** The definition clients receive (the upstream's, with `name` set to `exposedName`). */
+  /**
+   * The upstream's definition, verbatim but for `name` set to `exposedName`: what describe_tools
+   * returns, search indexes and execute_tool validates with.
+   */
   readonly definition: ToolDefinition;
+  /**
+   * The definition clients list (tools/list, group resources): `definition`, compacted under rc
+   * `definitions: "compact"` (computed on first read, the same object for the same definition).
+   */
+  readonly listed: ToolDefinition;
   /** One line, at most 80 characters. */
   readonly summary: string;
   /** Only reads: `readOnlyHint: true`, or without annotations a read verb and no write verb (see `writeStatus`). */
@@ -69,7 +78,7 @@ export interface CatalogTool {
   readonly placements: readonly GroupPlacement[];
   /** Every topic with evidence, best first, placed or not (the closest groups of an unplaced tool). */
   readonly topics: readonly TopicScore[];
-  /** o200k tokens of the exposed definition (counted on first read, then cached). */
+  /** Tokens of the listed definition, what a client pays for the tool (counted on first read, then cached). */
   readonly tokens: number;
 }
 
@@ -88,6 +97,7 @@ export interface Catalog {
   readonly byId: ReadonlyMap<string, CatalogTool>;
   readonly groups: ReadonlyMap<string, CatalogGroup>;
   readonly servers: readonly string[];
+  /** Tokens of every tool's verbatim definition: what listing the whole catalog directly costs (the baseline of every cut). */
   readonly totalTokens: number;
   readonly tokenizer: TokenizerName;
 }
@@ -178,7 +188,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     groups,
     servers: sorted.map((source) => source.server),
     get totalTokens() {
-      totalTokens ??= sumTokens(tools);
+      totalTokens ??= verbatimTokens(tools, config.tokenizer);
       return totalTokens;
     },
     tokenizer: config.tokenizer,
@@ -253,12 +263,17 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
     }
   }
   let tokens: number | undefined;
+  let listed: ToolDefinition | undefined;
+  const listedOf = () => (listed ??= config.definitions === 'compact' ? compacted(definition) : definition);
   return {
     id,
     server,
     name: tool.name,
     exposedName,
     definition,
+    get listed() {
+      return listedOf();
+    },
     summary,
     readOnly,
     write,
@@ -266,10 +281,26 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
     placements,
     topics,
     get tokens() {
-      tokens ??= countToolTokens(definition, config.tokenizer);
+      tokens ??= countToolTokens(listedOf(), config.tokenizer);
       return tokens;
     },
   };
+}
+
+/** Tokens of the verbatim definitions; a tool listed verbatim (nothing to compact) counts its `tokens`. */
+function verbatimTokens(tools: readonly CatalogTool[], tokenizer: TokenizerName): number {
+  let total = 0;
+  for (const tool of tools) total += tool.listed === tool.definition ? tool.tokens : countToolTokens(tool.definition, tokenizer);
+  return total;
+}
+
+const compactCache = new WeakMap<ToolDefinition, ToolDefinition>();
+
+/** The compact definition, the same object on every rebuild (see sameList) and computed once per definition object. */
+function compacted(definition: ToolDefinition): ToolDefinition {
+  let out = compactCache.get(definition);
+  if (!out) compactCache.set(definition, (out = compactDefinition(definition)));
+  return out;
 }
 
 const renamedCache = new WeakMap<ToolDefinition, Map<string, ToolDefinition>>();

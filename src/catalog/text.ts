@@ -33,8 +33,57 @@ export function summarize(description: string | undefined, fallback: string): st
   const sentenceEnd = text.search(/[.!?](\s|$)/);
   const sentence = sentenceEnd >= 0 ? text.slice(0, sentenceEnd + 1) : text;
   if (sentence.length <= MAX_SUMMARY) return sentence;
-  const room = sentence.slice(0, MAX_SUMMARY - 1);
-  const lastSpace = room.lastIndexOf(' ');
-  const cut = (lastSpace > 40 ? room.slice(0, lastSpace) : room).replace(/[\s,;:(-]+$/, '');
-  return `${cut}…`;
+  return `${cutAtWord(sentence, MAX_SUMMARY - 1, 40)}…`;
+}
+
+/** At most `max` characters of `text`, cut after a word (mid-word only when the last space is early), trailing punctuation dropped. */
+function cutAtWord(text: string, max: number, minWord = max / 2): string {
+  const room = text.slice(0, max);
+  const lastSpace = room.search(/\s\S*$/);
+  return (lastSpace > minWord ? room.slice(0, lastSpace) : room).replace(/[\s,;:(-]+$/, '');
+}
+
+/** Marks text cut short: the reader knows there is more (the full text is one describe_tools away). */
+const MORE = ' …';
+
+/**
+ * A description bounded to `max` characters, keeping what comes first: the whole text when it
+ * fits (tidied: see `tidy`), else its first paragraph, else its leading sentences, else a cut at a word,
+ * then " …" to say there is more. Line breaks inside what is kept stay (lists, examples).
+ */
+export function shortenText(text: string, max: number): string {
+  const trimmed = tidy(text);
+  if (trimmed.length <= max) return trimmed;
+  const paragraph = trimmed.split(/\n\s*\n/, 1)[0]!.trimEnd();
+  if (paragraph.length <= max - MORE.length) return `${paragraph}${MORE}`;
+  let kept = '';
+  for (const end of sentenceEnds(paragraph)) {
+    if (end > max - MORE.length) break;
+    kept = paragraph.slice(0, end);
+  }
+  return `${kept || cutAtWord(paragraph, max - MORE.length)}${MORE}`;
+}
+
+/**
+ * Whitespace that says nothing taken out: outer blank space, spaces before line ends, the
+ * indentation every line after the first shares (descriptions written inside indented source
+ * code), and blank lines beyond one. Relative indentation (nested lists) stays.
+ */
+function tidy(text: string): string {
+  const lines = text.trim().split('\n').map((line) => line.trimEnd());
+  let indent = Infinity;
+  for (const line of lines.slice(1)) if (line !== '') indent = Math.min(indent, line.length - line.trimStart().length);
+  const dedented = indent === Infinity || indent === 0 ? lines : [lines[0], ...lines.slice(1).map((line) => line.slice(indent))];
+  return dedented.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+/** Abbreviations whose period ends no sentence. */
+const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|max|min|no|Mr|Dr|St)\.)$/i;
+
+/** Offsets just past each sentence end of `text` (".", "!" or "?" before whitespace or the end). */
+function* sentenceEnds(text: string): Generator<number> {
+  for (const match of text.matchAll(/[.!?](?=\s|$)/g)) {
+    const end = match.index + 1;
+    if (!ABBREVIATION.test(text.slice(Math.max(0, end - 8), end))) yield end;
+  }
 }

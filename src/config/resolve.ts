@@ -3,7 +3,7 @@ import { didYouMean } from '../util/closest.js';
 import { dictionary, own } from '../util/own.js';
 import type { TokenizerName } from '../util/tokens.js';
 import { loadPresets, type Presets } from './presets.js';
-import type { GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
+import type { DefinitionsSetting, GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
 
 /** A mode after presets, rc overrides and `extends` are folded together. */
 export interface ResolvedMode {
@@ -28,6 +28,8 @@ export interface ResolvedConfig {
   strategy: Strategy;
   tokenizer: TokenizerName;
   prefix: 'auto' | 'always';
+  /** Whether clients list compact definitions (rc `definitions`, default compact). */
+  definitions: DefinitionsSetting;
   tools: Record<string, ToolOverride>;
   hiddenTools: 'allow' | 'reject';
   /** Cap on tools search made visible in one session (rc `discovery.maxEnabled`). */
@@ -128,6 +130,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     strategy: rc.strategy ?? 'hybrid',
     tokenizer: rc.tokenizer ?? 'o200k_base',
     prefix: rc.prefix ?? 'auto',
+    definitions: rc.definitions ?? 'compact',
     tools: dictionary(Object.entries(rc.tools ?? {})),
     hiddenTools: rc.policy?.hiddenTools ?? 'allow',
     maxDiscovered: rc.discovery?.maxEnabled ?? 20,

@@ -118,6 +118,9 @@ export const toolOverrideSchema = z.strictObject({
 
 export const strategySchema = z.enum(['notify', 'proxy', 'hybrid', 'auto']);
 
+/** How clients receive tool definitions: compacted (`src/catalog/compact.ts`) or as the upstream sent them. */
+export const definitionsSchema = z.enum(['compact', 'verbatim']);
+
 /**
  * One bearer token of `auth.tokens`: its sha256 (never the token itself, so the rc can be
  * committed) and the modes it may use. A token-mapped mode is a boundary: neither the endpoint nor
@@ -158,6 +161,9 @@ export const configSchema = z.strictObject({
   strategy: strategySchema.optional().describe('How modes reach clients: notify, proxy, hybrid (default) or auto.'),
   tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Tokenizer for token counts (default o200k_base).'),
   prefix: z.enum(['auto', 'always']).optional().describe('Prefix exposed names with the server: only on collisions (auto) or always.'),
+  definitions: definitionsSchema
+    .optional()
+    .describe('Tool definitions clients list: compact (default: long descriptions cut to their first paragraph or sentences, schema noise dropped, the same arguments accepted) or verbatim.'),
   tools: z.record(z.string(), toolOverrideSchema).optional(),
   policy: z
     .strictObject({
@@ -184,6 +190,7 @@ export type GroupConfig = z.infer<typeof groupSchema>;
 export type ModeConfig = z.infer<typeof modeSchema>;
 export type ToolOverride = z.infer<typeof toolOverrideSchema>;
 export type Strategy = z.infer<typeof strategySchema>;
+export type DefinitionsSetting = z.infer<typeof definitionsSchema>;
 export type TokenGrantConfig = z.infer<typeof tokenGrantSchema>;
 /** The rc file as written (after validation). */
 export type RcConfig = z.infer<typeof configSchema>;

@@ -108,7 +108,7 @@ function notAddedNote(session: MetaToolSession, canEnable: boolean): string {
  */
 export function unlistedMetaTool(session: MetaToolSession, name: string): CallToolResult {
   const instead: Record<string, string> = {
-    [DESCRIBE_TOOLS]: 'search_tools with "detail": "schema" returns input schemas',
+    [DESCRIBE_TOOLS]: 'search_tools with "detail": "schema" returns full descriptions and input schemas',
     [LIST_TOOL_GROUPS]: 'read the resource lazytools://groups for the group index (focus_mode {"status": true} shows the active groups)',
     [EXECUTE_TOOL]: 'call tools by their name; search_tools adds the tools it finds to your list',
   };
@@ -121,7 +121,8 @@ export function unlistedMetaTool(session: MetaToolSession, name: string): CallTo
 function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: MetaToolSession): Record<string, unknown> {
   if (detail === 'name') return { name: tool.exposedName };
   const base = { name: tool.exposedName, server: tool.server, summary: tool.summary, inMode: session.inMode(tool) };
-  return detail === 'schema' ? { ...base, inputSchema: tool.definition.inputSchema } : base;
+  // The upstream's full description and schema: under compact definitions the list carries a cut.
+  return detail === 'schema' ? { ...base, description: tool.definition.description, inputSchema: tool.definition.inputSchema } : base;
 }
 
 function describeTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {

@@ -33,7 +33,7 @@ export function readResource(session: Pick<FrontSession, 'gateway' | 'focus'>, u
   // rpcError, not McpError: McpError prefixes "MCP error -32602: " on the wire and the client adds it again.
   if (!group) throw rpcError(INVALID_PARAMS, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
   return {
-    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: group.tools.map((tool) => tool.definition) }) }],
+    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: group.tools.map((tool) => tool.listed) }) }],
   };
 }
 

@@ -34,7 +34,7 @@ const INSTRUCTIONS =
   'call search_tools, then call it (or use execute_tool when it is not added to the list).';
 
 /**
- * One client session: a low-level SDK `Server` (tool definitions pass through verbatim), the
+ * One client session: a low-level SDK `Server` (tool definitions pass through as listed, no SDK rewrite), the
  * session's focus actor, and the list it last announced. `tools/call` for catalog tools,
  * `prompts/get` and `resources/read` take the relay (relay.ts) to the upstream without SDK
  * parsing; everything else (lazytools' own tools, refusals, errors, the other primitives' routing
@@ -202,7 +202,7 @@ export class FrontSession implements SessionContext, PolicySubject {
 
   /** The `tools/list` answer. */
   listTools(): ToolDefinition[] {
-    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.definition)];
+    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.listed)];
   }
 
   /**

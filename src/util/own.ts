@@ -20,6 +20,11 @@ export function hasOwn(record: object | undefined, key: string): boolean {
  */
 export function dictionary<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {
   const out = Object.create(null) as Record<string, T>;
-  for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of entries) setOwn(out, key, value);
   return out;
+}
+
+/** Sets `record[key]` as an own property, also for `__proto__` (which plain assignment turns into the prototype). */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }

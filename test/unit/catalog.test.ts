@@ -5,7 +5,7 @@ import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { referenceProject } from '../helpers.js';
+import { referenceProject, referenceSources } from '../helpers.js';
 
 const tool = (name: string, description?: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
   name,
@@ -117,10 +117,25 @@ describe('catalog files', () => {
 
 describe('tokens', () => {
   it('counts o200k over name, description and input_schema (GitHub: 25,101)', async () => {
-    const { catalog } = await referenceProject();
+    const { catalog } = await referenceProject({ definitions: 'verbatim' });
     const github = catalog.tools.filter((t) => t.server === 'github').reduce((sum, t) => sum + t.tokens, 0);
     expect(github).toBe(25_101);
     expect(catalog.totalTokens).toBe(25_101 + 1_650 + 891 + 1_075 + 862);
+    expect(catalog.tools.every((t) => t.listed === t.definition)).toBe(true);
+  });
+  it('counts what clients list: the compact definitions by default, against the verbatim total', async () => {
+    const sources = await referenceSources();
+    const { catalog } = buildCatalog(sources, resolveConfig({}));
+    const listed = catalog.tools.reduce((sum, t) => sum + t.tokens, 0);
+    expect(listed).toBe(catalog.tools.reduce((sum, t) => sum + countToolTokens(t.listed), 0));
+    expect(listed).toBeLessThan(catalog.totalTokens * 0.9);
+    // The verbatim total stays the baseline: what listing every tool directly costs.
+    expect(catalog.totalTokens).toBe(25_101 + 1_650 + 891 + 1_075 + 862);
+    const compacted = catalog.tools.find((t) => (t.definition.description?.length ?? 0) > 1_000);
+    expect(compacted?.listed.description?.length).toBeLessThanOrEqual(300);
+    // The same object on a rebuild over the same definitions (sessions compare lists by identity).
+    const again = buildCatalog(sources, resolveConfig({})).catalog.byId.get(compacted?.id ?? '');
+    expect(again?.listed).toBe(compacted?.listed);
   });
   it('counts by content (the cache key), not by object', () => {
     const a = tool('cache_probe', 'A description that is only used here.');

@@ -28,7 +28,7 @@ function digestOf(item: object): string {
 function toolsFingerprint(gateway: Gateway): string {
   const { modes, alwaysVisible, strategy, defaultMode, variants } = gateway.config;
   const hash = createHash('sha1').update(JSON.stringify({ modes, alwaysVisible, strategy, defaultMode, variants }));
-  for (const tool of gateway.catalog.tools) hash.update(`${tool.exposedName}\n${tool.groups.join(',')}\n${tool.readOnly}\n${digestOf(tool.definition)}\n`);
+  for (const tool of gateway.catalog.tools) hash.update(`${tool.exposedName}\n${tool.groups.join(',')}\n${tool.readOnly}\n${digestOf(tool.listed)}\n`);
   return hash.digest('base64');
 }
 

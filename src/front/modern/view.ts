@@ -70,7 +70,7 @@ export class ModernView implements PolicySubject, StatelessOrigin {
 
   /** The `tools/list` answer: own tools, then the mode's tools in catalog order. */
   listTools(): ToolDefinition[] {
-    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.definition)];
+    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.listed)];
   }
 
   /** Nothing to change: a stateless request has no focus state (search never enables). */
