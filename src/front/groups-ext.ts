@@ -93,9 +93,36 @@ export function registerGroups(
   server.setRequestHandler('groups/get', { params: getParams }, (params, ctx) => {
     const { view } = viewFor(ctx);
     const result = groupResult(view, params.name);
-    if (!result) throw rpcError(RESOURCE_NOT_FOUND, `Unknown group "${params.name}": groups/list names the groups (a group's own groups/get names its children).`, { name: params.name });
-    return result as never;
+    if (result) return result as never;
+    keepNotFoundCode(server, ctx.mcpReq.id);
+    throw rpcError(RESOURCE_NOT_FOUND, `Unknown group "${params.name}": groups/list names the groups (a group's own groups/get names its children).`, { name: params.name });
   });
+}
+
+/** Request ids whose error must leave as -32002, per transport. */
+const notFound = new WeakMap<object, Set<RequestId>>();
+
+/**
+ * The draft answers an unknown group with -32002, but the SDK rewrites -32002 to -32602 on the way
+ * out in both eras (2026-07-28 moved `resources/read`'s not-found there). So the answer to this
+ * request gets its code back at the transport; every other message passes untouched.
+ */
+function keepNotFoundCode(server: Server, id: RequestId): void {
+  const transport = server.transport;
+  if (!transport) return;
+  let ids = notFound.get(transport);
+  if (!ids) {
+    const pending = (ids = new Set());
+    notFound.set(transport, pending);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const error = (message as { id?: RequestId; error?: { code: number } }).error;
+      const answered = (message as { id?: RequestId }).id;
+      if (error && answered !== undefined && pending.delete(answered)) return send({ ...message, error: { ...error, code: RESOURCE_NOT_FOUND } } as never, options);
+      return send(message, options);
+    };
+  }
+  ids.add(id);
 }
 
 /** The last view digest each 2025 session was shown (by session object). */
