@@ -24,17 +24,24 @@ const GetSchema = z.looseObject({
   contents: z.looseObject({ tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown() })).optional(), groups: z.array(GroupSchema).optional() }),
 });
 
-const dir = tempTree({ 'package.json': '{}' });
-const file = path.join(dir, '.lazytoolsrc.json');
-writeFileSync(
-  file,
-  JSON.stringify({
-    servers: { kitchen: { command: process.execPath, args: [FIXTURE] } },
-    groups: { basics: { tools: ['test_simple_text'] }, media_types: { tools: ['test_image_content', 'test_audio_content', 'test_embedded_resource'] } },
-    modes: { basic: { description: 'Only the simple text tool', groups: ['basics'] }, media: { description: 'Media tools', groups: ['media_types'] } },
-    defaultMode: 'basic',
-  }),
-);
+/** An rc over the kitchen-sink fixture: mode `basic` shows one tool, `media_types` holds three more. */
+function rcFile(media = ['test_image_content', 'test_audio_content', 'test_embedded_resource']): string {
+  const file = path.join(tempTree({ 'package.json': '{}' }), '.lazytoolsrc.json');
+  writeRc(file, media);
+  return file;
+}
+function writeRc(file: string, media: string[]): void {
+  writeFileSync(
+    file,
+    JSON.stringify({
+      servers: { kitchen: { command: process.execPath, args: [FIXTURE] } },
+      groups: { basics: { tools: ['test_simple_text'] }, media_types: { tools: media } },
+      modes: { basic: { description: 'Only the simple text tool', groups: ['basics'] }, media: { description: 'Media tools', groups: ['media_types'] } },
+      defaultMode: 'basic',
+    }),
+  );
+}
+const file = rcFile();
 
 type AnyClient = Client;
 
@@ -132,6 +139,46 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
       expect(await rpcCode(plain.request({ method: 'groups/list' } as never, ListSchema))).toBe(-32601);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('notifications/groups/list_changed on 2026-07-28 subscriptions/listen', () => {
+  it('over HTTP: an rc reload that regroups tools reaches a declaring listener, stamped with its subscription', async () => {
+    const reloading = rcFile();
+    const served = await serve({ config: reloading, http: { port: 0 }, watch: true, logger: silentLogger });
+    const client = declaring(MODERN);
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+      const changed = deferred<unknown>();
+      client.setNotificationHandler('notifications/groups/list_changed', { params: z.looseObject({}).optional() }, (params) => changed.resolve(params));
+      const subscription = await client.listen({ toolsListChanged: true });
+      expect((await walk(client)).get('media-types')).toHaveLength(3);
+      writeRc(reloading, ['test_image_content']);
+      expect(await changed.promise).toEqual({ _meta: { 'io.modelcontextprotocol/subscriptionId': expect.anything() } });
+      expect((await walk(client)).get('media-types')).toEqual(['test_image_content']);
+      await subscription.close();
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+
+  it('over stdio: the same, on the connection', async () => {
+    const reloading = rcFile();
+    const client = declaring(MODERN);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--watch', '--config', reloading], env: { ...process.env, LAZYTOOLS_QUIET: '1' } as Record<string, string>, stderr: 'ignore' }));
+    try {
+      const changed = deferred();
+      client.setNotificationHandler('notifications/groups/list_changed', { params: z.looseObject({}).optional() }, () => changed.resolve());
+      const subscription = await client.listen({ toolsListChanged: true });
+      expect((await walk(client)).get('media-types')).toHaveLength(3);
+      writeRc(reloading, ['test_audio_content']);
+      await changed.promise;
+      expect((await walk(client)).get('media-types')).toEqual(['test_audio_content']);
+      await subscription.close();
+    } finally {
+      await client.close();
     }
   });
 });
