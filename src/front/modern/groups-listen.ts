@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { CLIENT_CAPABILITIES_META_KEY, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import { requestMode } from '../../focus/policy.js';
 import { viewDigest } from '../../groups/model.js';
@@ -52,7 +53,7 @@ export function watchGroups(gateway: Gateway, route: ModernRoute, message: unkno
 }
 
 /** Writes group changes into the SSE response of an HTTP listen request, while it stays open. */
-export function groupsOnHttpStream(gateway: Gateway, route: ModernRoute, body: unknown, res: import('node:http').ServerResponse): void {
+export function groupsOnHttpStream(gateway: Gateway, route: ModernRoute, body: unknown, res: ServerResponse): void {
   if (groupsSubscription(body) === undefined) return;
   const stop = watchGroups(gateway, route, body, (notification) => {
     // Only into the open event stream the SDK answered with, in whole frames as the SDK writes
