@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serve, type Served } from '../../src/front/serve.js';
+import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
 import { silentLogger } from '../../src/util/log.js';
 import { BIN, deferred, ROOT, tempTree } from '../helpers.js';
 
@@ -101,7 +102,7 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
     await served?.close();
   });
 
-  it('a 2025 session that declares it lists groups, fetches one, calls a scoped tool; list_tool_groups is not listed', async () => {
+  it('a 2025 session that declares it lists groups, fetches one, calls a scoped tool', async () => {
     const client = declaring();
     await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
     try {
@@ -130,6 +131,14 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
       await exercise(client);
       const page = await client.request({ method: 'groups/list' } as never, ListSchema);
       expect(page).toMatchObject({ ttlMs: expect.any(Number), cacheScope: 'public' });
+      // The library's host helper: every page, one fetch, each tool registered once.
+      expect(offersGroups(client)).toBe(true);
+      expect((await listGroups(client)).map((group) => group.name)).toEqual(page.groups.map((group) => group.name));
+      const registry = new GroupToolRegistry(client);
+      const loaded = await registry.load('media-types', { nested: true });
+      expect(loaded.tools.map((tool) => tool.name)).toEqual(['test_audio_content', 'test_embedded_resource', 'test_image_content']);
+      expect((await registry.load('media-types')).tools).toEqual([]);
+      expect(registry.tools()).toHaveLength(3);
     } finally {
       await client.close();
     }
