@@ -211,3 +211,20 @@ describe('groups/list and groups/get through a 2025 session', () => {
     expect(refused.isError).toBe(true);
   });
 });
+
+describe('status: what the extension costs per mode', async () => {
+  const { catalog, config } = await referenceProject();
+  const { groupsReport, groupsSummary } = await import('../../src/tokens/groups.js');
+
+  it('counts groups/list and every groups/get answer of each mode, in tokens', () => {
+    const report = groupsReport(catalog, config);
+    expect(report.map((entry) => entry.mode)).toEqual(Object.keys(config.modes));
+    const development = report.find((entry) => entry.mode === 'development')!;
+    const view = buildGroupView({ catalog, top: listedTools(catalog, config, focus('development'), 'hybrid'), callable: () => true });
+    expect(Object.keys(development.getTokens)).toEqual([...view.groups.keys()].sort());
+    expect(development.listTokens).toBeGreaterThan(0);
+    // groups/list is the light part: far below what fetching every group costs.
+    expect(development.listTokens * 5).toBeLessThan(Object.values(development.getTokens).reduce((a, b) => a + b, 0));
+    expect(groupsSummary(report)).toMatch(/development: groups\/list \d+ tokens \(\d+ groups\); groups\/get \d+-\d+ tokens/);
+  });
+});
