@@ -35,7 +35,7 @@ export { Gateway, type GatewayOptions, type SessionOptions } from './front/gatew
 export type { FrontSession } from './front/session.js';
 
 // Hosts consuming the draft extension io.modelcontextprotocol/groups (lazytools serves it).
-export { GROUPS_EXTENSION, type Group } from './groups/model.js';
+export { GROUPS_EXTENSION, type Group } from './groups/wire.js';
 export { offersGroups, listGroups, getGroup, GroupToolRegistry, type GroupsClient, type GroupTool, type FetchedGroup } from './groups/client.js';
 
 // Errors callers catch, and the logger shape options take.

@@ -2,14 +2,15 @@ import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import { LIST_TOOL_GROUPS } from '../catalog/own-tools.js';
-import { buildGroupView, groupResult, GROUPS_EXTENSION, viewDigest, type GroupView } from '../groups/model.js';
+import { buildGroupView, groupResult, viewDigest, type GroupView } from '../focus/group-view.js';
+import { GROUPS_EXTENSION } from '../groups/wire.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { RESOURCE_NOT_FOUND, rpcError } from './context.js';
-import type { Gateway } from './gateway.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { listPage } from './paging.js';
 
 /**
- * The wire side of the draft extension `io.modelcontextprotocol/groups` (model: groups/model.ts),
+ * The wire side of the draft extension `io.modelcontextprotocol/groups` (model: focus/group-view.ts),
  * for both eras: the capability, `groups/list` (paged, by name) and `groups/get` (-32002 for an
  * unknown group, no state touched), `notifications/groups/list_changed`, and the one difference
  * in `tools/list` for clients that declared it. A client that did not declare the extension
@@ -19,7 +20,7 @@ import { listPage } from './paging.js';
 
 /** What a view of the groups needs from whoever serves it: a 2025 session or a 2026-07-28 request. */
 export interface GroupsSubject {
-  readonly gateway: Gateway;
+  readonly gateway: { readonly catalog: Catalog };
   /** The catalog tools its `tools/list` carries. */
   listedTools(): CatalogTool[];
   /** Why it may not call the tool (focus/policy), or undefined. */

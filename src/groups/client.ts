@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { GROUPS_EXTENSION, type Group } from './model.js';
+import { GROUPS_EXTENSION, type Group } from './wire.js';
 
 /**
  * The host side of the draft extension `io.modelcontextprotocol/groups`, for clients built on the

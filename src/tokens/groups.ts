@@ -3,7 +3,7 @@ import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { callRefusal } from '../focus/policy.js';
 import { listedTools, visibleTools } from '../focus/visible.js';
-import { buildGroupView, groupResult } from '../groups/model.js';
+import { buildGroupView, groupResult } from '../focus/group-view.js';
 import { countTextTokens } from '../util/tokens.js';
 import { servedStrategy } from './report.js';
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { CLIENT_CAPABILITIES_META_KEY, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import { requestMode } from '../../focus/policy.js';
-import { viewDigest } from '../../groups/model.js';
+import { viewDigest } from '../../focus/group-view.js';
 import { isRequest, type RawNotification, type RequestId } from '../../util/jsonrpc.js';
 import type { Gateway } from '../gateway.js';
 import { declaresGroups, groupsOf } from '../groups-ext.js';

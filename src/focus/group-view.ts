@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Catalog, CatalogTool, ToolDefinition } from '../catalog/catalog.js';
-import { NameTable } from './names.js';
+import type { Catalog, CatalogTool } from '../catalog/catalog.js';
+import { NameTable } from '../groups/names.js';
+import type { GetGroupResult, Group } from '../groups/wire.js';
 
 /**
  * lazytools' groups and modes as the draft MCP extension `io.modelcontextprotocol/groups`
@@ -21,24 +22,8 @@ import { NameTable } from './names.js';
  *   no group: groups disclose what the caller can use, while `tools/call` stays the only gate.
  */
 
-/** The extension's identifier, in capabilities and in `_meta` client capabilities. */
-export const GROUPS_EXTENSION = 'io.modelcontextprotocol/groups';
-
 /** Above this many tools a group gets child groups: about where models start to choose worse. */
 export const MAX_LEAF = 40;
-
-/** A group as `groups/list` and `contents.groups` carry it. */
-export interface Group {
-  name: string;
-  title?: string;
-  description: string;
-}
-
-/** What `groups/get` answers. */
-export interface GetGroupResult {
-  instructions?: string;
-  contents: { tools?: ToolDefinition[]; groups?: Group[] };
-}
 
 /** One group of a view: its wire object, its scoped tools (leaves) or children (parents). */
 export interface GroupEntry {
