@@ -34,6 +34,10 @@ export type { HttpOptions, HttpFront } from './front/http.js';
 export { Gateway, type GatewayOptions, type SessionOptions } from './front/gateway.js';
 export type { FrontSession } from './front/session.js';
 
+// Hosts consuming the draft extension io.modelcontextprotocol/groups (lazytools serves it).
+export { GROUPS_EXTENSION, type Group } from './groups/wire.js';
+export { offersGroups, listGroups, getGroup, GroupToolRegistry, type GroupsClient, type GroupTool, type FetchedGroup } from './groups/client.js';
+
 // Errors callers catch, and the logger shape options take.
 export { ConfigError, UnknownNameError } from './util/errors.js';
 export type { Logger } from './util/log.js';

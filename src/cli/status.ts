@@ -1,5 +1,6 @@
 import { openProject } from '../project.js';
 import { statusReport } from '../tokens/report.js';
+import { groupsReport, groupsSummary } from '../tokens/groups.js';
 import { parse, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { statusMarkdown, statusTable } from './render.js';
@@ -15,7 +16,8 @@ export const statusCommand: Command = {
 
   --config F     rc file (default: discovered .lazytoolsrc*, lazytools.config.*, package.json#lazytools)
   --catalog F    catalog or lock file to read tools from (repeatable)
-  --json         {"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds}]}
+  --json         {"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds}],
+                  "groups":{<mode>:{listTokens,getTokens:{<group>:n}}}} (groups/list and groups/get answers)
   --markdown     a Markdown table`,
   async run(argv, io) {
     const { values } = parse(argv, { ...projectOptions, json: { type: 'boolean' }, markdown: { type: 'boolean' } });
@@ -27,9 +29,10 @@ export const statusCommand: Command = {
       const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds }) => ({
         name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds,
       }));
-      io.out(JSON.stringify({ modes }, null, 2));
+      const groups = Object.fromEntries(groupsReport(project.catalog, project.config).map(({ mode, ...cost }) => [mode, cost]));
+      io.out(JSON.stringify({ modes, groups }, null, 2));
     } else if (values.markdown) io.out(statusMarkdown(report.modes));
-    else io.out(statusTable(report.modes));
+    else io.out(`${statusTable(report.modes)}\n\n${groupsSummary(groupsReport(project.catalog, project.config))}`);
     return 0;
   },
 };

@@ -21,6 +21,7 @@ import { FrontRelay, type RelayRoute } from './relay.js';
 import { readResource, registerResources, resourceRelayRoute } from './resources.js';
 import type { CallVia } from './call.js';
 import { registerTools, toolRelayRoute } from './tools.js';
+import { declaresGroups, groupsChanged, groupsExtensions, listedOwnTools, registerGroups, rememberShown } from './groups-ext.js';
 import type { PrimitiveKind } from '../upstream/upstream.js';
 import type { CallOrigin } from '../upstream/primitives.js';
 
@@ -80,6 +81,7 @@ export class FrontSession implements SessionContext, PolicySubject {
       ...(offered.prompts ? { prompts: { listChanged: true } } : {}),
       ...(offered.completions ? { completions: {} } : {}),
       ...(offered.logging ? { logging: {} } : {}),
+      extensions: groupsExtensions(),
     };
     this.advertised = capabilities;
     const upstreamInstructions = gateway.upstreamInstructions();
@@ -88,6 +90,7 @@ export class FrontSession implements SessionContext, PolicySubject {
       { capabilities, instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS },
     );
     registerTools(this.server, this);
+    registerGroups(this.server, () => (declaresGroups(this.clientCapabilities()) ? this : undefined), undefined, rememberShown);
     registerResources(this.server, this, (uri) => readResource(this, uri));
     if (capabilities.prompts) registerPrompts(this.server, this);
     if (capabilities.completions) registerCompletion(this.server, this);
@@ -202,7 +205,7 @@ export class FrontSession implements SessionContext, PolicySubject {
 
   /** The `tools/list` answer. */
   listTools(): ToolDefinition[] {
-    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.listed)];
+    return [...listedOwnTools(this.ownDefinitions(), declaresGroups(this.clientCapabilities())), ...this.listedTools().map((tool) => tool.listed)];
   }
 
   /**
@@ -328,6 +331,7 @@ export class FrontSession implements SessionContext, PolicySubject {
     this.checkScheduled = false;
     this.relatedRequest = undefined;
     this.visibleCache = undefined;
+    groupsChanged(this, relatedRequestId);
     const list = this.listTools();
     if (sameList(list, this.lastList)) return;
     this.lastList = list;

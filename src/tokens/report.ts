@@ -104,6 +104,6 @@ export function tokenChange(part: number, whole: number): string {
 }
 
 /** The strategy status reports assume: `auto` counts as `hybrid`, what unknown clients get. */
-function servedStrategy(config: Pick<ResolvedConfig, 'strategy'>): ServedStrategy {
+export function servedStrategy(config: Pick<ResolvedConfig, 'strategy'>): ServedStrategy {
   return config.strategy === 'auto' ? 'hybrid' : config.strategy;
 }

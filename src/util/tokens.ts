@@ -37,6 +37,11 @@ export function countToolsTokens(tools: Iterable<CountableTool>, tokenizer: Toke
   return total;
 }
 
+/** Tokens of any text a model reads (a JSON answer, say), with the same tokenizer and no cache. */
+export function countTextTokens(text: string, tokenizer: TokenizerName = 'o200k_base'): number {
+  return encoder(tokenizer)(text);
+}
+
 function encoder(name: TokenizerName): (text: string) => number {
   let count = encoders.get(name);
   if (!count) {

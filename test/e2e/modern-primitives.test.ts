@@ -51,7 +51,8 @@ describe('2026-07-28 front: prompts, resources, completions, the proxy list, and
     const caps = client.getDiscoverResult()!.capabilities;
     expect(caps.prompts).toBeDefined();
     expect(caps.completions).toBeDefined();
-    expect(caps.extensions).toBeUndefined();
+    // No server variants (rc switch off); the groups extension is always offered.
+    expect(Object.keys(caps.extensions ?? {})).toEqual(['io.modelcontextprotocol/groups']);
     const prompts = (await client.listPrompts()) as unknown as { prompts: Array<{ name: string }>; cacheScope: string };
     expect(prompts.cacheScope).toBe('public');
     expect(prompts.prompts.map((p) => p.name)).toContain('simple-prompt');

@@ -6,6 +6,7 @@ import { watchListChanges } from './changes.js';
 import { ROUTE_KEY, type ModernRoute } from './route.js';
 import { createModernServer } from './server.js';
 import { VARIANT_HINTS_META } from './variants.js';
+import { groupsOnHttpStream } from './groups-listen.js';
 
 /** The 2026-07-28 leg of the HTTP front. */
 export interface ModernHttp {
@@ -43,6 +44,7 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
       const hints = (body as { method?: unknown }).method === 'server/discover' && typeof meta === 'object' && meta !== null ? meta[VARIANT_HINTS_META] : undefined;
       // The SDK passes `req.auth` through to the server factory untouched: the route rides there.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'lazytools', scopes: [], extra: { [ROUTE_KEY]: { ...route, variantHints: hints } } };
+      groupsOnHttpStream(gateway, route, body, res);
       await node(req, res, body);
     },
     async close() {

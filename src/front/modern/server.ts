@@ -24,6 +24,7 @@ import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.
 import { retryParams, withInputRounds } from './rounds.js';
 import { ModernView } from './view.js';
 import { callCatalogTool, callContext, type CallContext } from '../call.js';
+import { groupsExtensions, registerGroups } from '../groups-ext.js';
 
 const INSTRUCTIONS =
   'lazytools curates the tools of several MCP servers into focus modes. The list shows the tools of one mode; it does not change with your calls. ' +
@@ -45,7 +46,7 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     resources: { listChanged: true },
     ...(offered.prompts ? { prompts: { listChanged: true } } : {}),
     ...(offered.completions ? { completions: {} } : {}),
-    ...(variants ? { extensions: { [VARIANTS_EXTENSION]: variants as never } } : {}),
+    extensions: { ...groupsExtensions(), ...(variants ? { [VARIANTS_EXTENSION]: variants as never } : {}) } as never,
   };
   const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
   const upstreamInstructions = gateway.upstreamInstructions();
@@ -81,6 +82,14 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     return result as never;
   });
   registerModernPrimitives(server, gateway, route, viewOf, offered);
+  registerGroups(
+    server,
+    (ctx) => {
+      const view = viewOf(ctx);
+      return view.groupsDeclared ? view : undefined;
+    },
+    () => ({ ...hint }),
+  );
   return server;
 }
 

@@ -86,7 +86,13 @@ export async function serveStdioEras(gateway: Gateway, transport: StdioFrontTran
 
 /** Starts the SDK's serveStdio on a channel that forwards to the real transport (loaded only now). */
 async function startModern(gateway: Gateway, transport: StdioFrontTransport, eras: StdioEras, end: (reason: string) => void): Promise<ModernLeg> {
-  const [{ serveStdio }, { createModernServer }, { watchListChanges }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('./server.js'), import('./changes.js')]);
+  const [{ serveStdio }, { createModernServer }, { watchListChanges }, { StdioGroupsListens }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    import('./server.js'),
+    import('./changes.js'),
+    import('./groups-listen.js'),
+  ]);
+  const groups = new StdioGroupsListens(gateway, { served: eras.served, strategy: eras.strategy }, (notification) => void channel.send(notification as never));
   // serveStdio owns the transport it is given: give it a channel, so a probe can be discarded
   // (the client fell back to initialize) without closing the connection.
   const channel = {
@@ -95,7 +101,10 @@ async function startModern(gateway: Gateway, transport: StdioFrontTransport, era
     onerror: undefined as ((error: Error) => void) | undefined,
     closed: false,
     start: async () => {},
-    send: (message: JSONRPCMessage) => (channel.closed ? Promise.resolve() : transport.send(message as never)),
+    send: (message: JSONRPCMessage) => {
+      groups.outbound(message);
+      return channel.closed ? Promise.resolve() : transport.send(message as never);
+    },
     close: async () => {
       if (channel.closed) return;
       channel.closed = true;
@@ -126,9 +135,16 @@ async function startModern(gateway: Gateway, transport: StdioFrontTransport, era
   gateway.listChangeListeners.add(gone);
   const close = async () => {
     stop();
+    groups.close();
     gateway.listChangeListeners.delete(gone);
     await handle.close();
   };
   addCloseListener(transport, () => void close());
-  return { deliver: (message) => channel.onmessage?.(message), close };
+  return {
+    deliver: (message) => {
+      groups.inbound(message);
+      channel.onmessage?.(message);
+    },
+    close,
+  };
 }

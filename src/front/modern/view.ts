@@ -10,6 +10,7 @@ import type { StatelessOrigin } from '../client-requests.js';
 import { rpcError } from '../context.js';
 import type { Gateway } from '../gateway.js';
 import type { InputAsker } from '../input-rounds.js';
+import { declaresGroups, listedOwnTools } from '../groups-ext.js';
 
 /**
  * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the
@@ -70,7 +71,12 @@ export class ModernView implements PolicySubject, StatelessOrigin {
 
   /** The `tools/list` answer: own tools, then the mode's tools in catalog order. */
   listTools(): ToolDefinition[] {
-    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.listed)];
+    return [...listedOwnTools(this.ownDefinitions(), this.groupsDeclared), ...this.listedTools().map((tool) => tool.listed)];
+  }
+
+  /** True when this request's client capabilities declare the groups extension (its own list then). */
+  get groupsDeclared(): boolean {
+    return declaresGroups(this.declared);
   }
 
   /** Nothing to change: a stateless request has no focus state (search never enables). */

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { Catalog, CatalogTool } from '../catalog/catalog.js';
+import { NameTable } from '../groups/names.js';
+import type { GetGroupResult, Group } from '../groups/wire.js';
+
+/**
+ * lazytools' groups and modes as the draft MCP extension `io.modelcontextprotocol/groups`
+ * ("Progressive Disclosure via Groups", 2026-09-28) sees them, for one client view. Pure: the
+ * same catalog, top-level list and policy give the same groups, names and order.
+ *
+ * - Top level: the tools the view lists (the mode's shown tools; `tools/list`).
+ * - Scoped: every other tool the view may call, each in exactly ONE group (the draft allows a
+ *   tool in several; one home keeps every `groups/get` smaller and registers nothing twice): its
+ *   most specific lazytools group, the one with the fewest tools in the catalog (ties: config
+ *   order); catch-all groups (`all`) give no signal and are skipped. A tool in no other group
+ *   goes to its server's `<server>-other` group.
+ * - Large groups nest: a group with more than `maxLeaf` scoped tools from several servers lists
+ *   one child group per server (`issues` -> `issues-github`, `issues-linear`); a group still
+ *   larger from one server is cut into parts (`-1`, `-2`...). `groups/list` holds only the
+ *   parents; the tree is at most three levels deep and has no cycles (names are unique).
+ * - Tools the view may not call (read-only modes, token boundaries, `hiddenTools: reject`) are in
+ *   no group: groups disclose what the caller can use, while `tools/call` stays the only gate.
+ */
+
+/** Above this many tools a group gets child groups: about where models start to choose worse. */
+export const MAX_LEAF = 40;
+
+/** One group of a view: its wire object, its scoped tools (leaves) or children (parents). */
+export interface GroupEntry {
+  readonly group: Group;
+  readonly tools: readonly CatalogTool[];
+  readonly children: readonly Group[];
+}
+
+/** Every group of one client view. */
+export interface GroupView {
+  /** `groups/list`, by name. */
+  readonly top: readonly Group[];
+  /** Every group, top-level or nested, by wire name (`groups/get` resolves any of them). */
+  readonly groups: ReadonlyMap<string, GroupEntry>;
+  /** The group each scoped tool is in, by tool id. */
+  readonly home: ReadonlyMap<string, string>;
+}
+
+/** What a view is built from. */
+export interface ViewInput {
+  catalog: Catalog;
+  /** The tools listed at top level in this view (`tools/list`), own tools aside. */
+  top: readonly CatalogTool[];
+  /** True when the view may call the tool (focus/policy); others are in no group. */
+  callable: (tool: CatalogTool) => boolean;
+}
+
+/** Builds the groups of one view (see the module comment for the rules). */
+export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView {
+  const { catalog } = input;
+  const topIds = new Set(input.top.map((tool) => tool.id));
+  // Buckets in a fixed order: lazytools groups in config order, then servers' leftovers.
+  const buckets = new Map<string, { base: string; description: string; tools: CatalogTool[] }>();
+  for (const group of catalog.groups.values()) if (!group.catchAll) buckets.set(`group:${group.name}`, { base: group.name, description: group.description, tools: [] });
+  for (const server of catalog.servers) buckets.set(`server:${server}`, { base: `${server}-other`, description: `Tools of server "${server}" that no other group takes`, tools: [] });
+  for (const tool of catalog.tools) {
+    if (topIds.has(tool.id) || !input.callable(tool)) continue;
+    const home = homeGroup(catalog, tool);
+    buckets.get(home === undefined ? `server:${tool.server}` : `group:${home}`)?.tools.push(tool);
+  }
+  const names = new NameTable();
+  const groups = new Map<string, GroupEntry>();
+  const home = new Map<string, string>();
+  const place = (base: string, description: string, tools: CatalogTool[]): Group => {
+    const name = names.claim(base);
+    if (tools.length <= maxLeaf) {
+      const group = { name, description: `${description} (${count(tools.length)})` };
+      groups.set(name, { group, tools, children: [] });
+      for (const tool of tools) home.set(tool.id, name);
+      return group;
+    }
+    const servers = [...new Set(tools.map((tool) => tool.server))];
+    const parts =
+      servers.length > 1
+        ? servers.map((server) => ({ base: `${name}-${server}`, description: `${description}, server "${server}"`, tools: tools.filter((tool) => tool.server === server) }))
+        : chunks(tools, maxLeaf).map((part, i, all) => ({ base: `${name}-${i + 1}`, description: `${description} (part ${i + 1} of ${all.length})`, tools: part }));
+    const group = { name, description: `${description} (${count(tools.length)} in ${parts.length} groups)` };
+    const entry = { group, tools: [] as CatalogTool[], children: [] as Group[] };
+    groups.set(name, entry);
+    for (const part of parts) entry.children.push(place(part.base, part.description, part.tools));
+    return group;
+  };
+  const top: Group[] = [];
+  for (const bucket of buckets.values()) if (bucket.tools.length > 0) top.push(place(bucket.base, bucket.description, bucket.tools));
+  top.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { top, groups, home };
+}
+
+/** The `groups/get` answer for a group of the view, or undefined for an unknown name. */
+export function groupResult(view: GroupView, name: string): GetGroupResult | undefined {
+  const entry = view.groups.get(name);
+  if (!entry) return undefined;
+  if (entry.children.length > 0) return { contents: { groups: [...entry.children] } };
+  return { contents: { tools: entry.tools.map((tool) => tool.listed) } };
+}
+
+/**
+ * A digest of what a client of the extension can see change: the top-level groups and every
+ * group's members. Equal digests: no `notifications/groups/list_changed` to send.
+ */
+export function viewDigest(view: GroupView): string {
+  const hash = createHash('sha1').update(JSON.stringify(view.top));
+  for (const [name, entry] of view.groups) hash.update(`${name}:${entry.children.map((c) => c.name).join(',')}:${entry.tools.map((t) => t.exposedName).join(',')}\n`);
+  return hash.digest('base64');
+}
+
+/** The tool's most specific group: fewest catalog tools, ties in config order; catch-alls never. */
+function homeGroup(catalog: Catalog, tool: CatalogTool): string | undefined {
+  let best: string | undefined;
+  let size = Infinity;
+  for (const name of tool.groups) {
+    const group = catalog.groups.get(name);
+    if (!group || group.catchAll || group.tools.length >= size) continue;
+    best = name;
+    size = group.tools.length;
+  }
+  return best;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function count(n: number): string {
+  return n === 1 ? '1 tool' : `${n} tools`;
+}

@@ -1,0 +1,45 @@
+import type { Catalog } from '../catalog/catalog.js';
+import type { ServedStrategy } from '../catalog/own-tools.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { callRefusal } from '../focus/policy.js';
+import { listedTools, visibleTools } from '../focus/visible.js';
+import { buildGroupView, groupResult } from '../focus/group-view.js';
+import { countTextTokens } from '../util/tokens.js';
+import { servedStrategy } from './report.js';
+
+/**
+ * What the groups extension (io.modelcontextprotocol/groups) costs a client that negotiates it,
+ * per mode: the `groups/list` answer, and each `groups/get` answer (fetched only when the host
+ * pulls the group in). Counted with the catalog's tokenizer over the JSON answers lazytools sends
+ * a session in that mode (one page of groups/list; every group, nested ones too).
+ */
+export interface GroupsCost {
+  /** Tokens of the groups/list answer. */
+  listTokens: number;
+  /** Tokens of each group's groups/get answer, by group name. */
+  getTokens: Record<string, number>;
+}
+
+/** `lazytools status` groups figures: one entry per mode, in config order. */
+export function groupsReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config)): Array<{ mode: string } & GroupsCost> {
+  return Object.values(config.modes).map((mode) => {
+    const focus = { mode: mode.name, enabled: [], disabled: [], discovered: [] };
+    const visible = new Set(visibleTools(catalog, config, focus).map((tool) => tool.id));
+    const subject = { mode: mode.name, fixedMode: undefined, inMode: (tool: { id: string }) => visible.has(tool.id) };
+    const view = buildGroupView({ catalog, top: listedTools(catalog, config, focus, strategy), callable: (tool) => callRefusal(config, subject, tool) === undefined });
+    const getTokens: Record<string, number> = Object.create(null) as Record<string, number>;
+    for (const name of [...view.groups.keys()].sort()) getTokens[name] = countTextTokens(JSON.stringify(groupResult(view, name)), catalog.tokenizer);
+    return { mode: mode.name, listTokens: countTextTokens(JSON.stringify({ groups: view.top }), catalog.tokenizer), getTokens };
+  });
+}
+
+/** The text lines `lazytools status` prints under its table. */
+export function groupsSummary(report: ReadonlyArray<{ mode: string } & GroupsCost>): string {
+  const lines = report.map(({ mode, listTokens, getTokens }) => {
+    const gets = Object.entries(getTokens);
+    if (gets.length === 0) return `  ${mode}: groups/list ${listTokens} tokens, no groups`;
+    const largest = gets.reduce((a, b) => (b[1] > a[1] ? b : a));
+    return `  ${mode}: groups/list ${listTokens} tokens (${gets.length} groups); groups/get ${Math.min(...gets.map((g) => g[1]))}-${largest[1]} tokens (largest: ${largest[0]})`;
+  });
+  return `Groups extension (io.modelcontextprotocol/groups, for clients that negotiate it):\n${lines.join('\n')}`;
+}

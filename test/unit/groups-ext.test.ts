@@ -1,0 +1,231 @@
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Catalog } from '../../src/catalog/catalog.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { curate, type CuratedServer } from '../../src/front/curate.js';
+import { listedTools } from '../../src/focus/visible.js';
+import { buildGroupView, groupResult, type GroupView } from '../../src/focus/group-view.js';
+import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
+import { GROUP_NAME_RULE, NameTable, wireName } from '../../src/groups/names.js';
+import { silentLogger } from '../../src/util/log.js';
+import { referenceProject } from '../helpers.js';
+
+/** The draft extension's rules (io.modelcontextprotocol/groups, 2026-09-28) on lazytools' groups and modes. */
+
+const focus = (mode: string) => ({ mode, enabled: [], disabled: [], discovered: [] });
+
+/** Leaf tools by group, and every group reachable from groups/list (cycle-safe walk). */
+function walk(view: GroupView): { reached: string[]; tools: string[]; cycle: boolean } {
+  const reached: string[] = [];
+  const tools: string[] = [];
+  let cycle = false;
+  const visit = (name: string, path: Set<string>) => {
+    if (path.has(name)) {
+      cycle = true;
+      return;
+    }
+    reached.push(name);
+    const entry = view.groups.get(name)!;
+    tools.push(...entry.tools.map((tool) => tool.id));
+    for (const child of entry.children) visit(child.name, new Set([...path, name]));
+  };
+  for (const group of view.top) visit(group.name, new Set());
+  return { reached, tools, cycle };
+}
+
+describe('the view model against the draft rules (154 reference tools)', async () => {
+  const { catalog, config } = await referenceProject();
+  const cases = ['development', 'security_review', 'daily_checkin', 'all'].flatMap((mode) => (['hybrid', 'proxy'] as const).map((strategy) => ({ mode, strategy })));
+
+  for (const { mode, strategy } of cases)
+    it(`${mode} / ${strategy}: one placement per tool, unique valid names, no cycles, groups/list holds only top-level groups`, () => {
+      const top = listedTools(catalog, config, focus(mode), strategy);
+      const view = buildGroupView({ catalog, top, callable: () => true });
+      const { reached, tools, cycle } = walk(view);
+      expect(cycle).toBe(false);
+      for (const name of view.groups.keys()) expect(name).toMatch(GROUP_NAME_RULE);
+      // Every group is reachable, and a nested group never sits at top level too.
+      expect(new Set(reached)).toEqual(new Set(view.groups.keys()));
+      const nested = new Set([...view.groups.values()].flatMap((entry) => entry.children.map((child) => child.name)));
+      for (const group of view.top) expect(nested.has(group.name)).toBe(false);
+      // Exclusive placement: each tool top-level or in exactly one group, and every tool placed.
+      expect(new Set(tools).size).toBe(tools.length);
+      const topIds = new Set(top.map((tool) => tool.id));
+      for (const id of tools) expect(topIds.has(id)).toBe(false);
+      expect(tools.length + top.length).toBe(catalog.tools.length);
+      for (const id of tools) expect(view.home.get(id)).toBeDefined();
+      // Tool names stay unique across top level and groups.
+      const names = [...top.map((tool) => tool.exposedName), ...tools.map((id) => catalog.byId.get(id)!.exposedName)];
+      expect(new Set(names).size).toBe(names.length);
+      // Deterministic: the same inputs give the same groups, in name order.
+      expect(JSON.stringify(buildGroupView({ catalog, top, callable: () => true }).top)).toBe(JSON.stringify(view.top));
+      expect(view.top.map((group) => group.name)).toEqual([...view.top.map((group) => group.name)].sort());
+    });
+
+  it('a tool goes to its most specific group (fewest tools), never to the catch-all', () => {
+    const view = buildGroupView({ catalog, top: [], callable: () => true });
+    for (const tool of catalog.tools) {
+      const candidates = tool.groups.map((name) => catalog.groups.get(name)!).filter((group) => !group.catchAll);
+      const home = view.home.get(tool.id)!;
+      expect(view.groups.get(home)!.tools).toContain(tool);
+      if (candidates.length === 0) {
+        expect(home).toMatch(new RegExp(`^${wireName(tool.server)}-other`));
+        continue;
+      }
+      const smallest = Math.min(...candidates.map((group) => group.tools.length));
+      const expected = wireName(candidates.find((group) => group.tools.length === smallest)!.name);
+      expect(home === expected || home.startsWith(`${expected}-`)).toBe(true);
+    }
+  });
+
+  it('large groups nest: children by server, then parts, each leaf within the bound; parents carry groups, not tools', () => {
+    const view = buildGroupView({ catalog, top: [], callable: () => true }, 10);
+    const parents = [...view.groups.values()].filter((entry) => entry.children.length > 0);
+    expect(parents.length).toBeGreaterThan(0);
+    for (const entry of view.groups.values()) expect(entry.tools.length).toBeLessThanOrEqual(10);
+    for (const parent of parents) {
+      expect(parent.tools).toEqual([]);
+      expect(groupResult(view, parent.group.name)).toEqual({ contents: { groups: parent.children } });
+    }
+    expect(walk(view).cycle).toBe(false);
+    expect(new Set(walk(view).tools).size).toBe(catalog.tools.length);
+    // Top level stays small: only parents and small groups, never their children.
+    expect(view.top.length).toBeLessThan(view.groups.size);
+  });
+
+  it('tools the view may not call are in no group (policy decides, groups only disclose)', () => {
+    const writers = new Set(catalog.tools.filter((tool) => !tool.readOnly).map((tool) => tool.id));
+    const view = buildGroupView({ catalog, top: [], callable: (tool) => tool.readOnly });
+    for (const id of walk(view).tools) expect(writers.has(id)).toBe(false);
+  });
+
+  it('groups/get of the same group twice gives the same answer; an unknown group gives none', () => {
+    const view = buildGroupView({ catalog: catalog as Catalog, top: [], callable: () => true });
+    const name = view.top[0]!.name;
+    expect(groupResult(view, name)).toEqual(groupResult(view, name));
+    expect(groupResult(view, 'no-such-group')).toBeUndefined();
+    expect(groupResult(view, 'toString')).toBeUndefined();
+  });
+});
+
+describe('wire names', () => {
+  it('maps lazytools names onto the draft rule and tells collisions apart', () => {
+    expect(wireName('pull_requests')).toBe('pull-requests');
+    expect(wireName('My  Server__x-')).toBe('my-server-x');
+    expect(wireName('___')).toBe('group');
+    expect(wireName('a'.repeat(80))).toHaveLength(64);
+    const table = new NameTable();
+    expect([table.claim('pull_requests'), table.claim('pull-requests'), table.claim('Pull Requests')]).toEqual(['pull-requests', 'pull-requests-2', 'pull-requests-3']);
+    const long = new NameTable();
+    long.claim('b'.repeat(70));
+    expect(long.claim('b'.repeat(70))).toMatch(GROUP_NAME_RULE);
+  });
+});
+
+// Through the protocol: lazytools in process in front of a v2 server, a v2 client in memory.
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+function app(): McpServer {
+  const server = new McpServer({ name: 'app', version: '1.0.0' });
+  const tool = (name: string, readOnly: boolean) =>
+    server.registerTool(name, { description: `${name.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: readOnly } }, () => ({ content: [{ type: 'text', text: name }] }));
+  tool('read_note', true);
+  tool('list_notes', true);
+  tool('delete_note', false);
+  tool('send_invoice', false);
+  return server;
+}
+
+const rc: RcConfig = {
+  groups: { reading: { tools: ['read_note'] }, listing: { tools: ['list_notes'] }, deleting: { tools: ['delete_note'] }, billing: { tools: ['*invoice*'] } },
+  modes: { notes: { groups: ['reading'] }, cleanup: { groups: ['reading', 'deleting'] } },
+  defaultMode: 'notes',
+};
+
+async function connect(curated: CuratedServer, declare: boolean): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await curated.connect(serverSide);
+  const client = new Client({ name: 'groups-unit', version: '1' }, declare ? { capabilities: { extensions: { [GROUPS_EXTENSION]: {} } } } : {});
+  await client.connect(clientSide);
+  cleanups.push(() => client.close());
+  return client;
+}
+
+async function curated(config: RcConfig): Promise<CuratedServer> {
+  const result = await curate(app(), { name: 'app', config, logger: silentLogger });
+  cleanups.push(() => result.close());
+  return result;
+}
+
+const List = z.looseObject({ groups: z.array(z.looseObject({ name: z.string() })) });
+const Get = z.looseObject({ contents: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })).optional() }) });
+const codeOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { code?: number }) => error.code);
+
+describe('groups/list and groups/get through a 2025 session', () => {
+  it('groups/get is idempotent and changes no state; an unknown group is -32002; a plain client gets -32601', async () => {
+    const server = await curated(rc);
+    const client = await connect(server, true);
+    const before = (await client.listTools()).tools.map((tool) => tool.name);
+    const first = await client.request({ method: 'groups/get', params: { name: 'deleting' } } as never, Get);
+    const second = await client.request({ method: 'groups/get', params: { name: 'deleting' } } as never, Get);
+    expect(second).toEqual(first);
+    expect(first.contents.tools?.map((tool) => tool.name)).toEqual(['delete_note']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(before);
+    expect(server.gateway.sessions.size).toBe(1);
+    expect([...server.gateway.sessions][0]!.mode).toBe('notes');
+    expect(await codeOf(client.request({ method: 'groups/get', params: { name: 'nope' } } as never, Get))).toBe(-32002);
+    expect(await codeOf(client.request({ method: 'groups/get', params: { name: '__proto__' } } as never, Get))).toBe(-32002);
+    const plain = await connect(server, false);
+    expect(await codeOf(plain.request({ method: 'groups/list' } as never, List))).toBe(-32601);
+  });
+
+  it('the tools/list a client gets is keyed on its capabilities: under proxy, a declaring client does not pay for list_tool_groups', async () => {
+    const server = await curated({ ...rc, strategy: 'proxy' });
+    const declaring = await connect(server, true);
+    const plain = await connect(server, false);
+    const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names(plain)).toContain('list_tool_groups');
+    expect(await names(declaring)).not.toContain('list_tool_groups');
+    // Listed alternately from the same gateway: neither answer leaks into the other.
+    expect(await names(plain)).toContain('list_tool_groups');
+    // Still callable: groups are discovery, not access.
+    const called = (await declaring.callTool({ name: 'list_tool_groups', arguments: {} })) as { isError?: boolean };
+    expect(called.isError).toBeFalsy();
+  });
+
+  it('scoped tools stay callable, and policy still refuses what the mode forbids (it is in no group then)', async () => {
+    const open = await connect(await curated(rc), true);
+    const groups = (await open.request({ method: 'groups/list' } as never, List)).groups.map((group) => group.name);
+    expect(groups).toEqual(['billing', 'deleting', 'listing']);
+    const called = (await open.callTool({ name: 'delete_note', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
+    expect(called.isError).toBeFalsy();
+    const strict = await connect(await curated({ ...rc, policy: { hiddenTools: 'reject' } }), true);
+    expect(await codeOf(strict.request({ method: 'groups/get', params: { name: 'deleting' } } as never, Get))).toBe(-32002);
+    expect((await strict.request({ method: 'groups/list' } as never, List)).groups).toEqual([]);
+    const refused = (await strict.callTool({ name: 'delete_note', arguments: {} })) as { isError?: boolean };
+    expect(refused.isError).toBe(true);
+  });
+});
+
+describe('status: what the extension costs per mode', async () => {
+  const { catalog, config } = await referenceProject();
+  const { groupsReport, groupsSummary } = await import('../../src/tokens/groups.js');
+
+  it('counts groups/list and every groups/get answer of each mode, in tokens', () => {
+    const report = groupsReport(catalog, config);
+    expect(report.map((entry) => entry.mode)).toEqual(Object.keys(config.modes));
+    const development = report.find((entry) => entry.mode === 'development')!;
+    const view = buildGroupView({ catalog, top: listedTools(catalog, config, focus('development'), 'hybrid'), callable: () => true });
+    expect(Object.keys(development.getTokens)).toEqual([...view.groups.keys()].sort());
+    expect(development.listTokens).toBeGreaterThan(0);
+    // groups/list is the light part: far below what fetching every group costs.
+    expect(development.listTokens * 5).toBeLessThan(Object.values(development.getTokens).reduce((a, b) => a + b, 0));
+    expect(groupsSummary(report)).toMatch(/development: groups\/list \d+ tokens \(\d+ groups\); groups\/get \d+-\d+ tokens/);
+  });
+});
