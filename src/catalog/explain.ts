@@ -40,10 +40,10 @@ export function placementReport(catalog: Catalog, config: Pick<ResolvedConfig, '
   return { threshold: PLACEMENT_THRESHOLD, tools, unplaced: tools.filter((tool) => tool.groups.length === 0).map((tool) => tool.id) };
 }
 
-/** What placement expects of a server's tools before any was listed: from its name and package. */
+/** What placement can tell of a server's tools before any was listed: what its name alone gives. */
 export interface ServerHint {
   server: string;
-  /** Topics its name, command and arguments point to (e.g. "playwright" -> browser). */
+  /** Topics the server's name places every one of its tools in (e.g. "playwright" -> browser). */
   topics: string[];
   /** Groups that take those topics, and the modes that show them. */
   groups: string[];
@@ -51,15 +51,15 @@ export interface ServerHint {
 }
 
 /**
- * Guesses, per server of an rc file, which groups its tools will join, from the server name and
- * its command line (package names like `@playwright/mcp` say a lot). Used by `lazytools init` to
- * point out servers that no preset group is likely to take, before their tools are listed.
+ * Per server of an rc file, the groups and modes its name alone puts its tools in: the server-name
+ * evidence that `scoreTopics` gives every tool of that server when `lazytools groups` places it,
+ * and nothing else (command words like "docker" or a URL's host say how a server runs, not what
+ * its tools do). Each tool may join more groups from its own name and description once listed.
+ * Used by `lazytools init`, before any tool is listed.
  */
 export function serverHints(config: Pick<ResolvedConfig, 'servers' | 'groups' | 'modes'>): ServerHint[] {
-  return Object.entries(config.servers).map(([server, entry]) => {
-    const command = [entry.command ?? '', ...(entry.args ?? [])].filter((part) => !part.startsWith('-')).join(' ');
-    const url = (entry.url ?? '').replace(/^https?:\/\//, '').replace(/[?#].*$/, '');
-    const topics = placedTopics(scoreTopics({ server, name: `${server} ${command} ${url}`.replace(/@|\/|\./g, ' ') })).map((score) => score.topic);
+  return Object.keys(config.servers).map((server) => {
+    const topics = placedTopics(scoreTopics({ server, name: '' })).map((score) => score.topic);
     const groups = Object.entries(config.groups)
       .filter(([, group]) => (group.topics ?? []).some((topic) => topics.includes(topic)))
       .map(([name]) => name);

@@ -35,6 +35,16 @@ export function findClientConfig(client: ClientName, cwd: string): string {
   return found;
 }
 
+/** The client a config file belongs to, from where it lies and its name; undefined when unknown. */
+export function clientOfFile(file: string): ClientName | undefined {
+  const at = file.split(path.sep).join('/');
+  if (at.endsWith('/claude_desktop_config.json') || at === 'claude_desktop_config.json') return 'claude-desktop';
+  if (/(?:^|\/)\.cursor\/mcp\.json$/.test(at)) return 'cursor';
+  if (/(?:^|\/)\.vscode\/mcp\.json$/.test(at)) return 'vscode';
+  if (/(?:^|\/)\.(?:mcp|claude)\.json$/.test(at)) return 'claude-code';
+  return undefined;
+}
+
 export interface ImportedServers {
   rc: RcConfig;
   /** Environment variables the rc now reads: set them before `lazytools serve`. */

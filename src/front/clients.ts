@@ -1,3 +1,4 @@
+import type { ClientName } from '../config/import.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
 
@@ -27,4 +28,26 @@ export function strategyFor(strategy: Strategy, clientName: string | undefined):
   if (strategy !== 'auto') return strategy;
   const name = (clientName ?? '').toLowerCase();
   return CLIENT_TABLE.find((row) => name.includes(row.match))?.strategy ?? 'hybrid';
+}
+
+/** The `clientInfo.name` each client `lazytools init --from` reads sends when it connects. */
+const CLIENT_INFO_NAMES: Record<ClientName, string> = {
+  'claude-desktop': 'claude-ai',
+  cursor: 'cursor-vscode',
+  vscode: 'Visual Studio Code',
+  'claude-code': 'claude-code',
+};
+
+/**
+ * The rc strategy `lazytools init` writes for the client it imports from, and why. The client
+ * table above decides: a client that ignores list_changed (Claude Desktop, Cursor) gets `proxy`,
+ * so its one and only list reaches every tool through the meta-tools; every other client gets
+ * `auto`, which serves each connecting client by its name (and `hybrid` to unknown ones).
+ */
+export function importStrategy(client: ClientName | undefined): { strategy: Strategy; reason: string } {
+  if (client === undefined) return { strategy: 'auto', reason: 'the client is not known from the file, so "auto" serves each connecting client by its clientInfo.name (unknown ones get "hybrid")' };
+  const served = strategyFor('auto', CLIENT_INFO_NAMES[client]);
+  if (served === 'proxy')
+    return { strategy: 'proxy', reason: `${client} ignores tools/list_changed, so a mode switch would never reach its tool list: "proxy" gives it a constant list (focus_mode, search_tools, describe_tools, execute_tool, list_tool_groups) that reaches every tool` };
+  return { strategy: 'auto', reason: `"auto" serves each connecting client by its clientInfo.name: ${client} gets "${served}", clients that ignore tools/list_changed (Claude Desktop, Cursor, Codex) get "proxy"` };
 }
