@@ -16,7 +16,7 @@ export const initCommand: Command = {
 
   --from C       client whose MCP servers to import, or a path to its JSON config (default: claude-code's .mcp.json)
   --out F        file to write (default: .lazytoolsrc.json)
-  --strategy S   notify | proxy | hybrid | auto (default: proxy for clients that ignore list_changed, else auto)
+  --strategy S   notify | proxy | hybrid | auto (default: auto, which serves each client by its name)
   --force        overwrite an existing file`,
   async run(argv, io) {
     const { values } = parse(argv, { from: { type: 'string' }, out: { type: 'string' }, strategy: { type: 'string' }, force: { type: 'boolean' } });

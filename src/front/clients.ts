@@ -39,15 +39,17 @@ const CLIENT_INFO_NAMES: Record<ClientName, string> = {
 };
 
 /**
- * The rc strategy `lazytools init` writes for the client it imports from, and why. The client
- * table above decides: a client that ignores list_changed (Claude Desktop, Cursor) gets `proxy`,
- * so its one and only list reaches every tool through the meta-tools; every other client gets
- * `auto`, which serves each connecting client by its name (and `hybrid` to unknown ones).
+ * The rc strategy `lazytools init` writes for the client it imports from, and why: `auto`, which
+ * serves each connecting client by its `clientInfo.name` through the table above. A client that
+ * ignores list_changed (Claude Desktop, Cursor) gets `proxy` that way, so its one and only list
+ * reaches every tool; writing `proxy` itself would do the same for that client but serve every
+ * other client the constant list too, and make `status` and `check` report only the meta-tools.
  */
 export function importStrategy(client: ClientName | undefined): { strategy: Strategy; reason: string } {
-  if (client === undefined) return { strategy: 'auto', reason: 'the client is not known from the file, so "auto" serves each connecting client by its clientInfo.name (unknown ones get "hybrid")' };
+  const auto = '"auto" serves each connecting client by its clientInfo.name (README client table; unknown clients get "hybrid")';
+  if (client === undefined) return { strategy: 'auto', reason: `${auto}; the client is not known from the file` };
   const served = strategyFor('auto', CLIENT_INFO_NAMES[client]);
   if (served === 'proxy')
-    return { strategy: 'proxy', reason: `${client} ignores tools/list_changed, so a mode switch would never reach its tool list: "proxy" gives it a constant list (focus_mode, search_tools, describe_tools, execute_tool, list_tool_groups) that reaches every tool` };
-  return { strategy: 'auto', reason: `"auto" serves each connecting client by its clientInfo.name: ${client} gets "${served}", clients that ignore tools/list_changed (Claude Desktop, Cursor, Codex) get "proxy"` };
+    return { strategy: 'auto', reason: `${auto}: ${client} ignores tools/list_changed, so it gets "proxy", a constant list (focus_mode, search_tools, describe_tools, execute_tool, list_tool_groups) that reaches every tool` };
+  return { strategy: 'auto', reason: `${auto}: ${client} gets "${served}"` };
 }

@@ -27,12 +27,12 @@ function project(file: string) {
 const rcOf = (dir: string) => JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { strategy?: string; servers: Record<string, { env?: Record<string, string> }> };
 
 describe('lazytools init for the client it imports from', () => {
-  it('Claude Desktop: strategy proxy with the reason, a Claude Desktop snippet that starts this install with the env to set', () => {
+  it('Claude Desktop: strategy auto (proxy for it) with the reason, a Claude Desktop snippet that starts this install with the env to set', () => {
     const dir = project('claude_desktop_config.json');
     const { code, stdout, stderr } = init(['--from', 'claude_desktop_config.json'], dir);
     expect(code).toBe(0);
-    expect(rcOf(dir).strategy).toBe('proxy');
-    expect(stderr).toMatch(/strategy "proxy": claude-desktop ignores tools\/list_changed/);
+    expect(rcOf(dir).strategy).toBe('auto');
+    expect(stderr).toMatch(/strategy "auto": .*claude-desktop ignores tools\/list_changed, so it gets "proxy"/);
     expect(stdout).toContain('Claude Desktop (claude_desktop_config.json');
     const snippet = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { mcpServers: { lazytools: { command: string; args: string[]; env: Record<string, string> } } };
     const entry = snippet.mcpServers.lazytools;
@@ -52,15 +52,15 @@ describe('lazytools init for the client it imports from', () => {
     expect(rc.servers.github?.env).toEqual({ GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}' });
   });
 
-  it('Cursor gets proxy; Claude Code and VS Code get auto, each with its own snippet format', () => {
+  it('Cursor, Claude Code and VS Code get auto with what it serves them, each with its own snippet format', () => {
     const cursor = project('.cursor/mcp.json');
-    expect(init(['--from', 'cursor'], cursor).code).toBe(0);
-    expect(rcOf(cursor).strategy).toBe('proxy');
+    expect(init(['--from', 'cursor'], cursor).stderr).toMatch(/cursor ignores tools\/list_changed, so it gets "proxy"/);
+    expect(rcOf(cursor).strategy).toBe('auto');
 
     const code = project('.mcp.json');
     const fromCode = init(['--from', 'claude-code'], code);
     expect(rcOf(code).strategy).toBe('auto');
-    expect(fromCode.stderr).toContain('strategy "auto": "auto" serves each connecting client by its clientInfo.name: claude-code gets "hybrid"');
+    expect(fromCode.stderr).toMatch(/strategy "auto": .*: claude-code gets "hybrid"/);
     expect(fromCode.stdout).toMatch(/^claude mcp add --scope project --env 'GITHUB_PERSONAL_ACCESS_TOKEN=<GITHUB_PERSONAL_ACCESS_TOKEN>' lazytools -- \S+ \S+lazytools\.mjs serve --config \S+$/m);
 
     const vscode = project('.vscode/mcp.json');
@@ -74,8 +74,8 @@ describe('lazytools init for the client it imports from', () => {
 
   it('--strategy overrides the pick; a bad one is a usage error', () => {
     const dir = project('claude_desktop_config.json');
-    expect(init(['--from', 'claude_desktop_config.json', '--strategy', 'hybrid'], dir).code).toBe(0);
-    expect(rcOf(dir).strategy).toBe('hybrid');
+    expect(init(['--from', 'claude_desktop_config.json', '--strategy', 'proxy'], dir).code).toBe(0);
+    expect(rcOf(dir).strategy).toBe('proxy');
     const bad = init(['--from', 'claude_desktop_config.json', '--strategy', 'magic', '--force'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--strategy: expected notify, proxy, hybrid or auto, got "magic"');
