@@ -15,12 +15,18 @@ export interface ToolPlacement {
   write: { kind: string; reason: string };
   /** For a tool in no group: the groups it came closest to, `group score` (threshold in `threshold`). */
   closest: string[];
+  /** For a tool no mode but catch-all ones (`all`) shows: why (no group, or groups no mode uses). */
+  unplaced?: string;
 }
 
 export interface PlacementReport {
   threshold: number;
   tools: ToolPlacement[];
-  /** Ids of tools in no group but catch-all ones: they show only in modes like `all`. */
+  /**
+   * Ids of tools no mode shows but catch-all ones like `all`: in no group, in groups no mode uses
+   * (such as the one-group-per-server groups `init` writes), or writers whose groups only
+   * read-only modes use.
+   */
   unplaced: string[];
 }
 
@@ -35,9 +41,20 @@ export function placementReport(catalog: Catalog, config: Pick<ResolvedConfig, '
     const modes = Object.values(config.modes)
       .filter((mode) => (!mode.readOnly || tool.readOnly) && mode.groups.some((group) => groups.some((g) => g.group === group)))
       .map((mode) => mode.name);
-    return { id: tool.id, name: tool.exposedName, groups, modes, readOnly: tool.readOnly, write: { kind: tool.write.kind, reason: tool.write.reason }, closest: groups.length === 0 ? closest(tool) : [] };
+    const placement: ToolPlacement = { id: tool.id, name: tool.exposedName, groups, modes, readOnly: tool.readOnly, write: { kind: tool.write.kind, reason: tool.write.reason }, closest: groups.length === 0 ? closest(tool) : [] };
+    if (modes.length === 0) placement.unplaced = unplacedReason(groups, config.modes);
+    return placement;
   });
-  return { threshold: PLACEMENT_THRESHOLD, tools, unplaced: tools.filter((tool) => tool.groups.length === 0).map((tool) => tool.id) };
+  return { threshold: PLACEMENT_THRESHOLD, tools, unplaced: tools.filter((tool) => tool.modes.length === 0).map((tool) => tool.id) };
+}
+
+/** Why a tool shows in no mode but catch-all ones. */
+function unplacedReason(groups: readonly GroupPlacement[], modes: ResolvedConfig['modes']): string {
+  if (groups.length === 0) return 'in no group';
+  const names = groups.map((g) => g.group);
+  const used = Object.values(modes).filter((mode) => mode.groups.some((group) => names.includes(group)));
+  if (used.length === 0) return `its group${names.length > 1 ? 's' : ''} ${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} in no mode`;
+  return `only read-only modes (${used.map((m) => m.name).join(', ')}) take its groups, and it may write`;
 }
 
 /** What placement can tell of a server's tools before any was listed: what its name alone gives. */
