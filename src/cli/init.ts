@@ -5,21 +5,23 @@ import { parseConfig } from '../config/load.js';
 import { strategySchema } from '../config/schema.js';
 import { importStrategy } from '../front/clients.js';
 import { readJsonFile } from '../util/json.js';
-import { parse, UsageError } from './args.js';
+import { parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import { initHints } from './init-hints.js';
 import type { Command } from './io.js';
 import { launchCommand, snippetHeading, stdioSnippet } from './snippets.js';
 
+const initFlags = {
+  from: { type: 'string', value: 'C', help: 'client whose MCP servers to import (claude-desktop, cursor, vscode, claude-code),\nor a path to its JSON config (default: claude-code\'s .mcp.json)' },
+  out: { type: 'string', value: 'F', help: 'file to write (default: .lazytoolsrc.json)' },
+  strategy: { type: 'string', value: 'S', help: 'notify | proxy | hybrid | auto (default: auto, which serves each client by its name)' },
+  force: { type: 'boolean', help: 'overwrite an existing file' },
+} as const satisfies FlagSpecs;
+
 export const initCommand: Command = {
   name: 'init',
-  usage: `lazytools init [--from claude-desktop|cursor|vscode|claude-code|PATH] [--out F] [--strategy S] [--force]
-
-  --from C       client whose MCP servers to import, or a path to its JSON config (default: claude-code's .mcp.json)
-  --out F        file to write (default: .lazytoolsrc.json)
-  --strategy S   notify | proxy | hybrid | auto (default: auto, which serves each client by its name)
-  --force        overwrite an existing file`,
+  usage: usageText('init', initFlags),
   async run(argv, io) {
-    const { values } = parse(argv, { from: { type: 'string' }, out: { type: 'string' }, strategy: { type: 'string' }, force: { type: 'boolean' } });
+    const { values } = parse(argv, initFlags);
     const from = values.from ?? 'claude-code';
     const isClient = (CLIENT_NAMES as readonly string[]).includes(from);
     const source = isClient ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);

@@ -3,18 +3,21 @@ import { resolveConfig } from '../config/resolve.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { SearchIndex } from '../search/engine.js';
 import { openProject } from '../project.js';
-import { intFlag, parse, UsageError } from './args.js';
+import { configFlag, intFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
+const searchFlags = {
+  ...projectOptions,
+  limit: { type: 'string', value: 'N', help: 'how many results (default 5)' },
+  json: { type: 'boolean', help: '[{"name","server","tool","score","summary"}], best first' },
+} as const satisfies FlagSpecs;
+
 export const searchCommand: Command = {
   name: 'search',
-  usage: `lazytools search QUERY [--config F] [--catalog F]... [--limit N] [--json]
-
-  --limit N   how many results (default 5)
-  --json      [{"name","server","tool","score","summary"}], best first`,
+  usage: usageText('search', searchFlags, { args: 'QUERY' }),
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { ...projectOptions, limit: { type: 'string' }, json: { type: 'boolean' } }, true);
+    const { values, positionals } = parse(argv, searchFlags, true);
     const query = positionals.join(' ').trim();
     if (query === '') throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
     const limit = intFlag(values.limit, 'limit', 5);
@@ -31,13 +34,16 @@ export const searchCommand: Command = {
   },
 };
 
+const modeFlags = {
+  config: configFlag,
+  json: { type: 'boolean', help: '{"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough' },
+} as const satisfies FlagSpecs;
+
 export const modeCommand: Command = {
   name: 'mode',
-  usage: `lazytools mode PHRASE [--config F] [--json]
-
-  --json   {"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough`,
+  usage: usageText('mode', modeFlags, { args: 'PHRASE' }),
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { config: { type: 'string', short: 'c' }, json: { type: 'boolean' } }, true);
+    const { values, positionals } = parse(argv, modeFlags, true);
     const phrase = positionals.join(' ').trim();
     if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');
     const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
