@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { openProject } from '../project.js';
 import { statusReport } from '../tokens/report.js';
 import { configFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
@@ -13,6 +15,7 @@ const statusFlags = {
   ...projectOptions,
   json: { type: 'boolean', help: '{"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds}]}' },
   markdown: { type: 'boolean', help: 'a Markdown table (exclusive with --json)' },
+  html: { type: 'string', value: 'FILE', help: 'also write one self-contained HTML page: per mode a bar of tokens by server and\ngroup with the budget line, held-back and unplaced tools, a search box over the catalog' },
 } as const satisfies FlagSpecs;
 
 export const statusCommand: Command = {
@@ -24,6 +27,11 @@ export const statusCommand: Command = {
     const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
     for (const warning of project.warnings) io.err(`warning: ${warning}`);
     const report = statusReport(project.catalog, project.config);
+    if (values.html !== undefined) {
+      const file = path.resolve(io.cwd, values.html);
+      writeFileSync(file, (await import('../report/html.js')).statusHtml(project.catalog, project.config, report));
+      io.err(`wrote ${file}`);
+    }
     if (values.json) {
       const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds }) => ({
         name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds,
