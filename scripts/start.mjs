@@ -2,6 +2,7 @@
 // reference servers, then prints the per-mode status and how to connect.
 import { serve, statusReport } from '../dist/index.js';
 import { statusTable } from '../dist/cli/render.js';
+import { httpSnippets } from '../dist/cli/snippets.js';
 
 const port = Number(process.env.PORT ?? 8765);
 const served = await serve({ config: new URL('../.lazytoolsrc.example.json', import.meta.url).pathname, http: { host: '127.0.0.1', port } });
@@ -14,9 +15,7 @@ Fixed modes (a list that never changes per connection): ${url}/<mode>, e.g. ${ur
 ${statusTable(report.modes)}
 
 Connect:
-  Claude Code      claude mcp add --transport http lazytools ${url}
-  Claude Desktop   { "mcpServers": { "lazytools": { "command": "npx", "args": ["-y", "mcp-remote", "${url}"] } } }
-  Cursor           { "mcpServers": { "lazytools": { "url": "${url}" } } }   (.cursor/mcp.json)
+${httpSnippets(url, false).map(({ client, snippet }) => `  ${client.padEnd(17)}${snippet}`).join('\n')}
   MCP Inspector    npx @modelcontextprotocol/inspector  (transport "Streamable HTTP", URL ${url})
 
 Press Ctrl+C to stop.`);

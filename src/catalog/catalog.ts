@@ -175,6 +175,14 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     });
     warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(described)}`);
   }
+  // Tools in groups that no mode uses (the one-group-per-server groups `init` writes, until the
+  // user adds them to a mode) show only in catch-all modes too: say so, with the groups to add.
+  const inModes = new Set(Object.values(config.modes).flatMap((mode) => mode.groups));
+  const idle = tools.filter((tool) => !orphans.includes(tool) && tool.groups.every((name) => groups.get(name)?.catchAll || !inModes.has(name)));
+  if (idle.length > 0) {
+    const unused = [...new Set(idle.flatMap((tool) => tool.groups.filter((name) => !groups.get(name)?.catchAll)))];
+    warnings.push(`${idle.length} tool(s) are only in groups no mode uses (${listSome(unused)}) and show only in "all" modes: add those groups to a mode's "groups"`);
+  }
   const own = new Set(config.rcGroups);
   const empty = [...groups.values()].filter((group) => group.tools.length === 0 && own.has(group.name) && tools.length > 0);
   if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);

@@ -15,12 +15,18 @@ export interface ToolPlacement {
   write: { kind: string; reason: string };
   /** For a tool in no group: the groups it came closest to, `group score` (threshold in `threshold`). */
   closest: string[];
+  /** For a tool no mode but catch-all ones (`all`) shows: why (no group, or groups no mode uses). */
+  unplaced?: string;
 }
 
 export interface PlacementReport {
   threshold: number;
   tools: ToolPlacement[];
-  /** Ids of tools in no group but catch-all ones: they show only in modes like `all`. */
+  /**
+   * Ids of tools no mode shows but catch-all ones like `all`: in no group, in groups no mode uses
+   * (such as the one-group-per-server groups `init` writes), or writers whose groups only
+   * read-only modes use.
+   */
   unplaced: string[];
 }
 
@@ -35,15 +41,26 @@ export function placementReport(catalog: Catalog, config: Pick<ResolvedConfig, '
     const modes = Object.values(config.modes)
       .filter((mode) => (!mode.readOnly || tool.readOnly) && mode.groups.some((group) => groups.some((g) => g.group === group)))
       .map((mode) => mode.name);
-    return { id: tool.id, name: tool.exposedName, groups, modes, readOnly: tool.readOnly, write: { kind: tool.write.kind, reason: tool.write.reason }, closest: groups.length === 0 ? closest(tool) : [] };
+    const placement: ToolPlacement = { id: tool.id, name: tool.exposedName, groups, modes, readOnly: tool.readOnly, write: { kind: tool.write.kind, reason: tool.write.reason }, closest: groups.length === 0 ? closest(tool) : [] };
+    if (modes.length === 0) placement.unplaced = unplacedReason(groups, config.modes);
+    return placement;
   });
-  return { threshold: PLACEMENT_THRESHOLD, tools, unplaced: tools.filter((tool) => tool.groups.length === 0).map((tool) => tool.id) };
+  return { threshold: PLACEMENT_THRESHOLD, tools, unplaced: tools.filter((tool) => tool.modes.length === 0).map((tool) => tool.id) };
 }
 
-/** What placement expects of a server's tools before any was listed: from its name and package. */
+/** Why a tool shows in no mode but catch-all ones. */
+function unplacedReason(groups: readonly GroupPlacement[], modes: ResolvedConfig['modes']): string {
+  if (groups.length === 0) return 'in no group';
+  const names = groups.map((g) => g.group);
+  const used = Object.values(modes).filter((mode) => mode.groups.some((group) => names.includes(group)));
+  if (used.length === 0) return `its group${names.length > 1 ? 's' : ''} ${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} in no mode`;
+  return `only read-only modes (${used.map((m) => m.name).join(', ')}) take its groups, and it may write`;
+}
+
+/** What placement can tell of a server's tools before any was listed: what its name alone gives. */
 export interface ServerHint {
   server: string;
-  /** Topics its name, command and arguments point to (e.g. "playwright" -> browser). */
+  /** Topics the server's name places every one of its tools in (e.g. "playwright" -> browser). */
   topics: string[];
   /** Groups that take those topics, and the modes that show them. */
   groups: string[];
@@ -51,15 +68,15 @@ export interface ServerHint {
 }
 
 /**
- * Guesses, per server of an rc file, which groups its tools will join, from the server name and
- * its command line (package names like `@playwright/mcp` say a lot). Used by `lazytools init` to
- * point out servers that no preset group is likely to take, before their tools are listed.
+ * Per server of an rc file, the groups and modes its name alone puts its tools in: the server-name
+ * evidence that `scoreTopics` gives every tool of that server when `lazytools groups` places it,
+ * and nothing else (command words like "docker" or a URL's host say how a server runs, not what
+ * its tools do). Each tool may join more groups from its own name and description once listed.
+ * Used by `lazytools init`, before any tool is listed.
  */
 export function serverHints(config: Pick<ResolvedConfig, 'servers' | 'groups' | 'modes'>): ServerHint[] {
-  return Object.entries(config.servers).map(([server, entry]) => {
-    const command = [entry.command ?? '', ...(entry.args ?? [])].filter((part) => !part.startsWith('-')).join(' ');
-    const url = (entry.url ?? '').replace(/^https?:\/\//, '').replace(/[?#].*$/, '');
-    const topics = placedTopics(scoreTopics({ server, name: `${server} ${command} ${url}`.replace(/@|\/|\./g, ' ') })).map((score) => score.topic);
+  return Object.keys(config.servers).map((server) => {
+    const topics = placedTopics(scoreTopics({ server, name: '' })).map((score) => score.topic);
     const groups = Object.entries(config.groups)
       .filter(([, group]) => (group.topics ?? []).some((topic) => topics.includes(topic)))
       .map(([name]) => name);

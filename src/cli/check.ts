@@ -1,18 +1,20 @@
 import { openProject } from '../project.js';
 import { statusReport, type ModeStatus } from '../tokens/report.js';
 import { ConfigError } from '../util/errors.js';
-import { parse, UsageError } from './args.js';
+import { parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
+const checkFlags = {
+  ...projectOptions,
+  format: { type: 'string', value: 'text|github', help: 'text (default), or GitHub Actions ::error annotations (for a config error too)' },
+} as const satisfies FlagSpecs;
+
 export const checkCommand: Command = {
   name: 'check',
-  usage: `lazytools check [--config F] [--catalog F]... [--format text|github]
-
-  Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.
-  --format github   print GitHub Actions ::error annotations`,
+  usage: usageText('check', checkFlags, { about: 'Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.' }),
   async run(argv, io) {
-    const { values } = parse(argv, { ...projectOptions, format: { type: 'string' } });
+    const { values } = parse(argv, checkFlags);
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${format}"`);
     let project;

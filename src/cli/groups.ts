@@ -1,34 +1,37 @@
 import { placementReport, type ToolPlacement } from '../catalog/explain.js';
 import { toolGlob } from '../catalog/groups.js';
 import { openProject } from '../project.js';
-import { parse } from './args.js';
+import { parse, usageText, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
+const groupsFlags = {
+  ...projectOptions,
+  tool: { type: 'string', value: 'GLOB', help: 'only tools whose "server:tool" id matches (a glob without ":" matches any server)' },
+  unplaced: { type: 'boolean', help: 'only tools no mode but "all" shows (in no group, or in groups no mode uses), with why' },
+  json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest,unplaced?}],"unplaced"}' },
+} as const satisfies FlagSpecs;
+
 export const groupsCommand: Command = {
   name: 'groups',
-  usage: `lazytools groups [--config F] [--catalog F]... [--tool GLOB] [--unplaced] [--json]
-
-  Shows per tool the groups it is in and why (tool glob, keyword, or topic with its score and
-  evidence), the modes that show it, and whether it only reads. Tools in no group get the
-  groups they came closest to; add them with rc "groups" (a group's "tools" or "topics").
-
-  --tool GLOB    only tools whose "server:tool" id matches (a glob without ":" matches any server)
-  --unplaced     only tools in no group
-  --json         {"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest}],"unplaced"}`,
+  usage: usageText('groups', groupsFlags, {
+    about: `Shows per tool the groups it is in and why (tool glob, keyword, or topic with its score and
+evidence), the modes that show it, and whether it only reads. Tools in no group get the
+groups they came closest to; add them with rc "groups" (a group's "tools" or "topics").`,
+  }),
   async run(argv, io) {
-    const { values } = parse(argv, { ...projectOptions, tool: { type: 'string' }, unplaced: { type: 'boolean' }, json: { type: 'boolean' } });
+    const { values } = parse(argv, groupsFlags);
     const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
     const glob = values.tool === undefined ? undefined : toolGlob(values.tool);
     const report = placementReport(project.catalog, project.config, (tool) => glob === undefined || glob.test(tool.id));
-    const tools = values.unplaced ? report.tools.filter((tool) => tool.groups.length === 0) : report.tools;
+    const tools = values.unplaced ? report.tools.filter((tool) => tool.unplaced !== undefined) : report.tools;
     if (values.json) {
       io.out(JSON.stringify({ threshold: report.threshold, tools, unplaced: report.unplaced }, null, 2));
       return 0;
     }
     io.out(tools.map(render).join('\n'));
     const total = report.tools.length;
-    io.err(`${total - report.unplaced.length}/${total} tools placed in a group; ${report.unplaced.length} only in "all" modes (topic threshold ${report.threshold})`);
+    io.err(`${total - report.unplaced.length}/${total} tools shown by a mode other than "all"; ${report.unplaced.length} only in "all" modes (topic threshold ${report.threshold})`);
     return 0;
   },
 };
@@ -37,6 +40,6 @@ function render(tool: ToolPlacement): string {
   const lines = [`${tool.id}${tool.name !== tool.id.slice(tool.id.indexOf(':') + 1) ? ` (as ${tool.name})` : ''}  [${tool.write.kind}: ${tool.write.reason}]`];
   if (tool.groups.length === 0) lines.push(`  no group${tool.closest.length > 0 ? `; closest: ${tool.closest.join('; ')}` : ''}`);
   for (const group of tool.groups) lines.push(`  ${group.group.padEnd(16)} ${group.reason}`);
-  lines.push(`  modes: ${tool.modes.length > 0 ? tool.modes.join(', ') : '(none but "all")'}`);
+  lines.push(`  modes: ${tool.modes.length > 0 ? tool.modes.join(', ') : `(none but "all": ${tool.unplaced ?? 'in no mode'})`}`);
   return lines.join('\n');
 }

@@ -1,26 +1,32 @@
 import { serverHints } from '../catalog/explain.js';
-import { own } from '../util/own.js';
+import { passthroughHints, proxyPassthrough } from '../config/passthrough.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { RcConfig } from '../config/schema.js';
+import { own } from '../util/own.js';
 
 /**
  * Lines `lazytools init` prints after writing an rc: per imported server, the preset groups and
- * modes its tools are likely to join (from its name and package), and for servers no preset group
- * is likely to take, the rc change that puts their tools in a mode. JSON rc files have no comments,
- * so this is printed, not written.
+ * modes its name alone places its tools in (the same scoring `lazytools groups` applies to every
+ * tool), for the others how to show them all, and which servers need variables from the user's
+ * shell passed through. JSON rc files have no comments, so this is printed, not written.
  */
-export function initHints(rc: RcConfig, file: string): string[] {
+export function initHints(rc: RcConfig, file: string, env: NodeJS.ProcessEnv): string[] {
   const config = resolveConfig(rc, file);
-  const hints = serverHints(config);
   const mode = own(config.modes, config.defaultMode);
   const lines: string[] = [];
-  const placed = hints.filter((hint) => hint.modes.length > 0);
-  const unplaced = hints.filter((hint) => hint.topics.length === 0);
-  for (const hint of placed) lines.push(`  ${hint.server}: likely ${hint.groups.join(', ')} (modes ${hint.modes.join(', ')})`);
-  for (const hint of unplaced) {
-    lines.push(`  ${hint.server}: no preset group is likely to take its tools; to show them, add its group "${hint.server}" to a mode:`);
-    if (mode) lines.push(`    ${JSON.stringify({ modes: { [mode.name]: { groups: [...mode.groups, hint.server] } } })}`);
+  const hints = serverHints(config);
+  for (const hint of hints.filter((h) => h.modes.length > 0)) lines.push(`  ${hint.server}: its name places its tools in ${hint.groups.join(', ')} (modes ${hint.modes.join(', ')})`);
+  const others = hints.filter((h) => h.modes.length === 0).map((h) => h.server);
+  if (others.length > 0) {
+    lines.push(`  ${others.join(', ')}: placed tool by tool from their names and descriptions once listed; to show all of a server's tools in a mode, add its group to the mode, e.g.:`);
+    if (mode) lines.push(`    ${JSON.stringify({ modes: { [mode.name]: { groups: [...new Set([...mode.groups, ...others])] } } })}`);
   }
-  if (lines.length === 0) return [];
-  return ['Placement of your servers\' tools (check after `lazytools lock` with `lazytools groups --unplaced`):', ...lines];
+  const out = lines.length > 0 ? ['Placement (after `lazytools lock`, `lazytools groups --unplaced` lists the tools no mode shows):', ...lines] : [];
+  const passthrough = passthroughHints(config.servers);
+  const proxies = proxyPassthrough(env);
+  if (passthrough.length > 0 || proxies.length > 0) out.push('Environment from your shell (servers get a safe environment, not your whole shell); pass what they need through:');
+  for (const hint of passthrough)
+    out.push(`  ${hint.server} needs ${hint.why.join(' and ')}: "servers": { "${hint.server}": { "envPassthrough": ${JSON.stringify(hint.names)} } }`);
+  if (proxies.length > 0) out.push(`  your shell sets a proxy; for every server: "envPassthrough": ${JSON.stringify(proxies)} at the top level`);
+  return out;
 }

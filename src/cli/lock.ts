@@ -5,18 +5,20 @@ import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
 import { snapshotUpstreams } from '../upstream/snapshot.js';
 import { existsSync } from 'node:fs';
-import { parse, UsageError } from './args.js';
+import { configFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
+
+const lockFlags = {
+  config: configFlag,
+  out: { type: 'string', value: 'F', help: 'lock file to write (default: lazytools.lock.json beside the rc file)' },
+  check: { type: 'boolean', help: 'compare the live upstreams with the lock: exit 0 when they match, 1 on drift\n(tools added, removed or changed), 2 when there is no lock' },
+} as const satisfies FlagSpecs;
 
 export const lockCommand: Command = {
   name: 'lock',
-  usage: `lazytools lock [--config F] [--out F] [--check]
-
-  --out F     lock file to write (default: lazytools.lock.json beside the rc file)
-  --check     compare the live upstreams with the lock: exit 0 when they match, 1 on drift
-              (tools added, removed or changed), 2 when there is no lock`,
+  usage: usageText('lock', lockFlags),
   async run(argv, io) {
-    const { values } = parse(argv, { config: { type: 'string', short: 'c' }, out: { type: 'string' }, check: { type: 'boolean' } });
+    const { values } = parse(argv, lockFlags);
     const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
     const config = resolveConfig(rc, file);
     if (Object.keys(config.servers).length === 0) throw new UsageError(

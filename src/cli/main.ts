@@ -1,4 +1,5 @@
 import { VERSION } from '../version.js';
+import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
 import { UsageError } from './args.js';
 import { processIO, type CliIO, type Command } from './io.js';
@@ -34,7 +35,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    io.err(`lazytools: unknown command "${name}"\n\n${help()}`);
+    io.err(`lazytools: unknown command "${name}".${didYouMean(name, commands.map((c) => c.name))}\nRun \`lazytools --help\` for the commands.`);
     return 2;
   }
   const command = await entry.load();
@@ -50,7 +51,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`lazytools ${command.name}: ${error.message}\n\nUsage: ${command.usage}`);
+      io.err(`lazytools ${command.name}: ${error.message}\nRun \`lazytools ${command.name} --help\` for its options.`);
       return 2;
     }
     if (error instanceof ConfigError) {

@@ -3,20 +3,22 @@ import { resolveConfig } from '../config/resolve.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { MAX_QUERIES, SearchIndex } from '../search/engine.js';
 import { openProject } from '../project.js';
-import { intFlag, parse, UsageError } from './args.js';
+import { configFlag, intFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
+const searchFlags = {
+  ...projectOptions,
+  query: { type: 'string', multiple: true, value: 'Q', help: 'one more query: one per step of a task, the rankings merged' },
+  limit: { type: 'string', value: 'N', help: 'how many results (default 5)' },
+  json: { type: 'boolean', help: '[{"name","server","tool","score","summary"}], best first' },
+} as const satisfies FlagSpecs;
+
 export const searchCommand: Command = {
   name: 'search',
-  usage: `lazytools search [QUERY] [--query Q]... [--config F] [--catalog F]... [--limit N] [--json]
-
-  QUERY       what the tool does, in words (the words of QUERY form one query)
-  --query Q   one more query: one per step of a task, the rankings merged
-  --limit N   how many results (default 5)
-  --json      [{"name","server","tool","score","summary"}], best first`,
+  usage: usageText('search', searchFlags, { args: '[QUERY]' }),
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { ...projectOptions, query: { type: 'string', multiple: true }, limit: { type: 'string' }, json: { type: 'boolean' } }, true);
+    const { values, positionals } = parse(argv, searchFlags, true);
     const queries = [positionals.join(' '), ...(values.query ?? [])].map((q) => q.trim()).filter((q) => q !== '');
     if (queries.length === 0) throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
     if (queries.length > MAX_QUERIES) throw new UsageError(`at most ${MAX_QUERIES} queries (QUERY and --query), one per step of a task`);
@@ -34,13 +36,16 @@ export const searchCommand: Command = {
   },
 };
 
+const modeFlags = {
+  config: configFlag,
+  json: { type: 'boolean', help: '{"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough' },
+} as const satisfies FlagSpecs;
+
 export const modeCommand: Command = {
   name: 'mode',
-  usage: `lazytools mode PHRASE [--config F] [--json]
-
-  --json   {"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough`,
+  usage: usageText('mode', modeFlags, { args: 'PHRASE' }),
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { config: { type: 'string', short: 'c' }, json: { type: 'boolean' } }, true);
+    const { values, positionals } = parse(argv, modeFlags, true);
     const phrase = positionals.join(' ').trim();
     if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');
     const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });

@@ -1,45 +1,29 @@
 import { serve } from '../front/serve.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
-import { intFlag, parse, UsageError } from './args.js';
+import { configFlag, intFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
+import { httpSnippets } from './snippets.js';
+
+const serveFlags = {
+  config: configFlag,
+  mode: { type: 'string', value: 'M', help: 'serve one fixed mode only, without focus_mode (over HTTP at /mcp and\n/mcp/M; --mode a,b serves several, each at /mcp/<mode>)' },
+  strategy: { type: 'string', value: 'S', help: 'notify | proxy | hybrid | auto (default: the rc\'s, else hybrid)' },
+  http: { type: 'string', value: '[HOST:]PORT', help: 'serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio);\na port alone means 127.0.0.1:PORT' },
+  'ignore-lock': { type: 'boolean', help: 'start every upstream at boot even when lazytools.lock.json exists' },
+  watch: { type: 'boolean', help: 'reload the rc file when it changes (an invalid one is reported and ignored)' },
+  token: { type: 'string', value: 'T', section: 'HTTP only:', help: 'require Authorization: Bearer T (default: $LAZYTOOLS_TOKEN)' },
+  force: { type: 'boolean', help: 'allow a non-loopback address without a token' },
+  'allow-host': { type: 'string', multiple: true, value: 'H', help: 'accept Host header H too (repeatable): "name" accepts name on any port,\n"name:port" only that port' },
+  'allow-origin': { type: 'string', multiple: true, value: 'O', help: 'accept this Origin too (repeatable)' },
+  'idle-timeout': { type: 'string', value: 'S', help: 'close HTTP sessions idle for S seconds (default 1800)' },
+  'max-sessions': { type: 'string', value: 'N', help: 'most HTTP sessions open at once; initialize past it answers 503 (default 1000)' },
+} as const satisfies FlagSpecs;
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http [HOST:]PORT] [--token T] [--force]
-                       [--allow-host H] [--allow-origin O] [--idle-timeout S] [--max-sessions N]
-                       [--ignore-lock] [--watch]
-
-  --config F          rc file (default: discovered)
-  --mode M            serve one fixed mode only, without focus_mode (over HTTP at /mcp and
-                      /mcp/M; --mode a,b serves several, each at /mcp/<mode>)
-  --strategy S        notify | proxy | hybrid | auto (default: the rc's, else hybrid)
-  --http [HOST:]PORT  serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio);
-                      a port alone means 127.0.0.1:PORT
-  --ignore-lock       start every upstream at boot even when lazytools.lock.json exists
-  --watch             reload the rc file when it changes (an invalid one is reported and ignored)
-  HTTP only:
-  --token T           require Authorization: Bearer T (default: $LAZYTOOLS_TOKEN)
-  --force             allow a non-loopback address without a token
-  --allow-host H      accept Host header H too (repeatable): "name" accepts name on any port,
-                      "name:port" only that port
-  --allow-origin O    accept this Origin too (repeatable)
-  --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)
-  --max-sessions N    most HTTP sessions open at once; initialize past it answers 503 (default 1000)`,
+  usage: usageText('serve', serveFlags),
   async run(argv, io) {
-    const { values } = parse(argv, {
-      config: { type: 'string', short: 'c' },
-      mode: { type: 'string' },
-      strategy: { type: 'string' },
-      http: { type: 'string' },
-      token: { type: 'string' },
-      force: { type: 'boolean' },
-      'allow-host': { type: 'string', multiple: true },
-      'allow-origin': { type: 'string', multiple: true },
-      'idle-timeout': { type: 'string' },
-      'max-sessions': { type: 'string' },
-      'ignore-lock': { type: 'boolean' },
-      watch: { type: 'boolean' },
-    });
+    const { values } = parse(argv, serveFlags);
     let strategy: Strategy | undefined;
     if (values.strategy !== undefined) {
       const parsed = strategySchema.safeParse(values.strategy);
@@ -81,8 +65,15 @@ export const serveCommand: Command = {
         idleTimeoutMs,
         maxSessions: intFlag(values['max-sessions'], 'max-sessions', 1000),
       },
-      onListening: (url) => io.err(`lazytools: serving ${url}${values.mode === undefined ? ` (fixed modes at ${url}/<mode>)` : ` (mode ${values.mode} only)`}`),
+      onListening: (url) => {
+        io.err(`lazytools: serving ${url}${values.mode === undefined ? ` (fixed modes at ${url}/<mode>)` : ` (mode ${values.mode} only)`}`);
+        const token = Boolean(values.token ?? io.env.LAZYTOOLS_TOKEN);
+        io.err(['Connect a client:', ...httpSnippets(url, token).map(({ client, snippet }) => `  ${client.padEnd(15)}${snippet}`)].join('\n'));
+      },
     });
+    // A person who ran `lazytools serve` in a terminal sees why nothing happens: stdio waits for a client.
+    if (!http && process.stdin.isTTY)
+      io.err('lazytools: serving MCP over stdio, waiting for an MCP client on stdin (a client starts this command itself; see `lazytools init`). Ctrl+C to stop; `lazytools serve --http 8080` serves clients over HTTP instead.');
     // A bug must not take the gateway down: log it and keep serving.
     process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
     const reason = await Promise.race([stopped, served.ended]);

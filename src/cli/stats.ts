@@ -3,18 +3,23 @@ import { resolveConfig } from '../config/resolve.js';
 import { readUsage, usagePath } from '../usage/record.js';
 import { openProject } from '../project.js';
 import { suggestions, usageCounts } from '../usage/suggest.js';
-import { parse } from './args.js';
+import { parse, usageText, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
+const statsFlags = {
+  ...projectOptions,
+  json: { type: 'boolean', help: '{"calls","tools":[{mode,tool,direct,execute_tool,search}],"suggestions"}' },
+} as const satisfies FlagSpecs;
+
 export const statsCommand: Command = {
   name: 'stats',
-  usage: `lazytools stats [--config F] [--catalog F]... [--json]
-
-  Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
-  execute_tool or search belongs in one of that mode's groups: stats says which.`,
+  usage: usageText('stats', statsFlags, {
+    about: `Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
+execute_tool or search belongs in one of that mode's groups: stats says which.`,
+  }),
   async run(argv, io) {
-    const { values } = parse(argv, { ...projectOptions, json: { type: 'boolean' } });
+    const { values } = parse(argv, statsFlags);
     const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
     const config = resolveConfig(rc, file);
     const records = await readUsage(usagePath(file, io.cwd));

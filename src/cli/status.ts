@@ -1,30 +1,38 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { openProject } from '../project.js';
 import { statusReport } from '../tokens/report.js';
 import { groupsReport, groupsSummary } from '../tokens/groups.js';
-import { parse, UsageError } from './args.js';
+import { configFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { statusMarkdown, statusTable } from './render.js';
 
 export const projectOptions = {
-  config: { type: 'string', short: 'c' },
-  catalog: { type: 'string', multiple: true },
-} as const;
+  config: configFlag,
+  catalog: { type: 'string', multiple: true, value: 'F', help: 'catalog or lock file to read tools from (repeatable; default: the lock beside the rc)' },
+} as const satisfies FlagSpecs;
+
+const statusFlags = {
+  ...projectOptions,
+  json: { type: 'boolean', help: '{"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds}],\n"groups":{<mode>:{listTokens,getTokens:{<group>:n}}}} (groups/list and groups/get answers)' },
+  markdown: { type: 'boolean', help: 'a Markdown table (exclusive with --json)' },
+  html: { type: 'string', value: 'FILE', help: 'also write one self-contained HTML page: per mode a bar of tokens by server and\ngroup with the budget line, held-back and unplaced tools, a search box over the catalog' },
+} as const satisfies FlagSpecs;
 
 export const statusCommand: Command = {
   name: 'status',
-  usage: `lazytools status [--config F] [--catalog F]... [--json | --markdown]
-
-  --config F     rc file (default: discovered .lazytoolsrc*, lazytools.config.*, package.json#lazytools)
-  --catalog F    catalog or lock file to read tools from (repeatable)
-  --json         {"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds}],
-                  "groups":{<mode>:{listTokens,getTokens:{<group>:n}}}} (groups/list and groups/get answers)
-  --markdown     a Markdown table`,
+  usage: usageText('status', statusFlags),
   async run(argv, io) {
-    const { values } = parse(argv, { ...projectOptions, json: { type: 'boolean' }, markdown: { type: 'boolean' } });
+    const { values } = parse(argv, statusFlags);
     if (values.json && values.markdown) throw new UsageError('--json and --markdown both choose the output format: pass one of them');
     const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
     for (const warning of project.warnings) io.err(`warning: ${warning}`);
     const report = statusReport(project.catalog, project.config);
+    if (values.html !== undefined) {
+      const file = path.resolve(io.cwd, values.html);
+      writeFileSync(file, (await import('../report/html.js')).statusHtml(project.catalog, project.config, report));
+      io.err(`wrote ${file}`);
+    }
     if (values.json) {
       const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds }) => ({
         name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import type { RcConfig, ServerConfig } from './schema.js';
+import { isSecretKey, isSecretParam, looksSecret } from './secrets.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
 export type ClientName = 'claude-desktop' | 'cursor' | 'vscode' | 'claude-code';
@@ -34,6 +35,16 @@ export function findClientConfig(client: ClientName, cwd: string): string {
   return found;
 }
 
+/** The client a config file belongs to, from where it lies and its name; undefined when unknown. */
+export function clientOfFile(file: string): ClientName | undefined {
+  const at = file.split(path.sep).join('/');
+  if (at.endsWith('/claude_desktop_config.json') || at === 'claude_desktop_config.json') return 'claude-desktop';
+  if (/(?:^|\/)\.cursor\/mcp\.json$/.test(at)) return 'cursor';
+  if (/(?:^|\/)\.vscode\/mcp\.json$/.test(at)) return 'vscode';
+  if (/(?:^|\/)\.(?:mcp|claude)\.json$/.test(at)) return 'claude-code';
+  return undefined;
+}
+
 export interface ImportedServers {
   rc: RcConfig;
   /** Environment variables the rc now reads: set them before `lazytools serve`. */
@@ -50,20 +61,15 @@ export interface ImportOptions {
   cwd?: string | undefined;
 }
 
-/** Flags whose next argument (or `=value`) is a credential. */
-const SECRET_FLAG = /^--?[\w-]*(?:token|secret|password|passwd|api[_-]?key|apikey|auth|credential|access[_-]?key|private[_-]?key|key)$/i;
-/** Query parameters that carry credentials. */
-const SECRET_PARAM = /token|secret|password|passwd|api[_-]?key|apikey|auth|credential|signature|sig|key|session/i;
-/** Values that look like credentials wherever they appear (left as written, with a warning). */
-const SECRET_LOOKING = /^(?:sk-|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|AKIA|ASIA|glpat-|AIza)|[A-Za-z0-9+/_-]{32,}/;
-
 /**
  * Turns a client's MCP config (`mcpServers` of Claude Desktop, Cursor and Claude Code, including
  * Claude Code's per-project `projects[<cwd>].mcpServers`, or `servers` of VS Code) into an rc: the
  * same servers, one group per server, the preset modes. No value that may be a secret is copied:
- * every env and header value becomes a `${NAME}` reference (keeping a header's scheme word, as in
- * `Bearer ${NAME}`), and so do credentials in known argument and URL forms (`--api-key X`,
- * `scheme://user:pass@`, `?apiKey=`); other secret-looking values are reported.
+ * env and header values that are secrets (by key or value, see secrets.ts) become `${NAME}`
+ * references (keeping a header's scheme word, as in `Bearer ${NAME}`), and so do credentials in
+ * known argument and URL forms (`--api-key X`, `scheme://user:pass@`, `?apiKey=`); other values
+ * (paths, flags, log levels) stay, so one unset variable does not stop a server for a path; other
+ * secret-looking values are reported.
  */
 export function importServers(json: unknown, file: string, options: ImportOptions = {}): ImportedServers {
   const notes: string[] = [];
@@ -89,7 +95,10 @@ export function importServers(json: unknown, file: string, options: ImportOption
       if (Array.isArray(entry.args)) server.args = scrubArgs(entry.args.map((arg, i) => text(arg, `${at}.args[${i}]`)), name, variables);
       if (isRecord(entry.env)) {
         const env: Record<string, string> = {};
-        for (const [key, raw] of Object.entries(entry.env)) env[key] = variables.move(text(raw, `${at}.env.${key}`), envName(key), name);
+        for (const [key, raw] of Object.entries(entry.env)) {
+          const value = text(raw, `${at}.env.${key}`);
+          env[key] = isSecretKey(key) || looksSecret(value) ? variables.move(value, envName(key), name) : value;
+        }
         server.env = env;
       }
       if (typeof entry.cwd === 'string') server.cwd = text(entry.cwd, `${at}.cwd`);
@@ -98,7 +107,10 @@ export function importServers(json: unknown, file: string, options: ImportOption
       server = { url };
       const headers: Record<string, string> = { ...fromUrl };
       if (isRecord(entry.headers))
-        for (const [key, raw] of Object.entries(entry.headers)) headers[key] = moveHeader(text(raw, `${at}.headers.${key}`), envName(`${name}_${key}`), name, variables);
+        for (const [key, raw] of Object.entries(entry.headers)) {
+          const value = text(raw, `${at}.headers.${key}`);
+          headers[key] = isSecretKey(key) || looksSecret(value) ? moveHeader(value, envName(`${name}_${key}`), name, variables) : value;
+        }
       if (Object.keys(headers).length > 0) server.headers = headers;
       if (entry.type === 'sse' || entry.transport === 'sse')
         notes.push(`server "${name}" was an SSE server: imported as Streamable HTTP, the only HTTP transport lazytools speaks; check that ${url} answers Streamable HTTP (often at /mcp instead of /sse)`);
@@ -106,7 +118,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
       skipped.push(`${rawName} (neither "command" nor "url")`);
       continue;
     }
-    for (const [where, value] of literalValues(server, at)) if (SECRET_LOOKING.test(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
+    for (const [where, value] of literalValues(server, at)) if (looksSecret(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
     servers[name] = server;
     groups[name] = { description: `All tools of ${name}`, servers: [name] };
   }
@@ -183,12 +195,12 @@ function scrubArgs(args: string[], server: string, variables: Variables): string
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     const inline = /^(--?[\w-]+)=(.*)$/.exec(arg);
-    if (inline && SECRET_FLAG.test(inline[1] as string) && !(inline[2] as string).startsWith('${')) {
+    if (inline && isSecretKey(inline[1] as string) && !(inline[2] as string).startsWith('${')) {
       out.push(`${inline[1]}=${variables.move(inline[2] as string, envName(`${server}_${inline[1]}`), server)}`);
       continue;
     }
     const previous = out[out.length - 1];
-    if (previous !== undefined && SECRET_FLAG.test(previous) && !previous.includes('=') && !arg.startsWith('-') && !arg.startsWith('${')) {
+    if (previous !== undefined && /^--?[\w-]+$/.test(previous) && isSecretKey(previous) && !previous.includes('=') && !arg.startsWith('-') && !arg.startsWith('${')) {
       out.push(variables.move(arg, envName(`${server}_${previous}`), server));
       continue;
     }
@@ -203,7 +215,7 @@ function scrubUrlCredentials(value: string, server: string, variables: Variables
     password.startsWith('${') ? whole : `${scheme}${user}:${variables.move(decodeSafe(password), envName(`${server}_PASSWORD`), server)}@`,
   );
   out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, key: string, raw: string) =>
-    SECRET_PARAM.test(key) && raw !== '' && !raw.startsWith('${') ? `${sep}${key}=${variables.move(decodeSafe(raw), envName(`${server}_${key}`), server)}` : whole,
+    isSecretParam(key) && raw !== '' && !raw.startsWith('${') ? `${sep}${key}=${variables.move(decodeSafe(raw), envName(`${server}_${key}`), server)}` : whole,
   );
   return out;
 }

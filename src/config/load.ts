@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { cosmiconfig, type Loader } from 'cosmiconfig';
 import { z } from 'zod';
+import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
 import { configSchema, type RcConfig } from './schema.js';
+import { keysAt } from './schema-keys.js';
 
 /** Where cosmiconfig looks, in order, in each folder from the working directory up to the project root. */
 const CONFIG_SEARCH_PLACES = [
@@ -70,7 +72,24 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
   // jitless: one small document per process; compiling zod's fast path would cost more than it saves.
   const parsed = configSchema.safeParse(value, { jitless: true });
   if (parsed.success) return parsed.data;
+  // Issues are plain objects: the unknown-key ones get a message naming the closest known keys.
+  for (const issue of parsed.error.issues) if (issue.code === 'unrecognized_keys') (issue as { message: string }).message = unknownKeysMessage(issue.keys, issue.path, file);
   throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
+}
+
+/**
+ * An unknown key, with the closest keys the schema accepts at that path (`"sevrers"` -> did you
+ * mean "servers"?). A client's MCP config (`mcpServers` at the top level) is pointed at `init`.
+ */
+function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyKey>, file: string | undefined): string {
+  const known = keysAt(configSchema, at);
+  return keys
+    .map((key) => {
+      if (at.length === 0 && key === 'mcpServers')
+        return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with \`lazytools init --from ${file ?? 'FILE'}\``;
+      return `Unrecognized key: "${key}".${didYouMean(key, known)}`;
+    })
+    .join('; ');
 }
 
 /** TypeScript configs load through jiti, so they work on Node 20 without a compile step. */

@@ -1,3 +1,4 @@
+import type { ClientName } from '../config/import.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
 
@@ -27,4 +28,28 @@ export function strategyFor(strategy: Strategy, clientName: string | undefined):
   if (strategy !== 'auto') return strategy;
   const name = (clientName ?? '').toLowerCase();
   return CLIENT_TABLE.find((row) => name.includes(row.match))?.strategy ?? 'hybrid';
+}
+
+/** The `clientInfo.name` each client `lazytools init --from` reads sends when it connects. */
+const CLIENT_INFO_NAMES: Record<ClientName, string> = {
+  'claude-desktop': 'claude-ai',
+  cursor: 'cursor-vscode',
+  vscode: 'Visual Studio Code',
+  'claude-code': 'claude-code',
+};
+
+/**
+ * The rc strategy `lazytools init` writes for the client it imports from, and why: `auto`, which
+ * serves each connecting client by its `clientInfo.name` through the table above. A client that
+ * ignores list_changed (Claude Desktop, Cursor) gets `proxy` that way, so its one and only list
+ * reaches every tool; writing `proxy` itself would do the same for that client but serve every
+ * other client the constant list too, and make `status` and `check` report only the meta-tools.
+ */
+export function importStrategy(client: ClientName | undefined): { strategy: Strategy; reason: string } {
+  const auto = '"auto" serves each connecting client by its clientInfo.name (README client table; unknown clients get "hybrid")';
+  if (client === undefined) return { strategy: 'auto', reason: `${auto}; the client is not known from the file` };
+  const served = strategyFor('auto', CLIENT_INFO_NAMES[client]);
+  if (served === 'proxy')
+    return { strategy: 'auto', reason: `${auto}: ${client} ignores tools/list_changed, so it gets "proxy", a constant list (focus_mode, search_tools, describe_tools, execute_tool, list_tool_groups) that reaches every tool` };
+  return { strategy: 'auto', reason: `${auto}: ${client} gets "${served}"` };
 }

@@ -25,7 +25,7 @@ describe('lazytools groups', () => {
     expect(stdout).toMatch(/^playwright:browser_click {2}\[write: readOnlyHint: false\]$/m);
     expect(stdout).toMatch(/^ {2}browser +topic browser [\d.]+ \(server "playwright", name "browser", title "click"/m);
     expect(stdout).toContain('  modes: debugging, development');
-    expect(stderr).toMatch(/^\d+\/1 tools placed in a group/m);
+    expect(stderr).toMatch(/^\d+\/1 tools shown by a mode other than "all"/m);
   });
 
   it('lists unplaced tools with their closest groups, as JSON too', () => {
@@ -49,8 +49,22 @@ describe('lazytools groups', () => {
   });
 });
 
+describe('lazytools groups --unplaced counts what no mode shows (issue 23 item 3)', () => {
+  it('a tool in a group no mode uses (init\'s one group per server) is unplaced, with why; status warns too', () => {
+    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify({ groups: { weather: { servers: ['weather'] } } }) });
+    const { stdout, stderr } = cli(['groups', '--catalog', 'odd.json', '--unplaced'], dir);
+    expect(stderr).toContain('0/2 tools shown by a mode other than "all"; 2 only in "all" modes');
+    expect(stdout).toContain('  modes: (none but "all": its group weather is in no mode)');
+    expect(stdout).toContain('  modes: (none but "all": in no group)');
+    const json = JSON.parse(cli(['groups', '--catalog', 'odd.json', '--unplaced', '--json'], dir).stdout) as { unplaced: string[] };
+    expect(json.unplaced).toEqual(['ops:tail', 'weather:get_forecast']);
+    const status = cli(['status', '--catalog', 'odd.json'], dir);
+    expect(status.stderr).toContain('1 tool(s) are only in groups no mode uses (weather) and show only in "all" modes');
+  });
+});
+
 describe('lazytools init placement hints', () => {
-  it('says which groups imported servers will likely join, and how to show a server no preset takes', () => {
+  it('says which groups a server\'s name places its tools in, and how to show the other servers', () => {
     const client = JSON.stringify({
       mcpServers: {
         playwright: { command: 'npx', args: ['-y', '@playwright/mcp@latest'] },
@@ -60,8 +74,8 @@ describe('lazytools init placement hints', () => {
     const dir = tempTree({ 'package.json': '{}', 'client.json': client });
     const { code, stderr } = cli(['init', '--from', 'client.json'], dir);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^ {2}playwright: likely browser \(modes debugging, development\)$/m);
-    expect(stderr).toContain('  weather: no preset group is likely to take its tools; to show them, add its group "weather" to a mode:');
+    expect(stderr).toMatch(/^ {2}playwright: its name places its tools in browser \(modes debugging, development\)$/m);
+    expect(stderr).toContain('  weather: placed tool by tool from their names and descriptions once listed; to show all of a server\'s tools in a mode, add its group to the mode');
     expect(stderr).toMatch(/"modes":\{"development":\{"groups":\[.*"weather"\]\}\}/);
   });
 });

@@ -86,6 +86,40 @@ describe('README walk', () => {
     expect(Object.keys(rc.servers)).toEqual(['memory']);
   });
 
+  it('installs from a packed tarball like any npm CLI: global bin, npx in a project, the library, modes/', () => {
+    // The README's install command (`npm i -g ./lazytools-*.tgz` from a checkout) into a temp prefix;
+    // dependencies come from the npm cache `npm ci` filled (--prefer-offline), else the registry.
+    const work = tempTree({ 'package.json': '{"name":"walk-install","private":true}' });
+    const npm = (args: string[], cwd: string) => spawnSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_ignore_scripts: 'true' } });
+    const packed = npm(['pack', '--pack-destination', work, '--ignore-scripts'], ROOT);
+    expect(packed.status, packed.stderr).toBe(0);
+    const tarball = path.join(work, packed.stdout.trim().split('\n').pop() ?? '');
+    const prefix = path.join(work, 'prefix');
+    const global = npm(['install', '--global', '--prefix', prefix, tarball], work);
+    expect(global.status, global.stderr).toBe(0);
+    const bin = process.platform === 'win32' ? path.join(prefix, 'lazytools.cmd') : path.join(prefix, 'bin', 'lazytools');
+    const installed = (args: string[], cwd: string) => spawnSync(bin, args, { cwd, encoding: 'utf8', env: { ...env(), NO_COLOR: '1' } });
+    expect(installed(['--version'], work).stdout.trim()).toBe((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+    // modes/ is found beside the installed package: every preset mode is reported.
+    const status = installed(['status', '--json', '--catalog', REFERENCE_CATALOG], work);
+    expect(status.status, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as { modes: unknown[] }).modes).toHaveLength(8);
+    // init's snippet starts the installed package, by absolute paths that outlive the shell.
+    const shown = installed(['init', '--from', 'claude-desktop', '--out', path.join(work, 'rc.json')], work);
+    expect(shown.status, shown.stderr).toBe(0);
+    const entry = (JSON.parse(shown.stdout.slice(shown.stdout.indexOf('{'))) as { mcpServers: { lazytools: { command: string; args: string[] } } }).mcpServers.lazytools;
+    expect(entry.command).toBe(process.execPath);
+    expect(entry.args[0]?.startsWith(path.join(prefix, 'lib', 'node_modules', 'lazytools'))).toBe(true);
+    // A project that depends on the tarball: `npx lazytools` runs its local copy, and the library loads
+    // with only `dependencies` installed (no dev dependency is needed at run time).
+    const local = npm(['install', tarball], work);
+    expect(local.status, local.stderr).toBe(0);
+    const npx = spawnSync('npx', ['--no-install', 'lazytools', '--version'], { cwd: work, encoding: 'utf8' });
+    expect(npx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const library = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('lazytools'); console.log(typeof m.curate, typeof m.serve, typeof m.statusReport)"], { cwd: work, encoding: 'utf8' });
+    expect({ out: library.stdout.trim(), err: library.stderr }).toEqual({ out: 'function function function', err: '' });
+  }, 240_000);
+
   it('accepts the README rc examples and reports their modes', () => {
     const example = blocks.find((b) => b.lang === 'json' && b.body.includes('"groups"'));
     expect(example).toBeDefined();

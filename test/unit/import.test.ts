@@ -106,3 +106,30 @@ describe('client config import: where each client keeps its config', () => {
     expect(() => findClientConfig('vscode', dir)).toThrow(`no vscode MCP config found (looked in ${path.join(dir, '.vscode/mcp.json')})`);
   });
 });
+
+describe('client config import: secrets heuristic (issue 23 item 4, issue 19 init)', () => {
+  it('keeps paths, flags, log levels and package names in the rc; moves only secrets', () => {
+    const { rc, secrets, warnings } = importServers(
+      {
+        mcpServers: {
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/home/me/memory.jsonl', LOG_LEVEL: 'debug', DEBUG: '1' } },
+          files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me/projects/some-long-folder-name-2024-11-05', '--read-only'] },
+          docs: { url: 'https://docs.example.test/mcp?lang=en', headers: { 'X-Api-Version': '2024-06-01' } },
+          gh: { command: 'docker', args: ['run', '-i', '--rm', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'x1', OPENAI_API_KEY: 'x2', CLIENT_SECRET: 'x3', DB_PASSWORD: 'x4', BLOB: 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg3k' } },
+        },
+      },
+      FILE,
+    );
+    expect(warnings).toEqual([]);
+    expect(rc.servers?.memory?.env).toEqual({ MEMORY_FILE_PATH: '/home/me/memory.jsonl', LOG_LEVEL: 'debug', DEBUG: '1' });
+    expect(rc.servers?.files?.args?.[2]).toBe('/home/me/projects/some-long-folder-name-2024-11-05');
+    expect(rc.servers?.docs).toEqual({ url: 'https://docs.example.test/mcp?lang=en', headers: { 'X-Api-Version': '2024-06-01' } });
+    expect(secrets.sort()).toEqual(['BLOB', 'CLIENT_SECRET', 'DB_PASSWORD', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'OPENAI_API_KEY']);
+  });
+
+  it('still warns about tokens and high-entropy values left in arguments', () => {
+    const { warnings } = importServers({ mcpServers: { x: { command: 'server', args: ['q8Xr2LmZ0pV7kT4nB9wY1cF6hJ3sD5gA'] }, y: { command: 'server', args: ['sk-abc'] } } }, FILE);
+    expect(warnings.join('\n')).toContain('servers.x.args[0] looks like a secret');
+    expect(warnings.join('\n')).toContain('servers.y.args[0] looks like a secret');
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * What `lazytools init` treats as a secret when it imports a client's config. One home for the
+ * heuristic, so env values, headers, arguments and warnings agree: a value is a secret when its
+ * key says so (`*_TOKEN`, `*_KEY`, `*SECRET*`, `PASSWORD`, ...), when it carries credentials (a
+ * URL with `user:password@` or a credential query parameter, a known token prefix), or when it is
+ * a long high-entropy string. Package names (`@modelcontextprotocol/server-memory`), paths, plain
+ * URLs, flags and log levels are not: they stay in the rc, where the user can read them.
+ */
+
+/** Key names (env variables, flags, headers) whose value is a credential. */
+const SECRET_KEY = /(?:^|[_-])(?:token|secret|password|passwd|pwd|pass|pat|auth|authorization|credentials?|cookie|session|key|apikey|private)(?:[_-]|$)|token|secret|password|api[_-]?key|access[_-]?key|private[_-]?key|credential|cookie/i;
+/** Key names that end in `key` but name no credential (a sort key, a key file's path is checked by value). */
+const HARMLESS_KEY = /(?:^|[_-])(?:sort|primary|partition|group|cache|index|hot|shortcut|keyboard|public)[_-]?key$|(?:^|[_-])(?:key|token)[_-]?(?:file|path|dir|name)$/i;
+/** Query parameters that carry credentials. */
+const SECRET_PARAM = /token|secret|password|passwd|api[_-]?key|apikey|auth|credential|signature|^sig$|^key$|session/i;
+/** Prefixes of well-known credentials (OpenAI, GitHub, Slack, AWS, GitLab, Google, Stripe, ...). */
+const TOKEN_PREFIX = /^(?:sk-|sk_live_|rk_live_|pk_live_|ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|xox[abprs]-|AKIA|ASIA|glpat-|AIza|ya29\.|npm_|hf_|eyJ[A-Za-z0-9_-]{8,}\.)/;
+
+/** Whether a flag, env or header name says its value is a credential (`GITHUB_TOKEN`, `--api-key`). */
+export function isSecretKey(key: string): boolean {
+  const name = key.replace(/^-+/, '');
+  return SECRET_KEY.test(name) && !HARMLESS_KEY.test(name);
+}
+
+/** Whether a URL query parameter carries credentials (`?apiKey=`, `&access_token=`). */
+export function isSecretParam(name: string): boolean {
+  return SECRET_PARAM.test(name);
+}
+
+/**
+ * Whether a value looks like a credential wherever it appears: a known token prefix, a URL with a
+ * password or a credential query value, or a long random-looking run of characters. Paths, package
+ * names and URLs without credentials are not.
+ */
+export function looksSecret(value: string): boolean {
+  const text = value.trim();
+  if (text === '' || text.startsWith('${')) return false;
+  if (TOKEN_PREFIX.test(text)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return urlHasCredentials(text);
+  return text.split(/[\s,;]+/).some(randomLooking);
+}
+
+/** `scheme://user:password@` or a credential query parameter with a value. */
+export function urlHasCredentials(url: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^@/\s]+@/i.test(url)) return true;
+  for (const match of url.matchAll(/[?&]([^=&#]+)=([^&#]+)/g)) if (isSecretParam(match[1] as string) && !(match[2] as string).startsWith('${')) return true;
+  return false;
+}
+
+/**
+ * A run of 24+ token characters mixing letters and digits with high entropy: API keys, base64
+ * blobs, hex digests. A path or package name (`/`-separated words) is not one, even when long.
+ */
+function randomLooking(word: string): boolean {
+  const token = word.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9=]+$/g, '');
+  if (token.length < 24 || !/^[A-Za-z0-9+/=_.-]+$/.test(token)) return false;
+  if (!/[0-9]/.test(token) || !/[A-Za-z]/.test(token)) return false;
+  // Path or package segments: each a word of letters with at most a version number.
+  if (token.includes('/') && token.split('/').every((segment) => segment.length < 24 || /^[a-z]+(?:[-_.][a-z0-9]+)*$/i.test(segment))) return false;
+  // Words and numbers joined by `-`, `_` or `.` (`server-memory-2024-11-05`) read as a name.
+  if (token.split(/[-_./]/).every((part) => /^(?:[A-Za-z]{1,16}|[0-9]{1,8})$/.test(part))) return false;
+  return entropy(token) >= 3.5;
+}
+
+/** Shannon entropy in bits per character. */
+function entropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const p = count / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}

@@ -1,0 +1,83 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN, tempTree } from '../helpers.js';
+
+/** Issue 23 item 6: short usage errors, complete --help from one spec, serve's connect and TTY messages. */
+
+function cli(args: string[], cwd = tempTree({ 'package.json': '{}' })) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const COMMANDS = [...cli(['--help']).stdout.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1] ?? '');
+
+describe('usage errors', () => {
+  it.each([
+    [['status', '--jsno'], 'lazytools status: unknown option "--jsno". Did you mean "--json"?'],
+    [['check', '--format', 'xml'], 'lazytools check: --format: expected "text" or "github", got "xml"'],
+    [['search'], 'lazytools search: expected a QUERY'],
+    [['stauts'], 'lazytools: unknown command "stauts". Did you mean'],
+  ])('%j prints the error and one line pointing at --help', (args, first) => {
+    const { code, stdout, stderr } = cli(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(first);
+    expect(lines[1]).toMatch(/^Run `lazytools (\w+ )?--help` for its options\.$|^Run `lazytools --help` for the commands\.$/);
+  });
+});
+
+describe('--help of every command', () => {
+  it('knows the commands', () => {
+    expect(COMMANDS.sort()).toEqual(['check', 'groups', 'init', 'lock', 'mode', 'search', 'serve', 'stats', 'status']);
+  });
+
+  it.each(COMMANDS)('%s --help describes every flag of its synopsis', (command) => {
+    const help = cli([command, '--help']);
+    expect(help.code).toBe(0);
+    const usage = help.stdout.slice(help.stdout.indexOf('Usage:'));
+    const synopsis = usage.slice(0, usage.indexOf('\n\n'));
+    const body = usage.slice(synopsis.length);
+    const named = [...new Set(synopsis.match(/--[a-z][\w-]*/g) ?? [])].sort();
+    const described = [...new Set([...body.matchAll(/^ {2}(?:-\w, )?(--[a-z][\w-]*)/gm)].map((m) => m[1] ?? ''))].filter((f) => f !== '--help' && f !== '--version').sort();
+    expect(named.length).toBeGreaterThan(0);
+    expect(described).toEqual(named);
+    expect(body).toMatch(/^ {2}-h, --help /m);
+  });
+});
+
+describe('serve tells a person what is going on', () => {
+  it('serve --http prints each client\'s connect snippet for the URL on stderr', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--http', '127.0.0.1:0'], { cwd: tempTree({ 'package.json': '{}' }), env: { ...process.env, LAZYTOOLS_TOKEN: '' } });
+    let stderr = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          if (/VS Code .*\n/.test(stderr)) resolve();
+        });
+        child.once('exit', () => reject(new Error(`exited: ${stderr}`)));
+      });
+    } finally {
+      child.kill();
+    }
+    const url = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1] ?? '';
+    expect(url).not.toBe('');
+    expect(stderr).toContain(`Claude Code    claude mcp add --transport http lazytools ${url}`);
+    expect(stderr).toContain(`Cursor         {"mcpServers":{"lazytools":{"url":"${url}"}}}`);
+    expect(stderr).toContain(`VS Code        {"servers":{"lazytools":{"type":"http","url":"${url}"}}}`);
+    expect(stderr).toContain(`"args":["-y","mcp-remote","${url}"]`);
+  });
+
+  it('stdio serve in a terminal says it waits for an MCP client (stdin a TTY, through script(1))', () => {
+    const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+    expect(script.status, 'script(1) from util-linux gives the gateway a terminal').toBe(0);
+    const dir = tempTree({ 'package.json': '{}' });
+    // The terminal closes when `script` reaches the end of its input: the gateway then ends.
+    const run = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} serve`, '/dev/null'], { cwd: dir, encoding: 'utf8', input: '', timeout: 60_000 });
+    expect(run.stdout).toContain('waiting for an MCP client on stdin');
+    const piped = cli(['serve'], dir);
+    expect(piped.stderr).not.toContain('waiting for an MCP client');
+  });
+});
