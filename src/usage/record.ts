@@ -70,3 +70,24 @@ export async function readUsage(file: string): Promise<UsageRecord[]> {
   }
   return records;
 }
+
+/** Half-life of a recorded call as a fitting signal: a call a fortnight old counts half. */
+const HALF_LIFE_MS = 14 * 24 * 3_600_000;
+
+/**
+ * Call counts per mode and tool, each call weighted by its age (half-life 14 days), for budget
+ * fitting: tools a mode keeps using stay in its list.
+ */
+export function usageWeights(records: readonly UsageRecord[], now: number = Date.now()): Map<string, Map<string, number>> {
+  const weights = new Map<string, Map<string, number>>();
+  for (const record of records) {
+    const at = Date.parse(record.t);
+    const age = Number.isFinite(at) ? Math.max(0, now - at) : Number.POSITIVE_INFINITY;
+    const weight = Math.pow(0.5, age / HALF_LIFE_MS);
+    if (!(weight > 0.01)) continue;
+    let byTool = weights.get(record.mode);
+    if (!byTool) weights.set(record.mode, (byTool = new Map()));
+    byTool.set(record.tool, (byTool.get(record.tool) ?? 0) + weight);
+  }
+  return weights;
+}
