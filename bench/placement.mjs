@@ -10,7 +10,7 @@ import { ROOT, round, summary } from './lib.mjs';
 const FIXTURES = ['real-world.json', 'github-mcp-server.json', 'reference-servers.json'];
 
 /** `count` tools cycled from the real catalogs, renamed per copy so no two are the same. */
-function realShapedSources(count) {
+export function realShapedSources(count) {
   const tools = [];
   for (const file of FIXTURES) {
     const catalog = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/catalogs', file), 'utf8'));

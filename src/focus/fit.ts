@@ -39,6 +39,7 @@ export interface ModeFit {
   shownIds: ReadonlySet<string>;
   /** The mode's other tools, highest priority first. */
   heldBack: readonly HeldBack[];
+  heldBackIds: ReadonlySet<string>;
   heldBackTokens: number;
   /** Tokens of the pinned and `alwaysVisible` tools, which fitting never holds back. */
   pinnedTokens: number;
@@ -126,6 +127,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     shown: members.filter((tool) => shownIds.has(tool.id)),
     shownIds,
     heldBack,
+    heldBackIds: new Set(heldBack.map((entry) => entry.id)),
     heldBackTokens: heldBack.reduce((sum, entry) => sum + entry.tokens, 0),
     pinnedTokens,
     ranked,

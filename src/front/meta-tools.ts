@@ -4,6 +4,8 @@ import { UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
 import { mayEnable, modeAllows, modeNamed } from '../focus/policy.js';
+import { modeFit } from '../focus/fit.js';
+import { searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
 import { errorResult, jsonResult } from './results.js';
 import { callCatalogTool, type CallContext, type CallingSession } from './call.js';
@@ -54,7 +56,9 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
   if (group !== undefined && !gateway.catalog.groups.has(group)) return errorResult(new UnknownNameError('group', group, [...gateway.catalog.groups.keys()]).message);
   // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only).
   const mode = modeNamed(gateway.config, session.mode);
-  const hits = gateway.search.search(query, { limit, group, filter: mode?.readOnly ? (tool) => modeAllows(mode, tool) : undefined });
+  // The mode's held-back tools (left out of its list to fit the budget) rank first.
+  const heldBack = modeFit(gateway.catalog, gateway.config, session.mode)?.heldBackIds ?? new Set<string>();
+  const hits = searchWithHeldBack(gateway.search, query, { limit, group, filter: mode?.readOnly ? (tool) => modeAllows(mode, tool) : undefined }, heldBack);
   const canEnable = mayEnable(gateway.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.send({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
@@ -162,5 +166,7 @@ function groupIndex(session: MetaToolSession): string {
   const lines = [...catalog.groups.values()]
     .filter((group) => group.tools.length > 0 && !group.catchAll)
     .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${sumTokens(group.tools)}t): ${group.description}`);
-  return `groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
+  const fitted = modeFit(catalog, session.gateway.config, session.mode);
+  const held = fitted && fitted.heldBack.length > 0 ? `mode ${session.mode} holds back ${fitted.heldBack.length} of its ${fitted.members.length} tools (${fitted.heldBackTokens} tokens) to fit its budget: search_tools finds them first.\n` : '';
+  return `${held}groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }
