@@ -83,7 +83,7 @@ export function serverHalf(servers) {
   return new Map(sorted.map((server, i) => [server, i % 2 === 0 ? 'tune' : 'heldOut']));
 }
 
-function labelReport(sources) {
+export function labelReport(sources) {
   const config = resolveConfig({});
   const { catalog } = buildCatalog(sources, config);
   const wanted = labels(catalog.tools.map((t) => t.id));
@@ -112,7 +112,7 @@ function labelReport(sources) {
 }
 
 /** Tasks on one catalog: gold shown in the mode, shown or in search's top 5, mean tokens; by split. */
-function taskReport(sources, tasks, pickMode) {
+export function taskReport(sources, tasks, pickMode) {
   const config = resolveConfig({});
   const { catalog } = buildCatalog(sources, config);
   const index = new SearchIndex(catalog.tools, catalog.groups);
@@ -145,7 +145,7 @@ function taskReport(sources, tasks, pickMode) {
   };
 }
 
-function intentMode(task, config) {
+export function intentMode(task, config) {
   return resolveIntent(task.task, Object.values(config.modes)).mode ?? config.defaultMode;
 }
 

@@ -136,14 +136,15 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
 
 type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
 
-/** Breadth: what a tool's rank within its server and within its first mode group costs it. */
+/** Breadth: what a tool's rank within its server and within its first mode group costs it (times log2(1 + rank)). */
 const SERVER_STEP = 0.6;
-const GROUP_STEP = 0.4;
+const GROUP_STEP = 0.3;
 
 /**
- * Orders tools by priority with breadth: a tool loses a little for each better tool of its own
- * server and of its (first) mode group, so every server and group of the mode keeps its best
- * tools before any keeps its tenth. Ties break by id.
+ * Orders tools by priority with breadth, round-robin by rank: first the best tool of every server
+ * of the mode, then the rest, each losing a little for every better tool of its own server and
+ * of its (first) mode group, so every server and group keeps its best tools before any keeps its
+ * tenth. Ties break by id.
  */
 function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
@@ -155,11 +156,11 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
     const inGroup = groupRank.get(group) ?? 0;
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
-    const priority = round(entry.priority - SERVER_STEP * inServer - GROUP_STEP * inGroup);
-    const why = inServer + inGroup > 0 ? [...entry.why, `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`] : entry.why;
-    return { ...entry, priority, why };
+    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup));
+    const why = inServer === 0 ? [...entry.why, `best of ${entry.tool.server}`] : [...entry.why, `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`];
+    return { ...entry, priority, why, first: inServer === 0 };
   });
-  return adjusted.sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
+  return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
 }
 
 function round(value: number): number {

@@ -167,6 +167,7 @@ function groupIndex(session: MetaToolSession): string {
     .filter((group) => group.tools.length > 0 && !group.catchAll)
     .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${sumTokens(group.tools)}t): ${group.description}`);
   const fitted = modeFit(catalog, session.gateway.config, session.mode);
-  const held = fitted && fitted.heldBack.length > 0 ? `mode ${session.mode} holds back ${fitted.heldBack.length} of its ${fitted.members.length} tools (${fitted.heldBackTokens} tokens) to fit its budget: search_tools finds them first.\n` : '';
+  // Under proxy no mode tool is listed, so nothing is "held back": every tool is one execute_tool away.
+  const held = fitted && fitted.heldBack.length > 0 && session.strategy !== 'proxy' ? `${fitted.heldBack.length} tools of the mode held back by its budget: search_tools finds them first\n` : '';
   return `${held}groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }

@@ -46,7 +46,7 @@ describe('budget-fitted modes', () => {
   });
 
   it('keeps breadth: every server of an over-budget mode keeps its best tool', () => {
-    const { config, catalog } = project();
+    const { config, catalog } = project({ modes: { development: { budget: 9000 } } });
     const fitted = modeFit(catalog, config, 'development');
     const servers = new Set(fitted?.members.map((tool) => tool.server));
     const shownServers = new Set(fitted?.shown.map((tool) => tool.server));
