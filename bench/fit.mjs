@@ -167,6 +167,19 @@ function fit10k(runs = 3) {
   return { tools: 10_000, placementCpuMs: Math.round(times[0].placementCpuMs), placementAndFitCpuMs: Math.round(times[0].totalCpuMs), wallMs: Math.round(times[0].wallMs) };
 }
 
+/** Intent to mode on the task-like phrases (test/fixtures/tasks/intent-phrases.json), by split. */
+function intentReport() {
+  const { phrases } = JSON.parse(readFileSync(path.join(FIXTURES, 'tasks/intent-phrases.json'), 'utf8'));
+  const modes = Object.values(resolveConfig({}).modes);
+  const out = {};
+  for (const split of ['dev', 'test']) {
+    const set = phrases.filter((p) => p.split === split);
+    const right = set.filter((p) => p.modes.includes(resolveIntent(p.phrase, modes).mode)).length;
+    out[split] = { phrases: set.length, right, rate: round(right / set.length, 3) };
+  }
+  return out;
+}
+
 export function fit({ runs = 3 } = {}) {
   const { realWorld, stack, referenceGithub } = catalogs();
   const stackTasks = TASKS.tasks.filter((t) => t.stack);
@@ -178,6 +191,7 @@ export function fit({ runs = 3 } = {}) {
       stackIntentMode: taskReport(stack, stackTasks, intentMode),
       realWorldLabelledMode: taskReport(realWorld, TASKS.tasks, (task) => task.mode),
     },
+    intent: intentReport(),
     scale: fit10k(runs),
   };
 }
