@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { projectFolder } from '../util/root.js';
+import type { ResolvedConfig } from '../config/resolve.js';
 
 /** How a call reached a tool: named in the list, through execute_tool, or after search_tools found it. */
 export type UsageVia = 'direct' | 'execute_tool' | 'search';
@@ -90,4 +91,15 @@ export function usageWeights(records: readonly UsageRecord[], now: number = Date
     byTool.set(record.tool, (byTool.get(record.tool) ?? 0) + weight);
   }
   return weights;
+}
+
+/**
+ * The config with the usage record's decayed counts attached (`usageWeights`), when rc `usage`
+ * is on and the record exists: budget fitting then keeps the tools a mode keeps using. Read once
+ * at start (and on reload), never per request.
+ */
+export async function withUsage(config: ResolvedConfig, cwd: string): Promise<ResolvedConfig> {
+  if (!config.usage) return config;
+  const records = await readUsage(usagePath(config.file, cwd));
+  return records.length === 0 ? config : { ...config, usageWeights: usageWeights(records) };
 }

@@ -6,7 +6,8 @@ import { fitMode, modeFit } from '../../src/focus/fit.js';
 import { modeMembers, visibleTools } from '../../src/focus/visible.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { usageWeights } from '../../src/usage/record.js';
-import { stackSources } from '../helpers.js';
+import { openProject } from '../../src/project.js';
+import { REFERENCE_CATALOG, stackSources, tempTree } from '../helpers.js';
 
 const sources = await stackSources();
 function project(rc: RcConfig = {}) {
@@ -109,5 +110,14 @@ describe('budget-fitted modes', () => {
     expect(wiki.every((id) => enabled.includes(id))).toBe(true);
     const held = modeFit(catalog, config, 'development')?.heldBack[0]?.id ?? '';
     expect(visibleTools(catalog, config, { ...fresh('development'), discovered: [held] }).some((tool) => tool.id === held)).toBe(true);
+  });
+
+  it('reads the usage record at start when rc usage is on (status and check see the same fit as serve)', async () => {
+    const line = JSON.stringify({ t: new Date().toISOString(), mode: 'development', tool: 'memory:read_graph', via: 'direct' });
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"usage": true}', '.lazytools/usage.jsonl': `${line}\n${line}\n` });
+    const project = await openProject({ cwd: dir, catalogs: [REFERENCE_CATALOG] });
+    expect(project.config.usageWeights?.get('development')?.get('memory:read_graph')).toBeGreaterThan(1.9);
+    const off = await openProject({ cwd: tempTree({ 'package.json': '{}', '.lazytools/usage.jsonl': `${line}\n` }), catalogs: [REFERENCE_CATALOG] });
+    expect(off.config.usageWeights).toBeUndefined();
   });
 });
