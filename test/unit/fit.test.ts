@@ -6,6 +6,10 @@ import { fitMode, modeFit } from '../../src/focus/fit.js';
 import { modeMembers, visibleTools } from '../../src/focus/visible.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { usageWeights } from '../../src/usage/record.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Gateway } from '../../src/front/gateway.js';
 import { openProject } from '../../src/project.js';
 import { REFERENCE_CATALOG, stackSources, tempTree } from '../helpers.js';
 
@@ -119,5 +123,31 @@ describe('budget-fitted modes', () => {
     expect(project.config.usageWeights?.get('development')?.get('memory:read_graph')).toBeGreaterThan(1.9);
     const off = await openProject({ cwd: tempTree({ 'package.json': '{}', '.lazytools/usage.jsonl': `${line}\n` }), catalogs: [REFERENCE_CATALOG] });
     expect(off.config.usageWeights).toBeUndefined();
+  });
+
+  it('keeps held-back tools reachable: search_tools ranks them first, policy counts them in the mode', async () => {
+    const config = resolveConfig({ policy: { hiddenTools: 'reject' } });
+    const gateway = new Gateway({ config, upstreams: [], locked: sources });
+    const session = gateway.createSession();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.connect(serverSide);
+    const client = new Client({ name: 'fit-test', version: '1' });
+    await client.connect(clientSide);
+    try {
+      const fitted = modeFit(gateway.catalog, gateway.config, 'development');
+      const held = gateway.catalog.byId.get('desktop-commander:write_file');
+      expect(fitted?.heldBackIds.has('desktop-commander:write_file')).toBe(true);
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(listed).not.toContain('write_file');
+      // A held-back tool is part of the mode: reject-hidden policy lets it run.
+      expect(held && session.inMode(held)).toBe(true);
+      expect(held && session.refusal(held)).toBeUndefined();
+      const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'write a file', enable: false } })) as CallToolResult;
+      const hits = (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
+      expect(hits[0]).toBe('write_file');
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
   });
 });
