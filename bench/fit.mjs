@@ -197,3 +197,41 @@ export function fit({ runs = 3 } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(fit(), null, 2));
+
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+
+/** The BENCHMARKS.md section for `fit()`'s figures. */
+export function fitSection(f) {
+  const table = (label, m) => {
+    const rows = Object.entries(m.modes).map(([name, r]) => `| ${name} | ${r.budget ?? '-'} | ${r.before.tools} | ${r.before.tokens} | ${pct(r.before.cut)}${r.before.withinBudget ? '' : ' OVER'} | ${r.after.tools} | ${r.after.heldBack} | ${r.after.tokens} | ${pct(r.after.cut)}${r.after.withinBudget ? '' : ' OVER'} |`);
+    return [`**${label}** (all tools: ${m.totalTokens} tokens). Mean preset cost: ${m.meanPresetTokens.before} -> ${m.meanPresetTokens.after} tokens (${pct(m.meanCutVsAll.before)} -> ${pct(m.meanCutVsAll.after)} below all); presets over budget: ${m.overBudget.before} -> ${m.overBudget.after}.`, '', '| mode | budget | tools before | tokens before | cut before | tools shown | held back | tokens | cut |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |', ...rows].join('\n');
+  };
+  const labels = Object.entries(f.labels).map(([mode, r]) => `| ${mode} | ${r.tune.precision} / ${r.tune.recall} | ${pct(r.tune.labelledShown)} | ${r.heldOut.precision} / ${r.heldOut.recall} | ${pct(r.heldOut.labelledShown)} |`);
+  const tasks = Object.entries(f.tasks).map(([name, t]) => ['dev', 'test'].map((split) => `| ${name} | ${split} | ${t[split].tasks} | ${t[split].shown} (${pct(t[split].shownRate)}) | ${t[split].shownOrTop5} (${pct(t[split].shownOrTop5Rate)}) | ${t[split].meanTokens} | ${pct(t[split].cutVsAll)} |`).join('\n'));
+  return `## 7. Budget-fitted modes
+
+\`node bench/fit.mjs\`. Before: every preset with \`"fit": false\` (each mode shows all its groups hold); after: the presets as shipped, fitted to their budgets (tokens include lazytools' own tools).
+
+${table('real-world.json, 48 servers', f.modes.realWorld)}
+
+${table('10-server developer stack (9 of the 10 servers of issue 21: figma is not in the fixtures)', f.modes.stack)}
+
+${table('reference + GitHub catalogs', f.modes.referenceGithub)}
+
+Per mode against the hand labels (\`real-world.labels.txt\`), servers split by sorted-name parity into a tuning half and a held-out half: precision / recall of what the mode holds (shown or held back), and the share of the tools labelled for the mode that it shows.
+
+| mode | tune P / R | tune labelled shown | held-out P / R | held-out labelled shown |
+| --- | ---: | ---: | ---: | ---: |
+${labels.join('\n')}
+
+Developer tasks (\`test/fixtures/tasks/developer-tasks.json\`: ${f.tasks.realWorldLabelledMode.all.tasks} tasks, ${f.tasks.stackLabelledMode.all.tasks} of them on the stack's servers; dev tasks were looked at while tuning, test tasks only measured). Shown: a gold tool is in the mode's list; top 5: or in \`search_tools\`' first five for the task's text (held-back tools of the mode boosted); tokens: the mode's list. "labelled mode" is the mode written with the task, "intent mode" the one \`focus_mode {intent}\` picks from the task's text.
+
+| run | split | tasks | gold shown | shown or top 5 | mean tokens | cut vs all |
+| --- | --- | ---: | ---: | ---: | ---: | ---: |
+${tasks.join('\n')}
+
+Intent to mode on task-like phrases (\`test/fixtures/tasks/intent-phrases.json\`): dev ${f.intent.dev.right}/${f.intent.dev.phrases}, held-out test ${f.intent.test.right}/${f.intent.test.phrases}.
+
+Placement plus fitting every preset for ${f.scale.tools.toLocaleString('en')} real-shaped tools: ${f.scale.placementAndFitCpuMs} ms CPU (placement alone ${f.scale.placementCpuMs} ms; fitting counts the tokens of every mode member). Target: <= 1 s.
+`;
+}

@@ -8,6 +8,7 @@ import { overheadModern } from './overhead-modern.mjs';
 import { overheadStdio } from './overhead-stdio.mjs';
 import { primitivesStdio } from './primitives.mjs';
 import { placement } from './placement.mjs';
+import { fit, fitSection } from './fit.mjs';
 import { quality } from './quality.mjs';
 import { scale } from './scale.mjs';
 import { tokens } from './tokens.mjs';
@@ -23,6 +24,8 @@ log('tokens');
 const tok = await tokens();
 log('placement of 10,000 tools');
 const place = placement({ runs: quick ? 3 : 7 });
+log('budget-fitted modes');
+const fitted = fit({ runs: quick ? 1 : 3 });
 log('search quality');
 const qual = quality();
 log('stdio overhead and list_changed latency (3 repeats)');
@@ -68,6 +71,8 @@ const headline = {
   list10kAllPagesMs: sc.sizes[10000].toolsList.p50,
   largestPageBytes: Math.max(...Object.values(sc.sizes).map((s) => s.largestPageBytes)),
   placement10kCpuMs: place.buildCatalogCpuMs,
+  placementAndFit10kCpuMs: fitted.scale.placementAndFitCpuMs,
+  stackPresetMeanCut: fitted.modes.stack.meanCutVsAll.after,
 };
 // Each headline figure measured in several independent runs: median and range (README quotes ranges).
 const runs = {
@@ -221,6 +226,7 @@ ${qual.queries} queries phrased as users ask (\`test/fixtures/queries.json\`) ov
 
 Misses at 5: ${qual.misses.length === 0 ? 'none' : qual.misses.map((m) => `\`${m}\``).join('; ')}.
 
+${fitSection(fitted)}
 ## Reproduce
 
 \`\`\`sh

@@ -83,8 +83,8 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
   const members = catalog.tools.filter((tool) => modeAllows(mode, tool) && (tool.groups.some((group) => groups.has(group)) || always(tool.id) || modePin(tool.id)));
   const strategy = config.strategy === 'auto' ? 'hybrid' : config.strategy;
-  const ownTokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), catalog.tokenizer);
   const fit = mode.fit && mode.budget !== undefined;
+  const ownTokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);
   const readLeaning = mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length;
 
@@ -95,12 +95,18 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     const group = tool.groups.find((g) => pinnedGroups.has(g));
     return group === undefined ? undefined : `pinned (groups.${group}.pin)`;
   };
-  const scored = members.map((tool) => ({ tool, pin: pinReason(tool), ...toolPriority(tool, { mode, readLeaning, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority }) }));
-  const ordered = breadthOrder(scored, groups);
+  // Unfitted modes (no budget, or fit: false) show every member: no priorities to compute, and no
+  // token counts to pay for (a 10,000-tool "all" mode would count them all).
+  const scored = members.map((tool) => ({
+    tool,
+    pin: pinReason(tool),
+    ...(fit ? toolPriority(tool, { mode, readLeaning, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority }) : { priority: 0, why: [] }),
+  }));
+  const ordered = fit ? breadthOrder(scored, groups) : scored;
 
   const budget = (mode.budget ?? Number.POSITIVE_INFINITY) - ownTokens;
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
-  const pinnedTokens = pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0);
+  const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
   let left = budget - pinnedTokens;
   const ranked: RankedTool[] = [];
   for (const entry of pinned) ranked.push({ ...entry, shown: true, reason: entry.pin ?? 'pinned' });
@@ -109,7 +115,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     const tokens = entry.tool.tokens;
     if (!fit || tokens <= left) {
       if (fit) left -= tokens;
-      ranked.push({ ...entry, shown: true, reason: fit ? `fits (priority ${entry.priority})` : 'fit: false shows every tool of the mode' });
+      ranked.push({ ...entry, shown: true, reason: fit ? `fits (priority ${entry.priority})` : mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode' });
     } else {
       const room = Math.max(0, Math.round(left));
       ranked.push({ ...entry, shown: false, reason: `budget: ${tokens} tokens, ${room} left (priority ${entry.priority})` });
