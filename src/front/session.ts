@@ -186,10 +186,7 @@ export class FrontSession implements SessionContext, PolicySubject {
 
   /** True when the tool is part of the session's current mode (shown, or held back by its budget). */
   inMode(tool: CatalogTool): boolean {
-    const cache = this.visible();
-    if (cache.ids.has(tool.id)) return true;
-    cache.members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((member) => member.id));
-    return cache.members.has(tool.id);
+    return this.visible().ids.has(tool.id) || (this.visible().members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((t) => t.id))).has(tool.id);
   }
 
   /** Catalog tools in the list the client sees: the mode's, or only `alwaysVisible` under proxy. */
@@ -307,7 +304,7 @@ export class FrontSession implements SessionContext, PolicySubject {
     const catalog = this.gateway.catalog;
     if (this.visibleCache && this.visibleCache.key === catalog && this.visibleCache.state === snapshot) return this.visibleCache;
     const tools = visibleTools(catalog, this.gateway.config, focusState(snapshot));
-    const cache: NonNullable<typeof this.visibleCache> = { key: catalog, state: snapshot, tools, ids: new Set(tools.map((tool) => tool.id)) };
+    const cache = { key: catalog, state: snapshot, tools, ids: new Set(tools.map((tool) => tool.id)) };
     this.visibleCache = cache;
     return cache;
   }
