@@ -9,6 +9,7 @@ import { overheadStdio } from './overhead-stdio.mjs';
 import { primitivesStdio } from './primitives.mjs';
 import { placement } from './placement.mjs';
 import { compact } from './compact.mjs';
+import { fit, fitSection } from './fit.mjs';
 import { quality } from './quality.mjs';
 import { evaluate, table as searchTable } from './search-eval.mjs';
 import { scale } from './scale.mjs';
@@ -27,6 +28,8 @@ log('placement of 10,000 tools');
 const place = placement({ runs: quick ? 3 : 7 });
 log('compact definitions: token cut and build cost at 10,000 tools');
 const comp = compact({ runs: quick ? 3 : 5 });
+log('budget-fitted modes');
+const fitted = fit({ runs: quick ? 1 : 3 });
 log('search quality');
 const qual = quality();
 // The honest protocol: dev/test halves, intervals, and a paired baseline when SEARCH_BASELINE names another built clone.
@@ -75,6 +78,8 @@ const headline = {
   largestPageBytes: Math.max(...Object.values(sc.sizes).map((s) => s.largestPageBytes)),
   placement10kCpuMs: place.buildCatalogCpuMs,
   compactCutRealWorld: comp.fixtures[0].cut,
+  placementAndFit10kCpuMs: fitted.scale.placementAndFitCpuMs,
+  stackPresetMeanCut: fitted.modes.stack.meanCutVsAll.after,
 };
 // Each headline figure measured in several independent runs: median and range (README quotes ranges).
 const runs = {
@@ -247,6 +252,7 @@ Every query set split once into a dev half (tuned on) and a test half (reported)
 
 ${searchTable(searchRows)}
 
+${fitSection(fitted)}
 ## Reproduce
 
 \`\`\`sh

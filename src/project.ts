@@ -4,6 +4,7 @@ import { LOCK_FILE, readLockIfPresent } from './catalog/lock.js';
 import { loadConfig } from './config/load.js';
 import { resolveConfig, type ResolvedConfig } from './config/resolve.js';
 import { ConfigError } from './util/errors.js';
+import { withUsage } from './usage/record.js';
 
 export interface OpenProjectOptions {
   /** rc file (`--config`); discovered from `cwd` when absent. */
@@ -30,7 +31,7 @@ export interface Project {
  */
 export async function openProject(options: OpenProjectOptions = {}): Promise<Project> {
   const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
-  const config = resolveConfig(rc, file);
+  const config = await withUsage(resolveConfig(rc, file), options.cwd ?? process.cwd());
   const files = options.catalogs ?? [];
   let sources: ServerTools[];
   if (files.length > 0) sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f))));

@@ -18,6 +18,15 @@ export async function referenceSources(): Promise<ServerTools[]> {
   return mergeCatalogs([await readCatalogFile(GITHUB_CATALOG), await readCatalogFile(REFERENCE_CATALOG)]);
 }
 
+/** The developer stack of issue 21 (9 of its 10 servers: figma is not in the fixtures), 140 tools. */
+export async function stackSources(): Promise<ServerTools[]> {
+  const { stack } = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/tasks/developer-tasks.json'), 'utf8')) as { stack: Record<string, string[]> };
+  const parts = await Promise.all(
+    Object.entries(stack).map(async ([file, servers]) => (await readCatalogFile(path.join(CATALOGS, file))).filter((source) => servers.includes(source.server))),
+  );
+  return mergeCatalogs(parts);
+}
+
 export async function referenceProject(rc: RcConfig = {}) {
   const config = resolveConfig(rc);
   const { catalog, warnings } = buildCatalog(await referenceSources(), config);

@@ -1,4 +1,5 @@
 import { openProject } from '../project.js';
+import { modeFit, type ModeFit } from '../focus/fit.js';
 import { statusReport, type ModeStatus } from '../tokens/report.js';
 import { ConfigError } from '../util/errors.js';
 import { parse, usageText, UsageError, type FlagSpecs } from './args.js';
@@ -12,7 +13,11 @@ const checkFlags = {
 
 export const checkCommand: Command = {
   name: 'check',
-  usage: usageText('check', checkFlags, { about: 'Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.' }),
+  usage: usageText('check', checkFlags, {
+    about: `Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.
+A mode over its budget holds back its lowest-priority tools (reachable through search_tools);
+it is over only with "fit": false or when its pinned tools alone cost more than the budget.`,
+  }),
   async run(argv, io) {
     const { values } = parse(argv, checkFlags);
     const format = values.format ?? 'text';
@@ -30,10 +35,10 @@ export const checkCommand: Command = {
     const over = report.modes.filter((mode) => !mode.withinBudget);
     const where = project.config.file ?? 'presets';
     for (const mode of report.modes) {
-      if (mode.withinBudget) io.out(`ok    ${mode.name}: ${mode.tokens} tokens${mode.budget === null ? ' (no budget)' : ` <= ${mode.budget}`}`);
+      if (mode.withinBudget) io.out(`ok    ${mode.name}: ${mode.tokens} tokens${mode.budget === null ? ' (no budget)' : ` <= ${mode.budget}`}${fitsBy(mode)}`);
     }
     for (const mode of over) {
-      const message = overMessage(mode);
+      const message = overMessage(mode, modeFit(project.catalog, project.config, mode.name));
       if (format === 'github') io.out(`::error file=${annotationProperty(where)},title=lazytools budget::${annotationData(message)}`);
       else io.out(`OVER  ${message}`);
     }
@@ -54,12 +59,25 @@ function annotationProperty(text: string): string {
   return annotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-function overMessage(mode: ModeStatus): string {
+/** ", fits by holding back N tools (T tokens)" for a fitted mode that holds some back. */
+function fitsBy(mode: ModeStatus): string {
+  if (mode.heldBack.length === 0) return '';
+  return `, fits by holding back ${mode.heldBack.length} tool(s) (${mode.heldBackTokens} tokens; search_tools reaches them)`;
+}
+
+/** What is over and what to change: unpin (pins alone too costly) or fit/move groups (fit: false). */
+function overMessage(mode: ModeStatus, fitted: ModeFit | undefined): string {
   const budget = mode.budget ?? 0;
   const excess = mode.tokens - budget;
+  const head = `${mode.name}: ${mode.tokens} tokens, budget ${budget}, over by ${excess} (${((excess / budget) * 100).toFixed(1)}%).`;
+  if (fitted?.fit) {
+    const pinned = (fitted.ranked ?? []).filter((entry) => entry.shown && /^(pinned|alwaysVisible)/.test(entry.reason));
+    const costly = [...pinned].sort((a, b) => b.tool.tokens - a.tool.tokens).slice(0, 3).map((entry) => `${entry.tool.id} ${entry.tool.tokens} (${entry.reason})`);
+    return `${head} Pinned and alwaysVisible tools alone cost ${mode.pinnedTokens} tokens with lazytools' own tools: unpin some (costliest: ${costly.join(', ')}), or raise "budget".`;
+  }
   const costly = mode.groupTokens
     .slice(0, 3)
     .map((g) => `${g.group} ${g.tokens}`)
     .join(', ');
-  return `${mode.name}: ${mode.tokens} tokens, budget ${budget}, over by ${excess} (${((excess / budget) * 100).toFixed(1)}%). Costliest groups: ${costly}`;
+  return `${head} Costliest groups: ${costly}. Remove "fit": false so the mode holds back its lowest-priority tools, move a costly group to another mode, or raise "budget".`;
 }

@@ -1,15 +1,24 @@
 import { placementReport, type ToolPlacement } from '../catalog/explain.js';
 import { toolGlob } from '../catalog/groups.js';
+import { modeFit, type RankedTool } from '../focus/fit.js';
 import { openProject } from '../project.js';
 import { parse, usageText, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
+interface FitLine {
+  mode: string;
+  shown: boolean;
+  priority: number;
+  reason: string;
+  why: string[];
+}
+
 const groupsFlags = {
   ...projectOptions,
   tool: { type: 'string', value: 'GLOB', help: 'only tools whose "server:tool" id matches (a glob without ":" matches any server)' },
   unplaced: { type: 'boolean', help: 'only tools no mode but "all" shows (in no group, or in groups no mode uses), with why' },
-  json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest,unplaced?}],"unplaced"}' },
+  json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest,unplaced?,fit:[{mode,shown,priority,reason,why}]}],"unplaced"}' },
 } as const satisfies FlagSpecs;
 
 export const groupsCommand: Command = {
@@ -17,14 +26,29 @@ export const groupsCommand: Command = {
   usage: usageText('groups', groupsFlags, {
     about: `Shows per tool the groups it is in and why (tool glob, keyword, or topic with its score and
 evidence), the modes that show it, and whether it only reads. Tools in no group get the
-groups they came closest to; add them with rc "groups" (a group's "tools" or "topics").`,
+groups they came closest to; add them with rc "groups" (a group's "tools" or "topics").
+Per mode that includes a tool: its priority there, whether the mode shows it within its budget
+or holds it back (reachable through search_tools), and the signals behind the priority.`,
   }),
   async run(argv, io) {
     const { values } = parse(argv, groupsFlags);
     const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
     const glob = values.tool === undefined ? undefined : toolGlob(values.tool);
     const report = placementReport(project.catalog, project.config, (tool) => glob === undefined || glob.test(tool.id));
-    const tools = values.unplaced ? report.tools.filter((tool) => tool.unplaced !== undefined) : report.tools;
+    const placed = values.unplaced ? report.tools.filter((tool) => tool.unplaced !== undefined) : report.tools;
+    const ranks = new Map<string, Map<string, RankedTool>>();
+    const rankIn = (mode: string) => {
+      let byId = ranks.get(mode);
+      if (!byId) ranks.set(mode, (byId = new Map((modeFit(project.catalog, project.config, mode)?.ranked ?? []).map((entry) => [entry.tool.id, entry]))));
+      return byId;
+    };
+    const tools = placed.map((tool) => ({
+      ...tool,
+      fit: tool.modes.flatMap((mode) => {
+        const entry = rankIn(mode).get(tool.id);
+        return entry ? [{ mode, shown: entry.shown, priority: entry.priority, reason: entry.reason, why: entry.why }] : [];
+      }),
+    }));
     if (values.json) {
       io.out(JSON.stringify({ threshold: report.threshold, tools, unplaced: report.unplaced }, null, 2));
       return 0;
@@ -36,10 +60,11 @@ groups they came closest to; add them with rc "groups" (a group's "tools" or "to
   },
 };
 
-function render(tool: ToolPlacement): string {
+function render(tool: ToolPlacement & { fit: FitLine[] }): string {
   const lines = [`${tool.id}${tool.name !== tool.id.slice(tool.id.indexOf(':') + 1) ? ` (as ${tool.name})` : ''}  [${tool.write.kind}: ${tool.write.reason}]`];
   if (tool.groups.length === 0) lines.push(`  no group${tool.closest.length > 0 ? `; closest: ${tool.closest.join('; ')}` : ''}`);
   for (const group of tool.groups) lines.push(`  ${group.group.padEnd(16)} ${group.reason}`);
   lines.push(`  modes: ${tool.modes.length > 0 ? tool.modes.join(', ') : `(none but "all": ${tool.unplaced ?? 'in no mode'})`}`);
+  for (const fit of tool.fit) lines.push(`    ${fit.mode}: ${fit.shown ? 'shown' : 'held back'}, priority ${fit.priority}: ${fit.reason}${fit.why.length > 0 ? ` [${fit.why.join(', ')}]` : ''}`);
   return lines.join('\n');
 }

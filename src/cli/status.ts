@@ -5,7 +5,9 @@ import { statusReport } from '../tokens/report.js';
 import { groupsReport, groupsSummary } from '../tokens/groups.js';
 import { configFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
-import { statusMarkdown, statusTable } from './render.js';
+import { explainFit, statusMarkdown, statusTable } from './render.js';
+import { modeFit } from '../focus/fit.js';
+import { requireMode } from '../focus/policy.js';
 
 export const projectOptions = {
   config: configFlag,
@@ -14,8 +16,10 @@ export const projectOptions = {
 
 const statusFlags = {
   ...projectOptions,
-  json: { type: 'boolean', help: '{"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds}],\n"groups":{<mode>:{listTokens,getTokens:{<group>:n}}}} (groups/list and groups/get answers)' },
+  json: { type: 'boolean', help: '{"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds,\nfit,heldBack:[{id,name,tokens,reason}],heldBackTokens}],"groups":{<mode>:{listTokens,getTokens:{<group>:n}}}}\n(tools, tokens, toolNames, toolIds: what the mode shows; heldBack: its other tools, highest priority\nfirst; groups: what the groups extension\'s groups/list and groups/get answers cost)' },
   markdown: { type: 'boolean', help: 'a Markdown table (exclusive with --json)' },
+  explain: { type: 'boolean', help: 'per mode with a budget, every tool by priority: shown or held back, and why' },
+  mode: { type: 'string', value: 'M', help: 'with --explain: only mode M' },
   html: { type: 'string', value: 'FILE', help: 'also write one self-contained HTML page: per mode a bar of tokens by server and\ngroup with the budget line, held-back and unplaced tools, a search box over the catalog' },
 } as const satisfies FlagSpecs;
 
@@ -24,9 +28,11 @@ export const statusCommand: Command = {
   usage: usageText('status', statusFlags),
   async run(argv, io) {
     const { values } = parse(argv, statusFlags);
+    if (values.mode !== undefined && !values.explain) throw new UsageError('--mode applies to --explain only');
     if (values.json && values.markdown) throw new UsageError('--json and --markdown both choose the output format: pass one of them');
     const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
     for (const warning of project.warnings) io.err(`warning: ${warning}`);
+    if (values.mode !== undefined) requireMode(project.config, values.mode);
     const report = statusReport(project.catalog, project.config);
     if (values.html !== undefined) {
       const file = path.resolve(io.cwd, values.html);
@@ -34,13 +40,21 @@ export const statusCommand: Command = {
       io.err(`wrote ${file}`);
     }
     if (values.json) {
-      const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds }) => ({
-        name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds,
+      const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens }) => ({
+        name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens,
       }));
       const groups = Object.fromEntries(groupsReport(project.catalog, project.config).map(({ mode, ...cost }) => [mode, cost]));
       io.out(JSON.stringify({ modes, groups }, null, 2));
     } else if (values.markdown) io.out(statusMarkdown(report.modes));
     else io.out(`${statusTable(report.modes)}\n\n${groupsSummary(groupsReport(project.catalog, project.config))}`);
+    if (values.explain) {
+      const names = values.mode !== undefined ? [values.mode] : report.modes.filter((mode) => mode.budget !== null).map((mode) => mode.name);
+      const out = values.json ? io.err : io.out;
+      for (const name of names) {
+        const fitted = modeFit(project.catalog, project.config, name);
+        if (fitted) out(`\n${explainFit(fitted)}`);
+      }
+    }
     return 0;
   },
 };

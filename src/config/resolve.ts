@@ -13,6 +13,10 @@ export interface ResolvedMode {
   groups: string[];
   readOnly: boolean;
   budget: number | undefined;
+  /** Fit the shown tools to the budget (rc `fit`, default true; see focus/fit.ts). */
+  fit: boolean;
+  /** Globs on `server:tool` ids this mode never holds back (rc `pin`, with the parent's). */
+  pin: string[];
 }
 
 /** Everything the rest of lazytools reads from configuration, with defaults applied. */
@@ -41,7 +45,15 @@ export interface ResolvedConfig {
   variants: string[] | undefined;
   /** ttlMs of 2026-07-28 list results. */
   cacheTtlMs: number;
+  /**
+   * Decayed call counts per mode and tool id from the usage record, when rc `usage` is on and
+   * the record was read at start (`withUsage`); a signal of budget fitting (focus/fit.ts).
+   */
+  usageWeights?: UsageWeights | undefined;
 }
+
+/** Decayed call counts: mode -> `server:tool` id -> weight. */
+export type UsageWeights = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
 /** A bearer token of `auth.tokens`: its label, sha256 (lower-case hex) and the modes it may use. */
 export interface TokenGrant {
@@ -94,6 +106,8 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
       groups: unique([...(parent?.groups ?? []), ...ownGroups]),
       readOnly: mode.readOnly ?? parent?.readOnly ?? false,
       budget: mode.budget ?? parent?.budget ?? rc.budget,
+      fit: mode.fit ?? parent?.fit ?? true,
+      pin: unique([...(parent?.pin ?? []), ...(mode.pin ?? [])]),
     };
     resolving.delete(name);
     modes[name] = resolved;

@@ -76,6 +76,7 @@ export const groupSchema = z.strictObject({
     .array(z.enum(TOPIC_NAMES))
     .optional()
     .describe('Topics whose tools are removed last, like exclude: keeps "*issue*" from taking error-tracker issues.'),
+  pin: z.boolean().optional().describe('true: every mode that shows this group shows all its tools, whatever its budget (budget fitting never holds them back).'),
 });
 
 /** A focus mode. rc entries merge key by key over the preset of the same name. */
@@ -86,6 +87,11 @@ export const modeSchema = z.strictObject({
   extends: z.string().optional().describe('Another mode whose groups this one adds to.'),
   readOnly: z.boolean().optional().describe('Show and allow only tools annotated readOnlyHint: true.'),
   budget: z.number().int().positive().optional().describe('Token budget for the mode\'s tool definitions.'),
+  fit: z
+    .boolean()
+    .optional()
+    .describe('true (default): when the mode\'s groups cost more than its budget, show the highest-priority tools that fit and reach the rest through search_tools; false: show them all (check fails over budget).'),
+  pin: z.array(z.string()).optional().describe('Globs on "server:tool" ids the mode always shows, whatever its budget.'),
 });
 
 /** Values one tool's examples may hold: describe_tools prints them in full. */
@@ -114,6 +120,13 @@ export const toolOverrideSchema = z.strictObject({
     .refine((examples) => withinSize(examples, MAX_EXAMPLE_VALUES), `expected at most ${10_000} values in all (YAML anchors and aliases count each time they are used)`)
     .optional()
     .describe('Example arguments shown by describe_tools.'),
+  pin: z.boolean().optional().describe('true: every mode that includes this tool shows it, whatever its budget.'),
+  priority: z
+    .number()
+    .min(-100)
+    .max(100)
+    .optional()
+    .describe('Added to the tool\'s priority when a mode is fitted to its budget (higher shows first; a tool\'s own signals add up to about 10).'),
 });
 
 export const strategySchema = z.enum(['notify', 'proxy', 'hybrid', 'auto']);

@@ -3,22 +3,54 @@ import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { FocusState } from './machine.js';
 import { modeAllows, modeNamed } from './policy.js';
+import { modeFit, type FitConfig } from './fit.js';
+
+/** What visibility reads from the configuration. */
+type VisibleConfig = FitConfig;
 
 /**
- * The catalog tools a session sees: the mode's groups plus the session's enabled groups, minus
- * its disabled groups, plus `alwaysVisible` and search-discovered tools. A read-only mode drops
- * every tool not annotated `readOnlyHint: true`. Pure, in catalog order.
+ * The catalog tools a session sees: what the mode shows within its budget (focus/fit.ts: the
+ * highest-priority tools of its groups, pinned and `alwaysVisible` ones always), minus the
+ * session's disabled groups, plus every tool of the session's enabled groups and its
+ * search-discovered tools. Tools the session asked for (enable_group, search) are shown even
+ * past the budget: the user asked. A read-only mode drops every tool that may write. Pure, in
+ * catalog order; the fitting is cached per catalog, config and mode.
  */
-export function visibleTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, focus: FocusState): CatalogTool[] {
+export function visibleTools(catalog: Catalog, config: VisibleConfig, focus: FocusState): CatalogTool[] {
+  const mode = modeNamed(config, focus.mode);
+  if (!mode) return [];
+  const fitted = modeFit(catalog, config, focus.mode)?.shownIds;
+  const groups = new Set([...mode.groups, ...focus.enabled]);
+  const disabled = new Set(focus.disabled);
+  for (const group of disabled) groups.delete(group);
+  const enabled = new Set(focus.enabled.filter((group) => groups.has(group)));
+  const always = idMatcher(config.alwaysVisible);
+  const discovered = new Set(focus.discovered);
+  return catalog.tools.filter((tool) => {
+    if (!modeAllows(mode, tool)) return false;
+    if (discovered.has(tool.id) || always(tool.id)) return true;
+    if (enabled.size > 0 && tool.groups.some((group) => enabled.has(group))) return true;
+    if (!fitted?.has(tool.id)) return false;
+    // A fitted tool goes with its groups: hidden when the session disabled them (a mode pin outside them stays).
+    return tool.groups.some((group) => groups.has(group)) || !tool.groups.some((group) => disabled.has(group));
+  });
+}
+
+/**
+ * Every tool of the session's mode, shown or held back by the budget (plus enabled groups and
+ * discovered tools): what the mode's rules let the session reach (policy's `inMode`).
+ */
+export function modeMembers(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, focus: FocusState): CatalogTool[] {
   const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
   const groups = new Set([...mode.groups, ...focus.enabled]);
   for (const group of focus.disabled) groups.delete(group);
   const always = idMatcher(config.alwaysVisible);
+  const pinned = idMatcher(mode.pin);
   const discovered = new Set(focus.discovered);
   return catalog.tools.filter((tool) => {
     if (!modeAllows(mode, tool)) return false;
-    return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id);
+    return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id) || pinned(tool.id);
   });
 }
 
@@ -41,7 +73,7 @@ function proxyListedTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes'
  */
 export function listedTools(
   catalog: Catalog,
-  config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>,
+  config: VisibleConfig,
   focus: FocusState,
   strategy: ServedStrategy,
   visible: () => CatalogTool[] = () => visibleTools(catalog, config, focus),

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isReadOnly, modeNamed, switchRefusal } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
+import { modeFit } from '../focus/fit.js';
 import { hasOwn } from '../util/own.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
@@ -19,7 +20,9 @@ interface FocusArgs {
 /**
  * The focus_mode tool: switch mode (by name or by intent), enable or disable a group, or report
  * status. Validates everything before changing anything, so a bad argument changes nothing. The
- * result names the tools that appeared and went, for clients that ignore list_changed.
+ * reply is terse and bounded (FOCUS_REPLY_MAX characters at any catalog size): mode, counts,
+ * tokens, the cut, how many tools came and went with a handful of their names; the full list is
+ * tools/list (or `lazytools status`).
  */
 export function handleFocusMode(session: FrontSession, raw: unknown): CallToolResult {
   const args = (raw ?? {}) as Record<string, unknown>;
@@ -37,7 +40,7 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
     const match = resolveIntent(intent, Object.values(config.modes));
     if (match.mode === null) {
       const closest = match.alternatives.map((a) => a.mode);
-      const text = `${unclearIntentText(intent, match, Object.values(config.modes))}\nThen call focus_mode with {"mode": "<name>"}.`;
+      const text = boundedReply([unclearIntentText(intent, match, Object.values(config.modes)), 'Then call focus_mode with {"mode": "<name>"}.']);
       return textResult(text, { ...status(session), candidates: closest, confidence: match.confidence });
     }
     target = match.mode;
@@ -57,17 +60,49 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   const removed = [...before].filter(([id]) => !after.has(id)).map(([, name]) => name);
 
   const report = status(session);
+  const held = modeFit(session.gateway.catalog, config, report.mode)?.heldBack.length ?? 0;
   const lines = [
-    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${modeNamed(config, report.mode)?.description ?? ''}`,
-    `Groups: ${report.groups.join(', ') || '(none)'}`,
+    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clip(modeNamed(config, report.mode)?.description ?? '', 160)}`,
+    `Groups: ${someOf(report.groups, 8) || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
-  if (added.length > 0) lines.push(`Added: ${added.join(', ')}`);
-  if (removed.length > 0) lines.push(`Removed: ${removed.join(', ')}`);
+  if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
+  if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   if (session.strategy === 'proxy' && changing) lines.push(`Call the mode's ${session.modeTools().length} tools through execute_tool.`);
   const down = [...session.gateway.upstreams.values()].filter((u) => u.status === 'down');
-  if (down.length > 0) lines.push(`Servers down: ${down.map((u) => `${u.name} (${u.lastError ?? 'unavailable'})`).join(', ')}`);
-  return textResult(lines.join('\n'), { ...report, added, removed });
+  if (down.length > 0) lines.push(`Servers down: ${someOf(down.map((u) => `${u.name} (${clip(u.lastError ?? 'unavailable', 80)})`), 3)}`);
+  if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
+  const structured = { ...report, heldBack: held, added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
+  return textResult(boundedReply(lines), structured);
+}
+
+/** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */
+const NAMES_SHOWN = 5;
+
+/** Anything focus_mode says is at most this long, whatever the catalog (the model reads it). */
+export const FOCUS_REPLY_MAX = 1_500;
+
+/** The reply's lines joined, cut to FOCUS_REPLY_MAX characters (rc text such as descriptions can be long). */
+export function boundedReply(lines: readonly string[]): string {
+  return clip(lines.join('\n'), FOCUS_REPLY_MAX);
+}
+
+/** ": +a, +b, -c" with at most NAMES_SHOWN names in all, added first. */
+function changeNames(added: readonly string[], removed: readonly string[]): string {
+  const names = [...added.map((name) => `+${clip(name, 64)}`), ...removed.map((name) => `-${clip(name, 64)}`)];
+  if (names.length === 0) return '';
+  const shown = names.slice(0, NAMES_SHOWN);
+  return `: ${shown.join(', ')}${names.length > shown.length ? ', …' : ''}`;
+}
+
+/** The first `max` items joined, and how many more. */
+function someOf(items: readonly string[], max: number): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /**

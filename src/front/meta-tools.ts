@@ -4,6 +4,8 @@ import { UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
 import { mayEnable, modeAllows, modeNamed } from '../focus/policy.js';
+import { modeFit } from '../focus/fit.js';
+import { searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
 import { errorResult, jsonResult } from './results.js';
 import { callCatalogTool, type CallContext, type CallingSession } from './call.js';
@@ -56,8 +58,9 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
   if (group !== undefined && !gateway.catalog.groups.has(group)) return errorResult(new UnknownNameError('group', group, [...gateway.catalog.groups.keys()]).message);
   // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only).
   const mode = modeNamed(gateway.config, session.mode);
-  const options = { limit, group, filter: mode?.readOnly ? (tool: CatalogTool) => modeAllows(mode, tool) : undefined };
-  const hits = gateway.search.searchMany(queries, options);
+  // The mode's held-back tools (left out of its list to fit the budget) rank first.
+  const heldBack = modeFit(gateway.catalog, gateway.config, session.mode)?.heldBackIds ?? new Set<string>();
+  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter: mode?.readOnly ? (tool: CatalogTool) => modeAllows(mode, tool) : undefined }, heldBack);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(gateway.config, session, session.strategy);
@@ -182,5 +185,8 @@ function groupIndex(session: MetaToolSession): string {
   const lines = [...catalog.groups.values()]
     .filter((group) => group.tools.length > 0 && !group.catchAll)
     .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${sumTokens(group.tools)}t): ${group.description}`);
-  return `groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
+  const fitted = modeFit(catalog, session.gateway.config, session.mode);
+  // Under proxy no mode tool is listed, so nothing is "held back": every tool is one execute_tool away.
+  const held = fitted && fitted.heldBack.length > 0 && session.strategy !== 'proxy' ? `${fitted.heldBack.length} tools of the mode held back by its budget: search_tools finds them first\n` : '';
+  return `${held}groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }

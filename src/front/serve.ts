@@ -2,6 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
+import { withUsage } from '../usage/record.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
 import { readLockIfPresent } from '../catalog/lock.js';
@@ -58,7 +59,7 @@ export interface Served {
 export async function serve(options: ServeOptions = {}): Promise<Served> {
   const logger = options.logger ?? stderrLogger;
   const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
-  const config = resolveConfig(rc, file);
+  const config = await withUsage(resolveConfig(rc, file), process.cwd());
   const modes = options.mode === undefined ? undefined : options.mode.split(',').map((mode) => mode.trim());
   for (const mode of modes ?? [])
     if (!modeNamed(config, mode)) throw new ConfigError(`--mode: ${new UnknownNameError('mode', mode, Object.keys(config.modes)).message}`);
@@ -129,7 +130,7 @@ function watchConfig(file: string, gateway: Gateway, logger: Logger): FSWatcher 
   const reload = async () => {
     try {
       const { config: rc } = await loadConfig({ file });
-      await gateway.reload(resolveConfig(rc, file));
+      await gateway.reload(await withUsage(resolveConfig(rc, file), process.cwd()));
       logger.info(`reloaded ${file}`);
     } catch (error) {
       logger.error(`config reload failed, keeping the previous config: ${(error as Error).message}`);

@@ -5,7 +5,7 @@ import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
 import { callRefusal, fixedModeGone, type PolicySubject } from '../focus/policy.js';
-import { listedTools, visibleTools } from '../focus/visible.js';
+import { listedTools, modeMembers, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
 import { VERSION } from '../version.js';
@@ -62,7 +62,7 @@ export class FrontSession implements SessionContext, PolicySubject {
   private activeRequest: RequestId | undefined;
   private relatedRequest: RequestId | undefined;
   private relay: FrontRelay | undefined;
-  private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string> } | undefined;
+  private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } | undefined;
   private closed = false;
   /** Tools search_tools returned in this session (for the usage record). */
   private readonly searched = new Set<string>();
@@ -187,9 +187,9 @@ export class FrontSession implements SessionContext, PolicySubject {
     return this.visible().tools;
   }
 
-  /** True when the tool is part of the session's current mode. */
+  /** True when the tool is part of the session's current mode (shown, or held back by its budget). */
   inMode(tool: CatalogTool): boolean {
-    return this.visible().ids.has(tool.id);
+    return this.visible().ids.has(tool.id) || (this.visible().members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((t) => t.id))).has(tool.id);
   }
 
   /** Catalog tools in the list the client sees: the mode's, or only `alwaysVisible` under proxy. */
@@ -302,7 +302,7 @@ export class FrontSession implements SessionContext, PolicySubject {
     return createActor(machine, snapshot ? { snapshot: snapshot as never } : {}).start();
   }
 
-  private visible(): { tools: CatalogTool[]; ids: Set<string> } {
+  private visible(): { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } {
     const snapshot = this.actor.getSnapshot();
     const catalog = this.gateway.catalog;
     if (this.visibleCache && this.visibleCache.key === catalog && this.visibleCache.state === snapshot) return this.visibleCache;

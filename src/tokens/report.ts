@@ -2,6 +2,7 @@ import { sumTokens, type Catalog, type CatalogTool, type ToolDefinition } from '
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { listedTools } from '../focus/visible.js';
+import { modeFit, type HeldBack } from '../focus/fit.js';
 import { countToolsTokens } from '../util/tokens.js';
 
 /**
@@ -49,6 +50,13 @@ export interface ModeStatus extends ListStatus {
   toolIds: string[];
   /** Tokens per group of the mode, most expensive first (for `check` output). */
   groupTokens: Array<{ group: string; tokens: number }>;
+  /** True when the mode is fitted to its budget (it has one, and rc `fit` is not false). */
+  fit: boolean;
+  /** Tools of the mode its list leaves out to stay within budget, highest priority first (reachable through search_tools and execute_tool). */
+  heldBack: HeldBack[];
+  heldBackTokens: number;
+  /** Tokens of the tools fitting never holds back (pinned, `alwaysVisible`). */
+  pinnedTokens: number;
 }
 
 export interface StatusReport {
@@ -69,6 +77,9 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
   return {
     modes: modes.map((mode) => {
       const listed = listedTools(catalog, config, { mode: mode.name, enabled: [], disabled: [], discovered: [] }, strategy);
+      const fitted = modeFit(catalog, config, mode.name);
+      // Under proxy no mode tool is listed: nothing is held back, everything is one execute_tool away.
+      const heldBack = strategy === 'proxy' ? [] : [...(fitted?.heldBack ?? [])];
       const figures = listStatus(catalog, listed, own);
       const budget = mode.budget ?? null;
       const groupTokens = mode.groups
@@ -83,6 +94,10 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
         toolNames: listed.map((tool) => tool.exposedName),
         toolIds: listed.map((tool) => tool.id),
         groupTokens,
+        fit: fitted?.fit ?? false,
+        heldBack,
+        heldBackTokens: heldBack.reduce((sum, tool) => sum + tool.tokens, 0),
+        pinnedTokens: (fitted?.pinnedTokens ?? 0) + ownTokens,
       };
     }),
   };

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { projectFolder } from '../util/root.js';
+import type { ResolvedConfig } from '../config/resolve.js';
 
 /** How a call reached a tool: named in the list, through execute_tool, or after search_tools found it. */
 export type UsageVia = 'direct' | 'execute_tool' | 'search';
@@ -69,4 +70,36 @@ export async function readUsage(file: string): Promise<UsageRecord[]> {
     }
   }
   return records;
+}
+
+/** Half-life of a recorded call as a fitting signal: a call a fortnight old counts half. */
+const HALF_LIFE_MS = 14 * 24 * 3_600_000;
+
+/**
+ * Call counts per mode and tool, each call weighted by its age (half-life 14 days), for budget
+ * fitting: tools a mode keeps using stay in its list.
+ */
+export function usageWeights(records: readonly UsageRecord[], now: number = Date.now()): Map<string, Map<string, number>> {
+  const weights = new Map<string, Map<string, number>>();
+  for (const record of records) {
+    const at = Date.parse(record.t);
+    const age = Number.isFinite(at) ? Math.max(0, now - at) : Number.POSITIVE_INFINITY;
+    const weight = Math.pow(0.5, age / HALF_LIFE_MS);
+    if (!(weight > 0.01)) continue;
+    let byTool = weights.get(record.mode);
+    if (!byTool) weights.set(record.mode, (byTool = new Map()));
+    byTool.set(record.tool, (byTool.get(record.tool) ?? 0) + weight);
+  }
+  return weights;
+}
+
+/**
+ * The config with the usage record's decayed counts attached (`usageWeights`), when rc `usage`
+ * is on and the record exists: budget fitting then keeps the tools a mode keeps using. Read once
+ * at start (and on reload), never per request.
+ */
+export async function withUsage(config: ResolvedConfig, cwd: string): Promise<ResolvedConfig> {
+  if (!config.usage) return config;
+  const records = await readUsage(usagePath(config.file, cwd));
+  return records.length === 0 ? config : { ...config, usageWeights: usageWeights(records) };
 }

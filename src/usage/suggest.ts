@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { UsageRecord } from './record.js';
 import { own } from '../util/own.js';
-import { visibleTools } from '../focus/visible.js';
+import { modeMembers } from '../focus/visible.js';
 
 export interface ToolUsage {
   mode: string;
@@ -45,7 +45,7 @@ export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig
     const mode = own(config.modes, row.mode);
     if (around < threshold || !mode) continue;
     const tool = catalog?.byId.get(row.tool);
-    const inMode = catalog !== undefined && tool !== undefined && visibleTools(catalog, config, { mode: row.mode, enabled: [], disabled: [], discovered: [] }).includes(tool);
+    const inMode = catalog !== undefined && tool !== undefined && modeMembers(catalog, config, { mode: row.mode, enabled: [], disabled: [], discovered: [] }).includes(tool);
     const placements = inMode ? [] : (tool?.placements ?? []).filter((p) => !mode.groups.includes(p.group) && !catalog?.groups.get(p.group)?.catchAll);
     const groups = placements.map((p) => p.group);
     const reasons = placements.map((p) => p.reason);

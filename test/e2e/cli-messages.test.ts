@@ -109,7 +109,7 @@ describe('issue 15: lazytools CLI messages', () => {
     const { code, stdout } = cli(['status', '--catalog', 'tiny.json'], dir);
     expect(code).toBe(0);
     const row = stdout.split('\n').find((line) => line.startsWith('nothing'));
-    expect(row).toMatch(/^nothing\s+0\/1\s+\d+\/\d+\s+-\d+\.\d%\s+-\s+ok\s+\.{20}$/);
+    expect(row).toMatch(/^nothing\s+0\/1\s+\d+\/\d+\s+-\d+\.\d%\s+-\s+ok\s+-\s+\.{20}$/);
     expect(stdout).toContain("tokens = the mode's tools + lazytools' own tools (");
     expect(stdout).toContain("A negative reduction means lazytools' own tools cost more than the mode saves.");
     // Listed verbatim, mode all costs the catalog plus lazytools' own tools (compact definitions would cut it).

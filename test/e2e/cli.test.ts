@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rcJsonSchema } from '../../src/config/json-schema.js';
-import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, tempTree } from '../helpers.js';
+import { BIN, CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree } from '../helpers.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
 function cli(args: string[], cwd = ROOT) {
@@ -18,9 +18,9 @@ describe('lazytools status', () => {
     const { code, stdout } = cli(['status', ...catalogs, '--json'], tempTree({ 'package.json': '{}' }));
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as { modes: Array<Record<string, unknown>> };
-    expect(json.modes).toHaveLength(8);
+    expect(json.modes).toHaveLength(11);
     for (const mode of json.modes) {
-      expect(Object.keys(mode)).toEqual(['name', 'tools', 'totalTools', 'tokens', 'totalTokens', 'reduction', 'budget', 'withinBudget', 'toolNames', 'toolIds']);
+      expect(Object.keys(mode)).toEqual(['name', 'tools', 'totalTools', 'tokens', 'totalTokens', 'reduction', 'budget', 'withinBudget', 'toolNames', 'toolIds', 'fit', 'heldBack', 'heldBackTokens']);
       const { toolNames, toolIds } = mode as { toolNames: string[]; toolIds: string[] };
       expect(toolIds).toHaveLength(toolNames.length);
       toolIds.forEach((id, i) => expect(id.endsWith(`:${toolNames[i] ?? ''}`) || id.replace(':', '_') === toolNames[i], id).toBe(true));
@@ -32,9 +32,9 @@ describe('lazytools status', () => {
 
   it('prints a table and a Markdown table', () => {
     const table = cli(['status', ...catalogs]);
-    expect(table.stdout).toMatch(/security_review\s+18\/154\s+\d+\/29579\s+\d+\.\d%/);
+    expect(table.stdout).toMatch(/security_review\s+\d+\/154\s+\d+\/29579\s+\d+\.\d%/);
     const markdown = cli(['status', ...catalogs, '--markdown']);
-    expect(markdown.stdout).toContain('| mode | tools | tokens | reduction | budget | within budget |');
+    expect(markdown.stdout).toContain('| mode | tools | tokens | reduction | budget | within budget | held back |');
   });
 });
 
@@ -45,12 +45,50 @@ describe('lazytools check', () => {
     expect(stdout).toContain('ok    security_review');
   });
 
-  it('exits 1 with a lowered budget, naming the mode, the excess and the costliest groups', () => {
+  it('fits a lowered budget by holding tools back, and says so (exit 0)', () => {
     const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"security_review":{"budget":1000}}}' });
+    const { code, stdout } = cli(['check', ...catalogs], dir);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ok {4}security_review: \d+ tokens <= 1000, fits by holding back \d+ tool\(s\) \(\d+ tokens; search_tools reaches them\)$/m);
+  });
+
+  it('exits 1 over budget with "fit": false, naming the mode, the excess, the costliest groups and what to change', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"security_review":{"budget":1000,"fit":false}}}' });
     const { code, stdout, stderr } = cli(['check', ...catalogs], dir);
     expect(code).toBe(1);
     expect(stdout).toMatch(/OVER {2}security_review: \d+ tokens, budget 1000, over by \d+ \(\d+\.\d%\)\. Costliest groups: security \d+/);
+    expect(stdout).toContain('Remove "fit": false so the mode holds back its lowest-priority tools');
     expect(stderr).toContain('1 mode(s) over budget: security_review');
+  });
+
+  it('exits 1 when the pinned tools alone are over budget, naming the costliest pins', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"development":{"budget":2000,"pin":["github:*"]}}}' });
+    const { code, stdout } = cli(['check', ...catalogs], dir);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/OVER {2}development: \d+ tokens, budget 2000, over by \d+ .*Pinned and alwaysVisible tools alone cost \d+ tokens .*unpin some \(costliest: github:\w+ \d+ \(pinned \(modes\.development\.pin\)\)/);
+  });
+
+  it.each([
+    ['real-world', [path.join(CATALOGS, 'real-world.json')]],
+    ['reference + GitHub', catalogs.filter((arg) => arg !== '--catalog')],
+  ])('exits 0 on the presets over the %s catalogs, fitting the modes that hold more', (_, files) => {
+    const { code, stdout } = cli(['check', ...files.flatMap((file) => ['--catalog', file])], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('OVER');
+  });
+
+  it('exits 0 on the presets over the 10-server developer stack, every formerly empty mode now holding tools', async () => {
+    const dir = tempTree({ 'package.json': '{}', 'stack.json': JSON.stringify({ servers: Object.fromEntries((await stackSources()).map((s) => [s.server, { tools: s.tools }])) }) });
+    const { code, stdout } = cli(['check', '--catalog', 'stack.json'], dir);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ok {4}development: \d+ tokens <= 7000, fits by holding back/m);
+    const status = JSON.parse(cli(['status', '--catalog', 'stack.json', '--json'], dir).stdout) as { modes: Array<{ name: string; tools: number; fit: boolean; heldBack: Array<{ id: string; name: string; tokens: number; reason: string }>; heldBackTokens: number; toolIds: string[] }> };
+    for (const name of ['code_review', 'daily_checkin', 'security_review', 'task_management']) expect(status.modes.find((m) => m.name === name)?.tools, name).toBeGreaterThan(0);
+    const development = status.modes.find((m) => m.name === 'development');
+    expect(development?.fit).toBe(true);
+    expect(Object.keys(development?.heldBack[0] ?? {})).toEqual(['id', 'name', 'tokens', 'reason']);
+    expect(development?.heldBackTokens).toBe(development?.heldBack.reduce((sum, tool) => sum + tool.tokens, 0));
+    expect(development?.toolIds.some((id) => development.heldBack.some((held) => held.id === id))).toBe(false);
   });
 
   it('prints GitHub Actions annotations', () => {

@@ -24,7 +24,8 @@ describe('lazytools groups', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^playwright:browser_click {2}\[write: readOnlyHint: false\]$/m);
     expect(stdout).toMatch(/^ {2}browser +topic browser [\d.]+ \(server "playwright", name "browser", title "click"/m);
-    expect(stdout).toContain('  modes: debugging, development');
+    expect(stdout).toContain('  modes: browser_testing, debugging, development');
+    expect(stdout).toMatch(/^ {4}development: (shown|held back), priority -?[\d.]+: .*\[.*\]$/m);
     expect(stderr).toMatch(/^\d+\/1 tools shown by a mode other than "all"/m);
   });
 
@@ -74,7 +75,7 @@ describe('lazytools init placement hints', () => {
     const dir = tempTree({ 'package.json': '{}', 'client.json': client });
     const { code, stderr } = cli(['init', '--from', 'client.json'], dir);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^ {2}playwright: its name places its tools in browser \(modes debugging, development\)$/m);
+    expect(stderr).toMatch(/^ {2}playwright: its name places its tools in browser \(modes browser_testing, debugging, development\)$/m);
     expect(stderr).toContain('  weather: placed tool by tool from their names and descriptions once listed; to show all of a server\'s tools in a mode, add its group to the mode');
     expect(stderr).toMatch(/"modes":\{"development":\{"groups":\[.*"weather"\]\}\}/);
   });

@@ -144,21 +144,21 @@ describe('config resolution', () => {
     const config = resolveConfig({ modes: { security_review: { budget: 100 } } });
     const mode = config.modes.security_review!;
     expect(mode.budget).toBe(100);
-    expect(mode.groups).toEqual(['security', 'code', 'context']);
+    expect(mode.groups).toEqual(['security', 'code', 'context', 'local_code']);
     expect(mode.readOnly).toBe(true);
     expect(mode.aliases).toContain('security audit');
   });
 
   it('adds parent groups with extends, and applies the default budget', () => {
     const config = resolveConfig({ budget: 5000, modes: { secdev: { extends: 'security_review', groups: ['ci'] } } });
-    expect(config.modes.secdev).toMatchObject({ groups: ['security', 'code', 'context', 'ci'], readOnly: true, budget: 4000 });
+    expect(config.modes.secdev).toMatchObject({ groups: ['security', 'code', 'context', 'local_code', 'ci'], readOnly: true, budget: 4000, fit: true });
     expect(config.modes.all!.budget).toBe(5000);
   });
 
-  it('ships eight preset modes and development as the default', () => {
+  it('ships eleven preset modes and development as the default', () => {
     const config = resolveConfig({});
     expect(Object.keys(config.modes).sort()).toEqual(
-      ['all', 'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'],
+      ['all', 'browser_testing', 'code_review', 'daily_checkin', 'debugging', 'development', 'operations', 'research', 'security_review', 'sprint_planning', 'task_management'],
     );
     expect(config.defaultMode).toBe('development');
     expect(config.strategy).toBe('hybrid');

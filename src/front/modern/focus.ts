@@ -1,7 +1,7 @@
 import { modeNamed, switchRefusal } from '../../focus/policy.js';
 import { resolveIntent, unclearIntentText } from '../../search/intent.js';
 import { UnknownNameError } from '../../util/errors.js';
-import { status } from '../focus-tool.js';
+import { boundedReply, status } from '../focus-tool.js';
 import { errorResult, textResult } from '../results.js';
 
 type CallToolResult = ReturnType<typeof errorResult>;
@@ -31,7 +31,7 @@ export function modernFocusMode(view: ModernView, at: ServedAt, raw: unknown): C
   if (target === undefined && typeof args.intent === 'string') {
     const match = resolveIntent(args.intent, modes);
     if (match.mode === null)
-      return textResult(`${unclearIntentText(args.intent, match, modes)}\nThen call focus_mode with {"mode": "<name>"}.`, {
+      return textResult(boundedReply([unclearIntentText(args.intent, match, modes), 'Then call focus_mode with {"mode": "<name>"}.']), {
         ...current,
         candidates: match.alternatives.map((a) => a.mode),
         confidence: match.confidence,
@@ -41,9 +41,9 @@ export function modernFocusMode(view: ModernView, at: ServedAt, raw: unknown): C
   const lines = [`This request runs in mode ${view.mode}: ${current.visibleTools} of ${current.totalTools} tools, ${current.tokens} of ${current.totalTokens} tokens.`];
   if (target === undefined || target === view.mode) {
     if (target !== undefined) lines.push(`Already in mode "${target}".`);
-    return textResult(lines.join('\n'), { ...current });
+    return textResult(boundedReply(lines), { ...current });
   }
   const reach = reachOf(config, at, target);
   lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, reachText(target, reach), 'This tool list does not change: under MCP 2026-07-28 a mode is chosen per request, not switched.');
-  return textResult(lines.join('\n'), { ...current, target, reach: { ...reach } });
+  return textResult(boundedReply(lines), { ...current, target, reach: { ...reach } });
 }

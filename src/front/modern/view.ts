@@ -1,7 +1,7 @@
 import type { CatalogTool, ToolDefinition } from '../../catalog/catalog.js';
 import { FOCUS_MODE } from '../../catalog/own-tools.js';
 import { callRefusal, statelessStrategy, type PolicySubject } from '../../focus/policy.js';
-import { visibleTools, listedTools } from '../../focus/visible.js';
+import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
@@ -27,7 +27,7 @@ export class ModernView implements PolicySubject, StatelessOrigin {
   asker: InputAsker | undefined;
   readonly fixedMode: string | undefined;
   readonly strategy: 'proxy' | 'hybrid';
-  private visible: { tools: CatalogTool[]; ids: Set<string> } | undefined;
+  private visible: { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } | undefined;
 
   constructor(
     readonly gateway: Gateway,
@@ -54,8 +54,12 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     return this.visibleSet().tools;
   }
 
+  /** True when the tool is part of the mode (shown, or held back by its budget). */
   inMode(tool: CatalogTool): boolean {
-    return this.visibleSet().ids.has(tool.id);
+    const set = this.visibleSet();
+    if (set.ids.has(tool.id)) return true;
+    set.members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((member) => member.id));
+    return set.members.has(tool.id);
   }
 
   /** Catalog tools in the list: the mode's, or under proxy only the `alwaysVisible` ones. */
@@ -113,7 +117,7 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     this.gateway.usage?.record(this.mode, tool.id, via);
   }
 
-  private visibleSet(): { tools: CatalogTool[]; ids: Set<string> } {
+  private visibleSet(): { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } {
     if (!this.visible) {
       const tools = visibleTools(this.gateway.catalog, this.gateway.config, this.focus);
       this.visible = { tools, ids: new Set(tools.map((tool) => tool.id)) };

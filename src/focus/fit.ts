@@ -1,0 +1,174 @@
+import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
+import { ownTools } from '../catalog/own-tools.js';
+import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
+import { own } from '../util/own.js';
+import { countToolsTokens } from '../util/tokens.js';
+import { compareStrings } from '../util/compare.js';
+import { modeAllows, modeNamed } from './policy.js';
+import { toolPriority, type Priority } from './priority.js';
+
+/** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
+export interface HeldBack {
+  id: string;
+  name: string;
+  tokens: number;
+  reason: string;
+}
+
+/** One tool of a mode, ranked: its priority, why, and whether the fitted list shows it. */
+export interface RankedTool extends Priority {
+  tool: CatalogTool;
+  shown: boolean;
+  /** Why it is shown (pinned, fits) or held back (budget), in words. */
+  reason: string;
+}
+
+/** What a mode shows within its budget, and what it holds back. */
+export interface ModeFit {
+  mode: string;
+  /** True when fitting applies: the mode has a budget and rc `fit` is not false. */
+  fit: boolean;
+  budget: number | undefined;
+  /** Tokens of lazytools' own tools, counted in the budget. */
+  ownTokens: number;
+  /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`), catalog order. */
+  members: readonly CatalogTool[];
+  memberIds: ReadonlySet<string>;
+  /** The tools the mode's list shows, catalog order. */
+  shown: readonly CatalogTool[];
+  shownIds: ReadonlySet<string>;
+  /** The mode's other tools, highest priority first. */
+  heldBack: readonly HeldBack[];
+  heldBackIds: ReadonlySet<string>;
+  heldBackTokens: number;
+  /** Tokens of the pinned and `alwaysVisible` tools, which fitting never holds back. */
+  pinnedTokens: number;
+  /** Every member, highest priority first (pinned ones first), with its reason. */
+  ranked: readonly RankedTool[];
+}
+
+const cache = new WeakMap<Catalog, WeakMap<object, Map<string, ModeFit>>>();
+
+/**
+ * The mode's fitted list, computed once per catalog, config and mode (sessions read it on every
+ * focus change; it never costs a tools/list). Undefined for an unknown mode.
+ */
+export function modeFit(catalog: Catalog, config: FitConfig, mode: string): ModeFit | undefined {
+  const rules = modeNamed(config, mode);
+  if (!rules) return undefined;
+  let byConfig = cache.get(catalog);
+  if (!byConfig) cache.set(catalog, (byConfig = new WeakMap()));
+  let byMode = byConfig.get(config);
+  if (!byMode) byConfig.set(config, (byMode = new Map()));
+  let fitted = byMode.get(mode);
+  if (!fitted) byMode.set(mode, (fitted = fitMode(catalog, config, rules)));
+  return fitted;
+}
+
+/** What fitting reads from the configuration. */
+export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible' | 'tools' | 'strategy' | 'usageWeights'>;
+
+/**
+ * Fits a mode to its budget. Pure and deterministic: the same catalog, config and mode give the
+ * same lists. The budget counts what `listStatus` counts (listed tools plus lazytools' own tools
+ * as `status` serves them). Pinned tools (rc `pin` on the mode, a group or a tool) and
+ * `alwaysVisible` ones are always shown; the rest are taken in priority order (see
+ * `toolPriority`, with breadth: each server and group keeps its best tools before any keeps its
+ * next ones), skipping any tool that does not fit in what is left so cheaper ones still can.
+ */
+export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode): ModeFit {
+  const groups = new Set(mode.groups);
+  const always = idMatcher(config.alwaysVisible);
+  const modePin = idMatcher(mode.pin);
+  const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
+  const members = catalog.tools.filter((tool) => modeAllows(mode, tool) && (tool.groups.some((group) => groups.has(group)) || always(tool.id) || modePin(tool.id)));
+  const strategy = config.strategy === 'auto' ? 'hybrid' : config.strategy;
+  const fit = mode.fit && mode.budget !== undefined;
+  const ownTokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), catalog.tokenizer);
+  const usage = config.usageWeights?.get(mode.name);
+  const readLeaning = mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length;
+
+  const pinReason = (tool: CatalogTool): string | undefined => {
+    if (always(tool.id)) return 'alwaysVisible';
+    if (own(config.tools, tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
+    if (modePin(tool.id)) return `pinned (modes.${mode.name}.pin)`;
+    const group = tool.groups.find((g) => pinnedGroups.has(g));
+    return group === undefined ? undefined : `pinned (groups.${group}.pin)`;
+  };
+  // Unfitted modes (no budget, or fit: false) show every member: no priorities to compute, and no
+  // token counts to pay for (a 10,000-tool "all" mode would count them all).
+  const scored = members.map((tool) => ({
+    tool,
+    pin: pinReason(tool),
+    ...(fit ? toolPriority(tool, { mode, readLeaning, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority }) : { priority: 0, why: [] }),
+  }));
+  const ordered = fit ? breadthOrder(scored, groups) : scored;
+
+  const budget = (mode.budget ?? Number.POSITIVE_INFINITY) - ownTokens;
+  const pinned = ordered.filter((entry) => entry.pin !== undefined);
+  const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
+  let left = budget - pinnedTokens;
+  const ranked: RankedTool[] = [];
+  for (const entry of pinned) ranked.push({ ...entry, shown: true, reason: entry.pin ?? 'pinned' });
+  for (const entry of ordered) {
+    if (entry.pin !== undefined) continue;
+    const tokens = entry.tool.tokens;
+    if (!fit || tokens <= left) {
+      if (fit) left -= tokens;
+      ranked.push({ ...entry, shown: true, reason: fit ? `fits (priority ${entry.priority})` : mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode' });
+    } else {
+      const room = Math.max(0, Math.round(left));
+      ranked.push({ ...entry, shown: false, reason: `budget: ${tokens} tokens, ${room} left (priority ${entry.priority})` });
+    }
+  }
+  const shownIds = new Set(ranked.filter((entry) => entry.shown).map((entry) => entry.tool.id));
+  const heldBack = ranked.filter((entry) => !entry.shown).map(({ tool, reason }) => ({ id: tool.id, name: tool.exposedName, tokens: tool.tokens, reason }));
+  return {
+    mode: mode.name,
+    fit,
+    budget: mode.budget,
+    ownTokens,
+    members,
+    memberIds: new Set(members.map((tool) => tool.id)),
+    shown: members.filter((tool) => shownIds.has(tool.id)),
+    shownIds,
+    heldBack,
+    heldBackIds: new Set(heldBack.map((entry) => entry.id)),
+    heldBackTokens: heldBack.reduce((sum, entry) => sum + entry.tokens, 0),
+    pinnedTokens,
+    ranked,
+  };
+}
+
+type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
+
+/** Breadth: what a tool's rank within its server and within its first mode group costs it (times log2(1 + rank)). */
+const SERVER_STEP = 0.6;
+const GROUP_STEP = 0.3;
+
+/**
+ * Orders tools by priority with breadth, round-robin by rank: first the best tool of every server
+ * of the mode, then the rest, each losing a little for every better tool of its own server and
+ * of its (first) mode group, so every server and group keeps its best tools before any keeps its
+ * tenth. Ties break by id.
+ */
+function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
+  const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
+  const serverRank = new Map<string, number>();
+  const groupRank = new Map<string, number>();
+  const adjusted = byScore.map((entry) => {
+    const group = entry.tool.groups.find((g) => groups.has(g)) ?? '';
+    const inServer = serverRank.get(entry.tool.server) ?? 0;
+    const inGroup = groupRank.get(group) ?? 0;
+    serverRank.set(entry.tool.server, inServer + 1);
+    groupRank.set(group, inGroup + 1);
+    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup));
+    const why = inServer === 0 ? [...entry.why, `best of ${entry.tool.server}`] : [...entry.why, `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`];
+    return { ...entry, priority, why, first: inServer === 0 };
+  });
+  return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

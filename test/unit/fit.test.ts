@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { fitMode, modeFit } from '../../src/focus/fit.js';
+import { modeMembers, visibleTools } from '../../src/focus/visible.js';
+import { statusReport } from '../../src/tokens/report.js';
+import { usageWeights } from '../../src/usage/record.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { openProject } from '../../src/project.js';
+import { REFERENCE_CATALOG, stackSources, tempTree } from '../helpers.js';
+
+const sources = await stackSources();
+function project(rc: RcConfig = {}) {
+  const config = resolveConfig(rc);
+  return { config, catalog: buildCatalog(sources, config).catalog };
+}
+const fresh = (mode: string) => ({ mode, enabled: [], disabled: [], discovered: [] });
+
+describe('budget-fitted modes', () => {
+  it('shows the highest-priority tools within the budget and holds the rest back, reachable', () => {
+    const { config, catalog } = project({ modes: { development: { budget: 6000 } } });
+    const fitted = modeFit(catalog, config, 'development');
+    if (!fitted) throw new Error('no fit');
+    const row = statusReport(catalog, config).modes.find((m) => m.name === 'development');
+    expect(row?.withinBudget).toBe(true);
+    expect(row?.tokens).toBeLessThanOrEqual(6000);
+    expect(row?.fit).toBe(true);
+    expect(fitted.heldBack.length).toBeGreaterThan(0);
+    expect(row?.heldBack).toEqual(fitted.heldBack);
+    expect(row?.heldBackTokens).toBe(fitted.heldBack.reduce((sum, tool) => sum + tool.tokens, 0));
+    // Shown and held back partition the mode's tools: nothing of the mode is lost.
+    const members = modeMembers(catalog, config, fresh('development')).map((tool) => tool.id);
+    expect([...(row?.toolIds ?? []), ...fitted.heldBack.map((tool) => tool.id)].sort()).toEqual([...members].sort());
+    for (const held of fitted.heldBack) expect(held.reason).toMatch(/^budget: \d+ tokens, \d+ left/);
+    // Held back in priority order.
+    const priorities = fitted.ranked.filter((entry) => !entry.shown).map((entry) => entry.priority);
+    expect(priorities).toEqual([...priorities].sort((a, b) => b - a));
+  });
+
+  it('is deterministic and computed once per catalog, config and mode', () => {
+    const { config, catalog } = project();
+    const first = modeFit(catalog, config, 'debugging');
+    expect(modeFit(catalog, config, 'debugging')).toBe(first);
+    const again = fitMode(catalog, config, config.modes.debugging as never);
+    expect(again.shown.map((tool) => tool.id)).toEqual(first?.shown.map((tool) => tool.id));
+    expect(again.heldBack).toEqual(first?.heldBack);
+  });
+
+  it('keeps breadth: every server of an over-budget mode keeps its best tool', () => {
+    const { config, catalog } = project({ modes: { development: { budget: 9000 } } });
+    const fitted = modeFit(catalog, config, 'development');
+    const servers = new Set(fitted?.members.map((tool) => tool.server));
+    const shownServers = new Set(fitted?.shown.map((tool) => tool.server));
+    expect([...servers].filter((server) => !shownServers.has(server))).toEqual([]);
+  });
+
+  it('with fit: false shows every tool of the mode and is over budget', () => {
+    const { config, catalog } = project({ modes: { development: { fit: false } } });
+    const row = statusReport(catalog, config).modes.find((m) => m.name === 'development');
+    expect(row?.fit).toBe(false);
+    expect(row?.heldBack).toEqual([]);
+    expect(row?.tools).toBe(modeMembers(catalog, config, fresh('development')).length);
+    expect(row?.withinBudget).toBe(false);
+  });
+
+  it('never holds back pinned tools (mode pin, group pin, tools.<id>.pin, alwaysVisible)', () => {
+    const pins = ['desktop-commander:start_search', 'desktop-commander:edit_block', 'kubernetes:kubectl_create'];
+    const { config, catalog } = project({
+      alwaysVisible: ['desktop-commander:write_pdf'],
+      modes: { development: { budget: 3000, pin: ['desktop-commander:start_search'] } },
+      tools: { 'desktop-commander:edit_block': { pin: true }, 'kubernetes:kubectl_create': { pin: true } },
+    });
+    const fitted = modeFit(catalog, config, 'development');
+    const shown = new Set(fitted?.shown.map((tool) => tool.id));
+    for (const id of [...pins, 'desktop-commander:write_pdf']) expect(shown.has(id), id).toBe(true);
+    expect(fitted?.ranked.find((entry) => entry.tool.id === 'desktop-commander:edit_block')?.reason).toBe('pinned (tools.desktop-commander:edit_block.pin)');
+    const grouped = project({ groups: { reasoning: { topics: ['reasoning'], pin: true } }, modes: { development: { budget: 2000 } } });
+    expect(modeFit(grouped.catalog, grouped.config, 'development')?.shownIds.has('sequential-thinking:sequentialthinking')).toBe(true);
+  });
+
+  it('is over budget when the pinned tools alone exceed it', () => {
+    const { config, catalog } = project({ modes: { development: { budget: 1500, pin: ['notion:*'] } } });
+    const row = statusReport(catalog, config).modes.find((m) => m.name === 'development');
+    expect(row?.withinBudget).toBe(false);
+    expect(row?.pinnedTokens).toBeGreaterThan(1500);
+    // Nothing unpinned is shown beyond the pins.
+    expect(row?.toolIds.every((id) => id.startsWith('notion:'))).toBe(true);
+  });
+
+  it('ranks by rc priority and recorded usage', () => {
+    const plain = project();
+    const held = modeFit(plain.catalog, plain.config, 'development')?.heldBack[0]?.id;
+    if (held === undefined) throw new Error('nothing held back');
+    const boosted = project({ tools: { [held]: { priority: 50 } } });
+    expect(modeFit(boosted.catalog, boosted.config, 'development')?.shownIds.has(held)).toBe(true);
+    const now = Date.parse('2026-11-20T00:00:00Z');
+    const records = Array.from({ length: 30 }, () => ({ t: '2026-11-19T00:00:00Z', mode: 'development', tool: held, via: 'execute_tool' as const }));
+    const used = { ...plain.config, usageWeights: usageWeights(records, now) };
+    expect(modeFit(plain.catalog, used, 'development')?.shownIds.has(held)).toBe(true);
+    // Old calls decay: a year-old record no longer counts.
+    expect(usageWeights([{ t: '2025-11-19T00:00:00Z', mode: 'development', tool: held, via: 'direct' }], now).size).toBe(0);
+  });
+
+  it('shows every tool of a group the session enabled, past the budget (the user asked)', () => {
+    const { config, catalog } = project();
+    const plain = visibleTools(catalog, config, fresh('development')).map((tool) => tool.id);
+    const wiki = catalog.groups.get('wiki')?.tools.map((tool) => tool.id) ?? [];
+    expect(wiki.every((id) => plain.includes(id))).toBe(false);
+    const enabled = visibleTools(catalog, config, { ...fresh('development'), enabled: ['wiki'] }).map((tool) => tool.id);
+    expect(wiki.every((id) => enabled.includes(id))).toBe(true);
+    const held = modeFit(catalog, config, 'development')?.heldBack[0]?.id ?? '';
+    expect(visibleTools(catalog, config, { ...fresh('development'), discovered: [held] }).some((tool) => tool.id === held)).toBe(true);
+  });
+
+  it('reads the usage record at start when rc usage is on (status and check see the same fit as serve)', async () => {
+    const line = JSON.stringify({ t: new Date().toISOString(), mode: 'development', tool: 'memory:read_graph', via: 'direct' });
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"usage": true}', '.lazytools/usage.jsonl': `${line}\n${line}\n` });
+    const project = await openProject({ cwd: dir, catalogs: [REFERENCE_CATALOG] });
+    expect(project.config.usageWeights?.get('development')?.get('memory:read_graph')).toBeGreaterThan(1.9);
+    const off = await openProject({ cwd: tempTree({ 'package.json': '{}', '.lazytools/usage.jsonl': `${line}\n` }), catalogs: [REFERENCE_CATALOG] });
+    expect(off.config.usageWeights).toBeUndefined();
+  });
+
+  it('keeps held-back tools reachable: search_tools ranks them first, policy counts them in the mode', async () => {
+    // Verbatim definitions: desktop-commander's write_file (about 1,000 tokens) is then held back from development.
+    const config = resolveConfig({ policy: { hiddenTools: 'reject' }, definitions: 'verbatim' });
+    const gateway = new Gateway({ config, upstreams: [], locked: sources });
+    const session = gateway.createSession();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.connect(serverSide);
+    const client = new Client({ name: 'fit-test', version: '1' });
+    await client.connect(clientSide);
+    try {
+      const fitted = modeFit(gateway.catalog, gateway.config, 'development');
+      const held = gateway.catalog.byId.get('desktop-commander:write_file');
+      expect(fitted?.heldBackIds.has('desktop-commander:write_file')).toBe(true);
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(listed).not.toContain('write_file');
+      // A held-back tool is part of the mode: reject-hidden policy lets it run.
+      expect(held && session.inMode(held)).toBe(true);
+      expect(held && session.refusal(held)).toBeUndefined();
+      const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'write a file', enable: false } })) as CallToolResult;
+      const hits = (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
+      expect(hits[0]).toBe('write_file');
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});

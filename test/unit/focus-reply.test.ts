@@ -1,0 +1,65 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { generateCatalog } from '../../bench/generate.mjs';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { FOCUS_REPLY_MAX } from '../../src/front/focus-tool.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { modernFocusMode } from '../../src/front/modern/focus.js';
+import { ModernView } from '../../src/front/modern/view.js';
+
+/** 10,000 generated tools, with groups that take thousands of them, so a switch moves thousands. */
+const sources = parseCatalog(generateCatalog(10_000));
+const rc = {
+  groups: { billing: { servers: ['billing-*'] }, chat: { servers: ['chat-*'] }, everything: { tools: ['*'] } },
+  modes: {
+    billing: { groups: ['billing'], description: 'Billing work '.repeat(40), budget: 3000 },
+    chat: { groups: ['chat', 'billing'] },
+    wide: { groups: ['everything'], fit: false },
+  },
+};
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+describe('focus_mode replies are terse and bounded at 10,000 tools', () => {
+  it('legacy sessions: mode, counts, tokens, the cut, +N/-M with a handful of names, at most 1,500 characters', async () => {
+    const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: sources });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.createSession().connect(serverSide);
+    const client = new Client({ name: 'reply-test', version: '1' });
+    await client.connect(clientSide);
+    try {
+      for (const args of [{ mode: 'wide' }, { mode: 'billing' }, { mode: 'chat' }, { mode: 'wide' }, { status: true }, { intent: 'zzz qqq' }, { enable_group: 'chat' }]) {
+        const result = (await client.callTool({ name: 'focus_mode', arguments: args })) as CallToolResult;
+        const reply = text(result);
+        expect(reply.length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+        expect(JSON.stringify(result.structuredContent).length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX * 2);
+      }
+      const toBilling = (await client.callTool({ name: 'focus_mode', arguments: { mode: 'billing' } })) as CallToolResult;
+      const reply = text(toBilling);
+      expect(reply).toMatch(/^Mode: billing: Billing work/);
+      expect(reply).toMatch(/^Visible: \d+ of 10000 tools, \d+ of \d+ tokens \(\d+\.\d% fewer\)$/m);
+      // From every tool to the billing servers: thousands went, five names at most.
+      const changed = /^Changed: \+(\d+), -(\d+)(: .*)?$/m.exec(reply);
+      expect(Number(changed?.[2])).toBeGreaterThan(1000);
+      expect((changed?.[3] ?? '').split(', ').length).toBeLessThanOrEqual(6);
+      expect(toBilling.structuredContent).toMatchObject({ mode: 'billing', removedCount: Number(changed?.[2]) });
+      expect((toBilling.structuredContent as { removed: string[] }).removed).toHaveLength(5);
+      expect(reply).toMatch(/^Held back by the budget: \d+ tools of this mode; search_tools finds them first\.$/m);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+
+  it('2026-07-28 requests: the same bound', () => {
+    const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: sources });
+    const view = new ModernView(gateway, 'wide', false, false, 'hybrid');
+    for (const args of [{ mode: 'billing' }, { status: true }, { intent: 'zzz qqq' }, { mode: 'chat' }]) {
+      const reply = text(modernFocusMode(view, { baseUrl: 'http://127.0.0.1:1/mcp' }, args));
+      expect(reply.length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+    }
+    expect(text(modernFocusMode(view, {}, { mode: 'billing' }))).toContain('This request runs in mode wide: 10000 of 10000 tools');
+  });
+});
