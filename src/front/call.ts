@@ -2,6 +2,7 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import { findTool } from '../catalog/catalog.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
+import { visibleToolNames } from '../focus/policy.js';
 import { UpstreamError } from '../upstream/error.js';
 import { upstreamFailure } from './context.js';
 import { errorResult } from './results.js';
@@ -40,7 +41,7 @@ export function callContext(ctx: ServerContext): CallContext {
 }
 
 /** What calling a catalog tool needs from its caller: a session, or a stateless request (front/modern). */
-export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin'>;
+export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin' | 'boundary'>;
 
 /**
  * Calls a catalog tool by exposed name or id, after the mode's checks (focus/policy): read-only
@@ -50,7 +51,7 @@ export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordU
 export async function callCatalogTool(session: CallingSession, name: string, args: unknown, call: CallContext | undefined, via: CallVia): Promise<CallToolResult> {
   const catalog = session.gateway.catalog;
   const tool = findTool(catalog, name);
-  if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, catalog.byName.keys())} Use search_tools to find tools.`);
+  if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, visibleToolNames(catalog, session.gateway.config, session.boundary))} Use search_tools to find tools.`);
   const refusal = session.refusal(tool);
   if (refusal) return errorResult(refusal);
   const upstream = session.gateway.upstreamOf(tool);

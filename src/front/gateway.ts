@@ -8,7 +8,7 @@ import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { addCloseListener } from '../util/close.js';
-import { requireMode } from '../focus/policy.js';
+import { requireMode, type Boundary } from '../focus/policy.js';
 import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -39,6 +39,8 @@ export interface SessionOptions {
   mode?: string | undefined;
   /** Override the rc strategy for this endpoint. */
   strategy?: Strategy | undefined;
+  /** Who the session may be (policy.boundaryOf): a bearer token's modes bound everything it does. */
+  boundary?: Boundary | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
-import { modeNamed, requestMode } from '../focus/policy.js';
+import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
 import { accessFor } from './auth.js';
@@ -110,7 +110,9 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const served = fixedModes ?? Object.keys(gateway.config.modes);
+    const grant = access.kind === 'modes' ? access.grant : undefined;
+    // Refusals name only the modes this caller may use.
+    const served = (fixedModes ?? Object.keys(gateway.config.modes)).filter((name) => !grant || grant.modes.includes(name));
     const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!route)
       return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${served.join(', ')})` });
@@ -121,8 +123,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
     }
 
-    // A token mapped to modes fixes the mode: no endpoint may widen it (focus/policy requestMode).
-    const grant = access.kind === 'modes' ? access.grant : undefined;
+    // A token mapped to modes bounds the mode: no endpoint may widen it (focus/policy requestMode).
     const decided = grant ? requestMode(gateway.config, { endpoint: mode, served: fixedModes, tokenModes: grant.modes, tokenLabel: grant.label }) : undefined;
     if (decided && 'refusal' in decided) return reply(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Forbidden: ${decided.refusal}` } });
 
@@ -158,7 +159,11 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
     if (sessions.size + opening >= maxSessions)
       return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
-    const session = gateway.createSession({ mode: decided?.mode ?? mode, strategy: (requested as Strategy | null) ?? options.strategy });
+    // One boundary per session (focus/policy boundaryOf): the endpoint's mode narrowed by the
+    // token's modes. A token of one mode fixes the session there; of several, it switches among them.
+    const boundary = boundaryOf({ endpoint: mode, tokenModes: grant?.modes, tokenLabel: grant?.label });
+    const fixed = mode ?? (boundary.modes?.length === 1 ? boundary.modes[0] : undefined);
+    const session = gateway.createSession({ mode: fixed, boundary, strategy: (requested as Strategy | null) ?? options.strategy });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

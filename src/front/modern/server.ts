@@ -10,7 +10,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { FOCUS_MODE } from '../../catalog/own-tools.js';
-import { requestMode, switchRefusal } from '../../focus/policy.js';
+import { boundaryOf, requestMode, switchRefusal } from '../../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
 import { VERSION } from '../../version.js';
 import type { Gateway } from '../gateway.js';
@@ -64,7 +64,7 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     const resolved = requestMode(gateway.config, { ...route, variant });
     if ('refusal' in resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.refusal);
     const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
-    return new ModernView(gateway, resolved.mode, resolved.bound, resolved.boundary, route.strategy ?? gateway.config.strategy, typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : {});
+    return new ModernView(gateway, resolved.mode, resolved.bound, boundaryOf(route), route.strategy ?? gateway.config.strategy, typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : {});
   };
 
   server.setRequestHandler('tools/list', (request, ctx) => {
