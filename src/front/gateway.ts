@@ -161,9 +161,9 @@ export class Gateway implements RoutingContext {
   }
 
   /** The upstreams' own instructions, each under its server's name. */
-  upstreamInstructions(): string {
+  upstreamInstructions(upstreams: Iterable<Upstream> = this.upstreams.values()): string {
     const parts: string[] = [];
-    for (const upstream of this.upstreams.values()) {
+    for (const upstream of upstreams) {
       const text = upstream.instructions?.trim();
       if (text) parts.push(`## ${upstream.name}\n${text}`);
     }

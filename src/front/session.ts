@@ -85,7 +85,7 @@ export class FrontSession implements SessionContext, PolicySubject {
       ...(offered.logging ? { logging: {} } : {}),
     };
     this.advertised = capabilities;
-    const upstreamInstructions = gateway.upstreamInstructions();
+    const upstreamInstructions = gateway.upstreamInstructions(this.routing.upstreams.values());
     this.server = new Server(
       { name: 'lazytools', version: VERSION },
       { capabilities, instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS },

@@ -69,6 +69,7 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     const echo = await admin.callTool({ name: 'echo', arguments: { message: 'hi' } });
     expect(echo.isError).toBeFalsy();
     expect((await admin.listPrompts()).prompts.map((p) => p.name)).toContain('simple-prompt');
+    expect(admin.getInstructions()).toContain('## everything');
   });
 
   it('a token of one mode cannot call another mode\'s tool: by name, by id, through execute_tool', async () => {
@@ -148,6 +149,7 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
 
   it('prompts, resources and completions of servers outside the token\'s modes are not there', async () => {
     const notes = await legacy('notes-token');
+    expect(notes.getInstructions() ?? '').not.toContain('## everything');
     expect((await notes.listPrompts()).prompts.map((p) => p.name)).not.toContain('simple-prompt');
     await expect(notes.getPrompt({ name: 'simple-prompt' })).rejects.toThrow(/Unknown prompt/);
     const resources = (await notes.listResources()).resources.map((r) => r.uri);

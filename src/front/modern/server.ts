@@ -17,6 +17,7 @@ import type { Gateway } from '../gateway.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../meta-tools.js';
 import { listPage } from '../paging.js';
 import { errorResult } from '../results.js';
+import { scopedRouting } from '../context.js';
 import { modernFocusMode } from './focus.js';
 import { registerModernPrimitives } from './primitives.js';
 import type { ModernRoute } from './route.js';
@@ -48,7 +49,8 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     ...(variants ? { extensions: { [VARIANTS_EXTENSION]: variants as never } } : {}),
   };
   const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
-  const upstreamInstructions = gateway.upstreamInstructions();
+  // A token's requests read only the instructions of the servers its modes reach.
+  const upstreamInstructions = gateway.upstreamInstructions(scopedRouting(gateway, boundaryOf(route)).upstreams.values());
   const server = new Server(
     { name: 'lazytools', version: VERSION },
     {
