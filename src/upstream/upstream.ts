@@ -171,10 +171,26 @@ export class Upstream {
       const wait = Math.ceil((this.retryAt - Date.now()) / 1000);
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is down (${this.lastError ?? 'failed'}); next restart in ${wait} s`));
     }
-    this.starting ??= this.doStart().finally(() => {
+    this.starting ??= this.startOnce().finally(() => {
       this.starting = undefined;
     });
     return this.starting;
+  }
+
+  /**
+   * One start. A remembered 2026-07-28 verdict (the lock's, or the last connection's) skips the
+   * probe; when the server no longer speaks that era (its answers fail), the verdict is forgotten
+   * and the server probed afresh once, instead of failing every start.
+   */
+  private async startOnce(): Promise<void> {
+    const remembered = this.discovery;
+    try {
+      await this.doStart();
+    } catch (error) {
+      if (remembered?.kind !== 'modern' || this.options.era === 'modern') throw error;
+      this.discovery = undefined;
+      await this.doStart();
+    }
   }
 
   /** Calls a tool by its upstream name, starting the upstream first when needed. */

@@ -106,6 +106,23 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
     expect((await admin.callTool({ name: 'search_nodes', arguments: { query: 'x' } })).isError).toBeFalsy();
   });
 
+  it('a wrong or malformed era verdict in the lock is probed again, not fatal', async () => {
+    for (const protocol of [
+      { era: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'memory', version: '1' } } },
+      { era: 'modern', discover: { supportedVersions: 7 } },
+    ]) {
+      const { file, edit } = lockedProject();
+      edit((lock) => Object.assign(lock.servers.memory!, { protocol }));
+      served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger: recording() });
+      const admin = await connect('admin');
+      const graph = await admin.callTool({ name: 'read_graph', arguments: {} });
+      expect(graph.isError, `${JSON.stringify(protocol)}: ${text(graph)}`).toBeFalsy();
+      for (const client of clients.splice(0)) await client.close().catch(() => {});
+      await served.close();
+      served = undefined;
+    }
+  });
+
   it('without pin the drift is reported and the tool still runs', async () => {
     const { file, edit } = lockedProject();
     edit((lock) => {
