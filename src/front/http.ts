@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
+import type { TokenGrant } from '../config/resolve.js';
 import { addCloseListener } from '../util/close.js';
 import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
@@ -54,7 +55,7 @@ export interface HttpFront {
 
 interface HttpSession {
   session: FrontSession;
-  /** The rc token label the session was opened with: its requests must keep using that token. */
+  /** The rc token (label and modes, grantKey) the session was opened with: its requests must keep using it. */
   grant: string | undefined;
   transport: NodeStreamableHTTPServerTransport;
   path: string;
@@ -131,7 +132,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const sessionId = req.headers['mcp-session-id'];
     const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
-      if (!entry || entry.path !== url.pathname || entry.grant !== grant?.label)
+      if (!entry || entry.path !== url.pathname || entry.grant !== grantKey(grant))
         return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
       entry.lastSeen = Date.now();
       if (req.method === 'POST') busy(entry, res);
@@ -167,7 +168,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const entry: HttpSession = { session, transport, grant: grant?.label, path: url.pathname, lastSeen: Date.now(), active: 0 };
+        const entry: HttpSession = { session, transport, grant: grantKey(grant), path: url.pathname, lastSeen: Date.now(), active: 0 };
         busy(entry, res);
         sessions.set(id, entry);
       },
@@ -249,6 +250,14 @@ function busy(entry: HttpSession, res: ServerResponse): void {
     entry.active--;
     entry.lastSeen = Date.now();
   });
+}
+
+/**
+ * What a session's boundary was drawn from: the token's label and modes. A reload that changes the
+ * token's modes ends the session's reach (404: start a new one) instead of keeping the old boundary.
+ */
+function grantKey(grant: TokenGrant | undefined): string | undefined {
+  return grant && `${grant.label}\n${grant.modes.join('\n')}`;
 }
 
 /** A refused bearer token as a 401, or undefined. */

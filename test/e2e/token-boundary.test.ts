@@ -188,3 +188,32 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     expect(body).not.toContain('demo');
   });
 });
+
+describe('a reload that changes a token\'s modes', () => {
+  it('ends the reach of sessions opened under the old modes (they must start again)', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify(rc()));
+    const served = await serve({ config: file, http: { port: 0, token: 'admin' }, watch: true, logger: silentLogger });
+    const client = new Client({ name: 'reload', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(served.http!.url), { requestInit: { headers: { Authorization: 'Bearer notes-token' } } });
+    try {
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('create_entities');
+      const changed = rc();
+      changed.auth.tokens.notes.modes = ['audit'];
+      const reloaded = new Promise<void>((resolve) => served.gateway.listChangeListeners.add((kind) => kind === 'tools' && served.gateway.config.tokens.some((grant) => grant.label === 'notes' && grant.modes.includes('audit')) && resolve()));
+      writeFileSync(file, JSON.stringify(changed));
+      await reloaded;
+      const answer = await fetch(served.http!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer notes-token', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_entities', arguments: { entities: [] } } }),
+      });
+      expect(answer.status).toBe(404);
+    } finally {
+      await client.close().catch(() => {});
+      await served.close();
+    }
+  });
+});
