@@ -34,14 +34,16 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
   const config = await withUsage(resolveConfig(rc, file), options.cwd ?? process.cwd());
   const files = options.catalogs ?? [];
   let sources: ServerTools[];
-  if (files.length > 0) sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f))));
+  const read: string[] = [];
+  if (files.length > 0) sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f, read))));
   else {
     const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
     if (!lock) throw new ConfigError(noCatalogMessage(file, Object.keys(config.servers).length));
     sources = lock.sources;
+    read.push(...lock.warnings);
   }
   const { catalog, warnings } = buildCatalog(sources, config);
-  return { config, catalog, sources, warnings };
+  return { config, catalog, sources, warnings: [...read, ...warnings] };
 }
 
 /** Why there is no catalog, and the next step that works from here (a lock needs servers). */

@@ -6,33 +6,64 @@ import { readProfile } from './profile.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
- * allowed) into server tool lists. Tool definitions stay as written.
+ * allowed) into server tool lists. Tool definitions stay as written; malformed ones are dropped
+ * with a line in `warnings` each (see parseCatalog).
  *
- * @throws ConfigError naming the file and the key path that does not fit.
+ * @throws ConfigError naming the file and the key path when the file's shape does not fit.
  */
-export async function readCatalogFile(file: string): Promise<ServerTools[]> {
-  return parseCatalog(await readJsonFile(file), file);
+export async function readCatalogFile(file: string, warnings?: string[]): Promise<ServerTools[]> {
+  return parseCatalog(await readJsonFile(file), file, warnings);
 }
 
 /**
- * Validates the catalog shape loosely: servers, tool arrays, tool names and input schemas. A lock's
- * `placement` section seeds the placement caches for these tool objects where it still fits them.
+ * Validates the catalog shape: servers and tool arrays (a ConfigError when they do not fit), then
+ * each tool's fields. A lock is data, not code: a tool whose fields have the wrong types (a
+ * non-string name, description or title, an inputSchema or annotations that is not an object) is
+ * dropped with one warning naming the file, server and tool, and the rest of the server is kept.
+ * A lock's `placement` section seeds the placement caches for these tool objects where it still
+ * fits them (verified, see primePlacement).
  */
-export function parseCatalog(json: unknown, file?: string): ServerTools[] {
+export function parseCatalog(json: unknown, file?: string, warnings: string[] = []): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
   const result: ServerTools[] = [];
+  const where = file ? `${file}: ` : '';
   for (const [server, entry] of Object.entries(json.servers)) {
     if (!isObject(entry) || !Array.isArray(entry.tools)) throw new ConfigError(`servers.${server}.tools: expected an array of tool definitions`, file);
+    const tools: ToolDefinition[] = [];
     entry.tools.forEach((tool: unknown, index: number) => {
-      if (!isObject(tool) || typeof tool.name !== 'string' || tool.name.length === 0)
-        throw new ConfigError(`servers.${server}.tools[${index}].name: expected a non-empty string`, file);
-      if (!isObject(tool.inputSchema)) throw new ConfigError(`servers.${server}.tools[${index}].inputSchema: expected an object`, file);
+      const problem = toolProblem(tool);
+      if (problem) {
+        const [key, expected] = problem.split(': ');
+        warnings.push(`${where}servers.${server}.tools[${index}]${key ?? ''}${toolLabel(tool)}: ${expected ?? problem}; the tool is left out`);
+      }
+      else tools.push(tool as ToolDefinition);
     });
     const profile = readProfile(entry);
-    result.push(profile ? { server, tools: entry.tools as ToolDefinition[], profile } : { server, tools: entry.tools as ToolDefinition[] });
+    result.push(profile ? { server, tools, profile } : { server, tools });
   }
-  if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result);
+  if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`));
   return result;
+}
+
+/** What is wrong with a tool definition's types, or undefined when it fits. */
+function toolProblem(tool: unknown): string | undefined {
+  if (!isObject(tool)) return ': expected a tool definition object';
+  if (typeof tool.name !== 'string' || tool.name.length === 0) return '.name: expected a non-empty string';
+  if (!isObject(tool.inputSchema)) return '.inputSchema: expected an object';
+  for (const key of ['description', 'title'] as const) if (tool[key] !== undefined && typeof tool[key] !== 'string') return `.${key}: expected a string`;
+  if (tool.outputSchema !== undefined && !isObject(tool.outputSchema)) return '.outputSchema: expected an object';
+  const annotations = tool.annotations;
+  if (annotations === undefined) return undefined;
+  if (!isObject(annotations)) return '.annotations: expected an object';
+  if (annotations.title !== undefined && typeof annotations.title !== 'string') return '.annotations.title: expected a string';
+  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
+    if (annotations[hint] !== undefined && typeof annotations[hint] !== 'boolean') return `.annotations.${hint}: expected a boolean`;
+  return undefined;
+}
+
+/** ` ("name")` for a tool with a string name, for warnings. */
+function toolLabel(tool: unknown): string {
+  return isObject(tool) && typeof tool.name === 'string' ? ` (${JSON.stringify(tool.name.slice(0, 80))})` : '';
 }
 
 /** Merges catalogs; a server named twice is a ConfigError (ambiguous ids). */

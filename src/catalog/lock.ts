@@ -37,10 +37,12 @@ export function lockPath(rcFile: string | undefined, cwd: string): string {
 }
 
 /** The lock of a project when it exists (its cached placements seeded, see readCatalogFile). */
-export async function readLockIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; sources: ServerTools[] } | undefined> {
+export async function readLockIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; sources: ServerTools[]; warnings: string[] } | undefined> {
   const file = lockPath(rcFile, cwd);
   if (!existsSync(file)) return undefined;
-  return { file, sources: await readCatalogFile(file) };
+  // Malformed tools and cached placements that do not match their definitions are dropped, one warning each.
+  const warnings: string[] = [];
+  return { file, sources: await readCatalogFile(file, warnings), warnings };
 }
 
 /**
@@ -93,7 +95,7 @@ function hashTools(tools: readonly ToolDefinition[]): string {
 }
 
 /** JSON with object keys sorted at every level: equal content, equal text. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => compare(a, b))) : v,
   );

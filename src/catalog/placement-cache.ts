@@ -157,7 +157,7 @@ export function lockPlacement(sources: readonly ServerTools[], built?: { catalog
  * same objects buildCatalog will see). Entries that do not fit the tool now, or are malformed,
  * are skipped. Returns how many tools were seeded. Never throws: a lock is user-editable.
  */
-export function primePlacement(section: unknown, sources: readonly ServerTools[]): number {
+export function primePlacement(section: unknown, sources: readonly ServerTools[], warn: (message: string) => void = () => {}): number {
   if (!isRecord(section) || section.version !== placementVersion() || !isRecord(section.servers)) return 0;
   const groups = typeof section.groups === 'string' ? section.groups : undefined;
   let primed = 0;
@@ -166,13 +166,26 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
     if (!isRecord(entries)) continue;
     for (const tool of source.tools) {
       const entry = ownValue(entries, tool.name);
-      if (!isCachedPlacement(entry) || entry.input !== placementInputDigest(source.server, tool)) continue;
+      if (entry === undefined) continue;
+      if (!isCachedPlacement(entry)) {
+        warn(`placement.servers.${source.server}.${tool.name}: malformed cached placement, computed afresh`);
+        continue;
+      }
+      if (entry.input !== placementInputDigest(source.server, tool)) continue;
+      // The lock is data, not proof: the write status (what read-only modes trust) is recomputed
+      // (cheap) and an entry that disagrees is dropped whole, so a hand-edited "read" never
+      // makes a writer read-only.
+      const title = toolTitle(tool);
+      const write = writeStatus({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
+      if (write.readOnly !== entry.write.readOnly || write.kind !== entry.write.kind || write.reason !== entry.write.reason) {
+        warn(`placement.servers.${source.server}.${tool.name}: cached write status "${entry.write.kind}" does not match its definition ("${write.kind}"); the tool is placed afresh`);
+        continue;
+      }
       let byServer = placedCache.get(tool);
       if (!byServer) placedCache.set(tool, (byServer = new Map()));
       // Fresh objects with the computed shapes' keys in their order: a hand-added key never reaches output.
-      const write: WriteStatus = { readOnly: entry.write.readOnly, kind: entry.write.kind, reason: entry.write.reason };
       const topics = entry.topics.map((t): TopicScore => ({ topic: t.topic, score: t.score, reason: t.reason }));
-      byServer.set(placedKey(source.server, toolTitle(tool)), { write, topics });
+      byServer.set(placedKey(source.server, title), { write, topics });
       if (groups !== undefined && entry.summary !== undefined && entry.groups !== undefined) {
         const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: g.group, reason: g.reason } : { group: g.group, reason: g.reason, score: g.score }));
         groupedCache.set(tool, { server: source.server, groups, summary: entry.summary, placements });

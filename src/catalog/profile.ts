@@ -17,7 +17,8 @@ export function readProfile(entry: Record<string, unknown>): ServerProfile | und
   if (typeof entry.instructions === 'string') profile.instructions = entry.instructions;
   const protocol = entry.protocol;
   if (isObject(protocol) && protocol.era === 'legacy') profile.protocol = { era: 'legacy' };
-  else if (isObject(protocol) && protocol.era === 'modern' && isObject(protocol.discover)) profile.protocol = { era: 'modern', discover: protocol.discover };
+  // A verdict whose discover result is malformed is forgotten: the server is probed afresh.
+  else if (isObject(protocol) && protocol.era === 'modern' && wellFormedDiscover(protocol.discover)) profile.protocol = { era: 'modern', discover: protocol.discover };
   for (const [key, id] of LIST_KEYS) {
     const list = entry[key];
     if (Array.isArray(list)) profile[key] = list.filter((item): item is never => isObject(item) && typeof item[id] === 'string');
@@ -38,4 +39,12 @@ export function writeProfile(profile: ServerProfile | undefined): Record<string,
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A server/discover result as the client can reuse it: versions, capabilities and server info of the right types. */
+function wellFormedDiscover(discover: unknown): discover is Record<string, unknown> {
+  if (!isObject(discover)) return false;
+  if ((discover.capabilities !== undefined && !isObject(discover.capabilities)) || (discover.serverInfo !== undefined && !isObject(discover.serverInfo))) return false;
+  const versions = discover.supportedVersions;
+  return Array.isArray(versions) && versions.length > 0 && versions.every((version) => typeof version === 'string');
 }

@@ -39,6 +39,8 @@ export interface ResolvedConfig {
   /** Cap on tools search made visible in one session (rc `discovery.maxEnabled`). */
   maxDiscovered: number;
   usage: boolean;
+  /** Hold back tools whose live definition differs from the lock (rc `pin`). */
+  pin: boolean;
   /** Bearer tokens (by label) mapped to modes; empty when the rc maps none. */
   tokens: TokenGrant[];
   /** Modes offered as server variants (SEP-2053 draft), or undefined when variants are off. */
@@ -149,6 +151,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     hiddenTools: rc.policy?.hiddenTools ?? 'allow',
     maxDiscovered: rc.discovery?.maxEnabled ?? 20,
     usage: rc.usage ?? false,
+    pin: rc.pin ?? false,
     tokens,
     variants,
     cacheTtlMs: rc.cache?.ttlMs ?? 60_000,

@@ -189,6 +189,7 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
+  pin: z.boolean().optional().describe('Hold back tools whose live definition differs from lazytools.lock.json (or that it lacks) until re-locked.'),
   auth: authSchema.optional().describe('Bearer tokens mapped to modes (HTTP).'),
   variants: variantsSchema.optional().describe('Modes as server variants for 2026-07-28 clients (SEP-2053 draft).'),
   cache: z

@@ -1,4 +1,4 @@
-import type { CatalogTool } from '../catalog/catalog.js';
+import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { UnknownNameError } from '../util/errors.js';
 import { own } from '../util/own.js';
@@ -30,11 +30,101 @@ export interface PolicySubject {
   inMode(tool: CatalogTool): boolean;
   /** True for a 2026-07-28 request: its list may not vary with anything the client did. */
   readonly stateless?: boolean | undefined;
-  /** True when the mode came from a bearer token: tools outside it are never run. */
-  readonly boundary?: boolean | undefined;
+  /** Who the caller is allowed to be (boundaryOf): a bearer token's modes bound everything it does. */
+  readonly boundary?: Boundary | undefined;
 }
 
-type PolicyConfig = Pick<ResolvedConfig, 'modes' | 'hiddenTools'>;
+/**
+ * The one boundary of a request (2026-07-28) or a session (2025), computed once from what the
+ * transport knows: the fixed mode (`/mcp/<mode>`, `serve --mode`) and the bearer token's modes.
+ * Every path asks it: lists, calls by any name, execute_tool, search, describe, groups, focus_mode,
+ * prompts, resources and completion. A token's boundary hides what lies outside its modes (tools,
+ * their schemas, other modes' names, the servers no mode of it reaches); a fixed mode without a
+ * token only keeps the session in that mode.
+ */
+export interface Boundary {
+  /** The modes the caller may be in; undefined when every mode is open to it. */
+  readonly modes: readonly string[] | undefined;
+  /** True when a bearer token mapped to modes drew the boundary. */
+  readonly token: boolean;
+  /** The token's label (for messages; never the token). */
+  readonly label?: string | undefined;
+}
+
+/** The boundary of a request or session: its fixed mode (or the served ones) narrowed by its token's modes. */
+export function boundaryOf(request: Pick<ModeRequest, 'endpoint' | 'served' | 'tokenModes' | 'tokenLabel'>): Boundary {
+  const { endpoint, served, tokenModes } = request;
+  const fixed = endpoint !== undefined ? [endpoint] : served;
+  const modes = tokenModes === undefined ? fixed : fixed === undefined ? [...tokenModes] : fixed.filter((name) => tokenModes.includes(name));
+  return { modes, token: tokenModes !== undefined, label: request.tokenLabel };
+}
+
+/** The boundary's modes when a token drew it (what it hides lies outside them), else undefined. */
+function tokenModesOf(boundary: Boundary | undefined): readonly string[] | undefined {
+  return boundary?.token ? (boundary.modes ?? []) : undefined;
+}
+
+/** True when the caller may be in that mode. */
+export function boundaryAllowsMode(boundary: Boundary | undefined, mode: string): boolean {
+  return boundary?.modes === undefined || boundary.modes.includes(mode);
+}
+
+/** The names of the modes the caller may see (for intents, messages and the variants it is offered). */
+export function visibleModeNames(config: Pick<ResolvedConfig, 'modes'>, boundary: Boundary | undefined): string[] {
+  const names = Object.keys(config.modes);
+  const allowed = tokenModesOf(boundary);
+  return allowed === undefined ? names : names.filter((name) => allowed.includes(name));
+}
+
+const alwaysMatchers = new WeakMap<readonly string[], (id: string) => boolean>();
+
+/** True when the mode shows the tool before any session change: its groups or `alwaysVisible`, under its read-only rule. */
+function modeShows(config: Pick<ResolvedConfig, 'alwaysVisible'>, mode: ResolvedMode, tool: CatalogTool): boolean {
+  if (!modeAllows(mode, tool)) return false;
+  if (tool.groups.some((group) => mode.groups.includes(group))) return true;
+  let always = alwaysMatchers.get(config.alwaysVisible);
+  if (!always) alwaysMatchers.set(config.alwaysVisible, (always = idMatcher(config.alwaysVisible)));
+  return always(tool.id);
+}
+
+/**
+ * May the caller see the tool at all (list, search, describe, groups, resources) and run it?
+ * Under a token: only when one of the token's modes shows it. Otherwise always (the mode's own
+ * rules are callRefusal's).
+ */
+export function withinBoundary(config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, boundary: Boundary | undefined, tool: CatalogTool): boolean {
+  const allowed = tokenModesOf(boundary);
+  if (allowed === undefined) return true;
+  return allowed.some((name) => {
+    const mode = modeNamed(config, name);
+    return mode !== undefined && modeShows(config, mode, tool);
+  });
+}
+
+/** The exposed names of the tools the caller may see (for "did you mean" hints). */
+export function visibleToolNames(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, boundary: Boundary | undefined): Iterable<string> {
+  if (!boundary?.token) return catalog.byName.keys();
+  return catalog.tools.filter((tool) => withinBoundary(config, boundary, tool)).map((tool) => tool.exposedName);
+}
+
+/** The group's tools the caller may see (all of them unless a token bounds it). */
+export function groupToolsWithin(config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, boundary: Boundary | undefined, group: { readonly tools: readonly CatalogTool[] }): readonly CatalogTool[] {
+  if (!boundary?.token) return group.tools;
+  return group.tools.filter((tool) => withinBoundary(config, boundary, tool));
+}
+
+/**
+ * The servers whose prompts, resources and completions the caller may use: under a token, those
+ * with a tool in one of its modes; undefined when every server is open.
+ */
+export function boundaryServers(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, boundary: Boundary | undefined): ReadonlySet<string> | undefined {
+  if (!boundary?.token) return undefined;
+  const servers = new Set<string>();
+  for (const tool of catalog.tools) if (!servers.has(tool.server) && withinBoundary(config, boundary, tool)) servers.add(tool.server);
+  return servers;
+}
+
+type PolicyConfig = Pick<ResolvedConfig, 'modes' | 'hiddenTools' | 'alwaysVisible'>;
 
 /** What a stateless (2026-07-28) request says about its mode. */
 export interface ModeRequest {
@@ -64,9 +154,10 @@ export function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode'
   if (variant !== undefined) {
     if (config.variants === undefined) return { refusal: 'Server variants are not enabled on this gateway (rc "variants": {"enabled": true}); omit io.modelcontextprotocol/server-variant.' };
     if (typeof variant !== 'string' || !config.variants.includes(variant) || !modeNamed(config, variant))
-      return { refusal: `Unknown server variant ${JSON.stringify(variant)?.slice(0, 80) ?? String(variant)}. Variants: ${config.variants.join(', ')}.` };
+      return { refusal: `Unknown server variant ${JSON.stringify(variant)?.slice(0, 80) ?? String(variant)}. Variants: ${config.variants.filter((name) => !tokenModes || tokenModes.includes(name)).join(', ')}.` };
   }
-  if (endpoint !== undefined && !modeNamed(config, endpoint)) return { refusal: `Unknown mode "${endpoint}". Modes: ${Object.keys(config.modes).join(', ')}.` };
+  if (endpoint !== undefined && !modeNamed(config, endpoint))
+    return { refusal: `Unknown mode "${endpoint}". Modes: ${(tokenModes ?? Object.keys(config.modes)).filter((name) => modeNamed(config, name)).join(', ')}.` };
   if (endpoint !== undefined && variant !== undefined && variant !== endpoint)
     return { refusal: `This endpoint serves mode "${endpoint}" only; variant "${String(variant)}" is served at /mcp without a mode (or at /mcp/${String(variant)}).` };
   const mode =
@@ -109,10 +200,12 @@ export function isReadOnly(config: Pick<ResolvedConfig, 'modes'>, name: string):
 export function callRefusal(config: PolicyConfig, subject: PolicySubject, tool: CatalogTool): string | undefined {
   const mode = modeNamed(config, subject.mode);
   if (!mode) return `Mode "${subject.mode}" no longer exists; "${tool.exposedName}" is not available.`;
+  // Outside a token's modes a tool does not exist for the caller: the answer names nothing else.
+  if (!withinBoundary(config, subject.boundary, tool)) return `Unknown tool "${tool.exposedName}". Use search_tools to find tools.`;
   if (!modeAllows(mode, tool))
     return `Mode "${mode.name}" is read-only and "${tool.exposedName}" may write (it is not annotated readOnlyHint: true, and its name or description does not show it only reads). ${whereElse(config, subject, tool)}`;
-  if (subject.boundary && !subject.inMode(tool))
-    return `"${tool.exposedName}" is not part of mode "${mode.name}", the only tools this bearer token may run there.`;
+  if (subject.boundary?.token && !subject.inMode(tool))
+    return `"${tool.exposedName}" is not part of mode "${mode.name}", the only tools this bearer token may run there.${(subject.boundary.modes?.length ?? 0) > 1 && subject.fixedMode === undefined ? ' Switch with focus_mode to another mode of this token that includes it.' : ''}`;
   if (config.hiddenTools === 'reject' && !subject.inMode(tool))
     return `"${tool.exposedName}" is not part of mode "${mode.name}" and this gateway rejects hidden tools. ${whereElse(config, subject, tool)}`;
   return undefined;
@@ -136,10 +229,14 @@ export function statelessStrategy(setting: string): 'proxy' | 'hybrid' {
   return setting === 'proxy' ? 'proxy' : 'hybrid';
 }
 
-/** Why the session may not change its mode or groups, or undefined when it may. */
-export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode'>): string | undefined {
-  if (subject.fixedMode === undefined) return undefined;
-  return `This endpoint serves the fixed mode "${subject.fixedMode}" only; modes and groups cannot be changed here.`;
+/**
+ * Why the session may not change its mode or groups (or switch to `target`), or undefined when
+ * it may. A token's session switches only among the token's modes, and is told only those.
+ */
+export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode' | 'boundary'>, target?: string): string | undefined {
+  if (subject.fixedMode !== undefined) return `This endpoint serves the fixed mode "${subject.fixedMode}" only; modes and groups cannot be changed here.`;
+  if (target === undefined || boundaryAllowsMode(subject.boundary, target)) return undefined;
+  return `Unknown mode "${target}". Modes: ${(subject.boundary?.modes ?? []).join(', ')}.`;
 }
 
 /** True when a session pinned to `fixedMode` can no longer be served by this config. */
@@ -154,13 +251,13 @@ export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTo
     .map((mode) => mode.name);
 }
 
-/** Where else the tool is reachable: other modes (switchable sessions) or nothing (fixed ones). */
+/** Where else the tool is reachable: other modes the caller may use (switchable sessions) or nothing (fixed ones). */
 function whereElse(config: PolicyConfig, subject: PolicySubject, tool: CatalogTool): string {
   if (subject.stateless && subject.fixedMode === undefined) {
-    const modes = modesWith(config, tool);
+    const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
     return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (ask focus_mode how to reach one).` : 'No mode includes it.';
   }
   if (subject.fixedMode !== undefined) return `This endpoint serves only mode "${subject.fixedMode}".`;
-  const modes = modesWith(config, tool);
+  const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
   return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (switch with focus_mode).` : 'No mode includes it.';
 }

@@ -1,8 +1,10 @@
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import { findTool } from '../catalog/catalog.js';
+import { findTool, type CatalogTool } from '../catalog/catalog.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
+import { visibleToolNames } from '../focus/policy.js';
 import { UpstreamError } from '../upstream/error.js';
+import type { Upstream } from '../upstream/upstream.js';
 import { upstreamFailure } from './context.js';
 import { errorResult } from './results.js';
 import type { FrontSession } from './session.js';
@@ -39,8 +41,22 @@ export function callContext(ctx: ServerContext): CallContext {
   };
 }
 
+/** The tool and its upstream when the session may call it now, else the isError result saying why. */
+function permitted(session: CallingSession, name: string): { tool: CatalogTool; upstream: Upstream } | { result: CallToolResult } {
+  const catalog = session.gateway.catalog;
+  const tool = findTool(catalog, name);
+  const held = tool ? undefined : session.gateway.heldBack.get(name);
+  if (held) return { result: errorResult(`"${name}" is held back: ${held}.`) };
+  if (!tool) return { result: errorResult(`Unknown tool "${name}".${didYouMean(name, visibleToolNames(catalog, session.gateway.config, session.boundary))} Use search_tools to find tools.`) };
+  const refusal = session.refusal(tool);
+  if (refusal) return { result: errorResult(refusal) };
+  const upstream = session.gateway.upstreamOf(tool);
+  if (!upstream) return { result: errorResult(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`) };
+  return { tool, upstream };
+}
+
 /** What calling a catalog tool needs from its caller: a session, or a stateless request (front/modern). */
-export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin'>;
+export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin' | 'boundary'>;
 
 /**
  * Calls a catalog tool by exposed name or id, after the mode's checks (focus/policy): read-only
@@ -48,13 +64,20 @@ export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordU
  * the mode. Failures are `isError` results naming the tool.
  */
 export async function callCatalogTool(session: CallingSession, name: string, args: unknown, call: CallContext | undefined, via: CallVia): Promise<CallToolResult> {
-  const catalog = session.gateway.catalog;
-  const tool = findTool(catalog, name);
-  if (!tool) return errorResult(`Unknown tool "${name}".${didYouMean(name, catalog.byName.keys())} Use search_tools to find tools.`);
-  const refusal = session.refusal(tool);
-  if (refusal) return errorResult(refusal);
-  const upstream = session.gateway.upstreamOf(tool);
-  if (!upstream) return errorResult(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`);
+  let found = permitted(session, name);
+  if ('result' in found) return found.result;
+  if (found.upstream.status !== 'ready') {
+    // A tool known from the lock: start its server, then decide again on its live definition
+    // (placed afresh, checked against the lock's pins), not on what the lock said of it.
+    try {
+      await found.upstream.start();
+    } catch (error) {
+      return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
+    }
+    found = permitted(session, name);
+    if ('result' in found) return found.result;
+  }
+  const { tool, upstream } = found;
   session.recordUsage(tool, via);
   const progressToken = call?.progressToken;
   try {

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isReadOnly, modeNamed, switchRefusal } from '../focus/policy.js';
+import { isReadOnly, modeNamed, switchRefusal, visibleModeNames } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
 import { modeFit } from '../focus/fit.js';
 import { hasOwn } from '../util/own.js';
@@ -31,23 +31,25 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   if (args.status !== undefined && typeof args.status !== 'boolean') return errorResult('focus_mode: "status" must be a boolean.');
   const { mode, intent, enable_group: enable, disable_group: disable } = args as FocusArgs;
   const config = session.gateway.config;
-  const modes = Object.keys(config.modes);
+  // A token's session sees and reaches only the token's modes.
+  const modes = visibleModeNames(config, session.boundary);
+  const candidates = Object.values(config.modes).filter((entry) => modes.includes(entry.name));
   const groups = Object.keys(config.groups);
 
   let target = mode;
-  if (target !== undefined && !modeNamed(config, target)) return errorResult(new UnknownNameError('mode', target, modes).message);
+  if (target !== undefined && (!modeNamed(config, target) || !modes.includes(target))) return errorResult(new UnknownNameError('mode', target, modes).message);
   if (target === undefined && intent !== undefined) {
-    const match = resolveIntent(intent, Object.values(config.modes));
+    const match = resolveIntent(intent, candidates);
     if (match.mode === null) {
       const closest = match.alternatives.map((a) => a.mode);
-      const text = boundedReply([unclearIntentText(intent, match, Object.values(config.modes)), 'Then call focus_mode with {"mode": "<name>"}.']);
+      const text = boundedReply([unclearIntentText(intent, match, candidates), 'Then call focus_mode with {"mode": "<name>"}.']);
       return textResult(text, { ...status(session), candidates: closest, confidence: match.confidence });
     }
     target = match.mode;
   }
   for (const group of [enable, disable]) if (group !== undefined && !hasOwn(config.groups, group)) return errorResult(new UnknownNameError('group', group, groups).message);
   const changing = target !== undefined || enable !== undefined || disable !== undefined;
-  const refused = changing ? switchRefusal(session) : undefined;
+  const refused = changing ? switchRefusal(session, target) : undefined;
   if (refused) return errorResult(refused);
 
   const before = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));

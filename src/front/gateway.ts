@@ -8,7 +8,8 @@ import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { addCloseListener } from '../util/close.js';
-import { requireMode } from '../focus/policy.js';
+import { requireMode, type Boundary } from '../focus/policy.js';
+import { checkPins } from '../catalog/pin.js';
 import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -39,6 +40,8 @@ export interface SessionOptions {
   mode?: string | undefined;
   /** Override the rc strategy for this endpoint. */
   strategy?: Strategy | undefined;
+  /** Who the session may be (policy.boundaryOf): a bearer token's modes bound everything it does. */
+  boundary?: Boundary | undefined;
 }
 
 /**
@@ -62,6 +65,10 @@ export class Gateway implements RoutingContext {
   /** Set when the rc says `usage: true`. */
   readonly usage: UsageRecorder | undefined;
   private index: SearchIndex | undefined;
+  /** Tools held back by rc `pin` (by exposed name and id), with why: a call names the reason. */
+  heldBack: ReadonlyMap<string, string> = new Map();
+  /** Pin drift already logged (once per tool and cause). */
+  private readonly reported = new Set<string>();
   /** Tool lists from the lock, by server. */
   private readonly locked: Map<string, ServerTools>;
   private readonly env: NodeJS.ProcessEnv | undefined;
@@ -154,9 +161,9 @@ export class Gateway implements RoutingContext {
   }
 
   /** The upstreams' own instructions, each under its server's name. */
-  upstreamInstructions(): string {
+  upstreamInstructions(upstreams: Iterable<Upstream> = this.upstreams.values()): string {
     const parts: string[] = [];
-    for (const upstream of this.upstreams.values()) {
+    for (const upstream of upstreams) {
       const text = upstream.instructions?.trim();
       if (text) parts.push(`## ${upstream.name}\n${text}`);
     }
@@ -289,10 +296,32 @@ export class Gateway implements RoutingContext {
     else for (const session of this.sessions) deliverLog(session, upstream.name, params, undefined);
   }
 
+  /**
+   * An upstream's live tools checked against the lock (catalog/pin.ts): drift is reported once per
+   * definition, and with rc `pin` the drifted tools are held back (named in `held`).
+   */
+  private pinned(upstream: Upstream, held: Map<string, string>): readonly ToolDefinition[] {
+    const locked = this.locked.get(upstream.name);
+    if (!locked) return upstream.tools;
+    const check = checkPins(upstream.tools, locked, this.config.pin);
+    for (const [names, how] of [
+      [check.changed, 'its definition differs from the lock'],
+      [check.added, 'the lock does not list it'],
+    ] as const)
+      for (const name of names) {
+        const message = `tool "${name}" of server "${upstream.name}": ${how}${this.config.pin ? '; held back (rc pin: true) until `lazytools lock` records it' : '; run `lazytools lock` after reviewing it'}`;
+        if (this.config.pin) held.set(`${upstream.name}:${name}`, message).set(name, message);
+        if (!this.reported.has(message)) this.logger.warn(message);
+        this.reported.add(message);
+      }
+    return check.tools;
+  }
+
   private build(): Catalog {
     const sources: ServerTools[] = [];
+    const held = new Map<string, string>();
     for (const upstream of this.upstreams.values()) {
-      if (upstream.status === 'ready' || upstream.tools.length > 0) sources.push({ server: upstream.name, tools: upstream.tools });
+      if (upstream.status === 'ready' || upstream.tools.length > 0) sources.push({ server: upstream.name, tools: this.pinned(upstream, held) });
       else {
         const locked = this.locked.get(upstream.name);
         if (locked) sources.push(locked);
@@ -301,6 +330,7 @@ export class Gateway implements RoutingContext {
     for (const [server, entry] of this.locked) if (!this.upstreams.has(server)) sources.push(entry);
     const { catalog, warnings } = buildCatalog(sources, this.config);
     this.warnings = warnings;
+    this.heldBack = held;
     if (catalog.tools.length >= LARGE_CATALOG) compactSoon();
     return catalog;
   }

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
+import type { TokenGrant } from '../config/resolve.js';
 import { addCloseListener } from '../util/close.js';
-import { modeNamed, requestMode } from '../focus/policy.js';
+import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
 import { accessFor } from './auth.js';
@@ -54,7 +55,7 @@ export interface HttpFront {
 
 interface HttpSession {
   session: FrontSession;
-  /** The rc token label the session was opened with: its requests must keep using that token. */
+  /** The rc token (label and modes, grantKey) the session was opened with: its requests must keep using it. */
   grant: string | undefined;
   transport: NodeStreamableHTTPServerTransport;
   path: string;
@@ -110,7 +111,9 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const served = fixedModes ?? Object.keys(gateway.config.modes);
+    const grant = access.kind === 'modes' ? access.grant : undefined;
+    // Refusals name only the modes this caller may use.
+    const served = (fixedModes ?? Object.keys(gateway.config.modes)).filter((name) => !grant || grant.modes.includes(name));
     const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!route)
       return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${served.join(', ')})` });
@@ -121,8 +124,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
     }
 
-    // A token mapped to modes fixes the mode: no endpoint may widen it (focus/policy requestMode).
-    const grant = access.kind === 'modes' ? access.grant : undefined;
+    // A token mapped to modes bounds the mode: no endpoint may widen it (focus/policy requestMode).
     const decided = grant ? requestMode(gateway.config, { endpoint: mode, served: fixedModes, tokenModes: grant.modes, tokenLabel: grant.label }) : undefined;
     if (decided && 'refusal' in decided) return reply(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Forbidden: ${decided.refusal}` } });
 
@@ -130,7 +132,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const sessionId = req.headers['mcp-session-id'];
     const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
-      if (!entry || entry.path !== url.pathname || entry.grant !== grant?.label)
+      if (!entry || entry.path !== url.pathname || entry.grant !== grantKey(grant))
         return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
       entry.lastSeen = Date.now();
       if (req.method === 'POST') busy(entry, res);
@@ -158,11 +160,15 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
     if (sessions.size + opening >= maxSessions)
       return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
-    const session = gateway.createSession({ mode: decided?.mode ?? mode, strategy: (requested as Strategy | null) ?? options.strategy });
+    // One boundary per session (focus/policy boundaryOf): the endpoint's mode narrowed by the
+    // token's modes. A token of one mode fixes the session there; of several, it switches among them.
+    const boundary = boundaryOf({ endpoint: mode, tokenModes: grant?.modes, tokenLabel: grant?.label });
+    const fixed = mode ?? (boundary.modes?.length === 1 ? boundary.modes[0] : undefined);
+    const session = gateway.createSession({ mode: fixed, boundary, strategy: (requested as Strategy | null) ?? options.strategy });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const entry: HttpSession = { session, transport, grant: grant?.label, path: url.pathname, lastSeen: Date.now(), active: 0 };
+        const entry: HttpSession = { session, transport, grant: grantKey(grant), path: url.pathname, lastSeen: Date.now(), active: 0 };
         busy(entry, res);
         sessions.set(id, entry);
       },
@@ -244,6 +250,14 @@ function busy(entry: HttpSession, res: ServerResponse): void {
     entry.active--;
     entry.lastSeen = Date.now();
   });
+}
+
+/**
+ * What a session's boundary was drawn from: the token's label and modes. A reload that changes the
+ * token's modes ends the session's reach (404: start a new one) instead of keeping the old boundary.
+ */
+function grantKey(grant: TokenGrant | undefined): string | undefined {
+  return grant && `${grant.label}\n${grant.modes.join('\n')}`;
 }
 
 /** A refused bearer token as a 401, or undefined. */

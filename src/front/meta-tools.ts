@@ -1,9 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { findTool, sumTokens, type CatalogTool } from '../catalog/catalog.js';
+import { findTool, sumTokens, type CatalogGroup, type CatalogTool } from '../catalog/catalog.js';
 import { UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
-import { mayEnable, modeAllows, modeNamed } from '../focus/policy.js';
+import { groupToolsWithin, mayEnable, modeAllows, modeNamed, visibleToolNames, withinBoundary, type Boundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
 import { searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
@@ -24,7 +24,7 @@ const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROU
 export type MetaToolSession = CallingSession &
   Pick<FrontSession, 'mode' | 'fixedMode' | 'strategy' | 'inMode' | 'send' | 'noteSearched' | 'ownDefinitions'> & {
     readonly stateless?: boolean | undefined;
-    readonly boundary?: boolean | undefined;
+    readonly boundary?: Boundary | undefined;
   };
 
 export function isMetaTool(name: string): boolean {
@@ -55,12 +55,17 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
   if (detail !== 'name' && detail !== 'summary' && detail !== 'schema') return errorResult('search_tools: "detail" must be "name", "summary" or "schema".');
   if (enable !== undefined && typeof enable !== 'boolean') return errorResult('search_tools: "enable" must be a boolean.');
   const gateway = session.gateway;
-  if (group !== undefined && !gateway.catalog.groups.has(group)) return errorResult(new UnknownNameError('group', group, [...gateway.catalog.groups.keys()]).message);
-  // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only).
-  const mode = modeNamed(gateway.config, session.mode);
+  if (group !== undefined && !visibleGroup(session, group)) return errorResult(new UnknownNameError('group', group, visibleGroupNames(session)).message);
+  // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
+  // nor what lies outside a token's modes.
+  const config = gateway.config;
+  const mode = modeNamed(config, session.mode);
+  const boundary = session.boundary?.token ? session.boundary : undefined;
+  const filter =
+    mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
   // The mode's held-back tools (left out of its list to fit the budget) rank first.
-  const heldBack = modeFit(gateway.catalog, gateway.config, session.mode)?.heldBackIds ?? new Set<string>();
-  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter: mode?.readOnly ? (tool: CatalogTool) => modeAllows(mode, tool) : undefined }, heldBack);
+  const heldBack = modeFit(gateway.catalog, config, session.mode)?.heldBackIds ?? new Set<string>();
+  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter }, heldBack);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(gateway.config, session, session.strategy);
@@ -97,7 +102,7 @@ function searchQueries(args: Record<string, unknown>): string[] | string {
  */
 function notAddedNote(session: MetaToolSession, canEnable: boolean): string {
   if (session.stateless && session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL))
-    return session.boundary ? `call with execute_tool (this token runs only tools of mode "${session.mode}")` : 'call with execute_tool';
+    return session.boundary?.token ? `call with execute_tool (this token runs only tools of mode "${session.mode}")` : 'call with execute_tool';
   if (session.fixedMode !== undefined) return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
   if (session.gateway.config.hiddenTools === 'reject') return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
   if (session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL)) return 'call with execute_tool';
@@ -135,13 +140,15 @@ function describeTools(session: MetaToolSession, args: Record<string, unknown>):
   const catalog = session.gateway.catalog;
   const config = session.gateway.config;
   const described = (names as string[]).map((name) => {
-    const tool = findTool(catalog, name);
-    if (!tool) return { name, error: 'unknown tool', closest: closestNames(name, catalog.byName.keys()) };
+    const found = findTool(catalog, name);
+    // Outside a token's modes a tool is unknown: neither its schema nor its name is told.
+    const tool = found && withinBoundary(config, session.boundary, found) ? found : undefined;
+    if (!tool) return { name, error: 'unknown tool', closest: closestNames(name, visibleToolNames(catalog, config, session.boundary)) };
     const peers = tool.groups.flatMap((name) => {
       const group = catalog.groups.get(name);
       return group && !group.catchAll ? group.tools : [];
     });
-    const related = [...new Set(peers.filter((t) => t !== tool).map((t) => t.exposedName))].slice(0, 8);
+    const related = [...new Set(peers.filter((t) => t !== tool && withinBoundary(config, session.boundary, t)).map((t) => t.exposedName))].slice(0, 8);
     const examples = own(config.tools, tool.id)?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
   });
@@ -157,7 +164,8 @@ async function executeTool(session: MetaToolSession, args: Record<string, unknow
   if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) return errorResult('execute_tool: "arguments" must be an object.');
   if (OWN_TOOL_NAMES.has(name)) return errorResult(`execute_tool: call "${name}" directly.`);
   const tool = findTool(session.gateway.catalog, name);
-  if (tool) {
+  // Validation would describe the schema: not for a tool outside a token's modes (refused below).
+  if (tool && withinBoundary(session.gateway.config, session.boundary, tool)) {
     const problems = await argumentProblems(tool.definition, toolArgs);
     if (problems.length > 0) return errorResult(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
@@ -166,12 +174,11 @@ async function executeTool(session: MetaToolSession, args: Record<string, unknow
 
 function listToolGroups(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
   const { group } = args;
-  const catalog = session.gateway.catalog;
   if (group !== undefined) {
     if (typeof group !== 'string') return errorResult('list_tool_groups: "group" must be a string.');
-    const found = catalog.groups.get(group);
-    if (!found) return errorResult(new UnknownNameError('group', group, [...catalog.groups.keys()]).message);
-    const lines = found.tools.map((t) => `${t.exposedName}: ${t.summary}`);
+    const found = visibleGroup(session, group);
+    if (!found) return errorResult(new UnknownNameError('group', group, visibleGroupNames(session)).message);
+    const lines = groupToolsWithin(session.gateway.config, session.boundary, found).map((t) => `${t.exposedName}: ${t.summary}`);
     const more = (omitted: number) => `… and ${omitted} more tools (answer bound 1 MiB): find one with search_tools {"group": "${found.name}", "query": …}.`;
     return { content: [{ type: 'text', text: `${found.name}: ${found.description}\n${fitLines(lines, more)}` }] };
   }
@@ -183,10 +190,23 @@ function groupIndex(session: MetaToolSession): string {
   const catalog = session.gateway.catalog;
   const active = new Set(modeNamed(session.gateway.config, session.mode)?.groups ?? []);
   const lines = [...catalog.groups.values()]
-    .filter((group) => group.tools.length > 0 && !group.catchAll)
-    .map((group) => `${group.name}${active.has(group.name) ? '*' : ''} (${group.tools.length}, ${sumTokens(group.tools)}t): ${group.description}`);
+    .filter((group) => !group.catchAll)
+    .map((group) => ({ group, tools: groupToolsWithin(session.gateway.config, session.boundary, group) }))
+    .filter(({ tools }) => tools.length > 0)
+    .map(({ group, tools }) => `${group.name}${active.has(group.name) ? '*' : ''} (${tools.length}, ${sumTokens(tools)}t): ${group.description}`);
   const fitted = modeFit(catalog, session.gateway.config, session.mode);
   // Under proxy no mode tool is listed, so nothing is "held back": every tool is one execute_tool away.
   const held = fitted && fitted.heldBack.length > 0 && session.strategy !== 'proxy' ? `${fitted.heldBack.length} tools of the mode held back by its budget: search_tools finds them first\n` : '';
   return `${held}groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
+}
+
+/** The group of that name when the caller may see some of its tools (every group unless a token bounds it). */
+function visibleGroup(session: Pick<MetaToolSession, 'gateway' | 'boundary'>, name: string): CatalogGroup | undefined {
+  const group = session.gateway.catalog.groups.get(name);
+  if (!group || !session.boundary?.token) return group;
+  return groupToolsWithin(session.gateway.config, session.boundary, group).length > 0 ? group : undefined;
+}
+
+function visibleGroupNames(session: Pick<MetaToolSession, 'gateway' | 'boundary'>): string[] {
+  return [...session.gateway.catalog.groups.keys()].filter((name) => visibleGroup(session, name) !== undefined);
 }

@@ -5,7 +5,8 @@ import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
 import { relayError, type RelayRoute } from './relay.js';
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, rpcError, upstreamFailure, type SessionContext } from './context.js';
-import { sumTokens } from '../catalog/catalog.js';
+import { sumTokens, type CatalogGroup } from '../catalog/catalog.js';
+import { groupToolsWithin } from '../focus/policy.js';
 import type { FrontSession } from './session.js';
 
 /** Resources for clients that browse them: the group index and each group's tool definitions. */
@@ -17,23 +18,25 @@ export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
   { uriTemplate: 'lazytools://groups/{group}', name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
 
-export function readResource(session: Pick<FrontSession, 'gateway' | 'focus'>, uri: string): ReadResourceResult {
+export function readResource(session: Pick<FrontSession, 'gateway' | 'focus' | 'boundary'>, uri: string): ReadResourceResult {
   const catalog = session.gateway.catalog;
+  // A token sees only its modes' tools: groups hold those, groups without any are not there.
+  const within = (group: CatalogGroup) => groupToolsWithin(session.gateway.config, session.boundary, group);
   if (uri === 'lazytools://groups') {
-    const groups = [...catalog.groups.values()].map((group) => ({
-      name: group.name,
-      description: group.description,
-      tools: group.tools.length,
-      tokens: sumTokens(group.tools),
-    }));
+    const groups = [...catalog.groups.values()]
+      .map((group) => ({ group, tools: within(group) }))
+      .filter(({ tools }) => tools.length > 0 || !session.boundary?.token)
+      .map(({ group, tools }) => ({ name: group.name, description: group.description, tools: tools.length, tokens: sumTokens(tools) }));
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ mode: session.focus.mode, groups }) }] };
   }
   const match = /^lazytools:\/\/groups\/([^/]+)$/.exec(uri);
-  const group = match ? catalog.groups.get(decodeURIComponent(match[1] ?? '')) : undefined;
+  const found = match ? catalog.groups.get(decodeURIComponent(match[1] ?? '')) : undefined;
+  const tools = found ? within(found) : [];
+  const group = found && (tools.length > 0 || !session.boundary?.token) ? found : undefined;
   // rpcError, not McpError: McpError prefixes "MCP error -32602: " on the wire and the client adds it again.
   if (!group) throw rpcError(INVALID_PARAMS, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
   return {
-    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: group.tools.map((tool) => tool.listed) }) }],
+    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: tools.map((tool) => tool.listed) }) }],
   };
 }
 

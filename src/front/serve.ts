@@ -69,6 +69,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
     if (lock) {
       logger.info(`using ${lock.file}: upstreams start on their first call`);
+      for (const warning of lock.warnings) logger.warn(warning);
       locked = lock.sources;
     }
   }

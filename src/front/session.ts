@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
-import { callRefusal, fixedModeGone, type PolicySubject } from '../focus/policy.js';
+import { callRefusal, fixedModeGone, modeNamed, withinBoundary, type Boundary, type PolicySubject } from '../focus/policy.js';
 import { listedTools, modeMembers, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
@@ -14,7 +14,7 @@ import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
 import type { Gateway, SessionOptions } from './gateway.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from './completion.js';
-import type { SessionContext } from './context.js';
+import { scopedRouting, type RoutingContext, type SessionContext } from './context.js';
 import { registerLogging } from './logging.js';
 import { promptRelayRoute, registerPrompts } from './prompts.js';
 import { FrontRelay, type RelayRoute } from './relay.js';
@@ -49,6 +49,8 @@ export class FrontSession implements SessionContext, PolicySubject {
   /** What this session's server advertised at initialize. */
   private readonly advertised: ServerCapabilities;
   readonly fixedMode: string | undefined;
+  /** Who this session may be (its token's modes; policy.boundaryOf), asked by every path. */
+  readonly boundary: Boundary | undefined;
   onclose: (() => void) | undefined;
   /** Why the gateway ended this session (its fixed mode left the config), when it did. */
   endReason: string | undefined;
@@ -72,6 +74,7 @@ export class FrontSession implements SessionContext, PolicySubject {
     options: SessionOptions = {},
   ) {
     this.fixedMode = options.mode;
+    this.boundary = options.boundary;
     this.strategySetting = options.strategy ?? gateway.config.strategy;
     this.actor = this.createFocusActor(undefined);
     const offered = gateway.upstreamCapabilities();
@@ -84,7 +87,7 @@ export class FrontSession implements SessionContext, PolicySubject {
       extensions: groupsExtensions(),
     };
     this.advertised = capabilities;
-    const upstreamInstructions = gateway.upstreamInstructions();
+    const upstreamInstructions = gateway.upstreamInstructions(this.routing.upstreams.values());
     this.server = new Server(
       { name: 'lazytools', version: VERSION },
       { capabilities, instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS },
@@ -128,9 +131,9 @@ export class FrontSession implements SessionContext, PolicySubject {
     this.dispose();
   }
 
-  /** The gateway as the routing modules see it. */
-  get routing(): Gateway {
-    return this.gateway;
+  /** The gateway as the routing modules see it (scoped to a token's servers). */
+  get routing(): RoutingContext {
+    return scopedRouting(this.gateway, this.boundary);
   }
 
   origin(requestId: RequestId | undefined): CallOrigin {
@@ -295,7 +298,8 @@ export class FrontSession implements SessionContext, PolicySubject {
       modes: Object.keys(config.modes),
       groups: Object.keys(config.groups),
       // A fixed mode is checked by createSession and reconfigure: it is never swapped for another.
-      defaultMode: this.fixedMode ?? config.defaultMode,
+      // A token's session starts (and lands after a reload) in the token's first mode.
+      defaultMode: this.fixedMode ?? this.boundary?.modes?.find((name) => modeNamed(config, name)) ?? config.defaultMode,
     };
     const machine = createFocusMachine({ ...options, maxDiscovered: config.maxDiscovered }).provide({ actions: { changed: () => this.scheduleListCheck() } });
     const snapshot = restorableSnapshot(persisted, options);
@@ -306,7 +310,8 @@ export class FrontSession implements SessionContext, PolicySubject {
     const snapshot = this.actor.getSnapshot();
     const catalog = this.gateway.catalog;
     if (this.visibleCache && this.visibleCache.key === catalog && this.visibleCache.state === snapshot) return this.visibleCache;
-    const tools = visibleTools(catalog, this.gateway.config, focusState(snapshot));
+    // Groups enabled and tools discovered never widen a token's boundary.
+    const tools = visibleTools(catalog, this.gateway.config, focusState(snapshot)).filter((tool) => withinBoundary(this.gateway.config, this.boundary, tool));
     const cache = { key: catalog, state: snapshot, tools, ids: new Set(tools.map((tool) => tool.id)) };
     this.visibleCache = cache;
     return cache;

@@ -6,7 +6,7 @@ import type { ServerProfile, ToolDefinition } from '../catalog/catalog.js';
 import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
-import { outsideText, redact } from '../util/redact.js';
+import { containsSecret, outsideText, redact, redactValue } from '../util/redact.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -171,10 +171,26 @@ export class Upstream {
       const wait = Math.ceil((this.retryAt - Date.now()) / 1000);
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is down (${this.lastError ?? 'failed'}); next restart in ${wait} s`));
     }
-    this.starting ??= this.doStart().finally(() => {
+    this.starting ??= this.startOnce().finally(() => {
       this.starting = undefined;
     });
     return this.starting;
+  }
+
+  /**
+   * One start. A remembered 2026-07-28 verdict (the lock's, or the last connection's) skips the
+   * probe; when the server no longer speaks that era (its answers fail), the verdict is forgotten
+   * and the server probed afresh once, instead of failing every start.
+   */
+  private async startOnce(): Promise<void> {
+    const remembered = this.discovery;
+    try {
+      await this.doStart();
+    } catch (error) {
+      if (remembered?.kind !== 'modern' || this.options.era === 'modern') throw error;
+      this.discovery = undefined;
+      await this.doStart();
+    }
   }
 
   /** Calls a tool by its upstream name, starting the upstream first when needed. */
@@ -387,9 +403,9 @@ export class Upstream {
       this.hook(transport, client);
       this.era = client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
       const discover = client.getDiscoverResult();
-      this.discovery = this.era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
-      this.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
-      this.instructions = client.getInstructions();
+      this.discovery = this.era === 'modern' && discover ? { kind: 'modern', discover: redactValue(discover) } : { kind: 'legacy' };
+      this.capabilities = redactValue(client.getServerCapabilities() as Record<string, unknown> | undefined);
+      this.instructions = redactValue(client.getInstructions());
       [this.tools, this.primitives] = await Promise.all([this.listAll(client, timeout), this.listPrimitives(client, timeout)]);
       this.modern = this.era === 'modern' ? new ModernChannel(this.name, client, this.capabilities ?? {}, hooks, (request, signal) => this.askClient(request, signal)) : undefined;
       // The twin serves requests only: the main connection watches for changes.
@@ -439,7 +455,9 @@ export class Upstream {
         this.failFor(`${head}\n${tail}`, `upstream "${this.name}" sent a result of ${megabytes(size)}, over the ${megabytes(MAX_LINE_BYTES)} limit`, true);
     }
     const sdkMessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+    transport.onmessage = (incoming, extra) => {
+      // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
+      const message = redactValue(incoming);
       const mixed = message as { id?: unknown; method?: unknown };
       if (typeof mixed.id === 'string' && this.pending.has(mixed.id) && mixed.method !== undefined && ('result' in message || 'error' in message)) {
         this.settle(mixed.id, new UpstreamError(this.name, `upstream "${this.name}" answered with a message that is both a request and a response`));
@@ -493,7 +511,8 @@ export class Upstream {
    * broken or mixed line cannot reach the client under the client's id.
    */
   private rawLine(line: string): boolean {
-    if (!line.endsWith('"}') || !line.startsWith('{"result":')) return false;
+    // A line that repeats a secret takes the parsed path, where it is redacted (onmessage).
+    if (!line.endsWith('"}') || !line.startsWith('{"result":') || containsSecret(line)) return false;
     const at = line.lastIndexOf(RAW_TAIL);
     if (at < 0) return false;
     const idStart = at + RAW_TAIL.length - 3;

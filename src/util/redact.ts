@@ -34,6 +34,31 @@ export function redact(text: string): string {
   return out;
 }
 
+/** True when `text` holds a registered secret: a cheap scan (no parsing) for hot paths. */
+export function containsSecret(text: string): boolean {
+  if (secrets.size === 0) return false;
+  for (const value of secrets.keys()) if (text.includes(value)) return true;
+  return false;
+}
+
+/**
+ * A JSON value (an upstream's message) with every registered secret in its strings and keys
+ * written back as `${VAR}`: the same value when no secret is registered or none occurs (one
+ * serialization to look), else a redacted copy. The upstream side applies it to everything an
+ * upstream sends, so tool lists, prompts, resources, results, errors (`data` included) and what
+ * is written from them (the lock, usage) carry no value the rc passed to it.
+ */
+export function redactValue<T>(value: T): T {
+  if (secrets.size === 0 || value === null || typeof value !== 'object') return typeof value === 'string' ? (redact(value) as T) : value;
+  const text = JSON.stringify(value);
+  if (text === undefined || !containsSecret(text)) return value;
+  return JSON.parse(text, (_key, item: unknown) => {
+    if (typeof item === 'string') return redact(item);
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || !Object.keys(item).some(containsSecret)) return item;
+    return Object.fromEntries(Object.entries(item as Record<string, unknown>).map(([key, entry]) => [redact(key), entry]));
+  }) as T;
+}
+
 /** Text from outside (an upstream's error body) cut to `max` characters and redacted. */
 export function outsideText(text: string, max = 500): string {
   const clean = redact(String(text));

@@ -109,9 +109,16 @@ describe('groups', () => {
 });
 
 describe('catalog files', () => {
-  it('names the key path that does not fit', () => {
-    expect(() => parseCatalog({ servers: { s: { tools: [{ name: 'x' }] } } }, 'cat.json')).toThrow(/cat\.json: servers\.s\.tools\[0\]\.inputSchema: expected an object/);
+  it('names the key path that does not fit: a bad shape fails, a bad tool is dropped with one warning each', () => {
     expect(() => parseCatalog({ tools: [] }, 'cat.json')).toThrow(ConfigError);
+    const warnings: string[] = [];
+    const good = { name: 'ok', inputSchema: { type: 'object' } };
+    const bad = [{ name: 'x' }, { name: 5, inputSchema: {} }, { name: 'd', description: 5, inputSchema: {} }, { name: 't', title: {}, inputSchema: {} }, { name: 'a', annotations: 'x', inputSchema: {} }, { name: 'h', annotations: { readOnlyHint: 'yes' }, inputSchema: {} }, 7];
+    const parsed = parseCatalog({ servers: { s: { tools: [good, ...bad] } } }, 'cat.json', warnings);
+    expect(parsed[0]?.tools.map((tool) => tool.name)).toEqual(['ok']);
+    expect(warnings).toHaveLength(bad.length);
+    expect(warnings[0]).toBe('cat.json: servers.s.tools[1].inputSchema ("x"): expected an object; the tool is left out');
+    expect(warnings[2]).toMatch(/\.description \("d"\): expected a string/);
   });
 });
 

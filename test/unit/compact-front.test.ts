@@ -8,6 +8,7 @@ import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
 import { ModernView } from '../../src/front/modern/view.js';
 import { countToolTokens } from '../../src/util/tokens.js';
+import { boundaryOf } from '../../src/focus/policy.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
@@ -71,7 +72,7 @@ describe('compact definitions where clients receive tool definitions', () => {
     });
     expect(listed?.annotations).toEqual({ readOnlyHint: true });
     // A 2026-07-28 request's view lists the same object.
-    const view = new ModernView(gateway, 'records', false, false, 'hybrid');
+    const view = new ModernView(gateway, 'records', false, boundaryOf({}), 'hybrid');
     expect(view.listTools().find((tool) => tool.name === 'lookup_record')).toBe(gateway.catalog.byId.get('records:lookup_record')?.listed);
     // The upstream receives the arguments as sent.
     const args = { id: 'r-7', archive: true };

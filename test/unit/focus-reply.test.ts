@@ -9,6 +9,7 @@ import { FOCUS_REPLY_MAX } from '../../src/front/focus-tool.js';
 import { Gateway } from '../../src/front/gateway.js';
 import { modernFocusMode } from '../../src/front/modern/focus.js';
 import { ModernView } from '../../src/front/modern/view.js';
+import { boundaryOf } from '../../src/focus/policy.js';
 
 /** 10,000 generated tools, with groups that take thousands of them, so a switch moves thousands. */
 const sources = parseCatalog(generateCatalog(10_000));
@@ -55,7 +56,7 @@ describe('focus_mode replies are terse and bounded at 10,000 tools', () => {
 
   it('2026-07-28 requests: the same bound', () => {
     const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: sources });
-    const view = new ModernView(gateway, 'wide', false, false, 'hybrid');
+    const view = new ModernView(gateway, 'wide', false, boundaryOf({}), 'hybrid');
     for (const args of [{ mode: 'billing' }, { status: true }, { intent: 'zzz qqq' }, { mode: 'chat' }]) {
       const reply = text(modernFocusMode(view, { baseUrl: 'http://127.0.0.1:1/mcp' }, args));
       expect(reply.length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX);

@@ -8,6 +8,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate, type CuratedServer } from '../../src/front/curate.js';
 import { createFocusMachine } from '../../src/focus/machine.js';
+import { boundaryOf, callRefusal, switchRefusal, visibleModeNames, withinBoundary } from '../../src/focus/policy.js';
 import { ConfigError, UnknownNameError } from '../../src/util/errors.js';
 
 /** Issue 10, findings 1, 3, 4 and 5, and the fixed-endpoint refusal item: the mode rules hold on every path. */
@@ -159,5 +160,34 @@ describe('exposed names are unique (finding 5)', () => {
     );
     expect(catalog.tools.map((t) => t.exposedName)).toEqual(['a_b_c']);
     expect(warnings.join('\n')).toContain('left out');
+  });
+});
+
+describe('the boundary of a request or session (issue 20)', () => {
+  const config = resolveConfig(notesConfig);
+  const tools = [
+    { name: 'read_note', description: 'Read a note.', inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } },
+    { name: 'delete_note', description: 'Delete a note for good.', inputSchema: { type: 'object' as const } },
+  ];
+  const { catalog } = buildCatalog([{ server: 'notes', tools }], config);
+  const tool = (name: string) => catalog.byName.get(name)!;
+
+  it('narrows the fixed mode by the token\'s modes; without a token nothing is hidden', () => {
+    expect(boundaryOf({ tokenModes: ['notes_only', 'cleanup'], tokenLabel: 'ci' })).toEqual({ modes: ['notes_only', 'cleanup'], token: true, label: 'ci' });
+    expect(boundaryOf({ endpoint: 'cleanup', tokenModes: ['notes_only', 'cleanup'] }).modes).toEqual(['cleanup']);
+    expect(boundaryOf({ served: ['cleanup'] })).toEqual({ modes: ['cleanup'], token: false, label: undefined });
+    expect(withinBoundary(config, boundaryOf({ served: ['notes_only'] }), tool('delete_note'))).toBe(true);
+  });
+
+  it('a token sees only what one of its modes shows (read-only rules included), and only its modes', () => {
+    const readOnly = boundaryOf({ tokenModes: ['notes_only'] });
+    expect(withinBoundary(config, readOnly, tool('read_note'))).toBe(true);
+    expect(withinBoundary(config, readOnly, tool('delete_note'))).toBe(false);
+    expect(withinBoundary(config, boundaryOf({ tokenModes: ['notes_only', 'cleanup'] }), tool('delete_note'))).toBe(true);
+    expect(visibleModeNames(config, readOnly)).toEqual(['notes_only']);
+    expect(switchRefusal({ fixedMode: undefined, boundary: readOnly }, 'cleanup')).toBe('Unknown mode "cleanup". Modes: notes_only.');
+    expect(switchRefusal({ fixedMode: undefined, boundary: readOnly }, 'notes_only')).toBeUndefined();
+    const subject = { mode: 'notes_only', fixedMode: undefined, inMode: () => true, boundary: readOnly };
+    expect(callRefusal(config, subject, tool('delete_note'))).toBe('Unknown tool "delete_note". Use search_tools to find tools.');
   });
 });

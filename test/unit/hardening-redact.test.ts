@@ -1,12 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
-import { clearSecrets, outsideText, redact } from '../../src/util/redact.js';
+import { clearSecrets, containsSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
 /** Issue 10, finding 7: values from ${VAR} are shown as ${VAR}; outside text is cut short. */
 
 afterEach(() => clearSecrets());
 
 describe('redaction', () => {
+  it('redacts a message deeply (strings and keys), and returns the same object when there is nothing to redact', () => {
+    const clean = { result: { content: [{ type: 'text', text: 'fine' }] } };
+    expect(redactValue(clean)).toBe(clean);
+    registerSecret('tok-123456', 'TOKEN');
+    expect(redactValue(clean)).toBe(clean);
+    expect(containsSecret('{"a":"x tok-123456 y"}')).toBe(true);
+    expect(containsSecret('{"a":"x"}')).toBe(false);
+    const leaky = { error: { code: -32000, message: 'bad tok-123456', data: { key: 'tok-123456', nested: [{ 'tok-123456': 1 }] } }, n: 1234, b: true };
+    expect(redactValue(leaky)).toEqual({ error: { code: -32000, message: 'bad ${TOKEN}', data: { key: '${TOKEN}', nested: [{ '${TOKEN}': 1 }] } }, n: 1234, b: true });
+    expect(leaky.error.message).toBe('bad tok-123456');
+  });
+
   it('shows every interpolated value as its ${VAR}, also URL- and JSON-encoded', () => {
     const value = interpolate('https://api.test/?key=${API_KEY}', { API_KEY: 's3cr3t/+value"x' }, 'servers.a.url');
     expect(value).toContain('s3cr3t');

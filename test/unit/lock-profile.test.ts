@@ -31,6 +31,15 @@ describe('lock profile (what a server offers besides tools)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('forgets a modern verdict whose discover result is malformed (the server is probed again)', () => {
+    for (const discover of [{ supportedVersions: 5 }, { supportedVersions: [] }, { supportedVersions: [7] }, { supportedVersions: ['2026-07-28'], capabilities: 'x' }, { supportedVersions: ['2026-07-28'], serverInfo: [] }]) {
+      const [entry] = parseCatalog({ servers: { one: { tools: [tool], protocol: { era: 'modern', discover } } } });
+      expect(entry?.profile?.protocol, JSON.stringify(discover)).toBeUndefined();
+    }
+    const [kept] = parseCatalog({ servers: { one: { tools: [tool], protocol: { era: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: {} } } } } });
+    expect(kept?.profile?.protocol?.era).toBe('modern');
+  });
+
   it('writes no profile keys for a plain catalog', () => {
     expect(Object.keys(makeLock([{ server: 'one', tools: [tool] }]).servers.one ?? {})).toEqual(['hash', 'tools']);
   });

@@ -61,6 +61,28 @@ describe('placement cached in the lock', () => {
     expect(toolPlacement(built, 'memory:read_graph').placements).toEqual([{ group: 'knowledge', reason: 'from the cache' }]);
   });
 
+  it('is verified, not trusted: a forged "read" write status for a writer is dropped with a warning', () => {
+    const config = resolveConfig({});
+    const lock = makeLock(readFixture('reference-servers.json'), config);
+    const entry = lock.placement.servers.memory?.create_entities;
+    if (!entry) throw new Error('no placement entry for memory:create_entities');
+    expect(entry.write.readOnly).toBe(false);
+    entry.write = { readOnly: true, kind: 'read', reason: 'readOnlyHint: true' };
+    entry.topics = [{ topic: 'memory', score: 99, reason: 'from the cache' }];
+    const warnings: string[] = [];
+    const built = buildCatalog(parseCatalog(JSON.parse(JSON.stringify(lock)), 'lazytools.lock.json', warnings), config);
+    const tool = toolPlacement(built, 'memory:create_entities');
+    expect(tool.readOnly).toBe(false);
+    expect(JSON.stringify(tool)).not.toContain('from the cache');
+    expect(warnings).toEqual([expect.stringMatching(/lazytools\.lock\.json: placement\.servers\.memory\.create_entities: cached write status "read" does not match/)]);
+    // A malformed entry is dropped with its own warning; the other entries are still used.
+    const malformed = makeLock(readFixture('reference-servers.json'), config);
+    (malformed.placement.servers.memory as Record<string, unknown>).read_graph = { input: 5 };
+    const more: string[] = [];
+    parseCatalog(JSON.parse(JSON.stringify(malformed)), 'lock.json', more);
+    expect(more).toEqual([expect.stringMatching(/placement\.servers\.memory\.read_graph: malformed cached placement/)]);
+  });
+
   it('is not used for a tool whose description changed since the lock was written', () => {
     const config = resolveConfig({});
     const lock = makeLock(readFixture('reference-servers.json'), config);

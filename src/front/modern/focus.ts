@@ -1,4 +1,4 @@
-import { modeNamed, switchRefusal } from '../../focus/policy.js';
+import { modeNamed, switchRefusal, visibleModeNames } from '../../focus/policy.js';
 import { resolveIntent, unclearIntentText } from '../../search/intent.js';
 import { UnknownNameError } from '../../util/errors.js';
 import { boundedReply, status } from '../focus-tool.js';
@@ -24,10 +24,11 @@ export function modernFocusMode(view: ModernView, at: ServedAt, raw: unknown): C
   if (args.enable_group !== undefined || args.disable_group !== undefined)
     return errorResult('focus_mode: groups cannot be enabled or disabled per request under MCP 2026-07-28 (a tool list may not change with a call); pick a mode that includes them.');
   const config = view.gateway.config;
-  const modes = Object.values(config.modes);
+  const names = visibleModeNames(config, view.boundary);
+  const modes = Object.values(config.modes).filter((mode) => names.includes(mode.name));
   const current = status(view);
   let target = args.mode as string | undefined;
-  if (target !== undefined && !modeNamed(config, target)) return errorResult(new UnknownNameError('mode', target, Object.keys(config.modes)).message);
+  if (target !== undefined && (!modeNamed(config, target) || !names.includes(target))) return errorResult(new UnknownNameError('mode', target, names).message);
   if (target === undefined && typeof args.intent === 'string') {
     const match = resolveIntent(args.intent, modes);
     if (match.mode === null)

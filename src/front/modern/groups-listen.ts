@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { CLIENT_CAPABILITIES_META_KEY, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
-import { requestMode } from '../../focus/policy.js';
+import { boundaryOf, requestMode } from '../../focus/policy.js';
 import { viewDigest } from '../../focus/group-view.js';
 import { isRequest, type RawNotification, type RequestId } from '../../util/jsonrpc.js';
 import type { Gateway } from '../gateway.js';
@@ -38,7 +38,7 @@ export function watchGroups(gateway: Gateway, route: ModernRoute, message: unkno
     const resolved = requestMode(gateway.config, { ...route, variant: meta[VARIANT_META] });
     if ('refusal' in resolved) return resolved.refusal;
     const capabilities = meta[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown>;
-    return viewDigest(groupsOf(new ModernView(gateway, resolved.mode, resolved.bound, resolved.boundary, route.strategy ?? gateway.config.strategy, capabilities)));
+    return viewDigest(groupsOf(new ModernView(gateway, resolved.mode, resolved.bound, boundaryOf(route), route.strategy ?? gateway.config.strategy, capabilities)));
   };
   let last = digest();
   const listener = (kind: string) => {

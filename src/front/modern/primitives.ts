@@ -3,10 +3,11 @@ import type { Upstream } from '../../upstream/upstream.js';
 import type { Gateway } from '../gateway.js';
 import { listPage } from '../paging.js';
 import { readResource, resourceOwner } from '../resources.js';
-import { upstreamFailure, type SessionContext } from '../context.js';
+import { scopedRouting, upstreamFailure, type SessionContext } from '../context.js';
 import { promptRoute } from '../prompts.js';
 import { completionRoute } from '../completion.js';
 import type { ModernRoute } from './route.js';
+
 import { retryParams, withInputRounds } from './rounds.js';
 import type { ModernView } from './view.js';
 
@@ -19,26 +20,28 @@ const OWN_SCHEME = 'lazytools://';
  * subscriptions/listen there, so resources/subscribe is not served.
  */
 export function registerModernPrimitives(server: Server, gateway: Gateway, modernRoute: ModernRoute, view: (ctx: ServerContext) => ModernView, offered: { prompts: boolean; completions: boolean }): void {
-  const routing = routingContext(gateway);
+  // A token's requests reach only the servers its modes do (front/scope.ts); others see every server.
+  const base = routingContext(gateway);
+  const routingOf = (requestView: ModernView): SessionContext => (requestView.boundary.token ? { ...base, routing: scopedRouting(gateway, requestView.boundary) } : base);
   if (offered.prompts) {
     server.setRequestHandler('prompts/list', (request, ctx) => {
-      view(ctx);
-      return listPage(gateway.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts') as never;
+      const routing = routingOf(view(ctx));
+      return listPage(routing.routing.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts') as never;
     });
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const requestView = view(ctx);
-      const { route, upstream } = promptRoute(routing, request.params.name);
+      const { route, upstream } = promptRoute(routingOf(requestView), request.params.name);
       return withInputRounds(gateway, modernRoute, requestView, ctx, (signal) => relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, requestView, signal)) as never;
     });
   }
   // The lists do not depend on the mode, but a forged variant is refused on every request.
   server.setRequestHandler('resources/list', (request, ctx) => {
-    view(ctx);
-    return listPage(gateway.resources().resources, request.params?.cursor, (resource) => resource.uri, 'resources') as never;
+    const routing = routingOf(view(ctx));
+    return listPage(routing.routing.resources().resources, request.params?.cursor, (resource) => resource.uri, 'resources') as never;
   });
   server.setRequestHandler('resources/templates/list', (request, ctx) => {
-    view(ctx);
-    return listPage(gateway.resources().templates, request.params?.cursor, (template) => template.uriTemplate, 'resourceTemplates') as never;
+    const routing = routingOf(view(ctx));
+    return listPage(routing.routing.resources().templates, request.params?.cursor, (template) => template.uriTemplate, 'resourceTemplates') as never;
   });
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
@@ -50,14 +53,14 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, moder
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message, { uri });
       }
     }
-    const upstream = resourceOwner(routing, uri);
+    const upstream = resourceOwner(routingOf(requestView), uri);
     if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
     return withInputRounds(gateway, modernRoute, requestView, ctx, (signal) => relay(upstream, 'resources/read', request.params, ctx, requestView, signal)) as never;
   });
   if (offered.completions)
     server.setRequestHandler('completion/complete', async (request, ctx) => {
       const requestView = view(ctx);
-      const route = completionRoute(routing, request.params);
+      const route = completionRoute(routingOf(requestView), request.params);
       if (route === 'own') return { completion: { values: [] } } as never;
       return relay(route.upstream, 'completion/complete', route.params, ctx, requestView);
     });

@@ -10,13 +10,14 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { FOCUS_MODE } from '../../catalog/own-tools.js';
-import { requestMode, switchRefusal } from '../../focus/policy.js';
+import { boundaryOf, requestMode, switchRefusal } from '../../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
 import { VERSION } from '../../version.js';
 import type { Gateway } from '../gateway.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../meta-tools.js';
 import { listPage } from '../paging.js';
 import { errorResult } from '../results.js';
+import { scopedRouting } from '../context.js';
 import { modernFocusMode } from './focus.js';
 import { registerModernPrimitives } from './primitives.js';
 import type { ModernRoute } from './route.js';
@@ -49,7 +50,8 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     extensions: { ...groupsExtensions(), ...(variants ? { [VARIANTS_EXTENSION]: variants as never } : {}) } as never,
   };
   const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
-  const upstreamInstructions = gateway.upstreamInstructions();
+  // A token's requests read only the instructions of the servers its modes reach.
+  const upstreamInstructions = gateway.upstreamInstructions(scopedRouting(gateway, boundaryOf(route)).upstreams.values());
   const server = new Server(
     { name: 'lazytools', version: VERSION },
     {
@@ -65,7 +67,7 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     const resolved = requestMode(gateway.config, { ...route, variant });
     if ('refusal' in resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.refusal);
     const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
-    return new ModernView(gateway, resolved.mode, resolved.bound, resolved.boundary, route.strategy ?? gateway.config.strategy, typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : {});
+    return new ModernView(gateway, resolved.mode, resolved.bound, boundaryOf(route), route.strategy ?? gateway.config.strategy, typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : {});
   };
 
   server.setRequestHandler('tools/list', (request, ctx) => {

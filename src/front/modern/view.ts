@@ -1,6 +1,6 @@
 import type { CatalogTool, ToolDefinition } from '../../catalog/catalog.js';
 import { FOCUS_MODE } from '../../catalog/own-tools.js';
-import { callRefusal, statelessStrategy, type PolicySubject } from '../../focus/policy.js';
+import { callRefusal, statelessStrategy, withinBoundary, type Boundary, type PolicySubject } from '../../focus/policy.js';
 import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
@@ -34,8 +34,8 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     readonly mode: string,
     /** True when the endpoint, `serve --mode` or a token fixed the mode: no focus_mode then. */
     readonly bound: boolean,
-    /** True when a bearer token fixed the mode: tools outside it are refused. */
-    readonly boundary: boolean,
+    /** The request's boundary (its endpoint and its token's modes; policy.boundaryOf). */
+    readonly boundary: Boundary,
     strategySetting: string,
     /** The capabilities the request's envelope declared. */
     private readonly declared: Readonly<Record<string, unknown>> = {},
@@ -119,7 +119,8 @@ export class ModernView implements PolicySubject, StatelessOrigin {
 
   private visibleSet(): { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } {
     if (!this.visible) {
-      const tools = visibleTools(this.gateway.catalog, this.gateway.config, this.focus);
+      const config = this.gateway.config;
+      const tools = visibleTools(this.gateway.catalog, config, this.focus).filter((tool) => withinBoundary(config, this.boundary, tool));
       this.visible = { tools, ids: new Set(tools.map((tool) => tool.id)) };
     }
     return this.visible;

@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, tempTree } from '../helpers.js';
+
+/**
+ * Issue 20: an upstream that repeats the value of a `${VAR}` the rc passes to it (env, args and
+ * headers) must not get it out of the gateway: not in what a client reads (instructions, lists,
+ * search schemas, prompts, resources, completions, results, isError results, JSON-RPC errors with
+ * their data) and not in what lazytools writes (the lock).
+ */
+
+const ECHO_SERVER = path.join(ROOT, 'test/fixtures/echo-secret-server.mjs');
+const SECRET = 'echoed-secret-7d41b9e2';
+const PLACEHOLDER = '${LT_ECHO_SECRET}';
+const env = { ...process.env, NO_COLOR: '1', LT_ECHO_SECRET: SECRET } as Record<string, string>;
+
+function project(): string {
+  const dir = tempTree({ 'package.json': '{}' });
+  const rc = {
+    servers: { leaky: { command: process.execPath, args: [ECHO_SERVER, '--key=${LT_ECHO_SECRET}'], env: { SECRET_VALUE: '${LT_ECHO_SECRET}' } } },
+    usage: true,
+  };
+  writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify(rc));
+  return dir;
+}
+
+describe('values of ${VAR} an upstream repeats never leave the gateway', () => {
+  let dir: string;
+  let client: Client;
+  let stderr = '';
+
+  beforeAll(async () => {
+    dir = project();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--ignore-lock', '--strategy', 'proxy'], cwd: dir, stderr: 'pipe', env });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: 'redaction', version: '1' });
+    await client.connect(transport);
+  }, 30_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('2025 session over stdio: instructions, lists, search, prompts, resources, completion, results and errors', async () => {
+    const seen: unknown[] = [client.getInstructions()];
+    seen.push(await client.listTools());
+    seen.push(await client.callTool({ name: 'search_tools', arguments: { query: 'echo configured key', detail: 'schema' } }));
+    seen.push(await client.callTool({ name: 'describe_tools', arguments: { names: ['echo_secret'] } }));
+    // Direct calls of listed tools take the raw relay: the secret must be caught there too.
+    seen.push(await client.callTool({ name: 'execute_tool', arguments: { name: 'echo_secret', arguments: {} } }));
+    seen.push(await client.callTool({ name: 'echo_secret', arguments: {} }));
+    seen.push(await client.callTool({ name: 'fail_secret', arguments: {} }));
+    seen.push(await client.callTool({ name: 'throw_secret', arguments: {} }));
+    seen.push(await client.listPrompts());
+    seen.push(await client.getPrompt({ name: 'secret_prompt', arguments: { topic: 'x' } }));
+    seen.push(await client.listResources());
+    seen.push(await client.listResourceTemplates());
+    seen.push(await client.readResource({ uri: 'secret://key' }));
+    seen.push(await client.complete({ ref: { type: 'ref/prompt', name: 'secret_prompt' }, argument: { name: 'topic', value: 'a' } }));
+    const all = JSON.stringify(seen);
+    expect(all).toContain(PLACEHOLDER);
+    expect(all).toContain('the key is ${LT_ECHO_SECRET}');
+    expect(all).not.toContain(SECRET);
+    expect(stderr).not.toContain(SECRET);
+  });
+
+  it('2026-07-28 requests over stdio: a JSON-RPC error carries no secret in message or data', async () => {
+    const modern = new ModernClient({ name: 'redaction-modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new ModernStdio({ command: process.execPath, args: [BIN, 'serve', '--ignore-lock'], cwd: dir, env }));
+    try {
+      const seen: unknown[] = [modern.getDiscoverResult()];
+      seen.push(await modern.callTool({ name: 'echo_secret', arguments: {} }));
+      const error = await modern.callTool({ name: 'throw_secret', arguments: {} }).then(
+        (result) => result,
+        (thrown: unknown) => ({ message: (thrown as Error).message, data: (thrown as { data?: unknown }).data }),
+      );
+      seen.push(error);
+      const all = JSON.stringify(seen);
+      expect(all).toContain(PLACEHOLDER);
+      expect(all).not.toContain(SECRET);
+    } finally {
+      await modern.close();
+    }
+  });
+
+  it('lock: the written lock file shows ${VAR}, never the value', () => {
+    const result = spawnSync(process.execPath, [BIN, 'lock'], { cwd: dir, encoding: 'utf8', env });
+    expect(result.status, result.stderr).toBe(0);
+    const lock = readFileSync(path.join(dir, 'lazytools.lock.json'), 'utf8');
+    expect(lock).toContain(PLACEHOLDER);
+    expect(lock).not.toContain(SECRET);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(SECRET);
+  });
+});
