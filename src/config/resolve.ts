@@ -39,6 +39,8 @@ export interface ResolvedConfig {
   variants: string[] | undefined;
   /** ttlMs of 2026-07-28 list results. */
   cacheTtlMs: number;
+  /** How long a server's start may take unless its entry says otherwise (rc `startTimeout`). */
+  startTimeoutMs: number;
 }
 
 /** A bearer token of `auth.tokens`: its label, sha256 (lower-case hex) and the modes it may use. */
@@ -135,6 +137,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     tokens,
     variants,
     cacheTtlMs: rc.cache?.ttlMs ?? 60_000,
+    startTimeoutMs: rc.startTimeout ?? 30_000,
   };
 }
 

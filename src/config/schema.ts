@@ -42,6 +42,7 @@ export const serverSchema = z
     headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
     timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds (default 120000).'),
     idleTimeout: z.number().int().positive().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
+    startTimeout: z.number().int().positive().optional().describe('Milliseconds a start (spawn, initialize, lists) may take before the server is reported failed (default: the top-level startTimeout, 30000).'),
     disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
   })
   .superRefine((server, ctx) => {
@@ -170,6 +171,7 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
+  startTimeout: z.number().int().positive().optional().describe('Milliseconds each server\'s start may take (default 30000): first requests wait at most this long for servers still starting.'),
   auth: authSchema.optional().describe('Bearer tokens mapped to modes (HTTP).'),
   variants: variantsSchema.optional().describe('Modes as server variants for 2026-07-28 clients (SEP-2053 draft).'),
   cache: z

@@ -5,6 +5,7 @@ import { hasOwn } from '../util/own.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
+import { outsideText } from '../util/redact.js';
 import { errorResult, textResult } from './results.js';
 import type { FrontSession } from './session.js';
 
@@ -65,8 +66,9 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   if (added.length > 0) lines.push(`Added: ${added.join(', ')}`);
   if (removed.length > 0) lines.push(`Removed: ${removed.join(', ')}`);
   if (session.strategy === 'proxy' && changing) lines.push(`Call the mode's ${session.modeTools().length} tools through execute_tool.`);
-  const down = [...session.gateway.upstreams.values()].filter((u) => u.status === 'down');
-  if (down.length > 0) lines.push(`Servers down: ${down.map((u) => `${u.name} (${u.lastError ?? 'unavailable'})`).join(', ')}`);
+  // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
+  const down = session.gateway.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
+  if (down.length > 0) lines.push(`Servers down: ${down.slice(0, 5).map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 120)})`).join(', ')}${down.length > 5 ? `, and ${down.length - 5} more` : ''}`);
   return textResult(lines.join('\n'), { ...report, added, removed });
 }
 

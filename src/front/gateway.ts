@@ -72,6 +72,12 @@ export class Gateway implements RoutingContext {
   private promptIndex: PromptIndex | undefined;
   private resourceIndex: ResourceIndex | undefined;
   private readonly sentLogLevels = new WeakMap<Upstream, string>();
+  /** The initial start (see start), and whether it has settled. */
+  private initial: Promise<void> | undefined;
+  /** True once every initial start came up, failed or timed out (readiness). */
+  settled = false;
+  /** How each server's initial start went. */
+  private readonly starts = new Map<string, { state: 'starting' | 'up' | 'failed' | 'lazy'; reason?: string }>();
   /**
    * Told when a list may have changed: `tools` after the catalog was rebuilt or the config
    * reloaded, `prompts`/`resources` when an upstream's list changed. The 2026-07-28 front turns
@@ -93,17 +99,79 @@ export class Gateway implements RoutingContext {
     this.catalog = this.build();
   }
 
-  /** Starts every upstream not in the lock; failures are logged, not thrown. */
-  async start(): Promise<void> {
+  /**
+   * Starts every upstream not in the lock; failures are logged, not thrown. Resolves when each
+   * has come up, failed, or used up its start timeout (a late one keeps starting and joins the
+   * catalog when it comes up). Idempotent: the fronts await the same initial start (`ready`).
+   */
+  start(): Promise<void> {
+    this.initial ??= this.initialStart();
+    return this.initial;
+  }
+
+  /**
+   * The initial start while it runs, else undefined: requests that depend on the catalog wait
+   * for it, so a first tools/list holds every server that could start. Nothing waits on a lock.
+   */
+  ready(): Promise<void> | undefined {
+    return this.settled ? undefined : this.initial;
+  }
+
+  private async initialStart(): Promise<void> {
     const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name));
     const eager = [...this.upstreams.values()].filter((u) => !this.locked.has(u.name));
-    const results = await Promise.allSettled(eager.map((upstream) => upstream.start()));
-    results.forEach((result, i) => {
-      if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
-      else this.logger.info(`${eager[i]?.name}: ${eager[i]?.tools.length} tools`);
-    });
+    for (const upstream of lazy) this.starts.set(upstream.name, { state: 'lazy' });
+    for (const upstream of eager) this.starts.set(upstream.name, { state: 'starting' });
+    await Promise.all(eager.map((upstream) => this.startBounded(upstream)));
     for (const upstream of lazy) this.logger.info(`${upstream.name}: ${this.locked.get(upstream.name)?.tools.length} tools from the lock (starts on first call)`);
+    this.settled = true;
     // Each upstream that came up rebuilt the catalog already (onStatus).
+  }
+
+  /** One upstream's initial start, waited on for at most its start timeout. */
+  private async startBounded(upstream: Upstream): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = upstream.startTimeoutMs;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), limit);
+      timer.unref();
+    });
+    const started = upstream.start().then(
+      () => 'up' as const,
+      (error: unknown) => error as Error,
+    );
+    const outcome = await Promise.race([started, timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'up') {
+      this.starts.set(upstream.name, { state: 'up' });
+      this.logger.info(`${upstream.name}: ${upstream.tools.length} tools`);
+      return;
+    }
+    const reason = outcome === 'timeout' ? `no answer within the start timeout (${limit} ms); serving without it` : outcome.message;
+    this.starts.set(upstream.name, { state: 'failed', reason });
+    this.logger.error(outcome === 'timeout' ? `${upstream.name}: ${reason}` : reason);
+    // A late start still joins the catalog; a late failure is what the report says.
+    if (outcome === 'timeout')
+      void started.then((late) => {
+        if (late === 'up') this.starts.set(upstream.name, { state: 'up' });
+        else this.starts.set(upstream.name, { state: 'failed', reason: late.message });
+      });
+  }
+
+  /**
+   * Each server as the operator sees it: `up`, `down` (was up, stopped or crashed), `failed` (its
+   * initial start failed or timed out, with why), `lazy` (from the lock or stopped while idle:
+   * starts on its next call) or `starting`.
+   */
+  serverStates(): Array<{ name: string; state: 'up' | 'down' | 'failed' | 'lazy' | 'starting'; reason?: string }> {
+    return [...this.upstreams.values()].map((upstream) => {
+      const initial = this.starts.get(upstream.name);
+      if (upstream.status === 'ready') return { name: upstream.name, state: 'up' };
+      if (initial?.state === 'failed') return { name: upstream.name, state: 'failed', reason: upstream.lastError ?? initial.reason };
+      if (upstream.status === 'starting') return { name: upstream.name, state: 'starting' };
+      if (upstream.status === 'down') return { name: upstream.name, state: 'down', reason: upstream.lastError ?? 'unavailable' };
+      return { name: upstream.name, state: 'lazy', ...(initial?.state === 'up' ? { reason: 'stopped while idle; starts on the next call' } : {}) };
+    });
   }
 
   /** A new client session (one per stdio connection or HTTP session). */

@@ -7,7 +7,7 @@ import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
 import { modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
-import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, isRequest, PARSE_ERROR } from '../util/jsonrpc.js';
 import { accessFor } from './auth.js';
 import type { Gateway } from './gateway.js';
 import { isModernHttpRequest } from './modern/classify-http.js';
@@ -140,6 +140,10 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       const parsed = await readBody(req, maxBody);
       if (!parsed.ok) return reply(res, parsed.status, { jsonrpc: '2.0', id: null, error: { code: parsed.code, message: parsed.message } });
       body = parsed.value;
+      // Requests that read the catalog wait for the initial start (bounded by the start
+      // timeouts), so a first list is whole; the handshake is answered at once.
+      const starting = gateway.ready();
+      if (starting && waitsForStart(body)) await starting;
     }
     if (entry) return entry.transport.handleRequest(req, res, body);
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
@@ -249,6 +253,14 @@ function busy(entry: HttpSession, res: ServerResponse): void {
 /** A refused bearer token as a 401, or undefined. */
 function refusedAccess(access: ReturnType<typeof accessFor>): { status: number; message: string } | undefined {
   return access.kind === 'refused' ? { status: 401, message: access.message } : undefined;
+}
+
+/** What is answered before the initial start settled: the handshake and pings. */
+const BEFORE_START = new Set(['initialize', 'ping', 'server/discover']);
+
+/** True when the body holds a request that reads the catalog (anything but the handshake). */
+function waitsForStart(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((message) => isRequest(message) && !BEFORE_START.has(message.method));
 }
 
 function isInitialize(body: unknown): boolean {

@@ -77,14 +77,21 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
         'Add servers with `lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH`, or write "servers" in .lazytoolsrc.json (see the README).',
     );
   const gateway = new Gateway({ config, logger, locked, env: options.env });
+  // Requests that need the catalog wait for this (gateway.ready), bounded by the start timeouts.
+  const starting = gateway.start();
   let http: HttpFront | undefined;
   if (options.http) {
     // Listen first: an upstream slow to initialize must not keep the listener down.
-    const { serveHttp } = await import('./http.js');
-    http = await serveHttp(gateway, { strategy: options.strategy, modes, ...options.http });
+    try {
+      const { serveHttp } = await import('./http.js');
+      http = await serveHttp(gateway, { strategy: options.strategy, modes, ...options.http });
+    } catch (error) {
+      await gateway.close();
+      throw error;
+    }
     options.onListening?.(http.url);
   }
-  await gateway.start();
+  await starting;
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let ended = new Promise<string | undefined>(() => {});

@@ -28,7 +28,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
   return Object.entries(config.servers as Record<string, ServerConfig>)
     .filter(([, server]) => server.disabled !== true)
     .sort(([a], [b]) => compareStrings(a, b))
-    .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, logger, sharedServer: server.url !== undefined }));
+    .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, startTimeoutMs: server.startTimeout ?? config.startTimeoutMs, logger, sharedServer: server.url !== undefined }));
 }
 
 function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, baseDir: string, logger: Logger, file: string | undefined): () => Promise<Transport> {

@@ -87,6 +87,7 @@ interface Pending {
 
 const looseResult = z.looseObject({});
 const DEFAULT_TIMEOUT = 120_000;
+const DEFAULT_START_TIMEOUT = 30_000;
 /** How often deadlines are checked: a timeout fires up to this much late. */
 const SWEEP_MS = 250;
 const BASE_BACKOFF_MS = 500;
@@ -162,6 +163,11 @@ export class Upstream {
     private readonly options: UpstreamOptions,
   ) {
     this.logger = options.logger ?? silentLogger;
+  }
+
+  /** How long a start may take (spawn, initialize, lists); the gateway waits no longer for it. */
+  get startTimeoutMs(): number {
+    return this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT;
   }
 
   /** Connects and lists tools; concurrent callers share one attempt. */
@@ -376,7 +382,7 @@ export class Upstream {
 
   private async doStart(): Promise<void> {
     this.setStatus('starting');
-    const timeout = this.options.startTimeoutMs ?? 30_000;
+    const timeout = this.startTimeoutMs;
     const hooks = this.clientHooks();
     let client: Client | undefined;
     let transport: Transport | undefined;
@@ -529,7 +535,7 @@ export class Upstream {
       return;
     }
     try {
-      const primitives = await this.listPrimitives(client, this.options.startTimeoutMs ?? 30_000);
+      const primitives = await this.listPrimitives(client, this.startTimeoutMs);
       if (this.client !== client) return;
       this.primitives = primitives;
       this.onPrimitivesChanged?.(this, kind);
@@ -583,7 +589,7 @@ export class Upstream {
   private async refresh(): Promise<void> {
     const client = this.client;
     if (!client) return;
-    this.tools = await this.listAll(client, this.options.startTimeoutMs ?? 30_000);
+    this.tools = await this.listAll(client, this.startTimeoutMs);
     this.onToolsChanged?.(this);
   }
 
