@@ -56,12 +56,12 @@ export const serveCommand: Command = {
     }
     const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
     // Listen for the end before starting anything, so a signal during start-up still stops the children.
-    const stopped = new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
+    const stopped = new Promise<'signal' | 'stdin'>((resolve) => {
+      process.once('SIGINT', () => resolve('signal'));
+      process.once('SIGTERM', () => resolve('signal'));
       if (!http) {
-        process.stdin.once('end', () => resolve());
-        process.stdin.once('close', () => resolve());
+        process.stdin.once('end', () => resolve('stdin'));
+        process.stdin.once('close', () => resolve('stdin'));
       }
     });
     const served = await serve({
@@ -86,7 +86,10 @@ export const serveCommand: Command = {
     // A bug must not take the gateway down: log it and keep serving.
     process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
     const reason = await Promise.race([stopped, served.ended]);
+    // A signal: stop accepting, let the calls in flight finish, then end the upstreams' groups.
+    if (reason === 'signal') await served.drain(SHUTDOWN_GRACE_MS);
     await served.close();
+    if (reason === 'signal' || reason === 'stdin') return 0;
     if (typeof reason === 'string') {
       io.err(`lazytools: ${reason}`);
       return 1;
@@ -94,6 +97,9 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** How long a signalled gateway waits for the calls in flight before it ends them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `--http PORT`, `:PORT`, `HOST:PORT` or `[IPv6]:PORT`; a port alone means 127.0.0.1. */
 export function hostPort(value: string): { host: string; port: number } {

@@ -130,32 +130,15 @@ export class Gateway implements RoutingContext {
 
   /** One upstream's initial start, waited on for at most its start timeout. */
   private async startBounded(upstream: Upstream): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const limit = upstream.startTimeoutMs;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), limit);
-      timer.unref();
-    });
-    const started = upstream.start().then(
-      () => 'up' as const,
-      (error: unknown) => error as Error,
-    );
-    const outcome = await Promise.race([started, timedOut]);
-    clearTimeout(timer);
-    if (outcome === 'up') {
+    try {
+      await upstream.startWithin();
       this.starts.set(upstream.name, { state: 'up' });
       this.logger.info(`${upstream.name}: ${upstream.tools.length} tools`);
-      return;
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.starts.set(upstream.name, { state: 'failed', reason });
+      this.logger.error(`${reason}; serving the other servers without it`);
     }
-    const reason = outcome === 'timeout' ? `no answer within the start timeout (${limit} ms); serving without it` : outcome.message;
-    this.starts.set(upstream.name, { state: 'failed', reason });
-    this.logger.error(outcome === 'timeout' ? `${upstream.name}: ${reason}` : reason);
-    // A late start still joins the catalog; a late failure is what the report says.
-    if (outcome === 'timeout')
-      void started.then((late) => {
-        if (late === 'up') this.starts.set(upstream.name, { state: 'up' });
-        else this.starts.set(upstream.name, { state: 'failed', reason: late.message });
-      });
   }
 
   /**
@@ -167,7 +150,7 @@ export class Gateway implements RoutingContext {
     return [...this.upstreams.values()].map((upstream) => {
       const initial = this.starts.get(upstream.name);
       if (upstream.status === 'ready') return { name: upstream.name, state: 'up' };
-      if (initial?.state === 'failed') return { name: upstream.name, state: 'failed', reason: upstream.lastError ?? initial.reason };
+      if (initial?.state === 'failed') return { name: upstream.name, state: 'failed', reason: initial.reason ?? upstream.lastError };
       if (upstream.status === 'starting') return { name: upstream.name, state: 'starting' };
       if (upstream.status === 'down') return { name: upstream.name, state: 'down', reason: upstream.lastError ?? 'unavailable' };
       return { name: upstream.name, state: 'lazy', ...(initial?.state === 'up' ? { reason: 'stopped while idle; starts on the next call' } : {}) };
@@ -310,6 +293,8 @@ export class Gateway implements RoutingContext {
     upstream.onToolsChanged = () => this.rebuild();
     upstream.onStatus = (u) => {
       if (u.status !== 'ready') return;
+      // Up at last (a late start, or a first call after a failed one): no longer "failed".
+      if (this.starts.has(u.name)) this.starts.set(u.name, { state: 'up' });
       this.rebuild();
       this.subscriptions.renew(u);
       // A (re)started process knows no level yet.

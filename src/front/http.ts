@@ -49,6 +49,10 @@ export interface HttpFront {
   url: string;
   server: HttpServer;
   sessions: Map<string, HttpSession>;
+  /** Stops listening; requests that still arrive on open connections answer 503 (shutdown). */
+  stopAccepting(): void;
+  /** POSTs being answered (subscriptions/listen streams aside): what a shutdown waits for. */
+  readonly inFlight: number;
   close(): Promise<void>;
 }
 
@@ -93,7 +97,15 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
 
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  let draining = false;
+  let inFlight = 0;
+  let closing: Promise<void> | undefined;
+  const stopListening = () => (closing ??= new Promise<void>((resolve) => server.close(() => resolve())));
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
+    if (draining) {
+      res.setHeader('connection', 'close');
+      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service unavailable: the gateway is shutting down' } });
+    }
     handle(req, res).catch((error: unknown) => {
       gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
       if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
@@ -144,6 +156,11 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       // timeouts), so a first list is whole; the handshake is answered at once.
       const starting = gateway.ready();
       if (starting && waitsForStart(body)) await starting;
+      // A shutdown lets this answer finish first (a listen stream is not an answer to wait for).
+      if (!isListen(body)) {
+        inFlight++;
+        res.once('close', () => inFlight--);
+      }
     }
     if (entry) return entry.transport.handleRequest(req, res, body);
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
@@ -211,13 +228,21 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     url: `http://${shownHost}:${port}/mcp`,
     server,
     sessions,
+    stopAccepting() {
+      draining = true;
+      void stopListening();
+    },
+    get inFlight() {
+      return inFlight;
+    },
     async close() {
       clearInterval(sweep);
       await modern.close();
       await Promise.allSettled([...sessions.values()].map((entry) => entry.session.close()));
       sessions.clear();
+      const closed = stopListening();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
     },
   };
 }
@@ -261,6 +286,10 @@ const BEFORE_START = new Set(['initialize', 'ping', 'server/discover']);
 /** True when the body holds a request that reads the catalog (anything but the handshake). */
 function waitsForStart(body: unknown): boolean {
   return (Array.isArray(body) ? body : [body]).some((message) => isRequest(message) && !BEFORE_START.has(message.method));
+}
+
+function isListen(body: unknown): boolean {
+  return isRequest(body) && body.method === 'subscriptions/listen';
 }
 
 function isInitialize(body: unknown): boolean {

@@ -45,6 +45,11 @@ export interface Served {
    * config on reload: then with that reason); never for HTTP.
    */
   ended: Promise<string | undefined>;
+  /**
+   * The first half of a graceful stop (SIGTERM): stops accepting HTTP connections, then waits up
+   * to `graceMs` for the calls in flight to be answered. close() ends the rest.
+   */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -120,6 +125,12 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     gateway,
     http,
     ended,
+    async drain(graceMs) {
+      http?.stopAccepting();
+      const deadline = Date.now() + graceMs;
+      const busy = () => (http?.inFlight ?? 0) + [...gateway.upstreams.values()].reduce((n, upstream) => n + upstream.inFlight, 0) > 0;
+      while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
     async close() {
       watcher?.close();
       // No message may have arrived yet (no session): stop reading stdin so the process can exit.

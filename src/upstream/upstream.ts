@@ -144,6 +144,9 @@ export class Upstream {
   /** The 2026-07-28 connection for modern clients' requests; null once the server proved 2025-only. */
   private twin: Upstream | null | undefined;
   private transport: Transport | undefined;
+  /** The transport of a start in progress, and how many stops came (see stop). */
+  private connecting: Transport | undefined;
+  private stops = 0;
   private starting: Promise<void> | undefined;
   private readonly pending = new Map<string, Pending>();
   private seq = 0;
@@ -165,6 +168,11 @@ export class Upstream {
     this.logger = options.logger ?? silentLogger;
   }
 
+  /** Requests sent and not answered yet (a shutdown waits for them). */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   /** How long a start may take (spawn, initialize, lists); the gateway waits no longer for it. */
   get startTimeoutMs(): number {
     return this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT;
@@ -181,6 +189,25 @@ export class Upstream {
       this.starting = undefined;
     });
     return this.starting;
+  }
+
+  /**
+   * start(), given up after the start timeout: the caller goes on without this server, while
+   * the attempt itself goes on (a late start still brings the server up) until stop().
+   */
+  async startWithin(): Promise<void> {
+    const started = this.start();
+    started.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const limit = this.startTimeoutMs;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new UpstreamError(this.name, `upstream "${this.name}" gave no answer within the start timeout (${limit} ms)`)), limit);
+    });
+    try {
+      await Promise.race([started, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Calls a tool by its upstream name, starting the upstream first when needed. */
@@ -371,13 +398,18 @@ export class Upstream {
     clearInterval(this.idleTimer);
     this.idleTimer = undefined;
     const client = this.client;
+    const connecting = this.connecting;
+    this.stops++;
     this.client = undefined;
+    this.connecting = undefined;
     this.modern = undefined;
     this.transport = undefined;
     this.failAll(`upstream "${this.name}" was stopped`);
     // Idle before the child is gone: a call arriving meanwhile starts a fresh one.
     this.setStatus('idle');
     if (client) await client.close().catch(() => {});
+    // A start still in progress: its transport (and process) ends now, and the start fails.
+    await connecting?.close().catch(() => {});
   }
 
   private async doStart(): Promise<void> {
@@ -387,7 +419,15 @@ export class Upstream {
     let client: Client | undefined;
     let transport: Transport | undefined;
     try {
-      ({ client, transport } = await connectEitherEra(() => this.options.connect(), hooks, this.discovery, timeout, this.options.era === 'modern'));
+      // Remembered while connecting, so stop() can end a start in progress (its process too).
+      const stops = this.stops;
+      const connect = async () => {
+        // A stop during the first attempt must not lead to a second one (a fresh process).
+        if (this.stops !== stops) throw new Error('stopped while starting');
+        return (this.connecting = await this.options.connect());
+      };
+      ({ client, transport } = await connectEitherEra(connect, hooks, this.discovery, timeout, this.options.era === 'modern'));
+      this.connecting = undefined;
       this.client = client;
       this.transport = transport;
       this.hook(transport, client);
@@ -406,6 +446,7 @@ export class Upstream {
       this.setStatus('ready');
     } catch (error) {
       const failed = error instanceof ConnectFailure ? error : undefined;
+      this.connecting = undefined;
       const message = describe(failed ? failed.failure : error, failed ? failed.transport : transport);
       this.lastError = message;
       this.client = undefined;
