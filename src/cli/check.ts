@@ -1,4 +1,4 @@
-import { openProject } from '../project.js';
+import { openProject, type Project } from '../project.js';
 import { statusReport, type ModeStatus } from '../tokens/report.js';
 import { ConfigError } from '../util/errors.js';
 import { parse, UsageError } from './args.js';
@@ -7,12 +7,13 @@ import { projectOptions } from './status.js';
 
 export const checkCommand: Command = {
   name: 'check',
-  usage: `lazytools check [--config F] [--catalog F]... [--format text|github]
+  usage: `lazytools check [--config F] [--catalog F]... [--format text|github] [--strict]
 
   Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.
-  --format github   print GitHub Actions ::error annotations`,
+  --format github   print GitHub Actions ::error annotations
+  --strict          exit 1 when an rc server is missing from the lock too (else a warning)`,
   async run(argv, io) {
-    const { values } = parse(argv, { ...projectOptions, format: { type: 'string' } });
+    const { values } = parse(argv, { ...projectOptions, format: { type: 'string' }, strict: { type: 'boolean' } });
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${format}"`);
     let project;
@@ -24,6 +25,10 @@ export const checkCommand: Command = {
         io.out(`::error ${error.file ? `file=${annotationProperty(error.file)},` : ''}title=lazytools config::${annotationData(error.message)}`);
       throw error;
     }
+    // A partial lock (lock could not reach a server): those tools are not checked.
+    const missing = values.catalog ? [] : missingFromLock(project);
+    for (const server of missing)
+      io.err(`warning: server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`);
     const report = statusReport(project.catalog, project.config);
     const over = report.modes.filter((mode) => !mode.withinBudget);
     const where = project.config.file ?? 'presets';
@@ -39,9 +44,18 @@ export const checkCommand: Command = {
       io.err(`${over.length} mode(s) over budget: ${over.map((m) => m.name).join(', ')}`);
       return 1;
     }
-    return 0;
+    return values.strict && missing.length > 0 ? 1 : 0;
   },
 };
+
+/** Enabled rc servers the lock has no entry for. */
+function missingFromLock(project: Project): string[] {
+  const locked = new Set(project.sources.map((source) => source.server));
+  return Object.entries(project.config.servers)
+    .filter(([name, server]) => server.disabled !== true && !locked.has(name))
+    .map(([name]) => name)
+    .sort();
+}
 
 /** GitHub workflow command escaping (data: %, CR, LF; properties also ':' and ','). */
 function annotationData(text: string): string {
