@@ -68,7 +68,7 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   if (session.strategy === 'proxy' && changing) lines.push(`Call the mode's ${session.modeTools().length} tools through execute_tool.`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
   const down = session.gateway.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
-  if (down.length > 0) lines.push(`Servers down: ${down.slice(0, 5).map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 120)})`).join(', ')}${down.length > 5 ? `, and ${down.length - 5} more` : ''}`);
+  if (down.length > 0) lines.push(`Servers down: ${down.slice(0, 5).map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`).join(', ')}${down.length > 5 ? `, and ${down.length - 5} more` : ''}`);
   return textResult(lines.join('\n'), { ...report, added, removed });
 }
 

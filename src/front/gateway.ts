@@ -118,8 +118,9 @@ export class Gateway implements RoutingContext {
   }
 
   private async initialStart(): Promise<void> {
-    const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name));
-    const eager = [...this.upstreams.values()].filter((u) => !this.locked.has(u.name));
+    // A disabled server (an unset ${VAR}) is reported now even when the lock has it.
+    const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name) && u.disabledReason === undefined);
+    const eager = [...this.upstreams.values()].filter((u) => !lazy.includes(u));
     for (const upstream of lazy) this.starts.set(upstream.name, { state: 'lazy' });
     for (const upstream of eager) this.starts.set(upstream.name, { state: 'starting' });
     await Promise.all(eager.map((upstream) => this.startBounded(upstream)));
@@ -137,7 +138,8 @@ export class Gateway implements RoutingContext {
     } catch (error) {
       const reason = (error as Error).message;
       this.starts.set(upstream.name, { state: 'failed', reason });
-      this.logger.error(`${reason}; serving the other servers without it`);
+      const where = upstream.disabledReason !== undefined && this.config.file ? `${this.config.file}: ` : '';
+      this.logger.error(`${where}${reason}; serving the other servers without it`);
     }
   }
 

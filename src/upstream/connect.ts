@@ -17,8 +17,8 @@ export interface UpstreamsOptions {
 }
 
 /**
- * One Upstream per enabled rc server. `${VAR}` is resolved here, up front, so a missing secret is
- * a ConfigError naming the variable before anything starts. Stdio children run in the rc file's
+ * One Upstream per enabled rc server. `${VAR}` is resolved here, up front: a missing variable
+ * disables that server only, its start failing at once with the ConfigError naming the variable. Stdio children run in the rc file's
  * folder unless `cwd` says otherwise, with the SDK's safe environment plus the rc `env`.
  */
 export function createUpstreams(config: ResolvedConfig, options: UpstreamsOptions = {}): Upstream[] {
@@ -28,7 +28,17 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
   return Object.entries(config.servers as Record<string, ServerConfig>)
     .filter(([, server]) => server.disabled !== true)
     .sort(([a], [b]) => compareStrings(a, b))
-    .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, startTimeoutMs: server.startTimeout ?? config.startTimeoutMs, logger, sharedServer: server.url !== undefined }));
+    .map(([name, server]) => {
+      const options = { timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, startTimeoutMs: server.startTimeout ?? config.startTimeoutMs, logger, sharedServer: server.url !== undefined };
+      try {
+        return new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), ...options });
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        // One server's unset variable disables that server, with the error: the others serve.
+        const reason = error.file !== undefined && error.message.startsWith(`${error.file}: `) ? error.message.slice(error.file.length + 2) : error.message;
+        return new Upstream(name, { connect: () => Promise.reject(error), disabled: reason, ...options });
+      }
+    });
 }
 
 function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, baseDir: string, logger: Logger, file: string | undefined): () => Promise<Transport> {

@@ -56,6 +56,8 @@ export interface UpstreamOptions {
   /** Timeout for start-up: spawn, initialize and tools/list (default 30 s). */
   startTimeoutMs?: number | undefined;
   logger?: Logger | undefined;
+  /** Why this server cannot start (its rc entry did not resolve): start() fails at once with it. */
+  disabled?: string | undefined;
   /** `modern`: speak only 2026-07-28 (the twin that serves 2026-07-28 requests, see modernTwin). */
   era?: 'modern' | undefined;
   /**
@@ -168,6 +170,11 @@ export class Upstream {
     this.logger = options.logger ?? silentLogger;
   }
 
+  /** Why the server cannot start at all (see UpstreamOptions.disabled), else undefined. */
+  get disabledReason(): string | undefined {
+    return this.options.disabled;
+  }
+
   /** Requests sent and not answered yet (a shutdown waits for them). */
   get inFlight(): number {
     return this.pending.size;
@@ -181,6 +188,11 @@ export class Upstream {
   /** Connects and lists tools; concurrent callers share one attempt. */
   start(): Promise<void> {
     if (this.status === 'ready') return Promise.resolve();
+    if (this.options.disabled !== undefined) {
+      this.lastError = this.options.disabled;
+      this.setStatus('down');
+      return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is disabled: ${this.options.disabled}`));
+    }
     if (this.status === 'down' && Date.now() < this.retryAt && !this.starting) {
       const wait = Math.ceil((this.retryAt - Date.now()) / 1000);
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is down (${this.lastError ?? 'failed'}); next restart in ${wait} s`));

@@ -83,3 +83,28 @@ describe('issue 19: complete first answers', () => {
     }
   });
 });
+
+describe('issue 19: one server\'s problem stays that server\'s', () => {
+  it('an unset ${VAR} in one server disables that server with the error on stderr and in focus_mode; the others serve', async () => {
+    const { dir, file } = referenceRc({ defaultMode: 'all' });
+    const rc = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { servers: Record<string, unknown> };
+    rc.servers = {
+      memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
+      needy: { command: process.execPath, args: [serverEntry('memory')], env: { API_TOKEN: '${LT_TEST_UNSET_19}' } },
+    };
+    writeFileSync(file, JSON.stringify(rc));
+    const env = { ...process.env };
+    delete env.LT_TEST_UNSET_19;
+    const gateway = await serveHttpCli([], { cwd: dir, env });
+    const client = new Client({ name: 'unset-var', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('create_entities');
+      await gateway.stderrMatching(/upstream "needy" is disabled: .*servers\.needy\.env\.API_TOKEN: environment variable LT_TEST_UNSET_19 is not set/);
+      const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as { content: Array<{ text: string }> };
+      expect(status.content[0]?.text).toMatch(/Servers down: needy \(upstream "needy" is disabled: .*LT_TEST_UNSET_19 is not set/);
+    } finally {
+      await client.close();
+    }
+  });
+});
