@@ -41,6 +41,8 @@ export interface ResolvedConfig {
   cacheTtlMs: number;
   /** How long a server's start may take unless its entry says otherwise (rc `startTimeout`). */
   startTimeoutMs: number;
+  /** Names or globs of our variables stdio servers get unless their entry sets its own list. */
+  envPassthrough: string[];
 }
 
 /** A bearer token of `auth.tokens`: its label, sha256 (lower-case hex) and the modes it may use. */
@@ -138,6 +140,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     variants,
     cacheTtlMs: rc.cache?.ttlMs ?? 60_000,
     startTimeoutMs: rc.startTimeout ?? 30_000,
+    envPassthrough: rc.envPassthrough ?? [],
   };
 }
 
