@@ -7,7 +7,7 @@ export const serveCommand: Command = {
   name: 'serve',
   usage: `lazytools serve [--config F] [--mode M] [--strategy S] [--http [HOST:]PORT] [--token T] [--force]
                        [--allow-host H] [--allow-origin O] [--idle-timeout S] [--max-sessions N]
-                       [--ignore-lock] [--watch]
+                       [--ignore-lock] [--watch] [--metrics]
 
   --config F          rc file (default: discovered)
   --mode M            serve one fixed mode only, without focus_mode (over HTTP at /mcp and
@@ -24,7 +24,9 @@ export const serveCommand: Command = {
                       "name:port" only that port
   --allow-origin O    accept this Origin too (repeatable)
   --idle-timeout S    close HTTP sessions idle for S seconds (default 1800)
-  --max-sessions N    most HTTP sessions open at once; initialize past it answers 503 (default 1000)`,
+  --max-sessions N    most HTTP sessions open at once; initialize past it answers 503 (default 1000)
+  --metrics           serve Prometheus metrics at /metrics (default: the rc's "metrics")
+  Always over HTTP: /healthz (200 while up), /readyz (JSON; 503 until the servers' first starts settled)`,
   async run(argv, io) {
     const { values } = parse(argv, {
       config: { type: 'string', short: 'c' },
@@ -39,6 +41,7 @@ export const serveCommand: Command = {
       'max-sessions': { type: 'string' },
       'ignore-lock': { type: 'boolean' },
       watch: { type: 'boolean' },
+      metrics: { type: 'boolean' },
     });
     let strategy: Strategy | undefined;
     if (values.strategy !== undefined) {
@@ -48,7 +51,7 @@ export const serveCommand: Command = {
     }
     const http = values.http === undefined ? undefined : hostPort(values.http);
     if (!http) {
-      const httpOnly = (['token', 'force', 'allow-host', 'allow-origin', 'idle-timeout', 'max-sessions'] as const).filter((flag) => values[flag] !== undefined);
+      const httpOnly = (['token', 'force', 'allow-host', 'allow-origin', 'idle-timeout', 'max-sessions', 'metrics'] as const).filter((flag) => values[flag] !== undefined);
       if (httpOnly.length > 0)
         throw new UsageError(
           `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
@@ -72,6 +75,7 @@ export const serveCommand: Command = {
       env: io.env,
       lock: !values['ignore-lock'],
       watch: values.watch,
+      metrics: values.metrics,
       http: http && {
         ...http,
         token: values.token ?? io.env.LAZYTOOLS_TOKEN,

@@ -43,6 +43,8 @@ export interface ResolvedConfig {
   startTimeoutMs: number;
   /** Names or globs of our variables stdio servers get unless their entry sets its own list. */
   envPassthrough: string[];
+  /** Serve /metrics over HTTP (rc `metrics`). */
+  metrics: boolean;
 }
 
 /** A bearer token of `auth.tokens`: its label, sha256 (lower-case hex) and the modes it may use. */
@@ -141,6 +143,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     cacheTtlMs: rc.cache?.ttlMs ?? 60_000,
     startTimeoutMs: rc.startTimeout ?? 30_000,
     envPassthrough: rc.envPassthrough ?? [],
+    metrics: rc.metrics ?? false,
   };
 }
 

@@ -178,6 +178,7 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
+  metrics: z.boolean().optional().describe('Serve Prometheus metrics at /metrics over HTTP (calls, errors and latency per server and tool, sessions, list_changed sent, tokens per mode).'),
   startTimeout: z.number().int().positive().optional().describe('Milliseconds each server\'s start may take (default 30000): first requests wait at most this long for servers still starting.'),
   envPassthrough: z
     .array(envName)

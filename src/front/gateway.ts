@@ -76,6 +76,10 @@ export class Gateway implements RoutingContext {
   private initial: Promise<void> | undefined;
   /** True once every initial start came up, failed or timed out (readiness). */
   settled = false;
+  /** list_changed notifications sent to sessions (metrics). */
+  listChangedSent = 0;
+  /** Hears every relayed request as it ends (metrics only; see observeCalls). */
+  private callObserver: Upstream['onSettled'];
   /** How each server's initial start went. */
   private readonly starts = new Map<string, { state: 'starting' | 'up' | 'failed' | 'lazy'; reason?: string }>();
   /**
@@ -291,7 +295,14 @@ export class Gateway implements RoutingContext {
     await this.usage?.flush();
   }
 
+  /** Has every upstream (present and future) report each relayed request as it ends (metrics). */
+  observeCalls(observer: NonNullable<Upstream['onSettled']>): void {
+    this.callObserver = observer;
+    for (const upstream of this.upstreams.values()) upstream.onSettled = observer;
+  }
+
   private watch(upstream: Upstream): void {
+    upstream.onSettled = this.callObserver;
     upstream.onToolsChanged = () => this.rebuild();
     upstream.onStatus = (u) => {
       if (u.status !== 'ready') return;

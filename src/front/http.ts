@@ -10,6 +10,7 @@ import { ConfigError } from '../util/errors.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, isRequest, PARSE_ERROR } from '../util/jsonrpc.js';
 import { accessFor } from './auth.js';
 import type { Gateway } from './gateway.js';
+import type { Metrics } from './metrics.js';
 import { isModernHttpRequest } from './modern/classify-http.js';
 import { createModernHttp } from './modern/http.js';
 import type { FrontSession } from './session.js';
@@ -43,6 +44,8 @@ export interface HttpOptions {
   headersTimeoutMs?: number | undefined;
   /** Most TCP connections open at once (default 2000). */
   maxConnections?: number | undefined;
+  /** Serve these at /metrics (rc `metrics`, `serve --metrics`); 404 there without. */
+  metrics?: Metrics | undefined;
 }
 
 export interface HttpFront {
@@ -114,6 +117,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Liveness for probes: no Host check (a probe names the pod's address), nothing to leak.
+    if (req.url === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) return reply(res, 200, { status: 'ok' });
     // The bearer token is checked against --token and the rc's auth.tokens (sha256) by accessFor.
     const access = accessFor(req.headers.authorization, gateway.config, options.token);
     const refusal = checkRequest(req.headers, port, host, { ...options, token: undefined }) ?? refusedAccess(access);
@@ -122,6 +127,13 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // Readiness (503 until the initial starts settled) and metrics: behind the token when one is set.
+    if (url.pathname === '/readyz') return reply(res, gateway.settled ? 200 : 503, { ready: gateway.settled, servers: gateway.serverStates() });
+    if (url.pathname === '/metrics' && options.metrics) {
+      const { contentType, body } = await options.metrics.render();
+      res.writeHead(200, { 'content-type': contentType }).end(body);
+      return;
+    }
     const served = fixedModes ?? Object.keys(gateway.config.modes);
     const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!route)

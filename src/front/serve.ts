@@ -25,6 +25,8 @@ export interface ServeOptions {
   strategy?: Strategy | undefined;
   /** Serve Streamable HTTP instead of stdio. */
   http?: HttpOptions | undefined;
+  /** Prometheus metrics at /metrics over HTTP (default: the rc's `metrics`). */
+  metrics?: boolean | undefined;
   /** Tool lists from a lock: their upstreams start on first use. Default: the lock beside the rc file. */
   locked?: ServerTools[] | undefined;
   /** Reload the rc file when it changes; an invalid one is reported and the old one kept. */
@@ -89,7 +91,9 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     // Listen first: an upstream slow to initialize must not keep the listener down.
     try {
       const { serveHttp } = await import('./http.js');
-      http = await serveHttp(gateway, { strategy: options.strategy, modes, ...options.http });
+      // prom-client loads only when metrics are on: a gateway without them starts as before.
+      const metrics = (options.metrics ?? config.metrics) ? (await import('./metrics.js')).createMetrics(gateway) : undefined;
+      http = await serveHttp(gateway, { strategy: options.strategy, modes, metrics, ...options.http });
     } catch (error) {
       await gateway.close();
       throw error;

@@ -336,6 +336,7 @@ export class FrontSession implements SessionContext, PolicySubject {
     if (!this.server.transport || this.server.getClientCapabilities() === undefined) return;
     // Tied to the request that caused it, the notification rides that request's HTTP stream,
     // which is open for sure; otherwise it goes to the client's standalone stream.
+    this.gateway.listChangedSent++;
     void this.server.notification({ method: 'notifications/tools/list_changed' }, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {});
   }
 

@@ -78,6 +78,7 @@ const RAW_TAIL = ',"jsonrpc":"2.0","id":"lt-';
 export type RawDone = (prefix: string) => void;
 
 interface Pending {
+  method: string;
   raw: RawDone | undefined;
   done: (error: UpstreamError | undefined, result?: Record<string, unknown>) => void;
   onProgress: ((params: Record<string, unknown>) => void) | undefined;
@@ -109,6 +110,11 @@ export class Upstream {
   onToolsChanged: ((upstream: Upstream) => void) | undefined;
   /** Called when the status changes. */
   onStatus: ((upstream: Upstream) => void) | undefined;
+  /**
+   * Hears each relayed request as it ends (metrics): method, tool or prompt name, milliseconds,
+   * and whether it failed (an error, or a tool result with isError). Unset: no cost.
+   */
+  onSettled: ((upstream: Upstream, method: string, name: string, ms: number, failed: boolean) => void) | undefined;
   /** Prompts, resources and templates, as listed at start and after the upstream's list_changed. */
   primitives: UpstreamPrimitives = NO_PRIMITIVES;
   /** The server's capabilities and instructions from its initialize answer (verbatim). */
@@ -295,7 +301,7 @@ export class Upstream {
     }
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     this.lastUsed = Date.now();
-    this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
+    this.pending.set(id, { method, raw, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
     this.sweepSoon();
     const message = { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
     const unreachable = (error: unknown) => this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${outsideText((error as Error).message)}`));
@@ -329,7 +335,7 @@ export class Upstream {
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     const controller = new AbortController();
     this.lastUsed = Date.now();
-    this.pending.set(id, { raw: undefined, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
+    this.pending.set(id, { method, raw: undefined, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
     this.sweepSoon();
     channel.request({ method, params, origin: route.origin, signal: controller.signal, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }).then(
       (result) => {
@@ -571,6 +577,7 @@ export class Upstream {
     if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
     this.pending.delete(id);
     this.failures = 0;
+    this.onSettled?.(this, pending.method, pending.tool, Date.now() - (pending.deadline - pending.timeoutMs), (message.result as { isError?: unknown }).isError === true);
     pending.raw(line.slice(0, at + ',"jsonrpc":"2.0"'.length));
     return true;
   }
@@ -671,6 +678,7 @@ export class Upstream {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
+    this.onSettled?.(this, pending.method, pending.tool, Date.now() - (pending.deadline - pending.timeoutMs), error !== undefined || result?.isError === true);
     pending.done(error, result);
   }
 
