@@ -19,6 +19,7 @@ import { deliverLog, sendLogLevel, upstreamLogLevel } from './logging.js';
 import { buildPromptIndex, type PromptIndex } from './prompts.js';
 import { buildResourceIndex, Subscriptions, type ResourceIndex } from './resources.js';
 import { FrontSession } from './session.js';
+import { InitialStarts, type ServerState } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
 
 export interface GatewayOptions {
@@ -72,16 +73,12 @@ export class Gateway implements RoutingContext {
   private promptIndex: PromptIndex | undefined;
   private resourceIndex: ResourceIndex | undefined;
   private readonly sentLogLevels = new WeakMap<Upstream, string>();
-  /** The initial start (see start), and whether it has settled. */
-  private initial: Promise<void> | undefined;
-  /** True once every initial start came up, failed or timed out (readiness). */
-  settled = false;
   /** list_changed notifications sent to sessions (metrics). */
   listChangedSent = 0;
   /** Hears every relayed request as it ends (metrics only; see observeCalls). */
   private callObserver: Upstream['onSettled'];
-  /** How each server's initial start went. */
-  private readonly starts = new Map<string, { state: 'starting' | 'up' | 'failed' | 'lazy'; reason?: string }>();
+  /** The initial start and how each server's went. */
+  private readonly starts: InitialStarts;
   /**
    * Told when a list may have changed: `tools` after the catalog was rebuilt or the config
    * reloaded, `prompts`/`resources` when an upstream's list changed. The 2026-07-28 front turns
@@ -92,6 +89,7 @@ export class Gateway implements RoutingContext {
   constructor(options: GatewayOptions) {
     this.config = options.config;
     this.logger = options.logger ?? silentLogger;
+    this.starts = new InitialStarts(this.logger);
     this.env = options.env;
     this.usage = options.config.usage ? new UsageRecorder(usagePath(options.config.file, process.cwd())) : undefined;
     const upstreams = options.upstreams ?? createUpstreams(options.config, { env: options.env, logger: this.logger });
@@ -109,8 +107,11 @@ export class Gateway implements RoutingContext {
    * catalog when it comes up). Idempotent: the fronts await the same initial start (`ready`).
    */
   start(): Promise<void> {
-    this.initial ??= this.initialStart();
-    return this.initial;
+    // A disabled server (an unset ${VAR}) is reported now even when the lock has it.
+    const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name) && u.disabledReason === undefined);
+    const eager = [...this.upstreams.values()].filter((u) => !lazy.includes(u));
+    // Each upstream that comes up rebuilds the catalog (onStatus).
+    return this.starts.run(eager, lazy, this.config.file, (u) => `${u.name}: ${this.locked.get(u.name)?.tools.length} tools from the lock (starts on first call)`);
   }
 
   /**
@@ -118,49 +119,17 @@ export class Gateway implements RoutingContext {
    * for it, so a first tools/list holds every server that could start. Nothing waits on a lock.
    */
   ready(): Promise<void> | undefined {
-    return this.settled ? undefined : this.initial;
+    return this.starts.ready();
   }
 
-  private async initialStart(): Promise<void> {
-    // A disabled server (an unset ${VAR}) is reported now even when the lock has it.
-    const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name) && u.disabledReason === undefined);
-    const eager = [...this.upstreams.values()].filter((u) => !lazy.includes(u));
-    for (const upstream of lazy) this.starts.set(upstream.name, { state: 'lazy' });
-    for (const upstream of eager) this.starts.set(upstream.name, { state: 'starting' });
-    await Promise.all(eager.map((upstream) => this.startBounded(upstream)));
-    for (const upstream of lazy) this.logger.info(`${upstream.name}: ${this.locked.get(upstream.name)?.tools.length} tools from the lock (starts on first call)`);
-    this.settled = true;
-    // Each upstream that came up rebuilt the catalog already (onStatus).
+  /** True once the initial starts settled (readiness). */
+  get settled(): boolean {
+    return this.starts.settled;
   }
 
-  /** One upstream's initial start, waited on for at most its start timeout. */
-  private async startBounded(upstream: Upstream): Promise<void> {
-    try {
-      await upstream.startWithin();
-      this.starts.set(upstream.name, { state: 'up' });
-      this.logger.info(`${upstream.name}: ${upstream.tools.length} tools`);
-    } catch (error) {
-      const reason = (error as Error).message;
-      this.starts.set(upstream.name, { state: 'failed', reason });
-      const where = upstream.disabledReason !== undefined && this.config.file ? `${this.config.file}: ` : '';
-      this.logger.error(`${where}${reason}; serving the other servers without it`);
-    }
-  }
-
-  /**
-   * Each server as the operator sees it: `up`, `down` (was up, stopped or crashed), `failed` (its
-   * initial start failed or timed out, with why), `lazy` (from the lock or stopped while idle:
-   * starts on its next call) or `starting`.
-   */
-  serverStates(): Array<{ name: string; state: 'up' | 'down' | 'failed' | 'lazy' | 'starting'; reason?: string }> {
-    return [...this.upstreams.values()].map((upstream) => {
-      const initial = this.starts.get(upstream.name);
-      if (upstream.status === 'ready') return { name: upstream.name, state: 'up' };
-      if (initial?.state === 'failed') return { name: upstream.name, state: 'failed', reason: initial.reason ?? upstream.lastError };
-      if (upstream.status === 'starting') return { name: upstream.name, state: 'starting' };
-      if (upstream.status === 'down') return { name: upstream.name, state: 'down', reason: upstream.lastError ?? 'unavailable' };
-      return { name: upstream.name, state: 'lazy', ...(initial?.state === 'up' ? { reason: 'stopped while idle; starts on the next call' } : {}) };
-    });
+  /** Each server as operators see it (see InitialStarts.states). */
+  serverStates(): ServerState[] {
+    return this.starts.states(this.upstreams.values());
   }
 
   /** A new client session (one per stdio connection or HTTP session). */
@@ -307,7 +276,7 @@ export class Gateway implements RoutingContext {
     upstream.onStatus = (u) => {
       if (u.status !== 'ready') return;
       // Up at last (a late start, or a first call after a failed one): no longer "failed".
-      if (this.starts.has(u.name)) this.starts.set(u.name, { state: 'up' });
+      this.starts.cameUp(u.name);
       this.rebuild();
       this.subscriptions.renew(u);
       // A (re)started process knows no level yet.

@@ -7,9 +7,10 @@ import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
 import { modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
-import { INTERNAL_ERROR, INVALID_REQUEST, isRequest, PARSE_ERROR } from '../util/jsonrpc.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
 import { accessFor } from './auth.js';
 import type { Gateway } from './gateway.js';
+import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
 import { isModernHttpRequest } from './modern/classify-http.js';
 import { createModernHttp } from './modern/http.js';
@@ -117,8 +118,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Liveness for probes: no Host check (a probe names the pod's address), nothing to leak.
-    if (req.url === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) return reply(res, 200, { status: 'ok' });
+    if (isHealthz(req)) return reply(res, 200, { status: 'ok' });
     // The bearer token is checked against --token and the rc's auth.tokens (sha256) by accessFor.
     const access = accessFor(req.headers.authorization, gateway.config, options.token);
     const refusal = checkRequest(req.headers, port, host, { ...options, token: undefined }) ?? refusedAccess(access);
@@ -127,13 +127,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    // Readiness (503 until the initial starts settled) and metrics: behind the token when one is set.
-    if (url.pathname === '/readyz') return reply(res, gateway.settled ? 200 : 503, { ready: gateway.settled, servers: gateway.serverStates() });
-    if (url.pathname === '/metrics' && options.metrics) {
-      const { contentType, body } = await options.metrics.render();
-      res.writeHead(200, { 'content-type': contentType }).end(body);
-      return;
-    }
+    // Readiness and metrics: behind the token when one is set.
+    if (await operatorEndpoint(url.pathname, res, gateway, options.metrics)) return;
     const served = fixedModes ?? Object.keys(gateway.config.modes);
     const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!route)
@@ -290,18 +285,6 @@ function busy(entry: HttpSession, res: ServerResponse): void {
 /** A refused bearer token as a 401, or undefined. */
 function refusedAccess(access: ReturnType<typeof accessFor>): { status: number; message: string } | undefined {
   return access.kind === 'refused' ? { status: 401, message: access.message } : undefined;
-}
-
-/** What is answered before the initial start settled: the handshake and pings. */
-const BEFORE_START = new Set(['initialize', 'ping', 'server/discover']);
-
-/** True when the body holds a request that reads the catalog (anything but the handshake). */
-function waitsForStart(body: unknown): boolean {
-  return (Array.isArray(body) ? body : [body]).some((message) => isRequest(message) && !BEFORE_START.has(message.method));
-}
-
-function isListen(body: unknown): boolean {
-  return isRequest(body) && body.method === 'subscriptions/listen';
 }
 
 function isInitialize(body: unknown): boolean {
