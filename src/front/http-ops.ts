@@ -36,10 +36,15 @@ const BEFORE_START = new Set(['initialize', 'ping', 'server/discover']);
 
 /** True when the body holds a request that reads the catalog (anything but the handshake). */
 export function waitsForStart(body: unknown): boolean {
-  return (Array.isArray(body) ? body : [body]).some((message) => isRequest(message) && !BEFORE_START.has(message.method));
+  return (Array.isArray(body) ? body : [body]).some((message) => requestIn(message) && !BEFORE_START.has(message.method));
 }
 
 /** A subscriptions/listen stream: open for as long as the client listens, not an answer to wait for. */
 export function isListen(body: unknown): boolean {
-  return isRequest(body) && body.method === 'subscriptions/listen';
+  return requestIn(body) && body.method === 'subscriptions/listen';
+}
+
+/** A request, from any JSON value a client may send (`null`, numbers, strings included). */
+function requestIn(value: unknown): value is { method: string } {
+  return typeof value === 'object' && value !== null && isRequest(value);
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/client';
-import { interpolate, interpolateMap } from '../config/env.js';
+import { interpolate, interpolateMap, UnsetVariableError } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { USERINFO_MESSAGE, type ServerConfig } from '../config/schema.js';
@@ -37,7 +37,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
         const passthrough = passedThrough(server.envPassthrough ?? config.envPassthrough, env);
         return new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file, passthrough), ...options });
       } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
+        if (!(error instanceof UnsetVariableError)) throw error;
         // One server's unset variable disables that server, with the error: the others serve.
         const reason = error.file !== undefined && error.message.startsWith(`${error.file}: `) ? error.message.slice(error.file.length + 2) : error.message;
         return new Upstream(name, { connect: () => Promise.reject(error), disabled: reason, ...options });

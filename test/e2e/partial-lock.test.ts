@@ -18,18 +18,17 @@ describe('issue 19: partial locks', () => {
   it('lock writes the reachable servers, names the unreachable ones with why; check warns; serve starts the missing one at boot', async () => {
     const dir = tempTree({ 'package.json': '{}' });
     const late = path.join(dir, 'late.mjs');
-    writeFileSync(
-      path.join(dir, '.lazytoolsrc.json'),
+    const rc = (extra: Record<string, unknown>) =>
       JSON.stringify({
         servers: {
           memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
-          // Not there yet: node exits at once.
+          // Not there at first: node exits at once.
           kitchen: { command: process.execPath, args: [late] },
-          silent: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/silent.mjs')], startTimeout: 1000 },
+          ...extra,
         },
         defaultMode: 'all',
-      }),
-    );
+      });
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), rc({ silent: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/silent.mjs')], startTimeout: 1000 } }));
     const lock = startCli(['lock'], { cwd: dir });
     expect((await lock.exited).code).toBe(1);
     expect(lock.stderr()).toContain('could not reach 2 server(s):\n  kitchen: could not start upstream "kitchen": the process exited with code 1');
@@ -47,16 +46,7 @@ describe('issue 19: partial locks', () => {
 
     // The missing server works now: the gateway starts it at boot and waits for it.
     writeFileSync(late, `import ${JSON.stringify(KITCHEN)};\n`);
-    writeFileSync(
-      path.join(dir, '.lazytoolsrc.json'),
-      JSON.stringify({
-        servers: {
-          memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
-          kitchen: { command: process.execPath, args: [late] },
-        },
-        defaultMode: 'all',
-      }),
-    );
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), rc({}));
     expect(existsSync(path.join(dir, 'lazytools.lock.json'))).toBe(true);
     const gateway = await serveHttpCli([], { cwd: dir });
     const client = new Client({ name: 'partial-lock', version: '1.0.0' });
