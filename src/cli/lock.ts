@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
 import { snapshotUpstreams } from '../upstream/snapshot.js';
 import { existsSync } from 'node:fs';
+import { compareStrings } from '../util/compare.js';
 import { configFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 
@@ -16,7 +17,10 @@ const lockFlags = {
 
 export const lockCommand: Command = {
   name: 'lock',
-  usage: usageText('lock', lockFlags),
+  usage: usageText('lock', lockFlags, {
+    about: `A server that cannot be reached is listed with the reason; the others are written and the
+exit status is 1 (a gateway starts the missing ones at boot, as without a lock).`,
+  }),
   async run(argv, io) {
     const { values } = parse(argv, lockFlags);
     const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
@@ -27,8 +31,13 @@ export const lockCommand: Command = {
     const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
     if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
     const live = await snapshotUpstreams(config, { env: io.env, progress: (line) => io.err(line) });
-    if (live.failures.length > 0) {
-      io.err(`could not reach ${live.failures.length} server(s): ${live.failures.map((f) => f.server).join(', ')}; nothing written`);
+    const failed = live.failures.length > 0;
+    if (failed) {
+      io.err(`could not reach ${live.failures.length} server(s):`);
+      for (const failure of [...live.failures].sort((a, b) => compareStrings(a.server, b.server))) io.err(`  ${failure.server}: ${failure.error}`);
+    }
+    if (failed && (values.check || live.sources.length === 0)) {
+      io.err(values.check ? 'cannot compare them with the lock' : 'nothing written');
       return 1;
     }
     if (values.check) {
@@ -42,8 +51,9 @@ export const lockCommand: Command = {
       io.err(`${out} is out of date (${drift.added.length} added, ${drift.removed.length} removed, ${drift.changed.length} changed): run \`lazytools lock\``);
       return 1;
     }
+    // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
     await writeLock(out, makeLock(live.sources, config));
-    io.err(`wrote ${out} (${live.sources.reduce((n, s) => n + s.tools.length, 0)} tools from ${live.sources.length} servers)`);
-    return 0;
+    io.err(`wrote ${out} (${live.sources.reduce((n, s) => n + s.tools.length, 0)} tools from ${live.sources.length} servers)${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
+    return failed ? 1 : 0;
   },
 };

@@ -17,11 +17,12 @@ const serveFlags = {
   'allow-origin': { type: 'string', multiple: true, value: 'O', help: 'accept this Origin too (repeatable)' },
   'idle-timeout': { type: 'string', value: 'S', help: 'close HTTP sessions idle for S seconds (default 1800)' },
   'max-sessions': { type: 'string', value: 'N', help: 'most HTTP sessions open at once; initialize past it answers 503 (default 1000)' },
+  metrics: { type: 'boolean', help: 'serve Prometheus metrics at /metrics (default: the rc\'s "metrics")' },
 } as const satisfies FlagSpecs;
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: usageText('serve', serveFlags),
+  usage: usageText('serve', serveFlags, { about: 'Always over HTTP: /healthz (200 while up), /readyz (JSON; 503 until the servers\' first starts settled).' }),
   async run(argv, io) {
     const { values } = parse(argv, serveFlags);
     let strategy: Strategy | undefined;
@@ -32,7 +33,7 @@ export const serveCommand: Command = {
     }
     const http = values.http === undefined ? undefined : hostPort(values.http);
     if (!http) {
-      const httpOnly = (['token', 'force', 'allow-host', 'allow-origin', 'idle-timeout', 'max-sessions'] as const).filter((flag) => values[flag] !== undefined);
+      const httpOnly = (['token', 'force', 'allow-host', 'allow-origin', 'idle-timeout', 'max-sessions', 'metrics'] as const).filter((flag) => values[flag] !== undefined);
       if (httpOnly.length > 0)
         throw new UsageError(
           `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
@@ -40,12 +41,12 @@ export const serveCommand: Command = {
     }
     const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
     // Listen for the end before starting anything, so a signal during start-up still stops the children.
-    const stopped = new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
+    const stopped = new Promise<'signal' | 'stdin'>((resolve) => {
+      process.once('SIGINT', () => resolve('signal'));
+      process.once('SIGTERM', () => resolve('signal'));
       if (!http) {
-        process.stdin.once('end', () => resolve());
-        process.stdin.once('close', () => resolve());
+        process.stdin.once('end', () => resolve('stdin'));
+        process.stdin.once('close', () => resolve('stdin'));
       }
     });
     const served = await serve({
@@ -56,6 +57,7 @@ export const serveCommand: Command = {
       env: io.env,
       lock: !values['ignore-lock'],
       watch: values.watch,
+      metrics: values.metrics,
       http: http && {
         ...http,
         token: values.token ?? io.env.LAZYTOOLS_TOKEN,
@@ -77,7 +79,10 @@ export const serveCommand: Command = {
     // A bug must not take the gateway down: log it and keep serving.
     process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
     const reason = await Promise.race([stopped, served.ended]);
+    // A signal: stop accepting, let the calls in flight finish, then end the upstreams' groups.
+    if (reason === 'signal') await served.drain(SHUTDOWN_GRACE_MS);
     await served.close();
+    if (reason === 'signal' || reason === 'stdin') return 0;
     if (typeof reason === 'string') {
       io.err(`lazytools: ${reason}`);
       return 1;
@@ -85,6 +90,9 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** How long a signalled gateway waits for the calls in flight before it ends them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `--http PORT`, `:PORT`, `HOST:PORT` or `[IPv6]:PORT`; a port alone means 127.0.0.1. */
 export function hostPort(value: string): { host: string; port: number } {

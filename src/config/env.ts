@@ -1,11 +1,14 @@
 import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
 
+/** A `${VAR}` without a default whose variable is unset: it disables one server, not the gateway. */
+export class UnsetVariableError extends ConfigError {}
+
 /**
  * Replaces `${VAR}` and `${VAR:-default}` in a string with values from `env`, so secrets stay out
  * of rc files. Every substituted value is registered for redaction (see util/redact).
  *
- * @throws ConfigError naming the variable and the key path when a variable without a default is unset.
+ * @throws UnsetVariableError (a ConfigError) naming the variable and the key path when a variable without a default is unset.
  */
 export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: string, file?: string): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
@@ -16,7 +19,7 @@ export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: stri
       return found;
     }
     if (fallback !== undefined) return fallback;
-    throw new ConfigError(`${keyPath}: environment variable ${name} is not set (referenced as \${${name}})`, file);
+    throw new UnsetVariableError(`${keyPath}: environment variable ${name} is not set (referenced as \${${name}})`, file);
   });
 }
 

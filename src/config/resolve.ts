@@ -52,6 +52,12 @@ export interface ResolvedConfig {
    * the record was read at start (`withUsage`); a signal of budget fitting (focus/fit.ts).
    */
   usageWeights?: UsageWeights | undefined;
+  /** How long a server's start may take unless its entry says otherwise (rc `startTimeout`). */
+  startTimeoutMs: number;
+  /** Names or globs of our variables stdio servers get unless their entry sets its own list. */
+  envPassthrough: string[];
+  /** Serve /metrics over HTTP (rc `metrics`). */
+  metrics: boolean;
 }
 
 /** Decayed call counts: mode -> `server:tool` id -> weight. */
@@ -155,6 +161,9 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     tokens,
     variants,
     cacheTtlMs: rc.cache?.ttlMs ?? 60_000,
+    startTimeoutMs: rc.startTimeout ?? 30_000,
+    envPassthrough: rc.envPassthrough ?? [],
+    metrics: rc.metrics ?? false,
   };
 }
 

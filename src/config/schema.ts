@@ -26,12 +26,19 @@ export function hasUserinfo(url: string): boolean {
   return parsed.username !== '' || parsed.password !== '';
 }
 
+/** A variable name or a glob over names for envPassthrough. */
+const envName = z.string().regex(/^[A-Za-z0-9_*?]+$/, 'a variable name or a glob over names (letters, digits, "_", "*", "?"), e.g. KUBECONFIG or AWS_*');
+
 /** One upstream MCP server: stdio (`command`) or Streamable HTTP (`url`). `${VAR}` reads the environment. */
 export const serverSchema = z
   .strictObject({
     command: z.string().min(1).optional().describe('Executable to start (stdio upstream).'),
     args: z.array(z.string()).optional().describe('Arguments for `command`.'),
     env: stringMap.optional().describe('Environment for the child; `${VAR}` is read from ours.'),
+    envPassthrough: z
+      .array(envName)
+      .optional()
+      .describe('Variables of our environment the child gets as they are: names or globs (`KUBECONFIG`, `AWS_*`); default: the top-level envPassthrough.'),
     cwd: z.string().optional().describe('Working directory for the child.'),
     url: z
       .string()
@@ -42,6 +49,7 @@ export const serverSchema = z
     headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
     timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds (default 120000).'),
     idleTimeout: z.number().int().positive().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
+    startTimeout: z.number().int().positive().optional().describe('Milliseconds a start (spawn, initialize, lists) may take before the server is reported failed (default: the top-level startTimeout, 30000).'),
     disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
   })
   .superRefine((server, ctx) => {
@@ -50,7 +58,7 @@ export const serverSchema = z
     if (server.command !== undefined && server.url !== undefined)
       ctx.addIssue({ code: 'custom', message: 'expected only one of "command" (stdio) and "url" (Streamable HTTP), not both' });
     if (server.url !== undefined) {
-      for (const key of ['args', 'env', 'cwd'] as const)
+      for (const key of ['args', 'env', 'cwd', 'envPassthrough'] as const)
         if (server[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" applies to stdio servers only (this one has "url")` });
     } else if (server.headers !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['headers'], message: '"headers" applies to HTTP servers only (this one has "command")' });
@@ -190,6 +198,12 @@ export const configSchema = z.strictObject({
     .optional(),
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
   pin: z.boolean().optional().describe('Hold back tools whose live definition differs from lazytools.lock.json (or that it lacks) until re-locked.'),
+  metrics: z.boolean().optional().describe('Serve Prometheus metrics at /metrics over HTTP (calls, errors and latency per server and tool, sessions, list_changed sent, tokens per mode).'),
+  startTimeout: z.number().int().positive().optional().describe('Milliseconds each server\'s start may take (default 30000): first requests wait at most this long for servers still starting.'),
+  envPassthrough: z
+    .array(envName)
+    .optional()
+    .describe('Variables of our environment every stdio server gets as they are (names or globs such as AWS_*), unless its entry sets its own.'),
   auth: authSchema.optional().describe('Bearer tokens mapped to modes (HTTP).'),
   variants: variantsSchema.optional().describe('Modes as server variants for 2026-07-28 clients (SEP-2053 draft).'),
   cache: z

@@ -61,7 +61,8 @@ function statelessCause(upstream: Upstream, request: UpstreamRequest): Stateless
  * Carries an upstream's sampling, elicitation or roots request to the client session that caused
  * it (the call whose HTTP response stream carried it, else by causingSession's rule; on the causing
  * request's stream) and returns the client's answer verbatim. Refused with a
- * clear error when no session qualifies or its client lacks the capability.
+ * clear error when no session qualifies or its client lacks the capability; `roots/list` with no
+ * session to go to gets an empty list.
  */
 export async function forwardClientRequest(upstream: Upstream, request: UpstreamRequest, signal: AbortSignal, sessions: ReadonlySet<SessionContext>): Promise<Record<string, unknown>> {
   const stateless = statelessCause(upstream, request);
@@ -71,7 +72,12 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
   // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
   const cause = request.origin;
   const found = cause && sessions.has(cause.session as SessionContext) ? { session: cause.session as SessionContext, origin: cause } : causingSession(upstream, sessions);
-  if (!found) throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" has no client session to go to (no request of a session reached this server yet)`);
+  if (!found) {
+    // Roots asked before any session (filesystem at start): none yet, not an error; a session's
+    // roots arrive later with roots/list_changed (offerRoots).
+    if (request.method === 'roots/list') return { roots: [] };
+    throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" has no client session to go to (no request of a session reached this server yet)`);
+  }
   if ('ambiguous' in found)
     throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several client sessions are in flight on this server`);
   const need = NEEDS.get(request.method);

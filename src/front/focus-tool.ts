@@ -6,6 +6,7 @@ import { hasOwn } from '../util/own.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
+import { outsideText } from '../util/redact.js';
 import { errorResult, textResult } from './results.js';
 import type { FrontSession } from './session.js';
 
@@ -71,8 +72,9 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   if (session.strategy === 'proxy' && changing) lines.push(`Call the mode's ${session.modeTools().length} tools through execute_tool.`);
-  const down = [...session.gateway.upstreams.values()].filter((u) => u.status === 'down');
-  if (down.length > 0) lines.push(`Servers down: ${someOf(down.map((u) => `${u.name} (${clip(u.lastError ?? 'unavailable', 80)})`), 3)}`);
+  // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
+  const down = session.gateway.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
+  if (down.length > 0) lines.push(`Servers down: ${someOf(down.map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
   const structured = { ...report, heldBack: held, added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
   return textResult(boundedReply(lines), structured);

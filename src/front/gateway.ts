@@ -20,6 +20,7 @@ import { deliverLog, sendLogLevel, upstreamLogLevel } from './logging.js';
 import { buildPromptIndex, type PromptIndex } from './prompts.js';
 import { buildResourceIndex, Subscriptions, type ResourceIndex } from './resources.js';
 import { FrontSession } from './session.js';
+import { InitialStarts, type ServerState } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
 
 export interface GatewayOptions {
@@ -79,6 +80,12 @@ export class Gateway implements RoutingContext {
   private promptIndex: PromptIndex | undefined;
   private resourceIndex: ResourceIndex | undefined;
   private readonly sentLogLevels = new WeakMap<Upstream, string>();
+  /** list_changed notifications sent to sessions (metrics). */
+  listChangedSent = 0;
+  /** Hears every relayed request as it ends (metrics only; see observeCalls). */
+  private callObserver: Upstream['onSettled'];
+  /** The initial start and how each server's went. */
+  private readonly starts: InitialStarts;
   /**
    * Told when a list may have changed: `tools` after the catalog was rebuilt or the config
    * reloaded, `prompts`/`resources` when an upstream's list changed. The 2026-07-28 front turns
@@ -89,6 +96,7 @@ export class Gateway implements RoutingContext {
   constructor(options: GatewayOptions) {
     this.config = options.config;
     this.logger = options.logger ?? silentLogger;
+    this.starts = new InitialStarts(this.logger);
     this.env = options.env;
     this.usage = options.config.usage ? new UsageRecorder(usagePath(options.config.file, process.cwd())) : undefined;
     const upstreams = options.upstreams ?? createUpstreams(options.config, { env: options.env, logger: this.logger });
@@ -100,17 +108,35 @@ export class Gateway implements RoutingContext {
     this.catalog = this.build();
   }
 
-  /** Starts every upstream not in the lock; failures are logged, not thrown. */
-  async start(): Promise<void> {
-    const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name));
-    const eager = [...this.upstreams.values()].filter((u) => !this.locked.has(u.name));
-    const results = await Promise.allSettled(eager.map((upstream) => upstream.start()));
-    results.forEach((result, i) => {
-      if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
-      else this.logger.info(`${eager[i]?.name}: ${eager[i]?.tools.length} tools`);
-    });
-    for (const upstream of lazy) this.logger.info(`${upstream.name}: ${this.locked.get(upstream.name)?.tools.length} tools from the lock (starts on first call)`);
-    // Each upstream that came up rebuilt the catalog already (onStatus).
+  /**
+   * Starts every upstream not in the lock; failures are logged, not thrown. Resolves when each
+   * has come up, failed, or used up its start timeout (a late one keeps starting and joins the
+   * catalog when it comes up). Idempotent: the fronts await the same initial start (`ready`).
+   */
+  start(): Promise<void> {
+    // A disabled server (an unset ${VAR}) is reported now even when the lock has it.
+    const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name) && u.disabledReason === undefined);
+    const eager = [...this.upstreams.values()].filter((u) => !lazy.includes(u));
+    // Each upstream that comes up rebuilds the catalog (onStatus).
+    return this.starts.run(eager, lazy, this.config.file, (u) => `${u.name}: ${this.locked.get(u.name)?.tools.length} tools from the lock (starts on first call)`);
+  }
+
+  /**
+   * The initial start while it runs, else undefined: requests that depend on the catalog wait
+   * for it, so a first tools/list holds every server that could start. Nothing waits on a lock.
+   */
+  ready(): Promise<void> | undefined {
+    return this.starts.ready();
+  }
+
+  /** True once the initial starts settled (readiness). */
+  get settled(): boolean {
+    return this.starts.settled;
+  }
+
+  /** Each server as operators see it (see InitialStarts.states). */
+  serverStates(): ServerState[] {
+    return this.starts.states(this.upstreams.values());
   }
 
   /** A new client session (one per stdio connection or HTTP session). */
@@ -245,10 +271,19 @@ export class Gateway implements RoutingContext {
     await this.usage?.flush();
   }
 
+  /** Has every upstream (present and future) report each relayed request as it ends (metrics). */
+  observeCalls(observer: NonNullable<Upstream['onSettled']>): void {
+    this.callObserver = observer;
+    for (const upstream of this.upstreams.values()) upstream.onSettled = observer;
+  }
+
   private watch(upstream: Upstream): void {
+    upstream.onSettled = this.callObserver;
     upstream.onToolsChanged = () => this.rebuild();
     upstream.onStatus = (u) => {
       if (u.status !== 'ready') return;
+      // Up at last (a late start, or a first call after a failed one): no longer "failed".
+      this.starts.cameUp(u.name);
       this.rebuild();
       this.subscriptions.renew(u);
       // A (re)started process knows no level yet.

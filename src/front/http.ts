@@ -11,6 +11,8 @@ import { ConfigError } from '../util/errors.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
 import { accessFor } from './auth.js';
 import type { Gateway } from './gateway.js';
+import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
+import type { Metrics } from './metrics.js';
 import { isModernHttpRequest } from './modern/classify-http.js';
 import { createModernHttp } from './modern/http.js';
 import type { FrontSession } from './session.js';
@@ -44,12 +46,18 @@ export interface HttpOptions {
   headersTimeoutMs?: number | undefined;
   /** Most TCP connections open at once (default 2000). */
   maxConnections?: number | undefined;
+  /** Serve these at /metrics (rc `metrics`, `serve --metrics`); 404 there without. */
+  metrics?: Metrics | undefined;
 }
 
 export interface HttpFront {
   url: string;
   server: HttpServer;
   sessions: Map<string, HttpSession>;
+  /** Stops listening; requests that still arrive on open connections answer 503 (shutdown). */
+  stopAccepting(): void;
+  /** POSTs being answered (subscriptions/listen streams aside): what a shutdown waits for. */
+  readonly inFlight: number;
   close(): Promise<void>;
 }
 
@@ -94,7 +102,15 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
 
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  let draining = false;
+  let inFlight = 0;
+  let closing: Promise<void> | undefined;
+  const stopListening = () => (closing ??= new Promise<void>((resolve) => server.close(() => resolve())));
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
+    if (draining) {
+      res.setHeader('connection', 'close');
+      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service unavailable: the gateway is shutting down' } });
+    }
     handle(req, res).catch((error: unknown) => {
       gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
       if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
@@ -103,6 +119,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (isHealthz(req)) return reply(res, 200, { status: 'ok' });
     // The bearer token is checked against --token and the rc's auth.tokens (sha256) by accessFor.
     const access = accessFor(req.headers.authorization, gateway.config, options.token);
     const refusal = checkRequest(req.headers, port, host, { ...options, token: undefined }) ?? refusedAccess(access);
@@ -111,6 +128,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // Readiness and metrics: behind the token when one is set.
+    if (await operatorEndpoint(url.pathname, res, gateway, options.metrics)) return;
     const grant = access.kind === 'modes' ? access.grant : undefined;
     // Refusals name only the modes this caller may use.
     const served = (fixedModes ?? Object.keys(gateway.config.modes)).filter((name) => !grant || grant.modes.includes(name));
@@ -142,6 +161,15 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       const parsed = await readBody(req, maxBody);
       if (!parsed.ok) return reply(res, parsed.status, { jsonrpc: '2.0', id: null, error: { code: parsed.code, message: parsed.message } });
       body = parsed.value;
+      // Requests that read the catalog wait for the initial start (bounded by the start
+      // timeouts), so a first list is whole; the handshake is answered at once.
+      const starting = gateway.ready();
+      if (starting && waitsForStart(body)) await starting;
+      // A shutdown lets this answer finish first (a listen stream is not an answer to wait for).
+      if (!isListen(body)) {
+        inFlight++;
+        res.once('close', () => inFlight--);
+      }
     }
     if (entry) return entry.transport.handleRequest(req, res, body);
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
@@ -213,13 +241,21 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     url: `http://${shownHost}:${port}/mcp`,
     server,
     sessions,
+    stopAccepting() {
+      draining = true;
+      void stopListening();
+    },
+    get inFlight() {
+      return inFlight;
+    },
     async close() {
       clearInterval(sweep);
       await modern.close();
       await Promise.allSettled([...sessions.values()].map((entry) => entry.session.close()));
       sessions.clear();
+      const closed = stopListening();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
     },
   };
 }

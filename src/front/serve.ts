@@ -26,6 +26,8 @@ export interface ServeOptions {
   strategy?: Strategy | undefined;
   /** Serve Streamable HTTP instead of stdio. */
   http?: HttpOptions | undefined;
+  /** Prometheus metrics at /metrics over HTTP (default: the rc's `metrics`). */
+  metrics?: boolean | undefined;
   /** Tool lists from a lock: their upstreams start on first use. Default: the lock beside the rc file. */
   locked?: ServerTools[] | undefined;
   /** Reload the rc file when it changes; an invalid one is reported and the old one kept. */
@@ -46,6 +48,11 @@ export interface Served {
    * config on reload: then with that reason); never for HTTP.
    */
   ended: Promise<string | undefined>;
+  /**
+   * The first half of a graceful stop (SIGTERM): stops accepting HTTP connections, then waits up
+   * to `graceMs` for the calls in flight to be answered. close() ends the rest.
+   */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,14 +86,23 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
         'Add servers with `lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH`, or write "servers" in .lazytoolsrc.json (see the README).',
     );
   const gateway = new Gateway({ config, logger, locked, env: options.env });
+  // Requests that need the catalog wait for this (gateway.ready), bounded by the start timeouts.
+  const starting = gateway.start();
   let http: HttpFront | undefined;
   if (options.http) {
     // Listen first: an upstream slow to initialize must not keep the listener down.
-    const { serveHttp } = await import('./http.js');
-    http = await serveHttp(gateway, { strategy: options.strategy, modes, ...options.http });
+    try {
+      const { serveHttp } = await import('./http.js');
+      // prom-client loads only when metrics are on: a gateway without them starts as before.
+      const metrics = (options.metrics ?? config.metrics) ? (await import('./metrics.js')).createMetrics(gateway) : undefined;
+      http = await serveHttp(gateway, { strategy: options.strategy, modes, metrics, ...options.http });
+    } catch (error) {
+      await gateway.close();
+      throw error;
+    }
     options.onListening?.(http.url);
   }
-  await gateway.start();
+  await starting;
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let ended = new Promise<string | undefined>(() => {});
@@ -115,6 +131,12 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     gateway,
     http,
     ended,
+    async drain(graceMs) {
+      http?.stopAccepting();
+      const deadline = Date.now() + graceMs;
+      const busy = () => (http?.inFlight ?? 0) + [...gateway.upstreams.values()].reduce((n, upstream) => n + upstream.inFlight, 0) > 0;
+      while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
     async close() {
       watcher?.close();
       // No message may have arrived yet (no session): stop reading stdin so the process can exit.

@@ -340,9 +340,12 @@ export class FrontSession implements SessionContext, PolicySubject {
     const list = this.listTools();
     if (sameList(list, this.lastList)) return;
     this.lastList = list;
+    // The initial start fills the catalog before any list is answered (lists wait for it): no news.
+    if (this.gateway.ready()) return;
     if (!this.server.transport || this.server.getClientCapabilities() === undefined) return;
     // Tied to the request that caused it, the notification rides that request's HTTP stream,
     // which is open for sure; otherwise it goes to the client's standalone stream.
+    this.gateway.listChangedSent++;
     void this.server.notification({ method: 'notifications/tools/list_changed' }, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {});
   }
 

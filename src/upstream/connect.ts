@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/client';
-import { interpolate, interpolateMap } from '../config/env.js';
+import { interpolate, interpolateMap, UnsetVariableError } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { USERINFO_MESSAGE, type ServerConfig } from '../config/schema.js';
 import { compareStrings } from '../util/compare.js';
+import { globToRegExp } from '../util/glob.js';
 import { ConfigError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -17,9 +18,11 @@ export interface UpstreamsOptions {
 }
 
 /**
- * One Upstream per enabled rc server. `${VAR}` is resolved here, up front, so a missing secret is
- * a ConfigError naming the variable before anything starts. Stdio children run in the rc file's
- * folder unless `cwd` says otherwise, with the SDK's safe environment plus the rc `env`.
+ * One Upstream per enabled rc server. `${VAR}` is resolved here, up front: a missing variable
+ * disables that server only, its start failing at once with the ConfigError naming the variable.
+ * Stdio children run in the rc file's folder unless `cwd` says otherwise, with the SDK's safe
+ * environment, the variables `envPassthrough` names (the entry's, else the top-level one), and
+ * the rc `env`.
  */
 export function createUpstreams(config: ResolvedConfig, options: UpstreamsOptions = {}): Upstream[] {
   const env = options.env ?? process.env;
@@ -28,10 +31,38 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
   return Object.entries(config.servers as Record<string, ServerConfig>)
     .filter(([, server]) => server.disabled !== true)
     .sort(([a], [b]) => compareStrings(a, b))
-    .map(([name, server]) => new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file), timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, logger, sharedServer: server.url !== undefined }));
+    .map(([name, server]) => {
+      const options = { timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, startTimeoutMs: server.startTimeout ?? config.startTimeoutMs, logger, sharedServer: server.url !== undefined };
+      try {
+        const passthrough = passedThrough(server.envPassthrough ?? config.envPassthrough, env);
+        return new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file, passthrough), ...options });
+      } catch (error) {
+        if (!(error instanceof UnsetVariableError)) throw error;
+        // One server's unset variable disables that server, with the error: the others serve.
+        const reason = error.file !== undefined && error.message.startsWith(`${error.file}: `) ? error.message.slice(error.file.length + 2) : error.message;
+        return new Upstream(name, { connect: () => Promise.reject(error), disabled: reason, ...options });
+      }
+    });
 }
 
-function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, baseDir: string, logger: Logger, file: string | undefined): () => Promise<Transport> {
+/** Our variables that `patterns` (names or globs) name, for a child's environment. */
+export function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (patterns.length === 0) return out;
+  const matchers = patterns.map((pattern) => globToRegExp(pattern));
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && matchers.some((re) => re.test(key))) out[key] = value;
+  return out;
+}
+
+function connector(
+  name: string,
+  server: ServerConfig,
+  env: NodeJS.ProcessEnv,
+  baseDir: string,
+  logger: Logger,
+  file: string | undefined,
+  passthrough: Record<string, string>,
+): () => Promise<Transport> {
   const at = `servers.${name}`;
   if (server.url !== undefined) {
     const url = new URL(interpolate(server.url, env, `${at}.url`, file));
@@ -51,6 +82,6 @@ function connector(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, b
   const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, interpolate(server.cwd, env, `${at}.cwd`, file));
   return async () => {
     const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
-    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`) });
+    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...passthrough, ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`) });
   };
 }

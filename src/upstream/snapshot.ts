@@ -23,7 +23,8 @@ export async function snapshotUpstreams(
     upstreams.map(async (upstream) => {
       options.progress?.(`${upstream.name}: connecting`);
       try {
-        await upstream.start();
+        // Bounded: a server that never answers costs its start timeout, not the whole lock.
+        await upstream.startWithin();
         sources.push({ server: upstream.name, tools: upstream.tools, profile: upstream.profile() });
         options.progress?.(`${upstream.name}: ${upstream.tools.length} tools`);
       } catch (error) {

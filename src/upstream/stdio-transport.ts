@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn as spawnPlain, type ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
@@ -53,6 +53,8 @@ export class StdioUpstreamTransport implements Transport {
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
         windowsHide: true,
+        // Its own process group: closing ends the wrapper's children too (`sh -c`, npx).
+        detached: process.platform !== 'win32',
       });
       this.child = child;
       const reader = new LineReader(
@@ -103,16 +105,42 @@ export class StdioUpstreamTransport implements Transport {
     return new Promise((resolve) => stdin.once('drain', resolve));
   }
 
+  /**
+   * Ends the child and its process group (on Windows its tree): stdin is closed first, so a
+   * server may exit on its own; then the group gets SIGTERM after 2 s and SIGKILL 2 s later. A
+   * grandchild that holds the pipes (a wrapper's child) cannot keep this waiting: after the
+   * SIGKILL the pipes are let go within a second.
+   */
   async close(): Promise<void> {
     const child = this.child;
     if (!child || this.closed) return;
-    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     child.stdin?.end();
-    const term = setTimeout(() => child.kill('SIGTERM'), 2_000);
-    const kill = setTimeout(() => child.kill('SIGKILL'), 4_000);
-    await exited;
-    clearTimeout(term);
-    clearTimeout(kill);
+    if (!(await within(closed, 2_000))) {
+      this.signalGroup('SIGTERM');
+      if (!(await within(closed, 2_000))) {
+        this.signalGroup('SIGKILL');
+        if (!(await within(closed, 1_000))) {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          this.finish();
+        }
+      }
+    }
+    // What the server left behind in its group (a daemonized helper) ends with it.
+    if (process.platform !== 'win32') this.signalGroup('SIGTERM');
+  }
+
+  /** Signals the child's process group (POSIX) or tree (Windows, forced); gone is fine. */
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') spawnPlain('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
+      else process.kill(-pid, signal);
+    } catch {
+      // The group has ended.
+    }
   }
 
   /** The child's last stderr lines (at most 10 lines, 1000 characters), for start-up errors. */
@@ -132,4 +160,13 @@ export class StdioUpstreamTransport implements Transport {
     this.closed = true;
     this.onclose?.();
   }
+}
+
+/** True when `promise` settled within `ms`. */
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const result = await Promise.race([promise.then(() => true as const), late]);
+  clearTimeout(timer);
+  return result;
 }

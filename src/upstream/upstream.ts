@@ -56,6 +56,8 @@ export interface UpstreamOptions {
   /** Timeout for start-up: spawn, initialize and tools/list (default 30 s). */
   startTimeoutMs?: number | undefined;
   logger?: Logger | undefined;
+  /** Why this server cannot start (its rc entry did not resolve): start() fails at once with it. */
+  disabled?: string | undefined;
   /** `modern`: speak only 2026-07-28 (the twin that serves 2026-07-28 requests, see modernTwin). */
   era?: 'modern' | undefined;
   /**
@@ -76,6 +78,7 @@ const RAW_TAIL = ',"jsonrpc":"2.0","id":"lt-';
 export type RawDone = (prefix: string) => void;
 
 interface Pending {
+  method: string;
   raw: RawDone | undefined;
   done: (error: UpstreamError | undefined, result?: Record<string, unknown>) => void;
   onProgress: ((params: Record<string, unknown>) => void) | undefined;
@@ -87,6 +90,7 @@ interface Pending {
 
 const looseResult = z.looseObject({});
 const DEFAULT_TIMEOUT = 120_000;
+const DEFAULT_START_TIMEOUT = 30_000;
 /** How often deadlines are checked: a timeout fires up to this much late. */
 const SWEEP_MS = 250;
 const BASE_BACKOFF_MS = 500;
@@ -106,6 +110,11 @@ export class Upstream {
   onToolsChanged: ((upstream: Upstream) => void) | undefined;
   /** Called when the status changes. */
   onStatus: ((upstream: Upstream) => void) | undefined;
+  /**
+   * Hears each relayed request as it ends (metrics): method, tool or prompt name, milliseconds,
+   * and whether it failed (an error, or a tool result with isError). Unset: no cost.
+   */
+  onSettled: ((upstream: Upstream, method: string, name: string, ms: number, failed: boolean) => void) | undefined;
   /** Prompts, resources and templates, as listed at start and after the upstream's list_changed. */
   primitives: UpstreamPrimitives = NO_PRIMITIVES;
   /** The server's capabilities and instructions from its initialize answer (verbatim). */
@@ -143,6 +152,9 @@ export class Upstream {
   /** The 2026-07-28 connection for modern clients' requests; null once the server proved 2025-only. */
   private twin: Upstream | null | undefined;
   private transport: Transport | undefined;
+  /** The transport of a start in progress, and how many stops came (see stop). */
+  private connecting: Transport | undefined;
+  private stops = 0;
   private starting: Promise<void> | undefined;
   private readonly pending = new Map<string, Pending>();
   private seq = 0;
@@ -164,9 +176,29 @@ export class Upstream {
     this.logger = options.logger ?? silentLogger;
   }
 
+  /** Why the server cannot start at all (see UpstreamOptions.disabled), else undefined. */
+  get disabledReason(): string | undefined {
+    return this.options.disabled;
+  }
+
+  /** Requests sent and not answered yet (a shutdown waits for them). */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** How long a start may take (spawn, initialize, lists); the gateway waits no longer for it. */
+  get startTimeoutMs(): number {
+    return this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT;
+  }
+
   /** Connects and lists tools; concurrent callers share one attempt. */
   start(): Promise<void> {
     if (this.status === 'ready') return Promise.resolve();
+    if (this.options.disabled !== undefined) {
+      this.lastError = this.options.disabled;
+      this.setStatus('down');
+      return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is disabled: ${this.options.disabled}`));
+    }
     if (this.status === 'down' && Date.now() < this.retryAt && !this.starting) {
       const wait = Math.ceil((this.retryAt - Date.now()) / 1000);
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is down (${this.lastError ?? 'failed'}); next restart in ${wait} s`));
@@ -190,6 +222,25 @@ export class Upstream {
       if (remembered?.kind !== 'modern' || this.options.era === 'modern') throw error;
       this.discovery = undefined;
       await this.doStart();
+    }
+  }
+
+  /**
+   * start(), given up after the start timeout: the caller goes on without this server, while
+   * the attempt itself goes on (a late start still brings the server up) until stop().
+   */
+  async startWithin(): Promise<void> {
+    const started = this.start();
+    started.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const limit = this.startTimeoutMs;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new UpstreamError(this.name, `upstream "${this.name}" gave no answer within the start timeout (${limit} ms)`)), limit);
+    });
+    try {
+      await Promise.race([started, late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -266,7 +317,7 @@ export class Upstream {
     }
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     this.lastUsed = Date.now();
-    this.pending.set(id, { raw, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
+    this.pending.set(id, { method, raw, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
     this.sweepSoon();
     const message = { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
     const unreachable = (error: unknown) => this.settle(id, new UpstreamError(this.name, `could not reach upstream "${this.name}": ${outsideText((error as Error).message)}`));
@@ -300,7 +351,7 @@ export class Upstream {
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     const controller = new AbortController();
     this.lastUsed = Date.now();
-    this.pending.set(id, { raw: undefined, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
+    this.pending.set(id, { method, raw: undefined, done, onProgress, deadline: Date.now() + limit, tool: typeof params.name === 'string' ? params.name : method, timeoutMs: limit, origin: route.origin });
     this.sweepSoon();
     channel.request({ method, params, origin: route.origin, signal: controller.signal, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }).then(
       (result) => {
@@ -381,23 +432,36 @@ export class Upstream {
     clearInterval(this.idleTimer);
     this.idleTimer = undefined;
     const client = this.client;
+    const connecting = this.connecting;
+    this.stops++;
     this.client = undefined;
+    this.connecting = undefined;
     this.modern = undefined;
     this.transport = undefined;
     this.failAll(`upstream "${this.name}" was stopped`);
     // Idle before the child is gone: a call arriving meanwhile starts a fresh one.
     this.setStatus('idle');
     if (client) await client.close().catch(() => {});
+    // A start still in progress: its transport (and process) ends now, and the start fails.
+    await connecting?.close().catch(() => {});
   }
 
   private async doStart(): Promise<void> {
     this.setStatus('starting');
-    const timeout = this.options.startTimeoutMs ?? 30_000;
+    const timeout = this.startTimeoutMs;
     const hooks = this.clientHooks();
     let client: Client | undefined;
     let transport: Transport | undefined;
     try {
-      ({ client, transport } = await connectEitherEra(() => this.options.connect(), hooks, this.discovery, timeout, this.options.era === 'modern'));
+      // Remembered while connecting, so stop() can end a start in progress (its process too).
+      const stops = this.stops;
+      const connect = async () => {
+        // A stop during the first attempt must not lead to a second one (a fresh process).
+        if (this.stops !== stops) throw new Error('stopped while starting');
+        return (this.connecting = await this.options.connect());
+      };
+      ({ client, transport } = await connectEitherEra(connect, hooks, this.discovery, timeout, this.options.era === 'modern'));
+      this.connecting = undefined;
       this.client = client;
       this.transport = transport;
       this.hook(transport, client);
@@ -416,6 +480,7 @@ export class Upstream {
       this.setStatus('ready');
     } catch (error) {
       const failed = error instanceof ConnectFailure ? error : undefined;
+      this.connecting = undefined;
       const message = describe(failed ? failed.failure : error, failed ? failed.transport : transport);
       this.lastError = message;
       this.client = undefined;
@@ -531,6 +596,7 @@ export class Upstream {
     if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
     this.pending.delete(id);
     this.failures = 0;
+    this.onSettled?.(this, pending.method, pending.tool, Date.now() - (pending.deadline - pending.timeoutMs), (message.result as { isError?: unknown }).isError === true);
     pending.raw(line.slice(0, at + ',"jsonrpc":"2.0"'.length));
     return true;
   }
@@ -548,7 +614,7 @@ export class Upstream {
       return;
     }
     try {
-      const primitives = await this.listPrimitives(client, this.options.startTimeoutMs ?? 30_000);
+      const primitives = await this.listPrimitives(client, this.startTimeoutMs);
       if (this.client !== client) return;
       this.primitives = primitives;
       this.onPrimitivesChanged?.(this, kind);
@@ -602,7 +668,7 @@ export class Upstream {
   private async refresh(): Promise<void> {
     const client = this.client;
     if (!client) return;
-    this.tools = await this.listAll(client, this.options.startTimeoutMs ?? 30_000);
+    this.tools = await this.listAll(client, this.startTimeoutMs);
     this.onToolsChanged?.(this);
   }
 
@@ -631,6 +697,7 @@ export class Upstream {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
+    this.onSettled?.(this, pending.method, pending.tool, Date.now() - (pending.deadline - pending.timeoutMs), error !== undefined || result?.isError === true);
     pending.done(error, result);
   }
 

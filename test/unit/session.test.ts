@@ -9,7 +9,6 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
 import { createUpstreams } from '../../src/upstream/connect.js';
-import { ConfigError } from '../../src/util/errors.js';
 import { deferred, EventCounter } from '../helpers.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
@@ -159,10 +158,15 @@ describe('library mode: curate(McpServer)', () => {
 });
 
 describe('upstream configuration', () => {
-  it('names a missing environment variable as a config error', () => {
-    const config = resolveConfig({ servers: { gh: { url: 'https://api.example.test/mcp', headers: { Authorization: 'Bearer ${LT_TEST_MISSING_TOKEN}' } } } });
-    expect(() => createUpstreams(config, { env: {} })).toThrow(ConfigError);
-    expect(() => createUpstreams(config, { env: {} })).toThrow('servers.gh.headers.Authorization: environment variable LT_TEST_MISSING_TOKEN is not set');
-    expect(() => createUpstreams(config, { env: { LT_TEST_MISSING_TOKEN: 'x' } })).not.toThrow();
+  it('disables only the server whose environment variable is missing, naming it (issue 19)', async () => {
+    const config = resolveConfig({
+      servers: { gh: { url: 'https://api.example.test/mcp', headers: { Authorization: 'Bearer ${LT_TEST_MISSING_TOKEN}' } }, other: { url: 'https://other.example.test/mcp' } },
+    });
+    const [gh, other] = createUpstreams(config, { env: {} });
+    expect(gh?.disabledReason).toBe('servers.gh.headers.Authorization: environment variable LT_TEST_MISSING_TOKEN is not set (referenced as ${LT_TEST_MISSING_TOKEN})');
+    expect(other?.disabledReason).toBeUndefined();
+    await expect(gh?.start()).rejects.toThrow('upstream "gh" is disabled: servers.gh.headers.Authorization: environment variable LT_TEST_MISSING_TOKEN is not set');
+    expect(gh?.status).toBe('down');
+    expect(createUpstreams(config, { env: { LT_TEST_MISSING_TOKEN: 'x' } })[0]?.disabledReason).toBeUndefined();
   });
 });

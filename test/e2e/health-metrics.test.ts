@@ -1,0 +1,117 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, serverEntry, tempTree } from '../helpers.js';
+import { serveHttpCli, stopAll } from '../process.js';
+
+/**
+ * Issue 19: operators' endpoints over real HTTP. /healthz answers while the process is up;
+ * /readyz says whether the initial starts settled and how each server is (503 until settled);
+ * /metrics (opt-in) is Prometheus text from prom-client, behind the bearer token when one is set.
+ */
+afterEach(() => stopAll());
+
+const KITCHEN = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const SILENT = path.join(ROOT, 'test/fixtures/servers/silent.mjs');
+
+async function get(url: string, token?: string): Promise<{ status: number; type: string | null; body: string }> {
+  const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+}
+
+describe('issue 19: health, readiness and metrics', () => {
+  it('/healthz is 200 at once; /readyz is 503 until the initial starts settled, then 200 with each server up or failed and why', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    writeFileSync(
+      path.join(dir, '.lazytoolsrc.json'),
+      JSON.stringify({
+        servers: {
+          memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
+          silent: { command: process.execPath, args: [SILENT], startTimeout: 8000 },
+        },
+      }),
+    );
+    const gateway = await serveHttpCli([], { cwd: dir });
+    const base = gateway.url.replace(/\/mcp$/, '');
+    expect(await get(`${base}/healthz`)).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+    const early = await get(`${base}/readyz`);
+    expect(early.status).toBe(503);
+    expect(JSON.parse(early.body)).toMatchObject({ ready: false });
+    await gateway.stderrMatching(/upstream "silent" gave no answer within the start timeout/);
+    const ready = await get(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.body)).toEqual({
+      ready: true,
+      servers: [
+        { name: 'memory', state: 'up' },
+        { name: 'silent', state: 'failed', reason: 'upstream "silent" gave no answer within the start timeout (8000 ms)' },
+      ],
+    });
+    // Metrics are opt-in.
+    expect((await get(`${base}/metrics`)).status).toBe(404);
+  });
+
+  it('/metrics (rc metrics: true) counts calls, errors and latency per server and tool, sessions, list_changed and tokens per mode, behind the rc token', async () => {
+    const token = 'metrics-token-19';
+    const dir = tempTree({ 'package.json': '{}' });
+    writeFileSync(
+      path.join(dir, '.lazytoolsrc.json'),
+      JSON.stringify({
+        servers: { kitchen: { command: process.execPath, args: [KITCHEN] } },
+        auth: { tokens: { ops: { sha256: createHash('sha256').update(token).digest('hex'), modes: ['all', 'debugging'] } } },
+        metrics: true,
+        strategy: 'notify',
+      }),
+    );
+    const gateway = await serveHttpCli([], { cwd: dir });
+    const base = gateway.url.replace(/\/mcp$/, '');
+    expect((await get(`${base}/metrics`)).status).toBe(401);
+    expect((await get(`${base}/healthz`)).status).toBe(200);
+    const client = new Client({ name: 'metrics', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    try {
+      await client.callTool({ name: 'test_simple_text', arguments: {} });
+      await client.callTool({ name: 'test_simple_text', arguments: {} });
+      const failed = (await client.callTool({ name: 'test_error_handling', arguments: {} })) as { isError?: boolean };
+      expect(failed.isError).toBe(true);
+      const metrics = await get(`${base}/metrics`, token);
+      expect(metrics.status).toBe(200);
+      expect(metrics.type).toContain('text/plain');
+      expect(metrics.body).toContain('lazytools_tool_calls_total{server="kitchen",tool="test_simple_text"} 2');
+      expect(metrics.body).toContain('lazytools_tool_calls_total{server="kitchen",tool="test_error_handling"} 1');
+      expect(metrics.body).toContain('lazytools_tool_call_errors_total{server="kitchen",tool="test_error_handling"} 1');
+      expect(metrics.body).not.toContain('lazytools_tool_call_errors_total{server="kitchen",tool="test_simple_text"}');
+      expect(metrics.body).toContain('lazytools_tool_call_duration_seconds_count{server="kitchen",tool="test_simple_text"} 2');
+      expect(metrics.body).toMatch(/lazytools_tool_call_duration_seconds_bucket\{le="\+Inf",server="kitchen",tool="test_simple_text"\} 2/);
+      expect(metrics.body).toContain('lazytools_sessions 1');
+      expect(metrics.body).toMatch(/lazytools_visible_tokens\{mode="all"\} \d+/);
+      expect(metrics.body).toContain('lazytools_server_up{server="kitchen"} 1');
+      expect(metrics.body).toContain('lazytools_list_changed_sent_total 0');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('issue 19: metrics by flag', () => {
+  it('serve --metrics counts list_changed sent on a focus switch', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN] } }, defaultMode: 'all', strategy: 'notify' }));
+    const gateway = await serveHttpCli(['--metrics'], { cwd: dir });
+    const base = gateway.url.replace(/\/mcp$/, '');
+    const client = new Client({ name: 'metrics-flag', version: '1.0.0' });
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    try {
+      await client.listTools();
+      expect((await get(`${base}/metrics`)).body).toContain('lazytools_list_changed_sent_total 0');
+      await client.callTool({ name: 'focus_mode', arguments: { mode: 'debugging' } });
+      await changed;
+      expect((await get(`${base}/metrics`)).body).toContain('lazytools_list_changed_sent_total 1');
+    } finally {
+      await client.close();
+    }
+  });
+});
