@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { compileTemplate } from '../../src/front/uri-template.js';
+import { compileGlob } from '../../src/util/glob.js';
+
+/**
+ * Issue 20, bounded work per value: the matchers count their own steps, so these tests say
+ * "linear" without timing anything (the e2e tests show other clients are not held up).
+ */
+
+describe('URI template matching without backtracking', () => {
+  it('decides a near-miss against 12 adjacent variables in steps linear in the URI', () => {
+    const template = compileTemplate(`t://${'{a}'.repeat(12)}x`);
+    const budget = { steps: 1_000_000 };
+    expect(template.test(`t://${'a'.repeat(40)}`, budget)).toBe(false);
+    // At most one step per template state per character: 12 variables make ~25 states.
+    expect(1_000_000 - budget.steps).toBeLessThan(40 * 30);
+    expect(template.test(`t://${'a'.repeat(40)}x`)).toBe(true);
+  });
+
+  it('stops when the shared budget runs out instead of running on', () => {
+    const template = compileTemplate(`t://${'{+a}x'.repeat(200)}`);
+    const budget = { steps: 10_000 };
+    expect(template.test(`t://${'x'.repeat(8_000)}y`, budget)).toBe(false);
+    expect(budget.steps).toBeLessThan(0);
+  });
+});
+
+describe('glob matching linear in the input', () => {
+  it('matches like a glob: * any run, ? one character, case-insensitive, anchored', () => {
+    expect(compileGlob('*:search_*').test('github:search_code')).toBe(true);
+    expect(compileGlob('github:*_issue?').test('GitHub:create_issues')).toBe(true);
+    expect(compileGlob('github:*_issue?').test('github:create_issue')).toBe(false);
+    expect(compileGlob('a*b*c').test('axxbyyc')).toBe(true);
+    expect(compileGlob('a*b*c').test('axxbyycd')).toBe(false);
+    expect(compileGlob('a.b').test('axb')).toBe(false);
+    expect(compileGlob('*').test('')).toBe(true);
+    expect(compileGlob('?').test('')).toBe(false);
+  });
+
+  it('answers a 320 KB hostile name against a many-star glob (a RegExp backtracked for minutes)', () => {
+    const name = `x:${':search_'.repeat(40_000)}`;
+    expect(compileGlob('*:*s*e*a*r*c*h*_*z').test(name)).toBe(false);
+    expect(compileGlob('*:search_*').test(name)).toBe(true);
+  });
+});
