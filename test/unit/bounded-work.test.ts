@@ -1,6 +1,8 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { compileTemplate } from '../../src/front/uri-template.js';
 import { compileGlob } from '../../src/util/glob.js';
+import { boundedCount, COUNTED_PREFIX, countToolTokens } from '../../src/util/tokens.js';
 
 /**
  * Issue 20, bounded work per value: the matchers count their own steps, so these tests say
@@ -41,5 +43,25 @@ describe('glob matching linear in the input', () => {
     const name = `x:${':search_'.repeat(40_000)}`;
     expect(compileGlob('*:*s*e*a*r*c*h*_*z').test(name)).toBe(false);
     expect(compileGlob('*:search_*').test(name)).toBe(true);
+  });
+});
+
+describe('token counting on a bounded prefix', () => {
+  it('hands the tokenizer short pieces of at most 16 K characters and estimates the rest', () => {
+    const pieces: number[] = [];
+    const counter = (text: string) => {
+      pieces.push(text.length);
+      return Math.ceil(text.length / 4);
+    };
+    const tokens = boundedCount(counter, 'x'.repeat(200_000));
+    expect(Math.max(...pieces)).toBeLessThanOrEqual(4096);
+    expect(pieces.reduce((a, b) => a + b, 0)).toBe(COUNTED_PREFIX);
+    expect(tokens).toBe(50_000);
+  });
+
+  it('counts ordinary text exactly (pieces cut where the tokenizer cuts anyway)', () => {
+    const text = JSON.stringify({ description: 'Search the issues of a repository by label, author or state; 42 at most. '.repeat(200) }).slice(0, 15_000);
+    expect(boundedCount(countTokens, text)).toBe(countTokens(text));
+    expect(countToolTokens({ name: 'b', description: 'x'.repeat(200_000) })).toBeGreaterThan(20_000);
   });
 });
