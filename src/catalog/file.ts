@@ -3,6 +3,8 @@ import { readJsonFile } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 import { primePlacement } from './placement-cache.js';
 import { readProfile } from './profile.js';
+import { admitTools } from './admit.js';
+import { stderrLogger } from '../util/log.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -29,7 +31,8 @@ export function parseCatalog(json: unknown, file?: string): ServerTools[] {
       if (!isObject(tool.inputSchema)) throw new ConfigError(`servers.${server}.tools[${index}].inputSchema: expected an object`, file);
     });
     const profile = readProfile(entry);
-    result.push(profile ? { server, tools: entry.tools as ToolDefinition[], profile } : { server, tools: entry.tools as ToolDefinition[] });
+    const tools = admitTools(entry.tools as ToolDefinition[], (message) => stderrLogger.warn(`${file ?? 'catalog'}: servers.${server}: ${message}`));
+    result.push(profile ? { server, tools, profile } : { server, tools });
   }
   if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result);
   return result;

@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerProfile, ToolDefinition } from '../catalog/catalog.js';
+import { admitTools } from '../catalog/admit.js';
 import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
@@ -600,7 +601,7 @@ export class Upstream {
       cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
       if (!cursor) break;
     }
-    return tools;
+    return admitTools(tools, (message) => this.logger.warn(`${this.name}: ${message}`));
   }
 
   private failAll(message: string): void {
