@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, REFERENCE_CATALOG, ROOT, tempTree } from '../helpers.js';
 
@@ -24,17 +24,17 @@ afterEach(async () => {
 /** Many `*` over ids: a backtracking RegExp of `.*` runs takes minutes on this. */
 const STARRY = `*${'a*'.repeat(22)}z`;
 
-function rc(extra: Record<string, unknown> = {}): string {
+/** An rc fronting the hostile server and a healthy one; `only` keeps the listing-breaking values out. */
+function rc(only = false): string {
   const dir = tempTree({ 'package.json': '{}' });
   const file = path.join(dir, '.lazytoolsrc.json');
   writeFileSync(
     file,
     JSON.stringify({
-      servers: { hostile: { command: process.execPath, args: [HOSTILE] }, raw: { command: process.execPath, args: [RAW] } },
+      servers: { hostile: { command: process.execPath, args: [HOSTILE], env: only ? { HOSTILE_ONLY: '1' } : {} }, raw: { command: process.execPath, args: [RAW] } },
       groups: { starry: { tools: [STARRY] }, searching: { tools: ['*:search_*'] } },
       defaultMode: 'all',
       strategy: 'hybrid',
-      ...extra,
     }),
   );
   return file;
@@ -110,7 +110,7 @@ describe('no single upstream value blocks or breaks the gateway', () => {
   });
 
   it('resources/read of a near-miss URI against 12 adjacent template variables answers at once, and so does everyone else', async () => {
-    const { url } = await gateway(rc());
+    const { url } = await gateway(rc(true));
     const [a, b] = [await connect(url), await connect(url)];
     await listed(a);
     const { result, pingMs } = await otherClientWaits(b, () => a.readResource({ uri: `t://${'a'.repeat(40)}` }));
@@ -120,7 +120,7 @@ describe('no single upstream value blocks or breaks the gateway', () => {
   });
 
   it('focus_mode status over a 200,000-character description answers at once, and so does everyone else', async () => {
-    const { url } = await gateway(rc());
+    const { url } = await gateway(rc(true));
     const [a, b] = [await connect(url), await connect(url)];
     await listed(a);
     // The tokenizer's tables load on first use (a one-off pause): load them before the hostile value comes.
@@ -139,5 +139,23 @@ describe('rc globs with many "*"', () => {
     expect(run.error).toBeUndefined();
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).modes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('upstream list changes are coalesced for prompts and resources as for tools', () => {
+  it('2,000 prompts/list_changed cause at most two re-lists (6,003 list requests before), and the client hears of the change', async () => {
+    const { url } = await gateway(rc(true));
+    const a = await connect(url);
+    await listed(a);
+    let heard!: () => void;
+    const changed = new Promise<void>((resolve) => (heard = resolve));
+    a.setNotificationHandler(PromptListChangedNotificationSchema, () => heard());
+    const count = async () => Number(((await a.callTool({ name: 'prompt_lists', arguments: {} })) as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join(''));
+    const before = await count();
+    await a.callTool({ name: 'flood_prompts', arguments: {} });
+    expect((await count()) - before).toBeLessThanOrEqual(2);
+    await changed;
+    expect((await count()) - before).toBeLessThanOrEqual(2);
+    expect((await a.listPrompts()).prompts.map((p) => p.name)).toContain('hello');
   });
 });
