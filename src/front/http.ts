@@ -94,6 +94,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
+    originForm(req);
     handle(req, res).catch((error: unknown) => {
       gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
       if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
@@ -318,4 +319,21 @@ async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; 
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/**
+ * Rewrites an absolute-form request target (`POST http://host:port/mcp`, RFC 9112 3.2.2) to the
+ * origin form the routes and the SDK expect (it reached the SDK as a URL it could not parse: a
+ * 500). As the RFC says, the target's authority replaces the Host header, so the Host checks apply to it.
+ */
+function originForm(req: IncomingMessage): void {
+  const target = req.url ?? '/';
+  if (target.startsWith('/') || !/^https?:\/\//i.test(target)) return;
+  try {
+    const url = new URL(target);
+    req.headers.host = url.host;
+    req.url = `${url.pathname}${url.search}`;
+  } catch {
+    // Not a URL: left as it came, so it matches no route (404).
+  }
 }

@@ -1,0 +1,58 @@
+import { request } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { curate } from '../../src/front/curate.js';
+import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
+
+/** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const ACCEPT = 'application/json, text/event-stream';
+
+async function front(options: HttpOptions = {}): Promise<HttpFront> {
+  const app = new McpServer({ name: 'notes', version: '1.0.0' });
+  app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+  const curated = await curate(app, { name: 'notes', config: {} });
+  const http = await serveHttp(curated.gateway, { port: 0, ...options });
+  cleanups.push(() => curated.close(), () => http.close());
+  return http;
+}
+
+/** A POST whose request target is `target` verbatim (origin-form or absolute-form). */
+function post(port: number, target: string, headers: Record<string, string> = {}, body = initialize): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: target, headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('an absolute-form request target is routed like its path', () => {
+  it('POST http://127.0.0.1:PORT/mcp initializes as POST /mcp does (it was a 500)', async () => {
+    const http = await front();
+    const port = Number(new URL(http.url).port);
+    const plain = await post(port, '/mcp');
+    expect(plain.status).toBe(200);
+    const absolute = await post(port, `http://127.0.0.1:${port}/mcp`);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toContain('"serverInfo"');
+    // A 2026-07-28 request reaches the SDK's handler with a URL it can parse.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } });
+    const modern = await post(port, `http://127.0.0.1:${port}/mcp`, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }, list);
+    expect(modern.status).toBe(200);
+    expect(modern.body).toContain('"tools"');
+    expect((await post(port, `http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
+    // The target's authority is the host (RFC 9112 3.2.2): a foreign one is refused like a foreign Host.
+    expect((await post(port, `http://evil.example:${port}/mcp`)).status).toBe(403);
+  });
+});
