@@ -1,11 +1,17 @@
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
+import { serve } from '../../src/front/serve.js';
+import { silentLogger } from '../../src/util/log.js';
+import { ROOT, tempTree } from '../helpers.js';
 
 /** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
 
+const KITCHEN = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
@@ -54,5 +60,28 @@ describe('an absolute-form request target is routed like its path', () => {
     expect((await post(port, `http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
     // The target's authority is the host (RFC 9112 3.2.2): a foreign one is refused like a foreign Host.
     expect((await post(port, `http://evil.example:${port}/mcp`)).status).toBe(403);
+  });
+});
+
+describe('a 2026-07-28 input round belongs to its request', () => {
+  it('a retry naming another tool is refused, not handed the original result; the right retry finishes', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' }));
+    const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    cleanups.push(() => served.close());
+    const port = Number(new URL(served.http!.url).port);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const call = (name: string, extra: Record<string, unknown> = {}) =>
+      post(port, '/mcp', { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { message: 'who?' }, _meta: meta, ...extra } }));
+    const first = JSON.parse((await call('test_elicitation')).body) as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } };
+    expect(first.result.resultType).toBe('input_required');
+    const [key = ''] = Object.keys(first.result.inputRequests);
+    const answer = { requestState: first.result.requestState, inputResponses: { [key]: { action: 'accept', content: { username: 'grace', email: 'g@example.com' } } } };
+    const other = await call('test_simple_text', answer);
+    expect(other.body).not.toContain('User response');
+    expect(other.body).toMatch(/continues tools\/call test_elicitation, not tools\/call test_simple_text/);
+    const right = await call('test_elicitation', answer);
+    expect(right.body).toContain('User response: action=accept');
   });
 });
