@@ -43,6 +43,8 @@ export interface HttpOptions {
   headersTimeoutMs?: number | undefined;
   /** Most TCP connections open at once (default 2000). */
   maxConnections?: number | undefined;
+  /** Most 2026-07-28 subscriptions/listen streams one bearer token holds open (default 512). */
+  maxListenPerToken?: number | undefined;
 }
 
 export interface HttpFront {
@@ -89,7 +91,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   /** Sessions created for an initialize the SDK has not answered yet (they count against the cap). */
   let opening = 0;
   let port = options.port ?? 0;
-  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody });
+  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody, maxListenPerToken: options.maxListenPerToken });
 
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -159,6 +161,9 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
     if (sessions.size + opening >= maxSessions)
       return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
+    // One token may hold at most half the sessions, so another token always finds room.
+    if (grant && tokenSessions(grant.label) >= Math.ceil(maxSessions / 2))
+      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions for this token (${Math.ceil(maxSessions / 2)} open): close idle sessions` } });
     const session = gateway.createSession({ mode: decided?.mode ?? mode, strategy: (requested as Strategy | null) ?? options.strategy });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -180,6 +185,12 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       // The SDK refused the initialize (Accept, Content-Type, batch...): no session came to be.
       if (transport.sessionId === undefined) await session.close();
     }
+  }
+
+  function tokenSessions(label: string): number {
+    let count = 0;
+    for (const entry of sessions.values()) if (entry.grant === label) count++;
+    return count;
   }
 
   const sweep = setInterval(() => {

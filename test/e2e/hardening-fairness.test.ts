@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
+import { MAX_LISTEN_PER_TOKEN } from '../../src/front/modern/http.js';
 import { serve } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { ROOT, tempTree } from '../helpers.js';
@@ -83,5 +85,53 @@ describe('a 2026-07-28 input round belongs to its request', () => {
     expect(other.body).toMatch(/continues tools\/call test_elicitation, not tools\/call test_simple_text/);
     const right = await call('test_elicitation', answer);
     expect(right.body).toContain('User response: action=accept');
+  });
+});
+
+describe('one bearer token cannot fill the shared tables', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const tokens = { auth: { tokens: { greedy: { sha256: sha256('greedy-token'), modes: ['all'] }, polite: { sha256: sha256('polite-token'), modes: ['all'] } } } };
+
+  async function tokenFront(options: HttpOptions = {}): Promise<number> {
+    const app = new McpServer({ name: 'notes', version: '1.0.0' });
+    app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+    const curated = await curate(app, { name: 'notes', config: tokens });
+    const http = await serveHttp(curated.gateway, { port: 0, ...options });
+    cleanups.push(() => curated.close(), () => http.close());
+    return Number(new URL(http.url).port);
+  }
+
+  it('2025 sessions: a token holds at most half of --max-sessions; another token still opens one', async () => {
+    const port = await tokenFront({ maxSessions: 4 });
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    expect((await post(port, '/mcp', as('greedy-token'))).status).toBe(200);
+    expect((await post(port, '/mcp', as('greedy-token'))).status).toBe(200);
+    const refused = await post(port, '/mcp', as('greedy-token'));
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('Too many sessions for this token (2 open)');
+    expect((await post(port, '/mcp', as('polite-token'))).status).toBe(200);
+  });
+
+  it(`2026-07-28 subscriptions/listen: a token holds at most its share (default ${MAX_LISTEN_PER_TOKEN}) of streams; another token still listens`, async () => {
+    const port = await tokenFront({ maxListenPerToken: 8 });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+    cleanups.push(async () => agent.destroy());
+    /** Opens a listen stream; resolves with its status once the first bytes (or the refusal) arrive. */
+    const listen = (token: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } });
+        const headers = { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, agent }, (res) => {
+          res.once('data', (chunk: Buffer) => resolve({ status: res.statusCode ?? 0, body: chunk.toString() }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    for (let i = 0; i < 8; i++) expect((await listen('greedy-token')).status).toBe(200);
+    const refused = await listen('greedy-token');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('Too many subscriptions/listen streams for this token (8 open)');
+    expect((await listen('polite-token')).status).toBe(200);
   });
 });

@@ -7,6 +7,9 @@ import { ROUTE_KEY, type ModernRoute } from './route.js';
 import { createModernServer } from './server.js';
 import { VARIANT_HINTS_META } from './variants.js';
 
+/** subscriptions/listen streams one bearer token may hold open (half the SDK's 1,024). */
+export const MAX_LISTEN_PER_TOKEN = 512;
+
 /** The 2026-07-28 leg of the HTTP front. */
 export interface ModernHttp {
   /** Serves one modern-classified POST (already read and parsed) for its route. */
@@ -21,8 +24,11 @@ export interface ModernHttp {
  * list changes from the gateway (watchListChanges). No per-client state lives here between
  * requests: what a request needs travels with it (path, token, variant).
  */
-export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: number }): ModernHttp {
+export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: number; maxListenPerToken?: number | undefined }): ModernHttp {
+  const maxListen = options.maxListenPerToken ?? MAX_LISTEN_PER_TOKEN;
   const bus = new InMemoryServerEventBus();
+  // Open subscriptions/listen streams per bearer token: the SDK holds 1,024 in all.
+  const listening = new Map<string, number>();
   const handler = createMcpHandler(
     (ctx) => {
       const route = (ctx.authInfo?.extra?.[ROUTE_KEY] ?? {}) as ModernRoute;
@@ -39,6 +45,22 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
   const stop = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
   return {
     async handle(req, res, body, route) {
+      const label = route.tokenLabel;
+      if (label !== undefined && (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen') {
+        const open = listening.get(label) ?? 0;
+        if (open >= maxListen) {
+          res.writeHead(503, { 'content-type': 'application/json' }).end(
+            JSON.stringify({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: { code: -32000, message: `Too many subscriptions/listen streams for this token (${maxListen} open): close some first` } }),
+          );
+          return;
+        }
+        listening.set(label, open + 1);
+        res.once('close', () => {
+          const left = (listening.get(label) ?? 1) - 1;
+          if (left > 0) listening.set(label, left);
+          else listening.delete(label);
+        });
+      }
       const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
       const hints = (body as { method?: unknown }).method === 'server/discover' && typeof meta === 'object' && meta !== null ? meta[VARIANT_HINTS_META] : undefined;
       // The SDK passes `req.auth` through to the server factory untouched: the route rides there.
