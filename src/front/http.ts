@@ -43,6 +43,8 @@ export interface HttpOptions {
   headersTimeoutMs?: number | undefined;
   /** Most TCP connections open at once (default 2000). */
   maxConnections?: number | undefined;
+  /** Most TCP connections open at once from one remote address (default 256; slowloris). */
+  maxConnectionsPerAddress?: number | undefined;
   /** Most 2026-07-28 subscriptions/listen streams one bearer token holds open (default 512). */
   maxListenPerToken?: number | undefined;
 }
@@ -205,6 +207,24 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   sweep.unref();
 
   server.maxConnections = options.maxConnections ?? 2_000;
+  // One address trickling headers on many sockets (slowloris) would fill maxConnections for
+  // everyone: it gets at most its share, and its further connections are closed at once.
+  const perAddress = new Map<string, number>();
+  const maxPerAddress = options.maxConnectionsPerAddress ?? 256;
+  server.on('connection', (socket) => {
+    const address = socket.remoteAddress ?? '';
+    const open = perAddress.get(address) ?? 0;
+    if (open >= maxPerAddress) {
+      socket.destroy();
+      return;
+    }
+    perAddress.set(address, open + 1);
+    socket.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { connect as tcpConnect, type Socket } from 'node:net';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -133,5 +134,30 @@ describe('one bearer token cannot fill the shared tables', () => {
     expect(refused.status).toBe(503);
     expect(refused.body).toContain('Too many subscriptions/listen streams for this token (8 open)');
     expect((await listen('polite-token')).status).toBe(200);
+  });
+});
+
+describe('header slowloris from one address', () => {
+  it('80 sockets trickling headers from 127.0.0.2 do not starve requests from 127.0.0.1', async () => {
+    const http = await front({ maxConnections: 60, maxConnectionsPerAddress: 20 });
+    const port = Number(new URL(http.url).port);
+    const sockets: Socket[] = [];
+    cleanups.push(async () => sockets.forEach((socket) => socket.destroy()));
+    await Promise.all(
+      Array.from({ length: 80 }, () => {
+        const socket = tcpConnect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+        sockets.push(socket);
+        socket.on('error', () => {});
+        return new Promise<void>((resolve) => {
+          socket.once('connect', () => {
+            socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+            resolve();
+          });
+          socket.once('close', () => resolve());
+        });
+      }),
+    );
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(port, '/mcp').then((answer) => answer.status, (error: Error) => error.message)));
+    expect(answers).toEqual(Array(20).fill(200));
   });
 });
