@@ -1,4 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { limitConnectionsPerAddress, originForm } from './http-limits.js';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
@@ -207,24 +208,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   sweep.unref();
 
   server.maxConnections = options.maxConnections ?? 2_000;
-  // One address trickling headers on many sockets (slowloris) would fill maxConnections for
-  // everyone: it gets at most its share, and its further connections are closed at once.
-  const perAddress = new Map<string, number>();
-  const maxPerAddress = options.maxConnectionsPerAddress ?? 256;
-  server.on('connection', (socket) => {
-    const address = socket.remoteAddress ?? '';
-    const open = perAddress.get(address) ?? 0;
-    if (open >= maxPerAddress) {
-      socket.destroy();
-      return;
-    }
-    perAddress.set(address, open + 1);
-    socket.once('close', () => {
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left);
-      else perAddress.delete(address);
-    });
-  });
+  limitConnectionsPerAddress(server, options.maxConnectionsPerAddress ?? 256);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);
@@ -350,21 +334,4 @@ async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; 
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-/**
- * Rewrites an absolute-form request target (`POST http://host:port/mcp`, RFC 9112 3.2.2) to the
- * origin form the routes and the SDK expect (it reached the SDK as a URL it could not parse: a
- * 500). As the RFC says, the target's authority replaces the Host header, so the Host checks apply to it.
- */
-function originForm(req: IncomingMessage): void {
-  const target = req.url ?? '/';
-  if (target.startsWith('/') || !/^https?:\/\//i.test(target)) return;
-  try {
-    const url = new URL(target);
-    req.headers.host = url.host;
-    req.url = `${url.pathname}${url.search}`;
-  } catch {
-    // Not a URL: left as it came, so it matches no route (404).
-  }
 }

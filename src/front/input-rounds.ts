@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Shares } from '../util/counts.js';
 
 /** How long a client may take to answer an input round (a user filling in a form). */
 const ROUND_TTL_MS = 10 * 60_000;
@@ -91,7 +92,7 @@ class Round implements InputAsker {
  */
 export class InputRounds<R> {
   private readonly open = new Map<string, { round: Round; work: Promise<R> }>();
-  private readonly perOwner = new Map<string, number>();
+  private readonly perOwner = new Shares<string>();
 
   /**
    * Runs `work`; when the upstream asks the client before it ends, answers with an
@@ -131,10 +132,7 @@ export class InputRounds<R> {
   private close(state: string): void {
     const owner = this.open.get(state)?.round.owner;
     this.open.delete(state);
-    if (owner === undefined) return;
-    const left = (this.perOwner.get(owner) ?? 1) - 1;
-    if (left > 0) this.perOwner.set(owner, left);
-    else this.perOwner.delete(owner);
+    if (owner !== undefined) this.perOwner.release(owner);
   }
 
   /**
@@ -152,15 +150,14 @@ export class InputRounds<R> {
       signal?.removeEventListener('abort', cancel);
     }
     if (next) return next.result;
-    const held = round.owner === undefined ? 0 : (this.perOwner.get(round.owner) ?? 0);
-    if (this.open.size >= MAX_OPEN_ROUNDS || held >= MAX_ROUNDS_PER_TOKEN) {
-      const whose = this.open.size >= MAX_OPEN_ROUNDS ? '' : ` for this token (at most ${MAX_ROUNDS_PER_TOKEN})`;
+    const full = this.open.size >= MAX_OPEN_ROUNDS;
+    if (full || (round.owner !== undefined && !this.perOwner.take(round.owner, MAX_ROUNDS_PER_TOKEN))) {
+      const whose = full ? '' : ` for this token (at most ${MAX_ROUNDS_PER_TOKEN})`;
       round.failAll(new Error(`lazytools: too many input rounds are waiting for their clients${whose}`));
       return work;
     }
     const state = `${STATE_PREFIX}${randomUUID()}`;
     this.open.set(state, { round, work });
-    if (round.owner !== undefined) this.perOwner.set(round.owner, held + 1);
     round.timer = setTimeout(() => {
       if (this.open.get(state)?.round !== round) return;
       this.close(state);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import type { Gateway } from '../gateway.js';
+import { Shares } from '../../util/counts.js';
 import { watchListChanges } from './changes.js';
 import { ROUTE_KEY, type ModernRoute } from './route.js';
 import { createModernServer } from './server.js';
@@ -28,7 +29,7 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
   const maxListen = options.maxListenPerToken ?? MAX_LISTEN_PER_TOKEN;
   const bus = new InMemoryServerEventBus();
   // Open subscriptions/listen streams per bearer token: the SDK holds 1,024 in all.
-  const listening = new Map<string, number>();
+  const listening = new Shares<string>();
   const handler = createMcpHandler(
     (ctx) => {
       const route = (ctx.authInfo?.extra?.[ROUTE_KEY] ?? {}) as ModernRoute;
@@ -47,19 +48,13 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
     async handle(req, res, body, route) {
       const label = route.tokenLabel;
       if (label !== undefined && (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen') {
-        const open = listening.get(label) ?? 0;
-        if (open >= maxListen) {
+        if (!listening.take(label, maxListen)) {
           res.writeHead(503, { 'content-type': 'application/json' }).end(
             JSON.stringify({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: { code: -32000, message: `Too many subscriptions/listen streams for this token (${maxListen} open): close some first` } }),
           );
           return;
         }
-        listening.set(label, open + 1);
-        res.once('close', () => {
-          const left = (listening.get(label) ?? 1) - 1;
-          if (left > 0) listening.set(label, left);
-          else listening.delete(label);
-        });
+        res.once('close', () => listening.release(label));
       }
       const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
       const hints = (body as { method?: unknown }).method === 'server/discover' && typeof meta === 'object' && meta !== null ? meta[VARIANT_HINTS_META] : undefined;
