@@ -136,15 +136,17 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   for (const source of sorted) for (const tool of source.tools) nameCounts.set(tool.name, (nameCounts.get(tool.name) ?? 0) + 1);
 
   // Exposed names: the upstream name, prefixed with the server on collisions (or always). A
-  // literal name equal to another tool's prefixed name is itself prefixed, so no upstream can take
-  // another's calls; whatever still collides after that is left out with a warning.
+  // literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
+  // no upstream can take another's calls; whatever still collides after that is left out with a warning.
+  const ids = new Set<string>();
+  for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
   const planned: Array<{ server: string; tool: ToolDefinition; exposedName: string }> = [];
   for (const source of sorted) {
     const seen = new Set<string>();
     for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
       if (seen.has(tool.name)) continue;
       seen.add(tool.name);
-      const collides = (nameCounts.get(tool.name) ?? 0) > 1 || OWN_TOOL_NAMES.has(tool.name);
+      const collides = (nameCounts.get(tool.name) ?? 0) > 1 || OWN_TOOL_NAMES.has(tool.name) || ids.has(tool.name);
       planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
     }
   }
@@ -154,8 +156,8 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const taken = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const { server, tool, exposedName } of planned) {
-    if (taken.has(exposedName)) {
-      warnings.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is already another tool's`);
+    if (taken.has(exposedName) || ids.has(exposedName)) {
+      warnings.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is already another tool's name or id`);
       continue;
     }
     taken.add(exposedName);

@@ -3,6 +3,7 @@ import { readJsonFile } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 import { primePlacement } from './placement-cache.js';
 import { readProfile } from './profile.js';
+import { admitTools } from './admit.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -29,16 +30,17 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
   const where = file ? `${file}: ` : '';
   for (const [server, entry] of Object.entries(json.servers)) {
     if (!isObject(entry) || !Array.isArray(entry.tools)) throw new ConfigError(`servers.${server}.tools: expected an array of tool definitions`, file);
-    const tools: ToolDefinition[] = [];
+    const typed: ToolDefinition[] = [];
     entry.tools.forEach((tool: unknown, index: number) => {
       const problem = toolProblem(tool);
       if (problem) {
         const [key, expected] = problem.split(': ');
         warnings.push(`${where}servers.${server}.tools[${index}]${key ?? ''}${toolLabel(tool)}: ${expected ?? problem}; the tool is left out`);
       }
-      else tools.push(tool as ToolDefinition);
+      else typed.push(tool as ToolDefinition);
     });
     const profile = readProfile(entry);
+    const tools = admitTools(typed, (message) => warnings.push(`${where}servers.${server}: ${message}`));
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
   if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`));

@@ -1,5 +1,5 @@
 import type { GroupConfig } from '../config/schema.js';
-import { globToRegExp } from '../util/glob.js';
+import { anyGlob, compileGlob, type Glob } from '../util/glob.js';
 import type { TopicScore } from './placement.js';
 import { normalized } from './text.js';
 
@@ -42,7 +42,7 @@ type Filter = (tool: GroupCandidate) => Match | boolean;
 export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
   const pipeline: Filter[] = [];
   if (config.servers) {
-    const servers = config.servers.map(globToRegExp);
+    const servers = config.servers.map(compileGlob);
     const globs = config.servers;
     pipeline.push((tool) => {
       const index = servers.findIndex((glob) => glob.test(tool.server));
@@ -51,8 +51,8 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
   }
   if (config.tools || config.keywords || config.topics) {
     const globs = config.tools ?? [];
-    const ids = anyOf(globs.map(toolGlob));
     const each = globs.map(toolGlob);
+    const ids = anyGlob(each);
     const phrases = (config.keywords ?? []).map((keyword) => normalized(keyword).trimEnd());
     const topics = config.topics ?? [];
     pipeline.push((tool) => {
@@ -69,7 +69,7 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
   }
   if (config.readOnly === true) pipeline.push((tool) => tool.readOnly);
   if (config.exclude) {
-    const excluded = anyOf(config.exclude.map(toolGlob));
+    const excluded = anyGlob(config.exclude.map(toolGlob));
     pipeline.push((tool) => !excluded.test(tool.id));
   }
   if (config.excludeTopics) {
@@ -95,12 +95,6 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
 }
 
 /** A glob without ":" applies to the tool part of "server:tool". */
-export function toolGlob(glob: string): RegExp {
-  return globToRegExp(glob.includes(':') ? glob : `*:${glob}`);
-}
-
-/** One case-insensitive RegExp matching what any of `globs` matches: one test per tool, not one per glob. */
-function anyOf(globs: RegExp[]): RegExp {
-  if (globs.length === 0) return /(?!)/;
-  return new RegExp(globs.map((glob) => `(?:${glob.source})`).join('|'), 'i');
+export function toolGlob(glob: string): Glob {
+  return compileGlob(glob.includes(':') ? glob : `*:${glob}`);
 }

@@ -22,6 +22,10 @@ import { buildResourceIndex, Subscriptions, type ResourceIndex } from './resourc
 import { FrontSession } from './session.js';
 import { InitialStarts, type ServerState } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
+import { capText } from '../util/bounds.js';
+
+/** Characters of one upstream's instructions passed on to clients (the rest is cut with a note). */
+export const MAX_UPSTREAM_INSTRUCTIONS = 4 * 1024;
 
 export interface GatewayOptions {
   config: ResolvedConfig;
@@ -186,12 +190,15 @@ export class Gateway implements RoutingContext {
     return offered;
   }
 
-  /** The upstreams' own instructions, each under its server's name. */
+  /**
+   * The upstreams' own instructions, each under its server's name and cut at
+   * MAX_UPSTREAM_INSTRUCTIONS characters: they go into every initialize answer and discover result.
+   */
   upstreamInstructions(upstreams: Iterable<Upstream> = this.upstreams.values()): string {
     const parts: string[] = [];
     for (const upstream of upstreams) {
       const text = upstream.instructions?.trim();
-      if (text) parts.push(`## ${upstream.name}\n${text}`);
+      if (text) parts.push(`## ${upstream.name}\n${capText(text, MAX_UPSTREAM_INSTRUCTIONS, 'instructions')}`);
     }
     return parts.join('\n\n');
   }

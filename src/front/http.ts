@@ -1,4 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { limitConnectionsPerAddress, originForm } from './http-limits.js';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
@@ -48,6 +49,10 @@ export interface HttpOptions {
   maxConnections?: number | undefined;
   /** Serve these at /metrics (rc `metrics`, `serve --metrics`); 404 there without. */
   metrics?: Metrics | undefined;
+  /** Most TCP connections open at once from one remote address (default 256; slowloris). */
+  maxConnectionsPerAddress?: number | undefined;
+  /** Most 2026-07-28 subscriptions/listen streams one bearer token holds open (default 512). */
+  maxListenPerToken?: number | undefined;
 }
 
 export interface HttpFront {
@@ -98,7 +103,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   /** Sessions created for an initialize the SDK has not answered yet (they count against the cap). */
   let opening = 0;
   let port = options.port ?? 0;
-  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody });
+  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody, maxListenPerToken: options.maxListenPerToken });
 
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -107,6 +112,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   let closing: Promise<void> | undefined;
   const stopListening = () => (closing ??= new Promise<void>((resolve) => server.close(() => resolve())));
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
+    originForm(req);
     if (draining) {
       res.setHeader('connection', 'close');
       return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service unavailable: the gateway is shutting down' } });
@@ -188,6 +194,9 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
     if (sessions.size + opening >= maxSessions)
       return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
+    // One token may hold at most half the sessions, so another token always finds room.
+    if (grant && tokenSessions(grantKey(grant)) >= Math.ceil(maxSessions / 2))
+      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions for this token (${Math.ceil(maxSessions / 2)} open): close idle sessions` } });
     // One boundary per session (focus/policy boundaryOf): the endpoint's mode narrowed by the
     // token's modes. A token of one mode fixes the session there; of several, it switches among them.
     const boundary = boundaryOf({ endpoint: mode, tokenModes: grant?.modes, tokenLabel: grant?.label });
@@ -215,6 +224,12 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     }
   }
 
+  function tokenSessions(key: string | undefined): number {
+    let count = 0;
+    for (const entry of sessions.values()) if (entry.grant === key) count++;
+    return count;
+  }
+
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, entry] of sessions) {
@@ -227,6 +242,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   sweep.unref();
 
   server.maxConnections = options.maxConnections ?? 2_000;
+  limitConnectionsPerAddress(server, options.maxConnectionsPerAddress ?? 256);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

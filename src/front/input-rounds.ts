@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { Shares } from '../util/counts.js';
 
 /** How long a client may take to answer an input round (a user filling in a form). */
 const ROUND_TTL_MS = 10 * 60_000;
 /** Rounds waiting for their clients at once (a bound on memory, far above real use). */
 const MAX_OPEN_ROUNDS = 1_000;
+/** Rounds one bearer token may hold open, so one token cannot fill the table for the others. */
+export const MAX_ROUNDS_PER_TOKEN = 100;
 
 /** Marks the requestState lazytools mints (others belong to a 2026-07-28 upstream, passed through). */
 const STATE_PREFIX = 'lazytools-round-';
@@ -43,7 +46,11 @@ class Round implements InputAsker {
   /** Cancels the upstream call: the client went away before an answer, or the round expired. */
   readonly controller = new AbortController();
 
-  constructor(readonly owner: string | undefined) {}
+  constructor(
+    readonly owner: string | undefined,
+    /** What the round answers (`tools/call <name>`, ...): a retry must ask the same. */
+    readonly subject: string,
+  ) {}
 
   ask(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     return new Promise((answer, fail) => {
@@ -85,24 +92,28 @@ class Round implements InputAsker {
  */
 export class InputRounds<R> {
   private readonly open = new Map<string, { round: Round; work: Promise<R> }>();
+  private readonly perOwner = new Shares<string>();
 
   /**
    * Runs `work`; when the upstream asks the client before it ends, answers with an
    * input_required result instead, and the work goes on until the client's retry.
    */
-  begin(owner: string | undefined, work: (asker: InputAsker, signal: AbortSignal) => Promise<R>, signal?: AbortSignal): Promise<R | InputRequired> {
-    const round = new Round(owner);
+  begin(owner: string | undefined, subject: string, work: (asker: InputAsker, signal: AbortSignal) => Promise<R>, signal?: AbortSignal): Promise<R | InputRequired> {
+    const round = new Round(owner, subject);
     return this.step(round, work(round, round.controller.signal), signal);
   }
 
   /**
    * The client's retry: its answers go to the waiting asks, then the call goes on as in begin.
-   * An unknown, expired or foreign `requestState` is an error naming why.
+   * An unknown, expired or foreign `requestState` is an error naming why; so is a retry of
+   * another request (a round of `tools/call a` retried as `tools/call b` would get a's result).
    */
-  resume(owner: string | undefined, state: string, responses: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<R | InputRequired> {
+  resume(owner: string | undefined, subject: string, state: string, responses: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<R | InputRequired> {
     const open = this.open.get(state);
     if (!open || open.round.owner !== owner) return Promise.reject(Object.assign(new Error('Invalid or expired requestState'), { code: -32602 }));
-    this.open.delete(state);
+    if (open.round.subject !== subject)
+      return Promise.reject(Object.assign(new Error(`Invalid requestState: it continues ${open.round.subject}, not ${subject}; retry with the same request`), { code: -32602 }));
+    this.close(state);
     clearTimeout(open.round.timer);
     for (const [key, ask] of open.round.waiting) {
       const response = responses?.[key];
@@ -115,6 +126,13 @@ export class InputRounds<R> {
 
   get size(): number {
     return this.open.size;
+  }
+
+  /** Forgets an open round (answered or expired), and counts it off its token's share. */
+  private close(state: string): void {
+    const owner = this.open.get(state)?.round.owner;
+    this.open.delete(state);
+    if (owner !== undefined) this.perOwner.release(owner);
   }
 
   /**
@@ -132,15 +150,17 @@ export class InputRounds<R> {
       signal?.removeEventListener('abort', cancel);
     }
     if (next) return next.result;
-    if (this.open.size >= MAX_OPEN_ROUNDS) {
-      round.failAll(new Error('lazytools: too many input rounds are waiting for their clients'));
+    const full = this.open.size >= MAX_OPEN_ROUNDS;
+    if (full || (round.owner !== undefined && !this.perOwner.take(round.owner, MAX_ROUNDS_PER_TOKEN))) {
+      const whose = full ? '' : ` for this token (at most ${MAX_ROUNDS_PER_TOKEN})`;
+      round.failAll(new Error(`lazytools: too many input rounds are waiting for their clients${whose}`));
       return work;
     }
     const state = `${STATE_PREFIX}${randomUUID()}`;
     this.open.set(state, { round, work });
     round.timer = setTimeout(() => {
       if (this.open.get(state)?.round !== round) return;
-      this.open.delete(state);
+      this.close(state);
       round.failAll(new Error('lazytools: the client did not answer the input request in time'));
       round.controller.abort('the client did not answer in time');
     }, ROUND_TTL_MS);

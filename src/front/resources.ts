@@ -7,6 +7,7 @@ import { relayError, type RelayRoute } from './relay.js';
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, rpcError, upstreamFailure, type SessionContext } from './context.js';
 import { sumTokens, type CatalogGroup } from '../catalog/catalog.js';
 import { groupToolsWithin } from '../focus/policy.js';
+import { compileTemplate, TEMPLATE_STEP_BUDGET, type TemplateMatcher } from './uri-template.js';
 import type { FrontSession } from './session.js';
 
 /** Resources for clients that browse them: the group index and each group's tool definitions. */
@@ -53,7 +54,7 @@ export interface ResourceIndex {
   /** The server that listed this exact URI (the first in rc order). */
   exact: Map<string, string>;
   /** Templates in rc order with their matchers. */
-  matchers: { server: string; uriTemplate: string; pattern: RegExp }[];
+  matchers: { server: string; uriTemplate: string; pattern: TemplateMatcher }[];
 }
 
 /** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins). */
@@ -71,42 +72,19 @@ export function buildResourceIndex(upstreams: Iterable<Upstream>): ResourceIndex
     for (const template of upstream.primitives.templates) {
       if (template.uriTemplate.startsWith(OWN_SCHEME)) continue;
       templates.push(template);
-      matchers.push({ server: upstream.name, uriTemplate: template.uriTemplate, pattern: templatePattern(template.uriTemplate) });
+      matchers.push({ server: upstream.name, uriTemplate: template.uriTemplate, pattern: compileTemplate(template.uriTemplate) });
     }
   }
   return { resources, templates, exact, matchers };
 }
 
-/**
- * A matcher for an RFC 6570 URI template: `{var}` matches one path segment, `{+var}`/`{#var}`
- * anything, `{/var}`, `{.var}`, `{;var}` repeated prefixed segments, `{?var}`/`{&var}` a query.
- */
-export function templatePattern(template: string): RegExp {
-  let source = '';
-  let at = 0;
-  for (const match of template.matchAll(/\{([+#./;?&]?)[^}]*\}/g)) {
-    source += escapeRegExp(template.slice(at, match.index));
-    const op = match[1];
-    if (op === '+' || op === '#') source += source.endsWith('.*') ? '' : '.*';
-    else if (op === '?' || op === '&') source += '(?:[?&].*)?';
-    else if (op === '/' || op === '.' || op === ';') source += `(?:\\${op}[^/?#]*)*`;
-    else source += '[^/?#]+';
-    at = match.index + match[0].length;
-  }
-  source += escapeRegExp(template.slice(at));
-  return new RegExp(`^${source}$`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** The upstream that serves a URI: the owner of the exact URI, then the first matching template. */
 export function resourceOwner(session: SessionContext, uri: string): Upstream | undefined {
   const index = session.routing.resources();
-  // Templates are the upstreams' and URIs the client's: a template like `{+a}{+b}x` backtracks
-  // quadratically, so only URIs of a sane length are matched against templates.
-  const server = index.exact.get(uri) ?? (uri.length <= MAX_TEMPLATE_URI ? index.matchers.find((matcher) => matcher.pattern.test(uri))?.server : undefined);
+  // Templates are the upstreams' and URIs the client's: only URIs of a sane length are matched,
+  // and all templates together get one step budget, so no pair of them holds the event loop.
+  const budget = { steps: TEMPLATE_STEP_BUDGET };
+  const server = index.exact.get(uri) ?? (uri.length <= MAX_TEMPLATE_URI ? index.matchers.find((matcher) => matcher.pattern.test(uri, budget))?.server : undefined);
   return server === undefined ? undefined : session.routing.upstreams.get(server);
 }
 

@@ -5,7 +5,7 @@ import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { USERINFO_MESSAGE, type ServerConfig } from '../config/schema.js';
 import { compareStrings } from '../util/compare.js';
-import { globToRegExp } from '../util/glob.js';
+import { compileGlob } from '../util/glob.js';
 import { ConfigError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -49,7 +49,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
 export function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   if (patterns.length === 0) return out;
-  const matchers = patterns.map((pattern) => globToRegExp(pattern));
+  const matchers = patterns.map((pattern) => compileGlob(pattern));
   for (const [key, value] of Object.entries(env)) if (value !== undefined && matchers.some((re) => re.test(key))) out[key] = value;
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { RequestId } from '../util/jsonrpc.js';
+import { valueTooBig } from '../util/bounds.js';
 
 /** An upstream's prompt, resource or template definition, verbatim (only the key fields checked). */
 export type PromptDefinition = Record<string, unknown> & { name: string };
@@ -35,7 +36,8 @@ export async function listPages<T extends Record<string, unknown>>(client: Clien
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout })) as Record<string, unknown>;
     const list = result[field];
-    if (Array.isArray(list)) for (const item of list as T[]) if (item && typeof item[key] === 'string') items.push(item);
+    // A definition too deep or too large to serialize again is left out (see valueTooBig).
+    if (Array.isArray(list)) for (const item of list as T[]) if (item && typeof item[key] === 'string' && valueTooBig(item) === undefined) items.push(item);
     cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
     if (!cursor) break;
   }

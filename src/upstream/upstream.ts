@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerProfile, ToolDefinition } from '../catalog/catalog.js';
+import { admitTools } from '../catalog/admit.js';
 import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
@@ -168,6 +169,9 @@ export class Upstream {
   /** tools/list_changed handling: one re-list in flight, at most one more queued behind it. */
   private relist: Promise<void> | undefined;
   private relistAgain = false;
+  /** Prompts/resources list_changed alike: one re-list in flight; kinds changed meanwhile wait for the next. */
+  private primitivesRelist: Promise<void> | undefined;
+  private readonly primitivesChanged = new Set<PrimitiveKind>();
 
   constructor(
     readonly name: string,
@@ -613,14 +617,27 @@ export class Upstream {
       this.onNotification?.(this, notification);
       return;
     }
-    try {
-      const primitives = await this.listPrimitives(client, this.startTimeoutMs);
-      if (this.client !== client) return;
-      this.primitives = primitives;
-      this.onPrimitivesChanged?.(this, kind);
-    } catch (error) {
-      this.logger.warn(`${this.name}: could not re-list ${kind}: ${(error as Error).message}`);
-    }
+    // A burst (2,000 prompts/list_changed once caused 6,003 list requests) costs one re-list in
+    // flight and one after it, as for tools.
+    this.primitivesChanged.add(kind);
+    if (this.primitivesRelist) return;
+    this.primitivesRelist = (async () => {
+      while (this.primitivesChanged.size > 0 && this.client === client) {
+        const kinds = [...this.primitivesChanged];
+        this.primitivesChanged.clear();
+        try {
+          const primitives = await this.listPrimitives(client, this.startTimeoutMs);
+          if (this.client !== client) return;
+          this.primitives = primitives;
+          for (const changed of kinds) this.onPrimitivesChanged?.(this, changed);
+        } catch (error) {
+          this.logger.warn(`${this.name}: could not re-list ${kinds.join(' and ')}: ${(error as Error).message}`);
+        }
+      }
+    })().finally(() => {
+      this.primitivesRelist = undefined;
+    });
+    await this.primitivesRelist;
   }
 
   /** Front requests in flight on this upstream, oldest first, with who caused them. */
@@ -685,7 +702,7 @@ export class Upstream {
       cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
       if (!cursor) break;
     }
-    return tools;
+    return admitTools(tools, (message) => this.logger.warn(`${this.name}: ${message}`));
   }
 
   private failAll(message: string): void {

@@ -127,8 +127,8 @@ describe('an upstream asks a 2026-07-28 client that can answer', () => {
   it('refuses a retry whose requestState is forged or belongs to another token', async () => {
     const { InputRounds } = await import('../../src/front/input-rounds.js');
     const rounds = new InputRounds<string>();
-    const round = (await rounds.begin('ci-bot', (asker) => asker.ask('elicitation/create', { message: 'x' }).then(() => 'done'))) as { requestState: string };
-    await expect(rounds.resume('other-token', round.requestState, {})).rejects.toMatchObject({ code: -32602 });
-    await expect(rounds.resume('ci-bot', `${round.requestState}x`, {})).rejects.toMatchObject({ code: -32602 });
+    const round = (await rounds.begin('ci-bot', 'tools/call t', (asker) => asker.ask('elicitation/create', { message: 'x' }).then(() => 'done'))) as { requestState: string };
+    await expect(rounds.resume('other-token', 'tools/call t', round.requestState, {})).rejects.toMatchObject({ code: -32602 });
+    await expect(rounds.resume('ci-bot', 'tools/call t', `${round.requestState}x`, {})).rejects.toMatchObject({ code: -32602 });
   });
 });

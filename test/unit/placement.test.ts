@@ -7,7 +7,7 @@ import { placedTopics, scoreTopics, writeStatus, type PlacementInput } from '../
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { statusReport } from '../../src/tokens/report.js';
-import { globToRegExp } from '../../src/util/glob.js';
+import { compileGlob, type Glob } from '../../src/util/glob.js';
 import { CATALOGS } from '../helpers.js';
 
 const tool = (name: string, description = '', extra: Partial<PlacementInput> = {}): PlacementInput => ({ server: 'x', name, description, ...extra });
@@ -118,12 +118,12 @@ const LABELLED_MODES = Object.values(CODES);
 /** Parses `real-world.labels.txt`: `server:tool CODES`; an exact id wins over globs, a later glob over an earlier one. */
 function readLabels(file: string, ids: readonly string[]): Labels {
   const exact = new Map<string, string>();
-  const globs: Array<[RegExp, string]> = [];
+  const globs: Array<[Glob, string]> = [];
   for (const raw of readFileSync(file, 'utf8').split('\n')) {
     const line = raw.replace(/#.*/, '').trim();
     if (!line) continue;
     const [pattern = '', codes = ''] = line.split(/\s+/);
-    if (pattern.includes('*')) globs.push([globToRegExp(pattern), codes]);
+    if (pattern.includes('*')) globs.push([compileGlob(pattern), codes]);
     else exact.set(pattern, codes);
   }
   const modes = new Map<string, Set<string>>();

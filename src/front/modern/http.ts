@@ -2,11 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import type { Gateway } from '../gateway.js';
+import { Shares } from '../../util/counts.js';
 import { watchListChanges } from './changes.js';
 import { ROUTE_KEY, type ModernRoute } from './route.js';
 import { createModernServer } from './server.js';
 import { VARIANT_HINTS_META } from './variants.js';
 import { groupsOnHttpStream } from './groups-listen.js';
+
+/** subscriptions/listen streams one bearer token may hold open (half the SDK's 1,024). */
+export const MAX_LISTEN_PER_TOKEN = 512;
 
 /** The 2026-07-28 leg of the HTTP front. */
 export interface ModernHttp {
@@ -22,8 +26,11 @@ export interface ModernHttp {
  * list changes from the gateway (watchListChanges). No per-client state lives here between
  * requests: what a request needs travels with it (path, token, variant).
  */
-export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: number }): ModernHttp {
+export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: number; maxListenPerToken?: number | undefined }): ModernHttp {
+  const maxListen = options.maxListenPerToken ?? MAX_LISTEN_PER_TOKEN;
   const bus = new InMemoryServerEventBus();
+  // Open subscriptions/listen streams per bearer token: the SDK holds 1,024 in all.
+  const listening = new Shares<string>();
   const handler = createMcpHandler(
     (ctx) => {
       const route = (ctx.authInfo?.extra?.[ROUTE_KEY] ?? {}) as ModernRoute;
@@ -40,6 +47,16 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
   const stop = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
   return {
     async handle(req, res, body, route) {
+      const label = route.tokenLabel;
+      if (label !== undefined && (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen') {
+        if (!listening.take(label, maxListen)) {
+          res.writeHead(503, { 'content-type': 'application/json' }).end(
+            JSON.stringify({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: { code: -32000, message: `Too many subscriptions/listen streams for this token (${maxListen} open): close some first` } }),
+          );
+          return;
+        }
+        res.once('close', () => listening.release(label));
+      }
       const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
       const hints = (body as { method?: unknown }).method === 'server/discover' && typeof meta === 'object' && meta !== null ? meta[VARIANT_HINTS_META] : undefined;
       // The SDK passes `req.auth` through to the server factory untouched: the route rides there.

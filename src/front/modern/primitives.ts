@@ -31,7 +31,7 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, moder
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const requestView = view(ctx);
       const { route, upstream } = promptRoute(routingOf(requestView), request.params.name);
-      return withInputRounds(gateway, modernRoute, requestView, ctx, (signal) => relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, requestView, signal)) as never;
+      return withInputRounds(gateway, modernRoute, requestView, ctx, `prompts/get ${request.params.name}`, (signal) => relay(upstream, 'prompts/get', { ...request.params, name: route.name }, ctx, requestView, signal)) as never;
     });
   }
   // The lists do not depend on the mode, but a forged variant is refused on every request.
@@ -55,7 +55,7 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, moder
     }
     const upstream = resourceOwner(routingOf(requestView), uri);
     if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
-    return withInputRounds(gateway, modernRoute, requestView, ctx, (signal) => relay(upstream, 'resources/read', request.params, ctx, requestView, signal)) as never;
+    return withInputRounds(gateway, modernRoute, requestView, ctx, `resources/read ${uri}`, (signal) => relay(upstream, 'resources/read', request.params, ctx, requestView, signal)) as never;
   });
   if (offered.completions)
     server.setRequestHandler('completion/complete', async (request, ctx) => {

@@ -9,15 +9,24 @@ import type { ModernView } from './view.js';
  * may ask the client something: a 2025 upstream's request becomes an input_required round
  * (Gateway.inputRounds) and the client's retry, carrying lazytools' requestState, resumes the
  * waiting call; a retry carrying another requestState is a 2026-07-28 upstream's own round,
- * handed to `work` to pass on (see `retryParams`). Rounds are bound to the bearer token's label.
+ * handed to `work` to pass on (see `retryParams`). Rounds are bound to the bearer token's label
+ * and to `subject` (`tools/call <name>`, `prompts/get <name>`, `resources/read <uri>`).
  */
-export function withInputRounds<R>(gateway: Gateway, route: ModernRoute, view: ModernView, ctx: ServerContext, work: (signal: AbortSignal) => Promise<R>): Promise<R | InputRequired | unknown> {
+export function withInputRounds<R>(
+  gateway: Gateway,
+  route: ModernRoute,
+  view: ModernView,
+  ctx: ServerContext,
+  subject: string,
+  work: (signal: AbortSignal) => Promise<R>,
+): Promise<R | InputRequired | unknown> {
   const state = ctx.mcpReq.requestState();
   // The call outlives the request that started it (its answer may be a round): it runs on the
   // round's own signal, which the requests waiting on it can cancel.
-  if (isRoundState(state)) return gateway.inputRounds.resume(route.tokenLabel, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
+  if (isRoundState(state)) return gateway.inputRounds.resume(route.tokenLabel, subject, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
   return gateway.inputRounds.begin(
     route.tokenLabel,
+    subject,
     (asker, signal) => {
       view.asker = asker;
       return work(signal);

@@ -78,7 +78,7 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const view = viewOf(ctx);
     const call = { ...callContext(ctx), passInput: { retry: retryParams(ctx) } };
-    const result = await withInputRounds(gateway, route, view, ctx, (signal) => handleCall(view, route, request.params.name, request.params.arguments, { ...call, signal }));
+    const result = await withInputRounds(gateway, route, view, ctx, `tools/call ${request.params.name}`, (signal) => handleCall(view, route, request.params.name, request.params.arguments, { ...call, signal }));
     // An upstream needed a capability the client did not declare: the request fails as a whole.
     if (view.missing !== undefined) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [view.missing]: {} } });
     return result as never;

@@ -1,0 +1,37 @@
+/**
+ * Bounds on values from outside (upstream answers, lock and catalog files). JSON.parse takes any
+ * depth, but JSON.stringify, schema compilers and recursive walks overflow the stack on deep
+ * nesting (a tool schema 20,000 levels deep made tools/list fail for every server), so deep or
+ * huge values are refused where they come in, by one iterative walk.
+ */
+
+/** Deepest nesting of objects and arrays taken from outside (real tool schemas stay under 25). */
+export const MAX_VALUE_DEPTH = 64;
+/** Most objects, arrays and scalars in one taken value (real tool definitions stay under 2,000). */
+export const MAX_VALUE_NODES = 50_000;
+
+/**
+ * Why `value` is too deep or too large to take, or undefined when it is within the bounds. The
+ * walk is iterative and stops at the first bound crossed, so its own cost is bounded too.
+ */
+export function valueTooBig(value: unknown, maxDepth = MAX_VALUE_DEPTH, maxNodes = MAX_VALUE_NODES): string | undefined {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (++nodes > maxNodes) return `more than ${maxNodes} values`;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > maxDepth) return `nested more than ${maxDepth} levels deep`;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return undefined;
+}
+
+/** `text` cut to `max` characters with a note saying so (a whole code point is kept or dropped). */
+export function capText(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [${what} cut by lazytools at ${max} characters]`;
+}

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { curate } from '../../src/front/curate.js';
+import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
+import { MAX_LISTEN_PER_TOKEN } from '../../src/front/modern/http.js';
+import { serve } from '../../src/front/serve.js';
+import { silentLogger } from '../../src/util/log.js';
+import { ROOT, tempTree } from '../helpers.js';
+
+/** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
+
+const KITCHEN = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const ACCEPT = 'application/json, text/event-stream';
+
+async function front(options: HttpOptions = {}): Promise<HttpFront> {
+  const app = new McpServer({ name: 'notes', version: '1.0.0' });
+  app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+  const curated = await curate(app, { name: 'notes', config: {} });
+  const http = await serveHttp(curated.gateway, { port: 0, ...options });
+  cleanups.push(() => curated.close(), () => http.close());
+  return http;
+}
+
+/** A POST whose request target is `target` verbatim (origin-form or absolute-form). */
+function post(port: number, target: string, headers: Record<string, string> = {}, body = initialize): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: target, headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('an absolute-form request target is routed like its path', () => {
+  it('POST http://127.0.0.1:PORT/mcp initializes as POST /mcp does (it was a 500)', async () => {
+    const http = await front();
+    const port = Number(new URL(http.url).port);
+    const plain = await post(port, '/mcp');
+    expect(plain.status).toBe(200);
+    const absolute = await post(port, `http://127.0.0.1:${port}/mcp`);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toContain('"serverInfo"');
+    // A 2026-07-28 request reaches the SDK's handler with a URL it can parse.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } });
+    const modern = await post(port, `http://127.0.0.1:${port}/mcp`, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }, list);
+    expect(modern.status).toBe(200);
+    expect(modern.body).toContain('"tools"');
+    expect((await post(port, `http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
+    // The target's authority is the host (RFC 9112 3.2.2): a foreign one is refused like a foreign Host.
+    expect((await post(port, `http://evil.example:${port}/mcp`)).status).toBe(403);
+  });
+});
+
+describe('a 2026-07-28 input round belongs to its request', () => {
+  it('a retry naming another tool is refused, not handed the original result; the right retry finishes', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const file = path.join(dir, '.lazytoolsrc.json');
+    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' }));
+    const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    cleanups.push(() => served.close());
+    const port = Number(new URL(served.http!.url).port);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const call = (name: string, extra: Record<string, unknown> = {}) =>
+      post(port, '/mcp', { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { message: 'who?' }, _meta: meta, ...extra } }));
+    const first = JSON.parse((await call('test_elicitation')).body) as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } };
+    expect(first.result.resultType).toBe('input_required');
+    const [key = ''] = Object.keys(first.result.inputRequests);
+    const answer = { requestState: first.result.requestState, inputResponses: { [key]: { action: 'accept', content: { username: 'grace', email: 'g@example.com' } } } };
+    const other = await call('test_simple_text', answer);
+    expect(other.body).not.toContain('User response');
+    expect(other.body).toMatch(/continues tools\/call test_elicitation, not tools\/call test_simple_text/);
+    const right = await call('test_elicitation', answer);
+    expect(right.body).toContain('User response: action=accept');
+  });
+});
+
+describe('one bearer token cannot fill the shared tables', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const tokens = { auth: { tokens: { greedy: { sha256: sha256('greedy-token'), modes: ['all'] }, polite: { sha256: sha256('polite-token'), modes: ['all'] } } } };
+
+  async function tokenFront(options: HttpOptions = {}): Promise<number> {
+    const app = new McpServer({ name: 'notes', version: '1.0.0' });
+    app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+    const curated = await curate(app, { name: 'notes', config: tokens });
+    const http = await serveHttp(curated.gateway, { port: 0, ...options });
+    cleanups.push(() => curated.close(), () => http.close());
+    return Number(new URL(http.url).port);
+  }
+
+  it('2025 sessions: a token holds at most half of --max-sessions; another token still opens one', async () => {
+    const port = await tokenFront({ maxSessions: 4 });
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    expect((await post(port, '/mcp', as('greedy-token'))).status).toBe(200);
+    expect((await post(port, '/mcp', as('greedy-token'))).status).toBe(200);
+    const refused = await post(port, '/mcp', as('greedy-token'));
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('Too many sessions for this token (2 open)');
+    expect((await post(port, '/mcp', as('polite-token'))).status).toBe(200);
+  });
+
+  it(`2026-07-28 subscriptions/listen: a token holds at most its share (default ${MAX_LISTEN_PER_TOKEN}) of streams; another token still listens`, async () => {
+    const port = await tokenFront({ maxListenPerToken: 8 });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+    cleanups.push(async () => agent.destroy());
+    /** Opens a listen stream; resolves with its status once the first bytes (or the refusal) arrive. */
+    const listen = (token: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } });
+        const headers = { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, agent }, (res) => {
+          res.once('data', (chunk: Buffer) => resolve({ status: res.statusCode ?? 0, body: chunk.toString() }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    for (let i = 0; i < 8; i++) expect((await listen('greedy-token')).status).toBe(200);
+    const refused = await listen('greedy-token');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('Too many subscriptions/listen streams for this token (8 open)');
+    expect((await listen('polite-token')).status).toBe(200);
+  });
+});
+
+describe('header slowloris from one address', () => {
+  it('80 sockets trickling headers from 127.0.0.2 do not starve requests from 127.0.0.1', async () => {
+    const http = await front({ maxConnections: 60, maxConnectionsPerAddress: 20 });
+    const port = Number(new URL(http.url).port);
+    const sockets: Socket[] = [];
+    cleanups.push(async () => sockets.forEach((socket) => socket.destroy()));
+    await Promise.all(
+      Array.from({ length: 80 }, () => {
+        const socket = tcpConnect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+        sockets.push(socket);
+        socket.on('error', () => {});
+        return new Promise<void>((resolve) => {
+          socket.once('connect', () => {
+            socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+            resolve();
+          });
+          socket.once('close', () => resolve());
+        });
+      }),
+    );
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(port, '/mcp').then((answer) => answer.status, (error: Error) => error.message)));
+    expect(answers).toEqual(Array(20).fill(200));
+  });
+});
