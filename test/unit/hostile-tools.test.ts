@@ -1,0 +1,81 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RcConfig } from '../../src/config/schema.js';
+import { curate } from '../../src/front/curate.js';
+
+/**
+ * Adversarial pass (hadv): tool definitions an upstream should not send, and does. One bad tool
+ * must cost only itself: not the upstream's start, not a client's whole tools/list.
+ */
+
+const deep = (levels: number): Record<string, unknown> => {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { a: schema } };
+  return schema;
+};
+
+const HOSTILE: unknown[] = [
+  { name: 'good', description: 'Look up a record.', inputSchema: { type: 'object', properties: { id: { type: 'string', title: 'Id' } } } },
+  { name: 'numeric_description', description: 12345, title: { evil: true }, inputSchema: { type: 'object' } },
+  { name: 'null_schema', description: 'n', inputSchema: null },
+  { name: 'array_schema', description: 'n', inputSchema: [1, 2] },
+  { name: 'string_schema', description: 'n', inputSchema: { type: 'string' } },
+  { name: 'deep_schema', description: 'd', inputSchema: { type: 'object', properties: { d: deep(500) } } },
+  { name: 'proto_keys', description: 'p', inputSchema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","title":"Proto"},"constructor":{"type":"number"}},"required":["__proto__"]}') },
+  { name: 'long_texts', description: 'word '.repeat(40_000), inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(200_000), enum: Array.from({ length: 20_000 }, (_, i) => `v${i}`) } } } },
+];
+
+function hostileServer(): Server {
+  const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: HOSTILE as never }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+  return server;
+}
+
+const rc: RcConfig = { groups: { all_hostile: { servers: ['hostile'] } }, modes: { work: { groups: ['all_hostile'] } }, defaultMode: 'work' };
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function connect(definitions: 'compact' | 'verbatim') {
+  const curated = await curate(hostileServer(), { config: { ...rc, definitions }, strategy: 'hybrid' });
+  cleanups.push(() => curated.close());
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await curated.connect(serverSide);
+  const client = new Client({ name: 'hostile-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  cleanups.push(() => client.close());
+  return { client, gateway: curated.gateway };
+}
+
+describe('hostile tool definitions from an upstream', () => {
+  for (const definitions of ['compact', 'verbatim'] as const)
+    it(`(${definitions}) the upstream starts, and a strict SDK client lists every valid tool`, async () => {
+      const { client, gateway } = await connect(definitions);
+      // The SDK client validates the whole answer: one non-object inputSchema used to fail it all.
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['good', 'numeric_description', 'deep_schema', 'proto_keys', 'long_texts']));
+      for (const skipped of ['null_schema', 'array_schema', 'string_schema']) expect(names).not.toContain(skipped);
+      // A non-string description or title is dropped, the tool kept.
+      const numeric = tools.find((tool) => tool.name === 'numeric_description');
+      expect(numeric?.description).toBeUndefined();
+      expect(numeric?.title).toBeUndefined();
+      // `__proto__` stays a property name through compaction, and calls pass arguments unchanged.
+      // (read from the gateway: the SDK client's own parsing drops a `__proto__` key on its side)
+      const proto = gateway.catalog.tools.find((tool) => tool.name === 'proto_keys');
+      expect(Object.keys((proto?.listed.inputSchema as { properties: object }).properties)).toEqual(['__proto__', 'constructor']);
+      expect(Object.getPrototypeOf((proto?.listed.inputSchema as { properties: object }).properties)).toBe(Object.prototype);
+      // (a `__proto__` argument is dropped by the SDKs' own request parsing before lazytools sees it)
+      const args = { constructor: 1, toString: 'x' };
+      const result = (await client.callTool({ name: 'proto_keys', arguments: args })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect((result.content[0] as { text: string }).text).toBe('{"constructor":1,"toString":"x"}');
+      expect(((await client.callTool({ name: 'deep_schema', arguments: { d: { a: 1 } } })) as CallToolResult).isError).toBeFalsy();
+    });
+});
