@@ -7,7 +7,7 @@ import { GROUPS_EXTENSION } from '../groups/wire.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { RESOURCE_NOT_FOUND, rpcError } from './context.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { listPage } from './paging.js';
+import { jsonBytes, listPage, PAGE_MAX_BYTES } from './paging.js';
 
 /**
  * The wire side of the draft extension `io.modelcontextprotocol/groups` (model: focus/group-view.ts),
@@ -53,7 +53,13 @@ export function topLevelTools(subject: GroupsSubject): CatalogTool[] {
 
 /** The groups of a subject's view (built per request: nothing is kept per client). */
 export function groupsOf(subject: GroupsSubject): GroupView {
-  return buildGroupView({ catalog: subject.gateway.catalog, top: topLevelTools(subject), callable: (tool) => subject.refusal(tool) === undefined });
+  return buildGroupView({
+    catalog: subject.gateway.catalog,
+    top: topLevelTools(subject),
+    callable: (tool) => subject.refusal(tool) === undefined,
+    // One groups/get answer stays within a tools/list page, whatever the upstream's schemas.
+    size: { bytes: (tool) => jsonBytes(tool.listed), max: PAGE_MAX_BYTES },
+  });
 }
 
 /**
@@ -64,6 +70,9 @@ export function groupsOf(subject: GroupsSubject): GroupView {
 export function listedOwnTools(tools: ToolDefinition[], groupsDeclared: boolean): ToolDefinition[] {
   return groupsDeclared ? tools.filter((tool) => tool.name !== LIST_TOOL_GROUPS) : tools;
 }
+
+/** Characters of an unknown group name echoed back at most (wire names have at most 64). */
+const MAX_ECHO = 80;
 
 const listParams = z.looseObject({ cursor: z.string().optional() }).optional();
 const getParams = z.looseObject({ name: z.string() });
@@ -96,7 +105,9 @@ export function registerGroups(
     const result = groupResult(view, params.name);
     if (result) return result as never;
     keepNotFoundCode(server, ctx.mcpReq.id);
-    throw rpcError(RESOURCE_NOT_FOUND, `Unknown group "${params.name}": groups/list names the groups (a group's own groups/get names its children).`, { name: params.name });
+    // The name is the client's: echoed bounded (a 1 MB name came back twice, in message and data).
+    const name = params.name.length > MAX_ECHO ? `${params.name.slice(0, MAX_ECHO)}…` : params.name;
+    throw rpcError(RESOURCE_NOT_FOUND, `Unknown group ${JSON.stringify(name)}: groups/list names the groups (a group's own groups/get names its children).`, { name });
   });
 }
 

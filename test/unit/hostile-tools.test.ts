@@ -3,8 +3,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
+import { PAGE_MAX_BYTES } from '../../src/front/paging.js';
 
 /**
  * Adversarial pass (hadv): tool definitions an upstream should not send, and does. One bad tool
@@ -78,4 +80,57 @@ describe('hostile tool definitions from an upstream', () => {
       expect((result.content[0] as { text: string }).text).toBe('{"constructor":1,"toString":"x"}');
       expect(((await client.callTool({ name: 'deep_schema', arguments: { d: { a: 1 } } })) as CallToolResult).isError).toBeFalsy();
     });
+});
+
+/** A tool whose schema alone is about 300 KB: an enum is kept verbatim by compaction. */
+const bulky = (i: number) => ({
+  name: `bulky_${i}`,
+  description: `Bulky tool ${i}.`,
+  inputSchema: { type: 'object', properties: { v: { type: 'string', enum: Array.from({ length: 25_000 }, (_, k) => `value-${k}`) } } },
+});
+
+describe('groups/get answers stay bounded whatever the upstream sends (io.modelcontextprotocol/groups)', () => {
+  async function groupsClient() {
+    const server = new Server({ name: 'bulky', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: Array.from({ length: 8 }, (_, i) => bulky(i)) as never }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    // proxy: nothing top-level, every tool in a group.
+    const curated = await curate(server, { config: {}, strategy: 'proxy' });
+    cleanups.push(() => curated.close());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await curated.connect(serverSide);
+    const client = new Client({ name: 'groups-hostile', version: '1.0.0' }, { capabilities: { extensions: { 'io.modelcontextprotocol/groups': {} } } as never });
+    await client.connect(clientSide);
+    cleanups.push(() => client.close());
+    return client;
+  }
+  const loose = z.looseObject({});
+  type Answer = { groups?: Array<{ name: string }>; contents?: { tools?: Array<{ name: string }>; groups?: Array<{ name: string }> } };
+
+  it('a leaf whose definitions pass the page bound is cut into parts; every tool stays reachable', async () => {
+    const client = await groupsClient();
+    const listed = (await client.request({ method: 'groups/list', params: {} } as never, loose)) as Answer;
+    const queue = (listed.groups ?? []).map((group) => group.name);
+    const reached: string[] = [];
+    while (queue.length > 0) {
+      const name = queue.shift() as string;
+      const answer = (await client.request({ method: 'groups/get', params: { name } } as never, loose)) as Answer;
+      expect(Buffer.byteLength(JSON.stringify(answer))).toBeLessThanOrEqual(PAGE_MAX_BYTES + 1024);
+      reached.push(...(answer.contents?.tools ?? []).map((tool) => tool.name));
+      queue.push(...(answer.contents?.groups ?? []).map((group) => group.name));
+    }
+    expect(reached.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `bulky_${i}`).sort());
+  });
+
+  it('an unknown group name is echoed bounded', async () => {
+    const client = await groupsClient();
+    const name = 'x'.repeat(1_000_000);
+    const error = await client.request({ method: 'groups/get', params: { name } } as never, loose).then(
+      () => undefined,
+      (caught: unknown) => caught as { code: number; message: string; data?: unknown },
+    );
+    expect(error?.code).toBe(-32002);
+    expect(error?.message.length).toBeLessThan(300);
+    expect(JSON.stringify(error?.data).length).toBeLessThan(200);
+  });
 });
