@@ -104,7 +104,7 @@ export function registerGroups(
     const { view } = viewFor(ctx);
     const result = groupResult(view, params.name);
     if (result) return result as never;
-    keepNotFoundCode(server, ctx.mcpReq.id);
+    keepNotFoundCode(server, ctx.mcpReq.id, ctx.mcpReq.signal);
     // The name is the client's: echoed bounded (a 1 MB name came back twice, in message and data).
     const name = params.name.length > MAX_ECHO ? `${params.name.slice(0, MAX_ECHO)}…` : params.name;
     throw rpcError(RESOURCE_NOT_FOUND, `Unknown group ${JSON.stringify(name)}: groups/list names the groups (a group's own groups/get names its children).`, { name });
@@ -117,11 +117,13 @@ const notFound = new WeakMap<object, Set<RequestId>>();
 /**
  * The draft answers an unknown group with -32002, but the SDK rewrites -32002 to -32602 on the way
  * out in both eras (2026-07-28 moved `resources/read`'s not-found there). So the answer to this
- * request gets its code back at the transport; every other message passes untouched.
+ * request gets its code back at the transport; every other message passes untouched (a cancelled
+ * request's id is dropped: it gets no answer, and a later request may reuse the id).
  */
-function keepNotFoundCode(server: Server, id: RequestId): void {
+function keepNotFoundCode(server: Server, id: RequestId, signal: AbortSignal): void {
   const transport = server.transport;
-  if (!transport) return;
+  // A cancelled request gets no answer: its id must not wait for one (a later request may reuse it).
+  if (!transport || signal.aborted) return;
   let ids = notFound.get(transport);
   if (!ids) {
     const pending = (ids = new Set());
@@ -135,6 +137,8 @@ function keepNotFoundCode(server: Server, id: RequestId): void {
     };
   }
   ids.add(id);
+  const pending = ids;
+  signal.addEventListener('abort', () => pending.delete(id), { once: true });
 }
 
 /** The last view digest each 2025 session was shown (by session object). */

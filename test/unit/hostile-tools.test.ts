@@ -134,3 +134,36 @@ describe('groups/get answers stay bounded whatever the upstream sends (io.modelc
     expect(JSON.stringify(error?.data).length).toBeLessThan(200);
   });
 });
+
+describe('the -32002 transport wrapper of groups/get touches only its own answers', () => {
+  it('a cancelled groups/get leaves nothing behind: a later error reusing its id keeps its own code', async () => {
+    const server = new Server({ name: 'one', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] }));
+    const curated = await curate(server, { config: {}, strategy: 'proxy' });
+    cleanups.push(() => curated.close());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await curated.connect(serverSide);
+    // Raw JSON-RPC: the SDK client never reuses ids, a client may.
+    const waiting = new Map<number | string, (message: { error?: { code: number } }) => void>();
+    clientSide.onmessage = (message) => {
+      const id = (message as { id?: number | string }).id;
+      if (id !== undefined) waiting.get(id)?.(message as never);
+    };
+    await clientSide.start();
+    const answer = (id: number) => new Promise<{ error?: { code: number } }>((resolve) => waiting.set(id, resolve));
+    const send = (message: object) => clientSide.send({ jsonrpc: '2.0', ...message } as never);
+    const initialized = answer(0);
+    await send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { extensions: { 'io.modelcontextprotocol/groups': {} } }, clientInfo: { name: 'raw', version: '1' } } });
+    await initialized;
+    await send({ method: 'notifications/initialized' });
+    // Cancelled before its handler runs: no answer is sent for id 7.
+    await Promise.all([send({ id: 7, method: 'groups/get', params: { name: 'nope' } }), send({ method: 'notifications/cancelled', params: { requestId: 7 } })]);
+    const pinged = answer(8);
+    await send({ id: 8, method: 'ping' });
+    await pinged;
+    // Id 7 again, now an invalid-params error: it must leave as -32602, not as groups/get's -32002.
+    const reused = answer(7);
+    await send({ id: 7, method: 'groups/get', params: { name: 5 } });
+    expect((await reused).error?.code).toBe(-32602);
+  });
+});
