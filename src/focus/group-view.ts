@@ -16,7 +16,10 @@ import type { GetGroupResult, Group } from '../groups/wire.js';
  *   goes to its server's `<server>-other` group.
  * - Large groups nest: a group with more than `maxLeaf` scoped tools from several servers lists
  *   one child group per server (`issues` -> `issues-github`, `issues-linear`); a group still
- *   larger from one server is cut into parts (`-1`, `-2`...). `groups/list` holds only the
+ *   larger from one server is cut into parts (`-1`, `-2`...). So is a leaf whose tools' listed
+ *   definitions pass a byte bound (`size`: the page bound of `tools/list`): an upstream's huge
+ *   schemas must not make one `groups/get` answer bigger than a client takes (the SDK's stdio
+ *   client drops the connection past 10 MiB); a single bigger tool is a part alone. `groups/list` holds only the
  *   parents; the tree is at most three levels deep and has no cycles (names are unique).
  * - Tools the view may not call (read-only modes, token boundaries, `hiddenTools: reject`) are in
  *   no group: groups disclose what the caller can use, while `tools/call` stays the only gate.
@@ -49,11 +52,15 @@ export interface ViewInput {
   top: readonly CatalogTool[];
   /** True when the view may call the tool (focus/policy); others are in no group. */
   callable: (tool: CatalogTool) => boolean;
+  /** Bounds one leaf's answer: bytes of a tool's listed definition, and the most a leaf may carry. */
+  size?: { bytes: (tool: CatalogTool) => number; max: number };
 }
 
 /** Builds the groups of one view (see the module comment for the rules). */
 export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView {
   const { catalog } = input;
+  const bytes = input.size?.bytes ?? (() => 0);
+  const maxBytes = input.size?.max ?? Infinity;
   const topIds = new Set(input.top.map((tool) => tool.id));
   // Buckets in a fixed order: lazytools groups in config order, then servers' leftovers.
   const buckets = new Map<string, { base: string; description: string; tools: CatalogTool[] }>();
@@ -69,7 +76,7 @@ export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView 
   const home = new Map<string, string>();
   const place = (base: string, description: string, tools: CatalogTool[]): Group => {
     const name = names.claim(base);
-    if (tools.length <= maxLeaf) {
+    if (tools.length <= 1 || (tools.length <= maxLeaf && listedBytes(tools, bytes) <= maxBytes)) {
       const group = { name, description: `${description} (${count(tools.length)})` };
       groups.set(name, { group, tools, children: [] });
       for (const tool of tools) home.set(tool.id, name);
@@ -79,7 +86,7 @@ export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView 
     const parts =
       servers.length > 1
         ? servers.map((server) => ({ base: `${name}-${server}`, description: `${description}, server "${server}"`, tools: tools.filter((tool) => tool.server === server) }))
-        : chunks(tools, maxLeaf).map((part, i, all) => ({ base: `${name}-${i + 1}`, description: `${description} (part ${i + 1} of ${all.length})`, tools: part }));
+        : chunks(tools, maxLeaf, bytes, maxBytes).map((part, i, all) => ({ base: `${name}-${i + 1}`, description: `${description} (part ${i + 1} of ${all.length})`, tools: part }));
     const group = { name, description: `${description} (${count(tools.length)} in ${parts.length} groups)` };
     const entry = { group, tools: [] as CatalogTool[], children: [] as Group[] };
     groups.set(name, entry);
@@ -123,10 +130,30 @@ function homeGroup(catalog: Catalog, tool: CatalogTool): string | undefined {
   return best;
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+/** Runs of at most `size` tools whose listed definitions take at most `maxBytes` (a bigger tool alone). */
+function chunks(tools: readonly CatalogTool[], size: number, bytesOf: (tool: CatalogTool) => number, maxBytes: number): CatalogTool[][] {
+  const out: CatalogTool[][] = [];
+  let part: CatalogTool[] = [];
+  let bytes = 0;
+  for (const tool of tools) {
+    const next = bytesOf(tool);
+    if (part.length > 0 && (part.length >= size || bytes + next > maxBytes)) {
+      out.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(tool);
+    bytes += next;
+  }
+  if (part.length > 0) out.push(part);
   return out;
+}
+
+/** Bytes of the tools' listed definitions: what their leaf's groups/get answer carries. */
+function listedBytes(tools: readonly CatalogTool[], bytesOf: (tool: CatalogTool) => number): number {
+  let bytes = 0;
+  for (const tool of tools) bytes += bytesOf(tool);
+  return bytes;
 }
 
 function count(n: number): string {

@@ -7,7 +7,7 @@ import { GROUPS_EXTENSION } from '../groups/wire.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { RESOURCE_NOT_FOUND, rpcError } from './context.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { listPage } from './paging.js';
+import { jsonBytes, listPage, PAGE_MAX_BYTES } from './paging.js';
 
 /**
  * The wire side of the draft extension `io.modelcontextprotocol/groups` (model: focus/group-view.ts),
@@ -53,7 +53,13 @@ export function topLevelTools(subject: GroupsSubject): CatalogTool[] {
 
 /** The groups of a subject's view (built per request: nothing is kept per client). */
 export function groupsOf(subject: GroupsSubject): GroupView {
-  return buildGroupView({ catalog: subject.gateway.catalog, top: topLevelTools(subject), callable: (tool) => subject.refusal(tool) === undefined });
+  return buildGroupView({
+    catalog: subject.gateway.catalog,
+    top: topLevelTools(subject),
+    callable: (tool) => subject.refusal(tool) === undefined,
+    // One groups/get answer stays within a tools/list page, whatever the upstream's schemas.
+    size: { bytes: (tool) => jsonBytes(tool.listed), max: PAGE_MAX_BYTES },
+  });
 }
 
 /**
@@ -64,6 +70,9 @@ export function groupsOf(subject: GroupsSubject): GroupView {
 export function listedOwnTools(tools: ToolDefinition[], groupsDeclared: boolean): ToolDefinition[] {
   return groupsDeclared ? tools.filter((tool) => tool.name !== LIST_TOOL_GROUPS) : tools;
 }
+
+/** Characters of an unknown group name echoed back at most (wire names have at most 64). */
+const MAX_ECHO = 80;
 
 const listParams = z.looseObject({ cursor: z.string().optional() }).optional();
 const getParams = z.looseObject({ name: z.string() });
@@ -95,8 +104,10 @@ export function registerGroups(
     const { view } = viewFor(ctx);
     const result = groupResult(view, params.name);
     if (result) return result as never;
-    keepNotFoundCode(server, ctx.mcpReq.id);
-    throw rpcError(RESOURCE_NOT_FOUND, `Unknown group "${params.name}": groups/list names the groups (a group's own groups/get names its children).`, { name: params.name });
+    keepNotFoundCode(server, ctx.mcpReq.id, ctx.mcpReq.signal);
+    // The name is the client's: echoed bounded (a 1 MB name came back twice, in message and data).
+    const name = params.name.length > MAX_ECHO ? `${params.name.slice(0, MAX_ECHO)}…` : params.name;
+    throw rpcError(RESOURCE_NOT_FOUND, `Unknown group ${JSON.stringify(name)}: groups/list names the groups (a group's own groups/get names its children).`, { name });
   });
 }
 
@@ -106,11 +117,13 @@ const notFound = new WeakMap<object, Set<RequestId>>();
 /**
  * The draft answers an unknown group with -32002, but the SDK rewrites -32002 to -32602 on the way
  * out in both eras (2026-07-28 moved `resources/read`'s not-found there). So the answer to this
- * request gets its code back at the transport; every other message passes untouched.
+ * request gets its code back at the transport; every other message passes untouched (a cancelled
+ * request's id is dropped: it gets no answer, and a later request may reuse the id).
  */
-function keepNotFoundCode(server: Server, id: RequestId): void {
+function keepNotFoundCode(server: Server, id: RequestId, signal: AbortSignal): void {
   const transport = server.transport;
-  if (!transport) return;
+  // A cancelled request gets no answer: its id must not wait for one (a later request may reuse it).
+  if (!transport || signal.aborted) return;
   let ids = notFound.get(transport);
   if (!ids) {
     const pending = (ids = new Set());
@@ -124,6 +137,8 @@ function keepNotFoundCode(server: Server, id: RequestId): void {
     };
   }
   ids.add(id);
+  const pending = ids;
+  signal.addEventListener('abort', () => pending.delete(id), { once: true });
 }
 
 /** The last view digest each 2025 session was shown (by session object). */

@@ -12,6 +12,15 @@ export const MAX_QUERY_READ = 65_536;
 export const MAX_QUERY_CHARS = 4_096;
 /** Distinct query terms kept at most, in order of appearance. */
 export const MAX_QUERY_TERMS = 32;
+/**
+ * Words of a query read at most: repeated words and stopwords do not count towards
+ * MAX_QUERY_TERMS, so without this a query of one word repeated (or a long camelCase run that
+ * splits into thousands) made the synonym pass scan every word against every phrase, seconds of
+ * blocked event loop for one search_tools call.
+ */
+export const MAX_QUERY_WORDS = 256;
+/** Longer words are skipped: no tool's text has them, and stemming one costs in its length. */
+export const MAX_WORD_CHARS = 64;
 
 const URL_START = /^(?:[a-z][a-z0-9+.-]{1,15}:\/\/|www\.)/i;
 const DOMAIN_PATH = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\/\S/i;

@@ -1,5 +1,5 @@
 import { stem as porter2 } from 'porter2';
-import { cleanQuery, isOpaqueWord, MAX_QUERY_TERMS } from './query.js';
+import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from './query.js';
 import { unicodeWords as words } from './tokenize.js';
 
 /**
@@ -152,15 +152,17 @@ function synonyms(): SynonymEntry[] {
  * `cleanQuery`) and keeps at most `MAX_QUERY_TERMS` distinct terms of its own.
  */
 export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
-  const text = cleanQuery(query);
+  // Cleaned text is about MAX_QUERY_CHARS long plus its last token, which may be a 64 KB run: cut it.
+  const text = cleanQuery(query).slice(0, 2 * MAX_QUERY_CHARS);
   const weights = new Map<string, number>();
   const owned = new Set<string>();
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   let own = 0;
   const kept: string[] = [];
+  let read = 0;
   for (const word of words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text)) {
-    if (own >= MAX_QUERY_TERMS) break;
-    if (isOpaqueWord(word)) continue;
+    if (own >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
+    if (word.length > MAX_WORD_CHARS || isOpaqueWord(word)) continue;
     const term = stem(word);
     kept.push(term);
     if (STOPWORDS.has(word) || weights.has(term)) continue;

@@ -9,6 +9,7 @@ import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
 import { containsSecret, outsideText, redact, redactValue } from '../util/redact.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { usableTools } from './tool-shape.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { UpstreamError } from './error.js';
@@ -697,8 +698,7 @@ export class Upstream {
         tools?: unknown;
         nextCursor?: unknown;
       };
-      if (Array.isArray(result.tools))
-        for (const tool of result.tools as ToolDefinition[]) if (tool && typeof tool.name === 'string' && typeof tool.inputSchema === 'object') tools.push(tool);
+      tools.push(...usableTools(result.tools, (name, reason) => this.logger.warn(`${this.name}: tool "${name.slice(0, 80)}" skipped: ${reason}`)));
       cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
       if (!cursor) break;
     }

@@ -4,7 +4,7 @@ import { buildCatalog } from '../../src/catalog/catalog.js';
 import { readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { cleanQuery, MAX_QUERY_TERMS } from '../../src/search/query.js';
+import { cleanQuery, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from '../../src/search/query.js';
 import { expandQuery, stem, terms } from '../../src/search/text.js';
 import { fold, unicodeWords } from '../../src/search/tokenize.js';
 import { CATALOGS } from '../helpers.js';
@@ -47,6 +47,17 @@ describe('query hygiene', () => {
     );
     const words = Array.from({ length: 500 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`).join(' ');
     expect(expandQuery(words).filter((e) => e.own).length).toBe(MAX_QUERY_TERMS);
+  });
+
+  it('reads a bounded number of words, and skips overlong ones (hostile queries: repeated words, 64 KB runs)', () => {
+    // Repeated words and stopwords never reach MAX_QUERY_TERMS; reading stops after MAX_QUERY_WORDS words.
+    expect(expandQuery(`${'the '.repeat(MAX_QUERY_WORDS)}deploy`)).toEqual([]);
+    expect(expandQuery(`${'list '.repeat(MAX_QUERY_WORDS - 1)}deploy`).map((e) => e.term)).toContain(stem('deploy'));
+    // A camelCase run of 65,536 characters splits into 32,768 words; only the first are read.
+    expect(expandQuery('aB'.repeat(32_768)).map((e) => e.term)).toEqual(['ba']);
+    // A single word longer than any tool's words is no term (and is never stemmed).
+    expect(expandQuery('x'.repeat(MAX_WORD_CHARS + 1))).toEqual([]);
+    expect(expandQuery(`deploy ${'y'.repeat(65_536)}`).map((e) => e.term)).toEqual([stem('deploy')]);
   });
 
   it('keeps a URL host and a path last name', () => {

@@ -1,0 +1,169 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { RcConfig } from '../../src/config/schema.js';
+import { curate } from '../../src/front/curate.js';
+import { PAGE_MAX_BYTES } from '../../src/front/paging.js';
+
+/**
+ * Adversarial pass (hadv): tool definitions an upstream should not send, and does. One bad tool
+ * must cost only itself: not the upstream's start, not a client's whole tools/list.
+ */
+
+const deep = (levels: number): Record<string, unknown> => {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { a: schema } };
+  return schema;
+};
+
+const HOSTILE: unknown[] = [
+  { name: 'good', description: 'Look up a record.', inputSchema: { type: 'object', properties: { id: { type: 'string', title: 'Id' } } } },
+  { name: 'numeric_description', description: 12345, title: { evil: true }, inputSchema: { type: 'object' } },
+  { name: 'null_schema', description: 'n', inputSchema: null },
+  { name: 'array_schema', description: 'n', inputSchema: [1, 2] },
+  { name: 'string_schema', description: 'n', inputSchema: { type: 'string' } },
+  { name: 'deep_schema', description: 'd', inputSchema: { type: 'object', properties: { d: deep(500) } } },
+  { name: 'proto_keys', description: 'p', inputSchema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","title":"Proto"},"constructor":{"type":"number"}},"required":["__proto__"]}') },
+  { name: 'long_texts', description: 'word '.repeat(40_000), inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'Field notes, kept long. '.repeat(8_000), enum: Array.from({ length: 20_000 }, (_, i) => `v${i}`) } } } },
+];
+
+function hostileServer(): Server {
+  const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: HOSTILE as never }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+  return server;
+}
+
+const rc: RcConfig = { groups: { all_hostile: { servers: ['hostile'] } }, modes: { work: { groups: ['all_hostile'] } }, defaultMode: 'work' };
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function connect(definitions: 'compact' | 'verbatim') {
+  const curated = await curate(hostileServer(), { config: { ...rc, definitions }, strategy: 'hybrid' });
+  cleanups.push(() => curated.close());
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await curated.connect(serverSide);
+  const client = new Client({ name: 'hostile-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  cleanups.push(() => client.close());
+  return { client, gateway: curated.gateway };
+}
+
+describe('hostile tool definitions from an upstream', () => {
+  for (const definitions of ['compact', 'verbatim'] as const)
+    it(`(${definitions}) the upstream starts, and a strict SDK client lists every valid tool`, async () => {
+      const { client, gateway } = await connect(definitions);
+      // The SDK client validates the whole answer: one non-object inputSchema used to fail it all.
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['good', 'numeric_description', 'deep_schema', 'proto_keys', 'long_texts']));
+      for (const skipped of ['null_schema', 'array_schema', 'string_schema']) expect(names).not.toContain(skipped);
+      // A non-string description or title is dropped, the tool kept.
+      const numeric = tools.find((tool) => tool.name === 'numeric_description');
+      expect(numeric?.description).toBeUndefined();
+      expect(numeric?.title).toBeUndefined();
+      // `__proto__` stays a property name through compaction, and calls pass arguments unchanged.
+      // (read from the gateway: the SDK client's own parsing drops a `__proto__` key on its side)
+      const proto = gateway.catalog.tools.find((tool) => tool.name === 'proto_keys');
+      expect(Object.keys((proto?.listed.inputSchema as { properties: object }).properties)).toEqual(['__proto__', 'constructor']);
+      expect(Object.getPrototypeOf((proto?.listed.inputSchema as { properties: object }).properties)).toBe(Object.prototype);
+      // (a `__proto__` argument is dropped by the SDKs' own request parsing before lazytools sees it)
+      const args = { constructor: 1, toString: 'x' };
+      const result = (await client.callTool({ name: 'proto_keys', arguments: args })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect((result.content[0] as { text: string }).text).toBe('{"constructor":1,"toString":"x"}');
+      expect(((await client.callTool({ name: 'deep_schema', arguments: { d: { a: 1 } } })) as CallToolResult).isError).toBeFalsy();
+    });
+});
+
+/** A tool whose schema alone is about 300 KB: an enum is kept verbatim by compaction. */
+const bulky = (i: number) => ({
+  name: `bulky_${i}`,
+  description: `Bulky tool ${i}.`,
+  inputSchema: { type: 'object', properties: { v: { type: 'string', enum: Array.from({ length: 25_000 }, (_, k) => `value-${k}`) } } },
+});
+
+describe('groups/get answers stay bounded whatever the upstream sends (io.modelcontextprotocol/groups)', () => {
+  async function groupsClient() {
+    const server = new Server({ name: 'bulky', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: Array.from({ length: 8 }, (_, i) => bulky(i)) as never }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    // proxy: nothing top-level, every tool in a group.
+    const curated = await curate(server, { config: {}, strategy: 'proxy' });
+    cleanups.push(() => curated.close());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await curated.connect(serverSide);
+    const client = new Client({ name: 'groups-hostile', version: '1.0.0' }, { capabilities: { extensions: { 'io.modelcontextprotocol/groups': {} } } as never });
+    await client.connect(clientSide);
+    cleanups.push(() => client.close());
+    return client;
+  }
+  const loose = z.looseObject({});
+  type Answer = { groups?: Array<{ name: string }>; contents?: { tools?: Array<{ name: string }>; groups?: Array<{ name: string }> } };
+
+  it('a leaf whose definitions pass the page bound is cut into parts; every tool stays reachable', async () => {
+    const client = await groupsClient();
+    const listed = (await client.request({ method: 'groups/list', params: {} } as never, loose)) as Answer;
+    const queue = (listed.groups ?? []).map((group) => group.name);
+    const reached: string[] = [];
+    while (queue.length > 0) {
+      const name = queue.shift() as string;
+      const answer = (await client.request({ method: 'groups/get', params: { name } } as never, loose)) as Answer;
+      expect(Buffer.byteLength(JSON.stringify(answer))).toBeLessThanOrEqual(PAGE_MAX_BYTES + 1024);
+      reached.push(...(answer.contents?.tools ?? []).map((tool) => tool.name));
+      queue.push(...(answer.contents?.groups ?? []).map((group) => group.name));
+    }
+    expect(reached.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `bulky_${i}`).sort());
+  });
+
+  it('an unknown group name is echoed bounded', async () => {
+    const client = await groupsClient();
+    const name = 'x'.repeat(1_000_000);
+    const error = await client.request({ method: 'groups/get', params: { name } } as never, loose).then(
+      () => undefined,
+      (caught: unknown) => caught as { code: number; message: string; data?: unknown },
+    );
+    expect(error?.code).toBe(-32002);
+    expect(error?.message.length).toBeLessThan(300);
+    expect(JSON.stringify(error?.data).length).toBeLessThan(200);
+  });
+});
+
+describe('the -32002 transport wrapper of groups/get touches only its own answers', () => {
+  it('a cancelled groups/get leaves nothing behind: a later error reusing its id keeps its own code', async () => {
+    const server = new Server({ name: 'one', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] }));
+    const curated = await curate(server, { config: {}, strategy: 'proxy' });
+    cleanups.push(() => curated.close());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await curated.connect(serverSide);
+    // Raw JSON-RPC: the SDK client never reuses ids, a client may.
+    const waiting = new Map<number | string, (message: { error?: { code: number } }) => void>();
+    clientSide.onmessage = (message) => {
+      const id = (message as { id?: number | string }).id;
+      if (id !== undefined) waiting.get(id)?.(message as never);
+    };
+    await clientSide.start();
+    const answer = (id: number) => new Promise<{ error?: { code: number } }>((resolve) => waiting.set(id, resolve));
+    const send = (message: object) => clientSide.send({ jsonrpc: '2.0', ...message } as never);
+    const initialized = answer(0);
+    await send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { extensions: { 'io.modelcontextprotocol/groups': {} } }, clientInfo: { name: 'raw', version: '1' } } });
+    await initialized;
+    await send({ method: 'notifications/initialized' });
+    // Cancelled before its handler runs: no answer is sent for id 7.
+    await Promise.all([send({ id: 7, method: 'groups/get', params: { name: 'nope' } }), send({ method: 'notifications/cancelled', params: { requestId: 7 } })]);
+    const pinged = answer(8);
+    await send({ id: 8, method: 'ping' });
+    await pinged;
+    // Id 7 again, now an invalid-params error: it must leave as -32602, not as groups/get's -32002.
+    const reused = answer(7);
+    await send({ id: 7, method: 'groups/get', params: { name: 5 } });
+    expect((await reused).error?.code).toBe(-32602);
+  });
+});
