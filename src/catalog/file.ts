@@ -3,6 +3,7 @@ import { readJsonFile } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 import { primePlacement } from './placement-cache.js';
 import { readProfile } from './profile.js';
+import { recordToolTokens } from '../util/tokens.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -21,7 +22,8 @@ export async function readCatalogFile(file: string, warnings?: string[]): Promis
  * non-string name, description or title, an inputSchema or annotations that is not an object) is
  * dropped with one warning naming the file, server and tool, and the rest of the server is kept.
  * A lock's `placement` section seeds the placement caches for these tool objects where it still
- * fits them (verified, see primePlacement).
+ * fits them (verified, see primePlacement), and its `tokens` section the token counts (checked
+ * on use, see recordToolTokens).
  */
 export function parseCatalog(json: unknown, file?: string, warnings: string[] = []): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
@@ -42,6 +44,7 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
   if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`));
+  if (Object.prototype.hasOwnProperty.call(json, 'tokens')) recordToolTokens(json.tokens);
   return result;
 }
 
