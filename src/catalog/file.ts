@@ -4,6 +4,7 @@ import type { ServerTools, ToolDefinition } from './catalog.js';
 import { primePlacement } from './placement-cache.js';
 import { readProfile } from './profile.js';
 import { admitTools } from './admit.js';
+import { recordToolTokens } from '../util/tokens.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -22,7 +23,8 @@ export async function readCatalogFile(file: string, warnings?: string[]): Promis
  * non-string name, description or title, an inputSchema or annotations that is not an object) is
  * dropped with one warning naming the file, server and tool, and the rest of the server is kept.
  * A lock's `placement` section seeds the placement caches for these tool objects where it still
- * fits them (verified, see primePlacement).
+ * fits them (verified, see primePlacement), and its `tokens` section the token counts (checked
+ * on use, see recordToolTokens).
  */
 export function parseCatalog(json: unknown, file?: string, warnings: string[] = []): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
@@ -44,6 +46,7 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
   if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`));
+  if (Object.prototype.hasOwnProperty.call(json, 'tokens')) recordToolTokens(json.tokens);
   return result;
 }
 

@@ -9,6 +9,8 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { buildCatalog, type ServerTools, type ToolDefinition } from './catalog.js';
 import { readCatalogFile } from './file.js';
 import { lockPlacement, type LockPlacement } from './placement-cache.js';
+import { ownTools, type ServedStrategy } from './own-tools.js';
+import { toolTokenCounts, type RecordedCounts } from '../util/tokens.js';
 import { writeProfile } from './profile.js';
 
 /** The lock file's name, written beside the rc file. */
@@ -22,6 +24,8 @@ export interface LockFile {
   lockfileVersion: 1;
   servers: Record<string, { hash: string; tools: ToolDefinition[] } & Record<string, unknown>>;
   placement: LockPlacement;
+  /** Token counts of the listed definitions and lazytools' own tools under the lock's config (see recordToolTokens). */
+  tokens?: RecordedCounts;
 }
 
 /** What changed between a lock and the live upstreams, as `server:tool` ids. */
@@ -62,7 +66,20 @@ export function makeLock(sources: readonly ServerTools[], config?: ResolvedConfi
     sorted.push({ server: source.server, tools });
   }
   const built = config ? { catalog: buildCatalog(sorted, config).catalog, config } : undefined;
-  return { lockfileVersion: 1, servers, placement: lockPlacement(sorted, built) };
+  const lock: LockFile = { lockfileVersion: 1, servers, placement: lockPlacement(sorted, built) };
+  if (config && built) lock.tokens = { [config.tokenizer]: lockTokenCounts(built.catalog.tools.map((tool) => tool.listed), config) };
+  return lock;
+}
+
+const STRATEGIES: readonly ServedStrategy[] = ['notify', 'hybrid', 'proxy'];
+
+/**
+ * Counts of what fitting a mode to its budget reads: each tool's listed definition (compact or
+ * verbatim per the config) and lazytools' own tools under every strategy a client may be served.
+ */
+function lockTokenCounts(listed: readonly ToolDefinition[], config: ResolvedConfig): Record<string, number> {
+  const modes = Object.values(config.modes);
+  return toolTokenCounts([...listed, ...STRATEGIES.flatMap((strategy) => ownTools(strategy, modes))], config.tokenizer);
 }
 
 export async function writeLock(file: string, lock: LockFile): Promise<void> {

@@ -112,10 +112,15 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   for (const entry of pinned) ranked.push({ ...entry, shown: true, reason: entry.pin ?? 'pinned' });
   for (const entry of ordered) {
     if (entry.pin !== undefined) continue;
+    if (!fit) {
+      // Read no token count here: an unfitted mode's start would compact and count every tool.
+      ranked.push({ ...entry, shown: true, reason: mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode' });
+      continue;
+    }
     const tokens = entry.tool.tokens;
-    if (!fit || tokens <= left) {
-      if (fit) left -= tokens;
-      ranked.push({ ...entry, shown: true, reason: fit ? `fits (priority ${entry.priority})` : mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode' });
+    if (tokens <= left) {
+      left -= tokens;
+      ranked.push({ ...entry, shown: true, reason: `fits (priority ${entry.priority})` });
     } else {
       const room = Math.max(0, Math.round(left));
       ranked.push({ ...entry, shown: false, reason: `budget: ${tokens} tokens, ${room} left (priority ${entry.priority})` });

@@ -14,6 +14,8 @@ export interface CountableTool {
 const require = createRequire(import.meta.url);
 const encoders = new Map<TokenizerName, (text: string) => number>();
 const cache = new Map<string, number>();
+/** Counts recorded earlier (a lock's `tokens` section), by the same key as `cache`; used once checked. */
+const recorded = new Map<string, number>();
 
 /**
  * Tokens of one tool definition, counted over `{name, description, input_schema}` (the shape
@@ -21,11 +23,12 @@ const cache = new Map<string, number>();
  * tokenizer's tables load on first use, keeping it off the start-up path.
  */
 export function countToolTokens(tool: CountableTool, tokenizer: TokenizerName = 'o200k_base'): number {
-  const text = JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema });
-  const key = `${tokenizer}:${createHash('sha1').update(text).digest('base64')}`;
+  const text = countedText(tool);
+  const key = `${tokenizer}:${textDigest(text)}`;
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
-  const tokens = boundedCount(encoder(tokenizer), text);
+  const known = recorded.get(key);
+  const tokens = known !== undefined && plausibleCount(known, text) ? known : boundedCount(encoder(tokenizer), text);
   cache.set(key, tokens);
   return tokens;
 }
@@ -62,6 +65,59 @@ export function boundedCount(count: (text: string) => number, text: string): num
   }
   if (text.length > end) tokens += Math.ceil(((text.length - end) * tokens) / Math.max(end, 1));
   return tokens;
+}
+
+/** A tokenizer's counts of tool definitions, by digest of the counted text (a lock's `tokens` section). */
+export type RecordedCounts = Partial<Record<TokenizerName, Record<string, number>>>;
+
+/**
+ * The counts of `tools` under `tokenizer`, by digest of exactly the text counted, for a lock to
+ * record (see `recordToolTokens`). Counts each tool (loading the tokenizer) unless known.
+ */
+export function toolTokenCounts(tools: Iterable<CountableTool>, tokenizer: TokenizerName): Record<string, number> {
+  const entries = new Map<string, number>();
+  for (const tool of tools) entries.set(textDigest(countedText(tool)), countToolTokens(tool, tokenizer));
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * Takes the counts a lock recorded so a gateway started on it need not load the tokenizer (about
+ * 250 ms) before its first answer. A lock is data, not proof: a count is only used for a text
+ * whose digest is its key under the same tokenizer (so another `definitions` setting, a changed
+ * definition or a newer compaction never matches), and only when plausible for that text (an
+ * integer from 1 to its UTF-8 byte length, as every token covers at least one byte); else the
+ * text is counted. A forged count can change which tools fit a budget, never what a mode allows.
+ * Malformed entries are skipped. Returns how many counts were taken.
+ */
+export function recordToolTokens(section: unknown): number {
+  if (typeof section !== 'object' || section === null || Array.isArray(section)) return 0;
+  let taken = 0;
+  for (const tokenizer of TOKENIZERS) {
+    const counts = Object.prototype.hasOwnProperty.call(section, tokenizer) ? (section as Record<string, unknown>)[tokenizer] : undefined;
+    if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) continue;
+    for (const [digest, count] of Object.entries(counts as Record<string, unknown>))
+      if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 1) {
+        recorded.set(`${tokenizer}:${digest}`, count);
+        taken++;
+      }
+  }
+  return taken;
+}
+
+const TOKENIZERS: readonly TokenizerName[] = ['o200k_base', 'cl100k_base'];
+
+/** What a model API bills of a tool definition, as counted. */
+function countedText(tool: CountableTool): string {
+  return JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema });
+}
+
+function textDigest(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}
+
+/** A recorded count a tokenizer could give `text`: every token covers at least one UTF-8 byte. */
+function plausibleCount(count: number, text: string): boolean {
+  return Number.isSafeInteger(count) && count >= 1 && count <= Buffer.byteLength(text);
 }
 
 /** Tokens of several tool definitions (lazytools' own tools, say), each counted as above. */

@@ -25,7 +25,8 @@ const HOSTILE: unknown[] = [
   { name: 'null_schema', description: 'n', inputSchema: null },
   { name: 'array_schema', description: 'n', inputSchema: [1, 2] },
   { name: 'string_schema', description: 'n', inputSchema: { type: 'string' } },
-  { name: 'deep_schema', description: 'd', inputSchema: { type: 'object', properties: { d: deep(500) } } },
+  // Deep but within the admission bound (catalog/admit.ts drops a tool nested over 64 levels).
+  { name: 'deep_schema', description: 'd', inputSchema: { type: 'object', properties: { d: deep(25) } } },
   { name: 'proto_keys', description: 'p', inputSchema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","title":"Proto"},"constructor":{"type":"number"}},"required":["__proto__"]}') },
   { name: 'long_texts', description: 'word '.repeat(40_000), inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'Field notes, kept long. '.repeat(8_000), enum: Array.from({ length: 20_000 }, (_, i) => `v${i}`) } } } },
 ];

@@ -1,0 +1,60 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, referenceRc } from '../helpers.js';
+
+// A gateway started on a lock answers its first tools/list without loading the tokenizer (about
+// 250 ms of start-up): the lock records the token counts fitting the default mode needs. Node's
+// own module debug log (NODE_DEBUG=module, on stderr) names every CommonJS module loaded, which is
+// how gpt-tokenizer's tables load. Pipe writes are synchronous on Linux, so a load before the answer
+// is in the stderr pipe before the answer is on stdout; stderr is read to its end after the answer.
+
+/** Spawns `lazytools serve` in `dir`, lists tools once, ends it; returns the tool count and its stderr. */
+async function firstList(dir: string): Promise<{ tools: number; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_DEBUG: 'module' } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const stderrEnded = new Promise((resolve) => child.stderr.on('end', resolve));
+  const answers = new Map<number, (message: { result?: { tools?: unknown[] } }) => void>();
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+      const message = JSON.parse(buffer.slice(0, end)) as { id?: number; result?: { tools?: unknown[] } };
+      buffer = buffer.slice(end + 1);
+      if (typeof message.id === 'number') answers.get(message.id)?.(message);
+    }
+  });
+  const request = (id: number, method: string, params: unknown) =>
+    new Promise<{ result?: { tools?: unknown[] } }>((resolve) => {
+      answers.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cold-start-test', version: '1' } });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const list = await request(2, 'tools/list', {});
+  child.kill('SIGKILL');
+  await stderrEnded;
+  return { tools: list.result?.tools?.length ?? 0, stderr };
+}
+
+describe('cold start on a lock', () => {
+  it('answers the first tools/list of a budget-fitted mode without loading the tokenizer', async () => {
+    const { dir } = referenceRc({ defaultMode: 'debugging' });
+    expect(spawnSync(process.execPath, [BIN, 'lock'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+    const fromLock = await firstList(dir);
+    expect(fromLock.tools).toBeGreaterThan(3);
+    expect(fromLock.stderr).toContain('MODULE'); // the debug log is on
+    expect(fromLock.stderr).not.toContain('gpt-tokenizer');
+
+    // The same lock without its counts: fitting the mode counts, which loads the tokenizer.
+    const file = path.join(dir, 'lazytools.lock.json');
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    delete lock.tokens;
+    writeFileSync(file, JSON.stringify(lock));
+    const counted = await firstList(dir);
+    expect(counted.tools).toBe(fromLock.tools);
+    expect(counted.stderr).toContain('gpt-tokenizer');
+  });
+});
