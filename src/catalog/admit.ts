@@ -1,5 +1,6 @@
 import type { ToolDefinition } from './catalog.js';
 import { capText, valueTooBig } from '../util/bounds.js';
+import { isObject } from '../util/json.js';
 
 /**
  * Longest tool name taken from an upstream. MCP names are short (the spec suggests at most 128
@@ -31,4 +32,54 @@ export function admitTools(tools: readonly ToolDefinition[], warn: (message: str
     out.push(typeof description === 'string' && description.length > MAX_TOOL_DESCRIPTION ? { ...tool, description: capText(description, MAX_TOOL_DESCRIPTION, 'description') } : tool);
   }
   return out;
+}
+
+/**
+ * The tools of an upstream's `tools/list` page that lazytools can list again. An upstream is
+ * not trusted to send valid definitions, and one bad tool must cost only itself: a client's SDK
+ * validates the whole `tools/list` answer, so one `inputSchema` that is not an object schema
+ * (null, an array, `{"type": "string"}`) would make it drop every tool of every server, and a
+ * `description` or `title` that is not a string broke the catalog's summary and so the whole
+ * upstream's start. Such tools are skipped (`skip` is told why); a non-string `description` or
+ * `title` is dropped from an otherwise good tool.
+ */
+export function usableTools(tools: unknown, skip: (name: string, reason: string) => void): ToolDefinition[] {
+  if (!Array.isArray(tools)) return [];
+  const out: ToolDefinition[] = [];
+  for (const tool of tools as unknown[]) {
+    if (!isObject(tool) || typeof tool.name !== 'string') continue;
+    const schema = tool.inputSchema;
+    if (!isObject(schema) || schema.type !== 'object') {
+      skip(tool.name, 'its inputSchema is not a JSON Schema object with "type": "object"');
+      continue;
+    }
+    let usable = tool;
+    for (const key of ['description', 'title'] as const) {
+      if (usable[key] === undefined || typeof usable[key] === 'string') continue;
+      const { [key]: _dropped, ...rest } = usable;
+      usable = rest;
+    }
+    out.push(usable as unknown as ToolDefinition);
+  }
+  return out;
+}
+
+/**
+ * What is wrong with a stored tool definition's types (a lock or catalog file), or undefined when
+ * it fits: such a file was written from checked tools, so a wrong type means the file was edited
+ * and the whole tool is left out.
+ */
+export function toolProblem(tool: unknown): string | undefined {
+  if (!isObject(tool)) return ': expected a tool definition object';
+  if (typeof tool.name !== 'string' || tool.name.length === 0) return '.name: expected a non-empty string';
+  if (!isObject(tool.inputSchema)) return '.inputSchema: expected an object';
+  for (const key of ['description', 'title'] as const) if (tool[key] !== undefined && typeof tool[key] !== 'string') return `.${key}: expected a string`;
+  if (tool.outputSchema !== undefined && !isObject(tool.outputSchema)) return '.outputSchema: expected an object';
+  const annotations = tool.annotations;
+  if (annotations === undefined) return undefined;
+  if (!isObject(annotations)) return '.annotations: expected an object';
+  if (annotations.title !== undefined && typeof annotations.title !== 'string') return '.annotations.title: expected a string';
+  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
+    if (annotations[hint] !== undefined && typeof annotations[hint] !== 'boolean') return `.annotations.${hint}: expected a boolean`;
+  return undefined;
 }

@@ -1,9 +1,9 @@
 import { ConfigError } from '../util/errors.js';
-import { readJsonFile } from '../util/json.js';
+import { readJsonFile, isObject } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './catalog.js';
 import { primePlacement } from './placement-cache.js';
 import { readProfile } from './profile.js';
-import { admitTools } from './admit.js';
+import { admitTools, toolProblem } from './admit.js';
 import { recordToolTokens } from '../util/tokens.js';
 
 /**
@@ -50,22 +50,6 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
   return result;
 }
 
-/** What is wrong with a tool definition's types, or undefined when it fits. */
-function toolProblem(tool: unknown): string | undefined {
-  if (!isObject(tool)) return ': expected a tool definition object';
-  if (typeof tool.name !== 'string' || tool.name.length === 0) return '.name: expected a non-empty string';
-  if (!isObject(tool.inputSchema)) return '.inputSchema: expected an object';
-  for (const key of ['description', 'title'] as const) if (tool[key] !== undefined && typeof tool[key] !== 'string') return `.${key}: expected a string`;
-  if (tool.outputSchema !== undefined && !isObject(tool.outputSchema)) return '.outputSchema: expected an object';
-  const annotations = tool.annotations;
-  if (annotations === undefined) return undefined;
-  if (!isObject(annotations)) return '.annotations: expected an object';
-  if (annotations.title !== undefined && typeof annotations.title !== 'string') return '.annotations.title: expected a string';
-  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
-    if (annotations[hint] !== undefined && typeof annotations[hint] !== 'boolean') return `.annotations.${hint}: expected a boolean`;
-  return undefined;
-}
-
 /** ` ("name")` for a tool with a string name, for warnings. */
 function toolLabel(tool: unknown): string {
   return isObject(tool) && typeof tool.name === 'string' ? ` (${JSON.stringify(tool.name.slice(0, 80))})` : '';
@@ -80,8 +64,4 @@ export function mergeCatalogs(lists: ServerTools[][]): ServerTools[] {
       seen.set(entry.server, entry);
     }
   return [...seen.values()];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

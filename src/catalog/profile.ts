@@ -1,4 +1,5 @@
 import type { ServerProfile } from './catalog.js';
+import { isObject } from '../util/json.js';
 
 /** The keys a lock's server entry carries besides `hash` and `tools`. */
 const LIST_KEYS = [
@@ -35,10 +36,6 @@ export function writeProfile(profile: ServerProfile | undefined): Record<string,
   if (profile.instructions) out.instructions = profile.instructions;
   for (const [key] of LIST_KEYS) if (profile[key]?.length) out[key] = profile[key];
   return out;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A server/discover result as the client can reuse it: versions, capabilities and server info of the right types. */

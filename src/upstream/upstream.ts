@@ -3,18 +3,18 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Notification } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerProfile, ToolDefinition } from '../catalog/catalog.js';
-import { admitTools } from '../catalog/admit.js';
+import { admitTools, usableTools } from '../catalog/admit.js';
 import { addCloseListener } from '../util/close.js';
 import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
 import { containsSecret, outsideText, redact, redactValue } from '../util/redact.js';
 import { silentLogger, type Logger } from '../util/log.js';
-import { usableTools } from './tool-shape.js';
 import { listPrimitives, NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { UpstreamError } from './error.js';
 import { ConnectFailure, connectEitherEra, ROUTABLE_CAPABILITIES, sdkFailure, type ClientHooks } from './client.js';
 import { ModernChannel } from './modern.js';
+import { isObject } from '../util/json.js';
 
 export { UpstreamError } from './error.js';
 
@@ -780,10 +780,6 @@ function describe(error: unknown, transport: Transport | undefined): string {
     return `the process ${how} during start-up (${base})${stderr ? `; its stderr ended with:\n${outsideText(stderr, 1000)}` : ''}`;
   }
   return base;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function megabytes(bytes: number): string {

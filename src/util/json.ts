@@ -19,3 +19,8 @@ export async function readJsonFile(file: string): Promise<unknown> {
     throw new ConfigError(`invalid JSON: ${(error as Error).message}`, file);
   }
 }
+
+/** A JSON object (not null, not an array): what untrusted payloads are checked against before use. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
