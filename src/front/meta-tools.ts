@@ -103,7 +103,12 @@ function searchQueries(args: Record<string, unknown>): string[] | string {
 function notAddedNote(session: MetaToolSession, canEnable: boolean): string {
   if (session.stateless && session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL))
     return session.boundary?.token ? `call with execute_tool (this token runs only tools of mode "${session.mode}")` : 'call with execute_tool';
-  if (session.fixedMode !== undefined) return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
+  // A fixed endpoint's list never changes; whether a tool outside its mode runs is the policy's
+  // (hiddenTools), so say what is true here rather than "cannot be called".
+  if (session.fixedMode !== undefined && session.gateway.config.hiddenTools === 'reject')
+    return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
+  if (session.fixedMode !== undefined)
+    return `not added: this endpoint's list (mode "${session.fixedMode}") does not change; ${session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL) ? 'call one with execute_tool' : 'call one by its name'}`;
   if (session.gateway.config.hiddenTools === 'reject') return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
   if (session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL)) return 'call with execute_tool';
   if (canEnable) return 'not added to your list: call one by its name, or search again with "enable": true to add them';

@@ -104,6 +104,19 @@ describe('hiddenTools "reject": search shows, but does not enable or run (findin
 });
 
 describe('fixed modes (findings 2 and 4, fixed-endpoint refusals)', () => {
+  it('search_tools on a fixed mode says what is true of outside tools: callable unless hiddenTools rejects them', async () => {
+    const modes = { ...notesConfig.modes, reader: { groups: ['reading'] } };
+    const open = await session(await curated({ ...notesConfig, modes, policy: { hiddenTools: 'allow' } }, 'reader'));
+    const found = (await open.client.callTool({ name: 'search_tools', arguments: { query: 'delete note' } })) as CallToolResult;
+    expect(JSON.stringify(found.structuredContent)).toContain('delete_note');
+    expect(text(found)).not.toContain('cannot be');
+    expect(text(found)).toMatch(/does not change; call one (by its name|with execute_tool)/);
+    expect(text(await open.client.callTool({ name: 'delete_note', arguments: {} }))).toBe('deleted');
+    const strict = await session(await curated({ ...notesConfig, modes }, 'reader'));
+    const refused = (await strict.client.callTool({ name: 'search_tools', arguments: { query: 'delete note' } })) as CallToolResult;
+    expect(text(refused)).toContain('cannot be added or called here');
+  });
+
   it('a refusal on a fixed mode does not suggest focus_mode, which is not there', async () => {
     const { client } = await session(await curated(notesConfig, 'notes_only'));
     const names = (await client.listTools()).tools.map((tool) => tool.name);
