@@ -146,6 +146,15 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
     await plain.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
     try {
       expect(await rpcCode(plain.request({ method: 'groups/list' } as never, ListSchema))).toBe(-32601);
+      // A 2026-07-28 tools/list carries a shared cache hint: it is the same whatever the request declares.
+      const again = declaring(MODERN);
+      await again.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+      const names = async (c: Client) => (await c.listTools()).tools.map((tool) => tool.name);
+      try {
+        expect(await names(again)).toEqual(await names(plain));
+      } finally {
+        await again.close();
+      }
     } finally {
       await plain.close();
     }

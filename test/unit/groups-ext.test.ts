@@ -10,7 +10,11 @@ import { buildGroupView, groupResult, type GroupView } from '../../src/focus/gro
 import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
 import { GROUP_NAME_RULE, NameTable, wireName } from '../../src/groups/names.js';
 import { silentLogger } from '../../src/util/log.js';
-import { referenceProject } from '../helpers.js';
+import { referenceProject, stackSources } from '../helpers.js';
+import { Gateway } from '../../src/front/gateway.js';
+import { ModernView } from '../../src/front/modern/view.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { boundaryOf } from '../../src/focus/policy.js';
 
 /** The draft extension's rules (io.modelcontextprotocol/groups, 2026-09-28) on lazytools' groups and modes. */
 
@@ -227,5 +231,20 @@ describe('status: what the extension costs per mode', async () => {
     // groups/list is the light part: far below what fetching every group costs.
     expect(development.listTokens * 5).toBeLessThan(Object.values(development.getTokens).reduce((a, b) => a + b, 0));
     expect(groupsSummary(report)).toMatch(/development: groups\/list \d+ tokens \(\d+ groups\); groups\/get \d+-\d+ tokens/);
+  });
+});
+
+describe('2026-07-28 tools/list and its shared cache hint', () => {
+  it('is the same list whatever a request declares (it carries cacheScope "public" without tokens)', async () => {
+    const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: await stackSources() });
+    try {
+      const names = (declared: Record<string, unknown>) =>
+        new ModernView(gateway, 'development', false, boundaryOf({}), 'proxy', declared).listTools().map((tool) => tool.name);
+      const plain = names({});
+      expect(plain).toContain('list_tool_groups');
+      expect(names({ extensions: { [GROUPS_EXTENSION]: {} } })).toEqual(plain);
+    } finally {
+      await gateway.close();
+    }
   });
 });

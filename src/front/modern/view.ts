@@ -10,7 +10,7 @@ import type { StatelessOrigin } from '../client-requests.js';
 import { rpcError } from '../context.js';
 import type { Gateway } from '../gateway.js';
 import type { InputAsker } from '../input-rounds.js';
-import { declaresGroups, listedOwnTools } from '../groups-ext.js';
+import { declaresGroups } from '../groups-ext.js';
 
 /**
  * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the
@@ -75,7 +75,10 @@ export class ModernView implements PolicySubject, StatelessOrigin {
 
   /** The `tools/list` answer: own tools, then the mode's tools in catalog order. */
   listTools(): ToolDefinition[] {
-    return [...listedOwnTools(this.ownDefinitions(), this.groupsDeclared), ...this.listedTools().map((tool) => tool.listed)];
+    // The same list whatever the request declares: it carries a shared cache hint (`cacheScope`
+    // "public" without tokens), so it must not vary by capabilities (a 2025 session, which no
+    // shared cache serves, leaves list_tool_groups out for a client of the groups extension).
+    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.listed)];
   }
 
   /** True when this request's client capabilities declare the groups extension (its own list then). */
