@@ -208,7 +208,7 @@ export function fitSection(f) {
   };
   const labels = Object.entries(f.labels).map(([mode, r]) => `| ${mode} | ${r.tune.precision} / ${r.tune.recall} | ${pct(r.tune.labelledShown)} | ${r.heldOut.precision} / ${r.heldOut.recall} | ${pct(r.heldOut.labelledShown)} |`);
   const tasks = Object.entries(f.tasks).map(([name, t]) => ['dev', 'test'].map((split) => `| ${name} | ${split} | ${t[split].tasks} | ${t[split].shown} (${pct(t[split].shownRate)}) | ${t[split].shownOrTop5} (${pct(t[split].shownOrTop5Rate)}) | ${t[split].meanTokens} | ${pct(t[split].cutVsAll)} |`).join('\n'));
-  return `## 7. Budget-fitted modes
+  return `## 8. Budget-fitted modes
 
 \`node bench/fit.mjs\`. Before: every preset with \`"fit": false\` (each mode shows all its groups hold); after: the presets as shipped, fitted to their budgets (tokens include lazytools' own tools). On main before budget fitting (old presets), the stack gave development 116 tools / 41,208 tokens, debugging 110 / 27,311, sprint_planning 24 / 17,590 (all three over budget) and code_review, daily_checkin, security_review and task_management empty; real-world.json had 6 of 7 presets over budget (mean 50,880 tokens, 78.8% below all).
 
