@@ -33,10 +33,25 @@ export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.P
 
 const running = new Set<ChildProcessWithoutNullStreams>();
 
-/** Kills every CLI process `startCli` started that still runs (afterEach/afterAll). */
-export function stopAll(): void {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+/**
+ * Stops every CLI process `startCli` started that still runs (afterEach/afterAll): SIGTERM first,
+ * so the gateway ends its upstreams' process groups (a SIGKILLed gateway leaves behind an upstream
+ * that ignores the end of its stdin, as test/fixtures/servers/silent.mjs does), then SIGKILL for
+ * one that has not exited within the grace period plus a margin (an upper bound only).
+ */
+export async function stopAll(): Promise<void> {
+  const live = [...running].filter((child) => child.exitCode === null && child.signalCode === null);
   running.clear();
+  await Promise.all(
+    live.map(async (child) => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 15_000)));
+      if ((await Promise.race([exited, late])) === 'late') child.kill('SIGKILL');
+      clearTimeout(timer);
+    }),
+  );
 }
 
 /** `lazytools serve --http 127.0.0.1:0 …` and the URL it prints once listening. */
