@@ -37,6 +37,18 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
     await client.close();
   });
 
+  it('roots are not a reason to fail a request: without the declared capability the upstream gets no roots', async () => {
+    // lazytools tells its upstreams it has roots (it relays them and sends roots/list_changed), so
+    // an upstream may ask at any time (filesystem asks as it starts); a request that declared none
+    // answers with an empty list instead of failing as a whole (it did: -32021, a flaky failure
+    // when a lazily started filesystem asked for its initial roots during a call).
+    const client = await modern();
+    const result = (await client.callTool({ name: 'test_list_roots', arguments: {} })) as { isError?: boolean; structuredContent?: { roots?: unknown } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.roots).toEqual([]);
+    await client.close();
+  });
+
   it('never reaches the client of a 2025 session whose call is in flight on the same upstream', async () => {
     const legacy = new Client({ name: 'legacy', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
     const asked = deferred();

@@ -103,10 +103,14 @@ export class ModernView implements PolicySubject, StatelessOrigin {
 
   /**
    * An upstream asked this request's client something (sampling, elicitation, roots): without the
-   * declared capability that is -32021 for the whole request; with it, an input_required round
+   * declared capability that is -32021 for the whole request (roots: an empty list); with it, an input_required round
    * for the client (InputRounds), whose retry brings the answer back to the upstream.
    */
   askClient(method: string, params: Record<string, unknown> | undefined, need: string | undefined, server: string): Promise<Record<string, unknown>> {
+    // lazytools tells upstreams it has roots (it relays them), so one may ask at any time (the
+    // filesystem server asks as it starts, maybe during this request): without declared roots
+    // the answer is none, not a failed request.
+    if (method === 'roots/list' && !this.declared.roots) return Promise.resolve({ roots: [] });
     if (need !== undefined && !this.declared[need]) {
       this.missing ??= need;
       return Promise.reject(rpcError(-32021, `lazytools: "${server}" needs the client capability ${need} (${method}), which this request did not declare`));
