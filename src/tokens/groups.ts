@@ -22,14 +22,22 @@ export interface GroupsCost {
 
 /** `lazytools status` groups figures: one entry per mode, in config order. */
 export function groupsReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config)): Array<{ mode: string } & GroupsCost> {
+  // Most modes scope the same groups alike: each distinct answer is counted once (10,000 tools:
+  // about 2,000 groups in each of 11 modes took 9.5 s counted afresh per mode).
+  const counted = new Map<string, number>();
+  const count = (text: string): number => {
+    let tokens = counted.get(text);
+    if (tokens === undefined) counted.set(text, (tokens = countTextTokens(text, catalog.tokenizer)));
+    return tokens;
+  };
   return Object.values(config.modes).map((mode) => {
     const focus = { mode: mode.name, enabled: [], disabled: [], discovered: [] };
     const visible = new Set(visibleTools(catalog, config, focus).map((tool) => tool.id));
     const subject = { mode: mode.name, fixedMode: undefined, inMode: (tool: { id: string }) => visible.has(tool.id) };
     const view = buildGroupView({ catalog, top: listedTools(catalog, config, focus, strategy), callable: (tool) => callRefusal(config, subject, tool) === undefined });
     const getTokens: Record<string, number> = Object.create(null) as Record<string, number>;
-    for (const name of [...view.groups.keys()].sort()) getTokens[name] = countTextTokens(JSON.stringify(groupResult(view, name)), catalog.tokenizer);
-    return { mode: mode.name, listTokens: countTextTokens(JSON.stringify({ groups: view.top }), catalog.tokenizer), getTokens };
+    for (const name of [...view.groups.keys()].sort()) getTokens[name] = count(JSON.stringify(groupResult(view, name)));
+    return { mode: mode.name, listTokens: count(JSON.stringify({ groups: view.top })), getTokens };
   });
 }
 
