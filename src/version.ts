@@ -1,6 +1,2 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { packageRoot } from './util/root.js';
-
-/** The package version, read once from package.json. */
-export const VERSION: string = (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+/** Kept for the front and CLI, which import it from here; the value lives in util/version.ts (a leaf). */
+export { VERSION } from './util/version.js';
