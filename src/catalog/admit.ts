@@ -1,4 +1,4 @@
-import type { ToolDefinition } from './catalog.js';
+import type { ToolDefinition } from './types.js';
 import { capText, valueTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 

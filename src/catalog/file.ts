@@ -1,6 +1,6 @@
 import { ConfigError } from '../util/errors.js';
 import { readJsonFile, isObject } from '../util/json.js';
-import type { ServerTools, ToolDefinition } from './catalog.js';
+import type { ServerTools, ToolDefinition } from './types.js';
 import { primePlacement } from './placement-cache.js';
 import { readProfile } from './profile.js';
 import { admitTools, toolProblem } from './admit.js';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from './catalog.js';
+import type { ToolDefinition } from './types.js';
 import type { ResolvedMode } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 

@@ -1,4 +1,4 @@
-import type { ServerTools, ToolDefinition } from './catalog.js';
+import type { ServerTools, ToolDefinition } from './types.js';
 import { canonical } from './lock.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ServerProfile } from './catalog.js';
+import type { ServerProfile } from './types.js';
 import { isObject } from '../util/json.js';
 
 /** The keys a lock's server entry carries besides `hash` and `tools`. */
