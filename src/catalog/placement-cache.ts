@@ -4,7 +4,8 @@ import { META_NAME_PHRASES, META_NAME_WORDS, READ_VERBS, TOPICS, WRITE_VERBS } f
 import { dictionary } from '../util/own.js';
 import { VERSION } from '../util/version.js';
 import type { Catalog, GroupPlacement, ServerTools, ToolDefinition } from './types.js';
-import { PLACEMENT_REVISION, PLACEMENT_THRESHOLD, scoreTopics, writeStatus, type PlacementInput, type TopicScore, type WriteStatus } from './placement.js';
+import { PLACEMENT_REVISION, PLACEMENT_THRESHOLD, scoreTopics, type PlacementInput, type TopicScore } from './placement.js';
+import { writeStatus, type WriteStatus } from './read-only.js';
 
 /**
  * Placement results kept between runs. Scoring topics and matching groups is most of building a

@@ -87,3 +87,15 @@ function* sentenceEnds(text: string): Generator<number> {
     if (!ABBREVIATION.test(text.slice(Math.max(0, end - 8), end))) yield end;
   }
 }
+
+/**
+ * Words of prose: lowercased and split on anything but letters and digits, without the camel-case
+ * split names get (so "GitHub" stays "github", "MongoDB" stays "mongodb"); URLs dropped.
+ */
+export function proseWords(text: string): string[] {
+  return text
+    .replace(/\bhttps?:\/\/\S+/gi, ' ')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}

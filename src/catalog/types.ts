@@ -1,5 +1,6 @@
 import type { TokenizerName } from '../util/tokens.js';
-import type { TopicScore, WriteStatus } from './placement.js';
+import type { TopicScore } from './placement.js';
+import type { WriteStatus } from './read-only.js';
 
 // The types of the three layers (upstream definitions, lock profiles, the built catalog), apart
 // from the builder: modules under the builder (placement-cache.ts, own-tools.ts) import them from
