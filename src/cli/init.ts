@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLIENT_NAMES, clientOfFile, findClientConfig, importServers, type ClientName } from '../config/import.js';
+import { CLIENT_NAMES, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { parseConfig } from '../config/load.js';
 import { strategySchema } from '../config/schema.js';
 import { importStrategy } from '../front/clients.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ClientName } from '../config/import.js';
+import type { ClientName } from '../init/import.js';
 import { packageRoot } from '../util/root.js';
 
 /** How a client starts lazytools: a command and its leading arguments. */

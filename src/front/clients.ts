@@ -1,4 +1,4 @@
-import type { ClientName } from '../config/import.js';
+import type { ClientName } from '../init/import.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importServers } from '../../src/config/import.js';
+import { importServers } from '../../src/init/import.js';
 import { parseConfig } from '../../src/config/load.js';
 import { BIN, tempTree } from '../helpers.js';
 

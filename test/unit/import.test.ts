@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_NAMES, findClientConfig, importServers } from '../../src/config/import.js';
+import { CLIENT_NAMES, findClientConfig, importServers } from '../../src/init/import.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempTree } from '../helpers.js';
 

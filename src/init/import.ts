@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { dictionary, hasOwn } from '../util/own.js';
-import type { RcConfig, ServerConfig } from './schema.js';
-import { isSecretKey, isSecretParam, looksSecret } from './secrets.js';
+import type { RcConfig, ServerConfig } from '../config/schema.js';
+import { isSecretKey, isSecretParam, looksSecret } from '../config/secrets.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
 export type ClientName = 'claude-desktop' | 'cursor' | 'vscode' | 'claude-code';
