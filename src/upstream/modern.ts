@@ -1,7 +1,8 @@
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { outsideText } from '../util/redact.js';
-import type { ClientHooks } from './client.js';
+import type { CallDone, CallTable } from './calls.js';
+import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
 
@@ -42,6 +43,30 @@ export class ModernChannel {
     private readonly hooks: ClientHooks,
     private readonly ask: (request: { method: string; params?: Record<string, unknown> | undefined; origin: CallOrigin | undefined }, signal: AbortSignal) => Promise<Record<string, unknown>>,
   ) {}
+
+  /**
+   * A 2026-07-28 upstream's request goes through the SDK Client, which adds the per-request
+   * `_meta` envelope and drives `input_required` rounds (or returns them, when asked). Tracked in
+   * the call table like raw relayed calls, so origins, deadlines and failures work the same.
+   */
+  send(calls: CallTable, id: string, request: Omit<ModernRequest, 'signal'>, done: CallDone, answered: () => void): { cancel(reason: string): void } {
+    const controller = new AbortController();
+    calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin });
+    this.request({ ...request, signal: controller.signal }).then(
+      (result) => {
+        answered();
+        calls.settle(id, undefined, result);
+      },
+      (error: unknown) => calls.settle(id, error instanceof UpstreamError ? error : sdkFailure(this.server, error)),
+    );
+    return {
+      cancel: (reason) => {
+        if (!calls.has(id)) return;
+        calls.settle(id, new UpstreamError(this.server, 'cancelled'));
+        controller.abort(reason);
+      },
+    };
+  }
 
   async request(request: ModernRequest): Promise<Record<string, unknown>> {
     const { method, params } = request;

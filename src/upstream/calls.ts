@@ -1,0 +1,128 @@
+import { UpstreamError } from './error.js';
+import type { CallOrigin } from './primitives.js';
+
+/** Receives the response line minus its closing `,"id":…}` (the caller appends its own id). */
+export type RawDone = (prefix: string) => void;
+
+/** How a request ends: once, with an UpstreamError or the upstream's result (as sent). */
+export type CallDone = (error: UpstreamError | undefined, result?: Record<string, unknown>) => void;
+
+/** One request sent on our own id and not answered yet. */
+export interface Pending {
+  method: string;
+  /** Set when the caller can write the upstream's response line through unparsed (raw.ts). */
+  raw: RawDone | undefined;
+  done: CallDone;
+  onProgress: ((params: Record<string, unknown>) => void) | undefined;
+  deadline: number;
+  /** The tool or prompt name (the method for others): for timeouts and metrics. */
+  tool: string;
+  timeoutMs: number;
+  origin: CallOrigin | undefined;
+}
+
+/** How often deadlines are checked: a timeout fires up to this much late. */
+const SWEEP_MS = 250;
+
+/** What the table tells its upstream. */
+export interface CallTableHooks {
+  /** Each request as it ends (metrics): method, name, milliseconds, failed. */
+  settled(method: string, name: string, ms: number, failed: boolean): void;
+  /** A request passed its deadline and was failed: tell the upstream (notifications/cancelled). */
+  timedOut(id: string): void;
+}
+
+/**
+ * The call table of one upstream: requests in flight on our own ids (`lt-N`), each ended exactly
+ * once (answer, error, cancel, timeout, or the upstream going away). No timer per call: one sweep,
+ * running only while calls are pending, fails those past their deadline.
+ */
+export class CallTable {
+  private readonly pending = new Map<string, Pending>();
+  private seq = 0;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly server: string,
+    private readonly hooks: CallTableHooks,
+  ) {}
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** A fresh id of ours; a string, so it can never equal a number id the client chose. */
+  nextId(): string {
+    return `lt-${++this.seq}`;
+  }
+
+  get(id: string): Pending | undefined {
+    return this.pending.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.pending.has(id);
+  }
+
+  /** Tracks a request sent on `id`, failing it with a timeout past `timeoutMs`. */
+  add(id: string, method: string, params: Record<string, unknown>, timeoutMs: number, entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'>): void {
+    this.pending.set(id, { ...entry, method, deadline: Date.now() + timeoutMs, tool: typeof params.name === 'string' ? params.name : method, timeoutMs });
+    this.sweepSoon();
+  }
+
+  /** Ends one pending call exactly once. */
+  settle(id: string, error: UpstreamError | undefined, result?: Record<string, unknown>): void {
+    const pending = this.take(id, error !== undefined || result?.isError === true);
+    pending?.done(error, result);
+  }
+
+  /** Removes a pending call that is answered another way (a raw line), counting it as settled. */
+  take(id: string, failed: boolean): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    this.hooks.settled(pending.method, pending.tool, Date.now() - (pending.deadline - pending.timeoutMs), failed);
+    return pending;
+  }
+
+  failAll(message: string): void {
+    for (const id of [...this.pending.keys()]) this.settle(id, new UpstreamError(this.server, message));
+  }
+
+  /**
+   * Fails the call an unreadable line was meant for: the pending id it quotes, or (for an
+   * oversized line, surely an answer) the only call pending. False when it names none (a log
+   * line on stdout): nothing failed.
+   */
+  failFor(text: string, message: string, onlyPending = false): boolean {
+    const quoted = [...text.matchAll(/"id"\s*:\s*"(lt-\d+)"/g)].map((match) => match[1] as string).find((id) => this.pending.has(id));
+    const id = quoted ?? (onlyPending && this.pending.size === 1 ? [...this.pending.keys()][0] : undefined);
+    if (id === undefined) return false;
+    this.settle(id, new UpstreamError(this.server, message));
+    return true;
+  }
+
+  /** Front requests in flight, oldest first, with who caused them. */
+  origins(): CallOrigin[] {
+    const out: CallOrigin[] = [];
+    for (const pending of this.pending.values()) if (pending.origin) out.push(pending.origin);
+    return out;
+  }
+
+  private sweepSoon(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const [id, pending] of this.pending) {
+        if (pending.deadline > now) continue;
+        this.settle(id, new UpstreamError(this.server, `"${pending.tool}" on upstream "${this.server}" timed out after ${pending.timeoutMs} ms`));
+        this.hooks.timedOut(id);
+      }
+      if (this.pending.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, SWEEP_MS);
+    this.sweeper.unref();
+  }
+}

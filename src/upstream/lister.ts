@@ -1,0 +1,153 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import { admitTools, usableTools } from '../catalog/admit.js';
+import type { ToolDefinition } from '../catalog/types.js';
+import { valueTooBig } from '../util/bounds.js';
+import { outsideText } from '../util/redact.js';
+import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
+import type { PrimitiveKind } from './types.js';
+
+// The one lister for every paged list of an upstream (tools, prompts, resources, templates), and
+// the coalescing of the re-lists its list_changed notifications cause.
+
+const looseResult = z.looseObject({});
+/** A server that keeps handing out cursors stops being asked after this many pages. */
+const MAX_PAGES = 1_000;
+
+/** Every page of a list method; `keep` picks what one page's list holds of use. */
+export async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[]): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout })) as Record<string, unknown>;
+    for (const item of keep(result[field])) items.push(item);
+    cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
+    if (!cursor) break;
+  }
+  return items;
+}
+
+/** Entries whose `key` is a string; one too deep or too large to serialize again is left out (see valueTooBig). */
+function keyed<T extends Record<string, unknown>>(key: string): (list: unknown) => T[] {
+  return (list) => (Array.isArray(list) ? (list as T[]).filter((item) => item && typeof item[key] === 'string' && valueTooBig(item) === undefined) : []);
+}
+
+/** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
+export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, (list) => usableTools(list, (name, reason) => warn(`tool "${name.slice(0, 80)}" skipped: ${reason}`)));
+  return admitTools(tools, warn);
+}
+
+/** Lists what the server's capabilities say it offers besides tools; a failing list counts as empty. */
+export async function listPrimitives(client: Client, timeout: number, warn: (message: string) => void): Promise<UpstreamPrimitives> {
+  const capabilities = client.getServerCapabilities() ?? {};
+  const safe = async <T>(what: string, run: () => Promise<T[]>): Promise<T[]> => {
+    try {
+      return await run();
+    } catch (error) {
+      warn(`could not list ${what}: ${(error as Error).message}`);
+      return [];
+    }
+  };
+  const [prompts, resources, templates] = await Promise.all([
+    capabilities.prompts ? safe('prompts', () => listPages(client, 'prompts/list', 'prompts', timeout, keyed<PromptDefinition>('name'))) : [],
+    capabilities.resources ? safe('resources', () => listPages(client, 'resources/list', 'resources', timeout, keyed<ResourceDefinition>('uri'))) : [],
+    capabilities.resources ? safe('resource templates', () => listPages(client, 'resources/templates/list', 'resourceTemplates', timeout, keyed<TemplateDefinition>('uriTemplate'))) : [],
+  ]);
+  return { prompts, resources, templates };
+}
+
+/**
+ * Re-lists on list_changed, coalesced: a burst (2,000 prompts/list_changed once caused 6,003 list
+ * requests) costs one re-list in flight and one after it, for the kinds changed meanwhile.
+ */
+class Relister<K> {
+  private running: Promise<void> | undefined;
+  private readonly changed = new Set<K>();
+
+  constructor(
+    /** Re-lists the given kinds; an error is logged by `fail`, and the next round still runs. */
+    private readonly run: (kinds: K[]) => Promise<void>,
+    /** False once the connection the re-lists were for is gone. */
+    private readonly current: () => boolean,
+    private readonly fail: (kinds: K[], error: Error) => void,
+  ) {}
+
+  /** True while a re-list is running. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Notes a change of `kind`; resolves when the re-list that covers it has ended. */
+  changedKind(kind: K): Promise<void> {
+    this.changed.add(kind);
+    return this.kick();
+  }
+
+  private kick(): Promise<void> {
+    this.running ??= (async () => {
+      while (this.changed.size > 0 && this.current()) {
+        const kinds = [...this.changed];
+        this.changed.clear();
+        try {
+          await this.run(kinds);
+        } catch (error) {
+          this.fail(kinds, error as Error);
+        }
+      }
+    })().finally(() => {
+      this.running = undefined;
+      // A change noted between the loop's last check and here gets its own round.
+      if (this.changed.size > 0 && this.current()) void this.kick();
+    });
+    return this.running;
+  }
+}
+
+/** What a ListWatch reads of its upstream and tells it. */
+export interface WatchTarget {
+  /** The current connection (undefined while down: re-lists stop). */
+  client(): Client | undefined;
+  timeout(): number;
+  warn(message: string): void;
+  tools(tools: ToolDefinition[]): void;
+  primitives(primitives: UpstreamPrimitives, kinds: PrimitiveKind[]): void;
+}
+
+/** An upstream's list_changed notifications, turned into coalesced re-lists (tools apart from prompts and resources). */
+export class ListWatch {
+  private readonly toolLists: Relister<'tools'>;
+  private readonly primitiveLists: Relister<PrimitiveKind>;
+
+  constructor(private readonly target: WatchTarget) {
+    const connected = () => target.client() !== undefined;
+    const fail = (kinds: string[], error: Error) => target.warn(`could not re-list ${kinds.join(' and ')}: ${outsideText(error.message)}`);
+    this.toolLists = new Relister<'tools'>(() => this.refreshTools(), connected, fail);
+    this.primitiveLists = new Relister<PrimitiveKind>((kinds) => this.refreshPrimitives(kinds), connected, fail);
+  }
+
+  /** True while a re-list of tools is running. */
+  get relistingTools(): boolean {
+    return this.toolLists.busy;
+  }
+
+  toolsChanged(): void {
+    void this.toolLists.changedKind('tools');
+  }
+
+  primitivesChanged(kind: PrimitiveKind): Promise<void> {
+    return this.primitiveLists.changedKind(kind);
+  }
+
+  private async refreshTools(): Promise<void> {
+    const client = this.target.client();
+    if (client) this.target.tools(await listTools(client, this.target.timeout(), this.target.warn));
+  }
+
+  private async refreshPrimitives(kinds: PrimitiveKind[]): Promise<void> {
+    const client = this.target.client();
+    if (!client) return;
+    const primitives = await listPrimitives(client, this.target.timeout(), this.target.warn);
+    if (this.target.client() === client) this.target.primitives(primitives, kinds);
+  }
+}

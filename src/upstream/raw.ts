@@ -1,0 +1,147 @@
+import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
+import { isNotification, isResponse } from '../util/jsonrpc.js';
+import { isObject } from '../util/json.js';
+import { MAX_LINE_BYTES } from '../util/lines.js';
+import { containsSecret, outsideText, redactValue } from '../util/redact.js';
+import type { CallTable } from './calls.js';
+import { UpstreamError } from './error.js';
+import { StdioUpstreamTransport } from './stdio-transport.js';
+
+// The raw byte contract, upstream side, in one place. A relayed request goes out on our own id
+// (`lt-N`) with the caller's progress token swapped for that id. Its answer is taken off the
+// transport before the SDK sees it: a successful result line over stdio is checked once and handed
+// on unparsed, minus its closing `,"id":…}` (the front splices its client's id in with
+// `withClientId`); anything else is parsed, redacted and settled. Progress on our ids goes to the
+// caller; a line that cannot be read fails the call it quotes.
+
+/**
+ * The tail of a successful response on one of our ids, as the SDK writes it:
+ * `{"result":…,"jsonrpc":"2.0","id":"lt-N"}`. Unescaped, this text can only be the envelope's own:
+ * inside a string value its quotes would be escaped.
+ */
+const RAW_TAIL = ',"jsonrpc":"2.0","id":"lt-';
+const KEPT_TAIL = ',"jsonrpc":"2.0"'.length;
+
+/** The front half of the contract: a raw prefix (see RawDone) with the client's own id closing it. */
+export function withClientId(prefix: string, id: string | number): string {
+  return `${prefix},"id":${JSON.stringify(id)}}`;
+}
+
+/** What the raw side reports to its upstream. */
+export interface RawHandlers {
+  /** A successful answer arrived (the upstream is healthy: backoff resets). */
+  answered(): void;
+  /** A log message or resource update, passed on synchronously; false leaves it to the SDK client. */
+  notification(notification: Notification): boolean;
+  warn(message: string): void;
+}
+
+/**
+ * Takes our relayed responses and progress off the transport before the SDK sees them; every
+ * message is redacted here, the one way in from an upstream.
+ */
+export function attachRaw(server: string, transport: Transport, calls: CallTable, handlers: RawHandlers): void {
+  const failFor = (text: string, message: string, onlyPending = false) => {
+    if (!calls.failFor(text, message, onlyPending)) handlers.warn(message);
+  };
+  if (transport instanceof StdioUpstreamTransport) {
+    transport.onLine = (line) => rawLine(server, line, calls, handlers);
+    transport.onUnreadable = (line, problem) => failFor(line, `upstream "${server}" sent a line that is not a JSON-RPC message (${problem})`);
+    transport.onOversize = (size, head, tail) => failFor(`${head}\n${tail}`, `upstream "${server}" sent a result of ${megabytes(size)}, over the ${megabytes(MAX_LINE_BYTES)} limit`, true);
+  }
+  const sdkMessage = transport.onmessage;
+  transport.onmessage = (incoming, extra) => {
+    // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
+    const message = redactValue(incoming);
+    const mixed = message as { id?: unknown; method?: unknown };
+    if (typeof mixed.id === 'string' && calls.has(mixed.id) && mixed.method !== undefined && ('result' in message || 'error' in message)) {
+      calls.settle(mixed.id, new UpstreamError(server, `upstream "${server}" answered with a message that is both a request and a response`));
+      return;
+    }
+    if (isResponse(message) && typeof message.id === 'string') {
+      if (calls.has(message.id)) {
+        if (message.error) {
+          const text = typeof message.error.message === 'string' ? message.error.message : JSON.stringify(message.error);
+          calls.settle(message.id, new UpstreamError(server, `upstream "${server}" answered with an error: ${outsideText(text)}`, { ...message.error, message: outsideText(text) }));
+        } else if (!isObject(message.result)) {
+          calls.settle(message.id, new UpstreamError(server, `upstream "${server}" answered with a result that is not an object`));
+        } else {
+          handlers.answered();
+          calls.settle(message.id, undefined, message.result);
+        }
+        return;
+      }
+    } else if (isNotification(message) && (message.method === 'notifications/message' || message.method === 'notifications/resources/updated')) {
+      // Passed on synchronously, so a log line sent during a relayed call reaches the client
+      // before the call's (raw, immediate) answer.
+      if (handlers.notification(message as Notification)) return;
+    } else if (isNotification(message) && message.method === 'notifications/progress') {
+      const token = message.params?.progressToken;
+      const pending = typeof token === 'string' ? calls.get(token) : undefined;
+      if (pending) {
+        pending.onProgress?.(message.params ?? {});
+        return;
+      }
+    }
+    sdkMessage?.(message, extra);
+  };
+}
+
+/**
+ * Sends a request on our id `id`: the caller's progress token is replaced by our id when it wants
+ * progress, dropped otherwise. Over stdio the line is written at once; a failure to write settles
+ * the call.
+ */
+export function sendRaw(server: string, transport: Transport, calls: CallTable, id: string, method: string, params: Record<string, unknown>, progress: boolean): void {
+  const meta = (params._meta ?? undefined) as Record<string, unknown> | undefined;
+  let outgoing: Record<string, unknown> = params;
+  if (progress) outgoing = { ...params, _meta: { ...meta, progressToken: id } };
+  else if (meta && 'progressToken' in meta) {
+    const { progressToken: _dropped, ...rest } = meta;
+    outgoing = { ...params, _meta: rest };
+  }
+  const message = { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
+  const unreachable = (error: unknown) => calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText((error as Error).message)}`));
+  if (transport instanceof StdioUpstreamTransport) {
+    if (!transport.sendNow(message)) unreachable(new Error('upstream process is not running'));
+  } else transport.send(message).catch(unreachable);
+}
+
+/** Tells the upstream a request of ours is no longer wanted (cancel or timeout). */
+export function sendCancel(transport: Transport | undefined, id: string, reason: string): void {
+  void transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => {});
+}
+
+/**
+ * Passes a successful result line through to a caller that can write raw lines: parsed once to
+ * check it is one well-formed response with an object result (never re-serialized), so a
+ * broken or mixed line cannot reach the client under the client's id.
+ */
+function rawLine(server: string, line: string, calls: CallTable, handlers: RawHandlers): boolean {
+  // A line that repeats a secret takes the parsed path, where it is redacted (onmessage).
+  if (!line.endsWith('"}') || !line.startsWith('{"result":') || containsSecret(line)) return false;
+  const at = line.lastIndexOf(RAW_TAIL);
+  if (at < 0) return false;
+  const idStart = at + RAW_TAIL.length - 3;
+  const id = line.slice(idStart, line.length - 2);
+  if (!/^lt-\d+$/.test(id)) return false;
+  const pending = calls.get(id);
+  if (!pending?.raw) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    calls.settle(id, new UpstreamError(server, `upstream "${server}" sent a line that is not a JSON-RPC message (invalid JSON)`));
+    return true;
+  }
+  const message = value as { id?: unknown; result?: unknown };
+  if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
+  calls.take(id, (message.result as { isError?: unknown }).isError === true);
+  handlers.answered();
+  pending.raw(line.slice(0, at + KEPT_TAIL));
+  return true;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
