@@ -7,6 +7,11 @@ export type RawDone = (prefix: string) => void;
 /** How a request ends: once, with an UpstreamError or the upstream's result (as sent). */
 export type CallDone = (error: UpstreamError | undefined, result?: Record<string, unknown>) => void;
 
+/** A request in flight: cancel it (the upstream is told). */
+export interface CallHandle {
+  cancel(reason: string): void;
+}
+
 /** One request sent on our own id and not answered yet. */
 export interface Pending {
   method: string;
@@ -125,4 +130,25 @@ export class CallTable {
     }, SWEEP_MS);
     this.sweeper.unref();
   }
+}
+
+/**
+ * A relayed request as a promise: `send` starts it (it may call back at once, when the upstream is
+ * gone meanwhile); an abort of `signal` cancels it while it is pending.
+ */
+export function awaitCall(signal: AbortSignal | undefined, send: (done: CallDone) => CallHandle): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    // Runs only after send() returned: the listener is attached below, once the call is pending.
+    const onAbort = () => handle.cancel(String(signal?.reason ?? 'cancelled by client'));
+    const handle = send((error, result) => {
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve(result ?? {});
+    });
+    if (settled) return;
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -104,6 +104,11 @@ class Relister<K> {
   }
 }
 
+const LIST_CHANGED: ReadonlyMap<string, PrimitiveKind> = new Map([
+  ['notifications/prompts/list_changed', 'prompts'],
+  ['notifications/resources/list_changed', 'resources'],
+]);
+
 /** What a ListWatch reads of its upstream and tells it. */
 export interface WatchTarget {
   /** The current connection (undefined while down: re-lists stop). */
@@ -135,8 +140,10 @@ export class ListWatch {
     void this.toolLists.changedKind('tools');
   }
 
-  primitivesChanged(kind: PrimitiveKind): Promise<void> {
-    return this.primitiveLists.changedKind(kind);
+  /** Re-lists on a prompts or resources list_changed `method`; undefined for any other method. */
+  listChanged(method: string): Promise<void> | undefined {
+    const kind = LIST_CHANGED.get(method);
+    return kind && this.primitiveLists.changedKind(kind);
   }
 
   private async refreshTools(): Promise<void> {

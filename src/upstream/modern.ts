@@ -1,7 +1,7 @@
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { outsideText } from '../util/redact.js';
-import type { CallDone, CallTable } from './calls.js';
+import type { CallDone, CallHandle, CallTable } from './calls.js';
 import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
@@ -49,7 +49,7 @@ export class ModernChannel {
    * `_meta` envelope and drives `input_required` rounds (or returns them, when asked). Tracked in
    * the call table like raw relayed calls, so origins, deadlines and failures work the same.
    */
-  send(calls: CallTable, id: string, request: Omit<ModernRequest, 'signal'>, done: CallDone, answered: () => void): { cancel(reason: string): void } {
+  send(calls: CallTable, id: string, request: Omit<ModernRequest, 'signal'>, done: CallDone, answered: () => void): CallHandle {
     const controller = new AbortController();
     calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin });
     this.request({ ...request, signal: controller.signal }).then(
@@ -132,5 +132,44 @@ export class ModernChannel {
     // request names one. Sessions filter by their own level, so ask for all until one set a level.
     meta[LOG_LEVEL_META] ??= this.logLevel ?? 'debug';
     return { ...bare, _meta: meta };
+  }
+}
+
+/** What a twin connection offers (an Upstream, seen from here). */
+export interface TwinUpstream {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A 2026-07-28 request (from a modern client) to an HTTP server spoken to in 2025 goes to a
+ * second connection in 2026-07-28 when the server speaks it, so its own input_required rounds
+ * reach the client as it sent them (keys, state, several rounds) with nothing kept here. Not for
+ * a stdio server (a second process would not share its state) nor one that speaks only 2025:
+ * their requests to the client become lazytools' own rounds (front/input-rounds.ts).
+ */
+export class TwinSlot<T extends TwinUpstream> {
+  /** null once the server proved 2025-only: asked once per process. */
+  private twin: T | null | undefined;
+
+  constructor(private readonly create: () => T) {}
+
+  /** The started twin, or undefined when the server speaks only 2025; `prepare` runs before each start. */
+  async get(prepare: (twin: T) => void): Promise<T | undefined> {
+    if (this.twin === null) return undefined;
+    const twin = (this.twin ??= this.create());
+    prepare(twin);
+    try {
+      await twin.start();
+      return twin;
+    } catch {
+      this.twin = null;
+      await twin.stop();
+      return undefined;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.twin) await this.twin.stop();
   }
 }

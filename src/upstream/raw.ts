@@ -3,7 +3,7 @@ import { isNotification, isResponse } from '../util/jsonrpc.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
 import { containsSecret, outsideText, redactValue } from '../util/redact.js';
-import type { CallTable } from './calls.js';
+import type { CallHandle, CallTable, Pending } from './calls.js';
 import { UpstreamError } from './error.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 
@@ -87,12 +87,32 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
   };
 }
 
+/** Relays a request on the raw path: tracked in the call table, sent, cancellable (telling the upstream). */
+export function relayRaw(
+  server: string,
+  transport: Transport,
+  calls: CallTable,
+  id: string,
+  request: { method: string; params: Record<string, unknown>; timeoutMs: number },
+  entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'>,
+): CallHandle {
+  calls.add(id, request.method, request.params, request.timeoutMs, entry);
+  sendRaw(server, transport, calls, id, request.method, request.params, entry.onProgress !== undefined);
+  return {
+    cancel: (reason) => {
+      if (!calls.has(id)) return;
+      calls.settle(id, new UpstreamError(server, 'cancelled'));
+      sendCancel(transport, id, reason);
+    },
+  };
+}
+
 /**
  * Sends a request on our id `id`: the caller's progress token is replaced by our id when it wants
  * progress, dropped otherwise. Over stdio the line is written at once; a failure to write settles
  * the call.
  */
-export function sendRaw(server: string, transport: Transport, calls: CallTable, id: string, method: string, params: Record<string, unknown>, progress: boolean): void {
+function sendRaw(server: string, transport: Transport, calls: CallTable, id: string, method: string, params: Record<string, unknown>, progress: boolean): void {
   const meta = (params._meta ?? undefined) as Record<string, unknown> | undefined;
   let outgoing: Record<string, unknown> = params;
   if (progress) outgoing = { ...params, _meta: { ...meta, progressToken: id } };

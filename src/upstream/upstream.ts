@@ -1,17 +1,19 @@
-import type { Client, JSONRPCMessage, Notification, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
-import type { ServerProfile, ToolDefinition } from '../catalog/types.js';
+import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { ServerProfile } from '../catalog/types.js';
 import { addCloseListener } from '../util/close.js';
+import { Backoff, watchIdle } from './backoff.js';
 import { silentLogger, type Logger } from '../util/log.js';
-import { CallTable, type CallDone, type RawDone } from './calls.js';
+import { awaitCall, CallTable, type CallDone, type CallHandle, type RawDone } from './calls.js';
 import { ROUTABLE_CAPABILITIES, type ClientHooks } from './client.js';
 import { openConnection, StartFailure } from './connection.js';
 import { UpstreamError } from './error.js';
 import { ListWatch } from './lister.js';
 import { profileOf, stateOf } from './lock-profile.js';
-import type { ModernChannel } from './modern.js';
-import { NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
-import { attachRaw, sendCancel, sendRaw } from './raw.js';
-import type { CallOptions, PrimitiveKind, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
+import { TwinSlot, type ModernChannel } from './modern.js';
+import type { CallOrigin } from './primitives.js';
+import { attachRaw, relayRaw, sendCancel } from './raw.js';
+import { UpstreamState } from './state.js';
+import type { CallOptions, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
 
 export { UpstreamError } from './error.js';
 
@@ -19,8 +21,6 @@ export type { CallOptions, PrimitiveKind, UpstreamOptions, UpstreamRequest, Upst
 
 const DEFAULT_TIMEOUT = 120_000;
 const DEFAULT_START_TIMEOUT = 30_000;
-const BASE_BACKOFF_MS = 500;
-const MAX_BACKOFF_MS = 30_000;
 
 /**
  * One upstream MCP server: its lifecycle (lazy start, era, idle stop, restart with backoff) and
@@ -29,51 +29,12 @@ const MAX_BACKOFF_MS = 30_000;
  * 2026-07-28 server's go through its channel (modern.ts). Progress and cancellation are forwarded;
  * when the upstream exits, every request in flight fails at once with an UpstreamError naming it.
  */
-export class Upstream {
-  status: UpstreamStatus = 'idle';
-  tools: ToolDefinition[] = [];
-  lastError: string | undefined;
-  /** Called after the upstream's own tools/list_changed has been re-listed. */
-  onToolsChanged: ((upstream: Upstream) => void) | undefined;
-  /** Called when the status changes. */
-  onStatus: ((upstream: Upstream) => void) | undefined;
-  /**
-   * Hears each relayed request as it ends (metrics): method, tool or prompt name, milliseconds,
-   * and whether it failed (an error, or a tool result with isError). Unset: no cost.
-   */
-  onSettled: ((upstream: Upstream, method: string, name: string, ms: number, failed: boolean) => void) | undefined;
-  /** Prompts, resources and templates, as listed at start and after the upstream's list_changed. */
-  primitives: UpstreamPrimitives = NO_PRIMITIVES;
-  /** The server's capabilities and instructions from its initialize answer (verbatim). */
-  capabilities: Record<string, unknown> | undefined;
-  instructions: string | undefined;
-  /**
-   * The era verdict, the one place the era is kept: the last connection's (`modern` with its
-   * server/discover result, or `legacy`), or the lock's before the first start. The next start
-   * connects with it and skips the probe.
-   */
-  discovery: PriorDiscovery | undefined;
-  /** The latest request sent for a front session (routes requests that arrive outside a call). */
-  lastOrigin: CallOrigin | undefined;
-  /** Called after a prompts or resources list_changed was re-listed. */
-  onPrimitivesChanged: ((upstream: Upstream, kind: PrimitiveKind) => void) | undefined;
-  /** Other notifications of the upstream (log messages, resources/updated), verbatim. */
-  onNotification: ((upstream: Upstream, notification: Notification) => void) | undefined;
-  /** True while something needs the process even without calls (a session's subscriptions). */
-  keepAlive: (() => boolean) | undefined;
-  /**
-   * The client capabilities to declare at the next start (sampling, elicitation, roots): the
-   * front reflects its clients' own. Default: everything lazytools can route.
-   */
-  clientCapabilities: (() => Record<string, unknown>) | undefined;
-  /** Requests the upstream sends its client (sampling, elicitation, roots); the answer goes back. */
-  onRequest: ((upstream: Upstream, request: UpstreamRequest, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined;
-
+export class Upstream extends UpstreamState {
   private client: Client | undefined;
   /** The 2026-07-28 side of the connection, when the server speaks that era. */
   private modern: ModernChannel | undefined;
   /** The 2026-07-28 connection for modern clients' requests; null once the server proved 2025-only. */
-  private twin: Upstream | null | undefined;
+  private readonly twins = new TwinSlot(() => new Upstream(this.name, { ...this.options, twin: true, logger: silentLogger }));
   private transport: Transport | undefined;
   /** The transport of a start in progress, and how many stops came (see stop). */
   private connecting: Transport | undefined;
@@ -82,9 +43,7 @@ export class Upstream {
   private readonly calls: CallTable;
   private idleTimer: NodeJS.Timeout | undefined;
   private lastUsed = 0;
-  /** Consecutive failures (start errors and crashes); a successful call resets it. */
-  private failures = 0;
-  private retryAt = 0;
+  private readonly backoff = new Backoff();
   private readonly logger: Logger;
   private readonly lists: ListWatch;
 
@@ -92,6 +51,7 @@ export class Upstream {
     readonly name: string,
     private readonly options: UpstreamOptions,
   ) {
+    super();
     this.logger = options.logger ?? silentLogger;
     this.calls = new CallTable(name, {
       settled: (method, tool, ms, failed) => this.onSettled?.(this, method, tool, ms, failed),
@@ -110,11 +70,6 @@ export class Upstream {
         for (const kind of kinds) this.onPrimitivesChanged?.(this, kind);
       },
     });
-  }
-
-  /** The protocol era the server speaks (see discovery): `modern` (2026-07-28) or `legacy`. */
-  get era(): 'legacy' | 'modern' | undefined {
-    return this.discovery?.kind;
   }
 
   /** Why the server cannot start at all (see UpstreamOptions.disabled), else undefined. */
@@ -145,8 +100,8 @@ export class Upstream {
       this.setStatus('down');
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is disabled: ${this.options.disabled}`));
     }
-    if (this.status === 'down' && Date.now() < this.retryAt && !this.starting) {
-      const wait = Math.ceil((this.retryAt - Date.now()) / 1000);
+    const wait = this.status === 'down' && !this.starting ? this.backoff.waitSeconds() : 0;
+    if (wait > 0) {
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is down (${this.lastError ?? 'failed'}); next restart in ${wait} s`));
     }
     this.starting ??= this.startOnce().finally(() => {
@@ -204,32 +159,12 @@ export class Upstream {
     if (options.origin) this.lastOrigin = options.origin;
     if (this.status !== 'ready') await this.start();
     if (options.inputRequired === 'return' && this.era === 'legacy') {
-      const twin = await this.modernTwin();
+      const twin = this.options.sharedServer && !this.options.twin ? await this.twins.get((twin) => (twin.onRequest = this.onRequest as typeof twin.onRequest)) : undefined;
       if (twin) return twin.request(method, params, options);
     }
-    return new Promise((resolve, reject) => {
-      // relay() may call back synchronously (upstream gone meanwhile), so the abort listener is
-      // declared first and attached only while the call is still pending.
-      let settled = false;
-      // Runs only after relay() returned: the listener is attached below, once the call is pending.
-      const onAbort = () => handle.cancel(String(options.signal?.reason ?? 'cancelled by client'));
-      const handle = this.relay(
-        params,
-        (error, result) => {
-          settled = true;
-          options.signal?.removeEventListener('abort', onAbort);
-          if (error) reject(error);
-          else resolve(result ?? {});
-        },
-        options.onProgress,
-        options.timeoutMs,
-        undefined,
-        { method, origin: options.origin, inputRequired: options.inputRequired },
-      );
-      if (settled) return;
-      if (options.signal?.aborted) onAbort();
-      else options.signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return awaitCall(options.signal, (done) =>
+      this.relay(params, done, options.onProgress, options.timeoutMs, undefined, { method, origin: options.origin, inputRequired: options.inputRequired }),
+    );
   }
 
   /**
@@ -245,7 +180,7 @@ export class Upstream {
     timeoutMs?: number,
     raw?: RawDone,
     route: { method?: string | undefined; origin?: CallOrigin | undefined; inputRequired?: 'fulfil' | 'return' | undefined } = {},
-  ): { cancel(reason: string): void } {
+  ): CallHandle {
     const method = route.method ?? 'tools/call';
     if (route.origin) this.lastOrigin = route.origin;
     const transport = this.transport;
@@ -256,17 +191,9 @@ export class Upstream {
     const id = this.calls.nextId();
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     this.lastUsed = Date.now();
-    const answered = () => (this.failures = 0);
+    const answered = () => this.backoff.succeeded();
     if (this.modern) return this.modern.send(this.calls, id, { method, params, origin: route.origin, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }, done, answered);
-    this.calls.add(id, method, params, limit, { raw, done, onProgress, origin: route.origin });
-    sendRaw(this.name, transport, this.calls, id, method, params, onProgress !== undefined);
-    return {
-      cancel: (reason) => {
-        if (!this.calls.has(id)) return;
-        this.calls.settle(id, new UpstreamError(this.name, 'cancelled'));
-        sendCancel(transport, id, reason);
-      },
-    };
+    return relayRaw(this.name, transport, this.calls, id, { method, params, timeoutMs: limit }, { raw, done, onProgress, origin: route.origin });
   }
 
   /** Sends a notification (e.g. roots/list_changed) when connected; dropped otherwise. */
@@ -295,33 +222,9 @@ export class Upstream {
     return this.calls.origins();
   }
 
-  /**
-   * A 2026-07-28 request (from a modern client) to an HTTP server spoken to in 2025 goes to a
-   * second connection in 2026-07-28 when the server speaks it, so its own input_required rounds
-   * reach the client as it sent them (keys, state, several rounds) with nothing kept here. Not for
-   * a stdio server (a second process would not share its state) nor one that speaks only 2025:
-   * their requests to the client become lazytools' own rounds (front/input-rounds.ts).
-   */
-  private async modernTwin(): Promise<Upstream | undefined> {
-    if (this.twin === null || this.options.twin || !this.options.sharedServer) return undefined;
-    this.twin ??= new Upstream(this.name, { ...this.options, twin: true, logger: silentLogger });
-    const twin = this.twin;
-    twin.onRequest = this.onRequest;
-    try {
-      await twin.start();
-      return twin;
-    } catch {
-      // Known now: this server speaks only 2025. Asked once per process.
-      this.twin = null;
-      await twin.stop();
-      return undefined;
-    }
-  }
-
   /** Disconnects (and ends a stdio child, and the twin's connection). */
   async stop(): Promise<void> {
-    const twin = this.twin;
-    if (twin) await twin.stop();
+    await this.twins.stop();
     clearInterval(this.idleTimer);
     this.idleTimer = undefined;
     const client = this.client;
@@ -360,7 +263,13 @@ export class Upstream {
       ({ discovery: this.discovery, capabilities: this.capabilities, instructions: this.instructions, tools: this.tools, primitives: this.primitives, modern: this.modern } = connection);
       this.lastError = undefined;
       this.lastUsed = Date.now();
-      this.watchIdle();
+      const idle = this.options.idleTimeoutMs;
+      // Stops an upstream that had no call for `idleTimeoutMs` (its tools stay known).
+      if (idle && !this.idleTimer)
+        this.idleTimer = watchIdle(idle, () => this.status === 'ready' && this.calls.size === 0 && Date.now() - this.lastUsed >= idle && !this.keepAlive?.(), () => {
+          this.logger.info(`${this.name}: idle for ${Math.round(idle / 1000)} s, stopping`);
+          void this.stop();
+        });
       this.setStatus('ready');
     } catch (error) {
       const message = error instanceof StartFailure ? error.message : String(error);
@@ -385,7 +294,7 @@ export class Upstream {
     this.client = client;
     this.transport = transport;
     attachRaw(this.name, transport, this.calls, {
-      answered: () => (this.failures = 0),
+      answered: () => this.backoff.succeeded(),
       notification: (notification) => {
         if (!this.onNotification) return false;
         this.onNotification(this, notification);
@@ -415,43 +324,19 @@ export class Upstream {
       // (client-requests.ts), which refuses clearly when its own client lacks them.
       capabilities: this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES,
       toolsChanged: () => this.lists.toolsChanged(),
-      notified: (_client, notification) => this.notified(notification),
+      // Prompts or resources list_changed are re-listed; other notifications passed on.
+      notified: async (_client, notification) => void (await (this.lists.listChanged(notification.method) ?? this.onNotification?.(this, notification))),
       request: (request, cause, signal) => this.askClient({ ...request, origin: cause === undefined ? undefined : this.calls.get(cause)?.origin }, signal),
       warn: (message) => this.logger.warn(`${this.name}: ${message}`),
     };
   }
 
-  /** Re-lists prompts or resources on the upstream's list_changed; passes other notifications on. */
-  private async notified(notification: Notification): Promise<void> {
-    const kind: PrimitiveKind | undefined =
-      notification.method === 'notifications/prompts/list_changed' ? 'prompts' : notification.method === 'notifications/resources/list_changed' ? 'resources' : undefined;
-    if (!kind) this.onNotification?.(this, notification);
-    else await this.lists.primitivesChanged(kind);
-  }
-
-  /**
-   * Down after a failure: the first restart may come at once (a crash is often a one-off), then
-   * backoff doubles from 0.5 s up to 30 s until a call succeeds again.
-   */
+  /** Down after a failure; the next start waits out the backoff. */
   private markDown(): void {
     clearInterval(this.idleTimer);
     this.idleTimer = undefined;
-    this.failures++;
-    const delay = this.failures <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (this.failures - 2));
-    this.retryAt = Date.now() + delay;
+    this.backoff.failed();
     this.setStatus('down');
-  }
-
-  /** Stops an upstream that had no call for `idleTimeoutMs` (its tools stay known). */
-  private watchIdle(): void {
-    const idle = this.options.idleTimeoutMs;
-    if (!idle || this.idleTimer) return;
-    this.idleTimer = setInterval(() => {
-      if (this.status !== 'ready' || this.calls.size > 0 || Date.now() - this.lastUsed < idle || this.keepAlive?.()) return;
-      this.logger.info(`${this.name}: idle for ${Math.round(idle / 1000)} s, stopping`);
-      void this.stop();
-    }, Math.max(50, Math.min(idle / 4, 10_000)));
-    this.idleTimer.unref();
   }
 
   private setStatus(status: UpstreamStatus): void {
