@@ -1,4 +1,5 @@
 import { serve } from '../front/serve.js';
+import { steadyYoungGeneration } from '../util/memory.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { configFlag, intFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
@@ -40,6 +41,8 @@ export const serveCommand: Command = {
         );
     }
     const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
+    // A gateway is long-lived and mostly quiet: its start-up burst must not leave memory committed.
+    steadyYoungGeneration();
     // Listen for the end before starting anything, so a signal during start-up still stops the children.
     const stopped = new Promise<'signal' | 'stdin'>((resolve) => {
       process.once('SIGINT', () => resolve('signal'));

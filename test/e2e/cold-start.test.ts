@@ -2,7 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, referenceRc } from '../helpers.js';
+import { generateCatalog } from '../../bench/generate.mjs';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { makeLock } from '../../src/catalog/lock.js';
+import { parseConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { BIN, referenceRc, ROOT, tempTree } from '../helpers.js';
 
 // A gateway started on a lock answers its first tools/list without loading the tokenizer (about
 // 250 ms of start-up): the lock records the token counts fitting the default mode needs. Node's
@@ -56,5 +61,41 @@ describe('cold start on a lock', () => {
     const counted = await firstList(dir);
     expect(counted.tools).toBe(fromLock.tools);
     expect(counted.stderr).toContain('gpt-tokenizer');
+  });
+});
+
+describe('memory after a cold start', () => {
+  it('keeps the young generation small after the start-up burst of a 2,000-tool lock', async () => {
+    // Loading the lock allocates a burst; with V8's default growth the young generation's two
+    // semi-spaces grow to 16 MB each and stay committed (32 MB of a quiet gateway's RSS).
+    const rc = { servers: {}, defaultMode: 'all' };
+    const lock = makeLock(parseCatalog(generateCatalog(2_000)), resolveConfig(parseConfig(rc)));
+    const dir = tempTree({ '.lazytoolsrc.json': JSON.stringify(rc), 'lazytools.lock.json': JSON.stringify(lock) });
+    const hook = path.join(ROOT, 'test/fixtures/heap-report.mjs');
+    const child = spawn(process.execPath, ['--import', hook, BIN, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    const report = new Promise<Record<string, number>>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const line = /^HEAP (.*)$/m.exec(stderr);
+        if (line) resolve(JSON.parse(line[1] as string) as Record<string, number>);
+      });
+    });
+    let stdout = '';
+    const listed = new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.split('\n').slice(0, -1).some((line) => line.startsWith('{') && (JSON.parse(line) as { id?: unknown }).id === 2)) resolve();
+      }),
+    );
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'heap-test', version: '1' } } })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} })}\n`);
+    await listed;
+    child.kill('SIGUSR2');
+    const spaces = await report;
+    child.kill('SIGKILL');
+    expect(spaces.new_space).toBeGreaterThan(0);
+    expect(spaces.new_space).toBeLessThan(20 * 1024 * 1024);
   });
 });
