@@ -29,6 +29,22 @@ describe('summaries', () => {
   it('drops markdown emphasis and line breaks', () => {
     expect(summarize('**Strongly recommended**: tools\nfor context', 'x')).toBe('Strongly recommended: tools for context');
   });
+  it('summarizes a long description as its whole text would, whatever straddles the part it reads', () => {
+    // The rule on the whole text, as written before summarize read only a long description's start.
+    const whole = (description: string) => {
+      const text = description.replace(/\*\*|__|`/g, '').replace(/\s+/g, ' ').trim();
+      const end = text.search(/[.!?](\s|$)/);
+      const sentence = end >= 0 ? text.slice(0, end + 1) : text;
+      return sentence.length <= 80 ? sentence : summarize(sentence.slice(0, 100), 'x');
+    };
+    const fillers = ['**', '__', '`', ' ', '\n\n  ', '. ', '!', 'word '];
+    for (let at = 470; at < 530; at++)
+      for (const filler of fillers)
+        for (const lead of ['', '   ', '** ', `${'x'.repeat(30)}. `, `${'y '.repeat(200)}`, `${'z'.repeat(500)} `]) {
+          const description = `${lead}${'a '.repeat(Math.max(0, (at - lead.length) / 2))}`.slice(0, at) + filler.repeat(3) + ' tail. More text.'.repeat(40);
+          expect(summarize(description, 'x')).toBe(whole(description));
+        }
+  });
   it('falls back to the title or name', () => {
     expect(summarize(undefined, 'get_me')).toBe('get_me');
     expect(summarize('   ', 'Title')).toBe('Title');
