@@ -5,6 +5,7 @@ import { boundaryServers, type Boundary } from '../focus/policy.js';
 import type { CallOrigin } from '../upstream/primitives.js';
 import { UpstreamError, type Upstream } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 import type { PromptIndex } from './prompts.js';
 import type { ResourceIndex, Subscriptions } from './resources.js';
 
@@ -36,19 +37,11 @@ export interface SessionContext {
   forward(method: string, params: Record<string, unknown> | undefined, relatedRequestId: RequestId | undefined, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
-/** A JSON-RPC error the SDK's Protocol sends as is: code, message and data unprefixed. */
-export function rpcError(code: number, message: string, data?: unknown): Error {
-  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
-}
-
 /** Turns an upstream failure into the error the client receives (the upstream's own, verbatim). */
 export function upstreamFailure(error: unknown): Error {
   if (error instanceof UpstreamError && error.rpcError) return rpcError(error.rpcError.code, error.rpcError.message, error.rpcError.data);
-  return rpcError(-32603, (error as Error).message);
+  return rpcError(ErrorCode.InternalError, (error as Error).message);
 }
-
-export const INVALID_PARAMS = -32602;
-export const RESOURCE_NOT_FOUND = -32002;
 
 const OWN_SCHEME = 'lazytools://';
 

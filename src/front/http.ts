@@ -9,12 +9,12 @@ import type { TokenGrant } from '../config/resolve.js';
 import { addCloseListener } from '../util/close.js';
 import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
-import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
+import { errorEnvelope, ErrorCode } from '../protocol/errors.js';
 import { accessFor } from './auth.js';
 import type { Gateway } from './gateway.js';
 import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
-import { isModernHttpRequest } from './modern/classify-http.js';
+import { classifyEra } from '../protocol/era.js';
 import { createModernHttp } from './modern/http.js';
 import type { FrontSession } from './session.js';
 
@@ -115,11 +115,11 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     originForm(req);
     if (draining) {
       res.setHeader('connection', 'close');
-      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service unavailable: the gateway is shutting down' } });
+      return refuse(res, 503, 'Service unavailable: the gateway is shutting down');
     }
     handle(req, res).catch((error: unknown) => {
       gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
-      if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
+      if (!res.headersSent) refuse(res, 500, 'Internal error', ErrorCode.InternalError);
       else res.end();
     });
   });
@@ -131,7 +131,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const refusal = checkRequest(req.headers, port, host, { ...options, token: undefined }) ?? refusedAccess(access);
     if (refusal) {
       if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-      return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
+      return refuse(res, refusal.status, refusal.message);
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     // Readiness and metrics: behind the token when one is set.
@@ -143,29 +143,29 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     if (!route)
       return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${served.join(', ')})` });
     const mode = route[1] === undefined ? fixedModes?.[0] : safeDecode(route[1]);
-    if (mode === null) return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Not found: "${route[1]}" is not a valid mode path` } });
+    if (mode === null) return refuse(res, 404, `Not found: "${route[1]}" is not a valid mode path`);
     if (mode !== undefined && (!modeNamed(gateway.config, mode) || (fixedModes !== undefined && !fixedModes.includes(mode)))) {
       const message = fixedModes && !fixedModes.includes(mode) ? `This gateway serves only mode(s) ${fixedModes.join(', ')}` : `Unknown mode "${mode}". Modes: ${served.join(', ')}`;
-      return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+      return refuse(res, 404, message);
     }
 
     // A token mapped to modes bounds the mode: no endpoint may widen it (focus/policy requestMode).
     const decided = grant ? requestMode(gateway.config, { endpoint: mode, served: fixedModes, tokenModes: grant.modes, tokenLabel: grant.label }) : undefined;
-    if (decided && 'refusal' in decided) return reply(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Forbidden: ${decided.refusal}` } });
+    if (decided && 'refusal' in decided) return refuse(res, 403, `Forbidden: ${decided.refusal}`);
 
     // A request is in flight from its arrival (its body may take a while) until its response ends.
     const sessionId = req.headers['mcp-session-id'];
     const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
       if (!entry || entry.path !== url.pathname || entry.grant !== grantKey(grant))
-        return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
+        return refuse(res, 404, 'Session not found: start a new session with initialize', ErrorCode.SessionNotFound);
       entry.lastSeen = Date.now();
       if (req.method === 'POST') busy(entry, res);
     }
     let body: unknown;
     if (req.method === 'POST') {
       const parsed = await readBody(req, maxBody);
-      if (!parsed.ok) return reply(res, parsed.status, { jsonrpc: '2.0', id: null, error: { code: parsed.code, message: parsed.message } });
+      if (!parsed.ok) return refuse(res, parsed.status, parsed.message, parsed.code);
       body = parsed.value;
       // Requests that read the catalog wait for the initial start (bounded by the start
       // timeouts), so a first list is whole; the handshake is answered at once.
@@ -179,24 +179,25 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     }
     if (entry) return entry.transport.handleRequest(req, res, body);
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
-    if (req.method === 'POST' && isModernHttpRequest(req.headers, body)) {
+    // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
+    if (req.method === 'POST' && classifyEra(body, req.headers) !== 'legacy') {
       const requested = url.searchParams.get('strategy');
       if (requested !== null && !strategySchema.safeParse(requested).success)
-        return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
+        return refuse(res, 400, `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto`);
       const baseUrl = `http://${req.headers.host ?? `${host}:${port}`}/mcp`;
       return modern.handle(req, res, body, { endpoint: route[1] === undefined ? undefined : (mode as string), served: fixedModes, tokenModes: grant?.modes, tokenLabel: grant?.label, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl, tokenScoped: gateway.config.tokens.length > 0 });
     }
     if (req.method !== 'POST' || !isInitialize(body))
-      return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no valid session ID; the first request must be initialize' } });
+      return refuse(res, 400, 'Bad Request: no valid session ID; the first request must be initialize');
 
     const requested = url.searchParams.get('strategy');
     if (requested !== null && !strategySchema.safeParse(requested).success)
-      return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
+      return refuse(res, 400, `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto`);
     if (sessions.size + opening >= maxSessions)
-      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
+      return refuse(res, 503, `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions`);
     // One token may hold at most half the sessions, so another token always finds room.
     if (grant && tokenSessions(grantKey(grant)) >= Math.ceil(maxSessions / 2))
-      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions for this token (${Math.ceil(maxSessions / 2)} open): close idle sessions` } });
+      return refuse(res, 503, `Too many sessions for this token (${Math.ceil(maxSessions / 2)} open): close idle sessions`);
     // One boundary per session (focus/policy boundaryOf): the endpoint's mode narrowed by the
     // token's modes. A token of one mode fixes the session there; of several, it switches among them.
     const boundary = boundaryOf({ endpoint: mode, tokenModes: grant?.modes, tokenLabel: grant?.label });
@@ -372,14 +373,19 @@ async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; 
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > max) return { ok: false, status: 413, code: INVALID_REQUEST, message: `Request body larger than ${max} bytes` };
+    if (size > max) return { ok: false, status: 413, code: ErrorCode.InvalidRequest, message: `Request body larger than ${max} bytes` };
     chunks.push(chunk);
   }
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
   } catch {
-    return { ok: false, status: 400, code: PARSE_ERROR, message: 'Parse error: invalid JSON' };
+    return { ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: invalid JSON' };
   }
+}
+
+/** A JSON-RPC error answer (id null: the request was not read, or not served) with its HTTP status. */
+function refuse(res: ServerResponse, status: number, message: string, code: number = ErrorCode.Refused): void {
+  reply(res, status, errorEnvelope(null, code, message));
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -3,7 +3,8 @@ import type { PromptDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
 import { relayError, type RelayRoute } from './relay.js';
-import { INVALID_PARAMS, rpcError, upstreamFailure, type SessionContext } from './context.js';
+import { upstreamFailure, type SessionContext } from './context.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 /** Where an exposed prompt name leads: the server and the prompt's own name there. */
 export interface PromptRoute {
@@ -42,7 +43,7 @@ export function buildPromptIndex(upstreams: Iterable<Upstream>, prefix: 'auto' |
 export function promptRoute(session: Pick<SessionContext, 'routing'>, name: unknown): { route: PromptRoute; upstream: Upstream } {
   const route = typeof name === 'string' ? session.routing.prompts().byName.get(name) : undefined;
   const upstream = route && session.routing.upstreams.get(route.server);
-  if (!route || !upstream) throw rpcError(INVALID_PARAMS, `Unknown prompt "${String(name)}"`);
+  if (!route || !upstream) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${String(name)}"`);
   return { route, upstream };
 }
 

@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/server';
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream, UpstreamError } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
+import { ErrorCode } from '../protocol/errors.js';
 import { StdioFrontTransport } from './stdio.js';
 
 /** Requests one session may have in flight on the relay (a bound on memory, not on work). */
@@ -24,7 +25,7 @@ export interface RelayRoute {
 
 /** A relayed prompts/get or resources/read that failed: the upstream's own error, verbatim. */
 export function relayError(error: UpstreamError): { error: { code: number; message: string; data?: unknown } } {
-  return { error: error.rpcError ?? { code: -32603, message: error.message } };
+  return { error: error.rpcError ?? { code: ErrorCode.InternalError, message: error.message } };
 }
 
 export interface RelayRequest {

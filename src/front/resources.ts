@@ -4,7 +4,8 @@ import type { ResourceDefinition, TemplateDefinition } from '../upstream/primiti
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
 import { relayError, type RelayRoute } from './relay.js';
-import { INVALID_PARAMS, RESOURCE_NOT_FOUND, rpcError, upstreamFailure, type SessionContext } from './context.js';
+import { upstreamFailure, type SessionContext } from './context.js';
+import { ErrorCode, resourceNotFound, rpcError } from '../protocol/errors.js';
 import { sumTokens, type CatalogGroup } from '../catalog/catalog.js';
 import { groupToolsWithin } from '../focus/policy.js';
 import { compileTemplate, TEMPLATE_STEP_BUDGET, type TemplateMatcher } from './uri-template.js';
@@ -34,8 +35,8 @@ export function readResource(session: Pick<FrontSession, 'gateway' | 'focus' | '
   const found = match ? catalog.groups.get(decodeURIComponent(match[1] ?? '')) : undefined;
   const tools = found ? within(found) : [];
   const group = found && (tools.length > 0 || !session.boundary?.token) ? found : undefined;
-  // rpcError, not McpError: McpError prefixes "MCP error -32602: " on the wire and the client adds it again.
-  if (!group) throw rpcError(INVALID_PARAMS, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
+  // Not McpError: it prefixes "MCP error -32602: " on the wire and the client adds it again.
+  if (!group) throw resourceNotFound(uri, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
   return {
     contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: tools.map((tool) => tool.listed) }) }],
   };
@@ -110,7 +111,7 @@ export class Subscriptions {
     const entry = this.byKey.get(key);
     if (entry?.sessions.has(session)) return;
     const count = this.counts.get(session) ?? 0;
-    if (count >= this.max) throw rpcError(INVALID_PARAMS, `Too many subscriptions: a session may hold ${this.max}; unsubscribe from some first`);
+    if (count >= this.max) throw rpcError(ErrorCode.InvalidParams, `Too many subscriptions: a session may hold ${this.max}; unsubscribe from some first`);
     this.counts.set(session, count + 1);
     if (entry) {
       entry.sessions.add(session);
@@ -206,6 +207,6 @@ export function registerResources(server: Server, session: SessionContext, own: 
 
 function owner(session: SessionContext, uri: string): Upstream {
   const upstream = resourceOwner(session, uri);
-  if (!upstream) throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
+  if (!upstream) throw resourceNotFound(uri, `Resource not found: no server lists "${uri}" or a template that matches it`);
   return upstream;
 }
