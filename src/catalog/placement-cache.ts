@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { META_NAME_PHRASES, META_NAME_WORDS, READ_VERBS, TOPICS, WRITE_VERBS } from '../config/topics.js';
 import { dictionary } from '../util/own.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import type { Catalog, GroupPlacement, ServerTools, ToolDefinition } from './catalog.js';
 import { PLACEMENT_REVISION, PLACEMENT_THRESHOLD, scoreTopics, writeStatus, type PlacementInput, type TopicScore, type WriteStatus } from './placement.js';
 

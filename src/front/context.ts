@@ -1,13 +1,67 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import type { Catalog } from '../catalog/catalog.js';
+import type { Catalog, CatalogTool, ToolDefinition } from '../catalog/catalog.js';
+import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
+import type { Strategy } from '../config/schema.js';
+import type { FocusEvent, FocusState } from '../focus/machine.js';
 import { boundaryServers, type Boundary } from '../focus/policy.js';
-import type { CallOrigin } from '../upstream/primitives.js';
+import type { SearchIndex } from '../search/engine.js';
+import type { UsageRecorder } from '../usage/record.js';
+import type { CallOrigin, PromptDefinition, ResourceDefinition, TemplateDefinition } from '../upstream/primitives.js';
 import { UpstreamError, type Upstream } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
+import type { Logger } from '../util/log.js';
 import { ErrorCode, rpcError } from '../protocol/errors.js';
-import type { PromptIndex } from './prompts.js';
-import type { ResourceIndex, Subscriptions } from './resources.js';
+import type { ServerState } from './starts.js';
+import type { TemplateMatcher } from './uri-template.js';
+
+/*
+ * The narrow interfaces the handler modules (tools, calls, focus_mode, meta-tools, prompts,
+ * resources, completion, logging, client requests) are written against. This module imports no
+ * handler, session or gateway module: handlers depend on these shapes, the session and the
+ * gateway (the hub) implement them, and imports run one way.
+ */
+
+/** Where an exposed prompt name leads: the server and the prompt's own name there. */
+export interface PromptRoute {
+  server: string;
+  name: string;
+}
+
+/** Every upstream's prompts under unique names, and where each name leads. */
+export interface PromptIndex {
+  list: PromptDefinition[];
+  byName: Map<string, PromptRoute>;
+}
+
+/** Upstream resources and templates (lazytools' own first), and who owns a URI. */
+export interface ResourceIndex {
+  resources: ResourceDefinition[];
+  templates: TemplateDefinition[];
+  /** The server that listed this exact URI (the first in rc order). */
+  exact: Map<string, string>;
+  /** Templates in rc order with their matchers. */
+  matchers: { server: string; uriTemplate: string; pattern: TemplateMatcher }[];
+}
+
+/** Resource subscriptions as the resources handlers use them (front/resources Subscriptions). */
+export interface SubscriptionTable {
+  subscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void>;
+  unsubscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void>;
+}
+
+/** How a catalog tool was called, for the usage record. */
+export type CallVia = 'direct' | 'execute_tool';
+
+/** What a session is opened with (an HTTP endpoint, a token, `serve --mode`). */
+export interface SessionOptions {
+  /** Serve this mode only: the list never varies per connection, and focus_mode is not offered. */
+  mode?: string | undefined;
+  /** Override the rc strategy for this endpoint. */
+  strategy?: Strategy | undefined;
+  /** Who the session may be (policy.boundaryOf): a bearer token's modes bound everything it does. */
+  boundary?: Boundary | undefined;
+}
 
 /**
  * What the routing modules (prompts, resources, completion, logging, client requests) need from
@@ -16,11 +70,69 @@ import type { ResourceIndex, Subscriptions } from './resources.js';
  */
 export interface RoutingContext {
   readonly upstreams: ReadonlyMap<string, Upstream>;
-  readonly subscriptions: Subscriptions;
+  readonly subscriptions: SubscriptionTable;
   prompts(): PromptIndex;
   resources(): ResourceIndex;
   /** Re-sends the lowest log level any session asked for to the upstreams that log. */
   applyLogLevels(): Promise<void>;
+}
+
+/** The hub (front/gateway) as the tool handlers see it: catalog, config, search, routing. */
+export interface HubView extends RoutingContext {
+  readonly catalog: Catalog;
+  readonly config: ResolvedConfig;
+  readonly search: SearchIndex;
+  /** Tools held back by rc `pin`, by exposed name and id, with why. */
+  readonly heldBack: ReadonlyMap<string, string>;
+  readonly usage: UsageRecorder | undefined;
+  readonly logger: Logger;
+  upstreamOf(tool: CatalogTool): Upstream | undefined;
+  ownTools(strategy: ServedStrategy): ToolDefinition[];
+  serverStates(): ServerState[];
+}
+
+/** The hub as a 2025 session needs it besides the handlers' view (capabilities, the session set). */
+export interface SessionHub extends HubView {
+  readonly sessions: ReadonlySet<object>;
+  /** list_changed notifications sent to sessions (metrics). */
+  listChangedSent: number;
+  upstreamCapabilities(): { prompts: boolean; completions: boolean; logging: boolean };
+  upstreamInstructions(upstreams?: Iterable<Upstream>): string;
+  /** The initial start while it runs (lists wait for it), else undefined. */
+  ready(): Promise<void> | undefined;
+}
+
+/**
+ * Whoever serves lazytools' own tools and catalog calls: a 2025 session (front/session) or one
+ * stateless 2026-07-28 request's view (front/modern/view).
+ */
+export interface ToolSession {
+  readonly gateway: HubView;
+  readonly boundary: Boundary | undefined;
+  readonly fixedMode: string | undefined;
+  readonly mode: string;
+  readonly focus: FocusState;
+  readonly strategy: ServedStrategy;
+  /** Why this caller may not call the tool now, or undefined when it may (focus/policy). */
+  refusal(tool: CatalogTool): string | undefined;
+  recordUsage(tool: CatalogTool, via: CallVia): void;
+  origin(requestId: RequestId | undefined): CallOrigin;
+  inMode(tool: CatalogTool): boolean;
+  send(event: FocusEvent): void;
+  noteSearched(tools: readonly CatalogTool[]): void;
+  ownDefinitions(): ToolDefinition[];
+  listedTools(): CatalogTool[];
+  modeTools(): CatalogTool[];
+}
+
+/** A 2025 session as tools/list, tools/call and focus_mode see it. */
+export interface ListingSession extends ToolSession {
+  /** The `tools/list` answer. */
+  listTools(): ToolDefinition[];
+  /** Runs a handler with `requestId` as the request focus changes relate to. */
+  whileHandling<T>(requestId: RequestId | undefined, handler: () => T): T;
+  /** Sends list_changed now when a focus change scheduled one. */
+  flushListCheck(): void;
 }
 
 /** One client session as the routing modules see it. */
@@ -68,7 +180,7 @@ export class ScopedRouting implements RoutingContext {
     private readonly boundary: Boundary,
   ) {}
 
-  get subscriptions(): Subscriptions {
+  get subscriptions(): SubscriptionTable {
     return this.gateway.subscriptions;
   }
 

@@ -8,7 +8,7 @@ import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { errorResult, textResult } from './results.js';
-import type { FrontSession } from './session.js';
+import type { ListingSession } from './context.js';
 
 interface FocusArgs {
   mode?: string;
@@ -25,7 +25,7 @@ interface FocusArgs {
  * tokens, the cut, how many tools came and went with a handful of their names; the full list is
  * tools/list (or `lazytools status`).
  */
-export function handleFocusMode(session: FrontSession, raw: unknown): CallToolResult {
+export function handleFocusMode(session: ListingSession, raw: unknown): CallToolResult {
   const args = (raw ?? {}) as Record<string, unknown>;
   for (const key of ['mode', 'intent', 'enable_group', 'disable_group'] as const)
     if (args[key] !== undefined && typeof args[key] !== 'string') return errorResult(`focus_mode: "${key}" must be a string.`);
@@ -114,7 +114,7 @@ function clip(text: string, max: number): string {
  * by `listStatus` like `lazytools status` (`visibleTools` is its `tools`: under proxy, the listed
  * tools, not the mode's).
  */
-export function status(session: Pick<FrontSession, 'focus' | 'gateway' | 'listedTools' | 'ownDefinitions'>) {
+export function status(session: Pick<ListingSession, 'focus' | 'gateway' | 'listedTools' | 'ownDefinitions'>) {
   const focus = session.focus;
   const { tools, ...figures } = listStatus(session.gateway.catalog, session.listedTools(), session.ownDefinitions());
   return { mode: focus.mode, groups: activeGroups(session.gateway.config, focus), visibleTools: tools, ...figures };

@@ -1,24 +1,23 @@
 import { InputRounds } from './input-rounds.js';
 import { buildCatalog, type Catalog, type CatalogTool, type ServerTools, type ToolDefinition } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { Strategy } from '../config/schema.js';
 import { SearchIndex } from '../search/engine.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { addCloseListener } from '../util/close.js';
-import { requireMode, type Boundary } from '../focus/policy.js';
+import { requireMode } from '../focus/policy.js';
 import { checkPins } from '../catalog/pin.js';
 import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import { forwardClientRequest, causingSession, reflectedCapabilities } from './client-requests.js';
-import type { RoutingContext } from './context.js';
+import type { PromptIndex, ResourceIndex, SessionHub, SessionOptions } from './context.js';
 import { deliverLog, sendLogLevel, upstreamLogLevel } from './logging.js';
-import { buildPromptIndex, type PromptIndex } from './prompts.js';
-import { buildResourceIndex, Subscriptions, type ResourceIndex } from './resources.js';
+import { buildPromptIndex } from './prompts.js';
+import { buildResourceIndex, Subscriptions } from './resources.js';
 import { FrontSession } from './session.js';
 import { InitialStarts, type ServerState } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
@@ -40,15 +39,6 @@ export interface GatewayOptions {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-export interface SessionOptions {
-  /** Serve this mode only: the list never varies per connection, and focus_mode is not offered. */
-  mode?: string | undefined;
-  /** Override the rc strategy for this endpoint. */
-  strategy?: Strategy | undefined;
-  /** Who the session may be (policy.boundaryOf): a bearer token's modes bound everything it does. */
-  boundary?: Boundary | undefined;
-}
-
 /**
  * The gateway core: upstreams, the catalog built from their tools, and the sessions in front.
  * When an upstream's tools change, the catalog is rebuilt and every session re-checks its list
@@ -60,7 +50,7 @@ export interface SessionOptions {
  * const session = gateway.createSession();
  * await session.connect(transport);
  */
-export class Gateway implements RoutingContext {
+export class Gateway implements SessionHub {
   config: ResolvedConfig;
   readonly logger: Logger;
   readonly upstreams: Map<string, Upstream>;

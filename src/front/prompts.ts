@@ -3,20 +3,8 @@ import type { PromptDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
 import { relayError, type RelayRoute } from './relay.js';
-import { upstreamFailure, type SessionContext } from './context.js';
+import { upstreamFailure, type PromptIndex, type PromptRoute, type SessionContext } from './context.js';
 import { ErrorCode, rpcError } from '../protocol/errors.js';
-
-/** Where an exposed prompt name leads: the server and the prompt's own name there. */
-export interface PromptRoute {
-  server: string;
-  name: string;
-}
-
-/** Every upstream's prompts under unique names (prefixed with the server only where names collide). */
-export interface PromptIndex {
-  list: PromptDefinition[];
-  byName: Map<string, PromptRoute>;
-}
 
 /**
  * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way

@@ -4,12 +4,11 @@ import type { ResourceDefinition, TemplateDefinition } from '../upstream/primiti
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
 import { relayError, type RelayRoute } from './relay.js';
-import { upstreamFailure, type SessionContext } from './context.js';
+import { upstreamFailure, type ResourceIndex, type SessionContext, type SubscriptionTable, type ToolSession } from './context.js';
 import { ErrorCode, resourceNotFound, rpcError } from '../protocol/errors.js';
 import { sumTokens, type CatalogGroup } from '../catalog/catalog.js';
 import { groupToolsWithin } from '../focus/policy.js';
-import { compileTemplate, TEMPLATE_STEP_BUDGET, type TemplateMatcher } from './uri-template.js';
-import type { FrontSession } from './session.js';
+import { compileTemplate, TEMPLATE_STEP_BUDGET } from './uri-template.js';
 
 /** Resources for clients that browse them: the group index and each group's tool definitions. */
 export const RESOURCES: ResourceDefinition[] = [
@@ -20,7 +19,7 @@ export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
   { uriTemplate: 'lazytools://groups/{group}', name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
 
-export function readResource(session: Pick<FrontSession, 'gateway' | 'focus' | 'boundary'>, uri: string): ReadResourceResult {
+export function readResource(session: Pick<ToolSession, 'gateway' | 'focus' | 'boundary'>, uri: string): ReadResourceResult {
   const catalog = session.gateway.catalog;
   // A token sees only its modes' tools: groups hold those, groups without any are not there.
   const within = (group: CatalogGroup) => groupToolsWithin(session.gateway.config, session.boundary, group);
@@ -47,16 +46,6 @@ const OWN_SCHEME = 'lazytools://';
 const MAX_TEMPLATE_URI = 8 * 1024;
 /** Subscriptions one session may hold (a bound on the gateway's memory, far above real use). */
 export const MAX_SUBSCRIPTIONS = 1_000;
-
-/** Upstream resources and templates (lazytools' own first), and who owns a URI. */
-export interface ResourceIndex {
-  resources: ResourceDefinition[];
-  templates: TemplateDefinition[];
-  /** The server that listed this exact URI (the first in rc order). */
-  exact: Map<string, string>;
-  /** Templates in rc order with their matchers. */
-  matchers: { server: string; uriTemplate: string; pattern: TemplateMatcher }[];
-}
 
 /** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins). */
 export function buildResourceIndex(upstreams: Iterable<Upstream>): ResourceIndex {
@@ -100,7 +89,7 @@ export function resourceRelayRoute(session: SessionContext, params: Record<strin
  * Who is subscribed to which upstream URI. The upstream hears one subscribe when the first session
  * subscribes and one unsubscribe when the last leaves; resources/updated reaches only subscribers.
  */
-export class Subscriptions {
+export class Subscriptions implements SubscriptionTable {
   private readonly byKey = new Map<string, { server: string; uri: string; sessions: Set<object> }>();
   private readonly counts = new WeakMap<object, number>();
 

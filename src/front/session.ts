@@ -8,18 +8,16 @@ import { callRefusal, fixedModeGone, modeNamed, withinBoundary, type Boundary, t
 import { listedTools, modeMembers, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import { strategyFor } from './clients.js';
 import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
-import type { Gateway, SessionOptions } from './gateway.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from './completion.js';
-import { scopedRouting, type RoutingContext, type SessionContext } from './context.js';
+import { scopedRouting, type CallVia, type ListingSession, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from './context.js';
 import { registerLogging } from './logging.js';
 import { promptRelayRoute, registerPrompts } from './prompts.js';
 import { FrontRelay, type RelayRoute } from './relay.js';
 import { readResource, registerResources, resourceRelayRoute } from './resources.js';
-import type { CallVia } from './call.js';
 import { registerTools, toolRelayRoute } from './tools.js';
 import { declaresGroups, groupsChanged, groupsExtensions, listedOwnTools, registerGroups, rememberShown } from './groups-ext.js';
 import type { PrimitiveKind } from '../upstream/upstream.js';
@@ -42,7 +40,7 @@ const INSTRUCTIONS =
  * in prompts.ts, resources.ts, completion.ts, logging.ts, client-requests.ts) goes through the
  * SDK handlers.
  */
-export class FrontSession implements SessionContext, PolicySubject {
+export class FrontSession implements SessionContext, ListingSession, PolicySubject {
   readonly server: Server;
   /** The level this session set with logging/setLevel. */
   logLevel: string | undefined;
@@ -70,7 +68,7 @@ export class FrontSession implements SessionContext, PolicySubject {
   private readonly searched = new Set<string>();
 
   constructor(
-    readonly gateway: Gateway,
+    readonly gateway: SessionHub,
     options: SessionOptions = {},
   ) {
     this.fixedMode = options.mode;

@@ -9,10 +9,10 @@ import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
 import type { RelayRoute } from './relay.js';
 import { errorResult } from './results.js';
-import type { FrontSession } from './session.js';
+import type { ListingSession } from './context.js';
 
 /** tools/list (own tools, then the listed catalog tools, paged) and tools/call. */
-export function registerTools(server: Server, session: FrontSession): void {
+export function registerTools(server: Server, session: ListingSession): void {
   server.setRequestHandler('tools/list', (request) => {
     const tools = session.listTools();
     if (tools.length >= LARGE_CATALOG) compactSoon();
@@ -22,7 +22,7 @@ export function registerTools(server: Server, session: FrontSession): void {
 }
 
 /** Routes one call: focus_mode, a discovery meta-tool, or a catalog tool. Never throws. */
-async function handleCall(session: FrontSession, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
+async function handleCall(session: ListingSession, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
   try {
     if (name === FOCUS_MODE) {
       const refused = switchRefusal(session);
@@ -43,7 +43,7 @@ async function handleCall(session: FrontSession, name: string, args: unknown, ca
  * The relay route of a `tools/call` for a permitted catalog tool (the upstream's own name put
  * back); undefined leaves the request to the SDK handler (own tools, refusals, unknown names).
  */
-export function toolRelayRoute(session: FrontSession, params: Record<string, unknown>): RelayRoute | undefined {
+export function toolRelayRoute(session: ListingSession, params: Record<string, unknown>): RelayRoute | undefined {
   if (typeof params.name !== 'string') return undefined;
   const tool: CatalogTool | undefined = session.gateway.catalog.byName.get(params.name);
   if (!tool || session.refusal(tool)) return undefined;

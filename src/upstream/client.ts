@@ -2,7 +2,7 @@ import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Notification, Transport } from '@modelcontextprotocol/client';
 import type { RequestId } from '../util/jsonrpc.js';
 import { outsideText } from '../util/redact.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import type { CausedBy } from './stream-cause.js';
 import { UpstreamError } from './error.js';
 

@@ -12,7 +12,7 @@ import {
 import { FOCUS_MODE } from '../../catalog/own-tools.js';
 import { boundaryOf, requestMode, switchRefusal } from '../../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../util/version.js';
 import type { Gateway } from '../gateway.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../meta-tools.js';
 import { listPage } from '../paging.js';

@@ -5,7 +5,7 @@ import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
-import type { CallVia } from '../call.js';
+import type { CallVia } from '../context.js';
 import type { StatelessOrigin } from '../client-requests.js';
 import { ErrorCode, rpcError } from '../../protocol/errors.js';
 import type { Gateway } from '../gateway.js';
