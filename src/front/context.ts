@@ -12,7 +12,6 @@ import { UpstreamError, type Upstream } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import type { Logger } from '../util/log.js';
 import { ErrorCode, rpcError } from '../protocol/errors.js';
-import type { ServerState } from './starts.js';
 import type { TemplateMatcher } from './uri-template.js';
 
 /*
@@ -48,6 +47,33 @@ export interface ResourceIndex {
 export interface SubscriptionTable {
   subscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void>;
   unsubscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void>;
+}
+
+/** How a failed relayed request is answered: a result (tools: isError) or a JSON-RPC error. */
+export type RelayFailure = (error: UpstreamError) => { result: unknown } | { error: { code: number; message: string; data?: unknown } };
+
+/**
+ * Where a request can be relayed without the SDK: the upstream, the params it receives, how a
+ * failure is answered, and what to record once it is sent. Each primitive's module decides its
+ * own (tools.ts, prompts.ts, resources.ts); undefined leaves the request to the SDK handlers.
+ */
+export interface RelayRoute {
+  upstream: Upstream;
+  params: Record<string, unknown>;
+  failure: RelayFailure;
+  record?: () => void;
+}
+
+/** A relayed prompts/get or resources/read that failed: the upstream's own error, verbatim. */
+export function relayError(error: UpstreamError): { error: { code: number; message: string; data?: unknown } } {
+  return { error: error.rpcError ?? { code: ErrorCode.InternalError, message: error.message } };
+}
+
+/** A server as operators see it (`/readyz`, focus_mode status, metrics). */
+export interface ServerState {
+  name: string;
+  state: 'up' | 'down' | 'failed' | 'lazy' | 'starting';
+  reason?: string;
 }
 
 /** How a catalog tool was called, for the usage record. */

@@ -14,12 +14,12 @@ import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import { forwardClientRequest, causingSession, reflectedCapabilities } from './client-requests.js';
-import type { PromptIndex, ResourceIndex, SessionHub, SessionOptions } from './context.js';
+import type { PromptIndex, ResourceIndex, ServerState, SessionHub, SessionOptions } from './context.js';
 import { deliverLog, sendLogLevel, upstreamLogLevel } from './logging.js';
 import { buildPromptIndex } from './prompts.js';
 import { buildResourceIndex, Subscriptions } from './resources.js';
 import { FrontSession } from './session.js';
-import { InitialStarts, type ServerState } from './starts.js';
+import { InitialStarts } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
 import { capText } from '../util/bounds.js';
 

@@ -2,8 +2,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { PromptDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
-import { relayError, type RelayRoute } from './relay.js';
-import { upstreamFailure, type PromptIndex, type PromptRoute, type SessionContext } from './context.js';
+import { relayError, upstreamFailure, type PromptIndex, type PromptRoute, type RelayRoute, type SessionContext } from './context.js';
 import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 /**

@@ -7,9 +7,8 @@ import { callCatalogTool, callContext, type CallContext } from './call.js';
 import { handleFocusMode } from './focus-tool.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
-import type { RelayRoute } from './relay.js';
 import { errorResult } from './results.js';
-import type { ListingSession } from './context.js';
+import type { ListingSession, RelayRoute } from './context.js';
 
 /** tools/list (own tools, then the listed catalog tools, paged) and tools/call. */
 export function registerTools(server: Server, session: ListingSession): void {
