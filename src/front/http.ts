@@ -11,12 +11,12 @@ import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/errors.js';
 import { accessFor } from './auth.js';
-import type { Gateway } from './gateway.js';
+import type { Gateway } from '../hub/gateway.js';
 import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
 import { classifyEra } from '../protocol/era.js';
-import { createModernHttp } from './modern/http.js';
-import type { FrontSession } from './session.js';
+import { createModernHttp } from './http-modern.js';
+import type { FrontSession } from '../hub/session.js';
 
 export interface HttpOptions {
   host?: string | undefined;

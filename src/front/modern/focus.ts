@@ -1,8 +1,8 @@
 import { modeNamed, switchRefusal, visibleModeNames } from '../../focus/policy.js';
 import { resolveIntent, unclearIntentText } from '../../search/intent.js';
 import { UnknownNameError } from '../../util/errors.js';
-import { boundedReply, status } from '../focus-tool.js';
-import { errorResult, textResult } from '../results.js';
+import { boundedReply, status } from '../../handlers/focus-tool.js';
+import { errorResult, textResult } from '../../handlers/results.js';
 
 type CallToolResult = ReturnType<typeof errorResult>;
 import { reachOf, reachText, type ServedAt } from './reach.js';

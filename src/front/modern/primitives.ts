@@ -1,12 +1,12 @@
 import { MissingRequiredClientCapabilityError, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { resourceNotFound } from '../../protocol/errors.js';
 import type { Upstream } from '../../upstream/upstream.js';
-import type { Gateway } from '../gateway.js';
-import { listPage } from '../paging.js';
-import { readResource, resourceOwner } from '../resources.js';
-import { scopedRouting, upstreamFailure, type SessionContext } from '../context.js';
-import { promptRoute } from '../prompts.js';
-import { completionRoute } from '../completion.js';
+import type { Gateway } from '../../hub/gateway.js';
+import { listPage } from '../../handlers/paging.js';
+import { readResource, resourceOwner } from '../../handlers/resources.js';
+import { scopedRouting, upstreamFailure, type SessionContext } from '../../handlers/context.js';
+import { promptRoute } from '../../handlers/prompts.js';
+import { completionRoute } from '../../handlers/completion.js';
 import type { ModernRoute } from './route.js';
 
 import { retryParams, withInputRounds } from './rounds.js';

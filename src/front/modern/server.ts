@@ -13,19 +13,19 @@ import { FOCUS_MODE } from '../../catalog/own-tools.js';
 import { boundaryOf, requestMode, switchRefusal } from '../../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
 import { VERSION } from '../../util/version.js';
-import type { Gateway } from '../gateway.js';
-import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../meta-tools.js';
-import { listPage } from '../paging.js';
-import { errorResult } from '../results.js';
-import { scopedRouting } from '../context.js';
+import type { Gateway } from '../../hub/gateway.js';
+import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../../handlers/meta-tools.js';
+import { listPage } from '../../handlers/paging.js';
+import { errorResult } from '../../handlers/results.js';
+import { scopedRouting } from '../../handlers/context.js';
 import { modernFocusMode } from './focus.js';
 import { registerModernPrimitives } from './primitives.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
 import { retryParams, withInputRounds } from './rounds.js';
 import { ModernView } from './view.js';
-import { callCatalogTool, callContext, type CallContext } from '../call.js';
-import { groupsExtensions, registerGroups } from '../groups-ext.js';
+import { callCatalogTool, callContext, type CallContext } from '../../handlers/call.js';
+import { groupsExtensions, registerGroups } from '../../handlers/groups-ext.js';
 
 const INSTRUCTIONS =
   'lazytools curates the tools of several MCP servers into focus modes. The list shows the tools of one mode; it does not change with your calls. ' +

@@ -5,12 +5,12 @@ import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
-import type { CallVia } from '../context.js';
-import type { StatelessOrigin } from '../client-requests.js';
+import type { CallVia } from '../../handlers/context.js';
+import type { StatelessOrigin } from '../../hub/client-requests.js';
 import { ErrorCode, rpcError } from '../../protocol/errors.js';
-import type { Gateway } from '../gateway.js';
-import type { InputAsker } from '../input-rounds.js';
-import { declaresGroups } from '../groups-ext.js';
+import type { Gateway } from '../../hub/gateway.js';
+import type { InputAsker } from '../../hub/input-rounds.js';
+import { declaresGroups } from '../../handlers/groups-ext.js';
 
 /**
  * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the

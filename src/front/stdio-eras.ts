@@ -1,11 +1,11 @@
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
-import type { Strategy } from '../../config/schema.js';
-import { fixedModeGone } from '../../focus/policy.js';
-import { addCloseListener } from '../../util/close.js';
-import { isRequest } from '../../util/jsonrpc.js';
-import { classifyEra, isMethod } from '../../protocol/era.js';
-import type { Gateway } from '../gateway.js';
-import type { StdioFrontTransport } from '../stdio.js';
+import type { Strategy } from '../config/schema.js';
+import { fixedModeGone } from '../focus/policy.js';
+import { addCloseListener } from '../util/close.js';
+import { isRequest } from '../util/jsonrpc.js';
+import { classifyEra, isMethod } from '../protocol/era.js';
+import type { Gateway } from '../hub/gateway.js';
+import type { StdioFrontTransport } from './stdio.js';
 
 /** How a stdio connection is served once its era is known. */
 export interface StdioEras {
@@ -90,9 +90,9 @@ export async function serveStdioEras(gateway: Gateway, transport: StdioFrontTran
 async function startModern(gateway: Gateway, transport: StdioFrontTransport, eras: StdioEras, end: (reason: string) => void): Promise<ModernLeg> {
   const [{ serveStdio }, { createModernServer }, { watchListChanges }, { StdioGroupsListens }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
-    import('./server.js'),
-    import('./changes.js'),
-    import('./groups-listen.js'),
+    import('./modern/server.js'),
+    import('./modern/changes.js'),
+    import('./modern/groups-listen.js'),
   ]);
   const groups = new StdioGroupsListens(gateway, { served: eras.served, strategy: eras.strategy }, (notification) => void channel.send(notification as never));
   // serveStdio owns the transport it is given: give it a channel, so a probe can be discarded

@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/server';
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
-import type { RelayFailure } from './context.js';
+import type { RelayFailure } from '../handlers/context.js';
 
 /** Requests one session may have in flight on the relay (a bound on memory, not on work). */
 export const MAX_INFLIGHT = 10_000;

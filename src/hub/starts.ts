@@ -1,6 +1,6 @@
 import type { Upstream } from '../upstream/upstream.js';
 import type { Logger } from '../util/log.js';
-import type { ServerState } from './context.js';
+import type { ServerState } from '../handlers/context.js';
 
 
 /**
