@@ -1,6 +1,6 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { limitConnectionsPerAddress, originForm } from './http-limits.js';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
@@ -10,7 +10,7 @@ import { addCloseListener } from '../util/close.js';
 import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/errors.js';
-import { accessFor } from './auth.js';
+import { guardRequest, LOOPBACK } from './http-guard.js';
 import type { Gateway } from '../hub/gateway.js';
 import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
@@ -77,7 +77,6 @@ interface HttpSession {
   active: number;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const DEFAULT_MAX_SESSIONS = 1_000;
 
 /**
@@ -126,13 +125,13 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (isHealthz(req)) return reply(res, 200, { status: 'ok' });
-    // The bearer token is checked against --token and the rc's auth.tokens (sha256) by accessFor.
-    const access = accessFor(req.headers.authorization, gateway.config, options.token);
-    const refusal = checkRequest(req.headers, port, host, { ...options, token: undefined }) ?? refusedAccess(access);
-    if (refusal) {
-      if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-      return refuse(res, refusal.status, refusal.message);
+    // Host, Origin, then the bearer token against --token and the rc's auth.tokens (http-guard).
+    const guarded = guardRequest(req.headers, port, host, options, gateway.config);
+    if ('refusal' in guarded) {
+      if (guarded.refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+      return refuse(res, guarded.refusal.status, guarded.refusal.message);
     }
+    const access = guarded.access;
     const url = new URL(req.url ?? '/', 'http://localhost');
     // Readiness and metrics: behind the token when one is set.
     if (await operatorEndpoint(url.pathname, res, gateway, options.metrics)) return;
@@ -313,59 +312,9 @@ function grantKey(grant: TokenGrant | undefined): string | undefined {
   return grant && `${grant.label}\n${grant.modes.join('\n')}`;
 }
 
-/** A refused bearer token as a 401, or undefined. */
-function refusedAccess(access: ReturnType<typeof accessFor>): { status: number; message: string } | undefined {
-  return access.kind === 'refused' ? { status: 401, message: access.message } : undefined;
-}
-
 function isInitialize(body: unknown): boolean {
   if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
   return isInitializeRequest(body);
-}
-
-/**
- * Host, Origin and token checks of one request (DNS rebinding protection and the bearer token);
- * returns the refusal or undefined. Pure: `port` and `bound` are where the server listens.
- */
-export function checkRequest(headers: IncomingHttpHeaders, port: number, bound: string, options: HttpOptions): { status: number; message: string } | undefined {
-  const hostHeader = (headers.host ?? '').toLowerCase();
-  const allowedHosts = new Set([
-    ...['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${port}`),
-    ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
-    ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
-  ]);
-  // `--allow-host name` (no port) accepts `name` on any port, e.g. behind a reverse proxy.
-  const hostname = hostHeader.replace(/:\d+$/, '');
-  if (hostHeader === '') return { status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' };
-  if (!allowedHosts.has(hostHeader) && !allowedHosts.has(hostname))
-    return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader}.` };
-  const origin = headers.origin;
-  if (origin !== undefined && origin !== 'null') {
-    let ok = (options.allowedOrigins ?? []).includes(origin);
-    if (!ok) {
-      try {
-        const parsed = new URL(origin);
-        ok = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK.has(parsed.hostname);
-      } catch {
-        ok = false;
-      }
-    }
-    if (!ok) return { status: 403, message: `Forbidden: Origin "${origin}" is not allowed` };
-  } else if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
-  if (options.token) {
-    const header = headers.authorization ?? '';
-    // The auth scheme is case-insensitive (RFC 9110 11.1).
-    const match = /^bearer +(.*)$/i.exec(header);
-    const given = match?.[1]?.trim() ?? '';
-    if (!safeEqual(given, options.token)) return { status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' };
-  }
-  return undefined;
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; code: number; message: string }> {
