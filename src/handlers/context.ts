@@ -122,8 +122,6 @@ export interface SessionHub extends HubView {
   readonly sessions: ReadonlySet<object>;
   /** list_changed notifications sent to sessions (metrics). */
   listChangedSent: number;
-  upstreamCapabilities(): { prompts: boolean; completions: boolean; logging: boolean };
-  upstreamInstructions(upstreams?: Iterable<Upstream>): string;
   /** The initial start while it runs (lists wait for it), else undefined. */
   ready(): Promise<void> | undefined;
 }

@@ -1,5 +1,5 @@
 import type { CallToolResult, Server } from '@modelcontextprotocol/server';
-import type { CatalogTool } from '../catalog/catalog.js';
+import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import { FOCUS_MODE } from '../catalog/own-tools.js';
 import { switchRefusal } from '../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -55,3 +55,19 @@ export function toolRelayRoute(session: ListingSession, params: Record<string, u
     record: () => session.recordUsage(tool, 'direct'),
   };
 }
+
+/**
+ * Same tools in the same order? Unchanged definitions are the same objects (the catalog keeps
+ * them across rebuilds), so this is a pointer walk; only replaced objects are compared by content.
+ */
+export function sameToolList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x?.name !== y?.name || JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
+

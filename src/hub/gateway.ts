@@ -21,10 +21,6 @@ import { buildResourceIndex, Subscriptions } from '../handlers/resources.js';
 import { FrontSession } from './session.js';
 import { InitialStarts } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
-import { capText } from '../util/bounds.js';
-
-/** Characters of one upstream's instructions passed on to clients (the rest is cut with a note). */
-export const MAX_UPSTREAM_INSTRUCTIONS = 4 * 1024;
 
 export interface GatewayOptions {
   config: ResolvedConfig;
@@ -161,36 +157,6 @@ export class Gateway implements SessionHub {
   async applyLogLevels(): Promise<void> {
     const level = upstreamLogLevel(this.sessions);
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, level, this.sentLogLevels)));
-  }
-
-  /**
-   * The capabilities a new session advertises beyond tools and lazytools' own resources: those at
-   * least one upstream offers. An upstream not started yet (lazy, from the lock) may offer any, so
-   * while one is unknown, prompts, completions and logging are advertised too.
-   */
-  upstreamCapabilities(): { prompts: boolean; completions: boolean; logging: boolean } {
-    const offered = { prompts: false, completions: false, logging: false };
-    for (const upstream of this.upstreams.values()) {
-      const caps = upstream.capabilities;
-      if (!caps) return { prompts: true, completions: true, logging: true };
-      offered.prompts ||= caps.prompts !== undefined;
-      offered.completions ||= caps.completions !== undefined;
-      offered.logging ||= caps.logging !== undefined;
-    }
-    return offered;
-  }
-
-  /**
-   * The upstreams' own instructions, each under its server's name and cut at
-   * MAX_UPSTREAM_INSTRUCTIONS characters: they go into every initialize answer and discover result.
-   */
-  upstreamInstructions(upstreams: Iterable<Upstream> = this.upstreams.values()): string {
-    const parts: string[] = [];
-    for (const upstream of upstreams) {
-      const text = upstream.instructions?.trim();
-      if (text) parts.push(`## ${upstream.name}\n${capText(text, MAX_UPSTREAM_INSTRUCTIONS, 'instructions')}`);
-    }
-    return parts.join('\n\n');
   }
 
   /** The search index over the current catalog (built on first use). */
