@@ -39,7 +39,7 @@ export class FrontRelay {
     this.raw = typeof raw.sendRawLine === 'function' ? (raw as RawLineTransport) : undefined;
   }
 
-  /** False when the session has too many requests in flight (the SDK path answers then). */
+  /** True when the session has too many requests in flight (the SDK path answers then). */
   get full(): boolean {
     return this.inflight.size >= MAX_INFLIGHT;
   }
