@@ -31,8 +31,9 @@ export { resolveIntent, type IntentMatch } from './search/intent.js';
 // The gateway in front of configured upstreams (what `lazytools serve` runs).
 export { serve, type ServeOptions, type Served } from './front/serve.js';
 export type { HttpOptions, HttpFront } from './front/http.js';
-export { Gateway, type GatewayOptions, type SessionOptions } from './front/gateway.js';
-export type { FrontSession } from './front/session.js';
+export { Gateway, type GatewayOptions } from './hub/gateway.js';
+export type { SessionOptions } from './handlers/context.js';
+export type { FrontSession } from './hub/session.js';
 
 // Hosts consuming the draft extension io.modelcontextprotocol/groups (lazytools serves it).
 export { GROUPS_EXTENSION, type Group } from './groups/wire.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CLIENT_NAMES, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { parseConfig } from '../config/load.js';
 import { strategySchema } from '../config/schema.js';
-import { importStrategy } from '../front/clients.js';
+import { importStrategy } from '../hub/clients.js';
 import { readJsonFile } from '../util/json.js';
 import { parse, usageText, UsageError, type FlagSpecs } from './args.js';
 import { initHints } from './init-hints.js';

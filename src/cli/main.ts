@@ -1,4 +1,4 @@
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
 import { UsageError } from './args.js';

@@ -219,6 +219,5 @@ export type ModeConfig = z.infer<typeof modeSchema>;
 export type ToolOverride = z.infer<typeof toolOverrideSchema>;
 export type Strategy = z.infer<typeof strategySchema>;
 export type DefinitionsSetting = z.infer<typeof definitionsSchema>;
-export type TokenGrantConfig = z.infer<typeof tokenGrantSchema>;
 /** The rc file as written (after validation). */
 export type RcConfig = z.infer<typeof configSchema>;

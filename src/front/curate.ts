@@ -6,9 +6,10 @@ import { resolveConfig } from '../config/resolve.js';
 import type { RcConfig } from '../config/schema.js';
 import { Upstream } from '../upstream/upstream.js';
 import { stderrLogger, type Logger } from '../util/log.js';
-import { VERSION } from '../version.js';
-import { Gateway, type SessionOptions } from './gateway.js';
-import type { FrontSession } from './session.js';
+import { VERSION } from '../util/version.js';
+import { Gateway } from '../hub/gateway.js';
+import type { SessionOptions } from '../handlers/context.js';
+import type { FrontSession } from '../hub/session.js';
 
 /** Anything that serves MCP over a transport: the SDK's `McpServer` or low-level `Server`. */
 export interface ConnectableServer {

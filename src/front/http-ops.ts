@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRequest } from '../util/jsonrpc.js';
-import type { Gateway } from './gateway.js';
+import type { Gateway } from '../hub/gateway.js';
 import type { Metrics } from './metrics.js';
 
 /**

@@ -1,6 +1,6 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { limitConnectionsPerAddress, originForm } from './http-limits.js';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
@@ -9,14 +9,14 @@ import type { TokenGrant } from '../config/resolve.js';
 import { addCloseListener } from '../util/close.js';
 import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
-import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../util/jsonrpc.js';
-import { accessFor } from './auth.js';
-import type { Gateway } from './gateway.js';
+import { errorEnvelope, ErrorCode } from '../protocol/errors.js';
+import { guardRequest, LOOPBACK } from './http-guard.js';
+import type { Gateway } from '../hub/gateway.js';
 import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
-import { isModernHttpRequest } from './modern/classify-http.js';
-import { createModernHttp } from './modern/http.js';
-import type { FrontSession } from './session.js';
+import { classifyEra } from '../protocol/era.js';
+import { createModernHttp } from './http-modern.js';
+import type { FrontSession } from '../hub/session.js';
 
 export interface HttpOptions {
   host?: string | undefined;
@@ -77,7 +77,6 @@ interface HttpSession {
   active: number;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const DEFAULT_MAX_SESSIONS = 1_000;
 
 /**
@@ -115,24 +114,24 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     originForm(req);
     if (draining) {
       res.setHeader('connection', 'close');
-      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service unavailable: the gateway is shutting down' } });
+      return refuse(res, 503, 'Service unavailable: the gateway is shutting down');
     }
     handle(req, res).catch((error: unknown) => {
       gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
-      if (!res.headersSent) reply(res, 500, { jsonrpc: '2.0', id: null, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
+      if (!res.headersSent) refuse(res, 500, 'Internal error', ErrorCode.InternalError);
       else res.end();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (isHealthz(req)) return reply(res, 200, { status: 'ok' });
-    // The bearer token is checked against --token and the rc's auth.tokens (sha256) by accessFor.
-    const access = accessFor(req.headers.authorization, gateway.config, options.token);
-    const refusal = checkRequest(req.headers, port, host, { ...options, token: undefined }) ?? refusedAccess(access);
-    if (refusal) {
-      if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-      return reply(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } });
+    // Host, Origin, then the bearer token against --token and the rc's auth.tokens (http-guard).
+    const guarded = guardRequest(req.headers, port, host, options, gateway.config);
+    if ('refusal' in guarded) {
+      if (guarded.refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+      return refuse(res, guarded.refusal.status, guarded.refusal.message);
     }
+    const access = guarded.access;
     const url = new URL(req.url ?? '/', 'http://localhost');
     // Readiness and metrics: behind the token when one is set.
     if (await operatorEndpoint(url.pathname, res, gateway, options.metrics)) return;
@@ -143,29 +142,29 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     if (!route)
       return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${served.join(', ')})` });
     const mode = route[1] === undefined ? fixedModes?.[0] : safeDecode(route[1]);
-    if (mode === null) return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Not found: "${route[1]}" is not a valid mode path` } });
+    if (mode === null) return refuse(res, 404, `Not found: "${route[1]}" is not a valid mode path`);
     if (mode !== undefined && (!modeNamed(gateway.config, mode) || (fixedModes !== undefined && !fixedModes.includes(mode)))) {
       const message = fixedModes && !fixedModes.includes(mode) ? `This gateway serves only mode(s) ${fixedModes.join(', ')}` : `Unknown mode "${mode}". Modes: ${served.join(', ')}`;
-      return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+      return refuse(res, 404, message);
     }
 
     // A token mapped to modes bounds the mode: no endpoint may widen it (focus/policy requestMode).
     const decided = grant ? requestMode(gateway.config, { endpoint: mode, served: fixedModes, tokenModes: grant.modes, tokenLabel: grant.label }) : undefined;
-    if (decided && 'refusal' in decided) return reply(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Forbidden: ${decided.refusal}` } });
+    if (decided && 'refusal' in decided) return refuse(res, 403, `Forbidden: ${decided.refusal}`);
 
     // A request is in flight from its arrival (its body may take a while) until its response ends.
     const sessionId = req.headers['mcp-session-id'];
     const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
       if (!entry || entry.path !== url.pathname || entry.grant !== grantKey(grant))
-        return reply(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: start a new session with initialize' } });
+        return refuse(res, 404, 'Session not found: start a new session with initialize', ErrorCode.SessionNotFound);
       entry.lastSeen = Date.now();
       if (req.method === 'POST') busy(entry, res);
     }
     let body: unknown;
     if (req.method === 'POST') {
       const parsed = await readBody(req, maxBody);
-      if (!parsed.ok) return reply(res, parsed.status, { jsonrpc: '2.0', id: null, error: { code: parsed.code, message: parsed.message } });
+      if (!parsed.ok) return refuse(res, parsed.status, parsed.message, parsed.code);
       body = parsed.value;
       // Requests that read the catalog wait for the initial start (bounded by the start
       // timeouts), so a first list is whole; the handshake is answered at once.
@@ -179,24 +178,25 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     }
     if (entry) return entry.transport.handleRequest(req, res, body);
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
-    if (req.method === 'POST' && isModernHttpRequest(req.headers, body)) {
+    // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
+    if (req.method === 'POST' && classifyEra(body, req.headers) !== 'legacy') {
       const requested = url.searchParams.get('strategy');
       if (requested !== null && !strategySchema.safeParse(requested).success)
-        return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
+        return refuse(res, 400, `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto`);
       const baseUrl = `http://${req.headers.host ?? `${host}:${port}`}/mcp`;
       return modern.handle(req, res, body, { endpoint: route[1] === undefined ? undefined : (mode as string), served: fixedModes, tokenModes: grant?.modes, tokenLabel: grant?.label, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl, tokenScoped: gateway.config.tokens.length > 0 });
     }
     if (req.method !== 'POST' || !isInitialize(body))
-      return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no valid session ID; the first request must be initialize' } });
+      return refuse(res, 400, 'Bad Request: no valid session ID; the first request must be initialize');
 
     const requested = url.searchParams.get('strategy');
     if (requested !== null && !strategySchema.safeParse(requested).success)
-      return reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto` } });
+      return refuse(res, 400, `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto`);
     if (sessions.size + opening >= maxSessions)
-      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions` } });
+      return refuse(res, 503, `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions`);
     // One token may hold at most half the sessions, so another token always finds room.
     if (grant && tokenSessions(grantKey(grant)) >= Math.ceil(maxSessions / 2))
-      return reply(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Too many sessions for this token (${Math.ceil(maxSessions / 2)} open): close idle sessions` } });
+      return refuse(res, 503, `Too many sessions for this token (${Math.ceil(maxSessions / 2)} open): close idle sessions`);
     // One boundary per session (focus/policy boundaryOf): the endpoint's mode narrowed by the
     // token's modes. A token of one mode fixes the session there; of several, it switches among them.
     const boundary = boundaryOf({ endpoint: mode, tokenModes: grant?.modes, tokenLabel: grant?.label });
@@ -312,59 +312,9 @@ function grantKey(grant: TokenGrant | undefined): string | undefined {
   return grant && `${grant.label}\n${grant.modes.join('\n')}`;
 }
 
-/** A refused bearer token as a 401, or undefined. */
-function refusedAccess(access: ReturnType<typeof accessFor>): { status: number; message: string } | undefined {
-  return access.kind === 'refused' ? { status: 401, message: access.message } : undefined;
-}
-
 function isInitialize(body: unknown): boolean {
   if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
   return isInitializeRequest(body);
-}
-
-/**
- * Host, Origin and token checks of one request (DNS rebinding protection and the bearer token);
- * returns the refusal or undefined. Pure: `port` and `bound` are where the server listens.
- */
-export function checkRequest(headers: IncomingHttpHeaders, port: number, bound: string, options: HttpOptions): { status: number; message: string } | undefined {
-  const hostHeader = (headers.host ?? '').toLowerCase();
-  const allowedHosts = new Set([
-    ...['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${port}`),
-    ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
-    ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
-  ]);
-  // `--allow-host name` (no port) accepts `name` on any port, e.g. behind a reverse proxy.
-  const hostname = hostHeader.replace(/:\d+$/, '');
-  if (hostHeader === '') return { status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' };
-  if (!allowedHosts.has(hostHeader) && !allowedHosts.has(hostname))
-    return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader}.` };
-  const origin = headers.origin;
-  if (origin !== undefined && origin !== 'null') {
-    let ok = (options.allowedOrigins ?? []).includes(origin);
-    if (!ok) {
-      try {
-        const parsed = new URL(origin);
-        ok = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK.has(parsed.hostname);
-      } catch {
-        ok = false;
-      }
-    }
-    if (!ok) return { status: 403, message: `Forbidden: Origin "${origin}" is not allowed` };
-  } else if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
-  if (options.token) {
-    const header = headers.authorization ?? '';
-    // The auth scheme is case-insensitive (RFC 9110 11.1).
-    const match = /^bearer +(.*)$/i.exec(header);
-    const given = match?.[1]?.trim() ?? '';
-    if (!safeEqual(given, options.token)) return { status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' };
-  }
-  return undefined;
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; code: number; message: string }> {
@@ -372,14 +322,19 @@ async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; 
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > max) return { ok: false, status: 413, code: INVALID_REQUEST, message: `Request body larger than ${max} bytes` };
+    if (size > max) return { ok: false, status: 413, code: ErrorCode.InvalidRequest, message: `Request body larger than ${max} bytes` };
     chunks.push(chunk);
   }
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
   } catch {
-    return { ok: false, status: 400, code: PARSE_ERROR, message: 'Parse error: invalid JSON' };
+    return { ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: invalid JSON' };
   }
+}
+
+/** A JSON-RPC error answer (id null: the request was not read, or not served) with its HTTP status. */
+function refuse(res: ServerResponse, status: number, message: string, code: number = ErrorCode.Refused): void {
+  reply(res, status, errorEnvelope(null, code, message));
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { statusReport } from '../tokens/report.js';
-import type { Gateway } from './gateway.js';
+import type { Gateway } from '../hub/gateway.js';
 
 /** What the HTTP front serves at /metrics. */
 export interface Metrics {

@@ -9,10 +9,10 @@ import { readLockIfPresent } from '../catalog/lock.js';
 import { ConfigError, UnknownNameError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { modeNamed } from '../focus/policy.js';
-import { Gateway } from './gateway.js';
+import { Gateway } from '../hub/gateway.js';
 import type { HttpFront, HttpOptions } from './http.js';
-import { serveStdioEras } from './modern/stdio.js';
-import type { FrontSession } from './session.js';
+import { serveStdioEras } from './stdio-eras.js';
+import type { FrontSession } from '../hub/session.js';
 import { StdioFrontTransport } from './stdio.js';
 
 export interface ServeOptions {

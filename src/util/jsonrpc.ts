@@ -26,10 +26,6 @@ export interface RawResponse {
   error?: { code: number; message: string; data?: unknown };
 }
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const INTERNAL_ERROR = -32603;
-
 export function isRequest(message: unknown): message is RawRequest {
   const m = message as RawRequest;
   return typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
@@ -48,9 +44,4 @@ export function isResponse(message: unknown): message is RawResponse {
 /** A JSON-RPC envelope check: an object with `jsonrpc: "2.0"`. */
 export function isEnvelope(value: unknown): value is JSONRPCMessage {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
-}
-
-/** An error response for a message that could not be read (id null when unknown). */
-export function errorResponse(id: RequestId | null, code: number, message: string): JSONRPCMessage {
-  return { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage;
 }

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { errorResponse, INVALID_REQUEST, isEnvelope, PARSE_ERROR } from './jsonrpc.js';
+import { isEnvelope } from './jsonrpc.js';
+import { answerId, errorEnvelope, ErrorCode } from '../protocol/errors.js';
 
 /** Most bytes one line may hold before the peer is considered broken (64 MiB). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -58,7 +59,7 @@ export class LineReader {
         this.skipping = { size: this.size, head, tail: rest.subarray(-TAIL_BYTES) };
         this.chunks = [];
         this.size = 0;
-        this.reply(errorResponse(null, INVALID_REQUEST, `Message larger than ${MAX_LINE_BYTES} bytes`));
+        this.reply(errorEnvelope(null, ErrorCode.InvalidRequest, `Message larger than ${MAX_LINE_BYTES} bytes`));
         return;
       }
       this.chunks.push(rest);
@@ -81,12 +82,11 @@ export class LineReader {
     try {
       value = JSON.parse(text);
     } catch {
-      this.reply(errorResponse(null, PARSE_ERROR, 'Parse error: invalid JSON'), text);
+      this.reply(errorEnvelope(null, ErrorCode.ParseError, 'Parse error: invalid JSON'), text);
       return;
     }
     if (!isEnvelope(value)) {
-      const id = (value as { id?: unknown } | null)?.id;
-      this.reply(errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 object'), text);
+      this.reply(errorEnvelope(answerId(value), ErrorCode.InvalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 object'), text);
       return;
     }
     this.onMessage(value);

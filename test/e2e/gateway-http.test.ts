@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { serveHttp } from '../../src/front/http.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { silentLogger } from '../../src/util/log.js';
 import { deferred, EventCounter, referenceRc } from '../helpers.js';
 

@@ -7,7 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
-import { MAX_LISTEN_PER_TOKEN } from '../../src/front/modern/http.js';
+import { MAX_LISTEN_PER_TOKEN } from '../../src/front/http-modern.js';
 import { serve } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { ROOT, tempTree } from '../helpers.js';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import { serve, type Served } from '../../src/front/serve.js';
-import type { Gateway } from '../../src/front/gateway.js';
+import type { Gateway } from '../../src/hub/gateway.js';
 import { silentLogger } from '../../src/util/log.js';
 import { childPids, ROOT, tempTree } from '../helpers.js';
 

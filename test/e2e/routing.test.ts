@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { causingSession, forwardClientRequest } from '../../src/front/client-requests.js';
-import type { SessionContext } from '../../src/front/context.js';
-import { buildPromptIndex } from '../../src/front/prompts.js';
+import { causingSession, forwardClientRequest } from '../../src/hub/client-requests.js';
+import type { SessionContext } from '../../src/handlers/context.js';
+import { buildPromptIndex } from '../../src/handlers/prompts.js';
 import path from 'node:path';
-import { buildResourceIndex, Subscriptions } from '../../src/front/resources.js';
-import { compileTemplate as templatePattern } from '../../src/front/uri-template.js';
+import { buildResourceIndex, Subscriptions } from '../../src/handlers/resources.js';
+import { compileTemplate as templatePattern } from '../../src/handlers/uri-template.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 import { ROOT } from '../helpers.js';

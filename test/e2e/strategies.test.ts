@@ -6,8 +6,8 @@ import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { Strategy } from '../../src/config/schema.js';
-import { strategyFor } from '../../src/front/clients.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { strategyFor } from '../../src/hub/clients.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { EventCounter, referenceRc } from '../helpers.js';
 

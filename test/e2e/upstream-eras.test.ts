@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { ROOT } from '../helpers.js';
 
 // Upstreams of either protocol era behind a 2025 client session: the kitchen-sink fixture as a

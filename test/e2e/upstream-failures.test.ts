@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { readFileSync } from 'node:fs';
 import { childPids, deferred, referenceRc, serverEntry } from '../helpers.js';
 

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { compileTemplate } from '../../src/front/uri-template.js';
+import { compileTemplate } from '../../src/handlers/uri-template.js';
 import { compileGlob } from '../../src/util/glob.js';
 import { admitTools, MAX_TOOL_DESCRIPTION } from '../../src/catalog/admit.js';
 import { buildCatalog, findTool, type ToolDefinition } from '../../src/catalog/catalog.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { parseConfig } from '../../src/config/load.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 
 // Written on the v2 SDK line on both sides: a v2 McpServer upstream and a v2 Client.

@@ -9,7 +9,7 @@ import { usageWeights } from '../../src/usage/record.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { openProject } from '../../src/project.js';
 import { REFERENCE_CATALOG, stackSources, tempTree } from '../helpers.js';
 

@@ -11,7 +11,7 @@ import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
 import { GROUP_NAME_RULE, NameTable, wireName } from '../../src/groups/names.js';
 import { silentLogger } from '../../src/util/log.js';
 import { referenceProject, stackSources } from '../helpers.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { ModernView } from '../../src/front/modern/view.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/policy.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
-import { PAGE_MAX_BYTES } from '../../src/front/paging.js';
+import { PAGE_MAX_BYTES } from '../../src/handlers/paging.js';
 
 /**
  * Adversarial pass (hadv): tool definitions an upstream should not send, and does. One bad tool

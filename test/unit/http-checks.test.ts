@@ -1,10 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { checkRequest, type HttpOptions } from '../../src/front/http.js';
+import { guardRequest, type GuardOptions } from '../../src/front/http-guard.js';
 
+// The guard the HTTP front runs on every request (Host, Origin, then the bearer token via auth.ts).
 const PORT = 8080;
-const check = (headers: IncomingHttpHeaders, options: HttpOptions = {}, bound = '127.0.0.1') => checkRequest(headers, PORT, bound, options);
-const statusOf = (headers: IncomingHttpHeaders, options: HttpOptions = {}, bound = '127.0.0.1') => check(headers, options, bound)?.status ?? 200;
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const RC_TOKENS = { tokens: [{ label: 'ci', sha256: sha('ci-token'), modes: ['audit'] }] };
+const NO_TOKENS = { tokens: [] };
+const check = (headers: IncomingHttpHeaders, options: GuardOptions = {}, bound = '127.0.0.1', config: Parameters<typeof guardRequest>[4] = NO_TOKENS) => {
+  const guarded = guardRequest(headers, PORT, bound, options, config);
+  return 'refusal' in guarded ? guarded.refusal : undefined;
+};
+const statusOf = (headers: IncomingHttpHeaders, options: GuardOptions = {}, bound = '127.0.0.1') => check(headers, options, bound)?.status ?? 200;
 
 describe('HTTP front: Host header (DNS rebinding)', () => {
   it.each([
@@ -97,9 +105,20 @@ describe('HTTP front: bearer token', () => {
   });
 
   it('asks for the token without echoing it', () => {
+    expect(check({ host }, options)).toEqual({ status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' });
     const refusal = check({ host, authorization: 'Bearer nope' }, options);
-    expect(refusal).toEqual({ status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' });
+    expect(refusal).toEqual({ status: 401, message: 'Unauthorized: unknown bearer token' });
     expect(JSON.stringify(refusal)).not.toContain('sekret');
+    expect(JSON.stringify(refusal)).not.toContain('nope');
+  });
+
+  it('grants an rc token its modes, compared by sha256 (the case of the scheme does not matter)', () => {
+    const guarded = guardRequest({ host, authorization: 'bearer ci-token' }, PORT, '127.0.0.1', {}, RC_TOKENS);
+    expect('access' in guarded && guarded.access).toEqual({ kind: 'modes', grant: RC_TOKENS.tokens[0] });
+    expect(check({ host, authorization: 'Bearer ci-token2' }, {}, '127.0.0.1', RC_TOKENS)?.status).toBe(401);
+    expect(check({ host }, {}, '127.0.0.1', RC_TOKENS)?.status).toBe(401);
+    // The shared token opens everything, next to the rc's tokens.
+    expect(guardRequest({ host, authorization: 'Bearer sekret' }, PORT, '127.0.0.1', options, RC_TOKENS)).toEqual({ access: { kind: 'open' } });
   });
 
   it('needs no token when none is set', () => {

@@ -7,7 +7,7 @@ import type { ServerTools } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig, Strategy } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
-import { Gateway } from '../../src/front/gateway.js';
+import { Gateway } from '../../src/hub/gateway.js';
 import { referenceSources } from '../helpers.js';
 
 /**

@@ -5,7 +5,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { requestMode } from '../../src/focus/policy.js';
 import { accessFor } from '../../src/front/auth.js';
 import { variantsExtension } from '../../src/front/modern/variants.js';
-import { isModernOpening } from '../../src/front/modern/classify.js';
+import { classifyEra } from '../../src/protocol/era.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const config = resolveConfig(
@@ -86,11 +86,27 @@ describe('server variants (SEP-2053 draft)', () => {
   });
 });
 
-describe('stdio era decision', () => {
-  it('initialize stays legacy; server/discover or an enveloped request opens 2026-07-28', () => {
-    expect(isModernOpening({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })).toBe(false);
-    expect(isModernOpening({ jsonrpc: '2.0', id: 1, method: 'server/discover' })).toBe(true);
-    expect(isModernOpening({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })).toBe(true);
-    for (const message of [null, 7, [], { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' }]) expect(isModernOpening(message)).toBe(false);
+const fullEnvelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+
+describe('era classification (protocol/era, the one classifier of stdio and HTTP)', () => {
+  it('initialize without a valid claim stays legacy; server/discover or an enveloped request is modern', () => {
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })).toBe('legacy');
+    // An incomplete claim is no valid claim: initialize stays the legacy handshake.
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })).toBe('legacy');
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'server/discover' })).toBe('modern');
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: fullEnvelope } })).toBe('modern');
+    // A malformed claim is modern too: the modern front answers it with the SDK's error.
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })).toBe('modern');
+    for (const message of [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' }]) expect(classifyEra(message)).toBe('legacy');
+    for (const message of [null, 7, [], 'x']) expect(classifyEra(message)).toBe('invalid');
+  });
+
+  it('an initialize carrying a valid 2026-07-28 envelope claim is modern, as the SDK routes it', () => {
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' }, _meta: fullEnvelope } })).toBe('modern');
+  });
+
+  it('HTTP headers take part: a modern header on a claim-less initialize is a mismatch the modern front answers', () => {
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }, { 'mcp-protocol-version': '2026-07-28' })).toBe('modern');
+    expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'mcp-protocol-version': '2025-11-25' })).toBe('legacy');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLines, fitting, InvalidCursorError, PAGE_MAX_BYTES, PAGE_MAX_ITEMS, paginate } from '../../src/front/paging.js';
+import { fitLines, fitting, InvalidCursorError, PAGE_MAX_BYTES, PAGE_MAX_ITEMS, paginate } from '../../src/handlers/paging.js';
 
 const item = (name: string, bytes = 100) => ({ name, pad: 'x'.repeat(bytes) });
 const key = (entry: { name: string }) => entry.name;
@@ -79,7 +79,7 @@ describe('through the protocol, on a 2,000-tool catalog', () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
     const { resolveConfig } = await import('../../src/config/resolve.js');
-    const { Gateway } = await import('../../src/front/gateway.js');
+    const { Gateway } = await import('../../src/hub/gateway.js');
     // @ts-expect-error: plain .mjs fixture, no types
     const { generatedTools } = await import('../fixtures/servers/generated-tools.mjs');
     const known = Array.from({ length: 20 }, (_, s) => ({ server: `gen-${s}`, tools: generatedTools(s, 100) }));

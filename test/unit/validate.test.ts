@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
-import { argumentProblems } from '../../src/front/validate.js';
+import { argumentProblems } from '../../src/handlers/validate.js';
 
 const tool = (inputSchema: Record<string, unknown>): ToolDefinition => ({ name: 't', inputSchema: inputSchema as ToolDefinition['inputSchema'] });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Gateway } from '../gateway.js';
+import type { Gateway } from '../../hub/gateway.js';
 
 /** Where list changes go: the HTTP handler's notifier, or a stdio connection's server. */
 export interface ListNotifier {

@@ -3,8 +3,8 @@ import { CLIENT_CAPABILITIES_META_KEY, SUBSCRIPTION_ID_META_KEY } from '@modelco
 import { boundaryOf, requestMode } from '../../focus/policy.js';
 import { viewDigest } from '../../focus/group-view.js';
 import { isRequest, type RawNotification, type RequestId } from '../../util/jsonrpc.js';
-import type { Gateway } from '../gateway.js';
-import { declaresGroups, groupsOf } from '../groups-ext.js';
+import type { Gateway } from '../../hub/gateway.js';
+import { declaresGroups, groupsOf } from '../../handlers/groups-ext.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META } from './variants.js';
 import { ModernView } from './view.js';

@@ -1,11 +1,12 @@
-import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { resourceNotFound } from '../../protocol/errors.js';
 import type { Upstream } from '../../upstream/upstream.js';
-import type { Gateway } from '../gateway.js';
-import { listPage } from '../paging.js';
-import { readResource, resourceOwner } from '../resources.js';
-import { scopedRouting, upstreamFailure, type SessionContext } from '../context.js';
-import { promptRoute } from '../prompts.js';
-import { completionRoute } from '../completion.js';
+import type { Gateway } from '../../hub/gateway.js';
+import { listPage } from '../../handlers/paging.js';
+import { readResource, resourceOwner } from '../../handlers/resources.js';
+import { scopedRouting, upstreamFailure, type SessionContext } from '../../handlers/context.js';
+import { promptRoute } from '../../handlers/prompts.js';
+import { completionRoute } from '../../handlers/completion.js';
 import type { ModernRoute } from './route.js';
 
 import { retryParams, withInputRounds } from './rounds.js';
@@ -46,15 +47,9 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, moder
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
     const requestView = view(ctx);
-    if (uri.startsWith(OWN_SCHEME)) {
-      try {
-        return readResource(requestView, uri) as never;
-      } catch (error) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message, { uri });
-      }
-    }
+    if (uri.startsWith(OWN_SCHEME)) return readResource(requestView, uri) as never;
     const upstream = resourceOwner(routingOf(requestView), uri);
-    if (!upstream) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
+    if (!upstream) throw resourceNotFound(uri, `Resource not found: no server lists "${uri}" or a template that matches it`);
     return withInputRounds(gateway, modernRoute, requestView, ctx, `resources/read ${uri}`, (signal) => relay(upstream, 'resources/read', request.params, ctx, requestView, signal)) as never;
   });
   if (offered.completions)

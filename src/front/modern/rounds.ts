@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
-import type { Gateway } from '../gateway.js';
-import { isRoundState, type InputRequired } from '../input-rounds.js';
+import type { Gateway } from '../../hub/gateway.js';
+import { isRoundState, type InputRequired } from '../../hub/input-rounds.js';
 import type { ModernRoute } from './route.js';
 import type { ModernView } from './view.js';
 

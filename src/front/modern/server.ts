@@ -6,30 +6,26 @@ import {
   Server,
   type CacheHint,
   type CallToolResult,
-  type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { FOCUS_MODE } from '../../catalog/own-tools.js';
 import { boundaryOf, requestMode, switchRefusal } from '../../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
-import { VERSION } from '../../version.js';
-import type { Gateway } from '../gateway.js';
-import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../meta-tools.js';
-import { listPage } from '../paging.js';
-import { errorResult } from '../results.js';
-import { scopedRouting } from '../context.js';
+import { VERSION } from '../../util/version.js';
+import type { Gateway } from '../../hub/gateway.js';
+import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../../handlers/meta-tools.js';
+import { listPage } from '../../handlers/paging.js';
+import { errorResult } from '../../handlers/results.js';
+import { scopedRouting } from '../../handlers/context.js';
 import { modernFocusMode } from './focus.js';
 import { registerModernPrimitives } from './primitives.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
 import { retryParams, withInputRounds } from './rounds.js';
 import { ModernView } from './view.js';
-import { callCatalogTool, callContext, type CallContext } from '../call.js';
-import { groupsExtensions, registerGroups } from '../groups-ext.js';
-
-const INSTRUCTIONS =
-  'lazytools curates the tools of several MCP servers into focus modes. The list shows the tools of one mode; it does not change with your calls. ' +
-  'To reach a tool that is not listed, call search_tools, then execute_tool. To work in another mode, ask focus_mode (e.g. {"intent": "security review"}): it says how to reach it.';
+import { callCatalogTool, callContext, type CallContext } from '../../handlers/call.js';
+import { registerGroups } from '../../handlers/groups-ext.js';
+import { offeredCapabilities, serverCapabilities, serverInstructions } from '../../handlers/capabilities.js';
 
 /**
  * A 2026-07-28 server for one request (HTTP) or one connection (stdio): the low-level SDK
@@ -40,23 +36,16 @@ const INSTRUCTIONS =
  */
 export function createModernServer(gateway: Gateway, route: ModernRoute): Server {
   const config = gateway.config;
-  const offered = gateway.upstreamCapabilities();
+  const offered = offeredCapabilities(gateway.upstreams.values());
   const variants = variantsExtension(config, route.tokenModes ?? route.served, route.variantHints);
-  const capabilities: ServerCapabilities = {
-    tools: { listChanged: true },
-    resources: { listChanged: true },
-    ...(offered.prompts ? { prompts: { listChanged: true } } : {}),
-    ...(offered.completions ? { completions: {} } : {}),
-    extensions: { ...groupsExtensions(), ...(variants ? { [VARIANTS_EXTENSION]: variants as never } : {}) } as never,
-  };
+  const capabilities = serverCapabilities('modern', offered, variants ? { [VARIANTS_EXTENSION]: variants } : {});
   const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
-  // A token's requests read only the instructions of the servers its modes reach.
-  const upstreamInstructions = gateway.upstreamInstructions(scopedRouting(gateway, boundaryOf(route)).upstreams.values());
   const server = new Server(
     { name: 'lazytools', version: VERSION },
     {
       capabilities,
-      instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS,
+      // A token's requests read only the instructions of the servers its modes reach.
+      instructions: serverInstructions('modern', scopedRouting(gateway, boundaryOf(route)).upstreams.values()),
       cacheHints: { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint },
     },
   );

@@ -5,12 +5,12 @@ import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
-import type { CallVia } from '../call.js';
-import type { StatelessOrigin } from '../client-requests.js';
-import { rpcError } from '../context.js';
-import type { Gateway } from '../gateway.js';
-import type { InputAsker } from '../input-rounds.js';
-import { declaresGroups } from '../groups-ext.js';
+import type { CallVia } from '../../handlers/context.js';
+import type { StatelessOrigin } from '../../hub/client-requests.js';
+import { ErrorCode, rpcError } from '../../protocol/errors.js';
+import type { Gateway } from '../../hub/gateway.js';
+import type { InputAsker } from '../../hub/input-rounds.js';
+import { declaresGroups } from '../../handlers/groups-ext.js';
 
 /**
  * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the
@@ -113,9 +113,9 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     if (method === 'roots/list' && !this.declared.roots) return Promise.resolve({ roots: [] });
     if (need !== undefined && !this.declared[need]) {
       this.missing ??= need;
-      return Promise.reject(rpcError(-32021, `lazytools: "${server}" needs the client capability ${need} (${method}), which this request did not declare`));
+      return Promise.reject(rpcError(ErrorCode.MissingClientCapability, `lazytools: "${server}" needs the client capability ${need} (${method}), which this request did not declare`));
     }
-    if (!this.asker) return Promise.reject(rpcError(-32603, `lazytools: ${method} from "${server}" came outside a request that can ask its client`));
+    if (!this.asker) return Promise.reject(rpcError(ErrorCode.InternalError, `lazytools: ${method} from "${server}" came outside a request that can ask its client`));
     return this.asker.ask(method, params);
   }
 

@@ -1,11 +1,11 @@
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
-import type { Strategy } from '../../config/schema.js';
-import { fixedModeGone } from '../../focus/policy.js';
-import { addCloseListener } from '../../util/close.js';
-import { isRequest } from '../../util/jsonrpc.js';
-import type { Gateway } from '../gateway.js';
-import type { StdioFrontTransport } from '../stdio.js';
-import { isModernOpening } from './classify.js';
+import type { Strategy } from '../config/schema.js';
+import { fixedModeGone } from '../focus/policy.js';
+import { addCloseListener } from '../util/close.js';
+import { isRequest } from '../util/jsonrpc.js';
+import { classifyEra, isMethod } from '../protocol/era.js';
+import type { Gateway } from '../hub/gateway.js';
+import type { StdioFrontTransport } from './stdio.js';
 
 /** How a stdio connection is served once its era is known. */
 export interface StdioEras {
@@ -65,16 +65,18 @@ export async function serveStdioEras(gateway: Gateway, transport: StdioFrontTran
       if (!replayed) held.push(message);
       return;
     }
-    const isInitialize = isRequest(message) && message.method === 'initialize';
     if (state === 'opening' || state === 'probe') {
-      if (isInitialize || (state === 'opening' && !isModernOpening(message))) {
+      // One classifier for both transports (protocol/era): an initialize with a valid 2026-07-28
+      // envelope claim is a modern request, as the SDK and the HTTP front treat it.
+      const era = classifyEra(message);
+      if ((era !== 'modern' && isMethod(message, 'initialize')) || (state === 'opening' && era !== 'modern')) {
         state = 'legacy';
         held.push(message);
         // After the lines of this chunk are held: connecting takes over onmessage synchronously.
         queueMicrotask(() => void toLegacy());
         return;
       }
-      if (isModernOpening(message)) state = isRequest(message) && message.method === 'server/discover' ? 'probe' : 'modern';
+      if (era === 'modern') state = isRequest(message) && message.method === 'server/discover' ? 'probe' : 'modern';
       if (state === 'modern') settle('modern');
     }
     toModern(message);
@@ -88,9 +90,9 @@ export async function serveStdioEras(gateway: Gateway, transport: StdioFrontTran
 async function startModern(gateway: Gateway, transport: StdioFrontTransport, eras: StdioEras, end: (reason: string) => void): Promise<ModernLeg> {
   const [{ serveStdio }, { createModernServer }, { watchListChanges }, { StdioGroupsListens }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
-    import('./server.js'),
-    import('./changes.js'),
-    import('./groups-listen.js'),
+    import('./modern/server.js'),
+    import('./modern/changes.js'),
+    import('./modern/groups-listen.js'),
   ]);
   const groups = new StdioGroupsListens(gateway, { served: eras.served, strategy: eras.strategy }, (notification) => void channel.send(notification as never));
   // serveStdio owns the transport it is given: give it a channel, so a probe can be discarded

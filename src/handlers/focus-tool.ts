@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isReadOnly, modeNamed, switchRefusal, visibleModeNames } from '../focus/policy.js';
+import { isReadOnly, modeNamed, visibleModeNames } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
 import { modeFit } from '../focus/fit.js';
 import { hasOwn } from '../util/own.js';
@@ -8,7 +8,7 @@ import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { errorResult, textResult } from './results.js';
-import type { FrontSession } from './session.js';
+import type { ListingSession, ToolSession } from './context.js';
 
 interface FocusArgs {
   mode?: string;
@@ -25,33 +25,14 @@ interface FocusArgs {
  * tokens, the cut, how many tools came and went with a handful of their names; the full list is
  * tools/list (or `lazytools status`).
  */
-export function handleFocusMode(session: FrontSession, raw: unknown): CallToolResult {
-  const args = (raw ?? {}) as Record<string, unknown>;
-  for (const key of ['mode', 'intent', 'enable_group', 'disable_group'] as const)
-    if (args[key] !== undefined && typeof args[key] !== 'string') return errorResult(`focus_mode: "${key}" must be a string.`);
-  if (args.status !== undefined && typeof args.status !== 'boolean') return errorResult('focus_mode: "status" must be a boolean.');
-  const { mode, intent, enable_group: enable, disable_group: disable } = args as FocusArgs;
+export function handleFocusMode(session: ListingSession, raw: unknown): CallToolResult {
+  // A fixed session never gets here (tools.ts refuses focus_mode there, focus/policy switchRefusal)
+  // and a token's target is one of its modes (readFocusArgs): nothing left to refuse.
+  const read = readFocusArgs(session, raw, 'switch');
+  if ('answer' in read) return read.answer;
+  const { target, enable, disable } = read;
   const config = session.gateway.config;
-  // A token's session sees and reaches only the token's modes.
-  const modes = visibleModeNames(config, session.boundary);
-  const candidates = Object.values(config.modes).filter((entry) => modes.includes(entry.name));
-  const groups = Object.keys(config.groups);
-
-  let target = mode;
-  if (target !== undefined && (!modeNamed(config, target) || !modes.includes(target))) return errorResult(new UnknownNameError('mode', target, modes).message);
-  if (target === undefined && intent !== undefined) {
-    const match = resolveIntent(intent, candidates);
-    if (match.mode === null) {
-      const closest = match.alternatives.map((a) => a.mode);
-      const text = boundedReply([unclearIntentText(intent, match, candidates), 'Then call focus_mode with {"mode": "<name>"}.']);
-      return textResult(text, { ...status(session), candidates: closest, confidence: match.confidence });
-    }
-    target = match.mode;
-  }
-  for (const group of [enable, disable]) if (group !== undefined && !hasOwn(config.groups, group)) return errorResult(new UnknownNameError('group', group, groups).message);
   const changing = target !== undefined || enable !== undefined || disable !== undefined;
-  const refused = changing ? switchRefusal(session, target) : undefined;
-  if (refused) return errorResult(refused);
 
   const before = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
   if (target !== undefined && target !== session.focus.mode) session.send({ type: 'FOCUS', mode: target });
@@ -79,6 +60,40 @@ export function handleFocusMode(session: FrontSession, raw: unknown): CallToolRe
   const structured = { ...report, heldBack: held, added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
   return textResult(boundedReply(lines), structured);
 }
+
+/**
+ * focus_mode's arguments, read the same way for both eras: types checked, the mode named or
+ * resolved from the intent among the modes the caller may use (a token's only), groups checked.
+ * Returns the answer when the call ends here (a bad argument: isError; an unclear intent: the
+ * candidates), else what to do. `refuse`: groups cannot change per request (2026-07-28).
+ */
+export function readFocusArgs(session: StatusSubject & Pick<ToolSession, 'boundary'>, raw: unknown, groups: 'switch' | 'refuse'): { answer: CallToolResult } | { target: string | undefined; enable: string | undefined; disable: string | undefined } {
+  const args = (raw ?? {}) as Record<string, unknown>;
+  for (const key of ['mode', 'intent', 'enable_group', 'disable_group'] as const)
+    if (args[key] !== undefined && typeof args[key] !== 'string') return { answer: errorResult(`focus_mode: "${key}" must be a string.`) };
+  if (args.status !== undefined && typeof args.status !== 'boolean') return { answer: errorResult('focus_mode: "status" must be a boolean.') };
+  const { mode, intent, enable_group: enable, disable_group: disable } = args as FocusArgs;
+  if (groups === 'refuse' && (enable !== undefined || disable !== undefined))
+    return { answer: errorResult('focus_mode: groups cannot be enabled or disabled per request under MCP 2026-07-28 (a tool list may not change with a call); pick a mode that includes them.') };
+  const config = session.gateway.config;
+  const modes = visibleModeNames(config, session.boundary);
+  const candidates = Object.values(config.modes).filter((entry) => modes.includes(entry.name));
+  let target = mode;
+  if (target !== undefined && (!modeNamed(config, target) || !modes.includes(target))) return { answer: errorResult(new UnknownNameError('mode', target, modes).message) };
+  if (target === undefined && intent !== undefined) {
+    const match = resolveIntent(intent, candidates);
+    if (match.mode === null) {
+      const text = boundedReply([unclearIntentText(intent, match, candidates), 'Then call focus_mode with {"mode": "<name>"}.']);
+      return { answer: textResult(text, { ...status(session), candidates: match.alternatives.map((a) => a.mode), confidence: match.confidence }) };
+    }
+    target = match.mode;
+  }
+  for (const group of [enable, disable]) if (group !== undefined && !hasOwn(config.groups, group)) return { answer: errorResult(new UnknownNameError('group', group, Object.keys(config.groups)).message) };
+  return { target, enable, disable };
+}
+
+/** What the status report reads of a session or a request's view. */
+type StatusSubject = Pick<ToolSession, 'focus' | 'gateway' | 'listedTools' | 'ownDefinitions'>;
 
 /** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */
 const NAMES_SHOWN = 5;
@@ -114,7 +129,7 @@ function clip(text: string, max: number): string {
  * by `listStatus` like `lazytools status` (`visibleTools` is its `tools`: under proxy, the listed
  * tools, not the mode's).
  */
-export function status(session: Pick<FrontSession, 'focus' | 'gateway' | 'listedTools' | 'ownDefinitions'>) {
+export function status(session: StatusSubject) {
   const focus = session.focus;
   const { tools, ...figures } = listStatus(session.gateway.catalog, session.listedTools(), session.ownDefinitions());
   return { mode: focus.mode, groups: activeGroups(session.gateway.config, focus), visibleTools: tools, ...figures };

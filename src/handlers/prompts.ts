@@ -2,20 +2,8 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { PromptDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
-import { relayError, type RelayRoute } from './relay.js';
-import { INVALID_PARAMS, rpcError, upstreamFailure, type SessionContext } from './context.js';
-
-/** Where an exposed prompt name leads: the server and the prompt's own name there. */
-export interface PromptRoute {
-  server: string;
-  name: string;
-}
-
-/** Every upstream's prompts under unique names (prefixed with the server only where names collide). */
-export interface PromptIndex {
-  list: PromptDefinition[];
-  byName: Map<string, PromptRoute>;
-}
+import { relayError, upstreamFailure, type PromptIndex, type PromptRoute, type RelayRoute, type SessionContext } from './context.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 /**
  * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
@@ -42,7 +30,7 @@ export function buildPromptIndex(upstreams: Iterable<Upstream>, prefix: 'auto' |
 export function promptRoute(session: Pick<SessionContext, 'routing'>, name: unknown): { route: PromptRoute; upstream: Upstream } {
   const route = typeof name === 'string' ? session.routing.prompts().byName.get(name) : undefined;
   const upstream = route && session.routing.upstreams.get(route.server);
-  if (!route || !upstream) throw rpcError(INVALID_PARAMS, `Unknown prompt "${String(name)}"`);
+  if (!route || !upstream) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${String(name)}"`);
   return { route, upstream };
 }
 

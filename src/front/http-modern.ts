@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/server';
-import type { Gateway } from '../gateway.js';
-import { Shares } from '../../util/counts.js';
-import { watchListChanges } from './changes.js';
-import { ROUTE_KEY, type ModernRoute } from './route.js';
-import { createModernServer } from './server.js';
-import { VARIANT_HINTS_META } from './variants.js';
-import { groupsOnHttpStream } from './groups-listen.js';
+import type { Gateway } from '../hub/gateway.js';
+import { answerId, errorEnvelope, ErrorCode } from '../protocol/errors.js';
+import { Shares } from '../util/counts.js';
+import { watchListChanges } from './modern/changes.js';
+import { ROUTE_KEY, type ModernRoute } from './modern/route.js';
+import { createModernServer } from './modern/server.js';
+import { VARIANT_HINTS_META } from './modern/variants.js';
+import { groupsOnHttpStream } from './modern/groups-listen.js';
 
 /** subscriptions/listen streams one bearer token may hold open (half the SDK's 1,024). */
 export const MAX_LISTEN_PER_TOKEN = 512;
@@ -51,7 +52,7 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
       if (label !== undefined && (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen') {
         if (!listening.take(label, maxListen)) {
           res.writeHead(503, { 'content-type': 'application/json' }).end(
-            JSON.stringify({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: { code: -32000, message: `Too many subscriptions/listen streams for this token (${maxListen} open): close some first` } }),
+            JSON.stringify(errorEnvelope(answerId(body), ErrorCode.Refused, `Too many subscriptions/listen streams for this token (${maxListen} open): close some first`)),
           );
           return;
         }

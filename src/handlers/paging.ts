@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { INVALID_PARAMS, rpcError } from './context.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 /**
  * Bounds of one page of a list lazytools serves. The MCP TypeScript SDK's stdio client refuses any
@@ -97,7 +97,7 @@ export function listPage<T extends object>(items: readonly T[], cursor: string |
   try {
     page = paginate(items, cursor, keyOf);
   } catch (error) {
-    if (error instanceof InvalidCursorError) throw rpcError(INVALID_PARAMS, error.message);
+    if (error instanceof InvalidCursorError) throw rpcError(ErrorCode.InvalidParams, error.message);
     throw error;
   }
   return page.nextCursor === undefined ? { [key]: page.items } : { [key]: page.items, nextCursor: page.nextCursor };

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { Upstream } from '../upstream/upstream.js';
-import { INVALID_PARAMS, rpcError, upstreamFailure, type SessionContext } from './context.js';
+import { upstreamFailure, type SessionContext } from './context.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 import { promptRoute } from './prompts.js';
 
 /**
@@ -23,7 +24,7 @@ export function completionRoute(session: Pick<SessionContext, 'routing'>, params
     upstream = server === undefined ? undefined : session.routing.upstreams.get(server);
     if (!upstream && ref.uri.startsWith('lazytools://')) return 'own';
   }
-  if (!upstream) throw rpcError(INVALID_PARAMS, `No server offers completions for ${JSON.stringify(ref).slice(0, 200)}`);
+  if (!upstream) throw rpcError(ErrorCode.InvalidParams, `No server offers completions for ${JSON.stringify(ref).slice(0, 200)}`);
   return { upstream, params: routed };
 }
 

@@ -3,12 +3,11 @@ import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import type { ResourceDefinition, TemplateDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
-import { relayError, type RelayRoute } from './relay.js';
-import { INVALID_PARAMS, RESOURCE_NOT_FOUND, rpcError, upstreamFailure, type SessionContext } from './context.js';
+import { relayError, upstreamFailure, type RelayRoute, type ResourceIndex, type SessionContext, type SubscriptionTable, type ToolSession } from './context.js';
+import { ErrorCode, resourceNotFound, rpcError } from '../protocol/errors.js';
 import { sumTokens, type CatalogGroup } from '../catalog/catalog.js';
 import { groupToolsWithin } from '../focus/policy.js';
-import { compileTemplate, TEMPLATE_STEP_BUDGET, type TemplateMatcher } from './uri-template.js';
-import type { FrontSession } from './session.js';
+import { compileTemplate, TEMPLATE_STEP_BUDGET } from './uri-template.js';
 
 /** Resources for clients that browse them: the group index and each group's tool definitions. */
 export const RESOURCES: ResourceDefinition[] = [
@@ -19,7 +18,7 @@ export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
   { uriTemplate: 'lazytools://groups/{group}', name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
 
-export function readResource(session: Pick<FrontSession, 'gateway' | 'focus' | 'boundary'>, uri: string): ReadResourceResult {
+export function readResource(session: Pick<ToolSession, 'gateway' | 'focus' | 'boundary'>, uri: string): ReadResourceResult {
   const catalog = session.gateway.catalog;
   // A token sees only its modes' tools: groups hold those, groups without any are not there.
   const within = (group: CatalogGroup) => groupToolsWithin(session.gateway.config, session.boundary, group);
@@ -34,8 +33,8 @@ export function readResource(session: Pick<FrontSession, 'gateway' | 'focus' | '
   const found = match ? catalog.groups.get(decodeURIComponent(match[1] ?? '')) : undefined;
   const tools = found ? within(found) : [];
   const group = found && (tools.length > 0 || !session.boundary?.token) ? found : undefined;
-  // rpcError, not McpError: McpError prefixes "MCP error -32602: " on the wire and the client adds it again.
-  if (!group) throw rpcError(INVALID_PARAMS, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
+  // Not McpError: it prefixes "MCP error -32602: " on the wire and the client adds it again.
+  if (!group) throw resourceNotFound(uri, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
   return {
     contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: tools.map((tool) => tool.listed) }) }],
   };
@@ -46,16 +45,6 @@ const OWN_SCHEME = 'lazytools://';
 const MAX_TEMPLATE_URI = 8 * 1024;
 /** Subscriptions one session may hold (a bound on the gateway's memory, far above real use). */
 export const MAX_SUBSCRIPTIONS = 1_000;
-
-/** Upstream resources and templates (lazytools' own first), and who owns a URI. */
-export interface ResourceIndex {
-  resources: ResourceDefinition[];
-  templates: TemplateDefinition[];
-  /** The server that listed this exact URI (the first in rc order). */
-  exact: Map<string, string>;
-  /** Templates in rc order with their matchers. */
-  matchers: { server: string; uriTemplate: string; pattern: TemplateMatcher }[];
-}
 
 /** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins). */
 export function buildResourceIndex(upstreams: Iterable<Upstream>): ResourceIndex {
@@ -99,7 +88,7 @@ export function resourceRelayRoute(session: SessionContext, params: Record<strin
  * Who is subscribed to which upstream URI. The upstream hears one subscribe when the first session
  * subscribes and one unsubscribe when the last leaves; resources/updated reaches only subscribers.
  */
-export class Subscriptions {
+export class Subscriptions implements SubscriptionTable {
   private readonly byKey = new Map<string, { server: string; uri: string; sessions: Set<object> }>();
   private readonly counts = new WeakMap<object, number>();
 
@@ -110,7 +99,7 @@ export class Subscriptions {
     const entry = this.byKey.get(key);
     if (entry?.sessions.has(session)) return;
     const count = this.counts.get(session) ?? 0;
-    if (count >= this.max) throw rpcError(INVALID_PARAMS, `Too many subscriptions: a session may hold ${this.max}; unsubscribe from some first`);
+    if (count >= this.max) throw rpcError(ErrorCode.InvalidParams, `Too many subscriptions: a session may hold ${this.max}; unsubscribe from some first`);
     this.counts.set(session, count + 1);
     if (entry) {
       entry.sessions.add(session);
@@ -206,6 +195,6 @@ export function registerResources(server: Server, session: SessionContext, own: 
 
 function owner(session: SessionContext, uri: string): Upstream {
   const upstream = resourceOwner(session, uri);
-  if (!upstream) throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: no server lists "${uri}" or a template that matches it`, { uri });
+  if (!upstream) throw resourceNotFound(uri, `Resource not found: no server lists "${uri}" or a template that matches it`);
   return upstream;
 }

@@ -5,12 +5,10 @@ import { didYouMean } from '../util/closest.js';
 import { visibleToolNames } from '../focus/policy.js';
 import { UpstreamError } from '../upstream/error.js';
 import type { Upstream } from '../upstream/upstream.js';
-import { upstreamFailure } from './context.js';
+import { upstreamFailure, type CallVia, type ToolSession } from './context.js';
 import { errorResult } from './results.js';
-import type { FrontSession } from './session.js';
 
 /** How a call reached a tool: named directly, or through execute_tool. */
-export type CallVia = 'direct' | 'execute_tool';
 
 /**
  * One `tools/call` as the tool handlers see it: its id, its cancellation and how to report
@@ -56,7 +54,7 @@ function permitted(session: CallingSession, name: string): { tool: CatalogTool; 
 }
 
 /** What calling a catalog tool needs from its caller: a session, or a stateless request (front/modern). */
-export type CallingSession = Pick<FrontSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin' | 'boundary'>;
+export type CallingSession = Pick<ToolSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin' | 'boundary'>;
 
 /**
  * Calls a catalog tool by exposed name or id, after the mode's checks (focus/policy): read-only

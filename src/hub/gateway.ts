@@ -1,31 +1,26 @@
 import { InputRounds } from './input-rounds.js';
 import { buildCatalog, type Catalog, type CatalogTool, type ServerTools, type ToolDefinition } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { Strategy } from '../config/schema.js';
 import { SearchIndex } from '../search/engine.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { addCloseListener } from '../util/close.js';
-import { requireMode, type Boundary } from '../focus/policy.js';
+import { requireMode } from '../focus/policy.js';
 import { checkPins } from '../catalog/pin.js';
 import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import { forwardClientRequest, causingSession, reflectedCapabilities } from './client-requests.js';
-import type { RoutingContext } from './context.js';
-import { deliverLog, sendLogLevel, upstreamLogLevel } from './logging.js';
-import { buildPromptIndex, type PromptIndex } from './prompts.js';
-import { buildResourceIndex, Subscriptions, type ResourceIndex } from './resources.js';
+import type { PromptIndex, ResourceIndex, ServerState, SessionHub, SessionOptions } from '../handlers/context.js';
+import { deliverLog, sendLogLevel, upstreamLogLevel } from '../handlers/logging.js';
+import { buildPromptIndex } from '../handlers/prompts.js';
+import { buildResourceIndex, Subscriptions } from '../handlers/resources.js';
 import { FrontSession } from './session.js';
-import { InitialStarts, type ServerState } from './starts.js';
+import { InitialStarts } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
-import { capText } from '../util/bounds.js';
-
-/** Characters of one upstream's instructions passed on to clients (the rest is cut with a note). */
-export const MAX_UPSTREAM_INSTRUCTIONS = 4 * 1024;
 
 export interface GatewayOptions {
   config: ResolvedConfig;
@@ -40,15 +35,6 @@ export interface GatewayOptions {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-export interface SessionOptions {
-  /** Serve this mode only: the list never varies per connection, and focus_mode is not offered. */
-  mode?: string | undefined;
-  /** Override the rc strategy for this endpoint. */
-  strategy?: Strategy | undefined;
-  /** Who the session may be (policy.boundaryOf): a bearer token's modes bound everything it does. */
-  boundary?: Boundary | undefined;
-}
-
 /**
  * The gateway core: upstreams, the catalog built from their tools, and the sessions in front.
  * When an upstream's tools change, the catalog is rebuilt and every session re-checks its list
@@ -60,7 +46,7 @@ export interface SessionOptions {
  * const session = gateway.createSession();
  * await session.connect(transport);
  */
-export class Gateway implements RoutingContext {
+export class Gateway implements SessionHub {
   config: ResolvedConfig;
   readonly logger: Logger;
   readonly upstreams: Map<string, Upstream>;
@@ -171,36 +157,6 @@ export class Gateway implements RoutingContext {
   async applyLogLevels(): Promise<void> {
     const level = upstreamLogLevel(this.sessions);
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, level, this.sentLogLevels)));
-  }
-
-  /**
-   * The capabilities a new session advertises beyond tools and lazytools' own resources: those at
-   * least one upstream offers. An upstream not started yet (lazy, from the lock) may offer any, so
-   * while one is unknown, prompts, completions and logging are advertised too.
-   */
-  upstreamCapabilities(): { prompts: boolean; completions: boolean; logging: boolean } {
-    const offered = { prompts: false, completions: false, logging: false };
-    for (const upstream of this.upstreams.values()) {
-      const caps = upstream.capabilities;
-      if (!caps) return { prompts: true, completions: true, logging: true };
-      offered.prompts ||= caps.prompts !== undefined;
-      offered.completions ||= caps.completions !== undefined;
-      offered.logging ||= caps.logging !== undefined;
-    }
-    return offered;
-  }
-
-  /**
-   * The upstreams' own instructions, each under its server's name and cut at
-   * MAX_UPSTREAM_INSTRUCTIONS characters: they go into every initialize answer and discover result.
-   */
-  upstreamInstructions(upstreams: Iterable<Upstream> = this.upstreams.values()): string {
-    const parts: string[] = [];
-    for (const upstream of upstreams) {
-      const text = upstream.instructions?.trim();
-      if (text) parts.push(`## ${upstream.name}\n${capText(text, MAX_UPSTREAM_INSTRUCTIONS, 'instructions')}`);
-    }
-    return parts.join('\n\n');
   }
 
   /** The search index over the current catalog (built on first use). */

@@ -5,7 +5,7 @@ import { LIST_TOOL_GROUPS } from '../catalog/own-tools.js';
 import { buildGroupView, groupResult, viewDigest, type GroupView } from '../focus/group-view.js';
 import { GROUPS_EXTENSION } from '../groups/wire.js';
 import type { RequestId } from '../util/jsonrpc.js';
-import { RESOURCE_NOT_FOUND, rpcError } from './context.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { jsonBytes, listPage, PAGE_MAX_BYTES } from './paging.js';
 
@@ -91,7 +91,7 @@ export function registerGroups(
 ): void {
   const viewFor = (ctx: ServerContext): { subject: GroupsSubject; view: GroupView } => {
     const subject = subjectOf(ctx);
-    if (!subject) throw rpcError(-32601, 'Method not found');
+    if (!subject) throw rpcError(ErrorCode.MethodNotFound, 'Method not found');
     const view = groupsOf(subject);
     seen?.(subject, view);
     return { subject, view };
@@ -107,7 +107,7 @@ export function registerGroups(
     keepNotFoundCode(server, ctx.mcpReq.id, ctx.mcpReq.signal);
     // The name is the client's: echoed bounded (a 1 MB name came back twice, in message and data).
     const name = params.name.length > MAX_ECHO ? `${params.name.slice(0, MAX_ECHO)}…` : params.name;
-    throw rpcError(RESOURCE_NOT_FOUND, `Unknown group ${JSON.stringify(name)}: groups/list names the groups (a group's own groups/get names its children).`, { name });
+    throw rpcError(ErrorCode.GroupNotFound, `Unknown group ${JSON.stringify(name)}: groups/list names the groups (a group's own groups/get names its children).`, { name });
   });
 }
 
@@ -132,7 +132,7 @@ function keepNotFoundCode(server: Server, id: RequestId, signal: AbortSignal): v
     transport.send = (message, options) => {
       const error = (message as { id?: RequestId; error?: { code: number } }).error;
       const answered = (message as { id?: RequestId }).id;
-      if (error && answered !== undefined && pending.delete(answered)) return send({ ...message, error: { ...error, code: RESOURCE_NOT_FOUND } } as never, options);
+      if (error && answered !== undefined && pending.delete(answered)) return send({ ...message, error: { ...error, code: ErrorCode.GroupNotFound } } as never, options);
       return send(message, options);
     };
   }

@@ -1,12 +1,7 @@
 import type { Upstream } from '../upstream/upstream.js';
 import type { Logger } from '../util/log.js';
+import type { ServerState } from '../handlers/context.js';
 
-/** A server as operators see it (`/readyz`, focus_mode status, metrics). */
-export interface ServerState {
-  name: string;
-  state: 'up' | 'down' | 'failed' | 'lazy' | 'starting';
-  reason?: string;
-}
 
 /**
  * The gateway's initial start of its upstreams and what became of each: the fronts hold

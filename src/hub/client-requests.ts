@@ -1,6 +1,7 @@
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream, UpstreamRequest } from '../upstream/upstream.js';
-import { rpcError, type SessionContext } from './context.js';
+import type { SessionContext } from '../handlers/context.js';
+import { rpcError } from '../protocol/errors.js';
 
 /** The client capability each server-to-client request needs. */
 const NEEDS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([

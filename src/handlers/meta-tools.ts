@@ -9,7 +9,7 @@ import { searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
 import { errorResult, jsonResult } from './results.js';
 import { callCatalogTool, type CallContext, type CallingSession } from './call.js';
-import type { FrontSession } from './session.js';
+import type { ToolSession } from './context.js';
 import { argumentProblems } from './validate.js';
 import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
 import { exampleArguments } from './examples.js';
@@ -22,7 +22,7 @@ const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROU
  * 2026-07-28 request (front/modern), whose `stateless` flag makes search add nothing.
  */
 export type MetaToolSession = CallingSession &
-  Pick<FrontSession, 'mode' | 'fixedMode' | 'strategy' | 'inMode' | 'send' | 'noteSearched' | 'ownDefinitions'> & {
+  Pick<ToolSession, 'mode' | 'fixedMode' | 'strategy' | 'inMode' | 'send' | 'noteSearched' | 'ownDefinitions'> & {
     readonly stateless?: boolean | undefined;
     readonly boundary?: Boundary | undefined;
   };

@@ -8,31 +8,25 @@ import { callRefusal, fixedModeGone, modeNamed, withinBoundary, type Boundary, t
 import { listedTools, modeMembers, visibleTools } from '../focus/visible.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import { strategyFor } from './clients.js';
 import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
-import type { Gateway, SessionOptions } from './gateway.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
-import { registerCompletion } from './completion.js';
-import { scopedRouting, type RoutingContext, type SessionContext } from './context.js';
-import { registerLogging } from './logging.js';
-import { promptRelayRoute, registerPrompts } from './prompts.js';
-import { FrontRelay, type RelayRoute } from './relay.js';
-import { readResource, registerResources, resourceRelayRoute } from './resources.js';
-import type { CallVia } from './call.js';
-import { registerTools, toolRelayRoute } from './tools.js';
-import { declaresGroups, groupsChanged, groupsExtensions, listedOwnTools, registerGroups, rememberShown } from './groups-ext.js';
+import { registerCompletion } from '../handlers/completion.js';
+import { scopedRouting, type CallVia, type ListingSession, type RelayRoute, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from '../handlers/context.js';
+import { registerLogging } from '../handlers/logging.js';
+import { promptRelayRoute, registerPrompts } from '../handlers/prompts.js';
+import { FrontRelay } from './relay.js';
+import { readResource, registerResources, resourceRelayRoute } from '../handlers/resources.js';
+import { registerTools, sameToolList, toolRelayRoute } from '../handlers/tools.js';
+import { declaresGroups, groupsChanged, listedOwnTools, registerGroups, rememberShown } from '../handlers/groups-ext.js';
+import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
 import type { PrimitiveKind } from '../upstream/upstream.js';
 import type { CallOrigin } from '../upstream/primitives.js';
 
 const looseResult = z.looseObject({});
 /** How long a client may take to answer an upstream's request (a user filling in a form). */
 const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
-
-const INSTRUCTIONS =
-  'lazytools curates the tools of several MCP servers. The list shows the tools of the current focus mode. ' +
-  'To work on something else, call focus_mode (e.g. {"intent": "security review"}); to reach a tool that is not listed, ' +
-  'call search_tools, then call it (or use execute_tool when it is not added to the list).';
 
 /**
  * One client session: a low-level SDK `Server` (tool definitions pass through as listed, no SDK rewrite), the
@@ -42,7 +36,7 @@ const INSTRUCTIONS =
  * in prompts.ts, resources.ts, completion.ts, logging.ts, client-requests.ts) goes through the
  * SDK handlers.
  */
-export class FrontSession implements SessionContext, PolicySubject {
+export class FrontSession implements SessionContext, ListingSession, PolicySubject {
   readonly server: Server;
   /** The level this session set with logging/setLevel. */
   logLevel: string | undefined;
@@ -70,28 +64,17 @@ export class FrontSession implements SessionContext, PolicySubject {
   private readonly searched = new Set<string>();
 
   constructor(
-    readonly gateway: Gateway,
+    readonly gateway: SessionHub,
     options: SessionOptions = {},
   ) {
     this.fixedMode = options.mode;
     this.boundary = options.boundary;
     this.strategySetting = options.strategy ?? gateway.config.strategy;
     this.actor = this.createFocusActor(undefined);
-    const offered = gateway.upstreamCapabilities();
-    const capabilities: ServerCapabilities = {
-      tools: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      ...(offered.prompts ? { prompts: { listChanged: true } } : {}),
-      ...(offered.completions ? { completions: {} } : {}),
-      ...(offered.logging ? { logging: {} } : {}),
-      extensions: groupsExtensions(),
-    };
+    const capabilities = serverCapabilities('legacy', offeredCapabilities(gateway.upstreams.values()));
     this.advertised = capabilities;
-    const upstreamInstructions = gateway.upstreamInstructions(this.routing.upstreams.values());
-    this.server = new Server(
-      { name: 'lazytools', version: VERSION },
-      { capabilities, instructions: upstreamInstructions ? `${INSTRUCTIONS}\n\n${upstreamInstructions}` : INSTRUCTIONS },
-    );
+    // A token's session reads only the instructions of the servers its modes reach.
+    this.server = new Server({ name: 'lazytools', version: VERSION }, { capabilities, instructions: serverInstructions('legacy', this.routing.upstreams.values()) });
     registerTools(this.server, this);
     registerGroups(this.server, () => (declaresGroups(this.clientCapabilities()) ? this : undefined), undefined, rememberShown);
     registerResources(this.server, this, (uri) => readResource(this, uri));
@@ -338,7 +321,7 @@ export class FrontSession implements SessionContext, PolicySubject {
     this.visibleCache = undefined;
     groupsChanged(this, relatedRequestId);
     const list = this.listTools();
-    if (sameList(list, this.lastList)) return;
+    if (sameToolList(list, this.lastList)) return;
     this.lastList = list;
     // The initial start fills the catalog before any list is answered (lists wait for it): no news.
     if (this.gateway.ready()) return;
@@ -357,19 +340,3 @@ export class FrontSession implements SessionContext, PolicySubject {
     this.onclose?.();
   }
 }
-
-/**
- * Same tools in the same order? Unchanged definitions are the same objects (the catalog keeps
- * them across rebuilds), so this is a pointer walk; only replaced objects are compared by content.
- */
-function sameList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (x?.name !== y?.name || JSON.stringify(x) !== JSON.stringify(y)) return false;
-  }
-  return true;
-}
-

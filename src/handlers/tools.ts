@@ -1,5 +1,5 @@
 import type { CallToolResult, Server } from '@modelcontextprotocol/server';
-import type { CatalogTool } from '../catalog/catalog.js';
+import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import { FOCUS_MODE } from '../catalog/own-tools.js';
 import { switchRefusal } from '../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -7,12 +7,11 @@ import { callCatalogTool, callContext, type CallContext } from './call.js';
 import { handleFocusMode } from './focus-tool.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
-import type { RelayRoute } from './relay.js';
 import { errorResult } from './results.js';
-import type { FrontSession } from './session.js';
+import type { ListingSession, RelayRoute } from './context.js';
 
 /** tools/list (own tools, then the listed catalog tools, paged) and tools/call. */
-export function registerTools(server: Server, session: FrontSession): void {
+export function registerTools(server: Server, session: ListingSession): void {
   server.setRequestHandler('tools/list', (request) => {
     const tools = session.listTools();
     if (tools.length >= LARGE_CATALOG) compactSoon();
@@ -22,7 +21,7 @@ export function registerTools(server: Server, session: FrontSession): void {
 }
 
 /** Routes one call: focus_mode, a discovery meta-tool, or a catalog tool. Never throws. */
-async function handleCall(session: FrontSession, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
+async function handleCall(session: ListingSession, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
   try {
     if (name === FOCUS_MODE) {
       const refused = switchRefusal(session);
@@ -43,7 +42,7 @@ async function handleCall(session: FrontSession, name: string, args: unknown, ca
  * The relay route of a `tools/call` for a permitted catalog tool (the upstream's own name put
  * back); undefined leaves the request to the SDK handler (own tools, refusals, unknown names).
  */
-export function toolRelayRoute(session: FrontSession, params: Record<string, unknown>): RelayRoute | undefined {
+export function toolRelayRoute(session: ListingSession, params: Record<string, unknown>): RelayRoute | undefined {
   if (typeof params.name !== 'string') return undefined;
   const tool: CatalogTool | undefined = session.gateway.catalog.byName.get(params.name);
   if (!tool || session.refusal(tool)) return undefined;
@@ -56,3 +55,19 @@ export function toolRelayRoute(session: FrontSession, params: Record<string, unk
     record: () => session.recordUsage(tool, 'direct'),
   };
 }
+
+/**
+ * Same tools in the same order? Unchanged definitions are the same objects (the catalog keeps
+ * them across rebuilds), so this is a pointer walk; only replaced objects are compared by content.
+ */
+export function sameToolList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x?.name !== y?.name || JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
+

@@ -1,30 +1,15 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import type { CallOrigin } from '../upstream/primitives.js';
-import type { Upstream, UpstreamError } from '../upstream/upstream.js';
+import type { Upstream } from '../upstream/upstream.js';
 import type { RequestId } from '../util/jsonrpc.js';
-import { StdioFrontTransport } from './stdio.js';
+import type { RelayFailure } from '../handlers/context.js';
 
 /** Requests one session may have in flight on the relay (a bound on memory, not on work). */
 export const MAX_INFLIGHT = 10_000;
 
-/** How a failed relayed request is answered: a result (tools: isError) or a JSON-RPC error. */
-export type RelayFailure = (error: UpstreamError) => { result: unknown } | { error: { code: number; message: string; data?: unknown } };
-
-/**
- * Where a request can be relayed without the SDK: the upstream, the params it receives, how a
- * failure is answered, and what to record once it is sent. Each primitive's module decides its
- * own (tools.ts, prompts.ts, resources.ts); undefined leaves the request to the SDK handlers.
- */
-export interface RelayRoute {
-  upstream: Upstream;
-  params: Record<string, unknown>;
-  failure: RelayFailure;
-  record?: () => void;
-}
-
-/** A relayed prompts/get or resources/read that failed: the upstream's own error, verbatim. */
-export function relayError(error: UpstreamError): { error: { code: number; message: string; data?: unknown } } {
-  return { error: error.rpcError ?? { code: -32603, message: error.message } };
+/** A transport that writes an already-serialized line (stdio, front/stdio.ts): answers pass through unparsed. */
+export interface RawLineTransport {
+  sendRawLine(line: string): void;
 }
 
 export interface RelayRequest {
@@ -47,13 +32,14 @@ export interface RelayRequest {
  */
 export class FrontRelay {
   private readonly inflight = new Map<RequestId, { cancel(reason: string): void }>();
-  private readonly raw: StdioFrontTransport | undefined;
+  private readonly raw: RawLineTransport | undefined;
 
   constructor(private readonly transport: Transport) {
-    this.raw = transport instanceof StdioFrontTransport ? transport : undefined;
+    const raw = transport as Transport & Partial<RawLineTransport>;
+    this.raw = typeof raw.sendRawLine === 'function' ? (raw as RawLineTransport) : undefined;
   }
 
-  /** False when the session has too many requests in flight (the SDK path answers then). */
+  /** True when the session has too many requests in flight (the SDK path answers then). */
   get full(): boolean {
     return this.inflight.size >= MAX_INFLIGHT;
   }

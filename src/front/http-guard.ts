@@ -1,0 +1,66 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { accessFor, type Access } from './auth.js';
+
+/** Hosts a loopback listener answers to, whatever it is bound to. */
+export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** What the guard needs to know about the listener and the operator's allowances. */
+export interface GuardOptions {
+  /** The shared bearer token (`--token`, LAZYTOOLS_TOKEN). */
+  token?: string | undefined;
+  /** Extra Host header values to accept: `host:port` exactly, or `host` on any port. */
+  allowedHosts?: string[] | undefined;
+  /** Extra Origins to accept, exactly. */
+  allowedOrigins?: string[] | undefined;
+}
+
+/** A refused request: the HTTP status and the message the client reads. */
+export interface Refusal {
+  status: number;
+  message: string;
+}
+
+/**
+ * Every check a request passes before routing, in order: Host, then Origin (DNS rebinding
+ * protection), then the bearer token against `--token` and the rc's `auth.tokens` (auth.ts).
+ * Returns the refusal, or what the token grants. The HTTP front runs exactly this.
+ *
+ * The SDK's validateHostHeader compares host names only; lazytools also checks the port of a
+ * loopback Host (a page on another local port is another origin), so the check is its own.
+ */
+export function guardRequest(headers: IncomingHttpHeaders, port: number, bound: string, options: GuardOptions, config: Pick<ResolvedConfig, 'tokens'>): { refusal: Refusal } | { access: Exclude<Access, { kind: 'refused' }> } {
+  const refusal = hostOriginRefusal(headers, port, bound, options);
+  if (refusal) return { refusal };
+  const access = accessFor(headers.authorization, config, options.token);
+  if (access.kind === 'refused') return { refusal: { status: 401, message: access.message } };
+  return { access };
+}
+
+/** Host and Origin checks of one request: the refusal, or undefined. Pure. */
+function hostOriginRefusal(headers: IncomingHttpHeaders, port: number, bound: string, options: GuardOptions): Refusal | undefined {
+  const hostHeader = (headers.host ?? '').toLowerCase();
+  const allowedHosts = new Set([
+    ...['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${port}`),
+    ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
+    ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
+  ]);
+  // `--allow-host name` (no port) accepts `name` on any port, e.g. behind a reverse proxy.
+  const hostname = hostHeader.replace(/:\d+$/, '');
+  if (hostHeader === '') return { status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' };
+  if (!allowedHosts.has(hostHeader) && !allowedHosts.has(hostname))
+    return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader}.` };
+  const origin = headers.origin;
+  if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
+  if (origin !== undefined && !(options.allowedOrigins ?? []).includes(origin) && !isLoopbackOrigin(origin)) return { status: 403, message: `Forbidden: Origin "${origin}" is not allowed` };
+  return undefined;
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const parsed = new URL(origin);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK.has(parsed.hostname);
+  } catch {
+    return false;
+  }
+}
