@@ -14,6 +14,7 @@ import { StdioUpstreamTransport } from './stdio-transport.js';
 import { UpstreamError } from './error.js';
 import { ConnectFailure, connectEitherEra, ROUTABLE_CAPABILITIES, sdkFailure, type ClientHooks } from './client.js';
 import { ModernChannel } from './modern.js';
+import { FloodGate, NOTIFICATION_BUDGET, paced } from './flood.js';
 import { isObject } from '../util/json.js';
 
 export { UpstreamError } from './error.js';
@@ -173,6 +174,8 @@ export class Upstream {
   /** Prompts/resources list_changed alike: one re-list in flight; kinds changed meanwhile wait for the next. */
   private primitivesRelist: Promise<void> | undefined;
   private readonly primitivesChanged = new Set<PrimitiveKind>();
+  /** Coalesces list changes and bounds other notifications per window (flood.ts). */
+  private readonly flood = new FloodGate((kind) => (kind === 'tools' ? this.relist !== undefined && this.relistAgain : this.primitivesRelist !== undefined && this.primitivesChanged.has(kind)));
 
   constructor(
     readonly name: string,
@@ -526,6 +529,7 @@ export class Upstream {
     }
     const sdkMessage = transport.onmessage;
     transport.onmessage = (incoming, extra) => {
+      if (isNotification(incoming) && this.gated(transport, incoming.method)) return;
       // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
       const message = redactValue(incoming);
       const mixed = message as { id?: unknown; method?: unknown };
@@ -623,7 +627,10 @@ export class Upstream {
     this.primitivesChanged.add(kind);
     if (this.primitivesRelist) return;
     this.primitivesRelist = (async () => {
+      let started = -Infinity;
       while (this.primitivesChanged.size > 0 && this.client === client) {
+        await paced(started);
+        started = performance.now();
         const kinds = [...this.primitivesChanged];
         this.primitivesChanged.clear();
         try {
@@ -639,6 +646,18 @@ export class Upstream {
       this.primitivesRelist = undefined;
     });
     await this.primitivesRelist;
+  }
+
+  /**
+   * True when a notification is left out (flood.ts): a list change already due, or one past the
+   * budget of a transport that cannot be held; past the budget a stdio upstream is not read for a while.
+   */
+  private gated(transport: Transport, method: string): boolean {
+    const now = performance.now();
+    const hold = transport instanceof StdioUpstreamTransport ? transport : undefined;
+    const verdict = this.flood.judge(method, hold !== undefined, now, (dropped) => this.logger.warn(`${this.name}: ${dropped} notifications dropped (over ${NOTIFICATION_BUDGET} a second)`));
+    if (hold && this.flood.spent) hold.holdReading(this.flood.holdMs(now));
+    return verdict !== 'pass';
   }
 
   /** Front requests in flight on this upstream, oldest first, with who caused them. */
@@ -672,7 +691,11 @@ export class Upstream {
       return;
     }
     this.relist = (async () => {
+      let started = -Infinity;
       do {
+        // A burst's next re-list waits its turn (flood.ts): one rebuild now, one later.
+        await paced(started);
+        started = performance.now();
         this.relistAgain = false;
         await this.refresh();
       } while (this.relistAgain && this.client);
