@@ -3,7 +3,7 @@ import type { GroupConfig } from '../config/schema.js';
 import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
-import { compileGroup, toolGlob, type CompiledGroup } from './groups.js';
+import { compileGroup, confirmsPlacements, toolGlob, type CompiledGroup } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { placedTopics } from './placement.js';
 import { cachedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
@@ -160,10 +160,11 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   const { write, topics } = placementOf(tool, input);
   const readOnly = write.readOnly;
   const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);
+  const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
+  const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
   let placements = hasCachedGroupPlacements(tool) ? cachedGroupPlacements(tool, server, groups.digest(), summary) : undefined;
+  if (placements && !confirmsPlacements(placements, groups.compiled(), candidate)) placements = undefined;
   if (!placements) {
-    const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
-    const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
     placements = [];
     for (const group of groups.compiled()) {
       const match = group.explain(candidate);

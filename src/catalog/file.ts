@@ -41,7 +41,7 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
       }
       else typed.push(tool as ToolDefinition);
     });
-    const profile = readProfile(entry);
+    const profile = readProfile(entry, (message) => warnings.push(`${where}servers.${server}.${message}`));
     const tools = admitTools(typed, (message) => warnings.push(`${where}servers.${server}: ${message}`));
     result.push(profile ? { server, tools, profile } : { server, tools });
   }

@@ -98,3 +98,16 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
 export function toolGlob(glob: string): Glob {
   return compileGlob(glob.includes(':') ? glob : `*:${glob}`);
 }
+
+/**
+ * True when each cached placement (a lock's, see placement-cache.ts) is one its group gives
+ * `candidate` now, with the same reason and score: cached placements are confirmed, never
+ * trusted, so a forged lock cannot move a tool into a group. One group test per placement, not
+ * one per group.
+ */
+export function confirmsPlacements(placements: ReadonlyArray<{ group: string; reason: string; score?: number }>, groups: readonly CompiledGroup[], candidate: GroupCandidate): boolean {
+  return placements.every((placement) => {
+    const match = groups.find((group) => group.name === placement.group)?.explain(candidate);
+    return match !== undefined && match.reason === placement.reason && match.score === placement.score;
+  });
+}

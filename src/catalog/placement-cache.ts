@@ -22,6 +22,11 @@ import { writeStatus, type WriteStatus } from './read-only.js';
  *   groups the catalog is built with and the entry's `summary` equals the tool's summary now (an
  *   rc `tools.<id>.summary` changes what keywords match).
  *
+ * The lock is data, not proof: write status and topics (what read-only modes and topic groups
+ * rest on) are recomputed and an entry that disagrees is dropped, and each cached group placement
+ * is confirmed against the group when the catalog is built (catalog.ts), so a forged entry can
+ * neither make a writer read-only nor move a tool into a group.
+ *
  * Anything else (a hand-edited tool, an rc with other groups, a newer lazytools, a malformed
  * entry) is recomputed as if there were no cache: the cache changes how fast, never what.
  */
@@ -182,10 +187,15 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
         warn(`placement.servers.${source.server}.${tool.name}: cached write status "${entry.write.kind}" does not match its definition ("${write.kind}"); the tool is placed afresh`);
         continue;
       }
+      // Topics decide topic groups (what a mode shows, and so what its token may call): recomputed
+      // too, and an entry whose topics disagree is dropped whole with its group placements.
+      const topics = scoreTopics({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
+      if (!sameTopics(topics, entry.topics)) {
+        warn(`placement.servers.${source.server}.${tool.name}: cached topics do not match its definition; the tool is placed afresh`);
+        continue;
+      }
       let byServer = placedCache.get(tool);
       if (!byServer) placedCache.set(tool, (byServer = new Map()));
-      // Fresh objects with the computed shapes' keys in their order: a hand-added key never reaches output.
-      const topics = entry.topics.map((t): TopicScore => ({ topic: t.topic, score: t.score, reason: t.reason }));
       byServer.set(placedKey(source.server, title), { write, topics });
       if (groups !== undefined && entry.summary !== undefined && entry.groups !== undefined) {
         const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: g.group, reason: g.reason } : { group: g.group, reason: g.reason, score: g.score }));
@@ -195,6 +205,10 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
     }
   }
   return primed;
+}
+
+function sameTopics(computed: readonly TopicScore[], cached: readonly TopicScore[]): boolean {
+  return computed.length === cached.length && computed.every((t, i) => t.topic === cached[i]?.topic && t.score === cached[i]?.score && t.reason === cached[i]?.reason);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,5 @@
 import type { ServerProfile } from './types.js';
+import { valueTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 
 /** The keys a lock's server entry carries besides `hash` and `tools`. */
@@ -10,19 +11,27 @@ const LIST_KEYS = [
 
 /**
  * Reads the profile a lock recorded beside a server's tools, keeping only well-formed parts: a
- * lock edited by hand (or by an older lazytools) loses what does not fit and never fails.
+ * lock edited by hand (or by an older lazytools) loses what does not fit and never fails. A value
+ * nested too deep or too large (util/bounds.ts) is left out with a warning through `warn` (its key
+ * path under the server), so it never reaches a walk or JSON.stringify that would overflow.
  */
-export function readProfile(entry: Record<string, unknown>): ServerProfile | undefined {
+export function readProfile(entry: Record<string, unknown>, warn: (message: string) => void = () => {}): ServerProfile | undefined {
+  const fits = (key: string, value: unknown): boolean => {
+    const problem = valueTooBig(value);
+    if (problem !== undefined) warn(`${key}: ${problem}; left out`);
+    return problem === undefined;
+  };
   const profile: ServerProfile = {};
-  if (isObject(entry.capabilities)) profile.capabilities = entry.capabilities;
+  if (isObject(entry.capabilities) && fits('capabilities', entry.capabilities)) profile.capabilities = entry.capabilities;
   if (typeof entry.instructions === 'string') profile.instructions = entry.instructions;
   const protocol = entry.protocol;
   if (isObject(protocol) && protocol.era === 'legacy') profile.protocol = { era: 'legacy' };
   // A verdict whose discover result is malformed is forgotten: the server is probed afresh.
-  else if (isObject(protocol) && protocol.era === 'modern' && wellFormedDiscover(protocol.discover)) profile.protocol = { era: 'modern', discover: protocol.discover };
+  else if (isObject(protocol) && protocol.era === 'modern' && wellFormedDiscover(protocol.discover) && fits('protocol.discover', protocol.discover))
+    profile.protocol = { era: 'modern', discover: protocol.discover };
   for (const [key, id] of LIST_KEYS) {
     const list = entry[key];
-    if (Array.isArray(list)) profile[key] = list.filter((item): item is never => isObject(item) && typeof item[id] === 'string');
+    if (Array.isArray(list)) profile[key] = list.filter((item, index): item is never => isObject(item) && typeof item[id] === 'string' && fits(`${key}[${index}]`, item));
   }
   return Object.keys(profile).length > 0 ? profile : undefined;
 }

@@ -11,14 +11,56 @@ const NEEDS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map
 ]);
 
 /**
+ * Calls whose upstream asked their client something not answered yet (a 2025 session's client
+ * filling in a form, or a 2026-07-28 input round waiting for the client's retry): the upstream is
+ * waiting on that answer, maybe for minutes, so its next request most likely comes from another
+ * call. Keyed by the call's origin (one object per front request), counted per open question.
+ */
+const waitingOnClient = new WeakMap<CallOrigin, number>();
+
+/**
+ * The calls in flight on an upstream that may have caused the request or notification it sends
+ * now, oldest first: those not waiting on their client's answer, so one open question (an input
+ * round held for its retry) never makes another client's requests ambiguous; all of them when
+ * every call waits (then the request can only be one of theirs).
+ */
+function possibleCauses(upstream: Upstream): CallOrigin[] {
+  const all = upstream.origins();
+  const active = all.filter((origin) => !waitingOnClient.has(origin));
+  return active.length > 0 ? active : all;
+}
+
+/**
+ * Counts `origin`'s call as waiting on its client until `answer` settles. Marked one turn of the
+ * event loop late: requests the upstream sent in the same burst (several questions at once) are
+ * still attributed as the first one was.
+ */
+function awaitingClient<T>(origin: CallOrigin | undefined, answer: Promise<T>): Promise<T> {
+  if (!origin) return answer;
+  let marked = false;
+  const mark = setImmediate(() => {
+    marked = true;
+    waitingOnClient.set(origin, (waitingOnClient.get(origin) ?? 0) + 1);
+  });
+  return answer.finally(() => {
+    clearImmediate(mark);
+    if (!marked) return;
+    const left = (waitingOnClient.get(origin) ?? 1) - 1;
+    if (left > 0) waitingOnClient.set(origin, left);
+    else waitingOnClient.delete(origin);
+  });
+}
+
+/**
  * The session an upstream's request or notification belongs to, by one rule:
  * 1. the session whose requests are in flight on that upstream (the latest of them), when they all
- *    come from one session;
+ *    come from one session; a call waiting on its client's answer counts only when all calls wait
+ *    (possibleCauses);
  * 2. with several sessions in flight: none (ambiguous; the request is refused);
  * 3. with nothing in flight: the session whose request reached that upstream last, if still open.
  */
 export function causingSession<S extends SessionContext>(upstream: Upstream, sessions: ReadonlySet<S>): { session: S; origin: CallOrigin | undefined } | { ambiguous: true } | undefined {
-  const origins = upstream.origins().filter((origin) => sessions.has(origin.session as S));
+  const origins = possibleCauses(upstream).filter((origin) => sessions.has(origin.session as S));
   if (origins.length > 0) {
     const first = origins[0]?.session;
     if (origins.some((origin) => origin.session !== first)) return { ambiguous: true };
@@ -47,15 +89,18 @@ function statelessOf(session: unknown): StatelessOrigin | undefined {
 
 /**
  * The stateless request that caused an upstream's request: the one its HTTP response stream
- * names, else the one in flight there. With a stateless request in flight beside other requests,
- * the cause is unknown: refused as ambiguous, so no other client receives it.
+ * names, else the one in flight there (by possibleCauses). With a stateless request in flight
+ * beside other requests, the cause is unknown: refused as ambiguous, so no other client receives it.
  */
-function statelessCause(upstream: Upstream, request: UpstreamRequest): StatelessOrigin | 'ambiguous' | undefined {
-  if (request.origin) return statelessOf(request.origin.session);
-  const origins = upstream.origins();
-  const stateless = origins.map((origin) => statelessOf(origin.session)).find((found) => found !== undefined);
-  if (!stateless) return undefined;
-  return origins.every((origin) => origin.session === stateless) ? stateless : 'ambiguous';
+function statelessCause(upstream: Upstream, request: UpstreamRequest): { asker: StatelessOrigin; origin: CallOrigin } | 'ambiguous' | undefined {
+  if (request.origin) {
+    const asker = statelessOf(request.origin.session);
+    return asker ? { asker, origin: request.origin } : undefined;
+  }
+  const origins = possibleCauses(upstream);
+  const origin = origins.find((found) => statelessOf(found.session) !== undefined);
+  if (!origin) return undefined;
+  return origins.every((found) => found.session === origin.session) ? { asker: origin.session as StatelessOrigin, origin: origins[origins.length - 1] ?? origin } : 'ambiguous';
 }
 
 /**
@@ -69,7 +114,7 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
   const stateless = statelessCause(upstream, request);
   if (stateless === 'ambiguous')
     throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several clients are in flight on this server`);
-  if (stateless) return stateless.askClient(request.method, request.params, NEEDS.get(request.method), upstream.name);
+  if (stateless) return awaitingClient(stateless.origin, stateless.asker.askClient(request.method, request.params, NEEDS.get(request.method), upstream.name));
   // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
   const cause = request.origin;
   const found = cause && sessions.has(cause.session as SessionContext) ? { session: cause.session as SessionContext, origin: cause } : causingSession(upstream, sessions);
@@ -84,7 +129,7 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
   const need = NEEDS.get(request.method);
   if (need && !found.session.clientCapabilities()?.[need])
     throw rpcError(-32601, `lazytools: the client of this session does not support ${need} (${request.method} from "${upstream.name}")`);
-  return found.session.forward(request.method, request.params, found.origin?.requestId, signal);
+  return awaitingClient(found.origin, found.session.forward(request.method, request.params, found.origin?.requestId, signal));
 }
 
 /**

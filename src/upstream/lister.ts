@@ -1,10 +1,12 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { admitTools, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { valueTooBig } from '../util/bounds.js';
 import { outsideText } from '../util/redact.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
+import { FloodGate, NOTIFICATION_BUDGET, paced } from './flood.js';
+import { StdioUpstreamTransport } from './stdio-transport.js';
 import type { PrimitiveKind } from './types.js';
 
 // The one lister for every paged list of an upstream (tools, prompts, resources, templates), and
@@ -78,6 +80,11 @@ class Relister<K> {
     return this.running !== undefined;
   }
 
+  /** True when a re-list of `kind` is already due after the one in flight. */
+  due(kind: K): boolean {
+    return this.running !== undefined && this.changed.has(kind);
+  }
+
   /** Notes a change of `kind`; resolves when the re-list that covers it has ended. */
   changedKind(kind: K): Promise<void> {
     this.changed.add(kind);
@@ -86,7 +93,11 @@ class Relister<K> {
 
   private kick(): Promise<void> {
     this.running ??= (async () => {
+      let started = -Infinity;
       while (this.changed.size > 0 && this.current()) {
+        // A burst's next re-list waits its turn (flood.ts): one rebuild now, one later.
+        await paced(started);
+        started = performance.now();
         const kinds = [...this.changed];
         this.changed.clear();
         try {
@@ -123,6 +134,8 @@ export interface WatchTarget {
 export class ListWatch {
   private readonly toolLists: Relister<'tools'>;
   private readonly primitiveLists: Relister<PrimitiveKind>;
+  /** Coalesces list changes and bounds other notifications per window (flood.ts). */
+  private readonly flood = new FloodGate((kind) => (kind === 'tools' ? this.toolLists.due('tools') : this.primitiveLists.due(kind)));
 
   constructor(private readonly target: WatchTarget) {
     const connected = () => target.client() !== undefined;
@@ -134,6 +147,18 @@ export class ListWatch {
   /** True while a re-list of tools is running. */
   get relistingTools(): boolean {
     return this.toolLists.busy;
+  }
+
+  /**
+   * True when a notification is left out (flood.ts): a list change already due, or one past the
+   * budget of a transport that cannot be held; past the budget a stdio upstream is not read for a while.
+   */
+  gated(transport: Transport, method: string): boolean {
+    const now = performance.now();
+    const hold = transport instanceof StdioUpstreamTransport ? transport : undefined;
+    const verdict = this.flood.judge(method, hold !== undefined, now, (dropped) => this.target.warn(`${dropped} notifications dropped (over ${NOTIFICATION_BUDGET} a second)`));
+    if (hold && this.flood.spent) hold.holdReading(this.flood.holdMs(now));
+    return verdict !== 'pass';
   }
 
   toolsChanged(): void {

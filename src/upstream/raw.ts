@@ -34,6 +34,8 @@ export interface RawHandlers {
   /** A log message or resource update, passed on synchronously; false leaves it to the SDK client. */
   notification(notification: Notification): boolean;
   warn(message: string): void;
+  /** True when a notification is left out before any parsing (the flood gate, flood.ts). */
+  gated(method: string): boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
   }
   const sdkMessage = transport.onmessage;
   transport.onmessage = (incoming, extra) => {
+    if (isNotification(incoming) && handlers.gated(incoming.method)) return;
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
     const message = redactValue(incoming);
     const mixed = message as { id?: unknown; method?: unknown };

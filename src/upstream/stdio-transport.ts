@@ -36,6 +36,7 @@ export class StdioUpstreamTransport implements Transport {
   private child: ChildProcess | undefined;
   private closed = false;
   private readonly stderrTail: string[] = [];
+  private holding: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: StdioUpstreamOptions) {}
 
@@ -88,6 +89,21 @@ export class StdioUpstreamTransport implements Transport {
         this.finish();
       });
     });
+  }
+
+  /**
+   * Stops reading the child's stdout for `ms` (a flood: once its pipe is full the child waits, so
+   * only this upstream slows); reading resumes by itself.
+   */
+  holdReading(ms: number): void {
+    const stdout = this.child?.stdout;
+    if (!stdout || this.holding) return;
+    stdout.pause();
+    this.holding = setTimeout(() => {
+      this.holding = undefined;
+      stdout.resume();
+    }, ms);
+    this.holding.unref();
   }
 
   /** Writes a message without a promise (the relay's hot path); false when the child is gone. */

@@ -301,6 +301,7 @@ export class Upstream extends UpstreamState {
         return true;
       },
       warn: (message) => this.logger.warn(message),
+      gated: (method) => this.lists.gated(transport, method),
     });
     addCloseListener(transport, () => {
       if (this.client !== client) return;

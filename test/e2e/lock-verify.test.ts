@@ -82,6 +82,53 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
     expect(logger.lines.join('\n')).toMatch(/placement\.servers\.memory\.create_entities: cached write status "read" does not match/);
   });
 
+  it('forged topics and a forged topic-group placement do not move a writer into a mode: the token of that mode neither sees nor runs it', async () => {
+    const { file, edit } = lockedProject({
+      groups: { notes: { servers: ['memory'] }, reading: { servers: ['memory'], readOnly: true }, wikis: { topics: ['wiki'] } },
+      modes: { notes: { description: 'Notes', groups: ['notes'] }, audit: { description: 'Read-only audit', groups: ['reading'], readOnly: true }, wiki: { description: 'Wiki pages', groups: ['wikis'] } },
+      auth: { tokens: { wiki: { sha256: sha256('wiki-token'), modes: ['wiki'] } } },
+    });
+    edit((lock) => {
+      const entry = lock.placement.servers.memory?.delete_entities;
+      if (!entry) throw new Error('no placement for delete_entities');
+      // Write status and definition untouched (the check that existed); only topics and groups forged.
+      entry.topics = [{ topic: 'wiki', score: 12, reason: 'forged' }, ...entry.topics.filter((t) => t.topic !== 'wiki')];
+      entry.groups = [...(entry.groups ?? []), { group: 'wikis', reason: 'topic wiki 12 (forged)', score: 12 }];
+      const other = lock.placement.servers.memory?.delete_relations;
+      if (!other) throw new Error('no placement for delete_relations');
+      // Topics left alone, a group placement forged.
+      other.groups = [...(other.groups ?? []), { group: 'wikis', reason: 'topic wiki 12 (forged)', score: 12 }];
+    });
+    const logger = recording();
+    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    const wiki = await connect('wiki-token');
+    const names = (await wiki.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('delete_entities');
+    expect(names).not.toContain('delete_relations');
+    for (const name of ['delete_entities', 'delete_relations']) {
+      const direct = await wiki.callTool({ name, arguments: { entityNames: ['x'], relations: [] } });
+      expect(direct.isError, text(direct)).toBe(true);
+      expect(text(direct)).not.toMatch(/deleted successfully/i);
+    }
+    expect(logger.lines.join('\n')).toMatch(/placement\.servers\.memory\.delete_entities: cached topics do not match its definition/);
+  });
+
+  it('a profile value nested 20,000 levels deep in the lock is left out with a warning; the server still serves', async () => {
+    const { dir, file, edit } = lockedProject();
+    edit((lock) => Object.assign(lock.servers.memory!, { capabilities: 'DEEP', prompts: [{ name: 'deep', arguments: ['DEEP'] }, { name: 'fine' }] }));
+    // Put in as text: JSON.stringify itself overflows on this depth.
+    const deep = `${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const lockFile = path.join(dir, 'lazytools.lock.json');
+    writeFileSync(lockFile, readFileSync(lockFile, 'utf8').replaceAll('"DEEP"', deep));
+    const logger = recording();
+    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    const admin = await connect('admin');
+    expect((await admin.callTool({ name: 'read_graph', arguments: {} })).isError).toBeFalsy();
+    const warnings = logger.lines.join('\n');
+    expect(warnings).toMatch(/servers\.memory\.capabilities: nested more than 64 levels deep; left out/);
+    expect(warnings).toMatch(/servers\.memory\.prompts\[0\]: nested more than 64 levels deep; left out/);
+  });
+
   it('pin: a live definition that differs from the lock is reported, and held back with pin: true', async () => {
     const { file, edit } = lockedProject({ pin: true });
     // What the lock recorded (as reviewed) differs from what the server now sends.

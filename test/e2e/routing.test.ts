@@ -82,6 +82,33 @@ describe('server-to-client requests', () => {
     u.origins = () => [{ session: s1, requestId: 1 }];
     expect(causingSession(u, sessions)).toEqual({ session: s1, origin: { session: s1, requestId: 1 } });
   });
+
+  it('a call whose question is out at its client does not count while others are in flight; alone it still gets its next one', async () => {
+    const u = upstream('u');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const waiting: SessionContext & { name: string } = { ...session('s1'), clientCapabilities: () => ({ elicitation: {} }), forward: async (method: string) => (await held, { answeredBy: 's1', method }) } as never;
+    const other = session('s2');
+    const sessions = new Set<SessionContext>([waiting, other]);
+    const signal = new AbortController().signal;
+    const first = { session: waiting, requestId: 1 };
+    u.origins = () => [first];
+    const asked = forwardClientRequest(u, { method: 'elicitation/create' }, signal, sessions);
+    // The same burst (before the event loop turns) still finds the waiting call: not misrouted.
+    u.origins = () => [first, { session: other, requestId: 2 }];
+    await expect(forwardClientRequest(u, { method: 'sampling/createMessage' }, signal, sessions)).rejects.toThrow(/ambiguous/);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Once its question is out, s1's call waits on its client: s2's call is the one asking.
+    expect(await forwardClientRequest(u, { method: 'sampling/createMessage' }, signal, sessions)).toEqual({ answeredBy: 's2', method: 'sampling/createMessage' });
+    // Every call waiting: the request can only be theirs (one session: it goes there).
+    u.origins = () => [first];
+    expect(causingSession(u, sessions)).toEqual({ session: waiting, origin: first });
+    release();
+    expect(await asked).toEqual({ answeredBy: 's1', method: 'elicitation/create' });
+    // Answered: s1's call counts again beside s2's.
+    u.origins = () => [first, { session: other, requestId: 2 }];
+    expect(causingSession(u, sessions)).toEqual({ ambiguous: true });
+  });
 });
 
 describe('subscriptions', () => {

@@ -50,15 +50,21 @@ describe('placement cached in the lock', () => {
     expect(placementOf(buildCatalog(roundTrip(lock), config))).toEqual(placementOf(buildCatalog(uncached(lock), config)));
   });
 
-  it('is read: a tampered entry for an unchanged tool shows in the catalog', () => {
+  it('is verified, not trusted: tampered topics or group placements of an unchanged tool never show (issue 20)', () => {
     const config = resolveConfig({});
     const lock = makeLock(readFixture('reference-servers.json'), config);
     const entry = readGraphEntry(lock);
     entry.topics = [{ topic: 'memory', score: 99, reason: 'from the cache' }];
-    entry.groups = [{ group: 'knowledge', reason: 'from the cache' }];
-    const built = buildCatalog(roundTrip(lock), config);
-    expect(toolPlacement(built, 'memory:read_graph').topics).toEqual([{ topic: 'memory', score: 99, reason: 'from the cache' }]);
-    expect(toolPlacement(built, 'memory:read_graph').placements).toEqual([{ group: 'knowledge', reason: 'from the cache' }]);
+    const warnings: string[] = [];
+    const built = buildCatalog(parseCatalog(JSON.parse(JSON.stringify(lock)), 'lazytools.lock.json', warnings), config);
+    expect(JSON.stringify(toolPlacement(built, 'memory:read_graph'))).not.toContain('from the cache');
+    expect(warnings).toEqual([expect.stringMatching(/placement\.servers\.memory\.read_graph: cached topics do not match its definition/)]);
+    // Topics untouched, a group placement forged: confirmed against the group, so matched afresh.
+    const forged = makeLock(readFixture('reference-servers.json'), config);
+    readGraphEntry(forged).groups = [{ group: 'knowledge', reason: 'from the cache' }];
+    const again = buildCatalog(roundTrip(forged), config);
+    expect(toolPlacement(again, 'memory:read_graph').placements).toEqual(toolPlacement(buildCatalog(uncached(forged), config), 'memory:read_graph').placements);
+    expect(placementOf(again)).toEqual(placementOf(buildCatalog(uncached(forged), config)));
   });
 
   it('is verified, not trusted: a forged "read" write status for a writer is dropped with a warning', () => {
@@ -122,8 +128,7 @@ describe('placement cached in the lock', () => {
   it('recomputes groups when a group rule changed since the lock was written', () => {
     const before = resolveConfig({ groups: { knowledge: { description: 'Knowledge graph', servers: ['memory'] } } });
     const lock = makeLock(readFixture('reference-servers.json'), before);
-    readGraphEntry(lock).groups = [{ group: 'knowledge', reason: 'from the cache' }];
-    expect(toolPlacement(buildCatalog(roundTrip(lock), before), 'memory:read_graph').placements).toEqual([{ group: 'knowledge', reason: 'from the cache' }]);
+    expect(toolPlacement(buildCatalog(roundTrip(lock), before), 'memory:read_graph').groups).toContain('knowledge');
 
     const rc: RcConfig = { groups: { knowledge: { description: 'Knowledge graph', servers: ['memory'], readOnly: true, exclude: ['memory:read_graph'] } } };
     const after = resolveConfig(rc);

@@ -27,6 +27,18 @@ export function groupsSubscription(message: unknown): RequestId | undefined {
   return filter?.toolsListChanged === true && declaresGroups(meta?.[CLIENT_CAPABILITIES_META_KEY]) ? message.id : undefined;
 }
 
+/** Group digests per view key, for one catalog and config (a rebuild or reload makes new ones). */
+const digestsByCatalog = new WeakMap<object, { config: object; digests: Map<string, string> }>();
+
+function viewDigests(gateway: Gateway): Map<string, string> {
+  let entry = digestsByCatalog.get(gateway.catalog);
+  if (entry?.config !== gateway.config) {
+    entry = { config: gateway.config, digests: new Map() };
+    digestsByCatalog.set(gateway.catalog, entry);
+  }
+  return entry.digests;
+}
+
 /**
  * Watches the groups of one listen request's view and calls `send` with the stamped notification
  * when they change. Returns the function that stops watching.
@@ -38,7 +50,18 @@ export function watchGroups(gateway: Gateway, route: ModernRoute, message: unkno
     const resolved = requestMode(gateway.config, { ...route, variant: meta[VARIANT_META] });
     if ('refusal' in resolved) return resolved.refusal;
     const capabilities = meta[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown>;
-    return viewDigest(groupsOf(new ModernView(gateway, resolved.mode, resolved.bound, boundaryOf(route), route.strategy ?? gateway.config.strategy, capabilities)));
+    const boundary = boundaryOf(route);
+    const strategy = route.strategy ?? gateway.config.strategy;
+    // Streams of one view share one digest per catalog: a change costs one view build per view,
+    // not one per open stream.
+    const key = JSON.stringify([resolved.mode, resolved.bound, boundary, strategy, capabilities]);
+    const cached = viewDigests(gateway);
+    let found = cached.get(key);
+    if (found === undefined) {
+      found = viewDigest(groupsOf(new ModernView(gateway, resolved.mode, resolved.bound, boundary, strategy, capabilities)));
+      cached.set(key, found);
+    }
+    return found;
   };
   let last = digest();
   const listener = (kind: string) => {
