@@ -5,7 +5,7 @@ import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { modeAllows, modeNamed } from './policy.js';
-import { toolPriority, type Priority } from './priority.js';
+import { capability, toolPriority, type Priority } from './priority.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -86,7 +86,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);
-  const readLeaning = mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length;
+  const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   const pinReason = (tool: CatalogTool): string | undefined => {
     if (always(tool.id)) return 'alwaysVisible';
@@ -100,7 +100,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => ({
     tool,
     pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, readLeaning, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority }) : { priority: 0, why: [] }),
+    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority }) : { priority: 0, why: [] }),
   }));
   const ordered = fit ? breadthOrder(scored, groups) : scored;
 
@@ -150,26 +150,36 @@ type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
 /** Breadth: what a tool's rank within its server and within its first mode group costs it (times log2(1 + rank)). */
 const SERVER_STEP = 0.6;
 const GROUP_STEP = 0.3;
+/** What a tool loses when a better tool of another server does the same thing (see `capability`). */
+const REDUNDANT = 2;
 
 /**
  * Orders tools by priority with breadth, round-robin by rank: first the best tool of every server
  * of the mode, then the rest, each losing a little for every better tool of its own server and
  * of its (first) mode group, so every server and group keeps its best tools before any keeps its
- * tenth. Ties break by id.
+ * tenth. A tool doing what a better tool of another server does (two browsers' "navigate", two
+ * web searches) loses `REDUNDANT`: the budget goes to what no shown tool does yet, and search
+ * still finds the twin. Twins share a mode group: Notion's search is no web search. Ties break by id.
  */
 function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
   const serverRank = new Map<string, number>();
   const groupRank = new Map<string, number>();
+  const doneBy = new Map<string, CatalogTool>();
   const adjusted = byScore.map((entry) => {
     const group = entry.tool.groups.find((g) => groups.has(g)) ?? '';
+    const does = `${group} ${capability(entry.tool)}`;
+    const twin = doneBy.get(does);
+    if (twin === undefined) doneBy.set(does, entry.tool);
+    const redundant = twin !== undefined && twin.server !== entry.tool.server;
     const inServer = serverRank.get(entry.tool.server) ?? 0;
     const inGroup = groupRank.get(group) ?? 0;
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
-    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup));
+    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
     const why = inServer === 0 ? [...entry.why, `best of ${entry.tool.server}`] : [...entry.why, `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`];
-    return { ...entry, priority, why, first: inServer === 0 };
+    if (redundant) why.push(`-${REDUNDANT} does what ${twin.id} does`);
+    return { ...entry, priority, why, first: inServer === 0 && !redundant };
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
 }
