@@ -5,7 +5,7 @@ import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { modeAllows, modeNamed } from './policy.js';
-import { capability, toolPriority, type Priority } from './priority.js';
+import { capability, listedThing, nameWords, toolPriority, type Priority } from './priority.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -86,6 +86,18 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);
+  // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
+  const listed = new Map<string, Set<string>>();
+  if (fit) {
+    for (const tool of members) {
+      const name = nameWords(tool);
+      if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
+        let set = listed.get(tool.server);
+        if (!set) listed.set(tool.server, (set = new Set()));
+        set.add(`${name[0]} ${listedThing(name)}`);
+      }
+    }
+  }
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   const pinReason = (tool: CatalogTool): string | undefined => {
@@ -100,7 +112,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => ({
     tool,
     pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority }) : { priority: 0, why: [] }),
+    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server) }) : { priority: 0, why: [] }),
   }));
   const ordered = fit ? breadthOrder(scored, groups) : scored;
 
@@ -152,6 +164,8 @@ const SERVER_STEP = 0.6;
 const GROUP_STEP = 0.3;
 /** What a tool loses when a better tool of another server does the same thing (see `capability`). */
 const REDUNDANT = 2;
+/** A server's best tool goes ahead of every server's second only when it is worth that much: an entry point, not a niche leftover. */
+const FIRST_MIN = 2;
 
 /**
  * Orders tools by priority with breadth, round-robin by rank: first the best tool of every server
@@ -179,7 +193,7 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
     const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
     const why = inServer === 0 ? [...entry.why, `best of ${entry.tool.server}`] : [...entry.why, `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`];
     if (redundant) why.push(`-${REDUNDANT} does what ${twin.id} does`);
-    return { ...entry, priority, why, first: inServer === 0 && !redundant };
+    return { ...entry, priority, why, first: inServer === 0 && !redundant && entry.priority >= FIRST_MIN };
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
 }

@@ -16,6 +16,19 @@ export interface PriorityContext {
   usage: number;
   /** rc `tools.<id>.priority`. */
   override: number | undefined;
+  /**
+   * The `list` tools of the tool's server, by what they list (see `listedThing`): a `get` of one
+   * thing its server also lists is a second step (the list gives the id), the list the entry point.
+   */
+  listed?: ReadonlySet<string> | undefined;
+}
+
+/** What a list or get tool is about, singular ("network request" for both list_network_requests and get_network_request). */
+export function listedThing(name: readonly string[]): string {
+  return name
+    .slice(1)
+    .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word))
+    .join(' ');
 }
 
 /**
@@ -41,7 +54,7 @@ const NICHE = new Set([
   'emulate', 'drag', 'drop', 'hover', 'heap', 'heapsnapshot', 'trace', 'screencast', 'config', 'feedback', 'usage', 'stats', 'prompts',
   'reconnect', 'resize', 'cleanup', 'ping', 'template', 'templates', 'property', 'session', 'sessions', 'recent', 'dialog', 'pdf',
   'node', 'forward', 'port', 'generic', 'media', 'tabs', 'performance', 'insight', 'more', 'self', 'colors', 'health', 'user', 'users',
-  'image', 'images', 'video', 'videos', 'news', 'place', 'places',
+  'image', 'images', 'video', 'videos', 'news', 'place', 'places', 'local',
 ]);
 
 /** Words of tools that destroy or stop things: never the first step, and costly when wrong. */
@@ -107,8 +120,12 @@ export function toolPriority(tool: CatalogTool, context: PriorityContext): Prior
   // The verb leads the name, or follows one object word ("web_search", "page_content").
   const verb = isVerb(name[0] ?? '') ? name[0] : name.length === 2 && isVerb(name[1] ?? '') ? name[1] : undefined;
   const writes = context.lean === 'write';
+  const thing = verb === name[0] && (verb === 'get' || verb === 'list') && name.length > 1 ? listedThing(name) : undefined;
+  const pair = thing !== undefined && context.listed?.has(`${verb === 'get' ? 'list' : 'get'} ${thing}`) === true;
   if (name.some((word) => DESTRUCTIVE.has(word))) add(-2.5, 'destroys or stops things');
   else if (name.some((word) => NICHE.has(word))) add(-1.5, 'niche');
+  else if (pair && verb === 'get') add(1.5, `second step (its server lists ${thing} first)`);
+  else if (pair && verb === 'list') add(2.5, `entry point (lists the ${thing} a get reads)`);
   else if (verb !== undefined && PRIMARY.has(verb)) add(2.5, `entry point ("${verb}")`);
   else if (verb !== undefined && CHANGE.has(verb)) add(writes ? 2.5 : 1.5, writes ? `entry point of a write-leaning mode ("${verb}")` : `second step ("${verb}")`);
   else if (verb !== undefined && SECONDARY.has(verb)) add(1.5, `second step ("${verb}")`);
