@@ -100,9 +100,11 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   }
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
+  // rc overrides by tool id, read once (a 10,000-tool mode asks for each member twice).
+  const overrides = new Map(Object.entries(config.tools ?? {}));
   const pinReason = (tool: CatalogTool): string | undefined => {
     if (always(tool.id)) return 'alwaysVisible';
-    if (own(config.tools, tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
+    if (overrides.get(tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
     if (modePin(tool.id)) return `pinned (modes.${mode.name}.pin)`;
     const group = tool.groups.find((g) => pinnedGroups.has(g));
     return group === undefined ? undefined : `pinned (groups.${group}.pin)`;
@@ -112,7 +114,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => ({
     tool,
     pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server) }) : { priority: 0, why: [] }),
+    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: overrides.get(tool.id)?.priority, listed: listed.get(tool.server) }) : { priority: 0, why: [] }),
   }));
   const ordered = fit ? breadthOrder(scored, groups) : scored;
 
@@ -121,21 +123,23 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
   let left = budget - pinnedTokens;
   const ranked: RankedTool[] = [];
-  for (const entry of pinned) ranked.push({ ...entry, shown: true, reason: entry.pin ?? 'pinned' });
+  // Entries are this call's own objects: completed in place, not copied (a mode may hold 10,000 tools).
+  const rank = (entry: Scored, shown: boolean, reason: string) => ranked.push(Object.assign(entry, { shown, reason }));
+  for (const entry of pinned) rank(entry, true, entry.pin ?? 'pinned');
   for (const entry of ordered) {
     if (entry.pin !== undefined) continue;
     if (!fit) {
       // Read no token count here: an unfitted mode's start would compact and count every tool.
-      ranked.push({ ...entry, shown: true, reason: mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode' });
+      rank(entry, true, mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode');
       continue;
     }
     const tokens = entry.tool.tokens;
     if (tokens <= left) {
       left -= tokens;
-      ranked.push({ ...entry, shown: true, reason: `fits (priority ${entry.priority})` });
+      rank(entry, true, `fits (priority ${entry.priority})`);
     } else {
       const room = Math.max(0, Math.round(left));
-      ranked.push({ ...entry, shown: false, reason: `budget: ${tokens} tokens, ${room} left (priority ${entry.priority})` });
+      rank(entry, false, `budget: ${tokens} tokens, ${room} left (priority ${entry.priority})`);
     }
   }
   const shownIds = new Set(ranked.filter((entry) => entry.shown).map((entry) => entry.tool.id));
@@ -191,9 +195,10 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
     const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
-    const why = inServer === 0 ? [...entry.why, `best of ${entry.tool.server}`] : [...entry.why, `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`];
-    if (redundant) why.push(`-${REDUNDANT} does what ${twin.id} does`);
-    return { ...entry, priority, why, first: inServer === 0 && !redundant && entry.priority >= FIRST_MIN };
+    // The entry and its `why` are this fit's own (toolPriority made them): completed in place.
+    entry.why.push(inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`);
+    if (redundant) entry.why.push(`-${REDUNDANT} does what ${twin.id} does`);
+    return Object.assign(entry, { priority, first: inServer === 0 && !redundant && entry.priority >= FIRST_MIN });
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
 }

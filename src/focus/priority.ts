@@ -77,7 +77,18 @@ const isVerb = (word: string) => PRIMARY.has(word) || SECONDARY.has(word) || CHA
  * they are the verb (`brave_web_search` on server brave-search keeps "search"), filler dropped,
  * an HTTP method read as the verb it stands for.
  */
-export function nameWords(tool: Pick<CatalogTool, 'name' | 'server'>): string[] {
+export function nameWords(tool: Pick<CatalogTool, 'name' | 'server'>): readonly string[] {
+  const cached = nameCache.get(tool);
+  if (cached !== undefined) return cached;
+  const found = readNameWords(tool);
+  nameCache.set(tool, found);
+  return found;
+}
+
+/** Per tool object: its name words are read once, whatever the number of modes fitted. */
+const nameCache = new WeakMap<object, readonly string[]>();
+
+function readNameWords(tool: Pick<CatalogTool, 'name' | 'server'>): string[] {
   const server = new Set(words(tool.server));
   const name = words(tool.name).filter((word) => !FILLER.has(word) && (!server.has(word) || isVerb(word)));
   const method = HTTP_METHODS.get(name[0] ?? '');
@@ -93,6 +104,14 @@ const PLACE_WORDS = new Set(['page', 'pages', 'web', 'tab', 'text', 'script', 't
  * `browser_navigate` and Chrome DevTools' `navigate_page`, Tavily's and Brave's web search).
  */
 export function capability(tool: Pick<CatalogTool, 'name' | 'server'>): string {
+  let found = capabilityCache.get(tool);
+  if (found === undefined) capabilityCache.set(tool, (found = readCapability(tool)));
+  return found;
+}
+
+const capabilityCache = new WeakMap<object, string>();
+
+function readCapability(tool: Pick<CatalogTool, 'name' | 'server'>): string {
   const name = nameWords(tool);
   const kept = name.filter((word) => !PLACE_WORDS.has(word));
   return (kept.length > 0 ? kept : name).join(' ');
