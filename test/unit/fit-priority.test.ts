@@ -54,10 +54,11 @@ describe('tool priority signals', () => {
   });
 
   it('keeps the tools that create and update first in a write-leaning mode (rc lean)', () => {
-    const writes = ranked({}, 'task_management');
+    // A budget that holds a few of Notion's 24 tools (compact, they all fit the preset's 6,000).
+    const writes = ranked({ modes: { task_management: { budget: 2500 } } }, 'task_management');
     for (const id of ['notion:API-post-page', 'notion:API-patch-page', 'notion:API-post-search']) expect(writes.shownIds.has(id)).toBe(true);
     // The same mode told to lean on reading shows readers instead.
-    const reads = ranked({ modes: { task_management: { lean: 'read' } } }, 'task_management');
+    const reads = ranked({ modes: { task_management: { budget: 2500, lean: 'read' } } }, 'task_management');
     expect(reads.shownIds.has('notion:API-post-page')).toBe(false);
     expect(reads.shownIds.has('notion:API-retrieve-a-page')).toBe(true);
     expect(why(reads, 'notion:API-post-page')).toContain('writes (read-leaning mode)');
