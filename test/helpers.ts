@@ -18,13 +18,9 @@ export async function referenceSources(): Promise<ServerTools[]> {
   return mergeCatalogs([await readCatalogFile(GITHUB_CATALOG), await readCatalogFile(REFERENCE_CATALOG)]);
 }
 
-/** The developer stack of issue 21 (9 of its 10 servers: figma is not in the fixtures), 140 tools. */
+/** The developer stack of issue 21, captured from npm (developer-stack.json): 10 servers, 148 tools. */
 export async function stackSources(): Promise<ServerTools[]> {
-  const { stack } = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/tasks/developer-tasks.json'), 'utf8')) as { stack: Record<string, string[]> };
-  const parts = await Promise.all(
-    Object.entries(stack).map(async ([file, servers]) => (await readCatalogFile(path.join(CATALOGS, file))).filter((source) => servers.includes(source.server))),
-  );
-  return mergeCatalogs(parts);
+  return readCatalogFile(path.join(CATALOGS, 'developer-stack.json'));
 }
 
 export async function referenceProject(rc: RcConfig = {}) {

@@ -21,11 +21,14 @@ import { shortenText } from './text.js';
  * - **`examples`**: only the first kept; annotation only, and one example shows the shape.
  * - **`additionalProperties: true` / `{}`**: dropped, it is the default; kept when the schema has
  *   `unevaluatedProperties` anywhere (there it marks properties as evaluated).
+ * - **Unreached root definitions**: `$defs`/`definitions` entries no `$ref` reaches are dropped
+ *   (validation reads a definition only through a ref); all stay when a ref is anything but a plain
+ *   local pointer to a root definition, or the schema uses anchors or dynamic refs.
  *
  * What never changes: `$schema` (SEP-1613: MCP's conformance suite checks that a server lists it
  * as written, and a client picks its dialect from it), names, `type`, `required`, `enum`,
  * `const`, `format`, numeric, string and array constraints, `additionalProperties: false` or a schema, `items`, combinators, `$ref`,
- * `$defs`/`definitions`, `$id`/`$anchor`, `default` (it tells the model what omitting a field
+ * `$defs`/`definitions` entries a ref reaches, `$id`/`$anchor`, `default` (it tells the model what omitting a field
  * means), `deprecated`/`readOnly`/`writeOnly`, and every keyword lazytools does not know (kept
  * verbatim, never walked: it may belong to a vocabulary with meaning). Outside `inputSchema`
  * nothing changes: `title`, `annotations`, `outputSchema` (clients validate results with it and
@@ -110,7 +113,60 @@ export function compactSchema(schema: unknown, toolName: string): unknown {
     throw error;
   }
   if (survey.refs.length > 0 && (survey.nestedId || survey.refs.some((ref) => refersToRewritten(schema, ref)))) return schema;
-  return new Compactor(survey).schema(schema, toolName, [`${toolName}arguments`, `${toolName}input`, `${toolName}params`]);
+  return new Compactor(survey).schema(withoutUnusedDefs(schema, survey), toolName, [`${toolName}arguments`, `${toolName}input`, `${toolName}params`]);
+}
+
+/** Root definition sections. */
+const DEF_SECTIONS = ['$defs', 'definitions'] as const;
+/** A local ref to one root definition: `#/$defs/name` or `#/definitions/name`, optionally deeper. */
+const DEF_REF = /^#\/(\$defs|definitions)\/([^/~%]+)(?:\/|$)/;
+/** Keywords that resolve by name or scope rather than by pointer: with any of them, every definition stays. */
+const SCOPED_REFS = /"\$(?:dynamicRef|recursiveRef|anchor|dynamicAnchor|recursiveAnchor)"/;
+
+/**
+ * The schema without the root `$defs`/`definitions` entries no `$ref` reaches, from outside the
+ * definitions or through definitions that are reached (generated servers ship one shared `$defs`
+ * block in every tool: Notion's 24 tools each carry the block definitions only two use).
+ * Validation reads a definition only through a ref, so an unreached one changes nothing. Kept
+ * whole when any ref is not a plain local pointer to a root definition, or the schema resolves
+ * refs by anchor or dynamic scope.
+ */
+function withoutUnusedDefs(schema: Schema, survey: Survey): Schema {
+  const sections = DEF_SECTIONS.filter((key) => isSchemaObject(schema[key]));
+  if (sections.length === 0) return schema;
+  const parsed = survey.refs.map((ref) => DEF_REF.exec(ref));
+  if (parsed.some((match) => match === null) || SCOPED_REFS.test(JSON.stringify(schema))) return schema;
+  const defs = new Map<string, Schema>();
+  for (const section of sections) for (const [name, def] of Object.entries(schema[section] as Schema)) if (isSchemaObject(def)) defs.set(`${section}/${name}`, def);
+  // Refs outside the definitions, then the refs of each definition reached, until none is new.
+  const outside: Schema = {};
+  for (const [key, value] of Object.entries(schema)) if (!sections.includes(key as (typeof DEF_SECTIONS)[number])) setOwn(outside, key, value);
+  const reached = new Set<string>();
+  const queue = [outside];
+  while (queue.length > 0) {
+    const found: Survey = { nodes: 0, unevaluated: false, refs: [], nestedId: false };
+    surveySchema(queue.pop() as Schema, found, 0);
+    for (const ref of found.refs) {
+      const match = DEF_REF.exec(ref);
+      const key = match ? `${match[1]}/${match[2]}` : '';
+      if (reached.has(key)) continue;
+      reached.add(key);
+      const def = defs.get(key);
+      if (def) queue.push(def);
+    }
+  }
+  if ([...defs.keys()].every((key) => reached.has(key))) return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!sections.includes(key as (typeof DEF_SECTIONS)[number])) {
+      setOwn(out, key, value);
+      continue;
+    }
+    const kept: Schema = {};
+    for (const [name, def] of Object.entries(value as Schema)) if (!isSchemaObject(def) || reached.has(`${key}/${name}`)) setOwn(kept, name, def);
+    if (Object.keys(kept).length > 0) setOwn<unknown>(out, key, kept);
+  }
+  return out;
 }
 
 /** Rewrites subschemas by the rules; unchanged ones come back as the same objects. */

@@ -17,6 +17,8 @@ export interface ResolvedMode {
   fit: boolean;
   /** Globs on `server:tool` ids this mode never holds back (rc `pin`, with the parent's). */
   pin: string[];
+  /** Readers or writers first among equals when fitting (rc `lean`); undefined: decided by the mode's tools. */
+  lean: 'read' | 'write' | undefined;
 }
 
 /** Everything the rest of lazytools reads from configuration, with defaults applied. */
@@ -116,6 +118,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
       budget: mode.budget ?? parent?.budget ?? rc.budget,
       fit: mode.fit ?? parent?.fit ?? true,
       pin: unique([...(parent?.pin ?? []), ...(mode.pin ?? [])]),
+      lean: mode.lean ?? parent?.lean,
     };
     resolving.delete(name);
     modes[name] = resolved;

@@ -100,6 +100,10 @@ export const modeSchema = z.strictObject({
     .optional()
     .describe('true (default): when the mode\'s groups cost more than its budget, show the highest-priority tools that fit and reach the rest through search_tools; false: show them all (check fails over budget).'),
   pin: z.array(z.string()).optional().describe('Globs on "server:tool" ids the mode always shows, whatever its budget.'),
+  lean: z
+    .enum(['read', 'write'])
+    .optional()
+    .describe('Which tools budget fitting keeps first among equals: "read" (tools that look before tools that change) or "write" (tools that create and update first, for modes whose work is changing things). Default: "read" when the mode is readOnly or most of its tools only read.'),
 });
 
 /** Values one tool's examples may hold: describe_tools prints them in full. */

@@ -5,7 +5,7 @@ import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { modeAllows, modeNamed } from './policy.js';
-import { toolPriority, type Priority } from './priority.js';
+import { capability, listedThing, nameWords, toolPriority, type Priority } from './priority.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -86,11 +86,25 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);
-  const readLeaning = mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length;
+  // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
+  const listed = new Map<string, Set<string>>();
+  if (fit) {
+    for (const tool of members) {
+      const name = nameWords(tool);
+      if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
+        let set = listed.get(tool.server);
+        if (!set) listed.set(tool.server, (set = new Set()));
+        set.add(`${name[0]} ${listedThing(name)}`);
+      }
+    }
+  }
+  const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
+  // rc overrides by tool id, read once (a 10,000-tool mode asks for each member twice).
+  const overrides = new Map(Object.entries(config.tools ?? {}));
   const pinReason = (tool: CatalogTool): string | undefined => {
     if (always(tool.id)) return 'alwaysVisible';
-    if (own(config.tools, tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
+    if (overrides.get(tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
     if (modePin(tool.id)) return `pinned (modes.${mode.name}.pin)`;
     const group = tool.groups.find((g) => pinnedGroups.has(g));
     return group === undefined ? undefined : `pinned (groups.${group}.pin)`;
@@ -100,7 +114,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => ({
     tool,
     pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, readLeaning, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority }) : { priority: 0, why: [] }),
+    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: overrides.get(tool.id)?.priority, listed: listed.get(tool.server) }) : { priority: 0, why: [] }),
   }));
   const ordered = fit ? breadthOrder(scored, groups) : scored;
 
@@ -109,21 +123,23 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
   let left = budget - pinnedTokens;
   const ranked: RankedTool[] = [];
-  for (const entry of pinned) ranked.push({ ...entry, shown: true, reason: entry.pin ?? 'pinned' });
+  // Entries are this call's own objects: completed in place, not copied (a mode may hold 10,000 tools).
+  const rank = (entry: Scored, shown: boolean, reason: string) => ranked.push(Object.assign(entry, { shown, reason }));
+  for (const entry of pinned) rank(entry, true, entry.pin ?? 'pinned');
   for (const entry of ordered) {
     if (entry.pin !== undefined) continue;
     if (!fit) {
       // Read no token count here: an unfitted mode's start would compact and count every tool.
-      ranked.push({ ...entry, shown: true, reason: mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode' });
+      rank(entry, true, mode.budget === undefined ? 'no budget: every tool of the mode is shown' : '"fit": false shows every tool of the mode');
       continue;
     }
     const tokens = entry.tool.tokens;
     if (tokens <= left) {
       left -= tokens;
-      ranked.push({ ...entry, shown: true, reason: `fits (priority ${entry.priority})` });
+      rank(entry, true, `fits (priority ${entry.priority})`);
     } else {
       const room = Math.max(0, Math.round(left));
-      ranked.push({ ...entry, shown: false, reason: `budget: ${tokens} tokens, ${room} left (priority ${entry.priority})` });
+      rank(entry, false, `budget: ${tokens} tokens, ${room} left (priority ${entry.priority})`);
     }
   }
   const shownIds = new Set(ranked.filter((entry) => entry.shown).map((entry) => entry.tool.id));
@@ -150,26 +166,39 @@ type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
 /** Breadth: what a tool's rank within its server and within its first mode group costs it (times log2(1 + rank)). */
 const SERVER_STEP = 0.6;
 const GROUP_STEP = 0.3;
+/** What a tool loses when a better tool of another server does the same thing (see `capability`). */
+const REDUNDANT = 2;
+/** A server's best tool goes ahead of every server's second only when it is worth that much: an entry point, not a niche leftover. */
+const FIRST_MIN = 2;
 
 /**
  * Orders tools by priority with breadth, round-robin by rank: first the best tool of every server
  * of the mode, then the rest, each losing a little for every better tool of its own server and
  * of its (first) mode group, so every server and group keeps its best tools before any keeps its
- * tenth. Ties break by id.
+ * tenth. A tool doing what a better tool of another server does (two browsers' "navigate", two
+ * web searches) loses `REDUNDANT`: the budget goes to what no shown tool does yet, and search
+ * still finds the twin. Twins share a mode group: Notion's search is no web search. Ties break by id.
  */
 function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
   const serverRank = new Map<string, number>();
   const groupRank = new Map<string, number>();
+  const doneBy = new Map<string, CatalogTool>();
   const adjusted = byScore.map((entry) => {
     const group = entry.tool.groups.find((g) => groups.has(g)) ?? '';
+    const does = `${group} ${capability(entry.tool)}`;
+    const twin = doneBy.get(does);
+    if (twin === undefined) doneBy.set(does, entry.tool);
+    const redundant = twin !== undefined && twin.server !== entry.tool.server;
     const inServer = serverRank.get(entry.tool.server) ?? 0;
     const inGroup = groupRank.get(group) ?? 0;
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
-    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup));
-    const why = inServer === 0 ? [...entry.why, `best of ${entry.tool.server}`] : [...entry.why, `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`];
-    return { ...entry, priority, why, first: inServer === 0 };
+    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
+    // The entry and its `why` are this fit's own (toolPriority made them): completed in place.
+    entry.why.push(inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`);
+    if (redundant) entry.why.push(`-${REDUNDANT} does what ${twin.id} does`);
+    return Object.assign(entry, { priority, first: inServer === 0 && !redundant && entry.priority >= FIRST_MIN });
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
 }

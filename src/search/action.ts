@@ -33,6 +33,12 @@ function verbStems() {
   return stems;
 }
 
+/** Whether a stemmed term is one of the action verbs (read, write or destroy): a word that names no server. */
+export function isActionTerm(term: string): boolean {
+  const { destroy, write, verbs } = verbStems();
+  return destroy.has(term) || write.has(term) || verbs.has(term);
+}
+
 /** What a query's own terms (stemmed) ask for. */
 export function queryAction(queryTerms: readonly string[]): Action {
   const { destroy, write } = verbStems();

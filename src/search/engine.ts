@@ -1,7 +1,7 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
-import { Action, actionFactor, leadVerbs, queryAction, queryVerbs, toolAction } from './action.js';
+import { Action, actionFactor, isActionTerm, leadVerbs, queryAction, queryVerbs, toolAction } from './action.js';
 
 /** One ranked search hit. */
 export interface SearchHit {
@@ -24,6 +24,8 @@ const K1 = 1.2;
 const GROUP_SIZE = 10;
 /** A tool leading with the query's own verb ("list" -> "Get or list resources") ranks first among equals. */
 const VERB_MATCH = 1.2;
+/** A query that names a tool's server ("in Notion", "the Figma file") wants that server's tools. */
+const SERVER_NAMED = 2;
 const B = 0.6;
 
 /**
@@ -42,6 +44,8 @@ export class SearchIndex {
   /** Per tool: what it does (read, write, destroy) and the action verbs it leads with. */
   private readonly actions: Uint8Array;
   private readonly verbs: string[][];
+  /** Per tool: the word a query names its server by (the server name's first term), or ''. */
+  private readonly serverKeys: string[];
   private readonly lengths: Float32Array;
   private readonly avgLength: number;
 
@@ -55,6 +59,12 @@ export class SearchIndex {
     this.actions = new Uint8Array(tools.length);
     this.verbs = [];
     this.nameTerms = [];
+    const keys = new Map<string, string>();
+    this.serverKeys = tools.map((tool) => {
+      let key = keys.get(tool.server);
+      if (key === undefined) keys.set(tool.server, (key = serverKey(tool.server)));
+      return key;
+    });
     tools.forEach((tool, doc) => {
       const definition = tool.definition;
       const fields: Array<[keyof typeof FIELDS, string]> = [
@@ -137,6 +147,7 @@ export class SearchIndex {
     const own = expansion.filter((e) => e.own).map((e) => e.term);
     const asks = queryAction(own);
     const wanted = queryVerbs(own);
+    const ownSet = new Set(own);
     const hits: SearchHit[] = [];
     // Up to a page of results: keep the best ones while scoring; for more, sort once at the end.
     const small = limit <= 64;
@@ -156,6 +167,8 @@ export class SearchIndex {
       // Readers before writers unless the query asks for a change; destroyers only when it asks to delete.
       score *= actionFactor(asks, (this.actions[doc] ?? Action.Read) as Action);
       if (wanted.length > 0 && this.verbs[doc]?.some((verb) => wanted.includes(verb))) score *= VERB_MATCH;
+      const key = this.serverKeys[doc] ?? '';
+      if (key !== '' && ownSet.has(key)) score *= SERVER_NAMED;
       if (small) keepTop(hits, { tool, score }, limit);
       else hits.push({ tool, score });
     }
@@ -216,6 +229,16 @@ function schemaText(schema: unknown): string {
     if (typeof property?.description === 'string') parts.push(property.description);
   }
   return parts.join(' ');
+}
+
+/**
+ * The term a query names a server by: the first term of its name ("notion", "chrome" of
+ * chrome-devtools), unless that is an action verb ("search" of a search-tools server) or too
+ * short to be a name.
+ */
+function serverKey(server: string): string {
+  const first = terms(server)[0] ?? '';
+  return first.length >= 3 && !isActionTerm(first) ? first : '';
 }
 
 /** Best first: higher score, then exposed name. */

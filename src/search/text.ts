@@ -64,12 +64,12 @@ const SYNONYMS: string[][] = [
   ['dependency', 'dependabot', 'package', 'library'],
   ['static analysis', 'code scanning', 'codeql', 'sast'],
   ['ci', 'actions', 'workflow', 'pipeline', 'build', 'job'],
-  ['log', 'logs', 'output'],
+  ['log', 'logs', 'output', 'print', 'printed', 'stdout'],
   ['repo', 'repository', 'project'],
   ['folder', 'directory', 'dir'],
   ['file', 'document'],
   ['delete', 'remove', 'drop', 'erase'],
-  ['create', 'add', 'new', 'make', 'open', 'report', 'raise'],
+  ['create', 'add', 'new', 'make', 'open', 'report', 'raise', 'draft'],
   ['list', 'show', 'enumerate'],
   ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open'],
   ['edit', 'modify', 'change', 'update', 'patch'],
@@ -116,6 +116,9 @@ const SYNONYMS: string[][] = [
   ['quality', 'lint', 'code smell'],
   ['draft', 'wip', 'ready for review'],
   ['push', 'upload', 'publish'],
+  ['network request', 'api call', 'api calls', 'xhr', 'http request', 'network call', 'network traffic'],
+  ['performance', 'slow', 'takes so long', 'perf', 'latency', 'profiling', 'speed up', 'load time'],
+  ['process', 'dev server', 'running command', 'background job'],
 ];
 
 export interface Expansion {

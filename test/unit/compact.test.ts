@@ -14,7 +14,7 @@ import { argumentCases, seedOf } from '../schema-cases.js';
 type Schema = Record<string, unknown>;
 type Dialect = 'draft-07' | '2019-09' | '2020-12';
 
-const FIXTURES = ['real-world.json', 'github-mcp-server.json', 'reference-servers.json'];
+const FIXTURES = ['real-world.json', 'github-mcp-server.json', 'reference-servers.json', 'developer-stack.json'];
 
 function fixtureTools(file: string): Array<{ id: string; tool: ToolDefinition }> {
   const parsed = JSON.parse(readFileSync(path.join(CATALOGS, file), 'utf8')) as { servers: Record<string, { tools: ToolDefinition[] }> };
@@ -132,6 +132,14 @@ describe('compact definitions accept and reject exactly what the upstream schema
       refSiblings: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', ...noise, definitions: { s: { type: 'string' } }, properties: { a: { $ref: '#/definitions/s', maxLength: 2 } } },
       dependencies: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', ...noise, properties: { a: { type: 'string' }, b: { type: 'string' } }, dependencies: { a: ['b'] } },
       conditional: { type: 'object', ...noise, properties: { mode: { enum: ['x', 'y'] }, n: { type: 'number' } }, if: { properties: { mode: { const: 'x' } } }, then: { required: ['n'], ...noise }, else: { not: { required: ['n'] } } },
+      unusedDefs: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: { a: { type: 'object', properties: { p: { $ref: '#/$defs/b' } }, required: ['p'] }, b: { type: 'string', maxLength: 3 }, unused: { type: 'number' } },
+        definitions: { alsoUnused: { type: 'boolean' } },
+        properties: { x: { $ref: '#/$defs/a' } },
+        required: ['x'],
+      },
       patterns: { type: 'object', ...noise, patternProperties: { '^x_': { type: 'integer', ...noise } }, propertyNames: { pattern: '^[a-z_]+$' }, additionalProperties: { type: 'string', minLength: 2, ...noise } },
     };
     const differences = Object.entries(schemas).flatMap(([id, inputSchema]) => compare(id, { name: id, inputSchema: inputSchema as ToolDefinition['inputSchema'] }).differences);
@@ -216,6 +224,24 @@ describe('compactDefinition', () => {
     const out = compactSchema(schema, 't') as Schema;
     expect(Object.keys(out.properties as object)).toEqual(['__proto__']);
     expect(JSON.stringify(out)).toBe('{"type":"object","properties":{"__proto__":{"type":"string","maxLength":2}},"required":["__proto__"]}');
+  });
+
+  it('drops root definitions no ref reaches (through the ones reached), and keeps them all when refs resolve otherwise', () => {
+    const chain = { type: 'object', $defs: { a: { type: 'object', properties: { p: { $ref: '#/$defs/b' } } }, b: { type: 'string' }, unused: { type: 'number' } }, properties: { x: { $ref: '#/$defs/a' } } };
+    expect(Object.keys((compactSchema(chain, 't') as Schema).$defs as Schema)).toEqual(['a', 'b']);
+    // A pointer deeper into a definition reaches it whole.
+    const deep = { type: 'object', definitions: { a: { properties: { p: { type: 'string' } } }, unused: { type: 'number' } }, properties: { x: { $ref: '#/definitions/a/properties/p' } } };
+    expect(Object.keys((compactSchema(deep, 't') as Schema).definitions as Schema)).toEqual(['a']);
+    // No ref at all: every definition goes, and the section with them.
+    expect(compactSchema({ type: 'object', $defs: { unused: { type: 'number' } }, properties: {} }, 't')).toEqual({ type: 'object', properties: {} });
+    // Anchors, dynamic refs and refs that are not plain pointers to a root definition keep every definition.
+    const anchored = { type: 'object', $defs: { a: { $anchor: 'A', type: 'string' }, unused: { type: 'number' } }, properties: { x: { $ref: '#A' } } };
+    expect(compactSchema(anchored, 't')).toBe(anchored);
+    const escaped = { type: 'object', $defs: { 'a~1b': { type: 'string' }, unused: { type: 'number' } }, properties: { x: { $ref: '#/$defs/a~1b' } } };
+    expect(compactSchema(escaped, 't')).toBe(escaped);
+    // Generated servers ship one shared $defs block in every tool: Notion's query keeps the one it uses.
+    const notion = fixtureTools('developer-stack.json').find(({ id }) => id === 'notion:API-query-data-source')?.tool;
+    expect(Object.keys((compactSchema(notion?.inputSchema, 'API-query-data-source') as Schema).$defs as Schema)).toEqual(['sortObject']);
   });
 
   it('keeps additionalProperties: true beside unevaluatedProperties', () => {
