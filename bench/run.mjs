@@ -260,6 +260,9 @@ npm ci
 npm run bench          # about two minutes on 2 cores; --quick for a smoke run
 node bench/cold-start.mjs --runs 15 --sizes 1000   # cold start alone, after npm run build;
                        # --bin OTHER/dist/cli/lazytools.mjs times another build in turn
+node bench/flood.mjs [calls] [count] [kinds]        # a healthy upstream's calls while another floods
+                       # notifications (20,000 by default, 0: endless); re-lists and RSS
+node bench/groups-listen.mjs [tools] [streams]      # one rebuild with many groups listen streams open
 \`\`\`
 `;
 }

@@ -182,6 +182,33 @@ describe('notifications/groups/list_changed on 2026-07-28 subscriptions/listen',
     }
   });
 
+  it('over HTTP: several listeners of one view (one digest per view and catalog) each hear the change once', async () => {
+    const reloading = rcFile();
+    const served = await serve({ config: reloading, http: { port: 0 }, watch: true, logger: silentLogger });
+    const clients = [0, 1, 2, 3].map(() => declaring(MODERN));
+    try {
+      const heard = clients.map(() => 0);
+      const changed = clients.map(() => deferred());
+      const subscriptions = [];
+      for (const [i, client] of clients.entries()) {
+        await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+        client.setNotificationHandler('notifications/groups/list_changed', { params: z.looseObject({}).optional() }, () => {
+          heard[i]! += 1;
+          changed[i]!.resolve();
+        });
+        subscriptions.push(await client.listen({ toolsListChanged: true }));
+      }
+      writeRc(reloading, ['test_image_content']);
+      await Promise.all(changed.map((d) => d.promise));
+      expect((await walk(clients[3]!)).get('media-types')).toEqual(['test_image_content']);
+      expect(heard).toEqual([1, 1, 1, 1]);
+      for (const subscription of subscriptions) await subscription.close();
+    } finally {
+      for (const client of clients) await client.close();
+      await served.close();
+    }
+  });
+
   it('over stdio: the same, on the connection', async () => {
     const reloading = rcFile();
     const client = declaring(MODERN);
