@@ -142,7 +142,8 @@ export interface ToolSession {
   recordUsage(tool: CatalogTool, via: CallVia): void;
   origin(requestId: RequestId | undefined): CallOrigin;
   inMode(tool: CatalogTool): boolean;
-  send(event: FocusEvent): void;
+  /** Sends an event to the caller's focus actor (a stateless request's view ignores it). */
+  focusEvent(event: FocusEvent): void;
   noteSearched(tools: readonly CatalogTool[]): void;
   ownDefinitions(): ToolDefinition[];
   listedTools(): CatalogTool[];

@@ -35,9 +35,9 @@ export function handleFocusMode(session: ListingSession, raw: unknown): CallTool
   const changing = target !== undefined || enable !== undefined || disable !== undefined;
 
   const before = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
-  if (target !== undefined && target !== session.focus.mode) session.send({ type: 'FOCUS', mode: target });
-  if (enable !== undefined) session.send({ type: 'ENABLE_GROUP', group: enable });
-  if (disable !== undefined) session.send({ type: 'DISABLE_GROUP', group: disable });
+  if (target !== undefined && target !== session.focus.mode) session.focusEvent({ type: 'FOCUS', mode: target });
+  if (enable !== undefined) session.focusEvent({ type: 'ENABLE_GROUP', group: enable });
+  if (disable !== undefined) session.focusEvent({ type: 'DISABLE_GROUP', group: disable });
   session.flushListCheck();
   const after = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
   const added = [...after].filter(([id]) => !before.has(id)).map(([, name]) => name);

@@ -22,7 +22,7 @@ const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROU
  * 2026-07-28 request (front/modern), whose `stateless` flag makes search add nothing.
  */
 export type MetaToolSession = CallingSession &
-  Pick<ToolSession, 'mode' | 'fixedMode' | 'strategy' | 'inMode' | 'send' | 'noteSearched' | 'ownDefinitions'> & {
+  Pick<ToolSession, 'mode' | 'fixedMode' | 'strategy' | 'inMode' | 'focusEvent' | 'noteSearched' | 'ownDefinitions'> & {
     readonly stateless?: boolean | undefined;
     readonly boundary?: Boundary | undefined;
   };
@@ -70,7 +70,7 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(gateway.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
-  if (enabling && hits.length > 0) session.send({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
+  if (enabling && hits.length > 0) session.focusEvent({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
   session.noteSearched(hits.map((hit) => hit.tool));
   // Text and structuredContent both carry the hits: half the page bound each.
   const { kept: tools, omitted } = fitting(hits.map(({ tool }) => describeHit(tool, detail, session)), PAGE_MAX_BYTES / 2);

@@ -164,7 +164,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
   }
 
   /** Sends a focus event; visibility is re-checked and list_changed sent once if it changed. */
-  send(event: FocusEvent): void {
+  focusEvent(event: FocusEvent): void {
     this.actor.send(event);
   }
 

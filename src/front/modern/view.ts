@@ -87,7 +87,7 @@ export class ModernView implements PolicySubject, StatelessOrigin {
   }
 
   /** Nothing to change: a stateless request has no focus state (search never enables). */
-  send(): void {}
+  focusEvent(): void {}
 
   /** Nothing to remember: usage counts calls by how they came, search state does not survive a request. */
   noteSearched(): void {}
