@@ -74,17 +74,22 @@ async function walk(client: Walkable): Promise<void> {
 }
 
 describe('Vercel AI SDK MCP client (@ai-sdk/mcp)', () => {
+  // @ai-sdk/mcp 1.x (the newest line for Node 20) is used as AI SDK apps use it: a call goes
+  // through the tool set `tools()` builds from the current list, a prompt through experimental_getPrompt.
   const adapt = (client: MCPClient): Walkable => ({
     listTools: () => client.listTools(),
-    callTool: (args) => client.callTool(args),
-    getPrompt: (args) => client.getPrompt(args),
+    callTool: async ({ name, arguments: args = {} }) => {
+      const tool = (await client.tools())[name] as { execute(input: unknown, options: unknown): Promise<unknown> } | undefined;
+      if (!tool) throw new Error(`the AI SDK tool set has no ${name}`);
+      return tool.execute(args, { toolCallId: name, messages: [] });
+    },
+    getPrompt: (args) => client.experimental_getPrompt(args),
     readResource: (args) => client.readResource(args) as never,
   });
 
   it('walks list, focus switch, prompt, resource and elicitation over HTTP', async () => {
-    // The 2025 walk (a focus switch changes the list; elicitation): no server/discover probe, which
-    // the gateway answers in the 2026-07-28 era (test/e2e/modern-clients.test.ts walks that one).
-    const client = await createMCPClient({ transport: { type: 'http', url: http.url }, capabilities: { elicitation: {} }, protocolVersionDiscovery: false });
+    // The 2025 walk (a focus switch changes the list; elicitation): 1.x opens with initialize.
+    const client = await createMCPClient({ transport: { type: 'http', url: http.url }, capabilities: { elicitation: {} } });
     try {
       client.onElicitationRequest(ElicitationRequestSchema, () => ACCEPT);
       await walk(adapt(client));
@@ -95,7 +100,7 @@ describe('Vercel AI SDK MCP client (@ai-sdk/mcp)', () => {
 
   it('walks the same over stdio', async () => {
     const transport = new Experimental_StdioMCPTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env } as Record<string, string> });
-    const client = await createMCPClient({ transport, capabilities: { elicitation: {} }, protocolVersionDiscovery: false });
+    const client = await createMCPClient({ transport, capabilities: { elicitation: {} } });
     try {
       client.onElicitationRequest(ElicitationRequestSchema, () => ACCEPT);
       await walk(adapt(client));
