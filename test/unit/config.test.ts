@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { tempTree } from '../helpers.js';
+import { tempTree } from '../harness/index.js';
 
 const rc = { defaultMode: 'debugging', budget: 1234 };
 const json = JSON.stringify(rc);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../harness/index.js';
 
 /**
  * Issue 23: `npm ci` on Node 20 warns EBADENGINE for no package. npm checks each installed
