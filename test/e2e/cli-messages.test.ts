@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, tempTree } from '../helpers.js';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, tempTree } from '../harness/index.js';
 
 /**
  * Issue 15: every message a new user meets on the command line says what was wrong, what was

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempTree } from '../helpers.js';
+import { BIN, tempTree } from '../harness/index.js';
 
 /** Issue 23 item 6: short usage errors, complete --help from one spec, serve's connect and TTY messages. */
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rcJsonSchema } from '../../src/config/json-schema.js';
-import { BIN, CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree } from '../helpers.js';
+import { BIN, CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree } from '../harness/index.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
 function cli(args: string[], cwd = ROOT) {

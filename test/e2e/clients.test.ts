@@ -4,7 +4,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontext
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +12,12 @@ import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/front/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, MCP_REMOTE, tempTree, text } from '../harness/index.js';
 
 // Real clients: the MCP SDK's v2 Client and, beyond the SDK, through lazytools in front of the kitchen-sink fixture:
 // the Vercel AI SDK's MCP client (HTTP and stdio) and mcp-remote (the stdio bridge Claude Desktop
 // uses for HTTP servers), each through list, focus switch, a prompt, a resource and an elicitation.
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const MCP_REMOTE = path.join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
+const FIXTURE = FIXTURES.kitchenSink;
 const dir = tempTree({ 'package.json': '{}' });
 const file = path.join(dir, '.lazytoolsrc.json');
 writeFileSync(
@@ -32,7 +31,6 @@ writeFileSync(
   }),
 );
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const ACCEPT = { action: 'accept' as const, content: { username: 'grace', email: 'grace@example.com' } };
 
 let gateway: Gateway;

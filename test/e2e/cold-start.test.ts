@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, referenceRc } from '../helpers.js';
+import { BIN, referenceRc } from '../harness/index.js';
 
 // A gateway started on a lock answers its first tools/list without loading the tokenizer (about
 // 250 ms of start-up): the lock records the token counts fitting the default mode needs. Node's

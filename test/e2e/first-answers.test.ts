@@ -4,8 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, EventCounter, ROOT, referenceRc, serverEntry } from '../helpers.js';
-import { serveHttpCli, stopAll } from '../process.js';
+import { BIN, EventCounter, FIXTURES, referenceRc, serveHttpCli, serverEntry, stopAll } from '../harness/index.js';
 
 /**
  * Issue 19: a fresh gateway without a lock listens at once, but its first answers wait for the
@@ -66,7 +65,7 @@ describe('issue 19: complete first answers', () => {
     const rc = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { servers: Record<string, unknown> };
     rc.servers = {
       memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
-      silent: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/silent.mjs')], startTimeout: 1500 },
+      silent: { command: process.execPath, args: [FIXTURES.silent], startTimeout: 1500 },
     };
     writeFileSync(file, JSON.stringify(rc));
     const gateway = await serveHttpCli([], { cwd: dir });

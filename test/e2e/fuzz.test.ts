@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { BIN, referenceRc } from '../helpers.js';
+import { BIN, referenceRc } from '../harness/index.js';
 
 /** A small deterministic PRNG, so a failing case can be replayed. */
 function prng(seed: number) {

@@ -8,9 +8,7 @@ import { serveHttp } from '../../src/front/http.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/front/gateway.js';
 import { silentLogger } from '../../src/util/log.js';
-import { deferred, EventCounter, referenceRc } from '../helpers.js';
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+import { deferred, EventCounter, referenceRc, text } from '../harness/index.js';
 
 /**
  * A client session; `streamOpen` resolves once its standalone GET stream is open (the stream a

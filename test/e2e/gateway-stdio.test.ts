@@ -3,9 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, deferred, referenceRc } from '../helpers.js';
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+import { BIN, deferred, referenceRc, text } from '../harness/index.js';
 
 describe('lazytools serve over stdio with real reference servers', () => {
   let client: Client;

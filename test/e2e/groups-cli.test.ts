@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, CATALOGS, ROOT, tempTree } from '../helpers.js';
+import { BIN, CATALOGS, ROOT, tempTree } from '../harness/index.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
 function cli(args: string[], cwd = ROOT) {

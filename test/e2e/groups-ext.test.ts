@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { serve, type Served } from '../../src/front/serve.js';
 import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
 import { silentLogger } from '../../src/util/log.js';
-import { BIN, deferred, ROOT, tempTree } from '../helpers.js';
+import { BIN, deferred, FIXTURES, tempTree } from '../harness/index.js';
 
 /**
  * The draft extension io.modelcontextprotocol/groups through the real protocol: a v2 SDK client
@@ -17,7 +17,7 @@ import { BIN, deferred, ROOT, tempTree } from '../helpers.js';
 
 const GROUPS = 'io.modelcontextprotocol/groups';
 const MODERN = '2026-07-28';
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 const GroupSchema = z.looseObject({ name: z.string(), description: z.string() });
 const ListSchema = z.looseObject({ groups: z.array(GroupSchema), nextCursor: z.string().optional() });
 const GetSchema = z.looseObject({

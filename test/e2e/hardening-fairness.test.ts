@@ -4,21 +4,18 @@ import { Agent, request } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import { MAX_LISTEN_PER_TOKEN } from '../../src/front/modern/http.js';
 import { serve } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { ROOT, tempTree } from '../helpers.js';
+import { cleanupAfterEach, FIXTURES, tempTree } from '../harness/index.js';
 
 /** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
 
-const KITCHEN = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const KITCHEN = FIXTURES.kitchenSink;
+const cleanups = cleanupAfterEach();
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 const ACCEPT = 'application/json, text/event-stream';

@@ -12,7 +12,7 @@ import { createActor } from 'xstate';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp } from '../../src/front/http.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { BIN, tempTree } from '../helpers.js';
+import { BIN, tempTree } from '../harness/index.js';
 
 /**
  * Issue 10, "Done when": mode, group, server and tool names drawn from Object.prototype's keys

@@ -5,21 +5,18 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import { serve, type Served } from '../../src/front/serve.js';
 import type { Gateway } from '../../src/front/gateway.js';
 import { silentLogger } from '../../src/util/log.js';
-import { childPids, ROOT, tempTree } from '../helpers.js';
+import { childPids, cleanupAfterEach, FIXTURES, tempTree } from '../harness/index.js';
 
 /** Issue 10 over a real HTTP listener on 127.0.0.1: findings 1, 2, 6 and the HTTP items of 10. */
 
-const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const RAW_SERVER = FIXTURES.rawServer;
+const cleanups = cleanupAfterEach();
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 const ACCEPT = 'application/json, text/event-stream';

@@ -5,11 +5,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, tempTree } from '../harness/index.js';
 
 /** Issue 10, finding 7: a secret planted in env, URL and command never shows. */
 
-const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
+const RAW_SERVER = FIXTURES.rawServer;
 const SECRET = 'planted-secret-4f9a1c';
 const env = { ...process.env, NO_COLOR: '1', PLANTED: SECRET } as Record<string, string>;
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, tempTree } from '../harness/index.js';
 
 /** Issue 10, finding 4: `serve --mode M --watch` fails closed when M leaves the rc. */
 
-const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
+const RAW_SERVER = FIXTURES.rawServer;
 
 describe('a fixed mode that disappears on reload (finding 4)', () => {
   it('ends the stdio gateway non-zero, naming the mode; it never falls back to defaultMode', async () => {

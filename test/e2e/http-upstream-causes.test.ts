@@ -1,18 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/front/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
-import { ROOT } from '../helpers.js';
+import { FIXTURES, text } from '../harness/index.js';
 
 // An HTTP upstream sends the elicitation a call causes on that call's POST response stream. With
 // calls of two sessions in flight on the one upstream session, that stream is what says whose it
 // is: each elicitation must reach the session whose call caused it.
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 
 function startFixture(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -26,8 +25,6 @@ function startFixture(): Promise<{ child: ChildProcess; url: string }> {
     child.once('exit', (code) => reject(new Error(`fixture exited (${code}) before it served`)));
   });
 }
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
 describe('server-to-client requests from an HTTP upstream with several sessions in flight', () => {
   let fixture: { child: ChildProcess; url: string };

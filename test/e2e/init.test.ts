@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, ROOT, tempTree } from '../harness/index.js';
 
 /** Issue 23 item 2 and issue 19's init items: strategy per client, client snippets, env, pass-through. */
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { serve } from '../../src/front/serve.js';
 import type { Logger } from '../../src/util/log.js';
 import { silentLogger } from '../../src/util/log.js';
-import { referenceRc } from '../helpers.js';
+import { referenceRc } from '../harness/index.js';
 
 const MODES = ['all', 'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
 

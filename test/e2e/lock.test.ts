@@ -6,11 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { alive, BIN, childPids, deferred, EventCounter, referenceRc, ROOT, tempTree, waitFor } from '../helpers.js';
+import { alive, BIN, childPids, deferred, EventCounter, FIXTURES, referenceRc, tempTree, text, waitFor } from '../harness/index.js';
 
-const KITCHEN_SINK = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+const KITCHEN_SINK = FIXTURES.kitchenSink;
 
 function cli(args: string[], cwd: string) {
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });

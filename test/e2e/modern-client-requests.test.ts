@@ -5,9 +5,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { deferred, ROOT, tempTree } from '../helpers.js';
+import { deferred, FIXTURES, tempTree } from '../harness/index.js';
 
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 
 /** Upstream requests (sampling, elicitation) caused by a 2026-07-28 request: never to another client. */
 describe('an upstream asks the client of a 2026-07-28 request', () => {

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { LineReader } from '../../src/util/lines.js';
 import { silentLogger } from '../../src/util/log.js';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, tempTree } from '../harness/index.js';
 
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 const dir = tempTree({ 'package.json': '{}' });
 const file = path.join(dir, '.lazytoolsrc.json');
 writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));

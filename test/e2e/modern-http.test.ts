@@ -7,12 +7,11 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { EventCounter, serverEntry, tempTree } from '../helpers.js';
+import { EventCounter, serverEntry, tempTree, text } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const VARIANT = 'io.modelcontextprotocol/server-variant';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 /** An rc with the memory server, two modes (one read-only), variants on and a read-only CI token. */
 function rc(extraModes: Record<string, unknown> = {}) {

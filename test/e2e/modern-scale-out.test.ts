@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { serverEntry, tempTree } from '../helpers.js';
+import { serverEntry, tempTree } from '../harness/index.js';
 
 describe('2026-07-28 scale-out: no per-client state between requests', () => {
   const gateways: Served[] = [];

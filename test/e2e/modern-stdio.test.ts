@@ -5,11 +5,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EventCounter, serverEntry, tempTree } from '../helpers.js';
+import { BIN, EventCounter, serverEntry, tempTree, text } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const VARIANT = 'io.modelcontextprotocol/server-variant';
-const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 function rc(extraModes: Record<string, unknown> = {}) {
   return {

@@ -4,9 +4,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { EventCounter, ROOT, tempTree } from '../helpers.js';
+import { EventCounter, FIXTURES, tempTree } from '../harness/index.js';
 
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 
 describe('2026-07-28 subscriptions/listen hears an upstream list change', () => {
   let served: Served;

@@ -10,11 +10,11 @@ import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 // @ts-expect-error: a plain .mjs fixture shared with the fixture server, no types
 import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, tempTree } from '../harness/index.js';
 
 const SERVERS = 100;
 const PER_SERVER = 100;
-const FIXTURE = path.join(ROOT, 'test/fixtures/servers/generated-server.mjs');
+const FIXTURE = FIXTURES.generatedServer;
 const toolsOf = generatedTools as (server: number, perServer: number) => Tool[];
 
 /** A project of 100 generated stdio servers (10,000 tools) behind a lock, served in mode `all`. */

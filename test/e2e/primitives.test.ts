@@ -20,11 +20,11 @@ import { Gateway } from '../../src/front/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pathToFileURL } from 'node:url';
-import { BIN, ROOT, serverEntry, tempTree, waitFor } from '../helpers.js';
+import { BIN, FIXTURES, serverEntry, tempTree, text, waitFor } from '../harness/index.js';
 
 // Two copies of the kitchen-sink fixture behind one gateway: same prompt, tool and resource names,
 // so names are prefixed (kitchen_…, other_…) and URIs go to their first owner (kitchen).
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 const RC = {
   servers: {
     kitchen: { command: process.execPath, args: [FIXTURE, '--name', 'kitchen'] },
@@ -33,8 +33,6 @@ const RC = {
   defaultMode: 'all',
   strategy: 'notify',
 };
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
 interface Opened {
   client: Client;

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree } from '../helpers.js';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree } from '../harness/index.js';
 
 /**
  * The README walked as a new user would (issue 15): every `lazytools` command in its code blocks

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/front/gateway.js';
 import { readUsage, usagePath } from '../../src/usage/record.js';
-import { BIN, REFERENCE_CATALOG, referenceRc } from '../helpers.js';
+import { BIN, REFERENCE_CATALOG, referenceRc } from '../harness/index.js';
 
 describe('usage record and stats', () => {
   it('records how tools were reached and suggests mode changes', async () => {

@@ -9,9 +9,8 @@ import type { Strategy } from '../../src/config/schema.js';
 import { strategyFor } from '../../src/front/clients.js';
 import { Gateway } from '../../src/front/gateway.js';
 import { countToolTokens } from '../../src/util/tokens.js';
-import { EventCounter, referenceRc } from '../helpers.js';
+import { EventCounter, referenceRc, text } from '../harness/index.js';
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const tokensOf = (tools: ToolDefinition[]) => tools.reduce((sum, tool) => sum + countToolTokens(tool), 0);
 
 async function connect(gateway: Gateway, options: { strategy?: Strategy; client?: string } = {}) {

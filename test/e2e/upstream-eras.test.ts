@@ -1,20 +1,15 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/front/gateway.js';
-import { ROOT } from '../helpers.js';
+import { cleanupAfterEach, FIXTURES, text } from '../harness/index.js';
 
 // Upstreams of either protocol era behind a 2025 client session: the kitchen-sink fixture as a
 // 2026-07-28-only server, as a server of both eras, and as a 2025-only one, over stdio.
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
+const FIXTURE = FIXTURES.kitchenSink;
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 async function gatewayFor(flags: string[]) {
   const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags] } }, defaultMode: 'all', strategy: 'notify' }));
