@@ -4,10 +4,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { serve, type Served } from '../../src/front/serve.js';
+import type { Served } from '../../src/front/serve.js';
 import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
-import { silentLogger } from '../../src/util/log.js';
-import { BIN, deferred, FIXTURES, tempTree } from '../harness/index.js';
+import { BIN, deferred, FIXTURES, tempTree, serveHttpGateway } from '../harness/index.js';
 
 /**
  * The draft extension io.modelcontextprotocol/groups through the real protocol: a v2 SDK client
@@ -96,7 +95,7 @@ async function exercise(client: AnyClient): Promise<void> {
 describe('io.modelcontextprotocol/groups over HTTP', () => {
   let served: Served;
   beforeAll(async () => {
-    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    served = await serveHttpGateway(file);
   }, 60_000);
   afterAll(async () => {
     await served?.close();
@@ -164,7 +163,7 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
 describe('notifications/groups/list_changed on 2026-07-28 subscriptions/listen', () => {
   it('over HTTP: an rc reload that regroups tools reaches a declaring listener, stamped with its subscription', async () => {
     const reloading = rcFile();
-    const served = await serve({ config: reloading, http: { port: 0 }, watch: true, logger: silentLogger });
+    const served = await serveHttpGateway(reloading, { watch: true });
     const client = declaring(MODERN);
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));

@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import { MAX_LISTEN_PER_TOKEN } from '../../src/front/modern/http.js';
-import { serve } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { cleanupAfterEach, FIXTURES, tempTree } from '../harness/index.js';
+import { cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
 
 /** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
 
@@ -65,10 +61,8 @@ describe('an absolute-form request target is routed like its path', () => {
 
 describe('a 2026-07-28 input round belongs to its request', () => {
   it('a retry naming another tool is refused, not handed the original result; the right retry finishes', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' }));
-    const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' });
+    const served = await serveHttpGateway(file);
     cleanups.push(() => served.close());
     const port = Number(new URL(served.http!.url).port);
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };

@@ -1,17 +1,15 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { request } from 'node:http';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
-import { serve, type Served } from '../../src/front/serve.js';
+import type { Served } from '../../src/front/serve.js';
 import type { Gateway } from '../../src/front/gateway.js';
-import { silentLogger } from '../../src/util/log.js';
-import { childPids, cleanupAfterEach, FIXTURES, tempTree } from '../harness/index.js';
+import { childPids, cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
 
 /** Issue 10 over a real HTTP listener on 127.0.0.1: findings 1, 2, 6 and the HTTP items of 10. */
 
@@ -81,10 +79,8 @@ describe('serve --http --mode M serves only M (finding 2)', () => {
   });
 
   it('through serve(): the --mode option pins every HTTP session', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { raw: { command: process.execPath, args: [RAW_SERVER] } }, groups: { oks: { tools: ['*ok*'] } }, modes: { only_ok: { groups: ['oks'] } } }));
-    const served: Served = await serve({ config: file, mode: 'only_ok', http: { port: 0 }, logger: silentLogger, lock: false });
+    const { file } = rcProject({ servers: { raw: { command: process.execPath, args: [RAW_SERVER] } }, groups: { oks: { tools: ['*ok*'] } }, modes: { only_ok: { groups: ['oks'] } } });
+    const served: Served = await serveHttpGateway(file, { mode: 'only_ok', lock: false });
     cleanups.push(() => served.close());
     const client = new Client({ name: 'fixed', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
@@ -170,12 +166,10 @@ describe('HTTP sessions and limits (finding 6, finding 10)', () => {
 
 describe('an upstream that never answers initialize (finding 10)', () => {
   it('does not delay the HTTP listener when there is no lock', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { silent: { command: process.execPath, args: [RAW_SERVER, 'silent'] } } }));
+    const { file } = rcProject({ servers: { silent: { command: process.execPath, args: [RAW_SERVER, 'silent'] } } });
     let servedPromise: Promise<Served> | undefined;
     const listening = new Promise<string>((resolve) => {
-      servedPromise = serve({ config: file, http: { port: 0 }, logger: silentLogger, lock: false, onListening: resolve });
+      servedPromise = serveHttpGateway(file, { lock: false, onListening: resolve });
     });
     const url = await listening;
     let done = false;

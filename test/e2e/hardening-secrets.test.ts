@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, tempTree } from '../harness/index.js';
+import { BIN, FIXTURES, rcProject } from '../harness/index.js';
 
 /** Issue 10, finding 7: a secret planted in env, URL and command never shows. */
 
@@ -14,9 +13,7 @@ const SECRET = 'planted-secret-4f9a1c';
 const env = { ...process.env, NO_COLOR: '1', PLANTED: SECRET } as Record<string, string>;
 
 function project(servers: Record<string, unknown>): { dir: string; file: string } {
-  const dir = tempTree({ 'package.json': '{}' });
-  const file = path.join(dir, '.lazytoolsrc.json');
-  writeFileSync(file, JSON.stringify({ servers }));
+  const { dir, file } = rcProject({ servers });
   return { dir, file };
 }
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, serveHttpCli, serverEntry, stopAll, tempTree } from '../harness/index.js';
+import { FIXTURES, serveHttpCli, serverEntry, stopAll, tempTree, rcProject } from '../harness/index.js';
 
 /**
  * Issue 19: operators' endpoints over real HTTP. /healthz answers while the process is up;
@@ -96,8 +96,7 @@ describe('issue 19: health, readiness and metrics', () => {
 
 describe('issue 19: metrics by flag', () => {
   it('serve --metrics counts list_changed sent on a focus switch', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN] } }, defaultMode: 'all', strategy: 'notify' }));
+    const { dir } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN] } }, defaultMode: 'all', strategy: 'notify' });
     const gateway = await serveHttpCli(['--metrics'], { cwd: dir });
     const base = gateway.url.replace(/\/mcp$/, '');
     const client = new Client({ name: 'metrics-flag', version: '1.0.0' });

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { serve, type Served } from '../../src/front/serve.js';
+import { type Served } from '../../src/front/serve.js';
 import type { Logger } from '../../src/util/log.js';
-import { allText, BIN, serverEntry, tempTree } from '../harness/index.js';
+import { allText, BIN, serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -66,7 +66,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       entry.groups = [...(entry.groups ?? []), { group: 'reading', reason: 'forged' }];
     });
     const logger = recording();
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const audit = await connect('audit-token');
     const names = (await audit.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('read_graph');
@@ -90,7 +90,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       tool.description = 'Read the entire knowledge graph (as reviewed)';
     });
     const logger = recording();
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const admin = await connect('admin');
     const held = await admin.callTool({ name: 'read_graph', arguments: {} });
     expect(held.isError).toBe(true);
@@ -112,7 +112,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
     ]) {
       const { file, edit } = lockedProject();
       edit((lock) => Object.assign(lock.servers.memory!, { protocol }));
-      served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger: recording() });
+      served = await serveHttpGateway(file, { http: { token: 'admin' }, logger: recording() });
       const admin = await connect('admin');
       const graph = await admin.callTool({ name: 'read_graph', arguments: {} });
       expect(graph.isError, `${JSON.stringify(protocol)}: ${allText(graph)}`).toBeFalsy();
@@ -129,7 +129,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       if (tool) tool.description = 'Read the entire knowledge graph (as reviewed)';
     });
     const logger = recording();
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const admin = await connect('admin');
     expect((await admin.callTool({ name: 'read_graph', arguments: {} })).isError).toBeFalsy();
     expect(logger.lines.join('\n')).toMatch(/tool "read_graph" of server "memory": its definition differs from the lock; run `lazytools lock`/);

@@ -3,9 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { deferred, FIXTURES, tempTree } from '../harness/index.js';
+import { type Served } from '../../src/front/serve.js';
+import { deferred, FIXTURES, tempTree, serveHttpGateway, rcProject } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
 
@@ -15,10 +14,8 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
   let url: URL;
 
   beforeAll(async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));
-    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
+    served = await serveHttpGateway(file);
     url = new URL(served.http!.url);
   }, 60_000);
   afterAll(async () => {
@@ -110,7 +107,7 @@ describe('an upstream asks a 2026-07-28 client that can answer', () => {
       const fixture = upstream === 'http' ? await httpFixture() : undefined;
       const server = fixture ? { url: fixture.url } : { command: process.execPath, args: [FIXTURE, ...upstream] };
       writeFileSync(file, JSON.stringify({ servers: { kitchen: server }, defaultMode: 'all' }));
-      const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+      const served = await serveHttpGateway(file);
       try {
         const client = new Client({ name: 'modern', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
         const asked: string[] = [];

@@ -1,23 +1,18 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
+import type { Served } from '../../src/front/serve.js';
 import { LineReader } from '../../src/util/lines.js';
-import { silentLogger } from '../../src/util/log.js';
-import { BIN, FIXTURES, tempTree } from '../harness/index.js';
+import { BIN, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
-const dir = tempTree({ 'package.json': '{}' });
-const file = path.join(dir, '.lazytoolsrc.json');
-writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));
+const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 describe('clients that negotiate the era', () => {
   let served: Served;
   beforeAll(async () => {
-    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    served = await serveHttpGateway(file);
   }, 60_000);
   afterAll(async () => {
     await served?.close();

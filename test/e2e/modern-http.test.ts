@@ -5,9 +5,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { EventCounter, serverEntry, tempTree, text } from '../harness/index.js';
+import { type Served } from '../../src/front/serve.js';
+import { EventCounter, serverEntry, tempTree, text, serveHttpGateway } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const VARIANT = 'io.modelcontextprotocol/server-variant';
@@ -44,7 +43,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
     const dir = tempTree({ 'package.json': '{}' });
     file = path.join(dir, '.lazytoolsrc.json');
     writeFileSync(file, JSON.stringify(rc()));
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, watch: true, logger: silentLogger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, watch: true });
     url = served.http!.url;
   }, 60_000);
   afterAll(async () => {

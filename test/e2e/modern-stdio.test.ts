@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EventCounter, serverEntry, tempTree, text } from '../harness/index.js';
+import { BIN, EventCounter, serverEntry, text, rcProject } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const VARIANT = 'io.modelcontextprotocol/server-variant';
@@ -25,9 +24,7 @@ function rc(extraModes: Record<string, unknown> = {}) {
 }
 
 function project(): { dir: string; file: string } {
-  const dir = tempTree({ 'package.json': '{}' });
-  const file = path.join(dir, '.lazytoolsrc.json');
-  writeFileSync(file, JSON.stringify(rc()));
+  const { dir, file } = rcProject(rc());
   return { dir, file };
 }
 

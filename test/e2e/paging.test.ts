@@ -6,11 +6,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLock } from '../../src/catalog/lock.js';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
+import type { Served } from '../../src/front/serve.js';
 // @ts-expect-error: a plain .mjs fixture shared with the fixture server, no types
 import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
-import { BIN, FIXTURES, tempTree } from '../harness/index.js';
+import { BIN, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
 
 const SERVERS = 100;
 const PER_SERVER = 100;
@@ -25,8 +24,7 @@ function largeProject(): string {
     servers[`gen-${s}`] = { command: process.execPath, args: [FIXTURE, String(s), String(PER_SERVER)] };
     sources.push({ server: `gen-${s}`, tools: toolsOf(s, PER_SERVER) });
   }
-  const dir = tempTree({ 'package.json': '{}' });
-  writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers, defaultMode: 'all' }));
+  const { dir } = rcProject({ servers, defaultMode: 'all' });
   writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(sources)));
   return dir;
 }
@@ -80,7 +78,7 @@ describe('large lists are paged (10,000 tools from a lock)', () => {
   describe('over Streamable HTTP', () => {
     let served: Served;
     beforeAll(async () => {
-      served = await serve({ config: path.join(dir, '.lazytoolsrc.json'), cwd: dir, http: { port: 0 }, logger: silentLogger });
+      served = await serveHttpGateway(path.join(dir, '.lazytoolsrc.json'), { cwd: dir });
     });
     afterAll(async () => {
       await served?.close();

@@ -12,7 +12,6 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
@@ -20,7 +19,7 @@ import { Gateway } from '../../src/front/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pathToFileURL } from 'node:url';
-import { BIN, FIXTURES, serverEntry, tempTree, text, waitFor } from '../harness/index.js';
+import { BIN, FIXTURES, serverEntry, tempTree, text, waitFor, rcProject } from '../harness/index.js';
 
 // Two copies of the kitchen-sink fixture behind one gateway: same prompt, tool and resource names,
 // so names are prefixed (kitchen_…, other_…) and URIs go to their first owner (kitchen).
@@ -184,9 +183,7 @@ function primitiveSuite(name: string, front: () => Front) {
 }
 
 describe('stdio and HTTP fronts', () => {
-  const dir = tempTree({ 'package.json': '{}' });
-  const file = path.join(dir, '.lazytoolsrc.json');
-  writeFileSync(file, JSON.stringify(RC));
+  const { dir, file } = rcProject(RC);
 
   primitiveSuite('stdio', () => async (capabilities) =>
     open(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], cwd: dir, stderr: 'ignore', env: { ...process.env } as Record<string, string> }), capabilities),

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { allText, serverEntry, tempTree } from '../harness/index.js';
+import { type Served } from '../../src/front/serve.js';
+import { allText, serverEntry, serveHttpGateway, rcProject } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -50,10 +48,8 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
   }
 
   beforeAll(async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify(rc()));
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger: silentLogger });
+    const { file } = rcProject(rc());
+    served = await serveHttpGateway(file, { http: { token: 'admin' } });
     url = served.http!.url;
   }, 60_000);
   afterAll(async () => {
@@ -190,10 +186,8 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
 
 describe('a reload that changes a token\'s modes', () => {
   it('ends the reach of sessions opened under the old modes (they must start again)', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify(rc()));
-    const served = await serve({ config: file, http: { port: 0, token: 'admin' }, watch: true, logger: silentLogger });
+    const { file } = rcProject(rc());
+    const served = await serveHttpGateway(file, { http: { token: 'admin' }, watch: true });
     const client = new Client({ name: 'reload', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(served.http!.url), { requestInit: { headers: { Authorization: 'Bearer notes-token' } } });
     try {
