@@ -161,7 +161,7 @@ describe('config resolution', () => {
       ['all', 'browser_testing', 'code_review', 'daily_checkin', 'debugging', 'development', 'operations', 'research', 'security_review', 'sprint_planning', 'task_management'],
     );
     expect(config.defaultMode).toBe('development');
-    expect(config.strategy).toBe('hybrid');
+    expect(config.strategy).toBe('auto');
   });
 });
 
