@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import { MAX_LISTEN_PER_TOKEN } from '../../src/front/modern/http.js';
-import { cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
+import { cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
 /** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
 
@@ -14,7 +14,6 @@ const KITCHEN = FIXTURES.kitchenSink;
 const cleanups = cleanupAfterEach();
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const ACCEPT = 'application/json, text/event-stream';
 
 async function front(options: HttpOptions = {}): Promise<HttpFront> {
   const app = new McpServer({ name: 'notes', version: '1.0.0' });
@@ -26,17 +25,7 @@ async function front(options: HttpOptions = {}): Promise<HttpFront> {
 }
 
 /** A POST whose request target is `target` verbatim (origin-form or absolute-form). */
-function post(port: number, target: string, headers: Record<string, string> = {}, body = initialize): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: target, headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (port: number, target: string, headers: Record<string, string> = {}, body = initialize) => rawPost({ port, path: target }, body, headers);
 
 describe('an absolute-form request target is routed like its path', () => {
   it('POST http://127.0.0.1:PORT/mcp initializes as POST /mcp does (it was a 500)', async () => {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -9,7 +8,7 @@ import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import type { Served } from '../../src/front/serve.js';
 import type { Gateway } from '../../src/front/gateway.js';
-import { childPids, cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
+import { childPids, cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
 /** Issue 10 over a real HTTP listener on 127.0.0.1: findings 1, 2, 6 and the HTTP items of 10. */
 
@@ -17,19 +16,8 @@ const RAW_SERVER = FIXTURES.rawServer;
 const cleanups = cleanupAfterEach();
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const ACCEPT = 'application/json, text/event-stream';
 
-function post(url: string, headers: Record<string, string> = {}, body = initialize): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (url: string, headers: Record<string, string> = {}, body = initialize) => rawPost(url, body, headers);
 
 const modesConfig = {
   groups: { reading: { tools: ['*read*'] }, deleting: { tools: ['*delete*'] } },

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Served } from '../../src/front/serve.js';
-import { deferred, FIXTURES, tempTree, serveHttpGateway, rcProject } from '../harness/index.js';
+import { deferred, FIXTURES, tempTree, serveHttpGateway, rcProject, kitchenSinkHttp } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
 
@@ -80,19 +79,7 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
 });
 
 /** The kitchen-sink fixture over HTTP on a free port. */
-async function httpFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const found = /^(http:\S+)$/m.exec(text)?.[1];
-      if (found) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`the fixture exited (${code})`)));
-  });
-  return { child, url };
-}
+const httpFixture = () => kitchenSinkHttp();
 
 /** A 2026-07-28 client that can answer: its upstream's questions reach it as input_required rounds. */
 describe('an upstream asks a 2026-07-28 client that can answer', () => {

@@ -1,8 +1,7 @@
-import { request } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Served } from '../../src/front/serve.js';
-import { serverEntry, serveHttpGateway, rcProject } from '../harness/index.js';
+import { serverEntry, serveHttpGateway, rcProject, rawPost } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -10,19 +9,7 @@ const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelc
 /** A raw POST with the 2026-07-28 headers (the method header from the body when it has one). */
 function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const method = /"method":"([^"]+)"/.exec(body.slice(0, 200))?.[1];
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, ...(method ? { 'mcp-method': method } : {}), ...headers },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return rawPost(url, body, { 'mcp-protocol-version': MODERN, ...(method ? { 'mcp-method': method } : {}), ...headers });
 }
 
 describe('2026-07-28 front: prompts, resources, completions, the proxy list, and hostile requests', () => {

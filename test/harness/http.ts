@@ -1,7 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
 import type { HttpOptions } from '../../src/front/http.js';
 import { serve, type ServeOptions, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
+import { FIXTURES } from './paths.js';
 
 /**
  * The gateway of the rc file `config` over HTTP on 127.0.0.1, an ephemeral port, silent unless
@@ -30,5 +32,22 @@ export function rawPost(target: string | { port: number; path: string }, body: s
     const req = typeof target === 'string' ? request(target, options, answered) : request({ host: '127.0.0.1', port: target.port, path: target.path, ...options }, answered);
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/**
+ * The kitchen-sink fixture as an HTTP upstream (`--http 0`): its child process and the URL it
+ * prints once listening (`args` adds flags such as `--legacy-only`). The caller kills the child.
+ */
+export function kitchenSinkHttp(args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [FIXTURES.kitchenSink, '--http', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^(http:\S+)$/m.exec(out);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`fixture exited (${code}) before it served`)));
   });
 }
