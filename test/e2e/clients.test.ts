@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/front/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
-import { BIN, FIXTURES, MCP_REMOTE, tempTree, text } from '../harness/index.js';
+import { BIN, FIXTURES, MCP_REMOTE, tempTree, text, cliStdio } from '../harness/index.js';
 
 // Real clients: the MCP SDK's v2 Client and, beyond the SDK, through lazytools in front of the kitchen-sink fixture:
 // the Vercel AI SDK's MCP client (HTTP and stdio) and mcp-remote (the stdio bridge Claude Desktop
@@ -144,6 +144,6 @@ describe('MCP TypeScript SDK v2 Client (@modelcontextprotocol/client)', () => {
   });
 
   it('walks the same over stdio', async () => {
-    await v2Walk(new StdioClientTransportV2({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env } as Record<string, string>, stderr: 'ignore' }));
+    await v2Walk(new StdioClientTransportV2(cliStdio(['serve', '--config', file])));
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Served } from '../../src/front/serve.js';
 import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
-import { BIN, deferred, FIXTURES, tempTree, serveHttpGateway } from '../harness/index.js';
+import { deferred, FIXTURES, tempTree, serveHttpGateway, cliStdio } from '../harness/index.js';
 
 /**
  * The draft extension io.modelcontextprotocol/groups through the real protocol: a v2 SDK client
@@ -184,7 +184,7 @@ describe('notifications/groups/list_changed on 2026-07-28 subscriptions/listen',
   it('over stdio: the same, on the connection', async () => {
     const reloading = rcFile();
     const client = declaring(MODERN);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--watch', '--config', reloading], env: { ...process.env, LAZYTOOLS_QUIET: '1' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--watch', '--config', reloading], { env: { LAZYTOOLS_QUIET: '1' } })));
     try {
       const changed = deferred();
       client.setNotificationHandler('notifications/groups/list_changed', { params: z.looseObject({}).optional() }, () => changed.resolve());
@@ -205,7 +205,7 @@ describe('io.modelcontextprotocol/groups over stdio', () => {
     const client = declaring();
     const changed = deferred();
     client.setNotificationHandler('notifications/groups/list_changed', { params: z.looseObject({}).optional() }, () => changed.resolve());
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env, LAZYTOOLS_QUIET: '1' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--config', file], { env: { LAZYTOOLS_QUIET: '1' } })));
     try {
       await exercise(client);
       await client.callTool({ name: 'focus_mode', arguments: { mode: 'media' } });
@@ -220,7 +220,7 @@ describe('io.modelcontextprotocol/groups over stdio', () => {
 
   it('2026-07-28 over stdio answers groups/get for a declaring request', async () => {
     const client = declaring(MODERN);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env, LAZYTOOLS_QUIET: '1' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--config', file], { env: { LAZYTOOLS_QUIET: '1' } })));
     try {
       await exercise(client);
     } finally {

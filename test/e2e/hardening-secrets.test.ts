@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, rcProject } from '../harness/index.js';
+import { BIN, FIXTURES, rcProject, cliStdio } from '../harness/index.js';
 
 /** Issue 10, finding 7: a secret planted in env, URL and command never shows. */
 
@@ -39,7 +39,7 @@ describe('secrets from ${VAR} never appear in output (finding 7)', () => {
 
   it('serve: tool results, focus_mode status and stderr show ${VAR}, never the value', async () => {
     const { dir } = project(planted);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--ignore-lock'], cwd: dir, stderr: 'pipe', env });
+    const transport = new StdioClientTransport(cliStdio(['serve', '--ignore-lock'], { cwd: dir, env, stderr: 'pipe' }));
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'secrets', version: '1' });

@@ -6,14 +6,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { alive, BIN, childPids, deferred, EventCounter, FIXTURES, referenceRc, text, waitFor, runCli, rcProject } from '../harness/index.js';
+import { alive, BIN, childPids, deferred, EventCounter, FIXTURES, referenceRc, text, waitFor, runCli, rcProject, cliStdio } from '../harness/index.js';
 
 const KITCHEN_SINK = FIXTURES.kitchenSink;
 
 const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
 async function gatewayClient(dir: string, args: string[] = []) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+  const transport = new StdioClientTransport(cliStdio(['serve', ...args], { cwd: dir, stderr: 'pipe' }));
   const log = logWatcher();
   transport.stderr?.on('data', log.push);
   const client = new Client({ name: 'lock-test', version: '1.0.0' });

@@ -9,7 +9,7 @@ import { makeLock } from '../../src/catalog/lock.js';
 import type { Served } from '../../src/front/serve.js';
 // @ts-expect-error: a plain .mjs fixture shared with the fixture server, no types
 import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
-import { BIN, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
+import { FIXTURES, serveHttpGateway, rcProject, cliStdio } from '../harness/index.js';
 
 const SERVERS = 100;
 const PER_SERVER = 100;
@@ -66,7 +66,7 @@ describe('large lists are paged (10,000 tools from a lock)', () => {
 
   it('an SDK client over stdio lists all 10,000 tools page by page, then calls one', async () => {
     const client = new Client({ name: 'paging-stdio', version: '1.0.0' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'ignore', env: { ...process.env } as Record<string, string> });
+    const transport = new StdioClientTransport(cliStdio(['serve'], { cwd: dir }));
     await client.connect(transport);
     try {
       await listsAndCalls(client);

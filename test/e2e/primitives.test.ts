@@ -19,7 +19,7 @@ import { Gateway } from '../../src/front/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pathToFileURL } from 'node:url';
-import { BIN, FIXTURES, serverEntry, tempTree, text, waitFor, rcProject } from '../harness/index.js';
+import { FIXTURES, serverEntry, tempTree, text, waitFor, rcProject, cliStdio } from '../harness/index.js';
 
 // Two copies of the kitchen-sink fixture behind one gateway: same prompt, tool and resource names,
 // so names are prefixed (kitchen_…, other_…) and URIs go to their first owner (kitchen).
@@ -186,7 +186,7 @@ describe('stdio and HTTP fronts', () => {
   const { dir, file } = rcProject(RC);
 
   primitiveSuite('stdio', () => async (capabilities) =>
-    open(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], cwd: dir, stderr: 'ignore', env: { ...process.env } as Record<string, string> }), capabilities),
+    open(new StdioClientTransport(cliStdio(['serve', '--config', file], { cwd: dir })), capabilities),
   );
 
   let gateway: Gateway | undefined;

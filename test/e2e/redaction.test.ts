@@ -6,7 +6,7 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, tempTree } from '../harness/index.js';
+import { BIN, FIXTURES, tempTree, cliStdio } from '../harness/index.js';
 
 /**
  * Issue 20: an upstream that repeats the value of a `${VAR}` the rc passes to it (env, args and
@@ -37,7 +37,7 @@ describe('values of ${VAR} an upstream repeats never leave the gateway', () => {
 
   beforeAll(async () => {
     dir = project();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--ignore-lock', '--strategy', 'proxy'], cwd: dir, stderr: 'pipe', env });
+    const transport = new StdioClientTransport(cliStdio(['serve', '--ignore-lock', '--strategy', 'proxy'], { cwd: dir, env, stderr: 'pipe' }));
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     client = new Client({ name: 'redaction', version: '1' });
     await client.connect(transport);
