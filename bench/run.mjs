@@ -163,7 +163,7 @@ the lowest and highest run. Quote the range: on 2 shared cores a single run can 
 
 Both shared catalogs: ${tok.totalTools} tools, ${tok.totalTokens} tokens (o200k over \`{name, description, input_schema}\`). Each cell: tokens the client receives in that mode (lazytools' own tools included), and the cut against all tools.
 
-| mode | tools | notify | hybrid (default) | proxy | budget |
+| mode | tools | notify | hybrid (auto for unknown clients) | proxy | budget |
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${modes.map(row).join('\n')}
 

@@ -8,7 +8,7 @@ import { httpSnippets } from './snippets.js';
 const serveFlags = {
   config: configFlag,
   mode: { type: 'string', value: 'M', help: 'serve one fixed mode only, without focus_mode (over HTTP at /mcp and\n/mcp/M; --mode a,b serves several, each at /mcp/<mode>)' },
-  strategy: { type: 'string', value: 'S', help: 'notify | proxy | hybrid | auto (default: the rc\'s, else hybrid)' },
+  strategy: { type: 'string', value: 'S', help: 'notify | proxy | hybrid | auto (default: the rc\'s, else auto)' },
   http: { type: 'string', value: '[HOST:]PORT', help: 'serve Streamable HTTP at /mcp and /mcp/<mode> (default: stdio);\na port alone means 127.0.0.1:PORT' },
   'ignore-lock': { type: 'boolean', help: 'start every upstream at boot even when lazytools.lock.json exists' },
   watch: { type: 'boolean', help: 'reload the rc file when it changes (an invalid one is reported and ignored)' },

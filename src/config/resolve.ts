@@ -152,7 +152,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     modes,
     defaultMode,
     alwaysVisible: rc.alwaysVisible ?? [],
-    strategy: rc.strategy ?? 'hybrid',
+    strategy: rc.strategy ?? 'auto',
     tokenizer: rc.tokenizer ?? 'o200k_base',
     prefix: rc.prefix ?? 'auto',
     definitions: rc.definitions ?? 'compact',

@@ -183,7 +183,7 @@ export const configSchema = z.strictObject({
   defaultMode: z.string().optional().describe('Mode a new session starts in (default "development").'),
   alwaysVisible: z.array(z.string()).optional().describe('Globs on "server:tool" ids visible in every mode.'),
   budget: z.number().int().positive().optional().describe('Token budget for modes that set none.'),
-  strategy: strategySchema.optional().describe('How modes reach clients: notify, proxy, hybrid (default) or auto.'),
+  strategy: strategySchema.optional().describe('How modes reach clients: notify, proxy, hybrid, or auto (default: by clientInfo.name, unknown clients hybrid).'),
   tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Tokenizer for token counts (default o200k_base).'),
   prefix: z.enum(['auto', 'always']).optional().describe('Prefix exposed names with the server: only on collisions (auto) or always.'),
   definitions: definitionsSchema

@@ -1,45 +1,22 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, tempTree } from '../helpers.js';
+import { GITHUB_CATALOG, REFERENCE_CATALOG, runCli, startCli, stopAll, tempTree } from '../harness/index.js';
 
 /**
  * Issue 15: every message a new user meets on the command line says what was wrong, what was
  * expected and what to do next. Each test runs the built CLI (npm test builds first).
  */
-function cli(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LAZYTOOLS_QUIET: '' }, input: '' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
-const running: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill();
-});
+afterEach(() => stopAll());
 
-/** A long-running CLI process and a way to wait for a line on its stderr. */
+/** A long-running CLI process (the harness's), its exit as the code alone. */
 function start(args: string[], cwd: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', LAZYTOOLS_QUIET: '' } });
-  running.push(child);
-  let stderr = '';
-  const waiters: Array<() => void> = [];
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const stderrMatching = async (pattern: RegExp): Promise<RegExpExecArray> => {
-    for (;;) {
-      const match = pattern.exec(stderr);
-      if (match) return match;
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before ${pattern}: ${stderr}`);
-      await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), exited]);
-    }
-  };
-  return { child, exited, stderrMatching, stderr: () => stderr };
+  const cli = startCli(args, { cwd });
+  return { ...cli, exited: cli.exited.then(({ code }) => code) };
 }
 
 /** A port with a listener on it, for the port-in-use message. */

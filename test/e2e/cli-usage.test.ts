@@ -1,13 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempTree } from '../helpers.js';
+import { BIN, runCli, tempTree } from '../harness/index.js';
 
 /** Issue 23 item 6: short usage errors, complete --help from one spec, serve's connect and TTY messages. */
 
-function cli(args: string[], cwd = tempTree({ 'package.json': '{}' })) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (args: string[], cwd = tempTree({ 'package.json': '{}' })) => runCli(args, { cwd });
 
 const COMMANDS = [...cli(['--help']).stdout.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1] ?? '');
 

@@ -1,15 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rcJsonSchema } from '../../src/config/json-schema.js';
-import { BIN, CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree } from '../helpers.js';
+import { CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree, runCli } from '../harness/index.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
-function cli(args: string[], cwd = ROOT) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (args: string[], cwd = ROOT) => runCli(args, { cwd });
 
 const catalogs = ['--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG];
 

@@ -4,7 +4,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontext
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +12,12 @@ import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, MCP_REMOTE, tempTree, text, cliStdio } from '../harness/index.js';
 
 // Real clients: the MCP SDK's v2 Client and, beyond the SDK, through lazytools in front of the kitchen-sink fixture:
 // the Vercel AI SDK's MCP client (HTTP and stdio) and mcp-remote (the stdio bridge Claude Desktop
 // uses for HTTP servers), each through list, focus switch, a prompt, a resource and an elicitation.
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const MCP_REMOTE = path.join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
+const FIXTURE = FIXTURES.kitchenSink;
 const dir = tempTree({ 'package.json': '{}' });
 const file = path.join(dir, '.lazytoolsrc.json');
 writeFileSync(
@@ -32,7 +31,6 @@ writeFileSync(
   }),
 );
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const ACCEPT = { action: 'accept' as const, content: { username: 'grace', email: 'grace@example.com' } };
 
 let gateway: Gateway;
@@ -74,17 +72,22 @@ async function walk(client: Walkable): Promise<void> {
 }
 
 describe('Vercel AI SDK MCP client (@ai-sdk/mcp)', () => {
+  // @ai-sdk/mcp 1.x (the newest line for Node 20) is used as AI SDK apps use it: a call goes
+  // through the tool set `tools()` builds from the current list, a prompt through experimental_getPrompt.
   const adapt = (client: MCPClient): Walkable => ({
     listTools: () => client.listTools(),
-    callTool: (args) => client.callTool(args),
-    getPrompt: (args) => client.getPrompt(args),
+    callTool: async ({ name, arguments: args = {} }) => {
+      const tool = (await client.tools())[name] as { execute(input: unknown, options: unknown): Promise<unknown> } | undefined;
+      if (!tool) throw new Error(`the AI SDK tool set has no ${name}`);
+      return tool.execute(args, { toolCallId: name, messages: [] });
+    },
+    getPrompt: (args) => client.experimental_getPrompt(args),
     readResource: (args) => client.readResource(args) as never,
   });
 
   it('walks list, focus switch, prompt, resource and elicitation over HTTP', async () => {
-    // The 2025 walk (a focus switch changes the list; elicitation): no server/discover probe, which
-    // the gateway answers in the 2026-07-28 era (test/e2e/modern-clients.test.ts walks that one).
-    const client = await createMCPClient({ transport: { type: 'http', url: http.url }, capabilities: { elicitation: {} }, protocolVersionDiscovery: false });
+    // The 2025 walk (a focus switch changes the list; elicitation): 1.x opens with initialize.
+    const client = await createMCPClient({ transport: { type: 'http', url: http.url }, capabilities: { elicitation: {} } });
     try {
       client.onElicitationRequest(ElicitationRequestSchema, () => ACCEPT);
       await walk(adapt(client));
@@ -95,7 +98,7 @@ describe('Vercel AI SDK MCP client (@ai-sdk/mcp)', () => {
 
   it('walks the same over stdio', async () => {
     const transport = new Experimental_StdioMCPTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env } as Record<string, string> });
-    const client = await createMCPClient({ transport, capabilities: { elicitation: {} }, protocolVersionDiscovery: false });
+    const client = await createMCPClient({ transport, capabilities: { elicitation: {} } });
     try {
       client.onElicitationRequest(ElicitationRequestSchema, () => ACCEPT);
       await walk(adapt(client));
@@ -141,6 +144,6 @@ describe('MCP TypeScript SDK v2 Client (@modelcontextprotocol/client)', () => {
   });
 
   it('walks the same over stdio', async () => {
-    await v2Walk(new StdioClientTransportV2({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env } as Record<string, string>, stderr: 'ignore' }));
+    await v2Walk(new StdioClientTransportV2(cliStdio(['serve', '--config', file])));
   });
 });

@@ -2,12 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN, referenceRc, ROOT, tempTree } from '../harness/index.js';
 import { generateCatalog } from '../../bench/generate.mjs';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { makeLock } from '../../src/catalog/lock.js';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { BIN, referenceRc, ROOT, tempTree } from '../helpers.js';
 
 // A gateway started on a lock answers its first tools/list without loading the tokenizer (about
 // 250 ms of start-up): the lock records the token counts fitting the default mode needs. Node's

@@ -1,16 +1,15 @@
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { configSchema } from '../../src/config/schema.js';
 import { createUpstreams } from '../../src/upstream/connect.js';
 import type { Upstream } from '../../src/upstream/upstream.js';
-import { ROOT } from '../helpers.js';
+import { FIXTURES } from '../harness/index.js';
 
 /**
  * Issue 19: stdio servers get the SDK's safe environment, the rc `env`, and the variables
  * `envPassthrough` names (the entry's list, else the top-level one), names or globs; nothing else.
  */
-const SERVER = { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/lingering.mjs')] };
+const SERVER = { command: process.execPath, args: [FIXTURES.lingering] };
 const ENV = { PATH: process.env.PATH, KUBECONFIG: '/home/u/.kube/config', AWS_REGION: 'eu-west-1', AWS_PROFILE: 'dev', HTTPS_PROXY: 'http://proxy:3128', SECRET_ELSEWHERE: 'x' };
 const started: Upstream[] = [];
 afterEach(async () => {

@@ -4,8 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, EventCounter, ROOT, referenceRc, serverEntry } from '../helpers.js';
-import { serveHttpCli, stopAll } from '../process.js';
+import { EventCounter, FIXTURES, referenceRc, serveHttpCli, serverEntry, stopAll, cliStdio } from '../harness/index.js';
 
 /**
  * Issue 19: a fresh gateway without a lock listens at once, but its first answers wait for the
@@ -50,7 +49,7 @@ describe('issue 19: complete first answers', () => {
     const changes = new EventCounter();
     const client = new Client({ name: 'first-stdio', version: '1.0.0' });
     client.setNotificationHandler('notifications/tools/list_changed', changes.hit);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], cwd: dir, env: { ...process.env } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--config', file], { cwd: dir })));
     try {
       const first = await client.listTools();
       expect(first.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(UPSTREAM_TOOLS));
@@ -66,7 +65,7 @@ describe('issue 19: complete first answers', () => {
     const rc = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { servers: Record<string, unknown> };
     rc.servers = {
       memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
-      silent: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/silent.mjs')], startTimeout: 1500 },
+      silent: { command: process.execPath, args: [FIXTURES.silent], startTimeout: 1500 },
     };
     writeFileSync(file, JSON.stringify(rc));
     const gateway = await serveHttpCli([], { cwd: dir });

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { BIN, referenceRc } from '../helpers.js';
+import type { Served } from '../../src/front/serve.js';
+import { BIN, referenceRc, serveHttpGateway } from '../harness/index.js';
 
 /** A small deterministic PRNG, so a failing case can be replayed. */
 function prng(seed: number) {
@@ -115,7 +114,7 @@ describe('fuzzing the front', () => {
     let served: Served;
     beforeAll(async () => {
       const { file } = referenceRc({ defaultMode: 'all' });
-      served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+      served = await serveHttpGateway(file);
     });
     afterAll(async () => {
       await served?.close();

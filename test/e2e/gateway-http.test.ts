@@ -3,14 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
+import type { Served } from '../../src/front/serve.js';
 import { serveHttp } from '../../src/front/http.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
-import { silentLogger } from '../../src/util/log.js';
-import { deferred, EventCounter, referenceRc } from '../helpers.js';
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+import { deferred, EventCounter, referenceRc, text, serveHttpGateway } from '../harness/index.js';
 
 /**
  * A client session; `streamOpen` resolves once its standalone GET stream is open (the stream a
@@ -59,7 +56,7 @@ describe('lazytools serve over Streamable HTTP', () => {
 
   beforeAll(async () => {
     const { file } = referenceRc();
-    served = await serve({ config: file, http: { port: 0, token: 'sekret' }, logger: silentLogger });
+    served = await serveHttpGateway(file, { http: { token: 'sekret' } });
     url = served.http!.url;
   });
   afterAll(async () => {

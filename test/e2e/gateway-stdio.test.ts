@@ -3,9 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, deferred, referenceRc } from '../helpers.js';
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+import { BIN, deferred, referenceRc, text, cliStdio } from '../harness/index.js';
 
 describe('lazytools serve over stdio with real reference servers', () => {
   let client: Client;
@@ -15,7 +13,7 @@ describe('lazytools serve over stdio with real reference servers', () => {
 
   beforeAll(async () => {
     const { dir } = referenceRc();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+    const transport = new StdioClientTransport(cliStdio(['serve'], { cwd: dir, stderr: 'pipe' }));
     transport.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       if (stderr.includes('[lazytools]')) logged.resolve();

@@ -1,13 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, CATALOGS, ROOT, tempTree } from '../helpers.js';
+import { CATALOGS, ROOT, tempTree, runCli } from '../harness/index.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
-function cli(args: string[], cwd = ROOT) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (args: string[], cwd = ROOT) => runCli(args, { cwd });
 
 const REAL_WORLD = path.join(CATALOGS, 'real-world.json');
 const schema = { type: 'object' };

@@ -5,9 +5,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serve, type Served } from '../../src/front/serve.js';
-import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
 import { silentLogger } from '../../src/util/log.js';
-import { BIN, deferred, ROOT, tempTree } from '../helpers.js';
+import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
+import { deferred, FIXTURES, tempTree, serveHttpGateway, cliStdio } from '../harness/index.js';
 
 /**
  * The draft extension io.modelcontextprotocol/groups through the real protocol: a v2 SDK client
@@ -17,7 +17,7 @@ import { BIN, deferred, ROOT, tempTree } from '../helpers.js';
 
 const GROUPS = 'io.modelcontextprotocol/groups';
 const MODERN = '2026-07-28';
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 const GroupSchema = z.looseObject({ name: z.string(), description: z.string() });
 const ListSchema = z.looseObject({ groups: z.array(GroupSchema), nextCursor: z.string().optional() });
 const GetSchema = z.looseObject({
@@ -96,7 +96,7 @@ async function exercise(client: AnyClient): Promise<void> {
 describe('io.modelcontextprotocol/groups over HTTP', () => {
   let served: Served;
   beforeAll(async () => {
-    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    served = await serveHttpGateway(file);
   }, 60_000);
   afterAll(async () => {
     await served?.close();
@@ -164,7 +164,7 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
 describe('notifications/groups/list_changed on 2026-07-28 subscriptions/listen', () => {
   it('over HTTP: an rc reload that regroups tools reaches a declaring listener, stamped with its subscription', async () => {
     const reloading = rcFile();
-    const served = await serve({ config: reloading, http: { port: 0 }, watch: true, logger: silentLogger });
+    const served = await serveHttpGateway(reloading, { watch: true });
     const client = declaring(MODERN);
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
@@ -212,7 +212,7 @@ describe('notifications/groups/list_changed on 2026-07-28 subscriptions/listen',
   it('over stdio: the same, on the connection', async () => {
     const reloading = rcFile();
     const client = declaring(MODERN);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--watch', '--config', reloading], env: { ...process.env, LAZYTOOLS_QUIET: '1' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--watch', '--config', reloading], { env: { LAZYTOOLS_QUIET: '1' } })));
     try {
       const changed = deferred();
       client.setNotificationHandler('notifications/groups/list_changed', { params: z.looseObject({}).optional() }, () => changed.resolve());
@@ -233,7 +233,7 @@ describe('io.modelcontextprotocol/groups over stdio', () => {
     const client = declaring();
     const changed = deferred();
     client.setNotificationHandler('notifications/groups/list_changed', { params: z.looseObject({}).optional() }, () => changed.resolve());
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env, LAZYTOOLS_QUIET: '1' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--config', file], { env: { LAZYTOOLS_QUIET: '1' } })));
     try {
       await exercise(client);
       await client.callTool({ name: 'focus_mode', arguments: { mode: 'media' } });
@@ -248,7 +248,7 @@ describe('io.modelcontextprotocol/groups over stdio', () => {
 
   it('2026-07-28 over stdio answers groups/get for a declaring request', async () => {
     const client = declaring(MODERN);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], env: { ...process.env, LAZYTOOLS_QUIET: '1' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--config', file], { env: { LAZYTOOLS_QUIET: '1' } })));
     try {
       await exercise(client);
     } finally {

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PromptListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, REFERENCE_CATALOG, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, REFERENCE_CATALOG, tempTree } from '../harness/index.js';
 
 /**
  * Issue 20, bounded work per value: a hostile upstream (test/fixtures/hardening/hostile-server.mjs)
@@ -14,8 +14,8 @@ import { BIN, REFERENCE_CATALOG, ROOT, tempTree } from '../helpers.js';
  * loop from 77 s to minutes, or broke tools/list for every server).
  */
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/hardening/hostile-server.mjs');
-const RAW = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
+const HOSTILE = FIXTURES.hostileServer;
+const RAW = FIXTURES.rawServer;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();

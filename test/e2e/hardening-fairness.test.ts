@@ -1,27 +1,19 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import { MAX_LISTEN_PER_TOKEN } from '../../src/front/http-modern.js';
-import { serve } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { ROOT, tempTree } from '../helpers.js';
+import { cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
 /** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
 
-const KITCHEN = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const KITCHEN = FIXTURES.kitchenSink;
+const cleanups = cleanupAfterEach();
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const ACCEPT = 'application/json, text/event-stream';
 
 async function front(options: HttpOptions = {}): Promise<HttpFront> {
   const app = new McpServer({ name: 'notes', version: '1.0.0' });
@@ -33,17 +25,7 @@ async function front(options: HttpOptions = {}): Promise<HttpFront> {
 }
 
 /** A POST whose request target is `target` verbatim (origin-form or absolute-form). */
-function post(port: number, target: string, headers: Record<string, string> = {}, body = initialize): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: target, headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (port: number, target: string, headers: Record<string, string> = {}, body = initialize) => rawPost({ port, path: target }, body, headers);
 
 describe('an absolute-form request target is routed like its path', () => {
   it('POST http://127.0.0.1:PORT/mcp initializes as POST /mcp does (it was a 500)', async () => {
@@ -68,10 +50,8 @@ describe('an absolute-form request target is routed like its path', () => {
 
 describe('a 2026-07-28 input round belongs to its request', () => {
   it('a retry naming another tool is refused, not handed the original result; the right retry finishes', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' }));
-    const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' });
+    const served = await serveHttpGateway(file);
     cleanups.push(() => served.close());
     const port = Number(new URL(served.http!.url).port);
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };

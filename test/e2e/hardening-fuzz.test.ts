@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +10,7 @@ import { createActor } from 'xstate';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp } from '../../src/front/http.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { BIN, tempTree } from '../helpers.js';
+import { BIN, tempTree, inMemoryClient } from '../harness/index.js';
 
 /**
  * Issue 10, "Done when": mode, group, server and tool names drawn from Object.prototype's keys
@@ -77,10 +75,7 @@ describe('names from Object.prototype and random unicode crash nothing', () => {
     const app = new McpServer({ name: 'app', version: '1' });
     app.registerTool('ping', { description: 'Ping.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'pong' }] }));
     const curated = await curate(app, { config: { groups: { g: { tools: ['*'] } }, modes: { m: { groups: ['g'] } }, defaultMode: 'm' } });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await curated.connect(serverSide);
-    const client = new Client({ name: 'fuzz', version: '1' });
-    await client.connect(clientSide);
+    const client = await inMemoryClient((t) => curated.connect(t), { name: 'fuzz' });
     try {
       for (const name of NAMES) {
         const calls: Array<[string, Record<string, unknown>]> = [

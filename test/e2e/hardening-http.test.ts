@@ -1,40 +1,23 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { request } from 'node:http';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
-import { serve, type Served } from '../../src/front/serve.js';
+import type { Served } from '../../src/front/serve.js';
 import type { Gateway } from '../../src/hub/gateway.js';
-import { silentLogger } from '../../src/util/log.js';
-import { childPids, ROOT, tempTree } from '../helpers.js';
+import { childPids, cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
 /** Issue 10 over a real HTTP listener on 127.0.0.1: findings 1, 2, 6 and the HTTP items of 10. */
 
-const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const RAW_SERVER = FIXTURES.rawServer;
+const cleanups = cleanupAfterEach();
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const ACCEPT = 'application/json, text/event-stream';
 
-function post(url: string, headers: Record<string, string> = {}, body = initialize): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (url: string, headers: Record<string, string> = {}, body = initialize) => rawPost(url, body, headers);
 
 const modesConfig = {
   groups: { reading: { tools: ['*read*'] }, deleting: { tools: ['*delete*'] } },
@@ -84,10 +67,8 @@ describe('serve --http --mode M serves only M (finding 2)', () => {
   });
 
   it('through serve(): the --mode option pins every HTTP session', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { raw: { command: process.execPath, args: [RAW_SERVER] } }, groups: { oks: { tools: ['*ok*'] } }, modes: { only_ok: { groups: ['oks'] } } }));
-    const served: Served = await serve({ config: file, mode: 'only_ok', http: { port: 0 }, logger: silentLogger, lock: false });
+    const { file } = rcProject({ servers: { raw: { command: process.execPath, args: [RAW_SERVER] } }, groups: { oks: { tools: ['*ok*'] } }, modes: { only_ok: { groups: ['oks'] } } });
+    const served: Served = await serveHttpGateway(file, { mode: 'only_ok', lock: false });
     cleanups.push(() => served.close());
     const client = new Client({ name: 'fixed', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
@@ -173,12 +154,10 @@ describe('HTTP sessions and limits (finding 6, finding 10)', () => {
 
 describe('an upstream that never answers initialize (finding 10)', () => {
   it('does not delay the HTTP listener when there is no lock', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { silent: { command: process.execPath, args: [RAW_SERVER, 'silent'] } } }));
+    const { file } = rcProject({ servers: { silent: { command: process.execPath, args: [RAW_SERVER, 'silent'] } } });
     let servedPromise: Promise<Served> | undefined;
     const listening = new Promise<string>((resolve) => {
-      servedPromise = serve({ config: file, http: { port: 0 }, logger: silentLogger, lock: false, onListening: resolve });
+      servedPromise = serveHttpGateway(file, { lock: false, onListening: resolve });
     });
     const url = await listening;
     let done = false;

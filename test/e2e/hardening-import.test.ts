@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importServers } from '../../src/init/import.js';
 import { parseConfig } from '../../src/config/load.js';
-import { BIN, tempTree } from '../helpers.js';
+import { BIN, tempTree } from '../harness/index.js';
 
 /** Issue 10 finding 8, and issue 15 items 2, 3 and 12 (atom): `init --from` keeps secrets out. */
 

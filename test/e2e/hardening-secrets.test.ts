@@ -1,22 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, rcProject, cliStdio } from '../harness/index.js';
 
 /** Issue 10, finding 7: a secret planted in env, URL and command never shows. */
 
-const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
+const RAW_SERVER = FIXTURES.rawServer;
 const SECRET = 'planted-secret-4f9a1c';
 const env = { ...process.env, NO_COLOR: '1', PLANTED: SECRET } as Record<string, string>;
 
 function project(servers: Record<string, unknown>): { dir: string; file: string } {
-  const dir = tempTree({ 'package.json': '{}' });
-  const file = path.join(dir, '.lazytoolsrc.json');
-  writeFileSync(file, JSON.stringify({ servers }));
+  const { dir, file } = rcProject({ servers });
   return { dir, file };
 }
 
@@ -42,7 +39,7 @@ describe('secrets from ${VAR} never appear in output (finding 7)', () => {
 
   it('serve: tool results, focus_mode status and stderr show ${VAR}, never the value', async () => {
     const { dir } = project(planted);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--ignore-lock'], cwd: dir, stderr: 'pipe', env });
+    const transport = new StdioClientTransport(cliStdio(['serve', '--ignore-lock'], { cwd: dir, env, stderr: 'pipe' }));
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'secrets', version: '1' });

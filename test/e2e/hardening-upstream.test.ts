@@ -1,12 +1,11 @@
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
-import { ROOT, waitFor } from '../helpers.js';
+import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
 
 /** Issue 10, finding 9 and the list_changed / start-up items: malformed upstream answers. */
 
-const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
+const RAW_SERVER = FIXTURES.rawServer;
 const upstreams: Upstream[] = [];
 afterEach(async () => {
   while (upstreams.length > 0) await upstreams.pop()?.stop();

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { FIXTURES, tempTree, cliStdio } from '../harness/index.js';
 
 /** Issue 10, finding 4: `serve --mode M --watch` fails closed when M leaves the rc. */
 
-const RAW_SERVER = path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs');
+const RAW_SERVER = FIXTURES.rawServer;
 
 describe('a fixed mode that disappears on reload (finding 4)', () => {
   it('ends the stdio gateway non-zero, naming the mode; it never falls back to defaultMode', async () => {
@@ -21,7 +21,7 @@ describe('a fixed mode that disappears on reload (finding 4)', () => {
       defaultMode: 'writer',
     });
     writeFileSync(file, JSON.stringify(rc('notes_only')));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--mode', 'notes_only', '--watch', '--ignore-lock'], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+    const transport = new StdioClientTransport(cliStdio(['serve', '--mode', 'notes_only', '--watch', '--ignore-lock'], { cwd: dir, stderr: 'pipe' }));
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'watch', version: '1' });

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, serverEntry, tempTree } from '../helpers.js';
-import { serveHttpCli, stopAll } from '../process.js';
+import { FIXTURES, serveHttpCli, serverEntry, stopAll, tempTree, rcProject } from '../harness/index.js';
 
 /**
  * Issue 19: operators' endpoints over real HTTP. /healthz answers while the process is up;
@@ -13,8 +12,8 @@ import { serveHttpCli, stopAll } from '../process.js';
  */
 afterEach(() => stopAll());
 
-const KITCHEN = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const SILENT = path.join(ROOT, 'test/fixtures/servers/silent.mjs');
+const KITCHEN = FIXTURES.kitchenSink;
+const SILENT = FIXTURES.silent;
 
 async function get(url: string, token?: string): Promise<{ status: number; type: string | null; body: string }> {
   const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -97,8 +96,7 @@ describe('issue 19: health, readiness and metrics', () => {
 
 describe('issue 19: metrics by flag', () => {
   it('serve --metrics counts list_changed sent on a focus switch', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN] } }, defaultMode: 'all', strategy: 'notify' }));
+    const { dir } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN] } }, defaultMode: 'all', strategy: 'notify' });
     const gateway = await serveHttpCli(['--metrics'], { cwd: dir });
     const base = gateway.url.replace(/\/mcp$/, '');
     const client = new Client({ name: 'metrics-flag', version: '1.0.0' });

@@ -1,33 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
-import { ROOT } from '../helpers.js';
+import { text, kitchenSinkHttp } from '../harness/index.js';
 
 // An HTTP upstream sends the elicitation a call causes on that call's POST response stream. With
 // calls of two sessions in flight on the one upstream session, that stream is what says whose it
 // is: each elicitation must reach the session whose call caused it.
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
 
-function startFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /^(http:\S+)$/m.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`fixture exited (${code}) before it served`)));
-  });
-}
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+const startFixture = () => kitchenSinkHttp();
 
 describe('server-to-client requests from an HTTP upstream with several sessions in flight', () => {
   let fixture: { child: ChildProcess; url: string };

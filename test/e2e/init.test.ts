@@ -1,15 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { ROOT, tempTree, runCli } from '../harness/index.js';
 
 /** Issue 23 item 2 and issue 19's init items: strategy per client, client snippets, env, pass-through. */
 
-function init(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [BIN, 'init', ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const init = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runCli(['init', ...args], { cwd, env: { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '', ...env } });
 
 const client = {
   mcpServers: {

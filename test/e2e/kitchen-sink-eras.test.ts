@@ -1,19 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { type ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { FIXTURES, text, kitchenSinkHttp } from '../harness/index.js';
 
 // The kitchen-sink fixture serves both protocol eras from one server definition: a v2 Client pinned
 // to 2026-07-28 (discover, per-request envelope, inputRequired results, subscriptions/listen) and a
 // 2025-11-25 client (initialize, a session, real server-to-client requests, resources/subscribe),
 // over stdio and over HTTP on the same endpoint. The gateway's tests lean on it for both eras.
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
 /** A client answering every kind of question, recording what it was asked. */
 function open(era: 'modern' | 'legacy') {
@@ -131,17 +128,7 @@ eraSuite('stdio', () => new StdioClientTransport({ command: process.execPath, ar
 
 let fixture: { child: ChildProcess; url: string } | undefined;
 beforeAll(async () => {
-  const child = spawn(process.execPath, [FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /^(http:\S+)$/m.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`fixture exited (${code}) before it served`)));
-  });
-  fixture = { child, url };
+  fixture = await kitchenSinkHttp();
 });
 afterAll(() => {
   fixture?.child.kill();

@@ -2,8 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, childPids, deferred, ROOT, serverEntry, tempTree, waitFor } from '../helpers.js';
-import { serveHttpCli, startCli, stopAll } from '../process.js';
+import { alive, childPids, deferred, FIXTURES, serveHttpCli, serverEntry, startCli, stopAll, tempTree, waitFor, rcProject } from '../harness/index.js';
 
 /**
  * Issue 19, process lifecycle: stdio upstreams run in their own process group, so closing one
@@ -12,7 +11,7 @@ import { serveHttpCli, startCli, stopAll } from '../process.js';
  */
 afterEach(() => stopAll());
 
-const LINGERING = path.join(ROOT, 'test/fixtures/servers/lingering.mjs');
+const LINGERING = FIXTURES.lingering;
 
 describe('issue 19: process lifecycle', () => {
   it('lock over a server wrapped in sh -c, whose grandchild outlives stdin and holds the pipes, finishes and ends the grandchild', async () => {
@@ -29,8 +28,7 @@ describe('issue 19: process lifecycle', () => {
   }, 30_000);
 
   it('SIGTERM lets a slow call in flight finish, ends the upstream processes and exits 0', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { everything: { command: process.execPath, args: [serverEntry('everything'), 'stdio'] } }, defaultMode: 'all' }));
+    const { dir } = rcProject({ servers: { everything: { command: process.execPath, args: [serverEntry('everything'), 'stdio'] } }, defaultMode: 'all' });
     const gateway = await serveHttpCli([], { cwd: dir });
     const client = new Client({ name: 'slow-call', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));

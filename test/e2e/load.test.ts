@@ -3,10 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { serve } from '../../src/front/serve.js';
 import type { Logger } from '../../src/util/log.js';
-import { silentLogger } from '../../src/util/log.js';
-import { referenceRc } from '../helpers.js';
+import { referenceRc, serveHttpGateway } from '../harness/index.js';
 
 const MODES = ['all', 'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
 
@@ -27,7 +25,7 @@ const LIMIT_MS = SESSIONS * CALLS * 100;
 describe('load over HTTP (loopback)', () => {
   it(`${SESSIONS} concurrent sessions x ${CALLS} calls: every answer reaches its own session, no list moves for another`, async () => {
     const { file } = referenceRc();
-    const served = await serve({ config: file, http: { port: 0, idleTimeoutMs: LIMIT_MS }, logger: silentLogger });
+    const served = await serveHttpGateway(file, { http: { idleTimeoutMs: LIMIT_MS } });
     const url = new URL(served.http!.url);
     const rssBefore = process.memoryUsage().rss;
     let lastStep = Date.now();
@@ -120,7 +118,7 @@ describe('config reload', () => {
         test();
       });
     const logger: Logger = { info: note(infos), warn: () => {}, error: note(errors) };
-    const served = await serve({ config: file, http: { port: 0 }, logger, watch: true });
+    const served = await serveHttpGateway(file, { logger, watch: true });
     const client = new Client({ name: 'reload', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
     const rc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
 import { serve, type Served } from '../../src/front/serve.js';
 import type { Logger } from '../../src/util/log.js';
-import { BIN, serverEntry, tempTree } from '../helpers.js';
+import { allText, text, BIN, serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const text = (result: unknown) => (result as { content: Array<{ text: string }> }).content.map((part) => part.text).join('\n');
 
 /** A project with the memory server, a read-only mode `audit` and a token mapped to it, locked. */
 function lockedProject(extra: Record<string, unknown> = {}) {
@@ -67,7 +66,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       entry.groups = [...(entry.groups ?? []), { group: 'reading', reason: 'forged' }];
     });
     const logger = recording();
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const audit = await connect('audit-token');
     const names = (await audit.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('read_graph');
@@ -78,7 +77,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
     expect(via.isError).toBe(true);
     const graph = await audit.callTool({ name: 'read_graph', arguments: {} });
     expect(graph.isError).toBeFalsy();
-    expect(text(graph)).not.toContain('"x"');
+    expect(allText(graph)).not.toContain('"x"');
     expect(logger.lines.join('\n')).toMatch(/placement\.servers\.memory\.create_entities: cached write status "read" does not match/);
   });
 
@@ -138,12 +137,12 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       tool.description = 'Read the entire knowledge graph (as reviewed)';
     });
     const logger = recording();
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const admin = await connect('admin');
     const held = await admin.callTool({ name: 'read_graph', arguments: {} });
     expect(held.isError).toBe(true);
-    expect(text(held)).toMatch(/held back/);
-    expect(text(held)).toMatch(/memory/);
+    expect(allText(held)).toMatch(/held back/);
+    expect(allText(held)).toMatch(/memory/);
     expect(logger.lines.join('\n')).toMatch(/tool "read_graph" of server "memory": its definition differs from the lock; held back/);
     const names = (await admin.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('read_graph');
@@ -160,10 +159,10 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
     ]) {
       const { file, edit } = lockedProject();
       edit((lock) => Object.assign(lock.servers.memory!, { protocol }));
-      served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger: recording() });
+      served = await serveHttpGateway(file, { http: { token: 'admin' }, logger: recording() });
       const admin = await connect('admin');
       const graph = await admin.callTool({ name: 'read_graph', arguments: {} });
-      expect(graph.isError, `${JSON.stringify(protocol)}: ${text(graph)}`).toBeFalsy();
+      expect(graph.isError, `${JSON.stringify(protocol)}: ${allText(graph)}`).toBeFalsy();
       for (const client of clients.splice(0)) await client.close().catch(() => {});
       await served.close();
       served = undefined;
@@ -177,7 +176,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       if (tool) tool.description = 'Read the entire knowledge graph (as reviewed)';
     });
     const logger = recording();
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const admin = await connect('admin');
     expect((await admin.callTool({ name: 'read_graph', arguments: {} })).isError).toBeFalsy();
     expect(logger.lines.join('\n')).toMatch(/tool "read_graph" of server "memory": its definition differs from the lock; run `lazytools lock`/);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,19 +6,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { alive, BIN, childPids, deferred, EventCounter, referenceRc, ROOT, tempTree, waitFor } from '../helpers.js';
+import { alive, BIN, childPids, deferred, EventCounter, FIXTURES, referenceRc, text, waitFor, runCli, rcProject, cliStdio } from '../harness/index.js';
 
-const KITCHEN_SINK = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const KITCHEN_SINK = FIXTURES.kitchenSink;
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-
-function cli(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
 async function gatewayClient(dir: string, args: string[] = []) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: dir, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+  const transport = new StdioClientTransport(cliStdio(['serve', ...args], { cwd: dir, stderr: 'pipe' }));
   const log = logWatcher();
   transport.stderr?.on('data', log.push);
   const client = new Client({ name: 'lock-test', version: '1.0.0' });
@@ -115,8 +110,7 @@ describe('the lock records what a server offers besides tools', () => {
     ['a 2026-07-28-only server', ['--modern-only'], 'modern'],
   ] as const) {
     it(`serves the prompts, resources and instructions of ${label} before starting it, and starts it on the first call that needs it`, async () => {
-      const dir = tempTree({ 'package.json': '{}' });
-      writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN_SINK, ...flags] } }, defaultMode: 'all' }));
+      const { dir } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN_SINK, ...flags] } }, defaultMode: 'all' });
       expect(cli(['lock'], dir).code).toBe(0);
       const lock = JSON.parse(readFileSync(path.join(dir, 'lazytools.lock.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>> };
       const entry = lock.servers.kitchen ?? {};

@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { deferred, ROOT, tempTree } from '../helpers.js';
+import { type Served } from '../../src/front/serve.js';
+import { deferred, FIXTURES, tempTree, serveHttpGateway, rcProject, kitchenSinkHttp } from '../harness/index.js';
 
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 
 /** Upstream requests (sampling, elicitation) caused by a 2026-07-28 request: never to another client. */
 describe('an upstream asks the client of a 2026-07-28 request', () => {
@@ -15,10 +13,8 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
   let url: URL;
 
   beforeAll(async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));
-    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
+    served = await serveHttpGateway(file);
     url = new URL(served.http!.url);
   }, 60_000);
   afterAll(async () => {
@@ -83,19 +79,7 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
 });
 
 /** The kitchen-sink fixture over HTTP on a free port. */
-async function httpFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const found = /^(http:\S+)$/m.exec(text)?.[1];
-      if (found) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`the fixture exited (${code})`)));
-  });
-  return { child, url };
-}
+const httpFixture = () => kitchenSinkHttp();
 
 /** A 2026-07-28 client that can answer: its upstream's questions reach it as input_required rounds. */
 describe('an upstream asks a 2026-07-28 client that can answer', () => {
@@ -110,7 +94,7 @@ describe('an upstream asks a 2026-07-28 client that can answer', () => {
       const fixture = upstream === 'http' ? await httpFixture() : undefined;
       const server = fixture ? { url: fixture.url } : { command: process.execPath, args: [FIXTURE, ...upstream] };
       writeFileSync(file, JSON.stringify({ servers: { kitchen: server }, defaultMode: 'all' }));
-      const served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+      const served = await serveHttpGateway(file);
       try {
         const client = new Client({ name: 'modern', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
         const asked: string[] = [];

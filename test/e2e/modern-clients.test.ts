@@ -1,31 +1,31 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { createMCPClient } from '@ai-sdk/mcp';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
+import type { Served } from '../../src/front/serve.js';
 import { LineReader } from '../../src/util/lines.js';
-import { silentLogger } from '../../src/util/log.js';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
 
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const dir = tempTree({ 'package.json': '{}' });
-const file = path.join(dir, '.lazytoolsrc.json');
-writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));
+const FIXTURE = FIXTURES.kitchenSink;
+const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 describe('clients that negotiate the era', () => {
   let served: Served;
   beforeAll(async () => {
-    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    served = await serveHttpGateway(file);
   }, 60_000);
   afterAll(async () => {
     await served?.close();
   });
 
-  it('the Vercel AI SDK client (server/discover first) gets 2026-07-28 over HTTP: lists, calls, and focus_mode answers how to reach a mode', async () => {
-    const client = await createMCPClient({ transport: { type: 'http', url: served.http!.url } });
+  // @ai-sdk/mcp 2.x probed server/discover first but needs Node 22; 1.x (Node 20) opens with
+  // initialize (test/e2e/clients.test.ts walks it). The v2 SDK Client negotiating with `auto`
+  // probes server/discover first, as the 2.x AI SDK client did.
+  it('a client that probes server/discover first (v2 Client, versionNegotiation auto) gets 2026-07-28 over HTTP: lists, calls, and focus_mode answers how to reach a mode', async () => {
+    const client = new Client({ name: 'auto-negotiating', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
     try {
+      expect(client.getProtocolEra()).toBe('modern');
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toContain('test_simple_text');
       expect(names).toContain('focus_mode');

@@ -5,14 +5,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { EventCounter, serverEntry, tempTree } from '../helpers.js';
+import { type Served } from '../../src/front/serve.js';
+import { EventCounter, serverEntry, tempTree, text, serveHttpGateway } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const VARIANT = 'io.modelcontextprotocol/server-variant';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 /** An rc with the memory server, two modes (one read-only), variants on and a read-only CI token. */
 function rc(extraModes: Record<string, unknown> = {}) {
@@ -45,7 +43,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
     const dir = tempTree({ 'package.json': '{}' });
     file = path.join(dir, '.lazytoolsrc.json');
     writeFileSync(file, JSON.stringify(rc()));
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, watch: true, logger: silentLogger });
+    served = await serveHttpGateway(file, { http: { token: 'admin' }, watch: true });
     url = served.http!.url;
   }, 60_000);
   afterAll(async () => {

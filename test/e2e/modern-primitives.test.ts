@@ -1,11 +1,7 @@
-import { request } from 'node:http';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { serverEntry, tempTree } from '../helpers.js';
+import { type Served } from '../../src/front/serve.js';
+import { serverEntry, serveHttpGateway, rcProject, rawPost } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -13,19 +9,7 @@ const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelc
 /** A raw POST with the 2026-07-28 headers (the method header from the body when it has one). */
 function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const method = /"method":"([^"]+)"/.exec(body.slice(0, 200))?.[1];
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, ...(method ? { 'mcp-method': method } : {}), ...headers },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return rawPost(url, body, { 'mcp-protocol-version': MODERN, ...(method ? { 'mcp-method': method } : {}), ...headers });
 }
 
 describe('2026-07-28 front: prompts, resources, completions, the proxy list, and hostile requests', () => {
@@ -34,10 +18,8 @@ describe('2026-07-28 front: prompts, resources, completions, the proxy list, and
   let client: Client;
 
   beforeAll(async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { everything: { command: process.execPath, args: [serverEntry('everything'), 'stdio'] } }, defaultMode: 'all' }));
-    served = await serve({ config: file, http: { port: 0, maxBodyBytes: 256 * 1024 }, logger: silentLogger });
+    const { file } = rcProject({ servers: { everything: { command: process.execPath, args: [serverEntry('everything'), 'stdio'] } }, defaultMode: 'all' });
+    served = await serveHttpGateway(file, { http: { maxBodyBytes: 256 * 1024 } });
     url = served.http!.url;
     client = new Client({ name: 'modern-primitives', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));

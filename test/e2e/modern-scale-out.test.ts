@@ -2,9 +2,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { serverEntry, tempTree } from '../helpers.js';
+import { type Served } from '../../src/front/serve.js';
+import { serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
 
 describe('2026-07-28 scale-out: no per-client state between requests', () => {
   const gateways: Served[] = [];
@@ -22,7 +21,7 @@ describe('2026-07-28 scale-out: no per-client state between requests', () => {
         variants: { enabled: true },
       }),
     );
-    for (let i = 0; i < 2; i++) gateways.push(await serve({ config: file, http: { port: 0 }, logger: silentLogger }));
+    for (let i = 0; i < 2; i++) gateways.push(await serveHttpGateway(file));
   }, 60_000);
   afterAll(async () => {
     await Promise.allSettled(gateways.map((served) => served.close()));

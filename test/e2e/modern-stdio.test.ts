@@ -1,15 +1,13 @@
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EventCounter, serverEntry, tempTree } from '../helpers.js';
+import { EventCounter, serverEntry, text, rcProject, cliStdio } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const VARIANT = 'io.modelcontextprotocol/server-variant';
-const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 function rc(extraModes: Record<string, unknown> = {}) {
   return {
@@ -26,9 +24,7 @@ function rc(extraModes: Record<string, unknown> = {}) {
 }
 
 function project(): { dir: string; file: string } {
-  const dir = tempTree({ 'package.json': '{}' });
-  const file = path.join(dir, '.lazytoolsrc.json');
-  writeFileSync(file, JSON.stringify(rc()));
+  const { dir, file } = rcProject(rc());
   return { dir, file };
 }
 
@@ -37,7 +33,7 @@ const open: Array<{ close(): Promise<void> }> = [];
 
 async function modern(args: string[], dir: string) {
   const client = new Client({ name: 'modern-stdio', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: dir, env: env() }));
+  await client.connect(new StdioClientTransport(cliStdio(['serve', ...args], { cwd: dir, env: env(), stderr: 'inherit' })));
   open.push(client);
   return client;
 }
@@ -93,7 +89,7 @@ describe('the 2026-07-28 front over stdio (the opening message picks the era)', 
   it('an initialize opening still gets the legacy session (focus_mode switches its list)', async () => {
     const { dir } = project();
     const client = new LegacyClient({ name: 'legacy-stdio', version: '1.0.0' });
-    await client.connect(new LegacyStdio({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, env: env() }));
+    await client.connect(new LegacyStdio(cliStdio(['serve'], { cwd: dir, env: env(), stderr: 'inherit' })));
     open.push(client);
     const switched = await client.callTool({ name: 'focus_mode', arguments: { mode: 'audit' } });
     expect(switched.isError).toBeFalsy();

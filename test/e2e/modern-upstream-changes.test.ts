@@ -1,21 +1,16 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { EventCounter, ROOT, tempTree } from '../helpers.js';
+import { type Served } from '../../src/front/serve.js';
+import { EventCounter, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
 
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 
 describe('2026-07-28 subscriptions/listen hears an upstream list change', () => {
   let served: Served;
 
   beforeAll(async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }));
-    served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
+    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
+    served = await serveHttpGateway(file);
   }, 60_000);
   afterAll(async () => {
     await served?.close();

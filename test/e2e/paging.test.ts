@@ -6,15 +6,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLock } from '../../src/catalog/lock.js';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
+import type { Served } from '../../src/front/serve.js';
 // @ts-expect-error: a plain .mjs fixture shared with the fixture server, no types
 import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { FIXTURES, serveHttpGateway, rcProject, cliStdio } from '../harness/index.js';
 
 const SERVERS = 100;
 const PER_SERVER = 100;
-const FIXTURE = path.join(ROOT, 'test/fixtures/servers/generated-server.mjs');
+const FIXTURE = FIXTURES.generatedServer;
 const toolsOf = generatedTools as (server: number, perServer: number) => Tool[];
 
 /** A project of 100 generated stdio servers (10,000 tools) behind a lock, served in mode `all`. */
@@ -25,8 +24,7 @@ function largeProject(): string {
     servers[`gen-${s}`] = { command: process.execPath, args: [FIXTURE, String(s), String(PER_SERVER)] };
     sources.push({ server: `gen-${s}`, tools: toolsOf(s, PER_SERVER) });
   }
-  const dir = tempTree({ 'package.json': '{}' });
-  writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers, defaultMode: 'all' }));
+  const { dir } = rcProject({ servers, defaultMode: 'all' });
   writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(sources)));
   return dir;
 }
@@ -68,7 +66,7 @@ describe('large lists are paged (10,000 tools from a lock)', () => {
 
   it('an SDK client over stdio lists all 10,000 tools page by page, then calls one', async () => {
     const client = new Client({ name: 'paging-stdio', version: '1.0.0' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], cwd: dir, stderr: 'ignore', env: { ...process.env } as Record<string, string> });
+    const transport = new StdioClientTransport(cliStdio(['serve'], { cwd: dir }));
     await client.connect(transport);
     try {
       await listsAndCalls(client);
@@ -80,7 +78,7 @@ describe('large lists are paged (10,000 tools from a lock)', () => {
   describe('over Streamable HTTP', () => {
     let served: Served;
     beforeAll(async () => {
-      served = await serve({ config: path.join(dir, '.lazytoolsrc.json'), cwd: dir, http: { port: 0 }, logger: silentLogger });
+      served = await serveHttpGateway(path.join(dir, '.lazytoolsrc.json'), { cwd: dir });
     });
     afterAll(async () => {
       await served?.close();

@@ -2,8 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, serverEntry, tempTree } from '../helpers.js';
-import { serveHttpCli, startCli, stopAll } from '../process.js';
+import { FIXTURES, serveHttpCli, serverEntry, startCli, stopAll, tempTree } from '../harness/index.js';
 
 /**
  * Issue 19, partial locks: `lock` writes the servers it reached and lists the others with the
@@ -12,7 +11,7 @@ import { serveHttpCli, startCli, stopAll } from '../process.js';
  */
 afterEach(() => stopAll());
 
-const KITCHEN = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const KITCHEN = FIXTURES.kitchenSink;
 
 describe('issue 19: partial locks', () => {
   it('lock writes the reachable servers, names the unreachable ones with why; check warns; serve starts the missing one at boot', async () => {
@@ -28,7 +27,7 @@ describe('issue 19: partial locks', () => {
         },
         defaultMode: 'all',
       });
-    writeFileSync(path.join(dir, '.lazytoolsrc.json'), rc({ silent: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/silent.mjs')], startTimeout: 1000 } }));
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), rc({ silent: { command: process.execPath, args: [FIXTURES.silent], startTimeout: 1000 } }));
     const lock = startCli(['lock'], { cwd: dir });
     expect((await lock.exited).code).toBe(1);
     expect(lock.stderr()).toContain('could not reach 2 server(s):\n  kitchen: could not start upstream "kitchen": the process exited with code 1');

@@ -12,7 +12,6 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
@@ -20,11 +19,11 @@ import { Gateway } from '../../src/hub/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/front/http.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pathToFileURL } from 'node:url';
-import { BIN, ROOT, serverEntry, tempTree, waitFor } from '../helpers.js';
+import { FIXTURES, serverEntry, tempTree, text, waitFor, rcProject, cliStdio } from '../harness/index.js';
 
 // Two copies of the kitchen-sink fixture behind one gateway: same prompt, tool and resource names,
 // so names are prefixed (kitchen_…, other_…) and URIs go to their first owner (kitchen).
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
+const FIXTURE = FIXTURES.kitchenSink;
 const RC = {
   servers: {
     kitchen: { command: process.execPath, args: [FIXTURE, '--name', 'kitchen'] },
@@ -33,8 +32,6 @@ const RC = {
   defaultMode: 'all',
   strategy: 'notify',
 };
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
 interface Opened {
   client: Client;
@@ -186,12 +183,10 @@ function primitiveSuite(name: string, front: () => Front) {
 }
 
 describe('stdio and HTTP fronts', () => {
-  const dir = tempTree({ 'package.json': '{}' });
-  const file = path.join(dir, '.lazytoolsrc.json');
-  writeFileSync(file, JSON.stringify(RC));
+  const { dir, file } = rcProject(RC);
 
   primitiveSuite('stdio', () => async (capabilities) =>
-    open(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', file], cwd: dir, stderr: 'ignore', env: { ...process.env } as Record<string, string> }), capabilities),
+    open(new StdioClientTransport(cliStdio(['serve', '--config', file], { cwd: dir })), capabilities),
   );
 
   let gateway: Gateway | undefined;

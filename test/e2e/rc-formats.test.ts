@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { BIN, REFERENCE_CATALOG, tempTree } from '../helpers.js';
+import { BIN, REFERENCE_CATALOG, tempTree } from '../harness/index.js';
 
 /**
  * The built CLI bundles cosmiconfig and its parsers (scripts/bundle.mjs): every rc format, and

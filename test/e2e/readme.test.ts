@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree } from '../helpers.js';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree, runCli } from '../harness/index.js';
 
 /**
  * The README walked as a new user would (issue 15): every `lazytools` command in its code blocks
@@ -14,10 +14,7 @@ import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree } f
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const blocks = [...README.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? '', body: m[2] ?? '' }));
 
-function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1', LAZYTOOLS_QUIET: '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const run = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runCli(args, { cwd, env });
 
 /** Starts an HTTP gateway, returns its stderr once it serves (or exits), and stops it. */
 async function servesHttp(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {

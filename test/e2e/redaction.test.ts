@@ -6,7 +6,7 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempTree } from '../helpers.js';
+import { BIN, FIXTURES, tempTree, cliStdio } from '../harness/index.js';
 
 /**
  * Issue 20: an upstream that repeats the value of a `${VAR}` the rc passes to it (env, args and
@@ -15,7 +15,7 @@ import { BIN, ROOT, tempTree } from '../helpers.js';
  * their data) and not in what lazytools writes (the lock).
  */
 
-const ECHO_SERVER = path.join(ROOT, 'test/fixtures/echo-secret-server.mjs');
+const ECHO_SERVER = FIXTURES.echoSecretServer;
 const SECRET = 'echoed-secret-7d41b9e2';
 const PLACEHOLDER = '${LT_ECHO_SECRET}';
 const env = { ...process.env, NO_COLOR: '1', LT_ECHO_SECRET: SECRET } as Record<string, string>;
@@ -37,7 +37,7 @@ describe('values of ${VAR} an upstream repeats never leave the gateway', () => {
 
   beforeAll(async () => {
     dir = project();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--ignore-lock', '--strategy', 'proxy'], cwd: dir, stderr: 'pipe', env });
+    const transport = new StdioClientTransport(cliStdio(['serve', '--ignore-lock', '--strategy', 'proxy'], { cwd: dir, env, stderr: 'pipe' }));
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     client = new Client({ name: 'redaction', version: '1' });
     await client.connect(transport);

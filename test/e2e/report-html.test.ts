@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, tempTree } from '../helpers.js';
+import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, tempTree } from '../harness/index.js';
 
 /**
  * Issue 23 item 7: `lazytools status --html FILE` renders in a real browser (Debian's chromium,

@@ -2,8 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serverEntry, tempTree } from '../helpers.js';
-import { serveHttpCli, stopAll } from '../process.js';
+import { serveHttpCli, serverEntry, stopAll, tempTree } from '../harness/index.js';
 
 /**
  * Issue 19: the filesystem server asks for roots as soon as it is initialized, before any client

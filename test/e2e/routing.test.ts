@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { causingSession, forwardClientRequest } from '../../src/hub/client-requests.js';
 import type { SessionContext } from '../../src/handlers/context.js';
 import { buildPromptIndex } from '../../src/handlers/prompts.js';
-import path from 'node:path';
 import { buildResourceIndex, Subscriptions } from '../../src/handlers/resources.js';
 import { compileTemplate as templatePattern } from '../../src/handlers/uri-template.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
-import { ROOT } from '../helpers.js';
+import { FIXTURES, ROOT } from '../harness/index.js';
 
 /** A real Upstream that is never started, with lists as if it had listed them. */
 function upstream(name: string, primitives: Partial<Upstream['primitives']> = {}): Upstream {
@@ -114,7 +113,7 @@ describe('server-to-client requests', () => {
 describe('subscriptions', () => {
   it('subscribe upstream once per URI, unsubscribe with the last session, and bound each session', async () => {
     const kitchen = new Upstream('kitchen', {
-      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [path.join(ROOT, 'test/fixtures/kitchen-sink.mjs')], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
+      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [FIXTURES.kitchenSink], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
     });
     await kitchen.start();
     const sent: string[] = [];

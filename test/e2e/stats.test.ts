@@ -1,13 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { readUsage, usagePath } from '../../src/usage/record.js';
-import { BIN, REFERENCE_CATALOG, referenceRc } from '../helpers.js';
+import { BIN, REFERENCE_CATALOG, referenceRc, inMemoryClient } from '../harness/index.js';
 
 describe('usage record and stats', () => {
   it('records how tools were reached and suggests mode changes', async () => {
@@ -15,10 +13,7 @@ describe('usage record and stats', () => {
     const loaded = await loadConfig({ file });
     const gateway = new Gateway({ config: resolveConfig(loaded.config, loaded.file) });
     await gateway.start();
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await gateway.createSession().connect(serverSide);
-    const client = new Client({ name: 'stats', version: '1' });
-    await client.connect(clientSide);
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'stats' });
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'execute_tool', arguments: { name: 'get-sum', arguments: { a: i, b: 1 } } });
     await client.callTool({ name: 'search_tools', arguments: { query: 'print environment variables', limit: 1 } });
     await client.callTool({ name: 'execute_tool', arguments: { name: 'get-env', arguments: {} } });

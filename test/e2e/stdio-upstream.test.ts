@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
-import { serverEntry } from '../helpers.js';
+import { serverEntry } from '../harness/index.js';
 
 describe('stdio upstream (real process)', () => {
   it('starts a bare command name found in the child PATH, as an rc from a client config writes it', async () => {

@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
@@ -9,18 +7,16 @@ import type { Strategy } from '../../src/config/schema.js';
 import { strategyFor } from '../../src/hub/clients.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { countToolTokens } from '../../src/util/tokens.js';
-import { EventCounter, referenceRc } from '../helpers.js';
+import { EventCounter, referenceRc, text, inMemoryClient } from '../harness/index.js';
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const tokensOf = (tools: ToolDefinition[]) => tools.reduce((sum, tool) => sum + countToolTokens(tool), 0);
 
 async function connect(gateway: Gateway, options: { strategy?: Strategy; client?: string } = {}) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.createSession({ strategy: options.strategy }).connect(serverSide);
-  const client = new Client({ name: options.client ?? 'strategy-test', version: '1.0.0' });
   const counter = new EventCounter();
-  client.setNotificationHandler(ToolListChangedNotificationSchema, counter.hit);
-  await client.connect(clientSide);
+  const client = await inMemoryClient((t) => gateway.createSession({ strategy: options.strategy }).connect(t), {
+    name: options.client ?? 'strategy-test',
+    prepare: (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, counter.hit),
+  });
   return { client, counter };
 }
 

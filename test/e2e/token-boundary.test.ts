@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
-import { silentLogger } from '../../src/util/log.js';
-import { serverEntry, tempTree } from '../helpers.js';
+import { type Served } from '../../src/front/serve.js';
+import { allText, serverEntry, serveHttpGateway, rcProject } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content.map((part) => part.text).join('\n'));
 
 /**
  * A token's modes bound a 2025 session on every path (issue 20): the memory server's tools are
@@ -51,10 +48,8 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
   }
 
   beforeAll(async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify(rc()));
-    served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger: silentLogger });
+    const { file } = rcProject(rc());
+    served = await serveHttpGateway(file, { http: { token: 'admin' } });
     url = served.http!.url;
   }, 60_000);
   afterAll(async () => {
@@ -80,11 +75,11 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     for (const name of ['echo', 'everything:echo']) {
       const result = await notes.callTool({ name, arguments: { message: 'hi' } });
       expect(result.isError, name).toBe(true);
-      expect(text(result)).not.toContain('demo');
+      expect(allText(result)).not.toContain('demo');
     }
     const via = await notes.callTool({ name: 'execute_tool', arguments: { name: 'echo', arguments: { message: 'hi' } } });
     expect(via.isError).toBe(true);
-    expect(text(via)).toMatch(/Unknown tool "echo"/);
+    expect(allText(via)).toMatch(/Unknown tool "echo"/);
     // Its own mode's writer still runs.
     const own = await notes.callTool({ name: 'create_entities', arguments: { entities: [] } });
     expect(own.isError).toBeFalsy();
@@ -116,9 +111,9 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     expect(hits.map((hit) => hit.name)).not.toContain('echo');
     const proxy = await legacy('notes-token', `${url}?strategy=proxy`);
     const describe = await proxy.callTool({ name: 'describe_tools', arguments: { names: ['echo', 'everything:echo'] } });
-    expect(text(describe)).not.toContain('inputSchema');
-    expect(text(describe)).toContain('unknown tool');
-    const groups = text(await proxy.callTool({ name: 'list_tool_groups', arguments: {} }));
+    expect(allText(describe)).not.toContain('inputSchema');
+    expect(allText(describe)).toContain('unknown tool');
+    const groups = allText(await proxy.callTool({ name: 'list_tool_groups', arguments: {} }));
     expect(groups).toContain('notes');
     expect(groups).not.toContain('demo');
     expect((await proxy.callTool({ name: 'list_tool_groups', arguments: { group: 'demo' } })).isError).toBe(true);
@@ -131,8 +126,8 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     expect(before).toContain('create_entities');
     const refused = await multi.callTool({ name: 'focus_mode', arguments: { mode: 'demo' } });
     expect(refused.isError).toBe(true);
-    expect(text(refused)).toContain('notes');
-    expect(text(refused)).not.toMatch(/development|daily_checkin/);
+    expect(allText(refused)).toContain('notes');
+    expect(allText(refused)).not.toMatch(/development|daily_checkin/);
     const switched = await multi.callTool({ name: 'focus_mode', arguments: { mode: 'audit' } });
     expect(switched.isError).toBeFalsy();
     const after = (await multi.listTools()).tools.map((tool) => tool.name);
@@ -191,10 +186,8 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
 
 describe('a reload that changes a token\'s modes', () => {
   it('ends the reach of sessions opened under the old modes (they must start again)', async () => {
-    const dir = tempTree({ 'package.json': '{}' });
-    const file = path.join(dir, '.lazytoolsrc.json');
-    writeFileSync(file, JSON.stringify(rc()));
-    const served = await serve({ config: file, http: { port: 0, token: 'admin' }, watch: true, logger: silentLogger });
+    const { file } = rcProject(rc());
+    const served = await serveHttpGateway(file, { http: { token: 'admin' }, watch: true });
     const client = new Client({ name: 'reload', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(served.http!.url), { requestInit: { headers: { Authorization: 'Bearer notes-token' } } });
     try {

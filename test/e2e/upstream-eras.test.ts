@@ -1,40 +1,36 @@
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
-import { ROOT } from '../helpers.js';
+import { cleanupAfterEach, FIXTURES, text, inMemoryClientV2 } from '../harness/index.js';
 
 // Upstreams of either protocol era behind a 2025 client session: the kitchen-sink fixture as a
 // 2026-07-28-only server, as a server of both eras, and as a 2025-only one, over stdio.
-const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
-const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
+const FIXTURE = FIXTURES.kitchenSink;
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 async function gatewayFor(flags: string[]) {
   const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags] } }, defaultMode: 'all', strategy: 'notify' }));
   const gateway = new Gateway({ config });
   cleanups.push(() => gateway.close());
   await gateway.start();
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.createSession().connect(serverSide);
-  const client = new Client({ name: 'eras-e2e', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
   const asked: string[] = [];
-  client.setRequestHandler('elicitation/create', (request) => {
-    asked.push(request.method);
-    return { action: 'accept', content: { username: 'grace', email: 'grace@example.com' } };
+  const client = await inMemoryClientV2((t) => gateway.createSession().connect(t), {
+    name: 'eras-e2e',
+    clientOptions: { capabilities: { elicitation: {}, sampling: {} } },
+    cleanups,
+    prepare: (c) => {
+      c.setRequestHandler('elicitation/create', (request) => {
+        asked.push(request.method);
+        return { action: 'accept', content: { username: 'grace', email: 'grace@example.com' } };
+      });
+      c.setRequestHandler('sampling/createMessage', (request) => {
+        asked.push(request.method);
+        return { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'test-model' };
+      });
+    },
   });
-  client.setRequestHandler('sampling/createMessage', (request) => {
-    asked.push(request.method);
-    return { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'test-model' };
-  });
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
   const upstream = gateway.upstreams.get('kitchen');
   if (!upstream) throw new Error('no upstream');
   return { client, upstream, asked };

@@ -1,14 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { readFileSync } from 'node:fs';
-import { childPids, deferred, referenceRc, serverEntry } from '../helpers.js';
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+import { childPids, cleanupAfterEach, deferred, referenceRc, serverEntry, text, inMemoryClient } from '../harness/index.js';
 
 /** This process's children running the everything reference server (Linux /proc). */
 function everythingPids(): number[] {
@@ -21,18 +17,10 @@ function everythingPids(): number[] {
   });
 }
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 async function clientFor(gateway: Gateway) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.createSession().connect(serverSide);
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
-  return { client };
+  return { client: await inMemoryClient((t) => gateway.createSession().connect(t), { cleanups }) };
 }
 
 describe('upstream failures', () => {

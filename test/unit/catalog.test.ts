@@ -5,7 +5,7 @@ import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { referenceProject, referenceSources } from '../helpers.js';
+import { referenceProject, referenceSources } from '../harness/index.js';
 
 const tool = (name: string, description?: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
   name,

@@ -1,18 +1,16 @@
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { parseConfig } from '../../src/config/load.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { Upstream } from '../../src/upstream/upstream.js';
+import { cleanupAfterEach, inMemoryClientV2 } from '../harness/index.js';
 
 // Written on the v2 SDK line on both sides: a v2 McpServer upstream and a v2 Client.
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 /** An upstream whose `caps` tool answers with the client capabilities it was told at initialize. */
 function capsUpstream(): Upstream {
@@ -30,12 +28,7 @@ function capsUpstream(): Upstream {
 }
 
 async function session(gateway: Gateway, capabilities: Record<string, unknown>) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.createSession().connect(serverSide);
-  const client = new Client({ name: 'caps-client', version: '1.0.0' }, { capabilities });
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
-  return client;
+  return inMemoryClientV2((t) => gateway.createSession().connect(t), { name: 'caps-client', clientOptions: { capabilities }, cleanups });
 }
 
 async function toldCapabilities(client: Client): Promise<Record<string, unknown> | null> {

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveCommand } from '../../src/upstream/command.js';
-import { tempTree } from '../helpers.js';
+import { tempTree } from '../harness/index.js';
 
 /** A folder like Node's install folder on Windows: the sh script, the cmd shim and the PowerShell one. */
 function nodeFolder(): string {

@@ -1,16 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
 import { ModernView } from '../../src/front/modern/view.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { boundaryOf } from '../../src/focus/policy.js';
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
 
 const LONG = `Look up one record by id.\n\n${'Records are kept for ninety days, then archived; archived ones need the archive flag. '.repeat(8)}`;
 
@@ -42,19 +39,13 @@ function recordServer(): Server {
 
 const rc = (extra: RcConfig = {}): RcConfig => ({ groups: { records: { servers: ['records'] } }, modes: { records: { groups: ['records'] } }, defaultMode: 'records', ...extra });
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 async function session(config: RcConfig, strategy?: 'hybrid' | 'proxy') {
   const curated = await curate(recordServer(), { config, strategy });
   cleanups.push(() => curated.close());
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const front = await curated.connect(serverSide);
-  const client = new Client({ name: 'compact-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
+  let front!: Awaited<ReturnType<typeof curated.connect>>;
+  const client = await inMemoryClient(async (t) => (front = await curated.connect(t)), { name: 'compact-test', cleanups });
   return { client, gateway: curated.gateway, front };
 }
 

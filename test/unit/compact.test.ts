@@ -8,8 +8,8 @@ import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import { compactDefinition, compactSchema, MAX_SCHEMA_DEPTH, SCHEMA_DESCRIPTION_MAX, TOOL_DESCRIPTION_MAX } from '../../src/catalog/compact.js';
 import { shortenText } from '../../src/catalog/text.js';
 import { countToolTokens } from '../../src/util/tokens.js';
-import { CATALOGS } from '../helpers.js';
 import { argumentCases, seedOf } from '../schema-cases.js';
+import { CATALOGS } from '../harness/index.js';
 
 type Schema = Record<string, unknown>;
 type Dialect = 'draft-07' | '2019-09' | '2020-12';

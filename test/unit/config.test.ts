@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { tempTree } from '../helpers.js';
+import { tempTree } from '../harness/index.js';
 
 const rc = { defaultMode: 'debugging', budget: 1234 };
 const json = JSON.stringify(rc);
@@ -161,7 +161,7 @@ describe('config resolution', () => {
       ['all', 'browser_testing', 'code_review', 'daily_checkin', 'debugging', 'development', 'operations', 'research', 'security_review', 'sprint_planning', 'task_management'],
     );
     expect(config.defaultMode).toBe('development');
-    expect(config.strategy).toBe('hybrid');
+    expect(config.strategy).toBe('auto');
   });
 });
 

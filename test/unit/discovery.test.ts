@@ -1,24 +1,16 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { countToolTokens } from '../../src/util/tokens.js';
-import { referenceSources } from '../helpers.js';
+import { inMemoryClient, referenceSources, text } from '../harness/index.js';
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const tokensOf = (tools: ToolDefinition[]) => tools.reduce((sum, tool) => sum + countToolTokens(tool), 0);
 
 /** A session of a gateway over the reference catalogs with no upstream process. */
 async function connect(gateway: Gateway) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.createSession().connect(serverSide);
-  const client = new Client({ name: 'discovery-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return { client };
+  return { client: await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'discovery-test' }) };
 }
 
 describe('discovery on the reference catalogs (offline)', () => {

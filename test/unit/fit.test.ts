@@ -6,12 +6,10 @@ import { fitMode, modeFit } from '../../src/focus/fit.js';
 import { modeMembers, visibleTools } from '../../src/focus/visible.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { usageWeights } from '../../src/usage/record.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { openProject } from '../../src/project.js';
-import { REFERENCE_CATALOG, stackSources, tempTree } from '../helpers.js';
+import { inMemoryClient, REFERENCE_CATALOG, stackSources, tempTree } from '../harness/index.js';
 
 const sources = await stackSources();
 function project(rc: RcConfig = {}) {
@@ -130,10 +128,7 @@ describe('budget-fitted modes', () => {
     const config = resolveConfig({ policy: { hiddenTools: 'reject' }, definitions: 'verbatim' });
     const gateway = new Gateway({ config, upstreams: [], locked: sources });
     const session = gateway.createSession();
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await session.connect(serverSide);
-    const client = new Client({ name: 'fit-test', version: '1' });
-    await client.connect(clientSide);
+    const client = await inMemoryClient((t) => session.connect(t), { name: 'fit-test' });
     try {
       const fitted = modeFit(gateway.catalog, gateway.config, 'development');
       const held = gateway.catalog.byId.get('desktop-commander:write_file');

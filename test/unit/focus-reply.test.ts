@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../../bench/generate.mjs';
@@ -10,6 +8,7 @@ import { Gateway } from '../../src/hub/gateway.js';
 import { modernFocusMode } from '../../src/front/modern/focus.js';
 import { ModernView } from '../../src/front/modern/view.js';
 import { boundaryOf } from '../../src/focus/policy.js';
+import { inMemoryClient, text } from '../harness/index.js';
 
 /** 10,000 generated tools, with groups that take thousands of them, so a switch moves thousands. */
 const sources = parseCatalog(generateCatalog(10_000));
@@ -21,15 +20,11 @@ const rc = {
     wide: { groups: ['everything'], fit: false },
   },
 };
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
 describe('focus_mode replies are terse and bounded at 10,000 tools', () => {
   it('legacy sessions: mode, counts, tokens, the cut, +N/-M with a handful of names, at most 1,500 characters', async () => {
     const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: sources });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await gateway.createSession().connect(serverSide);
-    const client = new Client({ name: 'reply-test', version: '1' });
-    await client.connect(clientSide);
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'reply-test' });
     try {
       for (const args of [{ mode: 'wide' }, { mode: 'billing' }, { mode: 'chat' }, { mode: 'wide' }, { status: true }, { intent: 'zzz qqq' }, { enable_group: 'chat' }]) {
         const result = (await client.callTool({ name: 'focus_mode', arguments: args })) as CallToolResult;

@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { McpServer } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Catalog } from '../../src/catalog/catalog.js';
 import type { RcConfig } from '../../src/config/schema.js';
@@ -10,11 +10,11 @@ import { buildGroupView, groupResult, type GroupView } from '../../src/focus/gro
 import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
 import { GROUP_NAME_RULE, NameTable, wireName } from '../../src/groups/names.js';
 import { silentLogger } from '../../src/util/log.js';
-import { referenceProject, stackSources } from '../helpers.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { ModernView } from '../../src/front/modern/view.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/policy.js';
+import { cleanupAfterEach, inMemoryClientV2, referenceProject, stackSources } from '../harness/index.js';
 
 /** The draft extension's rules (io.modelcontextprotocol/groups, 2026-09-28) on lazytools' groups and modes. */
 
@@ -130,10 +130,7 @@ describe('wire names', () => {
 
 // Through the protocol: lazytools in process in front of a v2 server, a v2 client in memory.
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 function app(): McpServer {
   const server = new McpServer({ name: 'app', version: '1.0.0' });
@@ -153,12 +150,7 @@ const rc: RcConfig = {
 };
 
 async function connect(curated: CuratedServer, declare: boolean): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await curated.connect(serverSide);
-  const client = new Client({ name: 'groups-unit', version: '1' }, declare ? { capabilities: { extensions: { [GROUPS_EXTENSION]: {} } } } : {});
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
-  return client;
+  return inMemoryClientV2((t) => curated.connect(t), { name: 'groups-unit', clientOptions: declare ? { capabilities: { extensions: { [GROUPS_EXTENSION]: {} } } } : {}, cleanups });
 }
 
 async function curated(config: RcConfig): Promise<CuratedServer> {

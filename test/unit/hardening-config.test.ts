@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { tempTree } from '../helpers.js';
+import { tempTree } from '../harness/index.js';
 
 /** Issue 10, item 10 (YAML anchor bomb) and finding 1 (inherited names) in config loading. */
 

@@ -1,8 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
@@ -10,14 +8,11 @@ import { curate, type CuratedServer } from '../../src/front/curate.js';
 import { createFocusMachine } from '../../src/focus/machine.js';
 import { boundaryOf, callRefusal, switchRefusal, visibleModeNames, withinBoundary } from '../../src/focus/policy.js';
 import { ConfigError, UnknownNameError } from '../../src/util/errors.js';
+import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
 
 /** Issue 10, findings 1, 3, 4 and 5, and the fixed-endpoint refusal item: the mode rules hold on every path. */
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 function notesServer() {
   const app = new McpServer({ name: 'notes', version: '1.0.0' });
@@ -34,11 +29,8 @@ const notesConfig: RcConfig = {
 };
 
 async function session(curated: CuratedServer) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const front = await curated.connect(serverSide);
-  const client = new Client({ name: 'policy-test', version: '1' });
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
+  let front!: Awaited<ReturnType<CuratedServer['connect']>>;
+  const client = await inMemoryClient(async (t) => (front = await curated.connect(t)), { name: 'policy-test', cleanups });
   return { client, front };
 }
 

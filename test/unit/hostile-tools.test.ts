@@ -1,12 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
 import { PAGE_MAX_BYTES } from '../../src/handlers/paging.js';
+import { cleanupAfterEach, inMemoryClient } from '../harness/index.js';
 
 /**
  * Adversarial pass (hadv): tool definitions an upstream should not send, and does. One bad tool
@@ -40,19 +40,12 @@ function hostileServer(): Server {
 
 const rc: RcConfig = { groups: { all_hostile: { servers: ['hostile'] } }, modes: { work: { groups: ['all_hostile'] } }, defaultMode: 'work' };
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 async function connect(definitions: 'compact' | 'verbatim') {
   const curated = await curate(hostileServer(), { config: { ...rc, definitions }, strategy: 'hybrid' });
   cleanups.push(() => curated.close());
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await curated.connect(serverSide);
-  const client = new Client({ name: 'hostile-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
+  const client = await inMemoryClient((t) => curated.connect(t), { name: 'hostile-test', cleanups });
   return { client, gateway: curated.gateway };
 }
 
@@ -98,12 +91,7 @@ describe('groups/get answers stay bounded whatever the upstream sends (io.modelc
     // proxy: nothing top-level, every tool in a group.
     const curated = await curate(server, { config: {}, strategy: 'proxy' });
     cleanups.push(() => curated.close());
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await curated.connect(serverSide);
-    const client = new Client({ name: 'groups-hostile', version: '1.0.0' }, { capabilities: { extensions: { 'io.modelcontextprotocol/groups': {} } } as never });
-    await client.connect(clientSide);
-    cleanups.push(() => client.close());
-    return client;
+    return inMemoryClient((t) => curated.connect(t), { name: 'groups-hostile', capabilities: { extensions: { 'io.modelcontextprotocol/groups': {} } } as never, cleanups });
   }
   const loose = z.looseObject({});
   type Answer = { groups?: Array<{ name: string }>; contents?: { tools?: Array<{ name: string }>; groups?: Array<{ name: string }> } };

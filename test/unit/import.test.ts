@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_NAMES, findClientConfig, importServers } from '../../src/init/import.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { tempTree } from '../helpers.js';
+import { tempTree } from '../harness/index.js';
 
 const FILE = '/project/client.json';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { resolveIntent } from '../../src/search/intent.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../harness/index.js';
 
 interface Phrase {
   phrase: string;

@@ -2,7 +2,7 @@ import { createActor } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusEvent, type FocusState } from '../../src/focus/machine.js';
 import { activeGroups, visibleTools } from '../../src/focus/visible.js';
-import { referenceProject } from '../helpers.js';
+import { referenceProject } from '../harness/index.js';
 
 const options = { modes: ['development', 'debugging', 'security_review'], groups: ['ci', 'code', 'files', 'security'], defaultMode: 'development', maxDiscovered: 3 };
 

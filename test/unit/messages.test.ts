@@ -1,32 +1,23 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerTools } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig, Strategy } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
 import { Gateway } from '../../src/hub/gateway.js';
-import { referenceSources } from '../helpers.js';
+import { cleanupAfterEach, inMemoryClient, referenceSources, text } from '../harness/index.js';
 
 /**
  * Issue 15: what the gateway says to a model through the real protocol (SDK client, in-memory
  * transport) names only tools the session has, never hides a token increase, and never guesses.
  */
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function offline(rc: RcConfig, known: ServerTools[], strategy?: Strategy) {
   const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: known });
   await gateway.start();
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.createSession({ strategy }).connect(serverSide);
-  const client = new Client({ name: 'messages-test', version: '1.0.0' });
-  await client.connect(clientSide);
+  const client = await inMemoryClient((t) => gateway.createSession({ strategy }).connect(t), { name: 'messages-test' });
   cleanups.push(async () => {
     await client.close();
     await gateway.close();

@@ -3,7 +3,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { watchListChanges } from '../../src/front/modern/changes.js';
-import { referenceSources } from '../helpers.js';
+import { referenceSources } from '../harness/index.js';
 
 /** A gateway over the reference catalogs (as from a lock: no upstream process starts). */
 async function gateway(rc: Record<string, unknown> = {}) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitLines, fitting, InvalidCursorError, PAGE_MAX_BYTES, PAGE_MAX_ITEMS, paginate } from '../../src/handlers/paging.js';
+import { inMemoryClient } from '../harness/index.js';
 
 const item = (name: string, bytes = 100) => ({ name, pad: 'x'.repeat(bytes) });
 const key = (entry: { name: string }) => entry.name;
@@ -76,8 +77,6 @@ describe('meta-tool answers stay under the bound', () => {
 
 describe('through the protocol, on a 2,000-tool catalog', () => {
   it('keeps describe_tools and list_tool_groups answers under the bound', async () => {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
     const { resolveConfig } = await import('../../src/config/resolve.js');
     const { Gateway } = await import('../../src/hub/gateway.js');
     // @ts-expect-error: plain .mjs fixture, no types
@@ -86,10 +85,7 @@ describe('through the protocol, on a 2,000-tool catalog', () => {
     const config = resolveConfig({ defaultMode: 'all', strategy: 'proxy', groups: { everything: { description: 'every generated tool', servers: known.map((k) => k.server) } } });
     const gateway = new Gateway({ config, upstreams: [], locked: known });
     const session = gateway.createSession({});
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await session.connect(serverSide);
-    const client = new Client({ name: 'bounds', version: '1.0.0' });
-    await client.connect(clientSide);
+    const client = await inMemoryClient((t) => session.connect(t), { name: 'bounds' });
     try {
       const names = gateway.catalog.tools.map((tool) => tool.exposedName);
       expect(names).toHaveLength(2_000);

@@ -9,7 +9,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { compileGlob, type Glob } from '../../src/util/glob.js';
-import { CATALOGS } from '../helpers.js';
+import { CATALOGS } from '../harness/index.js';
 
 const tool = (name: string, description = '', extra: Partial<PlacementInput> = {}): PlacementInput => ({ server: 'x', name, description, ...extra });
 const topics = (input: PlacementInput) => placedTopics(scoreTopics(input)).map((s) => s.topic);

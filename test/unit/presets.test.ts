@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statusReport } from '../../src/tokens/report.js';
-import { referenceProject } from '../helpers.js';
+import { referenceProject } from '../harness/index.js';
 
 const PRESETS = ['all', 'browser_testing', 'code_review', 'daily_checkin', 'debugging', 'development', 'operations', 'research', 'security_review', 'sprint_planning', 'task_management'];
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/catalog/catalog.js';
@@ -8,7 +7,7 @@ import { mergeCatalogs, readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { CATALOGS } from '../helpers.js';
+import { CATALOGS, inMemoryClientV2 } from '../harness/index.js';
 
 /** Issue 24: one query per step merged, action verbs, and group text that lifts no big group. */
 
@@ -61,16 +60,10 @@ describe('group text', () => {
 
 describe('search_tools with queries', () => {
   const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: sources });
-  const client = new Client({ name: 'search-agents', version: '1' });
-  afterAll(() => client.close());
-  const call = async (args: Record<string, unknown>) => {
-    if (!client.transport) {
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await gateway.createSession().connect(serverSide);
-      await client.connect(clientSide);
-    }
-    return (await client.callTool({ name: 'search_tools', arguments: args })) as CallToolResult;
-  };
+  let client: Client | undefined;
+  afterAll(() => client?.close());
+  const connected = async () => (client ??= await inMemoryClientV2((t) => gateway.createSession().connect(t), { name: 'search-agents' }));
+  const call = async (args: Record<string, unknown>) => (await (await connected()).callTool({ name: 'search_tools', arguments: args })) as CallToolResult;
 
   it('takes one query per step and merges them', async () => {
     const result = await call({ queries: ['youtube video transcript', 'generate a mind map'], detail: 'name' });
@@ -85,7 +78,7 @@ describe('search_tools with queries', () => {
   });
 
   it('says the search_tools description asks for one query per step', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await (await connected()).listTools();
     const search = tools.find((tool) => tool.name === 'search_tools');
     expect(search?.description).toContain('queries');
     expect(Object.keys(search?.inputSchema.properties ?? {})).toContain('queries');

@@ -7,7 +7,7 @@ import { SearchIndex } from '../../src/search/engine.js';
 import { cleanQuery, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from '../../src/search/query.js';
 import { expandQuery, stem, terms } from '../../src/search/text.js';
 import { fold, unicodeWords } from '../../src/search/tokenize.js';
-import { CATALOGS } from '../helpers.js';
+import { CATALOGS } from '../harness/index.js';
 
 /** Issue 24: words of every script, query hygiene and stems. */
 

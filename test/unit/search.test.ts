@@ -4,7 +4,7 @@ import { SearchIndex } from '../../src/search/engine.js';
 import { naiveSearch, searchQuality, type LabeledQuery } from '../../bench/search-quality.mjs';
 import { expandQuery, stem, terms } from '../../src/search/text.js';
 import { resolveIntent } from '../../src/search/intent.js';
-import { referenceProject } from '../helpers.js';
+import { referenceProject } from '../harness/index.js';
 
 const queries = JSON.parse(readFileSync(new URL('../fixtures/queries.json', import.meta.url), 'utf8')) as LabeledQuery[];
 const hitRates = (rank: (query: string) => string[]) => searchQuality(queries, rank);

@@ -1,31 +1,20 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/front/curate.js';
 import { createUpstreams } from '../../src/upstream/connect.js';
-import { deferred, EventCounter } from '../helpers.js';
+import { cleanupAfterEach, deferred, EventCounter, inMemoryClient, text } from '../harness/index.js';
 
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = cleanupAfterEach();
 
 async function clientFor(connect: (transport: InMemoryTransport) => Promise<unknown>, name = 'test-client') {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connect(serverSide);
-  const client = new Client({ name, version: '1.0.0' });
   const counter = new EventCounter();
-  client.setNotificationHandler(ToolListChangedNotificationSchema, counter.hit);
-  await client.connect(clientSide);
-  cleanups.push(() => client.close());
+  const client = await inMemoryClient(connect, { name, cleanups, prepare: (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, counter.hit) });
   return { client, counter };
 }
 

@@ -1,22 +1,17 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { ServedStrategy } from '../../src/catalog/own-tools.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
 import { statusReport } from '../../src/tokens/report.js';
-import { referenceSources } from '../helpers.js';
+import { inMemoryClient, referenceSources } from '../harness/index.js';
 
 /** focus_mode's status and `lazytools status`/`check` count a list with one function. */
 describe('one status computation', () => {
   it.each<ServedStrategy>(['notify', 'hybrid', 'proxy'])('focus_mode and statusReport agree under %s', async (strategy) => {
     const config = resolveConfig({ strategy, alwaysVisible: ['memory:read_graph'] });
     const gateway = new Gateway({ config, upstreams: [], locked: await referenceSources() });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await gateway.createSession().connect(serverSide);
-    const client = new Client({ name: 'status-test', version: '1.0.0' });
-    await client.connect(clientSide);
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'status-test' });
     const report = statusReport(gateway.catalog, config, strategy);
     try {
       for (const row of report.modes) {

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (tests run from anywhere). */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The catalog fixtures (`LAZYTOOLS_CATALOGS` points the suite at other ones). */
+export const CATALOGS = path.resolve(ROOT, process.env.LAZYTOOLS_CATALOGS ?? 'test/fixtures/catalogs');
+export const GITHUB_CATALOG = path.join(CATALOGS, 'github-mcp-server.json');
+export const REFERENCE_CATALOG = path.join(CATALOGS, 'reference-servers.json');
+/** The built CLI, as package.json's `bin` names it (`npm test` builds first). */
+export const BIN = path.join(ROOT, (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: { lazytools: string } }).bin.lazytools);
+
+/** Upstream servers the tests start, one name each (all under test/fixtures/). */
+export const FIXTURES = {
+  /** Every MCP feature, both eras (`--legacy-only`, `--modern-only`, `--http PORT`). */
+  kitchenSink: path.join(ROOT, 'test/fixtures/kitchen-sink.mjs'),
+  /** Answers with raw bytes a test scripts (issue 10's hostile upstream). */
+  rawServer: path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs'),
+  hostileServer: path.join(ROOT, 'test/fixtures/hardening/hostile-server.mjs'),
+  echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),
+  /** Never answers initialize. */
+  silent: path.join(ROOT, 'test/fixtures/servers/silent.mjs'),
+  /** Leaves a grandchild that outlives stdin. */
+  lingering: path.join(ROOT, 'test/fixtures/servers/lingering.mjs'),
+  generatedServer: path.join(ROOT, 'test/fixtures/servers/generated-server.mjs'),
+} as const;
+
+/** mcp-remote's stdio bridge (Claude Desktop's way to an HTTP server). */
+export const MCP_REMOTE = path.join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
+
+/** Absolute path of a reference server's entry point (devDependencies). */
+export function serverEntry(name: 'everything' | 'filesystem' | 'memory'): string {
+  return path.join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+}
