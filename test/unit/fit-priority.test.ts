@@ -94,6 +94,6 @@ describe('search for task phrasings', () => {
     const top = (query: string) => index.search(query, { limit: 5 }).map((hit) => hit.tool.id);
     for (const query of ['which API calls does the page make', 'what xhr requests does the checkout page send']) expect(top(query).some((id) => /network_requests?$/.test(id))).toBe(true);
     expect(top('the dev server seems hung, what did it print?')).toContain('desktop-commander:read_process_output');
-    expect(top('which pods in prod run as root?')).toContain('kubernetes:kubectl_get');
+    expect(top('which pods in prod run as root?').filter((id) => id.startsWith('kubernetes:')).length).toBeGreaterThanOrEqual(3);
   });
 });
