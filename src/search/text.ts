@@ -119,6 +119,7 @@ const SYNONYMS: string[][] = [
   ['network request', 'api call', 'api calls', 'xhr', 'http request', 'network call', 'network traffic'],
   ['performance', 'slow', 'takes so long', 'perf', 'latency', 'profiling', 'speed up', 'load time'],
   ['process', 'dev server', 'running command', 'background job'],
+  ['kubernetes', 'k8s', 'kube', 'pod', 'pods'],
 ];
 
 export interface Expansion {

@@ -46,7 +46,7 @@ describe('lazytools serve over stdio with real reference servers', () => {
     await client.ping();
     expect(notifications).toBe(1);
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ mode: 'debugging', groups: ['ci', 'code', 'history', 'files', 'diagnostics', 'reasoning', 'observability', 'browser', 'containers', 'docs', 'web', 'code_tools', 'shell'] });
+    expect(result.structuredContent).toMatchObject({ mode: 'debugging', groups: ['ci', 'code', 'history', 'files', 'local_code', 'diagnostics', 'reasoning', 'observability', 'browser', 'containers', 'docs', 'web', 'code_tools', 'shell'] });
     const report = result.structuredContent as { added: string[]; removed: string[]; addedCount: number; removedCount: number; reduction: number; tokens: number; totalTokens: number };
     // A handful of names at most; the counts say how many came and went (the list itself is tools/list).
     expect(report.addedCount).toBeGreaterThanOrEqual(report.added.length);

@@ -88,11 +88,12 @@ describe('search for task phrasings', () => {
     expect(hits.map((hit) => hit.tool.server)).toEqual(['notion', 'notion', 'notion', 'notion', 'notion']);
   });
 
-  it('knows developer words for network calls, slowness and a process output', () => {
+  it('knows developer words for network calls, slowness, a process output and pods', () => {
     const { catalog } = project();
     const index = new SearchIndex(catalog.tools, catalog.groups);
     const top = (query: string) => index.search(query, { limit: 5 }).map((hit) => hit.tool.id);
     for (const query of ['which API calls does the page make', 'what xhr requests does the checkout page send']) expect(top(query).some((id) => /network_requests?$/.test(id))).toBe(true);
     expect(top('the dev server seems hung, what did it print?')).toContain('desktop-commander:read_process_output');
+    expect(top('which pods in prod run as root?').filter((id) => id.startsWith('kubernetes:')).length).toBeGreaterThanOrEqual(3);
   });
 });
