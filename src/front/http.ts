@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { limitConnectionsPerAddress, originForm } from './http-limits.js';
+import { limitConnections, originForm } from './http-limits.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
@@ -241,8 +241,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   }, Math.min(idle, 60_000));
   sweep.unref();
 
-  server.maxConnections = options.maxConnections ?? 2_000;
-  limitConnectionsPerAddress(server, options.maxConnectionsPerAddress ?? 256);
+  limitConnections(server, options.maxConnectionsPerAddress ?? 256, options.maxConnections ?? 2_000);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

@@ -118,14 +118,13 @@ describe('one bearer token cannot fill the shared tables', () => {
 });
 
 describe('header slowloris from one address', () => {
-  it('80 sockets trickling headers from 127.0.0.2 do not starve requests from 127.0.0.1', async () => {
-    const http = await front({ maxConnections: 60, maxConnectionsPerAddress: 20 });
-    const port = Number(new URL(http.url).port);
+  /** Opens `count` sockets from `localAddress` that start a request head and never finish it. */
+  async function trickle(port: number, count: number, localAddress: string): Promise<Socket[]> {
     const sockets: Socket[] = [];
     cleanups.push(async () => sockets.forEach((socket) => socket.destroy()));
     await Promise.all(
-      Array.from({ length: 80 }, () => {
-        const socket = tcpConnect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+      Array.from({ length: count }, () => {
+        const socket = tcpConnect({ host: '127.0.0.1', port, localAddress });
         sockets.push(socket);
         socket.on('error', () => {});
         return new Promise<void>((resolve) => {
@@ -137,6 +136,23 @@ describe('header slowloris from one address', () => {
         });
       }),
     );
+    return sockets;
+  }
+
+  it('sockets trickling headers from the clients\' own address (loopback) give way to real requests', async () => {
+    const http = await front({ maxConnections: 60, maxConnectionsPerAddress: 20 });
+    const port = Number(new URL(http.url).port);
+    const slow = await trickle(port, 80, '127.0.0.1');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(port, '/mcp').then((answer) => answer.status, (error: Error) => error.message)));
+    expect(answers).toEqual(Array(20).fill(200));
+    // The trickling sockets were the ones displaced: at most the address's share of them is left open.
+    expect(slow.filter((socket) => !socket.destroyed && socket.readyState === 'open').length).toBeLessThanOrEqual(20);
+  });
+
+  it('80 sockets trickling headers from 127.0.0.2 do not starve requests from 127.0.0.1', async () => {
+    const http = await front({ maxConnections: 60, maxConnectionsPerAddress: 20 });
+    const port = Number(new URL(http.url).port);
+    await trickle(port, 80, '127.0.0.2');
     const answers = await Promise.all(Array.from({ length: 20 }, () => post(port, '/mcp').then((answer) => answer.status, (error: Error) => error.message)));
     expect(answers).toEqual(Array(20).fill(200));
   });
