@@ -6,7 +6,7 @@ import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, confirmsPlacements, toolGlob, type CompiledGroup } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { placedTopics } from './placement.js';
-import { cachedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
+import { confirmedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
@@ -162,8 +162,7 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);
   const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
   const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
-  let placements = hasCachedGroupPlacements(tool) ? cachedGroupPlacements(tool, server, groups.digest(), summary) : undefined;
-  if (placements && !confirmsPlacements(placements, groups.compiled(), candidate)) placements = undefined;
+  let placements = hasCachedGroupPlacements(tool) ? confirmedGroupPlacements(tool, server, groups.digest(), summary, (cached) => confirmsPlacements(cached, groups.compiled(), candidate)) : undefined;
   if (!placements) {
     placements = [];
     for (const group of groups.compiled()) {
