@@ -26,7 +26,8 @@ export function stampFolder(env: NodeJS.ProcessEnv = process.env): string | unde
   const own = env.LAZYTOOLS_CACHE_DIR;
   if (own !== undefined) return own === '' ? undefined : path.join(path.resolve(own), 'verified-locks');
   const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && path.isAbsolute(xdg) ? xdg : safeHome() && path.join(safeHome()!, '.cache');
+  const home = safeHome();
+  const base = xdg && path.isAbsolute(xdg) ? xdg : home && path.join(home, '.cache');
   return base ? path.join(base, 'lazytools', 'verified-locks') : undefined;
 }
 
