@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -5,13 +7,15 @@ import { defineConfig } from 'vitest/config';
  * HTTP listener) and takes seconds; `e2e` starts real upstream servers, the built CLI and HTTP
  * listeners on 127.0.0.1 (it needs `npm run build` first). Unit files share worker threads and
  * their module cache (no per-file isolation): they keep no global state, and it cuts the run from
- * about 30 s to under 10 s on a busy 2-core machine.
+ * about 30 s to under 10 s on a busy 2-core machine. Verified-lock stamps (src/catalog/lock-stamp.ts)
+ * go to one temp folder, never the user's cache.
  */
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    env: { LAZYTOOLS_CACHE_DIR: path.join(os.tmpdir(), 'lazytools-test-cache') },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads', isolate: false } },
       // A test file left directly in test/ (say, from a merge) still runs, with the e2e tests.

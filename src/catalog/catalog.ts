@@ -3,10 +3,10 @@ import type { GroupConfig } from '../config/schema.js';
 import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
-import { compileGroup, confirmsPlacements, toolGlob, type CompiledGroup } from './groups.js';
+import { compileGroup, confirmsPlacements, toolGlob, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { placedTopics } from './placement.js';
-import { cachedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
+import { confirmedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
@@ -160,14 +160,15 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   const { write, topics } = placementOf(tool, input);
   const readOnly = write.readOnly;
   const definition = exposedName === tool.name ? tool : renamed(tool, exposedName);
-  const placed = new Map(placedTopics(topics).map((score) => [score.topic, score]));
-  const candidate = { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: placed };
-  let placements = hasCachedGroupPlacements(tool) ? cachedGroupPlacements(tool, server, groups.digest(), summary) : undefined;
-  if (placements && !confirmsPlacements(placements, groups.compiled(), candidate)) placements = undefined;
+  // What group filters see, made only when a group is tested (a stamped lock's placements need none).
+  let candidate: GroupCandidate | undefined;
+  const candidateOf = (): GroupCandidate =>
+    (candidate ??= { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: new Map(placedTopics(topics).map((score) => [score.topic, score])) });
+  let placements = hasCachedGroupPlacements(tool) ? confirmedGroupPlacements(tool, server, groups.digest(), summary, (cached) => confirmsPlacements(cached, groups.compiled(), candidateOf())) : undefined;
   if (!placements) {
     placements = [];
     for (const group of groups.compiled()) {
-      const match = group.explain(candidate);
+      const match = group.explain(candidateOf());
       if (match) placements.push({ group: group.name, ...match });
     }
   }

@@ -1,7 +1,8 @@
 import { ConfigError } from '../util/errors.js';
-import { readJsonFile, isObject } from '../util/json.js';
+import { readJsonBytes, isObject } from '../util/json.js';
 import type { ServerTools, ToolDefinition } from './types.js';
-import { primePlacement } from './placement-cache.js';
+import { placementVersion, primePlacement } from './placement-cache.js';
+import { readStamp, stampFolder, type LockStamp } from './lock-stamp.js';
 import { readProfile } from './profile.js';
 import { admitTools, toolProblem } from './admit.js';
 import { recordToolTokens } from '../util/tokens.js';
@@ -14,7 +15,9 @@ import { recordToolTokens } from '../util/tokens.js';
  * @throws ConfigError naming the file and the key path when the file's shape does not fit.
  */
 export async function readCatalogFile(file: string, warnings?: string[]): Promise<ServerTools[]> {
-  return parseCatalog(await readJsonFile(file), file, warnings);
+  const { json, bytes } = await readJsonBytes(file);
+  const folder = isObject(json) && Object.prototype.hasOwnProperty.call(json, 'placement') ? stampFolder() : undefined;
+  return parseCatalog(json, file, warnings, folder === undefined ? undefined : { folder, stamp: readStamp(folder, placementVersion(), bytes) });
 }
 
 /**
@@ -24,9 +27,9 @@ export async function readCatalogFile(file: string, warnings?: string[]): Promis
  * dropped with one warning naming the file, server and tool, and the rest of the server is kept.
  * A lock's `placement` section seeds the placement caches for these tool objects where it still
  * fits them (verified, see primePlacement), and its `tokens` section the token counts (checked
- * on use, see recordToolTokens).
+ * on use, see recordToolTokens). `stamp` is the file's verified-lock stamp (lock-stamp.ts), when looked up.
  */
-export function parseCatalog(json: unknown, file?: string, warnings: string[] = []): ServerTools[] {
+export function parseCatalog(json: unknown, file?: string, warnings: string[] = [], stamp?: { folder: string; stamp: LockStamp }): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
   const result: ServerTools[] = [];
   const where = file ? `${file}: ` : '';
@@ -45,7 +48,7 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     const tools = admitTools(typed, (message) => warnings.push(`${where}servers.${server}: ${message}`));
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
-  if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`));
+  if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`), stamp);
   if (Object.prototype.hasOwnProperty.call(json, 'tokens')) recordToolTokens(json.tokens);
   return result;
 }

@@ -6,6 +6,7 @@ import { VERSION } from '../util/version.js';
 import type { Catalog, GroupPlacement, ServerTools, ToolDefinition } from './types.js';
 import { PLACEMENT_REVISION, PLACEMENT_THRESHOLD, scoreTopics, type PlacementInput, type TopicScore } from './placement.js';
 import { writeStatus, type WriteStatus } from './read-only.js';
+import { writeStamp, type LockStamp } from './lock-stamp.js';
 
 /**
  * Placement results kept between runs. Scoring topics and matching groups is most of building a
@@ -26,6 +27,10 @@ import { writeStatus, type WriteStatus } from './read-only.js';
  * rest on) are recomputed and an entry that disagrees is dropped, and each cached group placement
  * is confirmed against the group when the catalog is built (catalog.ts), so a forged entry can
  * neither make a writer read-only nor move a tool into a group.
+ *
+ * A stamp outside the project (lock-stamp.ts) records a lock whose every entry verified, so a
+ * later start of the same bytes skips the topic recompute and the group confirmations; the write
+ * status is recomputed on every start.
  *
  * Anything else (a hand-edited tool, an rc with other groups, a newer lazytools, a malformed
  * entry) is recomputed as if there were no cache: the cache changes how fast, never what.
@@ -83,17 +88,50 @@ interface GroupedEntry {
   groups: string;
   summary: string;
   placements: GroupPlacement[];
+  /** The verification of the lock the entry came from, when it may earn or has a stamp. */
+  check?: LockCheck;
+}
+
+/** One lock read's verification, so a lock whose every entry verified gets its stamp. */
+interface LockCheck {
+  folder: string;
+  key: string;
+  /** Group digests the stamp vouches for; undefined while the lock has no stamp. */
+  trusted: Set<string> | undefined;
+  /** False once an entry failed: such a lock never gets (or extends) a stamp. */
+  clean: boolean;
+  /** Tools seeded with group placements, and those confirmed per groups digest. */
+  grouped: number;
+  confirmed: Map<string, Set<ToolDefinition>>;
+  failed: Set<string>;
 }
 
 const groupedCache = new WeakMap<ToolDefinition, GroupedEntry>();
 
 /**
  * The cached group placements of a definition, when they were matched on `server` against the
- * groups whose digest is `groups`, with the same `summary`; else undefined (match them afresh).
+ * groups whose digest is `groups`, with the same `summary`, and `confirm` (one group test per
+ * placement, see confirmsPlacements) accepts them or the lock's stamp vouches for them; else
+ * undefined (match them afresh). A lock whose every seeded tool is confirmed under `groups` gets
+ * that digest added to its stamp.
  */
-export function cachedGroupPlacements(tool: ToolDefinition, server: string, groups: string, summary: string): GroupPlacement[] | undefined {
+export function confirmedGroupPlacements(tool: ToolDefinition, server: string, groups: string, summary: string, confirm: (placements: readonly GroupPlacement[]) => boolean): GroupPlacement[] | undefined {
   const entry = groupedCache.get(tool);
-  return entry && entry.server === server && entry.groups === groups && entry.summary === summary ? entry.placements : undefined;
+  if (!entry || entry.server !== server || entry.groups !== groups || entry.summary !== summary) return undefined;
+  const check = entry.check;
+  if (check?.trusted?.has(groups)) return entry.placements;
+  const confirmed = confirm(entry.placements);
+  if (check?.clean) {
+    if (!confirmed) check.failed.add(groups);
+    let done = check.confirmed.get(groups);
+    if (!done) check.confirmed.set(groups, (done = new Set()));
+    if (confirmed) done.add(tool);
+    if (done.size === check.grouped && !check.failed.has(groups)) {
+      (check.trusted ??= new Set()).add(groups);
+      writeStamp(check.folder, check.key, check.trusted);
+    }
+  }
+  return confirmed ? entry.placements : undefined;
 }
 
 /** True when some definition carries cached group placements (so computing the groups digest pays). */
@@ -161,11 +199,19 @@ export function lockPlacement(sources: readonly ServerTools[], built?: { catalog
 /**
  * Seeds the in-memory caches from a lock's `placement` section for the tools of `sources` (the
  * same objects buildCatalog will see). Entries that do not fit the tool now, or are malformed,
- * are skipped. Returns how many tools were seeded. Never throws: a lock is user-editable.
+ * are skipped. With `stamp` (the lock's, see lock-stamp.ts) found, topics and input digests are
+ * taken as verified; without one, a lock whose every entry verifies gets a stamp in `folder`.
+ * Returns how many tools were seeded. Never throws: a lock is user-editable.
  */
-export function primePlacement(section: unknown, sources: readonly ServerTools[], warn: (message: string) => void = () => {}): number {
+export function primePlacement(section: unknown, sources: readonly ServerTools[], warn: (message: string) => void = () => {}, stamp?: { folder: string; stamp: LockStamp }): number {
   if (!isRecord(section) || section.version !== placementVersion() || !isRecord(section.servers)) return 0;
   const groups = typeof section.groups === 'string' ? section.groups : undefined;
+  const check: LockCheck | undefined = stamp && { folder: stamp.folder, key: stamp.stamp.key, trusted: stamp.stamp.groups, clean: true, grouped: 0, confirmed: new Map(), failed: new Set() };
+  const stamped = check?.trusted !== undefined;
+  const drop = (message?: string) => {
+    if (message) warn(message);
+    if (check) check.clean = false;
+  };
   let primed = 0;
   for (const source of sources) {
     const entries = ownValue(section.servers, source.server);
@@ -174,24 +220,28 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
       const entry = ownValue(entries, tool.name);
       if (entry === undefined) continue;
       if (!isCachedPlacement(entry)) {
-        warn(`placement.servers.${source.server}.${tool.name}: malformed cached placement, computed afresh`);
+        drop(`placement.servers.${source.server}.${tool.name}: malformed cached placement, computed afresh`);
         continue;
       }
-      if (entry.input !== placementInputDigest(source.server, tool)) continue;
+      if (!stamped && entry.input !== placementInputDigest(source.server, tool)) {
+        drop();
+        continue;
+      }
       // The lock is data, not proof: the write status (what read-only modes trust) is recomputed
       // (cheap) and an entry that disagrees is dropped whole, so a hand-edited "read" never
       // makes a writer read-only.
       const title = toolTitle(tool);
       const write = writeStatus({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
       if (write.readOnly !== entry.write.readOnly || write.kind !== entry.write.kind || write.reason !== entry.write.reason) {
-        warn(`placement.servers.${source.server}.${tool.name}: cached write status "${entry.write.kind}" does not match its definition ("${write.kind}"); the tool is placed afresh`);
+        drop(`placement.servers.${source.server}.${tool.name}: cached write status "${entry.write.kind}" does not match its definition ("${write.kind}"); the tool is placed afresh`);
         continue;
       }
       // Topics decide topic groups (what a mode shows, and so what its token may call): recomputed
-      // too, and an entry whose topics disagree is dropped whole with its group placements.
-      const topics = scoreTopics({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
-      if (!sameTopics(topics, entry.topics)) {
-        warn(`placement.servers.${source.server}.${tool.name}: cached topics do not match its definition; the tool is placed afresh`);
+      // too (unless the lock's stamp says these bytes verified), and an entry whose topics
+      // disagree is dropped whole with its group placements.
+      const topics = stamped ? entry.topics.map((t) => ({ topic: t.topic, score: t.score, reason: t.reason })) : scoreTopics({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
+      if (!stamped && !sameTopics(topics, entry.topics)) {
+        drop(`placement.servers.${source.server}.${tool.name}: cached topics do not match its definition; the tool is placed afresh`);
         continue;
       }
       let byServer = placedCache.get(tool);
@@ -199,10 +249,15 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
       byServer.set(placedKey(source.server, title), { write, topics });
       if (groups !== undefined && entry.summary !== undefined && entry.groups !== undefined) {
         const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: g.group, reason: g.reason } : { group: g.group, reason: g.reason, score: g.score }));
-        groupedCache.set(tool, { server: source.server, groups, summary: entry.summary, placements });
+        groupedCache.set(tool, { server: source.server, groups, summary: entry.summary, placements, ...(check ? { check } : {}) });
+        if (check) check.grouped++;
       }
       primed++;
     }
+  }
+  if (check?.clean && !stamped) {
+    check.trusted = new Set();
+    writeStamp(check.folder, check.key, check.trusted);
   }
   return primed;
 }

@@ -150,10 +150,15 @@ export interface ToolSession {
   modeTools(): CatalogTool[];
 }
 
+/** A `tools/list` entry: one of lazytools' own definitions, or a catalog tool (listed on demand, see tools.ts). */
+export type ListEntry = ToolDefinition | CatalogTool;
+
 /** A 2025 session as tools/list, tools/call and focus_mode see it. */
 export interface ListingSession extends ToolSession {
   /** The `tools/list` answer. */
   listTools(): ToolDefinition[];
+  /** The `tools/list` entries: own definitions, then catalog tools (listed per page, see listEntry). */
+  listEntries(): ListEntry[];
   /** Runs a handler with `requestId` as the request focus changes relate to. */
   whileHandling<T>(requestId: RequestId | undefined, handler: () => T): T;
   /** Sends list_changed now when a focus change scheduled one. */

@@ -42,15 +42,16 @@ export function jsonBytes(item: object): number {
  * One page of `items` after `cursor`. Pages are stable for a given list: the cursor carries a
  * digest of the list's keys and an offset, so a cursor from before the list changed is refused
  * with {@link InvalidCursorError} (the spec's invalid-params error) rather than answered with a
- * shifted, wrong page. The order is the caller's, which must be deterministic.
+ * shifted, wrong page. The order is the caller's, which must be deterministic. `sized` gives
+ * what is sent for an item (its bytes bound the page); it is called only up to the page's end.
  */
-export function paginate<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string): Page<T> {
+export function paginate<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string, sized: (item: T) => object = (item) => item): Page<T> {
   const start = cursor === undefined ? 0 : offsetOf(cursor, items, keyOf);
-  if (start === 0 && items.length <= PAGE_MAX_ITEMS && fitsOnePage(items)) return { items: items as T[] };
+  if (start === 0 && items.length <= PAGE_MAX_ITEMS && fitsOnePage(items, sized)) return { items: items as T[] };
   let end = start;
   let bytes = 0;
   while (end < items.length && end - start < PAGE_MAX_ITEMS) {
-    const size = jsonBytes(items[end] as T);
+    const size = jsonBytes(sized(items[end] as T));
     if (end > start && bytes + size > PAGE_MAX_BYTES) break;
     bytes += size;
     end++;
@@ -60,10 +61,10 @@ export function paginate<T extends object>(items: readonly T[], cursor: string |
   return page;
 }
 
-function fitsOnePage(items: readonly object[]): boolean {
+function fitsOnePage<T extends object>(items: readonly T[], sized: (item: T) => object): boolean {
   let bytes = 0;
   for (const item of items) {
-    bytes += jsonBytes(item);
+    bytes += jsonBytes(sized(item));
     if (bytes > PAGE_MAX_BYTES) return false;
   }
   return true;
@@ -90,17 +91,20 @@ function digest<T>(items: readonly T[], keyOf: (item: T) => string): string {
 
 /**
  * A list result page under `key` (`tools`, `prompts`, `resources`, ...), with `nextCursor` when
- * more follow; an invalid cursor becomes the spec's invalid-params error.
+ * more follow; an invalid cursor becomes the spec's invalid-params error. `sent` maps an item to
+ * what the answer carries, for the page's items only: a 10,000-tool list makes the listed
+ * (compacted) definitions of one page, not of every tool, before its first answer.
  */
-export function listPage<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string, key: string): Record<string, unknown> {
+export function listPage<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string, key: string, sent: (item: T) => object = (item) => item): Record<string, unknown> {
   let page: Page<T>;
   try {
-    page = paginate(items, cursor, keyOf);
+    page = paginate(items, cursor, keyOf, sent);
   } catch (error) {
     if (error instanceof InvalidCursorError) throw rpcError(ErrorCode.InvalidParams, error.message);
     throw error;
   }
-  return page.nextCursor === undefined ? { [key]: page.items } : { [key]: page.items, nextCursor: page.nextCursor };
+  const sentItems = page.items.map(sent);
+  return page.nextCursor === undefined ? { [key]: sentItems } : { [key]: sentItems, nextCursor: page.nextCursor };
 }
 
 /**

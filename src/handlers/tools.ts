@@ -8,14 +8,14 @@ import { handleFocusMode } from './focus-tool.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
 import { errorResult } from './results.js';
-import type { ListingSession, RelayRoute } from './context.js';
+import type { ListEntry, ListingSession, RelayRoute } from './context.js';
 
 /** tools/list (own tools, then the listed catalog tools, paged) and tools/call. */
 export function registerTools(server: Server, session: ListingSession): void {
   server.setRequestHandler('tools/list', (request) => {
-    const tools = session.listTools();
-    if (tools.length >= LARGE_CATALOG) compactSoon();
-    return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools') as never;
+    const entries = session.listEntries();
+    if (entries.length >= LARGE_CATALOG) compactSoon();
+    return listPage(entries, request.params?.cursor, entryName, 'tools', listEntry) as never;
   });
   server.setRequestHandler('tools/call', (request, ctx) => handleCall(session, request.params.name, request.params.arguments, callContext(ctx)) as never);
 }
@@ -54,6 +54,40 @@ export function toolRelayRoute(session: ListingSession, params: Record<string, u
     failure: (error) => ({ result: errorResult(`Tool "${tool.exposedName}" failed: ${error.message}`) }),
     record: () => session.recordUsage(tool, 'direct'),
   };
+}
+
+function isCatalogTool(entry: ListEntry): entry is CatalogTool {
+  return 'exposedName' in entry && 'definition' in entry;
+}
+
+/** The name a `tools/list` entry is listed under. */
+export function entryName(entry: ListEntry): string {
+  return isCatalogTool(entry) ? entry.exposedName : entry.name;
+}
+
+/** The definition a `tools/list` entry sends: a catalog tool's listed form is made on first use. */
+export function listEntry(entry: ListEntry): ToolDefinition {
+  return isCatalogTool(entry) ? entry.listed : entry;
+}
+
+/**
+ * What decides an entry's listed definition, for change checks without making it: a catalog
+ * tool's listed form is a function of its definition (compaction is cached per definition
+ * object) under the config's `definitions`, which the caller compares too.
+ */
+export function entrySource(entry: ListEntry): ToolDefinition {
+  return isCatalogTool(entry) ? entry.definition : entry;
+}
+
+/** A tools list as its sources (see entrySource) under a `definitions` setting. */
+export interface ListSources {
+  definitions: string;
+  tools: ToolDefinition[];
+}
+
+/** Same listed tools? Same sources under the same `definitions` setting (see sameToolList). */
+export function sameSources(a: ListSources, b: ListSources): boolean {
+  return a.definitions === b.definitions && sameToolList(a.tools, b.tools);
 }
 
 /**

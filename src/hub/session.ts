@@ -13,12 +13,12 @@ import { strategyFor } from './clients.js';
 import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from '../handlers/completion.js';
-import { scopedRouting, type CallVia, type ListingSession, type RelayRoute, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from '../handlers/context.js';
+import { scopedRouting, type CallVia, type ListEntry, type ListingSession, type RelayRoute, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from '../handlers/context.js';
 import { registerLogging } from '../handlers/logging.js';
 import { promptRelayRoute, registerPrompts } from '../handlers/prompts.js';
 import { FrontRelay } from './relay.js';
 import { readResource, registerResources, resourceRelayRoute } from '../handlers/resources.js';
-import { registerTools, sameToolList, toolRelayRoute } from '../handlers/tools.js';
+import { entrySource, listEntry, registerTools, sameSources, toolRelayRoute, type ListSources } from '../handlers/tools.js';
 import { declaresGroups, groupsChanged, listedOwnTools, registerGroups, rememberShown } from '../handlers/groups-ext.js';
 import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
 import type { PrimitiveKind } from '../upstream/upstream.js';
@@ -52,7 +52,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
   private readonly strategySetting: Strategy;
   private resolvedStrategy: ServedStrategy | undefined;
   /** The list the client was last told about (definitions compared by identity, then content). */
-  private lastList: ToolDefinition[];
+  private lastList: ListSources;
   private checkScheduled = false;
   /** The request being handled while focus changes, so list_changed travels on its stream. */
   private activeRequest: RequestId | undefined;
@@ -84,10 +84,10 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     this.server.setNotificationHandler('notifications/roots/list_changed', () => forwardRootsChanged(this, gateway.upstreams.values()));
     this.server.oninitialized = () => {
       this.resolvedStrategy = strategyFor(this.strategySetting, this.server.getClientVersion()?.name);
-      this.lastList = this.listTools();
+      this.lastList = this.listSources();
       if (this.clientCapabilities()?.roots) offerRoots(this, gateway.upstreams.values(), gateway.sessions);
     };
-    this.lastList = this.listTools();
+    this.lastList = this.listSources();
   }
 
   /** Connects the session to a client transport and installs the fast path. */
@@ -189,9 +189,16 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
   }
 
-  /** The `tools/list` answer. */
+  /** The `tools/list` answer, and its entries (catalog tools listed per page, see listPage). */
   listTools(): ToolDefinition[] {
-    return [...listedOwnTools(this.ownDefinitions(), declaresGroups(this.clientCapabilities())), ...this.listedTools().map((tool) => tool.listed)];
+    return this.listEntries().map(listEntry);
+  }
+  listEntries(): ListEntry[] {
+    return [...listedOwnTools(this.ownDefinitions(), declaresGroups(this.clientCapabilities())), ...this.listedTools()];
+  }
+  /** What the list is made of, for list_changed checks without making every listed definition. */
+  private listSources(): ListSources {
+    return { definitions: this.gateway.config.definitions, tools: this.listEntries().map(entrySource) };
   }
 
   /**
@@ -320,8 +327,8 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     this.relatedRequest = undefined;
     this.visibleCache = undefined;
     groupsChanged(this, relatedRequestId);
-    const list = this.listTools();
-    if (sameToolList(list, this.lastList)) return;
+    const list = this.listSources();
+    if (sameSources(list, this.lastList)) return;
     this.lastList = list;
     // The initial start fills the catalog before any list is answered (lists wait for it): no news.
     if (this.gateway.ready()) return;

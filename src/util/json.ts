@@ -6,15 +6,20 @@ import { ConfigError } from './errors.js';
  * so a missing or broken file is a clear exit-2 message, never a stack trace.
  */
 export async function readJsonFile(file: string): Promise<unknown> {
-  let text: string;
+  return (await readJsonBytes(file)).json;
+}
+
+/** readJsonFile, with the file's bytes too (what a lock's stamp is keyed by, see lock-stamp.ts). */
+export async function readJsonBytes(file: string): Promise<{ json: unknown; bytes: Buffer }> {
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(code === 'ENOENT' ? 'file not found' : `could not read file (${code ?? String(error)})`, file);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return { json: JSON.parse(bytes.toString('utf8')) as unknown, bytes };
   } catch (error) {
     throw new ConfigError(`invalid JSON: ${(error as Error).message}`, file);
   }

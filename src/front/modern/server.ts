@@ -15,6 +15,7 @@ import { VERSION } from '../../util/version.js';
 import type { Gateway } from '../../hub/gateway.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../../handlers/meta-tools.js';
 import { listPage } from '../../handlers/paging.js';
+import { entryName, listEntry } from '../../handlers/tools.js';
 import { errorResult } from '../../handlers/results.js';
 import { scopedRouting } from '../../handlers/context.js';
 import { modernFocusMode } from './focus.js';
@@ -60,9 +61,9 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
   };
 
   server.setRequestHandler('tools/list', (request, ctx) => {
-    const tools = viewOf(ctx).listTools();
-    if (tools.length >= LARGE_CATALOG) compactSoon();
-    return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools') as never;
+    const entries = viewOf(ctx).listEntries();
+    if (entries.length >= LARGE_CATALOG) compactSoon();
+    return listPage(entries, request.params?.cursor, entryName, 'tools', listEntry) as never;
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const view = viewOf(ctx);

@@ -5,7 +5,8 @@ import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
-import type { CallVia } from '../../handlers/context.js';
+import type { CallVia, ListEntry } from '../../handlers/context.js';
+import { listEntry } from '../../handlers/tools.js';
 import type { StatelessOrigin } from '../../hub/client-requests.js';
 import { ErrorCode, rpcError } from '../../protocol/errors.js';
 import type { Gateway } from '../../hub/gateway.js';
@@ -78,7 +79,12 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     // The same list whatever the request declares: it carries a shared cache hint (`cacheScope`
     // "public" without tokens), so it must not vary by capabilities (a 2025 session, which no
     // shared cache serves, leaves list_tool_groups out for a client of the groups extension).
-    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.listed)];
+    return this.listEntries().map(listEntry);
+  }
+
+  /** The `tools/list` entries (catalog tools listed per page, see listPage). */
+  listEntries(): ListEntry[] {
+    return [...this.ownDefinitions(), ...this.listedTools()];
   }
 
   /** True when this request's client capabilities declare the groups extension (its own list then). */

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Stamps of verified locks. Verifying a lock's cached placements (placement-cache.ts: topics
+ * rescored, input digests, each cached group placement confirmed) costs about 55 ms per 1,000
+ * tools, more than half a second at 10,000, on every start. The outcome depends only on the lock's
+ * bytes, this lazytools' placement version and the rc's groups, so after a start verified every
+ * entry of a lock, a stamp named by a sha256 of (placement version, lock bytes) records it, with
+ * the groups digests its group placements were confirmed under; a later start of the same bytes
+ * seeds the caches without recomputing (hashing 18.6 MB costs about 30 ms). The write status,
+ * what read-only modes rest on, is still recomputed on every start.
+ *
+ * The stamp lives in the user's cache folder, never in the project: whoever can edit a lock
+ * (a pull request) cannot write a stamp for it, and any edit changes the bytes, so an edited lock
+ * finds no stamp and is verified in full. A lock with an entry that did not verify gets no stamp.
+ * `LAZYTOOLS_CACHE_DIR` moves the folder (empty: no stamps); otherwise
+ * `$XDG_CACHE_HOME/lazytools`, else `~/.cache/lazytools`. A stamp that cannot be read or written
+ * only costs the recompute: it changes how fast, never what.
+ */
+
+/** Where stamps go, or undefined when disabled (`LAZYTOOLS_CACHE_DIR=""`) or no home is known. */
+export function stampFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const own = env.LAZYTOOLS_CACHE_DIR;
+  if (own !== undefined) return own === '' ? undefined : path.join(path.resolve(own), 'verified-locks');
+  const xdg = env.XDG_CACHE_HOME;
+  const home = safeHome();
+  const base = xdg && path.isAbsolute(xdg) ? xdg : home && path.join(home, '.cache');
+  return base ? path.join(base, 'lazytools', 'verified-locks') : undefined;
+}
+
+function safeHome(): string | undefined {
+  try {
+    return os.homedir() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lock's stamp: its key, and the groups digests confirmed for it when a stamp was found. */
+export interface LockStamp {
+  key: string;
+  /** Undefined: no stamp (verify in full). A set: the entries verified, and these group digests confirmed. */
+  groups: Set<string> | undefined;
+}
+
+/** The stamp of `bytes` (a lock file's content) under `version` (the placement version), read from `folder`. */
+export function readStamp(folder: string, version: string, bytes: Uint8Array): LockStamp {
+  const key = createHash('sha256').update(version).update('\u0000').update(bytes).digest('hex');
+  try {
+    const json = JSON.parse(readFileSync(path.join(folder, key), 'utf8')) as unknown;
+    if (typeof json === 'object' && json !== null && Array.isArray((json as { groups?: unknown }).groups)) {
+      const groups = (json as { groups: unknown[] }).groups.filter((g): g is string => typeof g === 'string');
+      return { key, groups: new Set(groups) };
+    }
+  } catch {
+    // No stamp (or an unreadable one): verify in full.
+  }
+  return { key, groups: undefined };
+}
+
+/** At most this many groups digests per stamp (an rc edited often keeps the latest). */
+const MAX_GROUPS = 16;
+/** At most this many stamps: writing one more removes the oldest (every re-lock leaves one). */
+const MAX_STAMPS = 200;
+
+/** Records that the lock of `key` verified, with `groups` confirmed. Best effort: a failure is ignored. */
+export function writeStamp(folder: string, key: string, groups: Iterable<string>): void {
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const file = path.join(folder, key);
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify({ groups: [...groups].slice(-MAX_GROUPS) }), { mode: 0o600 });
+    renameSync(temp, file);
+    prune(folder);
+  } catch {
+    // A read-only home or a full disk only costs the next start the full verification.
+  }
+}
+
+function prune(folder: string): void {
+  const names = readdirSync(folder);
+  if (names.length <= MAX_STAMPS) return;
+  const aged = names.map((name) => ({ file: path.join(folder, name), at: statSync(path.join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }));
+  aged.sort((a, b) => a.at - b.at);
+  for (const { file } of aged.slice(0, names.length - MAX_STAMPS)) unlinkSync(file);
+}
