@@ -109,7 +109,7 @@ describe('HTTP sessions and limits (finding 6, finding 10)', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
-  it('caps open connections', async () => {
+  it('caps open connections: a newcomer displaces the oldest socket without a request, and is dropped when every one is serving', async () => {
     const http = await front({ maxConnections: 2 });
     const { port } = new URL(http.url);
     const open = (): Promise<Socket> =>
@@ -117,10 +117,25 @@ describe('HTTP sessions and limits (finding 6, finding 10)', () => {
         const socket = tcpConnect(Number(port), '127.0.0.1', () => resolve(socket));
         socket.on('error', reject);
       });
-    const kept = [await open(), await open()];
+    const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
+    // Two sockets that never send a request: the third connection takes the oldest one's place.
+    const idle = [await open(), await open()];
+    const newcomer = await open();
+    await closed(idle[0]!);
+    expect([idle[1]!.destroyed, newcomer.destroyed]).toEqual([false, false]);
+    for (const socket of [...idle, newcomer]) socket.destroy();
+    await Promise.all([idle[1]!, newcomer].map(closed));
+    // Two keep-alive sockets that were answered count as serving: a third is dropped at once.
+    const answered = async (): Promise<Socket> => {
+      const socket = await open();
+      const head = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      await head;
+      return socket;
+    };
+    const kept = [await answered(), await answered()];
     const third = await open();
-    // Node accepts, then drops a connection past the cap at once.
-    await new Promise<void>((resolve) => third.on('close', () => resolve()));
+    await closed(third);
     expect(kept.every((socket) => !socket.destroyed)).toBe(true);
     for (const socket of kept) socket.destroy();
   });
