@@ -1,39 +1,59 @@
-import type { CallToolResult, Server } from '@modelcontextprotocol/server';
+import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import { FOCUS_MODE } from '../catalog/own-tools.js';
 import { switchRefusal } from '../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { callCatalogTool, callContext, type CallContext } from './call.js';
-import { handleFocusMode } from './focus-tool.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
 import { errorResult } from './results.js';
-import type { ListingSession, RelayRoute } from './context.js';
+import type { ListingSession, RelayRoute, ToolsView } from './context.js';
 
-/** tools/list (own tools, then the listed catalog tools, paged) and tools/call. */
-export function registerTools(server: Server, session: ListingSession): void {
-  server.setRequestHandler('tools/list', (request) => {
-    const tools = session.listTools();
+/**
+ * How a front runs one tools/call around the handler: the 2025 session calls it with the SDK
+ * request's context; a 2026-07-28 request adds its input rounds and capability checks
+ * (front/modern/server).
+ */
+export type CallRunner<V extends ToolsView> = (view: V, ctx: ServerContext, name: string, handle: (call: CallContext) => Promise<CallToolResult>) => Promise<unknown>;
+
+const runDirectly: CallRunner<ToolsView> = (_view, ctx, _name, handle) => handle(callContext(ctx));
+
+/**
+ * tools/list (own tools, then the listed catalog tools, paged) and tools/call, for both eras:
+ * `viewOf` gives the session's view (2025) or the request's (2026-07-28), `run` wraps each call.
+ */
+export function registerTools<V extends ToolsView>(server: Server, viewOf: (ctx: ServerContext) => V, run: CallRunner<V> = runDirectly): void {
+  server.setRequestHandler('tools/list', (request, ctx) => {
+    const tools = viewOf(ctx).listTools();
     if (tools.length >= LARGE_CATALOG) compactSoon();
     return listPage(tools, request.params?.cursor, (tool) => tool.name, 'tools') as never;
   });
-  server.setRequestHandler('tools/call', (request, ctx) => handleCall(session, request.params.name, request.params.arguments, callContext(ctx)) as never);
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const view = viewOf(ctx);
+    const { name, arguments: args } = request.params;
+    return run(view, ctx, name, (call) => handleCall(view, name, args, call)) as never;
+  });
 }
 
-/** Routes one call: focus_mode, a discovery meta-tool, or a catalog tool. Never throws. */
-async function handleCall(session: ListingSession, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
+/**
+ * Routes one call: focus_mode (when policy lets the caller change its mode), a discovery
+ * meta-tool, or a catalog tool. Never throws, except an upstream's JSON-RPC error on a
+ * 2026-07-28 retry (callCatalogTool), which is that request's answer.
+ */
+async function handleCall(view: ToolsView, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
   try {
     if (name === FOCUS_MODE) {
-      const refused = switchRefusal(session);
+      const refused = switchRefusal(view);
       if (refused) return errorResult(refused);
-      return session.whileHandling(call.requestId, () => handleFocusMode(session, args));
+      return view.whileHandling(call.requestId, () => view.focusMode(args));
     }
-    if (isMetaTool(name) && session.ownDefinitions().some((tool) => tool.name === name))
-      return await session.whileHandling(call.requestId, () => handleMetaTool(session, name, args, call));
+    if (isMetaTool(name) && view.ownDefinitions().some((tool) => tool.name === name))
+      return await view.whileHandling(call.requestId, () => handleMetaTool(view, name, args, call));
     // Upstream tools with these names are always served prefixed, so this is one of ours.
-    if (isMetaTool(name)) return unlistedMetaTool(session, name);
-    return await callCatalogTool(session, name, args, call, 'direct');
+    if (isMetaTool(name)) return unlistedMetaTool(view, name);
+    return await callCatalogTool(view, name, args, call, 'direct');
   } catch (error) {
+    if (call.passInput && typeof (error as { code?: unknown }).code === 'number') throw error;
     return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
   }
 }

@@ -1,4 +1,4 @@
-import { Server, type ClientCapabilities, type ServerCapabilities, type Transport } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type ClientCapabilities, type ServerCapabilities, type Transport } from '@modelcontextprotocol/server';
 import { createActor } from 'xstate';
 import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
@@ -15,6 +15,7 @@ import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from '../handlers/completion.js';
 import { scopedRouting, type CallVia, type ListingSession, type RelayRoute, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from '../handlers/context.js';
 import { registerLogging } from '../handlers/logging.js';
+import { handleFocusMode } from '../handlers/focus-tool.js';
 import { promptRelayRoute, registerPrompts } from '../handlers/prompts.js';
 import { FrontRelay } from './relay.js';
 import { readResource, registerResources, resourceRelayRoute } from '../handlers/resources.js';
@@ -75,7 +76,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     this.advertised = capabilities;
     // A token's session reads only the instructions of the servers its modes reach.
     this.server = new Server({ name: 'lazytools', version: VERSION }, { capabilities, instructions: serverInstructions('legacy', this.routing.upstreams.values()) });
-    registerTools(this.server, this);
+    registerTools(this.server, () => this);
     registerGroups(this.server, () => (declaresGroups(this.clientCapabilities()) ? this : undefined), undefined, rememberShown);
     registerResources(this.server, this, (uri) => readResource(this, uri));
     if (capabilities.prompts) registerPrompts(this.server, this);
@@ -232,6 +233,11 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
   /** Why this session may not call the tool now, or undefined when it may (see focus/policy). */
   refusal(tool: CatalogTool): string | undefined {
     return callRefusal(this.gateway.config, this, tool);
+  }
+
+  /** focus_mode in a session: switches mode or groups (handlers/focus-tool). */
+  focusMode(args: unknown): CallToolResult {
+    return handleFocusMode(this, args);
   }
 
   /** Runs a handler with `requestId` as the request focus changes relate to. */

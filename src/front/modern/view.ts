@@ -5,7 +5,10 @@ import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
-import type { CallVia } from '../../handlers/context.js';
+import type { CallVia, ToolsView } from '../../handlers/context.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { modernFocusMode } from './focus.js';
+import type { ServedAt } from './reach.js';
 import type { StatelessOrigin } from '../../hub/client-requests.js';
 import { ErrorCode, rpcError } from '../../protocol/errors.js';
 import type { Gateway } from '../../hub/gateway.js';
@@ -19,7 +22,7 @@ import { declaresGroups } from '../../handlers/groups-ext.js';
  * callCatalogTool look (gateway, mode, strategy, inMode, refusal, origin), with `stateless` set
  * so search adds nothing.
  */
-export class ModernView implements PolicySubject, StatelessOrigin {
+export class ModernView implements ToolsView, PolicySubject, StatelessOrigin {
   readonly stateless = true;
   /** The client capability an upstream needed during this request and the client did not declare. */
   missing: string | undefined;
@@ -39,6 +42,8 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     strategySetting: string,
     /** The capabilities the request's envelope declared. */
     private readonly declared: Readonly<Record<string, unknown>> = {},
+    /** Where the gateway serves (focus_mode tells how to reach a mode from there). */
+    private readonly at: ServedAt = {},
   ) {
     this.fixedMode = bound ? mode : undefined;
     this.strategy = statelessStrategy(strategySetting);
@@ -84,6 +89,16 @@ export class ModernView implements PolicySubject, StatelessOrigin {
   /** True when this request's client capabilities declare the groups extension (its own list then). */
   get groupsDeclared(): boolean {
     return declaresGroups(this.declared);
+  }
+
+  /** focus_mode for a request: how to reach a mode, never a switch (front/modern/focus). */
+  focusMode(args: unknown): CallToolResult {
+    return modernFocusMode(this, this.at, args);
+  }
+
+  /** A request has no focus changes to relate: runs the handler. */
+  whileHandling<T>(_requestId: RequestId | undefined, handler: () => T): T {
+    return handler();
   }
 
   /** Nothing to change: a stateless request has no focus state (search never enables). */
