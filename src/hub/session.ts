@@ -200,9 +200,10 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
    * groups, keeping this session's mode and overrides when they still fit.
    */
   reconfigure(): void {
-    if (fixedModeGone(this.gateway.config, this.fixedMode)) {
+    const gone = fixedModeGone(this.gateway.config, this.fixedMode === undefined ? undefined : [this.fixedMode]);
+    if (gone !== undefined) {
       // Never fall back: a session pinned to a (say read-only) mode must not land in another.
-      void this.end(`mode "${this.fixedMode}" is no longer in the config; this session served only that mode and was closed`);
+      void this.end(gone);
       return;
     }
     const persisted = this.actor.getPersistedSnapshot();
