@@ -4,13 +4,13 @@ import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
-import { callRefusal, fixedModeGone, modeNamed, withinBoundary, type Boundary, type PolicySubject } from '../focus/policy.js';
-import { listedTools, modeMembers, visibleTools } from '../focus/visible.js';
+import { callRefusal, fixedModeGone, modeNamed, type Boundary, type PolicySubject } from '../focus/policy.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
 import { VERSION } from '../util/version.js';
 import { strategyFor } from './clients.js';
-import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
+import type { ServedStrategy } from '../catalog/own-tools.js';
+import { ToolLists } from '../handlers/tool-lists.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from '../handlers/completion.js';
 import { scopedRouting, type CallVia, type ListingSession, type RelayRoute, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from '../handlers/context.js';
@@ -37,7 +37,7 @@ const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
  * in prompts.ts, resources.ts, completion.ts, logging.ts, client-requests.ts) goes through the
  * SDK handlers.
  */
-export class FrontSession implements SessionContext, ListingSession, PolicySubject {
+export class FrontSession extends ToolLists implements SessionContext, ListingSession, PolicySubject {
   readonly server: Server;
   /** The level this session set with logging/setLevel. */
   logLevel: string | undefined;
@@ -59,7 +59,6 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
   private activeRequest: RequestId | undefined;
   private relatedRequest: RequestId | undefined;
   private relay: FrontRelay | undefined;
-  private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } | undefined;
   private closed = false;
   /** Tools search_tools returned in this session (for the usage record). */
   private readonly searched = new Set<string>();
@@ -68,6 +67,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     readonly gateway: SessionHub,
     options: SessionOptions = {},
   ) {
+    super();
     this.fixedMode = options.mode;
     this.boundary = options.boundary;
     this.strategySetting = options.strategy ?? gateway.config.strategy;
@@ -169,30 +169,14 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     this.actor.send(event);
   }
 
-  /** Catalog tools of the current mode (with overrides and discovered tools). */
-  modeTools(): CatalogTool[] {
-    return this.visible().tools;
+  /** The list's own tools: list_tool_groups left out for a client of the groups extension. */
+  protected override listedOwn(): ToolDefinition[] {
+    return listedOwnTools(this.ownDefinitions(), declaresGroups(this.clientCapabilities()));
   }
 
-  /** True when the tool is part of the session's current mode (shown, or held back by its budget). */
-  inMode(tool: CatalogTool): boolean {
-    return this.visible().ids.has(tool.id) || (this.visible().members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((t) => t.id))).has(tool.id);
-  }
-
-  /** Catalog tools in the list the client sees: the mode's, or only `alwaysVisible` under proxy. */
-  listedTools(): CatalogTool[] {
-    return listedTools(this.gateway.catalog, this.gateway.config, this.focus, this.strategy, () => this.modeTools());
-  }
-
-  /** lazytools' own tools for this session's strategy (no focus_mode on fixed-mode endpoints). */
-  ownDefinitions(): ToolDefinition[] {
-    const tools = this.gateway.ownTools(this.strategy);
-    return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
-  }
-
-  /** The `tools/list` answer. */
-  listTools(): ToolDefinition[] {
-    return [...listedOwnTools(this.ownDefinitions(), declaresGroups(this.clientCapabilities())), ...this.listedTools().map((tool) => tool.listed)];
+  /** The focus actor's snapshot: a new one after every focus change. */
+  protected focusKey(): object {
+    return this.actor.getSnapshot();
   }
 
   /**
@@ -214,7 +198,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
 
   /** Called by the gateway after the catalog was rebuilt. */
   catalogChanged(): void {
-    this.visibleCache = undefined;
+    this.forgetVisible();
     this.scheduleListCheck();
   }
 
@@ -296,17 +280,6 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     return createActor(machine, snapshot ? { snapshot: snapshot as never } : {}).start();
   }
 
-  private visible(): { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } {
-    const snapshot = this.actor.getSnapshot();
-    const catalog = this.gateway.catalog;
-    if (this.visibleCache && this.visibleCache.key === catalog && this.visibleCache.state === snapshot) return this.visibleCache;
-    // Groups enabled and tools discovered never widen a token's boundary.
-    const tools = visibleTools(catalog, this.gateway.config, focusState(snapshot)).filter((tool) => withinBoundary(this.gateway.config, this.boundary, tool));
-    const cache = { key: catalog, state: snapshot, tools, ids: new Set(tools.map((tool) => tool.id)) };
-    this.visibleCache = cache;
-    return cache;
-  }
-
   /** Coalesces changes in one microtask: one list_changed per burst, none when nothing changed. */
   private scheduleListCheck(): void {
     this.relatedRequest ??= this.activeRequest;
@@ -325,7 +298,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     const relatedRequestId = this.relatedRequest;
     this.checkScheduled = false;
     this.relatedRequest = undefined;
-    this.visibleCache = undefined;
+    this.forgetVisible();
     groupsChanged(this, relatedRequestId);
     const list = this.listTools();
     if (sameToolList(list, this.lastList)) return;

@@ -1,7 +1,5 @@
-import type { CatalogTool, ToolDefinition } from '../../catalog/catalog.js';
-import { FOCUS_MODE } from '../../catalog/own-tools.js';
-import { callRefusal, statelessStrategy, withinBoundary, type Boundary, type PolicySubject } from '../../focus/policy.js';
-import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
+import type { CatalogTool } from '../../catalog/catalog.js';
+import { callRefusal, statelessStrategy, type Boundary, type PolicySubject } from '../../focus/policy.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
@@ -14,15 +12,19 @@ import { ErrorCode, rpcError } from '../../protocol/errors.js';
 import type { Gateway } from '../../hub/gateway.js';
 import type { InputAsker } from '../../hub/input-rounds.js';
 import { declaresGroups } from '../../handlers/groups-ext.js';
+import { ToolLists } from '../../handlers/tool-lists.js';
 
 /**
  * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the
  * request (from its endpoint, token or variant, see policy.requestMode), nothing remembered
  * between requests. It has the shape of a legacy session where the meta-tools and
  * callCatalogTool look (gateway, mode, strategy, inMode, refusal, origin), with `stateless` set
- * so search adds nothing.
+ * so search adds nothing. Its tools/list (handlers/tool-lists) is the same whatever the request
+ * declares: it carries a shared cache hint (`cacheScope` "public" without tokens), so it must not
+ * vary by capabilities (a 2025 session, which no shared cache serves, leaves list_tool_groups out
+ * for a client of the groups extension).
  */
-export class ModernView implements ToolsView, PolicySubject, StatelessOrigin {
+export class ModernView extends ToolLists implements ToolsView, PolicySubject, StatelessOrigin {
   readonly stateless = true;
   /** The client capability an upstream needed during this request and the client did not declare. */
   missing: string | undefined;
@@ -30,7 +32,6 @@ export class ModernView implements ToolsView, PolicySubject, StatelessOrigin {
   asker: InputAsker | undefined;
   readonly fixedMode: string | undefined;
   readonly strategy: 'proxy' | 'hybrid';
-  private visible: { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } | undefined;
 
   constructor(
     readonly gateway: Gateway,
@@ -45,6 +46,7 @@ export class ModernView implements ToolsView, PolicySubject, StatelessOrigin {
     /** Where the gateway serves (focus_mode tells how to reach a mode from there). */
     private readonly at: ServedAt = {},
   ) {
+    super();
     this.fixedMode = bound ? mode : undefined;
     this.strategy = statelessStrategy(strategySetting);
   }
@@ -54,36 +56,9 @@ export class ModernView implements ToolsView, PolicySubject, StatelessOrigin {
     return { mode: this.mode, enabled: [], disabled: [], discovered: [] };
   }
 
-  /** Catalog tools of the mode. */
-  modeTools(): CatalogTool[] {
-    return this.visibleSet().tools;
-  }
-
-  /** True when the tool is part of the mode (shown, or held back by its budget). */
-  inMode(tool: CatalogTool): boolean {
-    const set = this.visibleSet();
-    if (set.ids.has(tool.id)) return true;
-    set.members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((member) => member.id));
-    return set.members.has(tool.id);
-  }
-
-  /** Catalog tools in the list: the mode's, or under proxy only the `alwaysVisible` ones. */
-  listedTools(): CatalogTool[] {
-    return listedTools(this.gateway.catalog, this.gateway.config, this.focus, this.strategy, () => this.modeTools());
-  }
-
-  /** lazytools' own tools: focus_mode only where the mode is not fixed (it tells how to reach modes). */
-  ownDefinitions(): ToolDefinition[] {
-    const tools = this.gateway.ownTools(this.strategy);
-    return this.bound ? tools.filter((tool) => tool.name !== FOCUS_MODE) : tools;
-  }
-
-  /** The `tools/list` answer: own tools, then the mode's tools in catalog order. */
-  listTools(): ToolDefinition[] {
-    // The same list whatever the request declares: it carries a shared cache hint (`cacheScope`
-    // "public" without tokens), so it must not vary by capabilities (a 2025 session, which no
-    // shared cache serves, leaves list_tool_groups out for a client of the groups extension).
-    return [...this.ownDefinitions(), ...this.listedTools().map((tool) => tool.listed)];
+  /** One focus state for the whole request. */
+  protected focusKey(): object {
+    return this;
   }
 
   /** True when this request's client capabilities declare the groups extension (its own list then). */
@@ -137,14 +112,5 @@ export class ModernView implements ToolsView, PolicySubject, StatelessOrigin {
   /** Records a call in the usage log under this request's mode (rc `usage: true`). */
   recordUsage(tool: CatalogTool, via: CallVia): void {
     this.gateway.usage?.record(this.mode, tool.id, via);
-  }
-
-  private visibleSet(): { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } {
-    if (!this.visible) {
-      const config = this.gateway.config;
-      const tools = visibleTools(this.gateway.catalog, config, this.focus).filter((tool) => withinBoundary(config, this.boundary, tool));
-      this.visible = { tools, ids: new Set(tools.map((tool) => tool.id)) };
-    }
-    return this.visible;
   }
 }
