@@ -6,7 +6,8 @@ import { own } from '../util/own.js';
 /**
  * The mode rules in one place. Every path that shows, enables or runs a tool asks here: the
  * list (visibleTools), direct calls and execute_tool (callRefusal), search_tools' enable
- * (mayEnable), focus_mode (switchRefusal), fixed endpoints and reloads (fixedModeGone).
+ * (mayEnable), focus_mode (switchRefusal), the modes served (servedRefusal, unknownServedMode),
+ * fixed endpoints after reloads (fixedModeGone).
  *
  * - read-only: a read-only mode shows and runs only tools annotated `readOnlyHint: true`;
  * - fixed mode: a session pinned to one mode (`serve --mode`, `/mcp/<mode>`) never leaves it,
@@ -156,8 +157,9 @@ export function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode'
     if (typeof variant !== 'string' || !config.variants.includes(variant) || !modeNamed(config, variant))
       return { refusal: `Unknown server variant ${JSON.stringify(variant)?.slice(0, 80) ?? String(variant)}. Variants: ${config.variants.filter((name) => !tokenModes || tokenModes.includes(name)).join(', ')}.` };
   }
-  if (endpoint !== undefined && !modeNamed(config, endpoint))
-    return { refusal: `Unknown mode "${endpoint}". Modes: ${(tokenModes ?? Object.keys(config.modes)).filter((name) => modeNamed(config, name)).join(', ')}.` };
+  const listed = tokenModes ?? Object.keys(config.modes);
+  const unknownEndpoint = endpoint === undefined ? undefined : servedRefusal(config, endpoint, undefined, listed);
+  if (unknownEndpoint !== undefined) return { refusal: unknownEndpoint };
   if (endpoint !== undefined && variant !== undefined && variant !== endpoint)
     return { refusal: `This endpoint serves mode "${endpoint}" only; variant "${String(variant)}" is served at /mcp without a mode (or at /mcp/${String(variant)}).` };
   const mode =
@@ -167,10 +169,10 @@ export function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode'
     served?.[0] ??
     tokenModes?.[0] ??
     config.defaultMode;
-  if (served !== undefined && !served.includes(mode)) return { refusal: `This gateway serves only mode(s) ${served.join(', ')}; "${mode}" is not one of them.` };
+  const unserved = servedRefusal(config, mode, served, listed);
+  if (unserved !== undefined) return { refusal: unserved };
   if (tokenModes !== undefined && !tokenModes.includes(mode))
     return { refusal: `The bearer token${request.tokenLabel ? ` "${request.tokenLabel}"` : ''} may use mode(s) ${tokenModes.join(', ')} only, not "${mode}".` };
-  if (!modeNamed(config, mode)) return { refusal: `Mode "${mode}" no longer exists.` };
   return { mode, bound: endpoint !== undefined || served !== undefined || tokenModes !== undefined, boundary: tokenModes !== undefined };
 }
 
@@ -230,18 +232,40 @@ export function statelessStrategy(setting: string): 'proxy' | 'hybrid' {
 }
 
 /**
- * Why the session may not change its mode or groups (or switch to `target`), or undefined when
- * it may. A token's session switches only among the token's modes, and is told only those.
+ * Why the caller may not change its mode or groups (focus_mode), or undefined when it may: a
+ * fixed mode never changes. A token's caller may, among its modes only (focus-tool's
+ * readFocusArgs names and accepts only those).
  */
-export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode' | 'boundary'>, target?: string): string | undefined {
-  if (subject.fixedMode !== undefined) return `This endpoint serves the fixed mode "${subject.fixedMode}" only; modes and groups cannot be changed here.`;
-  if (target === undefined || boundaryAllowsMode(subject.boundary, target)) return undefined;
-  return `Unknown mode "${target}". Modes: ${(subject.boundary?.modes ?? []).join(', ')}.`;
+export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode'>): string | undefined {
+  if (subject.fixedMode === undefined) return undefined;
+  return `This endpoint serves the fixed mode "${subject.fixedMode}" only; modes and groups cannot be changed here.`;
 }
 
-/** True when a session pinned to `fixedMode` can no longer be served by this config. */
-export function fixedModeGone(config: Pick<ResolvedConfig, 'modes'>, fixedMode: string | undefined): boolean {
-  return fixedMode !== undefined && modeNamed(config, fixedMode) === undefined;
+/**
+ * Is `mode` served here? Undefined when it is, else why not, with one message per failure
+ * wherever it is asked (HTTP endpoints, stateless requests): outside the modes `serve --mode`
+ * serves, or unknown to the config. `listed` are the modes the message may name (the caller's).
+ */
+export function servedRefusal(config: Pick<ResolvedConfig, 'modes'>, mode: string, served: readonly string[] | undefined, listed: readonly string[]): string | undefined {
+  if (served !== undefined && !served.includes(mode)) return `This gateway serves only mode(s) ${served.join(', ')}; "${mode}" is not one of them.`;
+  if (!modeNamed(config, mode)) return `Unknown mode "${mode}". Modes: ${listed.filter((name) => modeNamed(config, name)).join(', ')}.`;
+  return undefined;
+}
+
+/** The first of the `serve --mode` modes the config does not define, as an UnknownNameError message; undefined when all exist. */
+export function unknownServedMode(config: Pick<ResolvedConfig, 'modes'>, modes: readonly string[] | undefined): string | undefined {
+  const unknown = modes?.find((mode) => !modeNamed(config, mode));
+  return unknown === undefined ? undefined : new UnknownNameError('mode', unknown, Object.keys(config.modes)).message;
+}
+
+/**
+ * Why a connection pinned to fixed modes (a fixed-mode session, a `serve --mode` stdio
+ * connection) can no longer be served by this config, or undefined: it never falls back to
+ * another mode, it is closed.
+ */
+export function fixedModeGone(config: Pick<ResolvedConfig, 'modes'>, fixed: readonly string[] | undefined): string | undefined {
+  const gone = fixed?.find((name) => !modeNamed(config, name));
+  return gone === undefined ? undefined : `mode "${gone}" is no longer in the config; this connection served only that mode and was closed`;
 }
 
 /** The modes whose groups include the tool and whose rules allow it. */

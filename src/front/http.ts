@@ -7,7 +7,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import type { TokenGrant } from '../config/resolve.js';
 import { addCloseListener } from '../util/close.js';
-import { boundaryOf, modeNamed, requestMode } from '../focus/policy.js';
+import { boundaryOf, requestMode, servedRefusal, unknownServedMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/errors.js';
 import { guardRequest, LOOPBACK } from './http-guard.js';
@@ -98,7 +98,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const idle = options.idleTimeoutMs ?? 30 * 60_000;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const fixedModes = options.modes && options.modes.length > 0 ? options.modes : undefined;
-  for (const mode of fixedModes ?? []) if (!modeNamed(gateway.config, mode)) throw new ConfigError(`--mode: unknown mode "${mode}"`);
+  const unknownMode = unknownServedMode(gateway.config, fixedModes);
+  if (unknownMode !== undefined) throw new ConfigError(`--mode: ${unknownMode}`);
   /** Sessions created for an initialize the SDK has not answered yet (they count against the cap). */
   let opening = 0;
   let port = options.port ?? 0;
@@ -143,10 +144,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${served.join(', ')})` });
     const mode = route[1] === undefined ? fixedModes?.[0] : safeDecode(route[1]);
     if (mode === null) return refuse(res, 404, `Not found: "${route[1]}" is not a valid mode path`);
-    if (mode !== undefined && (!modeNamed(gateway.config, mode) || (fixedModes !== undefined && !fixedModes.includes(mode)))) {
-      const message = fixedModes && !fixedModes.includes(mode) ? `This gateway serves only mode(s) ${fixedModes.join(', ')}` : `Unknown mode "${mode}". Modes: ${served.join(', ')}`;
-      return refuse(res, 404, message);
-    }
+    const unserved = mode === undefined ? undefined : servedRefusal(gateway.config, mode, fixedModes, served);
+    if (unserved !== undefined) return refuse(res, 404, unserved);
 
     // A token mapped to modes bounds the mode: no endpoint may widen it (focus/policy requestMode).
     const decided = grant ? requestMode(gateway.config, { endpoint: mode, served: fixedModes, tokenModes: grant.modes, tokenLabel: grant.label }) : undefined;

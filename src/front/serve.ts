@@ -6,9 +6,9 @@ import { withUsage } from '../usage/record.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
 import { readLockIfPresent } from '../catalog/lock.js';
-import { ConfigError, UnknownNameError } from '../util/errors.js';
+import { ConfigError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
-import { modeNamed } from '../focus/policy.js';
+import { unknownServedMode } from '../focus/policy.js';
 import { Gateway } from '../hub/gateway.js';
 import type { HttpFront, HttpOptions } from './http.js';
 import { serveStdioEras } from './stdio-eras.js';
@@ -68,8 +68,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
   const config = await withUsage(resolveConfig(rc, file), process.cwd());
   const modes = options.mode === undefined ? undefined : options.mode.split(',').map((mode) => mode.trim());
-  for (const mode of modes ?? [])
-    if (!modeNamed(config, mode)) throw new ConfigError(`--mode: ${new UnknownNameError('mode', mode, Object.keys(config.modes)).message}`);
+  const unknownMode = unknownServedMode(config, modes);
+  if (unknownMode !== undefined) throw new ConfigError(`--mode: ${unknownMode}`);
   if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
   let locked = options.locked;
   if (locked === undefined && options.lock !== false) {

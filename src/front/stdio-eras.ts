@@ -129,9 +129,9 @@ async function startModern(gateway: Gateway, transport: StdioFrontTransport, era
   });
   // A fixed mode the config no longer has ends the connection (as a legacy fixed session does).
   const gone = () => {
-    const mode = eras.served?.find((name) => fixedModeGone(gateway.config, name));
-    if (mode === undefined) return;
-    end(`mode "${mode}" is no longer in the config; this connection served only that mode and was closed`);
+    const reason = fixedModeGone(gateway.config, eras.served);
+    if (reason === undefined) return;
+    end(reason);
     void transport.close();
   };
   gateway.listChangeListeners.add(gone);

@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/server';
 import type { Catalog, CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -150,17 +150,27 @@ export interface ToolSession {
   modeTools(): CatalogTool[];
 }
 
-/** A `tools/list` entry: one of lazytools' own definitions, or a catalog tool (listed on demand, see tools.ts). */
-export type ListEntry = ToolDefinition | CatalogTool;
-
-/** A 2025 session as tools/list, tools/call and focus_mode see it. */
-export interface ListingSession extends ToolSession {
+/**
+ * The one view the tools handlers (tools/list, tools/call: handlers/tools) are written against:
+ * a 2025 session or one 2026-07-28 request's view. What differs by era stays behind it: whether
+ * focus changes relate to a request, and what focus_mode does once policy allows it.
+ */
+export interface ToolsView extends ToolSession {
   /** The `tools/list` answer. */
   listTools(): ToolDefinition[];
   /** The `tools/list` entries: own definitions, then catalog tools (listed per page, see listEntry). */
   listEntries(): ListEntry[];
-  /** Runs a handler with `requestId` as the request focus changes relate to. */
+  /** Runs a handler with `requestId` as the request focus changes relate to (a request's view just runs it). */
   whileHandling<T>(requestId: RequestId | undefined, handler: () => T): T;
+  /** focus_mode once policy allows it: a switch in a session, "how to reach" a mode for a request. */
+  focusMode(args: unknown): CallToolResult;
+}
+
+/** A `tools/list` entry: one of lazytools' own definitions, or a catalog tool (listed on demand, see tool-lists). */
+export type ListEntry = ToolDefinition | CatalogTool;
+
+/** A 2025 session as tools/list, tools/call and focus_mode see it. */
+export interface ListingSession extends ToolsView {
   /** Sends list_changed now when a focus change scheduled one. */
   flushListCheck(): void;
 }

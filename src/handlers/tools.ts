@@ -1,39 +1,60 @@
-import type { CallToolResult, Server } from '@modelcontextprotocol/server';
-import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
+import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { CatalogTool } from '../catalog/catalog.js';
 import { FOCUS_MODE } from '../catalog/own-tools.js';
 import { switchRefusal } from '../focus/policy.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { callCatalogTool, callContext, type CallContext } from './call.js';
-import { handleFocusMode } from './focus-tool.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
+import { entryName, listEntry } from './tool-lists.js';
 import { errorResult } from './results.js';
-import type { ListEntry, ListingSession, RelayRoute } from './context.js';
+import type { ListingSession, RelayRoute, ToolsView } from './context.js';
 
-/** tools/list (own tools, then the listed catalog tools, paged) and tools/call. */
-export function registerTools(server: Server, session: ListingSession): void {
-  server.setRequestHandler('tools/list', (request) => {
-    const entries = session.listEntries();
+/**
+ * How a front runs one tools/call around the handler: the 2025 session calls it with the SDK
+ * request's context; a 2026-07-28 request adds its input rounds and capability checks
+ * (front/modern/server).
+ */
+export type CallRunner<V extends ToolsView> = (view: V, ctx: ServerContext, name: string, handle: (call: CallContext) => Promise<CallToolResult>) => Promise<unknown>;
+
+const runDirectly: CallRunner<ToolsView> = (_view, ctx, _name, handle) => handle(callContext(ctx));
+
+/**
+ * tools/list (own tools, then the listed catalog tools, paged) and tools/call, for both eras:
+ * `viewOf` gives the session's view (2025) or the request's (2026-07-28), `run` wraps each call.
+ */
+export function registerTools<V extends ToolsView>(server: Server, viewOf: (ctx: ServerContext) => V, run: CallRunner<V> = runDirectly): void {
+  server.setRequestHandler('tools/list', (request, ctx) => {
+    const entries = viewOf(ctx).listEntries();
     if (entries.length >= LARGE_CATALOG) compactSoon();
     return listPage(entries, request.params?.cursor, entryName, 'tools', listEntry) as never;
   });
-  server.setRequestHandler('tools/call', (request, ctx) => handleCall(session, request.params.name, request.params.arguments, callContext(ctx)) as never);
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const view = viewOf(ctx);
+    const { name, arguments: args } = request.params;
+    return run(view, ctx, name, (call) => handleCall(view, name, args, call)) as never;
+  });
 }
 
-/** Routes one call: focus_mode, a discovery meta-tool, or a catalog tool. Never throws. */
-async function handleCall(session: ListingSession, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
+/**
+ * Routes one call: focus_mode (when policy lets the caller change its mode), a discovery
+ * meta-tool, or a catalog tool. Never throws, except an upstream's JSON-RPC error on a
+ * 2026-07-28 retry (callCatalogTool), which is that request's answer.
+ */
+async function handleCall(view: ToolsView, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
   try {
     if (name === FOCUS_MODE) {
-      const refused = switchRefusal(session);
+      const refused = switchRefusal(view);
       if (refused) return errorResult(refused);
-      return session.whileHandling(call.requestId, () => handleFocusMode(session, args));
+      return view.whileHandling(call.requestId, () => view.focusMode(args));
     }
-    if (isMetaTool(name) && session.ownDefinitions().some((tool) => tool.name === name))
-      return await session.whileHandling(call.requestId, () => handleMetaTool(session, name, args, call));
+    if (isMetaTool(name) && view.ownDefinitions().some((tool) => tool.name === name))
+      return await view.whileHandling(call.requestId, () => handleMetaTool(view, name, args, call));
     // Upstream tools with these names are always served prefixed, so this is one of ours.
-    if (isMetaTool(name)) return unlistedMetaTool(session, name);
-    return await callCatalogTool(session, name, args, call, 'direct');
+    if (isMetaTool(name)) return unlistedMetaTool(view, name);
+    return await callCatalogTool(view, name, args, call, 'direct');
   } catch (error) {
+    if (call.passInput && typeof (error as { code?: unknown }).code === 'number') throw error;
     return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
   }
 }
@@ -55,53 +76,3 @@ export function toolRelayRoute(session: ListingSession, params: Record<string, u
     record: () => session.recordUsage(tool, 'direct'),
   };
 }
-
-function isCatalogTool(entry: ListEntry): entry is CatalogTool {
-  return 'exposedName' in entry && 'definition' in entry;
-}
-
-/** The name a `tools/list` entry is listed under. */
-export function entryName(entry: ListEntry): string {
-  return isCatalogTool(entry) ? entry.exposedName : entry.name;
-}
-
-/** The definition a `tools/list` entry sends: a catalog tool's listed form is made on first use. */
-export function listEntry(entry: ListEntry): ToolDefinition {
-  return isCatalogTool(entry) ? entry.listed : entry;
-}
-
-/**
- * What decides an entry's listed definition, for change checks without making it: a catalog
- * tool's listed form is a function of its definition (compaction is cached per definition
- * object) under the config's `definitions`, which the caller compares too.
- */
-export function entrySource(entry: ListEntry): ToolDefinition {
-  return isCatalogTool(entry) ? entry.definition : entry;
-}
-
-/** A tools list as its sources (see entrySource) under a `definitions` setting. */
-export interface ListSources {
-  definitions: string;
-  tools: ToolDefinition[];
-}
-
-/** Same listed tools? Same sources under the same `definitions` setting (see sameToolList). */
-export function sameSources(a: ListSources, b: ListSources): boolean {
-  return a.definitions === b.definitions && sameToolList(a.tools, b.tools);
-}
-
-/**
- * Same tools in the same order? Unchanged definitions are the same objects (the catalog keeps
- * them across rebuilds), so this is a pointer walk; only replaced objects are compared by content.
- */
-export function sameToolList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (x?.name !== y?.name || JSON.stringify(x) !== JSON.stringify(y)) return false;
-  }
-  return true;
-}
-

@@ -1,7 +1,7 @@
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream, UpstreamRequest } from '../upstream/upstream.js';
 import type { SessionContext } from '../handlers/context.js';
-import { rpcError } from '../protocol/errors.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 /** The client capability each server-to-client request needs. */
 const NEEDS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([
@@ -113,7 +113,7 @@ function statelessCause(upstream: Upstream, request: UpstreamRequest): { asker: 
 export async function forwardClientRequest(upstream: Upstream, request: UpstreamRequest, signal: AbortSignal, sessions: ReadonlySet<SessionContext>): Promise<Record<string, unknown>> {
   const stateless = statelessCause(upstream, request);
   if (stateless === 'ambiguous')
-    throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several clients are in flight on this server`);
+    throw rpcError(ErrorCode.InternalError, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several clients are in flight on this server`);
   if (stateless) return awaitingClient(stateless.origin, stateless.asker.askClient(request.method, request.params, NEEDS.get(request.method), upstream.name));
   // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
   const cause = request.origin;
@@ -122,13 +122,13 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
     // Roots asked before any session (filesystem at start): none yet, not an error; a session's
     // roots arrive later with roots/list_changed (offerRoots).
     if (request.method === 'roots/list') return { roots: [] };
-    throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" has no client session to go to (no request of a session reached this server yet)`);
+    throw rpcError(ErrorCode.InternalError, `lazytools: ${request.method} from "${upstream.name}" has no client session to go to (no request of a session reached this server yet)`);
   }
   if ('ambiguous' in found)
-    throw rpcError(-32603, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several client sessions are in flight on this server`);
+    throw rpcError(ErrorCode.InternalError, `lazytools: ${request.method} from "${upstream.name}" is ambiguous: requests of several client sessions are in flight on this server`);
   const need = NEEDS.get(request.method);
   if (need && !found.session.clientCapabilities()?.[need])
-    throw rpcError(-32601, `lazytools: the client of this session does not support ${need} (${request.method} from "${upstream.name}")`);
+    throw rpcError(ErrorCode.MethodNotFound, `lazytools: the client of this session does not support ${need} (${request.method} from "${upstream.name}")`);
   return awaitingClient(found.origin, found.session.forward(request.method, request.params, found.origin?.requestId, signal));
 }
 

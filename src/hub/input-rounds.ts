@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Shares } from '../util/counts.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 /** How long a client may take to answer an input round (a user filling in a form). */
 const ROUND_TTL_MS = 10 * 60_000;
@@ -110,15 +111,15 @@ export class InputRounds<R> {
    */
   resume(owner: string | undefined, subject: string, state: string, responses: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<R | InputRequired> {
     const open = this.open.get(state);
-    if (!open || open.round.owner !== owner) return Promise.reject(Object.assign(new Error('Invalid or expired requestState'), { code: -32602 }));
+    if (!open || open.round.owner !== owner) return Promise.reject(rpcError(ErrorCode.InvalidParams, 'Invalid or expired requestState'));
     if (open.round.subject !== subject)
-      return Promise.reject(Object.assign(new Error(`Invalid requestState: it continues ${open.round.subject}, not ${subject}; retry with the same request`), { code: -32602 }));
+      return Promise.reject(rpcError(ErrorCode.InvalidParams, `Invalid requestState: it continues ${open.round.subject}, not ${subject}; retry with the same request`));
     this.close(state);
     clearTimeout(open.round.timer);
     for (const [key, ask] of open.round.waiting) {
       const response = responses?.[key];
       if (response && typeof response === 'object' && !Array.isArray(response)) ask.answer(response as Record<string, unknown>);
-      else ask.fail(Object.assign(new Error(`the client gave no answer for ${key} (${ask.request.method})`), { code: -32602 }));
+      else ask.fail(rpcError(ErrorCode.InvalidParams, `the client gave no answer for ${key} (${ask.request.method})`));
     }
     open.round.waiting.clear();
     return this.step(open.round, open.work, signal);

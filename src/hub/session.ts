@@ -1,24 +1,26 @@
-import { Server, type ClientCapabilities, type ServerCapabilities, type Transport } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type ClientCapabilities, type ServerCapabilities, type Transport } from '@modelcontextprotocol/server';
 import { createActor } from 'xstate';
 import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { Strategy } from '../config/schema.js';
 import { createFocusMachine, focusState, restorableSnapshot, type FocusActor, type FocusEvent, type FocusState } from '../focus/machine.js';
-import { callRefusal, fixedModeGone, modeNamed, withinBoundary, type Boundary, type PolicySubject } from '../focus/policy.js';
-import { listedTools, modeMembers, visibleTools } from '../focus/visible.js';
+import { callRefusal, fixedModeGone, modeNamed, type Boundary, type PolicySubject } from '../focus/policy.js';
 import { isNotification, isRequest, type RequestId } from '../util/jsonrpc.js';
 import { addCloseListener } from '../util/close.js';
 import { VERSION } from '../util/version.js';
 import { strategyFor } from './clients.js';
-import { FOCUS_MODE, type ServedStrategy } from '../catalog/own-tools.js';
+import type { ServedStrategy } from '../catalog/own-tools.js';
+import { ToolLists } from '../handlers/tool-lists.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { registerCompletion } from '../handlers/completion.js';
-import { scopedRouting, type CallVia, type ListEntry, type ListingSession, type RelayRoute, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from '../handlers/context.js';
+import { scopedRouting, type CallVia, type ListingSession, type RelayRoute, type RoutingContext, type SessionContext, type SessionHub, type SessionOptions } from '../handlers/context.js';
 import { registerLogging } from '../handlers/logging.js';
+import { handleFocusMode } from '../handlers/focus-tool.js';
 import { promptRelayRoute, registerPrompts } from '../handlers/prompts.js';
 import { FrontRelay } from './relay.js';
 import { readResource, registerResources, resourceRelayRoute } from '../handlers/resources.js';
-import { entrySource, listEntry, registerTools, sameSources, toolRelayRoute, type ListSources } from '../handlers/tools.js';
+import { registerTools, toolRelayRoute } from '../handlers/tools.js';
+import { sameSources, type ListSources } from '../handlers/tool-lists.js';
 import { declaresGroups, groupsChanged, listedOwnTools, registerGroups, rememberShown } from '../handlers/groups-ext.js';
 import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
 import type { PrimitiveKind } from '../upstream/upstream.js';
@@ -36,7 +38,7 @@ const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
  * in prompts.ts, resources.ts, completion.ts, logging.ts, client-requests.ts) goes through the
  * SDK handlers.
  */
-export class FrontSession implements SessionContext, ListingSession, PolicySubject {
+export class FrontSession extends ToolLists implements SessionContext, ListingSession, PolicySubject {
   readonly server: Server;
   /** The level this session set with logging/setLevel. */
   logLevel: string | undefined;
@@ -58,7 +60,6 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
   private activeRequest: RequestId | undefined;
   private relatedRequest: RequestId | undefined;
   private relay: FrontRelay | undefined;
-  private visibleCache: { key: object; state: object; tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } | undefined;
   private closed = false;
   /** Tools search_tools returned in this session (for the usage record). */
   private readonly searched = new Set<string>();
@@ -67,6 +68,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     readonly gateway: SessionHub,
     options: SessionOptions = {},
   ) {
+    super();
     this.fixedMode = options.mode;
     this.boundary = options.boundary;
     this.strategySetting = options.strategy ?? gateway.config.strategy;
@@ -75,7 +77,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     this.advertised = capabilities;
     // A token's session reads only the instructions of the servers its modes reach.
     this.server = new Server({ name: 'lazytools', version: VERSION }, { capabilities, instructions: serverInstructions('legacy', this.routing.upstreams.values()) });
-    registerTools(this.server, this);
+    registerTools(this.server, () => this);
     registerGroups(this.server, () => (declaresGroups(this.clientCapabilities()) ? this : undefined), undefined, rememberShown);
     registerResources(this.server, this, (uri) => readResource(this, uri));
     if (capabilities.prompts) registerPrompts(this.server, this);
@@ -168,37 +170,14 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     this.actor.send(event);
   }
 
-  /** Catalog tools of the current mode (with overrides and discovered tools). */
-  modeTools(): CatalogTool[] {
-    return this.visible().tools;
+  /** The list's own tools: list_tool_groups left out for a client of the groups extension. */
+  protected override listedOwn(): ToolDefinition[] {
+    return listedOwnTools(this.ownDefinitions(), declaresGroups(this.clientCapabilities()));
   }
 
-  /** True when the tool is part of the session's current mode (shown, or held back by its budget). */
-  inMode(tool: CatalogTool): boolean {
-    return this.visible().ids.has(tool.id) || (this.visible().members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((t) => t.id))).has(tool.id);
-  }
-
-  /** Catalog tools in the list the client sees: the mode's, or only `alwaysVisible` under proxy. */
-  listedTools(): CatalogTool[] {
-    return listedTools(this.gateway.catalog, this.gateway.config, this.focus, this.strategy, () => this.modeTools());
-  }
-
-  /** lazytools' own tools for this session's strategy (no focus_mode on fixed-mode endpoints). */
-  ownDefinitions(): ToolDefinition[] {
-    const tools = this.gateway.ownTools(this.strategy);
-    return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
-  }
-
-  /** The `tools/list` answer, and its entries (catalog tools listed per page, see listPage). */
-  listTools(): ToolDefinition[] {
-    return this.listEntries().map(listEntry);
-  }
-  listEntries(): ListEntry[] {
-    return [...listedOwnTools(this.ownDefinitions(), declaresGroups(this.clientCapabilities())), ...this.listedTools()];
-  }
-  /** What the list is made of, for list_changed checks without making every listed definition. */
-  private listSources(): ListSources {
-    return { definitions: this.gateway.config.definitions, tools: this.listEntries().map(entrySource) };
+  /** The focus actor's snapshot: a new one after every focus change. */
+  protected focusKey(): object {
+    return this.actor.getSnapshot();
   }
 
   /**
@@ -206,9 +185,10 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
    * groups, keeping this session's mode and overrides when they still fit.
    */
   reconfigure(): void {
-    if (fixedModeGone(this.gateway.config, this.fixedMode)) {
+    const gone = fixedModeGone(this.gateway.config, this.fixedMode === undefined ? undefined : [this.fixedMode]);
+    if (gone !== undefined) {
       // Never fall back: a session pinned to a (say read-only) mode must not land in another.
-      void this.end(`mode "${this.fixedMode}" is no longer in the config; this session served only that mode and was closed`);
+      void this.end(gone);
       return;
     }
     const persisted = this.actor.getPersistedSnapshot();
@@ -219,7 +199,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
 
   /** Called by the gateway after the catalog was rebuilt. */
   catalogChanged(): void {
-    this.visibleCache = undefined;
+    this.forgetVisible();
     this.scheduleListCheck();
   }
 
@@ -239,6 +219,11 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
   /** Why this session may not call the tool now, or undefined when it may (see focus/policy). */
   refusal(tool: CatalogTool): string | undefined {
     return callRefusal(this.gateway.config, this, tool);
+  }
+
+  /** focus_mode in a session: switches mode or groups (handlers/focus-tool). */
+  focusMode(args: unknown): CallToolResult {
+    return handleFocusMode(this, args);
   }
 
   /** Runs a handler with `requestId` as the request focus changes relate to. */
@@ -296,17 +281,6 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     return createActor(machine, snapshot ? { snapshot: snapshot as never } : {}).start();
   }
 
-  private visible(): { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } {
-    const snapshot = this.actor.getSnapshot();
-    const catalog = this.gateway.catalog;
-    if (this.visibleCache && this.visibleCache.key === catalog && this.visibleCache.state === snapshot) return this.visibleCache;
-    // Groups enabled and tools discovered never widen a token's boundary.
-    const tools = visibleTools(catalog, this.gateway.config, focusState(snapshot)).filter((tool) => withinBoundary(this.gateway.config, this.boundary, tool));
-    const cache = { key: catalog, state: snapshot, tools, ids: new Set(tools.map((tool) => tool.id)) };
-    this.visibleCache = cache;
-    return cache;
-  }
-
   /** Coalesces changes in one microtask: one list_changed per burst, none when nothing changed. */
   private scheduleListCheck(): void {
     this.relatedRequest ??= this.activeRequest;
@@ -325,7 +299,7 @@ export class FrontSession implements SessionContext, ListingSession, PolicySubje
     const relatedRequestId = this.relatedRequest;
     this.checkScheduled = false;
     this.relatedRequest = undefined;
-    this.visibleCache = undefined;
+    this.forgetVisible();
     groupsChanged(this, relatedRequestId);
     const list = this.listSources();
     if (sameSources(list, this.lastList)) return;

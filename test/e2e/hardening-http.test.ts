@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/front/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/http.js';
 import type { Served } from '../../src/front/serve.js';
+import { requestMode } from '../../src/focus/policy.js';
 import type { Gateway } from '../../src/hub/gateway.js';
 import { childPids, cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
@@ -64,6 +65,10 @@ describe('serve --http --mode M serves only M (finding 2)', () => {
     const other = await post(`${http.url}/cleanup`);
     expect(other.status).toBe(404);
     expect(other.body).toContain('serves only mode(s) notes_only');
+    // One message for one failure: the endpoint says what a 2026-07-28 request asking for that mode is told (policy.servedRefusal).
+    const resolved = requestMode(http.gateway.config, { served: ['notes_only'], endpoint: 'cleanup' });
+    expect(JSON.parse(other.body).error.message).toBe('This gateway serves only mode(s) notes_only; "cleanup" is not one of them.');
+    expect('refusal' in resolved ? resolved.refusal : undefined).toBe(JSON.parse(other.body).error.message);
   });
 
   it('through serve(): the --mode option pins every HTTP session', async () => {

@@ -190,8 +190,9 @@ describe('the boundary of a request or session (issue 20)', () => {
     expect(withinBoundary(config, readOnly, tool('delete_note'))).toBe(false);
     expect(withinBoundary(config, boundaryOf({ tokenModes: ['notes_only', 'cleanup'] }), tool('delete_note'))).toBe(true);
     expect(visibleModeNames(config, readOnly)).toEqual(['notes_only']);
-    expect(switchRefusal({ fixedMode: undefined, boundary: readOnly }, 'cleanup')).toBe('Unknown mode "cleanup". Modes: notes_only.');
-    expect(switchRefusal({ fixedMode: undefined, boundary: readOnly }, 'notes_only')).toBeUndefined();
+    // A token's caller may switch (among its modes: focus_mode names and accepts only those); a fixed mode never.
+    expect(switchRefusal({ fixedMode: undefined })).toBeUndefined();
+    expect(switchRefusal({ fixedMode: 'notes_only' })).toContain('fixed mode "notes_only" only');
     const subject = { mode: 'notes_only', fixedMode: undefined, inMode: () => true, boundary: readOnly };
     expect(callRefusal(config, subject, tool('delete_note'))).toBe('Unknown tool "delete_note". Use search_tools to find tools.');
   });

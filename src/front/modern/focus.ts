@@ -3,7 +3,7 @@ import { modeNamed } from '../../focus/policy.js';
 import { boundedReply, readFocusArgs, status } from '../../handlers/focus-tool.js';
 import { textResult } from '../../handlers/results.js';
 import { reachOf, reachText, type ServedAt } from './reach.js';
-import type { ModernView } from './view.js';
+import type { ToolSession } from '../../handlers/context.js';
 
 /**
  * focus_mode for a 2026-07-28 request. Under that revision a tool list must not change as a side
@@ -11,8 +11,8 @@ import type { ModernView } from './view.js';
  * answers how to reach it (server variant, endpoint URL, `serve --mode`), with the status of the
  * mode this request runs in. Groups are per mode here: enable_group/disable_group are refused.
  */
-export function modernFocusMode(view: ModernView, at: ServedAt, raw: unknown): CallToolResult {
-  // Served only where focus_mode is listed (server.ts), so never on a fixed endpoint.
+export function modernFocusMode(view: ToolSession, at: ServedAt, raw: unknown): CallToolResult {
+  // Policy refuses focus_mode on a fixed endpoint before this runs (handlers/tools, switchRefusal).
   const read = readFocusArgs(view, raw, 'refuse');
   if ('answer' in read) return read.answer;
   const { target } = read;

@@ -5,26 +5,19 @@ import {
   ProtocolErrorCode,
   Server,
   type CacheHint,
-  type CallToolResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { FOCUS_MODE } from '../../catalog/own-tools.js';
-import { boundaryOf, requestMode, switchRefusal } from '../../focus/policy.js';
-import { compactSoon, LARGE_CATALOG } from '../../util/memory.js';
+import { boundaryOf, requestMode } from '../../focus/policy.js';
 import { VERSION } from '../../util/version.js';
 import type { Gateway } from '../../hub/gateway.js';
-import { handleMetaTool, isMetaTool, unlistedMetaTool } from '../../handlers/meta-tools.js';
-import { listPage } from '../../handlers/paging.js';
-import { entryName, listEntry } from '../../handlers/tools.js';
-import { errorResult } from '../../handlers/results.js';
 import { scopedRouting } from '../../handlers/context.js';
-import { modernFocusMode } from './focus.js';
 import { registerModernPrimitives } from './primitives.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
 import { retryParams, withInputRounds } from './rounds.js';
 import { ModernView } from './view.js';
-import { callCatalogTool, callContext, type CallContext } from '../../handlers/call.js';
+import { callContext } from '../../handlers/call.js';
+import { registerTools } from '../../handlers/tools.js';
 import { registerGroups } from '../../handlers/groups-ext.js';
 import { offeredCapabilities, serverCapabilities, serverInstructions } from '../../handlers/capabilities.js';
 
@@ -57,21 +50,15 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     const resolved = requestMode(gateway.config, { ...route, variant });
     if ('refusal' in resolved) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.refusal);
     const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
-    return new ModernView(gateway, resolved.mode, resolved.bound, boundaryOf(route), route.strategy ?? gateway.config.strategy, typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : {});
+    return new ModernView(gateway, resolved.mode, resolved.bound, boundaryOf(route), route.strategy ?? gateway.config.strategy, typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : {}, route);
   };
 
-  server.setRequestHandler('tools/list', (request, ctx) => {
-    const entries = viewOf(ctx).listEntries();
-    if (entries.length >= LARGE_CATALOG) compactSoon();
-    return listPage(entries, request.params?.cursor, entryName, 'tools', listEntry) as never;
-  });
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const view = viewOf(ctx);
+  registerTools(server, viewOf, async (view, ctx, name, handle) => {
     const call = { ...callContext(ctx), passInput: { retry: retryParams(ctx) } };
-    const result = await withInputRounds(gateway, route, view, ctx, `tools/call ${request.params.name}`, (signal) => handleCall(view, route, request.params.name, request.params.arguments, { ...call, signal }));
+    const result = await withInputRounds(gateway, route, view, ctx, `tools/call ${name}`, (signal) => handle({ ...call, signal }));
     // An upstream needed a capability the client did not declare: the request fails as a whole.
     if (view.missing !== undefined) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [view.missing]: {} } });
-    return result as never;
+    return result;
   });
   registerModernPrimitives(server, gateway, route, viewOf, offered);
   registerGroups(
@@ -83,19 +70,4 @@ export function createModernServer(gateway: Gateway, route: ModernRoute): Server
     () => ({ ...hint }),
   );
   return server;
-}
-
-/** Routes one call: focus_mode (how to reach a mode), a meta-tool, or a catalog tool. Never throws. */
-async function handleCall(view: ModernView, route: ModernRoute, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
-  try {
-    if (name === FOCUS_MODE)
-      return view.ownDefinitions().some((tool) => tool.name === FOCUS_MODE) ? modernFocusMode(view, route, args) : errorResult(switchRefusal(view) ?? 'focus_mode is not offered here.');
-    if (isMetaTool(name) && view.ownDefinitions().some((tool) => tool.name === name)) return await handleMetaTool(view, name, args, call);
-    if (isMetaTool(name)) return unlistedMetaTool(view, name);
-    return await callCatalogTool(view, name, args, call, 'direct');
-  } catch (error) {
-    // An upstream's JSON-RPC error passed on by callCatalogTool is the request's answer.
-    if (typeof (error as { code?: unknown }).code === 'number') throw error;
-    return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
-  }
 }

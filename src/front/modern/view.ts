@@ -1,26 +1,30 @@
-import type { CatalogTool, ToolDefinition } from '../../catalog/catalog.js';
-import { FOCUS_MODE } from '../../catalog/own-tools.js';
-import { callRefusal, statelessStrategy, withinBoundary, type Boundary, type PolicySubject } from '../../focus/policy.js';
-import { modeMembers, visibleTools, listedTools } from '../../focus/visible.js';
+import type { CatalogTool } from '../../catalog/catalog.js';
+import { callRefusal, statelessStrategy, type Boundary, type PolicySubject } from '../../focus/policy.js';
 import type { FocusState } from '../../focus/machine.js';
 import type { CallOrigin } from '../../upstream/primitives.js';
 import type { RequestId } from '../../util/jsonrpc.js';
-import type { CallVia, ListEntry } from '../../handlers/context.js';
-import { listEntry } from '../../handlers/tools.js';
+import type { CallVia, ToolsView } from '../../handlers/context.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { modernFocusMode } from './focus.js';
+import type { ServedAt } from './reach.js';
 import type { StatelessOrigin } from '../../hub/client-requests.js';
 import { ErrorCode, rpcError } from '../../protocol/errors.js';
 import type { Gateway } from '../../hub/gateway.js';
 import type { InputAsker } from '../../hub/input-rounds.js';
 import { declaresGroups } from '../../handlers/groups-ext.js';
+import { ToolLists } from '../../handlers/tool-lists.js';
 
 /**
  * One 2026-07-28 request as the mode rules and the meta-tools see it: a mode fixed for the
  * request (from its endpoint, token or variant, see policy.requestMode), nothing remembered
  * between requests. It has the shape of a legacy session where the meta-tools and
  * callCatalogTool look (gateway, mode, strategy, inMode, refusal, origin), with `stateless` set
- * so search adds nothing.
+ * so search adds nothing. Its tools/list (handlers/tool-lists) is the same whatever the request
+ * declares: it carries a shared cache hint (`cacheScope` "public" without tokens), so it must not
+ * vary by capabilities (a 2025 session, which no shared cache serves, leaves list_tool_groups out
+ * for a client of the groups extension).
  */
-export class ModernView implements PolicySubject, StatelessOrigin {
+export class ModernView extends ToolLists implements ToolsView, PolicySubject, StatelessOrigin {
   readonly stateless = true;
   /** The client capability an upstream needed during this request and the client did not declare. */
   missing: string | undefined;
@@ -28,7 +32,6 @@ export class ModernView implements PolicySubject, StatelessOrigin {
   asker: InputAsker | undefined;
   readonly fixedMode: string | undefined;
   readonly strategy: 'proxy' | 'hybrid';
-  private visible: { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } | undefined;
 
   constructor(
     readonly gateway: Gateway,
@@ -40,7 +43,10 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     strategySetting: string,
     /** The capabilities the request's envelope declared. */
     private readonly declared: Readonly<Record<string, unknown>> = {},
+    /** Where the gateway serves (focus_mode tells how to reach a mode from there). */
+    private readonly at: ServedAt = {},
   ) {
+    super();
     this.fixedMode = bound ? mode : undefined;
     this.strategy = statelessStrategy(strategySetting);
   }
@@ -50,46 +56,24 @@ export class ModernView implements PolicySubject, StatelessOrigin {
     return { mode: this.mode, enabled: [], disabled: [], discovered: [] };
   }
 
-  /** Catalog tools of the mode. */
-  modeTools(): CatalogTool[] {
-    return this.visibleSet().tools;
-  }
-
-  /** True when the tool is part of the mode (shown, or held back by its budget). */
-  inMode(tool: CatalogTool): boolean {
-    const set = this.visibleSet();
-    if (set.ids.has(tool.id)) return true;
-    set.members ??= new Set(modeMembers(this.gateway.catalog, this.gateway.config, this.focus).map((member) => member.id));
-    return set.members.has(tool.id);
-  }
-
-  /** Catalog tools in the list: the mode's, or under proxy only the `alwaysVisible` ones. */
-  listedTools(): CatalogTool[] {
-    return listedTools(this.gateway.catalog, this.gateway.config, this.focus, this.strategy, () => this.modeTools());
-  }
-
-  /** lazytools' own tools: focus_mode only where the mode is not fixed (it tells how to reach modes). */
-  ownDefinitions(): ToolDefinition[] {
-    const tools = this.gateway.ownTools(this.strategy);
-    return this.bound ? tools.filter((tool) => tool.name !== FOCUS_MODE) : tools;
-  }
-
-  /** The `tools/list` answer: own tools, then the mode's tools in catalog order. */
-  listTools(): ToolDefinition[] {
-    // The same list whatever the request declares: it carries a shared cache hint (`cacheScope`
-    // "public" without tokens), so it must not vary by capabilities (a 2025 session, which no
-    // shared cache serves, leaves list_tool_groups out for a client of the groups extension).
-    return this.listEntries().map(listEntry);
-  }
-
-  /** The `tools/list` entries (catalog tools listed per page, see listPage). */
-  listEntries(): ListEntry[] {
-    return [...this.ownDefinitions(), ...this.listedTools()];
+  /** One focus state for the whole request. */
+  protected focusKey(): object {
+    return this;
   }
 
   /** True when this request's client capabilities declare the groups extension (its own list then). */
   get groupsDeclared(): boolean {
     return declaresGroups(this.declared);
+  }
+
+  /** focus_mode for a request: how to reach a mode, never a switch (front/modern/focus). */
+  focusMode(args: unknown): CallToolResult {
+    return modernFocusMode(this, this.at, args);
+  }
+
+  /** A request has no focus changes to relate: runs the handler. */
+  whileHandling<T>(_requestId: RequestId | undefined, handler: () => T): T {
+    return handler();
   }
 
   /** Nothing to change: a stateless request has no focus state (search never enables). */
@@ -128,14 +112,5 @@ export class ModernView implements PolicySubject, StatelessOrigin {
   /** Records a call in the usage log under this request's mode (rc `usage: true`). */
   recordUsage(tool: CatalogTool, via: CallVia): void {
     this.gateway.usage?.record(this.mode, tool.id, via);
-  }
-
-  private visibleSet(): { tools: CatalogTool[]; ids: Set<string>; members?: Set<string> } {
-    if (!this.visible) {
-      const config = this.gateway.config;
-      const tools = visibleTools(this.gateway.catalog, config, this.focus).filter((tool) => withinBoundary(config, this.boundary, tool));
-      this.visible = { tools, ids: new Set(tools.map((tool) => tool.id)) };
-    }
-    return this.visible;
   }
 }
