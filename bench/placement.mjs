@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildCatalog, resolveConfig } from '../dist/index.js';
-import { scoreTopics, writeStatus } from '../dist/catalog/placement.js';
+import { scoreTopics } from '../dist/catalog/placement.js';
+import { writeStatus } from '../dist/catalog/read-only.js';
 import { ROOT, round, summary } from './lib.mjs';
 
 const FIXTURES = ['real-world.json', 'github-mcp-server.json', 'reference-servers.json'];
