@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
+import type { CliIO, Command } from './io.js';
 
 /**
  * One flag of a command: what node's parseArgs needs, plus the value's name and a help line. Each
@@ -43,11 +44,25 @@ export function parse<T extends FlagSpecs>(argv: string[], flags: T, allowPositi
   }
 }
 
+/** What `usageText` prints besides the flags; `args` (a positional's name) also lets the parser take positionals. */
+export interface UsageOptions {
+  args?: string;
+  about?: string;
+}
+
+/**
+ * A command made from its flag spec: the usage and the parser come from the same spec, and `run`
+ * gets the parsed arguments (positionals only when `usage.args` names them).
+ */
+export function defineCommand<T extends FlagSpecs>(name: string, flags: T, usage: UsageOptions, run: (parsed: Parsed<T>, io: CliIO) => Promise<number>): Command {
+  return { name, usage: usageText(name, flags, usage), run: (argv, io) => run(parse(argv, flags, usage.args !== undefined), io) };
+}
+
 /**
  * A command's usage, made from its flag spec: the synopsis line, an optional paragraph, then one
  * line per flag (common ones last).
  */
-export function usageText(command: string, flags: FlagSpecs, options: { args?: string; about?: string } = {}): string {
+export function usageText(command: string, flags: FlagSpecs, options: UsageOptions = {}): string {
   const word = (name: string, flag: FlagSpec) => `[--${name}${flag.value ? ` ${flag.value}` : ''}]${flag.multiple ? '...' : ''}`;
   const synopsis = [`lazytools ${command}`, ...(options.args ? [options.args] : []), ...Object.entries(flags).map(([name, flag]) => word(name, flag))];
   const lines: string[] = [];

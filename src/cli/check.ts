@@ -2,7 +2,7 @@ import { openProject, type Project } from '../project.js';
 import { modeFit, type ModeFit } from '../focus/fit.js';
 import { statusReport, type ModeStatus } from '../tokens/report.js';
 import { ConfigError } from '../util/errors.js';
-import { parse, usageText, UsageError, type FlagSpecs } from './args.js';
+import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
@@ -12,48 +12,43 @@ const checkFlags = {
   strict: { type: 'boolean', help: 'exit 1 when an rc server is missing from the lock too (else a warning)' },
 } as const satisfies FlagSpecs;
 
-export const checkCommand: Command = {
-  name: 'check',
-  usage: usageText('check', checkFlags, {
-    about: `Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.
+export const checkCommand: Command = defineCommand('check', checkFlags, {
+  about: `Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.
 A mode over its budget holds back its lowest-priority tools (reachable through search_tools);
 it is over only with "fit": false or when its pinned tools alone cost more than the budget.`,
-  }),
-  async run(argv, io) {
-    const { values } = parse(argv, checkFlags);
-    const format = values.format ?? 'text';
-    if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${format}"`);
-    let project;
-    try {
-      project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
-    } catch (error) {
-      // CI shows annotations, not logs: a config error gets one too (then exit 2 as usual).
-      if (format === 'github' && error instanceof ConfigError)
-        io.out(`::error ${error.file ? `file=${annotationProperty(error.file)},` : ''}title=lazytools config::${annotationData(error.message)}`);
-      throw error;
-    }
-    // A partial lock (lock could not reach a server): those tools are not checked.
-    const missing = values.catalog ? [] : missingFromLock(project);
-    for (const server of missing)
-      io.err(`warning: server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`);
-    const report = statusReport(project.catalog, project.config);
-    const over = report.modes.filter((mode) => !mode.withinBudget);
-    const where = project.config.file ?? 'presets';
-    for (const mode of report.modes) {
-      if (mode.withinBudget) io.out(`ok    ${mode.name}: ${mode.tokens} tokens${mode.budget === null ? ' (no budget)' : ` <= ${mode.budget}`}${fitsBy(mode)}`);
-    }
-    for (const mode of over) {
-      const message = overMessage(mode, modeFit(project.catalog, project.config, mode.name));
-      if (format === 'github') io.out(`::error file=${annotationProperty(where)},title=lazytools budget::${annotationData(message)}`);
-      else io.out(`OVER  ${message}`);
-    }
-    if (over.length > 0) {
-      io.err(`${over.length} mode(s) over budget: ${over.map((m) => m.name).join(', ')}`);
-      return 1;
-    }
-    return values.strict && missing.length > 0 ? 1 : 0;
-  },
-};
+}, async ({ values }, io) => {
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${format}"`);
+  let project;
+  try {
+    project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+  } catch (error) {
+    // CI shows annotations, not logs: a config error gets one too (then exit 2 as usual).
+    if (format === 'github' && error instanceof ConfigError)
+      io.out(`::error ${error.file ? `file=${annotationProperty(error.file)},` : ''}title=lazytools config::${annotationData(error.message)}`);
+    throw error;
+  }
+  // A partial lock (lock could not reach a server): those tools are not checked.
+  const missing = values.catalog ? [] : missingFromLock(project);
+  for (const server of missing)
+    io.err(`warning: server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`);
+  const report = statusReport(project.catalog, project.config);
+  const over = report.modes.filter((mode) => !mode.withinBudget);
+  const where = project.config.file ?? 'presets';
+  for (const mode of report.modes) {
+    if (mode.withinBudget) io.out(`ok    ${mode.name}: ${mode.tokens} tokens${mode.budget === null ? ' (no budget)' : ` <= ${mode.budget}`}${fitsBy(mode)}`);
+  }
+  for (const mode of over) {
+    const message = overMessage(mode, modeFit(project.catalog, project.config, mode.name));
+    if (format === 'github') io.out(`::error file=${annotationProperty(where)},title=lazytools budget::${annotationData(message)}`);
+    else io.out(`OVER  ${message}`);
+  }
+  if (over.length > 0) {
+    io.err(`${over.length} mode(s) over budget: ${over.map((m) => m.name).join(', ')}`);
+    return 1;
+  }
+  return values.strict && missing.length > 0 ? 1 : 0;
+});
 
 /** Enabled rc servers the lock has no entry for. */
 function missingFromLock(project: Project): string[] {

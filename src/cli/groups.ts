@@ -2,7 +2,7 @@ import { placementReport, type ToolPlacement } from '../catalog/explain.js';
 import { toolGlob } from '../catalog/groups.js';
 import { modeFit, type RankedTool } from '../focus/fit.js';
 import { openProject } from '../project.js';
-import { parse, usageText, type FlagSpecs } from './args.js';
+import { defineCommand, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
@@ -21,44 +21,39 @@ const groupsFlags = {
   json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest,unplaced?,fit:[{mode,shown,priority,reason,why}]}],"unplaced"}' },
 } as const satisfies FlagSpecs;
 
-export const groupsCommand: Command = {
-  name: 'groups',
-  usage: usageText('groups', groupsFlags, {
-    about: `Shows per tool the groups it is in and why (tool glob, keyword, or topic with its score and
+export const groupsCommand: Command = defineCommand('groups', groupsFlags, {
+  about: `Shows per tool the groups it is in and why (tool glob, keyword, or topic with its score and
 evidence), the modes that show it, and whether it only reads. Tools in no group get the
 groups they came closest to; add them with rc "groups" (a group's "tools" or "topics").
 Per mode that includes a tool: its priority there, whether the mode shows it within its budget
 or holds it back (reachable through search_tools), and the signals behind the priority.`,
-  }),
-  async run(argv, io) {
-    const { values } = parse(argv, groupsFlags);
-    const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
-    const glob = values.tool === undefined ? undefined : toolGlob(values.tool);
-    const report = placementReport(project.catalog, project.config, (tool) => glob === undefined || glob.test(tool.id));
-    const placed = values.unplaced ? report.tools.filter((tool) => tool.unplaced !== undefined) : report.tools;
-    const ranks = new Map<string, Map<string, RankedTool>>();
-    const rankIn = (mode: string) => {
-      let byId = ranks.get(mode);
-      if (!byId) ranks.set(mode, (byId = new Map((modeFit(project.catalog, project.config, mode)?.ranked ?? []).map((entry) => [entry.tool.id, entry]))));
-      return byId;
-    };
-    const tools = placed.map((tool) => ({
-      ...tool,
-      fit: tool.modes.flatMap((mode) => {
-        const entry = rankIn(mode).get(tool.id);
-        return entry ? [{ mode, shown: entry.shown, priority: entry.priority, reason: entry.reason, why: entry.why }] : [];
-      }),
-    }));
-    if (values.json) {
-      io.out(JSON.stringify({ threshold: report.threshold, tools, unplaced: report.unplaced }, null, 2));
-      return 0;
-    }
-    io.out(tools.map(render).join('\n'));
-    const total = report.tools.length;
-    io.err(`${total - report.unplaced.length}/${total} tools shown by a mode other than "all"; ${report.unplaced.length} only in "all" modes (topic threshold ${report.threshold})`);
+}, async ({ values }, io) => {
+  const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+  const glob = values.tool === undefined ? undefined : toolGlob(values.tool);
+  const report = placementReport(project.catalog, project.config, (tool) => glob === undefined || glob.test(tool.id));
+  const placed = values.unplaced ? report.tools.filter((tool) => tool.unplaced !== undefined) : report.tools;
+  const ranks = new Map<string, Map<string, RankedTool>>();
+  const rankIn = (mode: string) => {
+    let byId = ranks.get(mode);
+    if (!byId) ranks.set(mode, (byId = new Map((modeFit(project.catalog, project.config, mode)?.ranked ?? []).map((entry) => [entry.tool.id, entry]))));
+    return byId;
+  };
+  const tools = placed.map((tool) => ({
+    ...tool,
+    fit: tool.modes.flatMap((mode) => {
+      const entry = rankIn(mode).get(tool.id);
+      return entry ? [{ mode, shown: entry.shown, priority: entry.priority, reason: entry.reason, why: entry.why }] : [];
+    }),
+  }));
+  if (values.json) {
+    io.out(JSON.stringify({ threshold: report.threshold, tools, unplaced: report.unplaced }, null, 2));
     return 0;
-  },
-};
+  }
+  io.out(tools.map(render).join('\n'));
+  const total = report.tools.length;
+  io.err(`${total - report.unplaced.length}/${total} tools shown by a mode other than "all"; ${report.unplaced.length} only in "all" modes (topic threshold ${report.threshold})`);
+  return 0;
+});
 
 function render(tool: ToolPlacement & { fit: FitLine[] }): string {
   const lines = [`${tool.id}${tool.name !== tool.id.slice(tool.id.indexOf(':') + 1) ? ` (as ${tool.name})` : ''}  [${tool.write.kind}: ${tool.write.reason}]`];

@@ -5,7 +5,7 @@ import { parseConfig } from '../config/load.js';
 import { strategySchema } from '../config/schema.js';
 import { importStrategy } from '../hub/clients.js';
 import { readJsonFile } from '../util/json.js';
-import { parse, usageText, UsageError, type FlagSpecs } from './args.js';
+import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { initHints } from './init-hints.js';
 import type { Command } from './io.js';
 import { launchCommand, snippetHeading, stdioSnippet } from './snippets.js';
@@ -17,40 +17,35 @@ const initFlags = {
   force: { type: 'boolean', help: 'overwrite an existing file' },
 } as const satisfies FlagSpecs;
 
-export const initCommand: Command = {
-  name: 'init',
-  usage: usageText('init', initFlags),
-  async run(argv, io) {
-    const { values } = parse(argv, initFlags);
-    const from = values.from ?? 'claude-code';
-    const isClient = (CLIENT_NAMES as readonly string[]).includes(from);
-    const source = isClient ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);
-    if (!isClient && !existsSync(source))
-      throw new UsageError(`--from: "${from}" is neither a client (${CLIENT_NAMES.join(', ')}) nor an existing file (${source})`);
-    const forced = values.strategy === undefined ? undefined : strategySchema.safeParse(values.strategy);
-    if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
-    const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
-    if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
-    const client = isClient ? (from as ClientName) : clientOfFile(source);
-    const imported = importServers(await readJsonFile(source), source, { cwd: io.cwd });
-    const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
-    const rc = { ...imported.rc, strategy: picked.strategy };
-    parseConfig(rc, out);
-    const names = Object.keys(rc.servers ?? {});
-    if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}`);
-    writeFileSync(out, `${JSON.stringify(rc, null, 2)}\n`);
-    io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
-    io.err(`strategy "${picked.strategy}": ${picked.reason}`);
-    for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
-    for (const note of imported.notes) io.err(`note: ${note}`);
-    for (const warning of imported.warnings) io.err(`warning: ${warning}`);
-    if (imported.secrets.length > 0)
-      io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file; set them in your environment: ${imported.secrets.join(', ')}`);
-    for (const line of initHints(rc, out, io.env)) io.err(line);
-    const launch = launchCommand();
-    const clients = client === undefined ? CLIENT_NAMES : [client];
-    const snippets = clients.map((c) => `${snippetHeading(c)}\n${stdioSnippet(c, launch, ['serve', '--config', out], imported.secrets)}`);
-    io.out(`Replace the imported servers in your client with lazytools${imported.secrets.length > 0 ? ' (fill in the <VALUES> from your old config)' : ''}.\n${snippets.join('\n\n')}`);
-    return 0;
-  },
-};
+export const initCommand: Command = defineCommand('init', initFlags, {}, async ({ values }, io) => {
+  const from = values.from ?? 'claude-code';
+  const isClient = (CLIENT_NAMES as readonly string[]).includes(from);
+  const source = isClient ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);
+  if (!isClient && !existsSync(source))
+    throw new UsageError(`--from: "${from}" is neither a client (${CLIENT_NAMES.join(', ')}) nor an existing file (${source})`);
+  const forced = values.strategy === undefined ? undefined : strategySchema.safeParse(values.strategy);
+  if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
+  const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
+  if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
+  const client = isClient ? (from as ClientName) : clientOfFile(source);
+  const imported = importServers(await readJsonFile(source), source, { cwd: io.cwd });
+  const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
+  const rc = { ...imported.rc, strategy: picked.strategy };
+  parseConfig(rc, out);
+  const names = Object.keys(rc.servers ?? {});
+  if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}`);
+  writeFileSync(out, `${JSON.stringify(rc, null, 2)}\n`);
+  io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
+  io.err(`strategy "${picked.strategy}": ${picked.reason}`);
+  for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
+  for (const note of imported.notes) io.err(`note: ${note}`);
+  for (const warning of imported.warnings) io.err(`warning: ${warning}`);
+  if (imported.secrets.length > 0)
+    io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file; set them in your environment: ${imported.secrets.join(', ')}`);
+  for (const line of initHints(rc, out, io.env)) io.err(line);
+  const launch = launchCommand();
+  const clients = client === undefined ? CLIENT_NAMES : [client];
+  const snippets = clients.map((c) => `${snippetHeading(c)}\n${stdioSnippet(c, launch, ['serve', '--config', out], imported.secrets)}`);
+  io.out(`Replace the imported servers in your client with lazytools${imported.secrets.length > 0 ? ' (fill in the <VALUES> from your old config)' : ''}.\n${snippets.join('\n\n')}`);
+  return 0;
+});

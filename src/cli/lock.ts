@@ -6,7 +6,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { snapshotUpstreams } from '../upstream/snapshot.js';
 import { existsSync } from 'node:fs';
 import { compareStrings } from '../util/compare.js';
-import { configFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
+import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 
 const lockFlags = {
@@ -15,45 +15,40 @@ const lockFlags = {
   check: { type: 'boolean', help: 'compare the live upstreams with the lock: exit 0 when they match, 1 on drift\n(tools added, removed or changed), 2 when there is no lock' },
 } as const satisfies FlagSpecs;
 
-export const lockCommand: Command = {
-  name: 'lock',
-  usage: usageText('lock', lockFlags, {
-    about: `A server that cannot be reached is listed with the reason; the others are written and the
+export const lockCommand: Command = defineCommand('lock', lockFlags, {
+  about: `A server that cannot be reached is listed with the reason; the others are written and the
 exit status is 1 (a gateway starts the missing ones at boot, as without a lock).`,
-  }),
-  async run(argv, io) {
-    const { values } = parse(argv, lockFlags);
-    const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
-    const config = resolveConfig(rc, file);
-    if (Object.keys(config.servers).length === 0) throw new UsageError(
-        `nothing to lock: ${file ? `${file} lists no servers` : 'no rc file found'}. Import your client's servers with \`lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH\`, or add "servers" to the rc file.`,
-      );
-    const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
-    if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
-    const live = await snapshotUpstreams(config, { env: io.env, progress: (line) => io.err(line) });
-    const failed = live.failures.length > 0;
-    if (failed) {
-      io.err(`could not reach ${live.failures.length} server(s):`);
-      for (const failure of [...live.failures].sort((a, b) => compareStrings(a.server, b.server))) io.err(`  ${failure.server}: ${failure.error}`);
+}, async ({ values }, io) => {
+  const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
+  const config = resolveConfig(rc, file);
+  if (Object.keys(config.servers).length === 0) throw new UsageError(
+      `nothing to lock: ${file ? `${file} lists no servers` : 'no rc file found'}. Import your client's servers with \`lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH\`, or add "servers" to the rc file.`,
+    );
+  const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
+  if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
+  const live = await snapshotUpstreams(config, { env: io.env, progress: (line) => io.err(line) });
+  const failed = live.failures.length > 0;
+  if (failed) {
+    io.err(`could not reach ${live.failures.length} server(s):`);
+    for (const failure of [...live.failures].sort((a, b) => compareStrings(a.server, b.server))) io.err(`  ${failure.server}: ${failure.error}`);
+  }
+  if (failed && (values.check || live.sources.length === 0)) {
+    io.err(values.check ? 'cannot compare them with the lock' : 'nothing written');
+    return 1;
+  }
+  if (values.check) {
+    const drift = diffLock(await readCatalogFile(out), live.sources);
+    const total = drift.added.length + drift.removed.length + drift.changed.length;
+    if (total === 0) {
+      io.out(`${out} matches the upstreams`);
+      return 0;
     }
-    if (failed && (values.check || live.sources.length === 0)) {
-      io.err(values.check ? 'cannot compare them with the lock' : 'nothing written');
-      return 1;
-    }
-    if (values.check) {
-      const drift = diffLock(await readCatalogFile(out), live.sources);
-      const total = drift.added.length + drift.removed.length + drift.changed.length;
-      if (total === 0) {
-        io.out(`${out} matches the upstreams`);
-        return 0;
-      }
-      for (const [kind, ids] of Object.entries(drift)) for (const id of ids) io.out(`${kind.padEnd(7)} ${id}`);
-      io.err(`${out} is out of date (${drift.added.length} added, ${drift.removed.length} removed, ${drift.changed.length} changed): run \`lazytools lock\``);
-      return 1;
-    }
-    // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
-    await writeLock(out, makeLock(live.sources, config));
-    io.err(`wrote ${out} (${live.sources.reduce((n, s) => n + s.tools.length, 0)} tools from ${live.sources.length} servers)${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
-    return failed ? 1 : 0;
-  },
-};
+    for (const [kind, ids] of Object.entries(drift)) for (const id of ids) io.out(`${kind.padEnd(7)} ${id}`);
+    io.err(`${out} is out of date (${drift.added.length} added, ${drift.removed.length} removed, ${drift.changed.length} changed): run \`lazytools lock\``);
+    return 1;
+  }
+  // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
+  await writeLock(out, makeLock(live.sources, config));
+  io.err(`wrote ${out} (${live.sources.reduce((n, s) => n + s.tools.length, 0)} tools from ${live.sources.length} servers)${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
+  return failed ? 1 : 0;
+});

@@ -3,7 +3,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { MAX_QUERIES, SearchIndex } from '../search/engine.js';
 import { openProject } from '../project.js';
-import { configFlag, intFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
+import {configFlag, defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
@@ -14,46 +14,36 @@ const searchFlags = {
   json: { type: 'boolean', help: '[{"name","server","tool","score","summary"}], best first' },
 } as const satisfies FlagSpecs;
 
-export const searchCommand: Command = {
-  name: 'search',
-  usage: usageText('search', searchFlags, { args: '[QUERY]' }),
-  async run(argv, io) {
-    const { values, positionals } = parse(argv, searchFlags, true);
-    const queries = [positionals.join(' '), ...(values.query ?? [])].map((q) => q.trim()).filter((q) => q !== '');
-    if (queries.length === 0) throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
-    if (queries.length > MAX_QUERIES) throw new UsageError(`at most ${MAX_QUERIES} queries (QUERY and --query), one per step of a task`);
-    const limit = intFlag(values.limit, 'limit', 5);
-    const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
-    const hits = new SearchIndex(project.catalog.tools, project.catalog.groups).searchMany(queries, { limit });
-    const rows = hits.map(({ tool, score }) => ({ name: tool.exposedName, server: tool.server, tool: tool.name, score, summary: tool.summary }));
-    if (values.json) io.out(JSON.stringify(rows, null, 2));
-    else if (rows.length === 0) io.out(`no tools match "${queries.join('; ').slice(0, 200)}"`);
-    else {
-      const width = Math.max(...rows.map((r) => r.name.length));
-      io.out(rows.map((r) => `${r.name.padEnd(width)}  ${r.score.toFixed(2).padStart(6)}  [${r.server}] ${r.summary}`).join('\n'));
-    }
-    return 0;
-  },
-};
+export const searchCommand: Command = defineCommand('search', searchFlags, { args: '[QUERY]' }, async ({ values, positionals }, io) => {
+  const queries = [positionals.join(' '), ...(values.query ?? [])].map((q) => q.trim()).filter((q) => q !== '');
+  if (queries.length === 0) throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
+  if (queries.length > MAX_QUERIES) throw new UsageError(`at most ${MAX_QUERIES} queries (QUERY and --query), one per step of a task`);
+  const limit = intFlag(values.limit, 'limit', 5);
+  const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+  const hits = new SearchIndex(project.catalog.tools, project.catalog.groups).searchMany(queries, { limit });
+  const rows = hits.map(({ tool, score }) => ({ name: tool.exposedName, server: tool.server, tool: tool.name, score, summary: tool.summary }));
+  if (values.json) io.out(JSON.stringify(rows, null, 2));
+  else if (rows.length === 0) io.out(`no tools match "${queries.join('; ').slice(0, 200)}"`);
+  else {
+    const width = Math.max(...rows.map((r) => r.name.length));
+    io.out(rows.map((r) => `${r.name.padEnd(width)}  ${r.score.toFixed(2).padStart(6)}  [${r.server}] ${r.summary}`).join('\n'));
+  }
+  return 0;
+});
 
 const modeFlags = {
   config: configFlag,
   json: { type: 'boolean', help: '{"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough' },
 } as const satisfies FlagSpecs;
 
-export const modeCommand: Command = {
-  name: 'mode',
-  usage: usageText('mode', modeFlags, { args: 'PHRASE' }),
-  async run(argv, io) {
-    const { values, positionals } = parse(argv, modeFlags, true);
-    const phrase = positionals.join(' ').trim();
-    if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');
-    const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
-    const config = resolveConfig(rc, file);
-    const match = resolveIntent(phrase, Object.values(config.modes));
-    if (values.json) io.out(JSON.stringify(match, null, 2));
-    else if (match.mode) io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
-    else io.out(`${unclearIntentText(phrase, match, Object.values(config.modes))}\nThen run: lazytools mode "<mode name or clearer phrase>"`);
-    return 0;
-  },
-};
+export const modeCommand: Command = defineCommand('mode', modeFlags, { args: 'PHRASE' }, async ({ values, positionals }, io) => {
+  const phrase = positionals.join(' ').trim();
+  if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');
+  const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
+  const config = resolveConfig(rc, file);
+  const match = resolveIntent(phrase, Object.values(config.modes));
+  if (values.json) io.out(JSON.stringify(match, null, 2));
+  else if (match.mode) io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
+  else io.out(`${unclearIntentText(phrase, match, Object.values(config.modes))}\nThen run: lazytools mode "<mode name or clearer phrase>"`);
+  return 0;
+});

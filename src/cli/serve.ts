@@ -1,7 +1,7 @@
 import { serve } from '../front/serve.js';
 import { steadyYoungGeneration } from '../util/memory.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
-import { configFlag, intFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
+import {configFlag, defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { httpSnippets } from './snippets.js';
 
@@ -21,78 +21,73 @@ const serveFlags = {
   metrics: { type: 'boolean', help: 'serve Prometheus metrics at /metrics (default: the rc\'s "metrics")' },
 } as const satisfies FlagSpecs;
 
-export const serveCommand: Command = {
-  name: 'serve',
-  usage: usageText('serve', serveFlags, { about: 'Always over HTTP: /healthz (200 while up), /readyz (JSON; 503 until the servers\' first starts settled).' }),
-  async run(argv, io) {
-    const { values } = parse(argv, serveFlags);
-    let strategy: Strategy | undefined;
-    if (values.strategy !== undefined) {
-      const parsed = strategySchema.safeParse(values.strategy);
-      if (!parsed.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
-      strategy = parsed.data;
-    }
-    const http = values.http === undefined ? undefined : hostPort(values.http);
+export const serveCommand: Command = defineCommand('serve', serveFlags, { about: 'Always over HTTP: /healthz (200 while up), /readyz (JSON; 503 until the servers\' first starts settled).' }, async ({ values }, io) => {
+  let strategy: Strategy | undefined;
+  if (values.strategy !== undefined) {
+    const parsed = strategySchema.safeParse(values.strategy);
+    if (!parsed.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
+    strategy = parsed.data;
+  }
+  const http = values.http === undefined ? undefined : hostPort(values.http);
+  if (!http) {
+    const httpOnly = (['token', 'force', 'allow-host', 'allow-origin', 'idle-timeout', 'max-sessions', 'metrics'] as const).filter((flag) => values[flag] !== undefined);
+    if (httpOnly.length > 0)
+      throw new UsageError(
+        `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
+      );
+  }
+  const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
+  // A gateway is long-lived and mostly quiet: its start-up burst must not leave memory committed.
+  steadyYoungGeneration();
+  // Listen for the end before starting anything, so a signal during start-up still stops the children.
+  const stopped = new Promise<'signal' | 'stdin'>((resolve) => {
+    process.once('SIGINT', () => resolve('signal'));
+    process.once('SIGTERM', () => resolve('signal'));
     if (!http) {
-      const httpOnly = (['token', 'force', 'allow-host', 'allow-origin', 'idle-timeout', 'max-sessions', 'metrics'] as const).filter((flag) => values[flag] !== undefined);
-      if (httpOnly.length > 0)
-        throw new UsageError(
-          `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
-        );
+      process.stdin.once('end', () => resolve('stdin'));
+      process.stdin.once('close', () => resolve('stdin'));
     }
-    const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
-    // A gateway is long-lived and mostly quiet: its start-up burst must not leave memory committed.
-    steadyYoungGeneration();
-    // Listen for the end before starting anything, so a signal during start-up still stops the children.
-    const stopped = new Promise<'signal' | 'stdin'>((resolve) => {
-      process.once('SIGINT', () => resolve('signal'));
-      process.once('SIGTERM', () => resolve('signal'));
-      if (!http) {
-        process.stdin.once('end', () => resolve('stdin'));
-        process.stdin.once('close', () => resolve('stdin'));
-      }
-    });
-    const served = await serve({
-      config: values.config,
-      cwd: io.cwd,
-      mode: values.mode,
-      strategy,
-      env: io.env,
-      lock: !values['ignore-lock'],
-      watch: values.watch,
-      metrics: values.metrics,
-      http: http && {
-        ...http,
-        token: values.token ?? io.env.LAZYTOOLS_TOKEN,
-        force: values.force,
-        allowedHosts: values['allow-host'],
-        allowedOrigins: values['allow-origin'],
-        idleTimeoutMs,
-        maxSessions: intFlag(values['max-sessions'], 'max-sessions', 1000),
-      },
-      onListening: (url) => {
-        io.err(`lazytools: serving ${url}${values.mode === undefined ? ` (fixed modes at ${url}/<mode>)` : ` (mode ${values.mode} only)`}`);
-        const token = Boolean(values.token ?? io.env.LAZYTOOLS_TOKEN);
-        io.err(['Connect a client:', ...httpSnippets(url, token).map(({ client, snippet }) => `  ${client.padEnd(15)}${snippet}`)].join('\n'));
-      },
-    });
-    // A person who ran `lazytools serve` in a terminal sees why nothing happens: stdio waits for a client.
-    if (!http && process.stdin.isTTY)
-      io.err('lazytools: serving MCP over stdio, waiting for an MCP client on stdin (a client starts this command itself; see `lazytools init`). Ctrl+C to stop; `lazytools serve --http 8080` serves clients over HTTP instead.');
-    // A bug must not take the gateway down: log it and keep serving.
-    process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
-    const reason = await Promise.race([stopped, served.ended]);
-    // A signal: stop accepting, let the calls in flight finish, then end the upstreams' groups.
-    if (reason === 'signal') await served.drain(SHUTDOWN_GRACE_MS);
-    await served.close();
-    if (reason === 'signal' || reason === 'stdin') return 0;
-    if (typeof reason === 'string') {
-      io.err(`lazytools: ${reason}`);
-      return 1;
-    }
-    return 0;
-  },
-};
+  });
+  const served = await serve({
+    config: values.config,
+    cwd: io.cwd,
+    mode: values.mode,
+    strategy,
+    env: io.env,
+    lock: !values['ignore-lock'],
+    watch: values.watch,
+    metrics: values.metrics,
+    http: http && {
+      ...http,
+      token: values.token ?? io.env.LAZYTOOLS_TOKEN,
+      force: values.force,
+      allowedHosts: values['allow-host'],
+      allowedOrigins: values['allow-origin'],
+      idleTimeoutMs,
+      maxSessions: intFlag(values['max-sessions'], 'max-sessions', 1000),
+    },
+    onListening: (url) => {
+      io.err(`lazytools: serving ${url}${values.mode === undefined ? ` (fixed modes at ${url}/<mode>)` : ` (mode ${values.mode} only)`}`);
+      const token = Boolean(values.token ?? io.env.LAZYTOOLS_TOKEN);
+      io.err(['Connect a client:', ...httpSnippets(url, token).map(({ client, snippet }) => `  ${client.padEnd(15)}${snippet}`)].join('\n'));
+    },
+  });
+  // A person who ran `lazytools serve` in a terminal sees why nothing happens: stdio waits for a client.
+  if (!http && process.stdin.isTTY)
+    io.err('lazytools: serving MCP over stdio, waiting for an MCP client on stdin (a client starts this command itself; see `lazytools init`). Ctrl+C to stop; `lazytools serve --http 8080` serves clients over HTTP instead.');
+  // A bug must not take the gateway down: log it and keep serving.
+  process.on('unhandledRejection', (reason) => io.err(`lazytools: unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
+  const reason = await Promise.race([stopped, served.ended]);
+  // A signal: stop accepting, let the calls in flight finish, then end the upstreams' groups.
+  if (reason === 'signal') await served.drain(SHUTDOWN_GRACE_MS);
+  await served.close();
+  if (reason === 'signal' || reason === 'stdin') return 0;
+  if (typeof reason === 'string') {
+    io.err(`lazytools: ${reason}`);
+    return 1;
+  }
+  return 0;
+});
 
 /** How long a signalled gateway waits for the calls in flight before it ends them. */
 const SHUTDOWN_GRACE_MS = 10_000;

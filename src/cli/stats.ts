@@ -3,7 +3,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { readUsage, usagePath } from '../usage/record.js';
 import { openProject } from '../project.js';
 import { suggestions, usageCounts } from '../usage/suggest.js';
-import { parse, usageText, type FlagSpecs } from './args.js';
+import { defineCommand, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
@@ -12,34 +12,29 @@ const statsFlags = {
   json: { type: 'boolean', help: '{"calls","tools":[{mode,tool,direct,execute_tool,search}],"suggestions"}' },
 } as const satisfies FlagSpecs;
 
-export const statsCommand: Command = {
-  name: 'stats',
-  usage: usageText('stats', statsFlags, {
-    about: `Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
+export const statsCommand: Command = defineCommand('stats', statsFlags, {
+  about: `Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
 execute_tool or search belongs in one of that mode's groups: stats says which.`,
-  }),
-  async run(argv, io) {
-    const { values } = parse(argv, statsFlags);
-    const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
-    const config = resolveConfig(rc, file);
-    const records = await readUsage(usagePath(file, io.cwd));
-    const catalog = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }).then(
-      (project) => project.catalog,
-      () => undefined,
-    );
-    const counts = usageCounts(records);
-    const advice = suggestions(counts, config, catalog);
-    if (values.json) {
-      io.out(JSON.stringify({ calls: records.length, tools: counts, suggestions: advice }, null, 2));
-      return 0;
-    }
-    if (records.length === 0) {
-      io.out(config.usage ? 'no usage recorded yet' : 'no usage recorded: set "usage": true in the rc file, then use lazytools serve');
-      return 0;
-    }
-    io.out(`${records.length} calls\n\nmode / tool                                  direct  execute  search`);
-    for (const row of counts) io.out(`${`${row.mode} / ${row.tool}`.padEnd(44)} ${String(row.direct).padStart(6)} ${String(row.execute_tool).padStart(8)} ${String(row.search).padStart(7)}`);
-    if (advice.length > 0) io.out(`\nSuggestions:\n${advice.map((s) => `- ${s.message}`).join('\n')}`);
+}, async ({ values }, io) => {
+  const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
+  const config = resolveConfig(rc, file);
+  const records = await readUsage(usagePath(file, io.cwd));
+  const catalog = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }).then(
+    (project) => project.catalog,
+    () => undefined,
+  );
+  const counts = usageCounts(records);
+  const advice = suggestions(counts, config, catalog);
+  if (values.json) {
+    io.out(JSON.stringify({ calls: records.length, tools: counts, suggestions: advice }, null, 2));
     return 0;
-  },
-};
+  }
+  if (records.length === 0) {
+    io.out(config.usage ? 'no usage recorded yet' : 'no usage recorded: set "usage": true in the rc file, then use lazytools serve');
+    return 0;
+  }
+  io.out(`${records.length} calls\n\nmode / tool                                  direct  execute  search`);
+  for (const row of counts) io.out(`${`${row.mode} / ${row.tool}`.padEnd(44)} ${String(row.direct).padStart(6)} ${String(row.execute_tool).padStart(8)} ${String(row.search).padStart(7)}`);
+  if (advice.length > 0) io.out(`\nSuggestions:\n${advice.map((s) => `- ${s.message}`).join('\n')}`);
+  return 0;
+});

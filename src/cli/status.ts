@@ -3,7 +3,7 @@ import path from 'node:path';
 import { openProject } from '../project.js';
 import { statusReport } from '../tokens/report.js';
 import { groupsReport, groupsSummary } from '../tokens/groups.js';
-import { configFlag, parse, usageText, UsageError, type FlagSpecs } from './args.js';
+import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { explainFit, statusMarkdown, statusTable } from './render.js';
 import { modeFit } from '../focus/fit.js';
@@ -23,38 +23,33 @@ const statusFlags = {
   html: { type: 'string', value: 'FILE', help: 'also write one self-contained HTML page: per mode a bar of tokens by server and\ngroup with the budget line, held-back and unplaced tools, a search box over the catalog' },
 } as const satisfies FlagSpecs;
 
-export const statusCommand: Command = {
-  name: 'status',
-  usage: usageText('status', statusFlags),
-  async run(argv, io) {
-    const { values } = parse(argv, statusFlags);
-    if (values.mode !== undefined && !values.explain) throw new UsageError('--mode applies to --explain only');
-    if (values.json && values.markdown) throw new UsageError('--json and --markdown both choose the output format: pass one of them');
-    const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
-    for (const warning of project.warnings) io.err(`warning: ${warning}`);
-    if (values.mode !== undefined) requireMode(project.config, values.mode);
-    const report = statusReport(project.catalog, project.config);
-    if (values.html !== undefined) {
-      const file = path.resolve(io.cwd, values.html);
-      writeFileSync(file, (await import('../report/html.js')).statusHtml(project.catalog, project.config, report));
-      io.err(`wrote ${file}`);
+export const statusCommand: Command = defineCommand('status', statusFlags, {}, async ({ values }, io) => {
+  if (values.mode !== undefined && !values.explain) throw new UsageError('--mode applies to --explain only');
+  if (values.json && values.markdown) throw new UsageError('--json and --markdown both choose the output format: pass one of them');
+  const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+  for (const warning of project.warnings) io.err(`warning: ${warning}`);
+  if (values.mode !== undefined) requireMode(project.config, values.mode);
+  const report = statusReport(project.catalog, project.config);
+  if (values.html !== undefined) {
+    const file = path.resolve(io.cwd, values.html);
+    writeFileSync(file, (await import('../report/html.js')).statusHtml(project.catalog, project.config, report));
+    io.err(`wrote ${file}`);
+  }
+  if (values.json) {
+    const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens }) => ({
+      name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens,
+    }));
+    const groups = Object.fromEntries(groupsReport(project.catalog, project.config).map(({ mode, ...cost }) => [mode, cost]));
+    io.out(JSON.stringify({ modes, groups }, null, 2));
+  } else if (values.markdown) io.out(statusMarkdown(report.modes));
+  else io.out(`${statusTable(report.modes)}\n\n${groupsSummary(groupsReport(project.catalog, project.config))}`);
+  if (values.explain) {
+    const names = values.mode !== undefined ? [values.mode] : report.modes.filter((mode) => mode.budget !== null).map((mode) => mode.name);
+    const out = values.json ? io.err : io.out;
+    for (const name of names) {
+      const fitted = modeFit(project.catalog, project.config, name);
+      if (fitted) out(`\n${explainFit(fitted)}`);
     }
-    if (values.json) {
-      const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens }) => ({
-        name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens,
-      }));
-      const groups = Object.fromEntries(groupsReport(project.catalog, project.config).map(({ mode, ...cost }) => [mode, cost]));
-      io.out(JSON.stringify({ modes, groups }, null, 2));
-    } else if (values.markdown) io.out(statusMarkdown(report.modes));
-    else io.out(`${statusTable(report.modes)}\n\n${groupsSummary(groupsReport(project.catalog, project.config))}`);
-    if (values.explain) {
-      const names = values.mode !== undefined ? [values.mode] : report.modes.filter((mode) => mode.budget !== null).map((mode) => mode.name);
-      const out = values.json ? io.err : io.out;
-      for (const name of names) {
-        const fitted = modeFit(project.catalog, project.config, name);
-        if (fitted) out(`\n${explainFit(fitted)}`);
-      }
-    }
-    return 0;
-  },
-};
+  }
+  return 0;
+});
