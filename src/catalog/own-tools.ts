@@ -76,30 +76,22 @@ function searchTool(enableByDefault: boolean): ToolDefinition {
   };
 }
 
-const describeTool: ToolDefinition = {
-  name: DESCRIBE_TOOLS,
-  description: 'Get full definitions (input schema, examples) of tools by name before calling them.',
-  inputSchema: {
-    type: 'object',
-    properties: { names: { type: 'array', items: { type: 'string' } } },
-    required: ['names'],
-  },
-  annotations: { readOnlyHint: true, openWorldHint: false },
-};
+/** What the read-only discovery tools declare. */
+const READS_ONLY = { readOnlyHint: true, openWorldHint: false };
 
-const executeTool: ToolDefinition = {
-  name: EXECUTE_TOOL,
-  description: 'Call any tool by name, including ones not in the list (find them with search_tools).',
-  inputSchema: {
-    type: 'object',
-    properties: { name: { type: 'string' }, arguments: { type: 'object' } },
-    required: ['name'],
-  },
-};
+/** An own tool over an object of `properties`, keys in the order clients receive them (token counts are snapshotted). */
+function ownTool(name: string, description: string, properties: Record<string, unknown>, required?: string[], annotations?: ToolDefinition['annotations']): ToolDefinition {
+  return { name, description, inputSchema: { type: 'object', properties, ...(required ? { required } : {}) }, ...(annotations ? { annotations: { ...annotations } } : {}) };
+}
 
-const listGroupsTool: ToolDefinition = {
-  name: LIST_TOOL_GROUPS,
-  description: 'List tool groups with counts; pass group to list its tools.',
-  inputSchema: { type: 'object', properties: { group: { type: 'string' } } },
-  annotations: { readOnlyHint: true, openWorldHint: false },
-};
+const describeTool = ownTool(
+  DESCRIBE_TOOLS,
+  'Get full definitions (input schema, examples) of tools by name before calling them.',
+  { names: { type: 'array', items: { type: 'string' } } },
+  ['names'],
+  READS_ONLY,
+);
+
+const executeTool = ownTool(EXECUTE_TOOL, 'Call any tool by name, including ones not in the list (find them with search_tools).', { name: { type: 'string' }, arguments: { type: 'object' } }, ['name']);
+
+const listGroupsTool = ownTool(LIST_TOOL_GROUPS, 'List tool groups with counts; pass group to list its tools.', { group: { type: 'string' } }, undefined, READS_ONLY);

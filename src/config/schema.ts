@@ -69,21 +69,18 @@ export const serverSchema = z
  * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords/topics, then readOnly,
  * then exclude). An unset filter does not filter; an empty list matches nothing.
  */
+/** A list of placement topics (config/topics.ts). */
+const topicList = () => z.array(z.enum(TOPIC_NAMES)).optional();
+
 export const groupSchema = z.strictObject({
   description: z.string().optional(),
   servers: z.array(z.string()).optional().describe('Globs on server names: keep only tools of these servers.'),
   tools: z.array(z.string()).optional().describe('Globs on "server:tool" ids (a glob without ":" matches any server).'),
   keywords: z.array(z.string()).optional().describe('Words or phrases matched at word starts in the tool name, title and summary.'),
-  topics: z
-    .array(z.enum(TOPIC_NAMES))
-    .optional()
-    .describe('Topics placement puts tools in from their name, description, annotations and schema (see `lazytools groups`).'),
+  topics: topicList().describe('Topics placement puts tools in from their name, description, annotations and schema (see `lazytools groups`).'),
   readOnly: z.boolean().optional().describe('true keeps only tools that only read: readOnlyHint, else no write verb and a read verb in name or description.'),
   exclude: z.array(z.string()).optional().describe('Globs on "server:tool" ids removed last.'),
-  excludeTopics: z
-    .array(z.enum(TOPIC_NAMES))
-    .optional()
-    .describe('Topics whose tools are removed last, like exclude: keeps "*issue*" from taking error-tracker issues.'),
+  excludeTopics: topicList().describe('Topics whose tools are removed last, like exclude: keeps "*issue*" from taking error-tracker issues.'),
   pin: z.boolean().optional().describe('true: every mode that shows this group shows all its tools, whatever its budget (budget fitting never holds them back).'),
 });
 

@@ -34,10 +34,15 @@ export class StdioFrontTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.input.on('data', this.onData);
-    this.input.on('end', this.onEnd);
-    this.input.on('close', this.onEnd);
-    this.output.on('error', this.onOutputError);
+    this.listen('on');
+  }
+
+  /** Adds or removes the stream listeners (start and close). */
+  private listen(how: 'on' | 'off'): void {
+    this.input[how]('data', this.onData);
+    this.input[how]('end', this.onEnd);
+    this.input[how]('close', this.onEnd);
+    this.output[how]('error', this.onOutputError);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -54,10 +59,7 @@ export class StdioFrontTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.input.off('data', this.onData);
-    this.input.off('end', this.onEnd);
-    this.input.off('close', this.onEnd);
-    this.output.off('error', this.onOutputError);
+    this.listen('off');
     // A paused stdin no longer holds the event loop open, so the process can exit.
     this.input.pause();
     this.onclose?.();
