@@ -211,7 +211,7 @@ Generated catalogs (GitHub-shaped tools), served from a lock file by \`lazytools
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${Object.entries(sc.sizes).map(([size, s]) => `| ${Number(size).toLocaleString('en')} tools | ${s.coldStart.p50.toFixed(0)} ms | ${ms(s.toolsList.p50)} (${s.pages}) | ${(s.largestPageBytes / 1024).toFixed(0)} KiB | ${s.gatewayRssMb} MB | ${s.gatewayBusyRssMb} MB | ${s.gatewayPeakRssMb} MB | ${ms(s.search.p50)} | ${ms(s.search.p99)} | ${s.search.indexBuildMs} ms |`).join('\n')}
 
-\`tools/list\` is paged (at most 1,000 tools and 1 MiB a page, \`src/front/paging.ts\`): the SDK's stdio client refuses messages over 10 MiB. The whole-list time follows \`nextCursor\` through every page, as a client does.
+\`tools/list\` is paged (at most 1,000 tools and 1 MiB a page, \`src/handlers/paging.ts\`): the SDK's stdio client refuses messages over 10 MiB. The whole-list time follows \`nextCursor\` through every page, as a client does.
 
 From 2,000 tools up, the gateway asks V8 for one full collection after loading the catalog and after answering a tools/list (debounced, off the hot path): Node runs no idle-time GC, so the garbage of a 12 MB lock read and a 12 MB list answer would otherwise stay resident.
 
