@@ -12,8 +12,33 @@ export interface Glob {
  * time (a RegExp of `.*` runs did: one upstream name held the event loop for minutes).
  */
 export function compileGlob(glob: string): Glob {
+  const test = lowerMatcher(glob);
+  return { source: glob, test: (text) => test(lowerCased(text)) };
+}
+
+let lastText = '';
+let lastLower = '';
+/** `text.toLowerCase()`, remembered for the last text: a catalog build tests one id against every group in a row. */
+function lowerCased(text: string): string {
+  if (text !== lastText) {
+    lastText = text;
+    lastLower = text.toLowerCase();
+  }
+  return lastLower;
+}
+
+/**
+ * A test of already lower-cased text against `glob`. The literal text before the first and after
+ * the last wildcard is checked first (startsWith/endsWith), so most ids are rejected without the
+ * walk; a glob without wildcards is an equality test.
+ */
+function lowerMatcher(glob: string): (lower: string) => boolean {
   const pattern = glob.toLowerCase();
-  return { source: glob, test: (text) => wildcardMatch(pattern, text.toLowerCase()) };
+  const first = pattern.search(/[*?]/);
+  if (first < 0) return (lower) => lower === pattern;
+  const head = pattern.slice(0, first);
+  const tail = pattern.slice(Math.max(pattern.lastIndexOf('*'), pattern.lastIndexOf('?')) + 1);
+  return (lower) => lower.length >= head.length + tail.length && lower.startsWith(head) && lower.endsWith(tail) && wildcardMatch(pattern, lower);
 }
 
 /** True when `pattern` (`*`, `?`, literals; already lower-cased) matches all of `text`. */
@@ -39,7 +64,14 @@ function wildcardMatch(pattern: string, text: string): boolean {
   return p === pattern.length;
 }
 
-/** One glob matching what any of `globs` matches. */
+/** One glob matching what any of `globs` matches (the text lower-cased once for all of them). */
 export function anyGlob(globs: readonly Glob[]): Glob {
-  return { source: globs.map((glob) => glob.source).join(', '), test: (text) => globs.some((glob) => glob.test(text)) };
+  const tests = globs.map((glob) => lowerMatcher(glob.source));
+  return {
+    source: globs.map((glob) => glob.source).join(', '),
+    test: (text) => {
+      const lower = lowerCased(text);
+      return tests.some((test) => test(lower));
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { compileTemplate } from '../../src/handlers/uri-template.js';
-import { compileGlob } from '../../src/util/glob.js';
+import { anyGlob, compileGlob } from '../../src/util/glob.js';
 import { admitTools, MAX_TOOL_DESCRIPTION } from '../../src/catalog/admit.js';
 import { buildCatalog, findTool, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { parseCatalog } from '../../src/catalog/file.js';
@@ -42,6 +42,27 @@ describe('glob matching linear in the input', () => {
     expect(compileGlob('a.b').test('axb')).toBe(false);
     expect(compileGlob('*').test('')).toBe(true);
     expect(compileGlob('?').test('')).toBe(false);
+  });
+
+  it('agrees with a reference RegExp on every short glob and id over a small alphabet (literal head and tail checked first)', () => {
+    const alphabet = ['a', 'b', ':', '*', '?'];
+    const words = (length: number): string[] => (length === 0 ? [''] : words(length - 1).flatMap((w) => alphabet.map((c) => w + c)));
+    const globs = [0, 1, 2, 3, 4].flatMap(words);
+    const texts = [0, 1, 2, 3, 4].flatMap(words).filter((text) => !/[*?]/.test(text));
+    const reference = (glob: string) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\:]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+    let checked = 0;
+    for (const glob of globs) {
+      const expected = reference(glob);
+      const compiled = compileGlob(glob);
+      const any = anyGlob([compileGlob('zz'), compiled]);
+      for (const text of texts) {
+        const want = expected.test(text);
+        expect([glob, text, compiled.test(text)]).toEqual([glob, text, want]);
+        expect([glob, text, any.test(text.toUpperCase())]).toEqual([glob, text, want]);
+        checked++;
+      }
+    }
+    expect(checked).toBe(781 * 121);
   });
 
   it('answers a 320 KB hostile name against a many-star glob (a RegExp backtracked for minutes)', () => {
