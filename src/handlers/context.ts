@@ -156,8 +156,6 @@ export interface ToolSession {
  * focus changes relate to a request, and what focus_mode does once policy allows it.
  */
 export interface ToolsView extends ToolSession {
-  /** The `tools/list` answer. */
-  listTools(): ToolDefinition[];
   /** The `tools/list` entries: own definitions, then catalog tools (listed per page, see listEntry). */
   listEntries(): ListEntry[];
   /** Runs a handler with `requestId` as the request focus changes relate to (a request's view just runs it). */

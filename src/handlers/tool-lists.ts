@@ -68,7 +68,7 @@ export abstract class ToolLists {
     return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
   }
 
-  /** The `tools/list` answer: own tools, then the listed catalog tools in catalog order. */
+  /** The whole `tools/list` answer at once (every listed definition made): for tests and reports; tools/list pages listEntries. */
   listTools(): ToolDefinition[] {
     return this.listEntries().map(listEntry);
   }
