@@ -3,7 +3,7 @@
 // catalogs; the presets' mean cost against `all`; per-mode precision/recall against the hand
 // labels and the share of labelled tools each mode shows (tuning half vs held-out half of the
 // servers, split by sorted server-name parity); developer tasks (test/fixtures/tasks, stack-tasks.json
-// over the captured 10-server stack developer-stack.json): gold tool
+// and the blind stack-tasks-blind.json over the captured 10-server stack developer-stack.json): gold tool
 // shown in the task's mode, shown or in search_tools' top 5 (held-back boost), mean tokens, by
 // split; and placement + fitting of 10,000 tools.
 import { readFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ const read = (name) => parseCatalog(JSON.parse(readFileSync(path.join(FIXTURES, 
 const TASKS = JSON.parse(readFileSync(path.join(FIXTURES, 'tasks/developer-tasks.json'), 'utf8'));
 /** Tasks written over the captured 10-server stack itself (developer-stack.json). */
 const STACK_TASKS = JSON.parse(readFileSync(path.join(FIXTURES, 'tasks/stack-tasks.json'), 'utf8'));
+/** A blind set over the same stack, labelled before any measurement and never tuned on (split "blind"). */
+const BLIND_TASKS = JSON.parse(readFileSync(path.join(FIXTURES, 'tasks/stack-tasks-blind.json'), 'utf8'));
 
 export function catalogs() {
   return { realWorld: read('real-world.json'), stack: read('developer-stack.json'), referenceGithub: mergeCatalogs([read('github-mcp-server.json'), read('reference-servers.json')]) };
@@ -138,10 +140,11 @@ export function taskReport(sources, tasks, pickMode) {
     meanTokens: Math.round(list.reduce((s, r) => s + r.tokens, 0) / list.length),
     cutVsAll: round(1 - list.reduce((s, r) => s + r.tokens, 0) / list.length / catalog.totalTokens, 4),
   });
+  const splits = [...new Set(rows.map((r) => r.split))].sort();
   return {
     all: summarize(rows),
-    dev: summarize(rows.filter((r) => r.split === 'dev')),
-    test: summarize(rows.filter((r) => r.split === 'test')),
+    splits,
+    ...Object.fromEntries(splits.map((split) => [split, summarize(rows.filter((r) => r.split === split))])),
     missed: rows.filter((r) => !r.reached).map((r) => `${r.task} (${r.mode})`),
     notShown: rows.filter((r) => !r.shown).map((r) => `${r.task} (${r.mode})`),
   };
@@ -191,6 +194,8 @@ export function fit({ runs = 3 } = {}) {
     tasks: {
       stackTasksLabelledMode: taskReport(stack, STACK_TASKS.tasks, (task) => task.mode),
       stackTasksIntentMode: taskReport(stack, STACK_TASKS.tasks, intentMode),
+      stackTasksBlindLabelledMode: taskReport(stack, BLIND_TASKS.tasks, (task) => task.mode),
+      stackTasksBlindIntentMode: taskReport(stack, BLIND_TASKS.tasks, intentMode),
       stackLabelledMode: taskReport(stack, stackTasks, (task) => task.mode),
       stackIntentMode: taskReport(stack, stackTasks, intentMode),
       realWorldLabelledMode: taskReport(realWorld, TASKS.tasks, (task) => task.mode),
@@ -211,7 +216,7 @@ export function fitSection(f) {
     return [`**${label}** (all tools: ${m.totalTokens} tokens). Mean preset cost: ${m.meanPresetTokens.before} -> ${m.meanPresetTokens.after} tokens (${pct(m.meanCutVsAll.before)} -> ${pct(m.meanCutVsAll.after)} below all); presets over budget: ${m.overBudget.before} -> ${m.overBudget.after}.`, '', '| mode | budget | tools before | tokens before | cut before | tools shown | held back | tokens | cut |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |', ...rows].join('\n');
   };
   const labels = Object.entries(f.labels).map(([mode, r]) => `| ${mode} | ${r.tune.precision} / ${r.tune.recall} | ${pct(r.tune.labelledShown)} | ${r.heldOut.precision} / ${r.heldOut.recall} | ${pct(r.heldOut.labelledShown)} |`);
-  const tasks = Object.entries(f.tasks).map(([name, t]) => ['dev', 'test'].map((split) => `| ${name} | ${split} | ${t[split].tasks} | ${t[split].shown} (${pct(t[split].shownRate)}) | ${t[split].shownOrTop5} (${pct(t[split].shownOrTop5Rate)}) | ${t[split].meanTokens} | ${pct(t[split].cutVsAll)} |`).join('\n'));
+  const tasks = Object.entries(f.tasks).map(([name, t]) => t.splits.map((split) => `| ${name} | ${split} | ${t[split].tasks} | ${t[split].shown} (${pct(t[split].shownRate)}) | ${t[split].shownOrTop5} (${pct(t[split].shownOrTop5Rate)}) | ${t[split].meanTokens} | ${pct(t[split].cutVsAll)} |`).join('\n'));
   return `## 8. Budget-fitted modes
 
 \`node bench/fit.mjs\`. Before: every preset with \`"fit": false\` (each mode shows all its groups hold); after: the presets as shipped, fitted to their budgets (tokens include lazytools' own tools). On main before budget fitting (old presets), the stack gave development 116 tools / 41,208 tokens, debugging 110 / 27,311, sprint_planning 24 / 17,590 (all three over budget) and code_review, daily_checkin, security_review and task_management empty; real-world.json had 6 of 7 presets over budget (mean 50,880 tokens, 78.8% below all).
@@ -228,7 +233,7 @@ Per mode against the hand labels (\`real-world.labels.txt\`), servers split by s
 | --- | ---: | ---: | ---: | ---: |
 ${labels.join('\n')}
 
-Developer tasks: "stackTasks" are the ${f.tasks.stackTasksLabelledMode.all.tasks} tasks of \`test/fixtures/tasks/stack-tasks.json\`, written over the captured stack; the others are \`test/fixtures/tasks/developer-tasks.json\` (${f.tasks.realWorldLabelledMode.all.tasks} tasks over real-world.json, ${f.tasks.stackLabelledMode.all.tasks} of them on the stack's servers, run on the captured stack). Dev tasks were looked at while tuning, test tasks only measured). Shown: a gold tool is in the mode's list; top 5: or in \`search_tools\`' first five for the task's text (held-back tools of the mode boosted); tokens: the mode's list. "labelled mode" is the mode written with the task, "intent mode" the one \`focus_mode {intent}\` picks from the task's text.
+Developer tasks: "stackTasks" are the ${f.tasks.stackTasksLabelledMode.all.tasks} tasks of \`test/fixtures/tasks/stack-tasks.json\`, written over the captured stack; "stackTasksBlind" are the ${f.tasks.stackTasksBlindLabelledMode.all.tasks} tasks of \`test/fixtures/tasks/stack-tasks-blind.json\`, written and labelled over the same stack before any measurement and never tuned on (split "blind"); the others are \`test/fixtures/tasks/developer-tasks.json\` (${f.tasks.realWorldLabelledMode.all.tasks} tasks over real-world.json, ${f.tasks.stackLabelledMode.all.tasks} of them on the stack's servers, run on the captured stack). Dev tasks were looked at while tuning, test tasks only measured). Shown: a gold tool is in the mode's list; top 5: or in \`search_tools\`' first five for the task's text (held-back tools of the mode boosted); tokens: the mode's list. "labelled mode" is the mode written with the task, "intent mode" the one \`focus_mode {intent}\` picks from the task's text.
 
 | run | split | tasks | gold shown | shown or top 5 | mean tokens | cut vs all |
 | --- | --- | ---: | ---: | ---: | ---: | ---: |

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../harness/index.js';
+
+// The developer task sets bench/fit.mjs measures: a typo in a gold id or a mode would silently
+// count as a miss, so their shape is checked here against the catalogs they were written over.
+
+interface Task {
+  task: string;
+  mode: string;
+  gold: string[];
+  split: string;
+}
+const FIXTURES = path.join(ROOT, 'test/fixtures');
+const json = (file: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
+const PRESETS = ['code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
+
+/** Every `server:tool` id of the given catalog files. */
+function toolIds(...files: string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const file of files) {
+    const { servers } = json(`catalogs/${file}`) as { servers: Record<string, { tools: { name: string }[] }> };
+    for (const [server, { tools }] of Object.entries(servers)) for (const tool of tools) ids.add(`${server}:${tool.name}`);
+  }
+  return ids;
+}
+
+const SETS = [
+  { file: 'tasks/stack-tasks.json', catalogs: ['developer-stack.json'], splits: ['dev', 'test'] },
+  { file: 'tasks/stack-tasks-blind.json', catalogs: ['developer-stack.json'], splits: ['blind'] },
+  { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
+];
+
+describe('developer task fixtures', () => {
+  it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
+    const { note, tasks } = json(file) as { note: unknown; tasks: Task[] };
+    const ids = toolIds(...catalogs);
+    expect(typeof note).toBe('string');
+    expect(tasks.length).toBeGreaterThanOrEqual(40);
+    for (const t of tasks) {
+      expect(t.task.trim(), JSON.stringify(t)).not.toBe('');
+      expect(PRESETS, t.task).toContain(t.mode);
+      expect(splits, t.task).toContain(t.split);
+      expect(t.gold.length, t.task).toBeGreaterThan(0);
+      expect(new Set(t.gold).size, t.task).toBe(t.gold.length);
+      expect(t.gold.filter((id) => !ids.has(id)), t.task).toEqual([]);
+    }
+    expect(new Set(tasks.map((t) => t.task.toLowerCase())).size).toBe(tasks.length);
+  });
+
+  it('keeps the blind set apart from the tuned stack tasks', () => {
+    const tuned = new Set((json('tasks/stack-tasks.json') as { tasks: Task[] }).tasks.map((t) => t.task.toLowerCase()));
+    const blind = (json('tasks/stack-tasks-blind.json') as { tasks: Task[] }).tasks;
+    expect(blind.filter((t) => tuned.has(t.task.toLowerCase())).map((t) => t.task)).toEqual([]);
+  });
+});
