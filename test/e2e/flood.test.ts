@@ -4,8 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, tempTree } from '../helpers.js';
-import { serveHttpCli, stopAll } from '../process.js';
+import { ROOT, tempTree, serveHttpCli, stopAll } from '../harness/index.js';
 
 /**
  * Issue 20, a flood on one upstream slows only that one: while one stdio upstream writes

@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Served } from '../../src/front/serve.js';
+import { describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from '../../src/config/resolve.js';
-import { deferred, EventCounter, FIXTURES, rcProject, serveHttpGateway } from '../harness/index.js';
+import { deferred, EventCounter, FIXTURES, rcProject, suiteGateway } from '../harness/index.js';
 
 /** The kitchen-sink server; the default mode `work` shows the tools of group `shown`. */
 function rc(shown: string[], cacheTtlMs?: number) {
@@ -23,31 +22,23 @@ function rc(shown: string[], cacheTtlMs?: number) {
  * client (on its subscriptions/listen stream). Both eras decide through handlers/list-changes.
  */
 describe('list_changed in both eras for the same change', () => {
-  let served: Served;
-  let file: string;
-
-  beforeAll(async () => {
-    ({ file } = rcProject(rc(['kitchen:test_simple_text'])));
-    served = await serveHttpGateway(file, { watch: true });
-  }, 60_000);
-  afterAll(async () => {
-    await served?.close();
-  });
+  let file = '';
+  const suite = suiteGateway(() => (file = rcProject(rc(['kitchen:test_simple_text'])).file), { watch: true });
 
   /** Writes the rc and waits until the gateway has reloaded it (its tools listeners ran). */
   async function reload(next: ReturnType<typeof rc>, loaded: (config: ResolvedConfig) => boolean): Promise<void> {
     const done = deferred();
     const listener = (kind: string) => {
-      if (kind === 'tools' && loaded(served.gateway.config)) done.resolve();
+      if (kind === 'tools' && loaded(suite.served.gateway.config)) done.resolve();
     };
-    served.gateway.listChangeListeners.add(listener);
+    suite.served.gateway.listChangeListeners.add(listener);
     writeFileSync(file, JSON.stringify(next));
     await done.promise;
-    served.gateway.listChangeListeners.delete(listener);
+    suite.served.gateway.listChangeListeners.delete(listener);
   }
 
   it('a reload that changes the visible list is announced once to each; one that changes no list to neither', async () => {
-    const url = served.http!.url;
+    const url = suite.url;
     // 2025: a session, with a barrier on its standalone stream (a server ping the client answers).
     const legacy = new Client({ name: 'eras-legacy', version: '1.0.0' });
     const legacyTools = new EventCounter();
@@ -62,7 +53,7 @@ describe('list_changed in both eras for the same change', () => {
     });
     await legacy.connect(legacyTransport);
     await streamOpen.promise;
-    const legacyBarrier = () => served.http!.sessions.get(legacyTransport.sessionId!)!.session.server.ping();
+    const legacyBarrier = () => suite.served.http!.sessions.get(legacyTransport.sessionId!)!.session.server.ping();
     // 2026-07-28: a listen stream; an upstream prompt change is its barrier (same stream, later).
     const modern = new Client({ name: 'eras-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await modern.connect(new StreamableHTTPClientTransport(new URL(url)));
