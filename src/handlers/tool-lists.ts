@@ -69,11 +69,6 @@ export abstract class ToolLists {
     return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
   }
 
-  /** The whole `tools/list` answer at once (every listed definition made): for tests and reports; tools/list pages listEntries. */
-  listTools(): ToolDefinition[] {
-    return this.listEntries().map(listEntry);
-  }
-
   /** The `tools/list` entries; a catalog tool's listed (compacted) definition is made per page (listPage). */
   listEntries(): ListEntry[] {
     return [...this.listedOwn(), ...this.listedTools()];
