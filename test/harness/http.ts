@@ -77,7 +77,15 @@ export function rawPost(target: string | { port: number; path: string }, body: s
  * prints once listening (`args` adds flags such as `--legacy-only`). The caller kills the child.
  */
 export function kitchenSinkHttp(args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [FIXTURES.kitchenSink, '--http', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return httpFixture(FIXTURES.kitchenSink, args);
+}
+
+/**
+ * A fixture server that serves HTTP on 127.0.0.1 with `--http 0` and prints its URL (kitchen-sink,
+ * servers/flood.mjs): its child process and that URL. The caller kills the child.
+ */
+export function httpFixture(entry: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [entry, '--http', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
