@@ -47,6 +47,13 @@ const cosmiconfigOwnRequires = {
   },
 };
 
+/**
+ * The placement code's digest (src/catalog/placement-code.ts), fixed in the bundle so a start does
+ * not read the sources: verified-lock stamps and cached placements miss once that code changes.
+ */
+const { PLACEMENT_MODULES, codeDigest } = await import('../dist/catalog/placement-code.js');
+const placementCode = codeDigest(PLACEMENT_MODULES.map((name) => `src/${name}.ts`));
+
 await build({
   entryPoints: { lazytools: 'dist/cli/bin.js' },
   outdir: 'dist/cli',
@@ -61,6 +68,7 @@ await build({
   plugins: [englishOnlyZodLocales, cosmiconfigOwnRequires],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins (in every chunk).
   banner: { js: "import { createRequire as __lazytoolsRequire } from 'node:module';\nconst require = __lazytoolsRequire(import.meta.url);" },
+  define: { __LAZYTOOLS_PLACEMENT_CODE__: JSON.stringify(placementCode) },
   logLevel: 'warning',
   legalComments: 'none',
 });

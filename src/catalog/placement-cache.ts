@@ -7,6 +7,7 @@ import type { Catalog, GroupPlacement, ServerTools, ToolDefinition } from './typ
 import { PLACEMENT_REVISION, PLACEMENT_THRESHOLD, scoreTopics, type PlacementInput, type TopicScore } from './placement.js';
 import { writeStatus, type WriteStatus } from './read-only.js';
 import { writeStamp, type LockStamp } from './lock-stamp.js';
+import { placementCode } from './placement-code.js';
 
 /**
  * Placement results kept between runs. Scoring topics and matching groups is most of building a
@@ -142,11 +143,12 @@ export function hasCachedGroupPlacements(tool: ToolDefinition): boolean {
 let version: string | undefined;
 
 /**
- * Changes whenever placement may score differently: with the package version, with
- * `PLACEMENT_REVISION` (bumped with any change to the scoring code) and with the vocabulary.
+ * Changes whenever placement may score differently: with the package version, with the placement
+ * code itself (placement-code.ts: a digest of its modules), with `PLACEMENT_REVISION` and with
+ * the vocabulary.
  */
 export function placementVersion(): string {
-  version ??= `${VERSION}+${PLACEMENT_REVISION}+${digest(JSON.stringify([TOPICS, [...WRITE_VERBS], [...READ_VERBS], [...META_NAME_WORDS], META_NAME_PHRASES, PLACEMENT_THRESHOLD]))}`;
+  version ??= `${VERSION}+${PLACEMENT_REVISION}+${placementCode()}+${digest(JSON.stringify([TOPICS, [...WRITE_VERBS], [...READ_VERBS], [...META_NAME_WORDS], META_NAME_PHRASES, PLACEMENT_THRESHOLD]))}`;
   return version;
 }
 

@@ -26,9 +26,9 @@ export interface TopicScore {
 }
 
 /**
- * Bump with any change to how tools are scored or matched (this file, read-only.ts, groups.ts, text.ts) that the
- * vocabulary does not show: lock files cache placement results under this revision (see
- * placement-cache.ts), and an old cache must not outlive the code that computed it.
+ * Lock files cache placement results under this revision (see placement-cache.ts), and an old cache
+ * must not outlive the code that computed it. A change to the placement modules changes the key by
+ * itself (placement-code.ts); bump this only when code elsewhere changes how tools are placed.
  */
 export const PLACEMENT_REVISION = 1;
 

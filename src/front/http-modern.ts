@@ -4,7 +4,7 @@ import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/
 import type { Gateway } from '../hub/gateway.js';
 import { answerId, errorEnvelope, ErrorCode } from '../protocol/errors.js';
 import { Shares } from '../util/counts.js';
-import { watchListChanges } from './modern/changes.js';
+import { watchListChanges } from '../handlers/list-changes.js';
 import { ROUTE_KEY, type ModernRoute } from './modern/route.js';
 import { createModernServer } from './modern/server.js';
 import { VARIANT_HINTS_META } from './modern/variants.js';
@@ -45,11 +45,13 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
     },
   );
   const node = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
-  const stop = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
+  const changes = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
   return {
     async handle(req, res, body, route) {
       const label = route.tokenLabel;
-      if (label !== undefined && (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen') {
+      const listen = (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+      if (listen) changes.listenerOpens();
+      if (label !== undefined && listen) {
         if (!listening.take(label, maxListen)) {
           res.writeHead(503, { 'content-type': 'application/json' }).end(
             JSON.stringify(errorEnvelope(answerId(body), ErrorCode.Refused, `Too many subscriptions/listen streams for this token (${maxListen} open): close some first`)),
@@ -66,7 +68,7 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
       await node(req, res, body);
     },
     async close() {
-      stop();
+      changes.stop();
       await handler.close();
     },
   };

@@ -91,7 +91,7 @@ async function startModern(gateway: Gateway, transport: StdioFrontTransport, era
   const [{ serveStdio }, { createModernServer }, { watchListChanges }, { StdioGroupsListens }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('./modern/server.js'),
-    import('./modern/changes.js'),
+    import('../handlers/list-changes.js'),
     import('./modern/groups-listen.js'),
   ]);
   const groups = new StdioGroupsListens(gateway, { served: eras.served, strategy: eras.strategy }, (notification) => void channel.send(notification as never));
@@ -122,7 +122,7 @@ async function startModern(gateway: Gateway, transport: StdioFrontTransport, era
     { transport: channel as never, legacy: 'reject', onerror: (error) => gateway.logger.info(`2026-07-28 stdio: ${error.message}`) },
   );
   const send = (method: string) => void current?.notification({ method } as never).catch(() => {});
-  const stop = watchListChanges(gateway, {
+  const changes = watchListChanges(gateway, {
     toolsChanged: () => send('notifications/tools/list_changed'),
     promptsChanged: () => send('notifications/prompts/list_changed'),
     resourcesChanged: () => send('notifications/resources/list_changed'),
@@ -136,7 +136,7 @@ async function startModern(gateway: Gateway, transport: StdioFrontTransport, era
   };
   gateway.listChangeListeners.add(gone);
   const close = async () => {
-    stop();
+    changes.stop();
     groups.close();
     gateway.listChangeListeners.delete(gone);
     await handle.close();

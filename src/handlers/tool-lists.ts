@@ -4,6 +4,7 @@ import type { FocusState } from '../focus/machine.js';
 import { withinBoundary, type Boundary } from '../focus/policy.js';
 import { listedTools, modeMembers, visibleTools } from '../focus/visible.js';
 import type { HubView, ListEntry } from './context.js';
+import type { ListSources } from './list-changes.js';
 
 /** The visible set of one focus state, with what it was computed from. */
 interface VisibleSet {
@@ -68,11 +69,6 @@ export abstract class ToolLists {
     return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
   }
 
-  /** The whole `tools/list` answer at once (every listed definition made): for tests and reports; tools/list pages listEntries. */
-  listTools(): ToolDefinition[] {
-    return this.listEntries().map(listEntry);
-  }
-
   /** The `tools/list` entries; a catalog tool's listed (compacted) definition is made per page (listPage). */
   listEntries(): ListEntry[] {
     return [...this.listedOwn(), ...this.listedTools()];
@@ -117,30 +113,3 @@ export function listEntry(entry: ListEntry): ToolDefinition {
 function entrySource(entry: ListEntry): ToolDefinition {
   return isCatalogTool(entry) ? entry.definition : entry;
 }
-
-/** A tools list as its sources (see entrySource) under a `definitions` setting. */
-export interface ListSources {
-  definitions: string;
-  tools: ToolDefinition[];
-}
-
-/** Same listed tools? Same sources under the same `definitions` setting (see sameToolList). */
-export function sameSources(a: ListSources, b: ListSources): boolean {
-  return a.definitions === b.definitions && sameToolList(a.tools, b.tools);
-}
-
-/**
- * Same tools in the same order? Unchanged definitions are the same objects (the catalog keeps
- * them across rebuilds), so this is a pointer walk; only replaced objects are compared by content.
- */
-export function sameToolList(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (x?.name !== y?.name || JSON.stringify(x) !== JSON.stringify(y)) return false;
-  }
-  return true;
-}
-

@@ -20,7 +20,7 @@ import { promptRelayRoute, registerPrompts } from '../handlers/prompts.js';
 import { FrontRelay } from './relay.js';
 import { readResource, registerResources, resourceRelayRoute } from '../handlers/resources.js';
 import { registerTools, toolRelayRoute } from '../handlers/tools.js';
-import { sameSources, type ListSources } from '../handlers/tool-lists.js';
+import { AnnouncedList, sameSources } from '../handlers/list-changes.js';
 import { declaresGroups, groupsChanged, listedOwnTools, registerGroups, rememberShown } from '../handlers/groups-ext.js';
 import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
 import type { PrimitiveKind } from '../upstream/upstream.js';
@@ -54,7 +54,7 @@ export class FrontSession extends ToolLists implements SessionContext, ListingSe
   private readonly strategySetting: Strategy;
   private resolvedStrategy: ServedStrategy | undefined;
   /** The list the client was last told about (definitions compared by identity, then content). */
-  private lastList: ListSources;
+  private readonly toolList = new AnnouncedList(() => this.listSources(), sameSources);
   private checkScheduled = false;
   /** The request being handled while focus changes, so list_changed travels on its stream. */
   private activeRequest: RequestId | undefined;
@@ -86,10 +86,10 @@ export class FrontSession extends ToolLists implements SessionContext, ListingSe
     this.server.setNotificationHandler('notifications/roots/list_changed', () => forwardRootsChanged(this, gateway.upstreams.values()));
     this.server.oninitialized = () => {
       this.resolvedStrategy = strategyFor(this.strategySetting, this.server.getClientVersion()?.name);
-      this.lastList = this.listSources();
+      this.toolList.mark();
       if (this.clientCapabilities()?.roots) offerRoots(this, gateway.upstreams.values(), gateway.sessions);
     };
-    this.lastList = this.listSources();
+    this.toolList.mark();
   }
 
   /** Connects the session to a client transport and installs the fast path. */
@@ -301,9 +301,7 @@ export class FrontSession extends ToolLists implements SessionContext, ListingSe
     this.relatedRequest = undefined;
     this.forgetVisible();
     groupsChanged(this, relatedRequestId);
-    const list = this.listSources();
-    if (sameSources(list, this.lastList)) return;
-    this.lastList = list;
+    if (!this.toolList.changed()) return;
     // The initial start fills the catalog before any list is answered (lists wait for it): no news.
     if (this.gateway.ready()) return;
     if (!this.server.transport || this.server.getClientCapabilities() === undefined) return;

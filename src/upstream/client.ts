@@ -25,7 +25,7 @@ export interface ClientHooks {
   capabilities: Record<string, unknown>;
   toolsChanged(): void;
   /** Other notifications (prompts/resources list changes, log messages, ...). */
-  notified(client: Client, notification: Notification): Promise<void>;
+  notified(notification: Notification): Promise<void>;
   /**
    * A request of the server to its client; `cause` is the id of our request whose HTTP response
    * stream carried it, when known.
@@ -44,10 +44,10 @@ async function upstreamClient(transport: Transport, hooks: ClientHooks, pinModer
   const { Client } = await import('@modelcontextprotocol/client');
   const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: pinModern ? { pin: MODERN } : 'auto' } });
   client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
-  client.fallbackNotificationHandler = (notification) => hooks.notified(client, notification);
+  client.fallbackNotificationHandler = (notification) => hooks.notified(notification);
   // A 2026-07-28 server's list changes arrive on a listen stream, dispatched only to handlers by method.
   for (const method of ['notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const)
-    client.setNotificationHandler(method, (notification) => hooks.notified(client, notification as Notification));
+    client.setNotificationHandler(method, (notification) => hooks.notified(notification as Notification));
   const answer = async (request: { method: string; params?: unknown }, ctx: { mcpReq: { id: RequestId; signal: AbortSignal } }): Promise<never> => {
     const cause = (transport as Partial<CausedBy>).requestCause?.(ctx.mcpReq.id);
     return (await hooks.request({ method: request.method, params: request.params as Record<string, unknown> | undefined }, typeof cause === 'string' ? cause : undefined, ctx.mcpReq.signal)) as never;

@@ -327,7 +327,7 @@ export class Upstream extends UpstreamState {
       capabilities: this.clientCapabilities?.() ?? ROUTABLE_CAPABILITIES,
       toolsChanged: () => this.lists.toolsChanged(),
       // Prompts or resources list_changed are re-listed; other notifications passed on.
-      notified: async (_client, notification) => void (await (this.lists.listChanged(notification.method) ?? this.onNotification?.(this, notification))),
+      notified: async (notification) => void (await (this.lists.listChanged(notification.method) ?? this.onNotification?.(this, notification))),
       request: (request, cause, signal) => this.askClient({ ...request, origin: cause === undefined ? undefined : this.calls.get(cause)?.origin }, signal),
       warn: (message) => this.logger.warn(`${this.name}: ${message}`),
     };

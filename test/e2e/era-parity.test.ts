@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { serverEntry, tempTree } from '../helpers.js';
-import { startCli, stopAll } from '../process.js';
+import { serverEntry, tempTree, startCli, stopAll } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 /** Both clients declare the groups extension, so groups/get is served to each. */

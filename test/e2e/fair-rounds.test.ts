@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
-import { tempTree, ROOT } from '../helpers.js';
+import { tempTree, ROOT } from '../harness/index.js';
 
 /**
  * Issue 20, fairness of input rounds: a call whose question is out at its client (a 2026-07-28

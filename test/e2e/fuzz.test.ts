@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Served } from '../../src/front/serve.js';
-import { BIN, referenceRc, serveHttpGateway } from '../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, referenceRc, suiteGateway } from '../harness/index.js';
 
 /** A small deterministic PRNG, so a failing case can be replayed. */
 function prng(seed: number) {
@@ -111,18 +110,11 @@ describe('fuzzing the front', () => {
   }, STDIO_MESSAGES * 60);
 
   describe('over HTTP', () => {
-    let served: Served;
-    beforeAll(async () => {
-      const { file } = referenceRc({ defaultMode: 'all' });
-      served = await serveHttpGateway(file);
-    });
-    afterAll(async () => {
-      await served?.close();
-    });
+    const suite = suiteGateway(() => referenceRc({ defaultMode: 'all' }).file);
 
     function post(body: string, headers: Record<string, string> = {}) {
       return new Promise<{ status: number; body: string; session?: string }>((resolve, reject) => {
-        const req = request(served.http!.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        const req = request(suite.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => (text += chunk.toString()));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, session: res.headers['mcp-session-id'] as string | undefined }));

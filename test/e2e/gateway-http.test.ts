@@ -2,12 +2,11 @@ import { request, type ClientRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Served } from '../../src/front/serve.js';
+import { describe, expect, it } from 'vitest';
 import { serveHttp } from '../../src/front/http.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
-import { deferred, EventCounter, referenceRc, text, serveHttpGateway } from '../harness/index.js';
+import { deferred, EventCounter, referenceRc, text, suiteGateway } from '../harness/index.js';
 
 /**
  * A client session; `streamOpen` resolves once its standalone GET stream is open (the stream a
@@ -51,26 +50,16 @@ function answerOf(req: ClientRequest): Promise<{ status: number; body: string; s
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 describe('lazytools serve over Streamable HTTP', () => {
-  let served: Served;
-  let url: string;
-
-  beforeAll(async () => {
-    const { file } = referenceRc();
-    served = await serveHttpGateway(file, { http: { token: 'sekret' } });
-    url = served.http!.url;
-  });
-  afterAll(async () => {
-    await served?.close();
-  });
+  const suite = suiteGateway(() => referenceRc().file, { http: { token: 'sekret' } });
 
   const auth = { Authorization: 'Bearer sekret' };
 
   /** A server-to-client ping over the session's standalone stream, answered by the client. */
-  const barrier = (transport: StreamableHTTPClientTransport) => served.http!.sessions.get(transport.sessionId!)!.session.server.ping();
+  const barrier = (transport: StreamableHTTPClientTransport) => suite.served.http!.sessions.get(transport.sessionId!)!.session.server.ping();
 
   it('keeps sessions apart: one switches, the other sees no change and no notification', async () => {
-    const a = await connect(url, auth);
-    const b = await connect(url, auth);
+    const a = await connect(suite.url, auth);
+    const b = await connect(suite.url, auth);
     const before = (await b.client.listTools()).tools.map((t) => t.name);
     await Promise.all([a.streamOpen, b.streamOpen]);
     expect([a.counter.count, b.counter.count]).toEqual([0, 0]);
@@ -84,7 +73,7 @@ describe('lazytools serve over Streamable HTTP', () => {
     expect(a.counter.count).toBe(1);
     expect(b.counter.count).toBe(0);
     // The barrier is not vacuous: a notification sent on b's standalone stream is seen by then.
-    await served.http!.sessions.get(b.transport.sessionId!)!.session.server.sendToolListChanged();
+    await suite.served.http!.sessions.get(b.transport.sessionId!)!.session.server.sendToolListChanged();
     await barrier(b.transport);
     expect(b.counter.count).toBe(1);
     expect((await b.client.listTools()).tools.map((t) => t.name)).toEqual(before);
@@ -96,17 +85,17 @@ describe('lazytools serve over Streamable HTTP', () => {
   });
 
   it('ends a session on DELETE and frees it', async () => {
-    const a = await connect(url, auth);
-    const count = served.http!.sessions.size;
+    const a = await connect(suite.url, auth);
+    const count = suite.served.http!.sessions.size;
     // The session is closed before the DELETE is answered.
     await a.transport.terminateSession();
-    expect(served.http!.sessions.size).toBe(count - 1);
-    expect(served.gateway.sessions.size).toBe(served.http!.sessions.size);
+    expect(suite.served.http!.sessions.size).toBe(count - 1);
+    expect(suite.served.gateway.sessions.size).toBe(suite.served.http!.sessions.size);
     await a.client.close();
   });
 
   it('serves a fixed mode at /mcp/<mode> without focus_mode', async () => {
-    const fixed = await connect(`${url}/debugging`, auth);
+    const fixed = await connect(`${suite.url}/debugging`, auth);
     const names = (await fixed.client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('focus_mode');
     expect(names).toContain('echo');
@@ -120,43 +109,43 @@ describe('lazytools serve over Streamable HTTP', () => {
   });
 
   it('answers an unknown mode endpoint with 404 naming the modes', async () => {
-    const res = await raw(`${url}/nope`, { headers: auth, body: initialize });
+    const res = await raw(`${suite.url}/nope`, { headers: auth, body: initialize });
     expect(res.status).toBe(404);
     expect(res.body).toContain('Unknown mode \\"nope\\"');
     expect(res.body).toContain('security_review');
   });
 
   it('refuses a missing or wrong bearer token', async () => {
-    expect((await raw(url, { body: initialize })).status).toBe(401);
-    const wrong = await raw(url, { headers: { Authorization: 'Bearer nope' }, body: initialize });
+    expect((await raw(suite.url, { body: initialize })).status).toBe(401);
+    const wrong = await raw(suite.url, { headers: { Authorization: 'Bearer nope' }, body: initialize });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toContain('Unauthorized');
   });
 
   it('refuses foreign Host and Origin headers (DNS rebinding)', async () => {
-    const host = await raw(url, { headers: { ...auth, Host: 'evil.example:80' }, body: initialize });
+    const host = await raw(suite.url, { headers: { ...auth, Host: 'evil.example:80' }, body: initialize });
     expect(host.status).toBe(403);
     expect(host.body).toContain('Host \\"evil.example:80\\" is not allowed');
-    const origin = await raw(url, { headers: { ...auth, Origin: 'https://evil.example' }, body: initialize });
+    const origin = await raw(suite.url, { headers: { ...auth, Origin: 'https://evil.example' }, body: initialize });
     expect(origin.status).toBe(403);
     expect(origin.body).toContain('Origin \\"https://evil.example\\" is not allowed');
-    const local = await raw(url, { headers: { ...auth, Origin: 'http://localhost:6274' }, body: initialize });
+    const local = await raw(suite.url, { headers: { ...auth, Origin: 'http://localhost:6274' }, body: initialize });
     expect(local.status).toBe(200);
   });
 
   it('answers bad requests with JSON-RPC errors', async () => {
-    const parse = await raw(url, { headers: auth, body: '{not json' });
+    const parse = await raw(suite.url, { headers: auth, body: '{not json' });
     expect(parse.status).toBe(400);
     expect(parse.body).toContain('-32700');
-    const noSession = await raw(url, { headers: auth, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const noSession = await raw(suite.url, { headers: auth, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
     expect(noSession.status).toBe(400);
-    const unknown = await raw(url, { headers: { ...auth, 'mcp-session-id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const unknown = await raw(suite.url, { headers: { ...auth, 'mcp-session-id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain('Session not found');
   });
 
   it('refuses a non-loopback address without a token unless forced', async () => {
-    await expect(serveHttp(served.gateway, { host: '0.0.0.0', port: 0 })).rejects.toThrow(/refusing to serve on non-loopback address 0\.0\.0\.0 without a token/);
+    await expect(serveHttp(suite.served.gateway, { host: '0.0.0.0', port: 0 })).rejects.toThrow(/refusing to serve on non-loopback address 0\.0\.0\.0 without a token/);
   });
 });
 

@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { serve, type Served } from '../../src/front/serve.js';
+import { serve } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
-import { deferred, FIXTURES, tempTree, serveHttpGateway, cliStdio } from '../harness/index.js';
+import { deferred, FIXTURES, tempTree, serveHttpGateway, cliStdio, suiteGateway } from '../harness/index.js';
 
 /**
  * The draft extension io.modelcontextprotocol/groups through the real protocol: a v2 SDK client
@@ -94,17 +94,11 @@ async function exercise(client: AnyClient): Promise<void> {
 }
 
 describe('io.modelcontextprotocol/groups over HTTP', () => {
-  let served: Served;
-  beforeAll(async () => {
-    served = await serveHttpGateway(file);
-  }, 60_000);
-  afterAll(async () => {
-    await served?.close();
-  });
+  const suite = suiteGateway(() => file);
 
   it('a 2025 session that declares it lists groups, fetches one, calls a scoped tool', async () => {
     const client = declaring();
-    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     try {
       await exercise(client);
     } finally {
@@ -114,7 +108,7 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
 
   it('a 2025 session without it gets the flattened mode and method-not-found', async () => {
     const client = new Client({ name: 'plain', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     try {
       const listed = (await client.listTools()).tools.map((t) => t.name);
       expect(listed).toContain('test_simple_text');
@@ -126,7 +120,7 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
 
   it('2026-07-28 (pinned): decided per request from the envelope; groups/list carries ttlMs and cacheScope', async () => {
     const client = declaring(MODERN);
-    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     try {
       await exercise(client);
       const page = await client.request({ method: 'groups/list' } as never, ListSchema);
@@ -143,12 +137,12 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
       await client.close();
     }
     const plain = new Client({ name: 'plain', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
-    await plain.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    await plain.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     try {
       expect(await rpcCode(plain.request({ method: 'groups/list' } as never, ListSchema))).toBe(-32601);
       // A 2026-07-28 tools/list carries a shared cache hint: it is the same whatever the request declares.
       const again = declaring(MODERN);
-      await again.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+      await again.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
       const names = async (c: Client) => (await c.listTools()).tools.map((tool) => tool.name);
       try {
         expect(await names(again)).toEqual(await names(plain));

@@ -6,7 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { BIN, serverEntry, tempTree } from '../helpers.js';
+import { readStamp } from '../../src/catalog/lock-stamp.js';
+import { codeDigest, PLACEMENT_MODULES } from '../../src/catalog/placement-code.js';
+import { placementVersion } from '../../src/catalog/placement-cache.js';
+import { BIN, ROOT, serverEntry, tempTree } from '../harness/index.js';
 
 // The verified-lock stamp through the real CLI: `lazytools lock`, then `lazytools serve` over stdio
 // twice, with the stamps in a folder of this test (LAZYTOOLS_CACHE_DIR), outside the project.
@@ -46,6 +49,10 @@ describe('verified-lock stamps (real CLI, the memory server locked, stdio)', () 
     expect(stamps).toHaveLength(1);
     expect((JSON.parse(readFileSync(path.join(cache, 'verified-locks', stamps[0]!), 'utf8')) as { groups: string[] }).groups).toHaveLength(1);
     expect((await listOnce(dir, cache)).names).toEqual(first.names);
+    // The CLI keys its stamp on the placement code it was built from (placement-code.ts): the
+    // key computed here from the sources under test is the name of the stamp the bundle wrote.
+    expect(placementVersion()).toContain(codeDigest(PLACEMENT_MODULES.map((name) => path.join(ROOT, 'src', `${name}.ts`))));
+    expect(stamps).toEqual([readStamp(path.join(cache, 'verified-locks'), placementVersion(), readFileSync(path.join(dir, 'lazytools.lock.json'))).key]);
 
     const lockFile = path.join(dir, 'lazytools.lock.json');
     const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as LockFile;

@@ -1,29 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served } from '../../src/front/serve.js';
-import { deferred, FIXTURES, tempTree, serveHttpGateway, rcProject, kitchenSinkHttp } from '../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { deferred, FIXTURES, tempTree, serveHttpGateway, rcProject, kitchenSinkHttp, suiteGateway } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
 
 /** Upstream requests (sampling, elicitation) caused by a 2026-07-28 request: never to another client. */
 describe('an upstream asks the client of a 2026-07-28 request', () => {
-  let served: Served;
-  let url: URL;
-
-  beforeAll(async () => {
-    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
-    served = await serveHttpGateway(file);
-    url = new URL(served.http!.url);
-  }, 60_000);
-  afterAll(async () => {
-    await served?.close();
-  });
+  const suite = suiteGateway(() => rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }).file);
 
   const modern = async () => {
     const client = new Client({ name: 'modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     return client;
   };
 
@@ -59,7 +48,7 @@ describe('an upstream asks the client of a 2026-07-28 request', () => {
       sampled++;
       return { role: 'assistant', content: { type: 'text', text: 'leaked' }, model: 'x' };
     });
-    await legacy.connect(new StreamableHTTPClientTransport(url));
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     // The legacy call stays in flight on the upstream while its client holds the elicitation.
     const held = legacy.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } });
     await asked.promise;

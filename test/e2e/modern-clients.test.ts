@@ -1,29 +1,22 @@
 import { spawn } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Served } from '../../src/front/serve.js';
+import { describe, expect, it } from 'vitest';
 import { LineReader } from '../../src/util/lines.js';
-import { BIN, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
+import { BIN, FIXTURES, rcProject, suiteGateway } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
 const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 describe('clients that negotiate the era', () => {
-  let served: Served;
-  beforeAll(async () => {
-    served = await serveHttpGateway(file);
-  }, 60_000);
-  afterAll(async () => {
-    await served?.close();
-  });
+  const suite = suiteGateway(() => file);
 
   // @ai-sdk/mcp 2.x probed server/discover first but needs Node 22; 1.x (Node 20) opens with
   // initialize (test/e2e/clients.test.ts walks it). The v2 SDK Client negotiating with `auto`
   // probes server/discover first, as the 2.x AI SDK client did.
   it('a client that probes server/discover first (v2 Client, versionNegotiation auto) gets 2026-07-28 over HTTP: lists, calls, and focus_mode answers how to reach a mode', async () => {
     const client = new Client({ name: 'auto-negotiating', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     try {
       expect(client.getProtocolEra()).toBe('modern');
       const names = (await client.listTools()).tools.map((t) => t.name);
@@ -32,9 +25,9 @@ describe('clients that negotiate the era', () => {
       const result = (await client.callTool({ name: 'test_simple_text', arguments: {} })) as { content: Array<{ text: string }> };
       expect(result.content[0]?.text).toBeTruthy();
       const focus = (await client.callTool({ name: 'focus_mode', arguments: { mode: 'debugging' } })) as { structuredContent: { target: string; reach: { url: string } } };
-      expect(focus.structuredContent).toMatchObject({ target: 'debugging', reach: { url: `${served.http!.url}/debugging` } });
+      expect(focus.structuredContent).toMatchObject({ target: 'debugging', reach: { url: `${suite.url}/debugging` } });
       // No session was opened: the modern era keeps none.
-      expect(served.http!.sessions.size).toBe(0);
+      expect(suite.served.http!.sessions.size).toBe(0);
     } finally {
       await client.close();
     }

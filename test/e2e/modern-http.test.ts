@@ -4,9 +4,8 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served } from '../../src/front/serve.js';
-import { EventCounter, serverEntry, tempTree, text, serveHttpGateway } from '../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { EventCounter, serverEntry, tempTree, text, suiteGateway } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
 const VARIANT = 'io.modelcontextprotocol/server-variant';
@@ -35,23 +34,16 @@ async function modernClient(url: string, token = 'admin') {
 }
 
 describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', () => {
-  let served: Served;
-  let url: string;
-  let file: string;
-
-  beforeAll(async () => {
+  let file = '';
+  const suite = suiteGateway(() => {
     const dir = tempTree({ 'package.json': '{}' });
     file = path.join(dir, '.lazytoolsrc.json');
     writeFileSync(file, JSON.stringify(rc()));
-    served = await serveHttpGateway(file, { http: { token: 'admin' }, watch: true });
-    url = served.http!.url;
-  }, 60_000);
-  afterAll(async () => {
-    await served?.close();
-  });
+    return file;
+  }, { http: { token: 'admin' }, watch: true });
 
   it('discovers: 2026-07-28, tools, the variants extension ranked by hints, instructions', async () => {
-    const client = await modernClient(url);
+    const client = await modernClient(suite.url);
     const discover = client.getDiscoverResult() as Record<string, unknown> & { capabilities: Record<string, unknown> };
     expect(discover.supportedVersions).toEqual([MODERN]);
     expect(discover.capabilities.tools).toBeDefined();
@@ -67,7 +59,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
 
   it('ranks the variants by the useCase hint a server/discover carries', async () => {
     const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-    const answer = await fetch(url, {
+    const answer = await fetch(suite.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer admin', 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { ...envelope, 'io.modelcontextprotocol/server-variant-hints': { useCase: 'audit the knowledge graph' } } } }),
@@ -79,7 +71,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('lists the default mode with ttlMs and cacheScope, in a deterministic order, and calls a tool', async () => {
-    const client = await modernClient(url);
+    const client = await modernClient(suite.url);
     const first = (await client.listTools()) as unknown as { tools: Array<{ name: string }>; ttlMs: number; cacheScope: string };
     const second = (await client.listTools()) as unknown as { tools: Array<{ name: string }> };
     expect(first.tools.map((t) => t.name)).toEqual(second.tools.map((t) => t.name));
@@ -96,7 +88,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('searches without adding to the list, and execute_tool runs what search found', async () => {
-    const client = await modernClient(url);
+    const client = await modernClient(suite.url);
     const before = (await client.listTools()).tools.map((t) => t.name);
     const found = await client.callTool({ name: 'search_tools', arguments: { query: 'delete entities', enable: true } });
     const hits = (found.structuredContent as { tools: Array<{ name: string }>; enabled: boolean }).tools.map((t) => t.name);
@@ -109,12 +101,12 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('focus_mode resolves an intent and says how to reach the mode, without changing the list', async () => {
-    const client = await modernClient(url);
+    const client = await modernClient(suite.url);
     const before = (await client.listTools()).tools.map((t) => t.name);
     const answer = await client.callTool({ name: 'focus_mode', arguments: { intent: 'audit the knowledge graph' } });
     const reach = (answer.structuredContent as { target: string; reach: { variant?: string; url?: string } });
     expect(reach.target).toBe('audit');
-    expect(reach.reach).toEqual({ variant: 'audit', url: `${url}/audit` });
+    expect(reach.reach).toEqual({ variant: 'audit', url: `${suite.url}/audit` });
     expect(text(answer)).toContain('io.modelcontextprotocol/server-variant');
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(before);
     const groups = await client.callTool({ name: 'focus_mode', arguments: { enable_group: 'notes' } });
@@ -123,7 +115,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('switches mode by variant: the read-only variant lists and runs only read tools', async () => {
-    const client = await modernClient(url);
+    const client = await modernClient(suite.url);
     const list = await client.listTools({ _meta: { [VARIANT]: 'audit' } });
     const names = list.tools.map((t) => t.name);
     expect(names).toContain('read_graph');
@@ -135,7 +127,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('switches mode by endpoint: /mcp/audit is its own server, fixed to audit', async () => {
-    const client = await modernClient(`${url}/audit`);
+    const client = await modernClient(`${suite.url}/audit`);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('focus_mode');
     expect(names).not.toContain('create_entities');
@@ -145,7 +137,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('switches mode by token: the CI token gets audit and cannot widen it by endpoint or variant', async () => {
-    const client = await modernClient(url, 'ci-token');
+    const client = await modernClient(suite.url, 'ci-token');
     // Discover offers only the variants the token may use.
     const extensions = client.getDiscoverResult()!.capabilities.extensions as Record<string, { variants: Array<{ id: string }> }>;
     expect(extensions['io.modelcontextprotocol/server-variants']?.variants.map((v) => v.id)).toEqual(['audit']);
@@ -159,18 +151,18 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
     expect(viaExecute.isError).toBe(true);
     await expect(client.callTool({ name: 'read_graph', arguments: {}, _meta: { [VARIANT]: 'notes' } })).rejects.toThrow(/may use mode\(s\) audit only/);
     await client.close();
-    await expect(modernClient(`${url}/notes`, 'ci-token')).rejects.toThrow(/403|Forbidden/);
+    await expect(modernClient(`${suite.url}/notes`, 'ci-token')).rejects.toThrow(/403|Forbidden/);
   });
 
   it('refuses an unknown token with 401, for both eras', async () => {
-    await expect(modernClient(url, 'wrong')).rejects.toThrow(/401|Unauthorized/);
+    await expect(modernClient(suite.url, 'wrong')).rejects.toThrow(/401|Unauthorized/);
     const legacy = new LegacyClient({ name: 'legacy', version: '1' });
-    await expect(legacy.connect(new LegacyTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer wrong' } } }))).rejects.toThrow(/401|Unauthorized/);
+    await expect(legacy.connect(new LegacyTransport(new URL(suite.url), { requestInit: { headers: { Authorization: 'Bearer wrong' } } }))).rejects.toThrow(/401|Unauthorized/);
   });
 
   it('a legacy session with the CI token is pinned to audit (no focus_mode, no write tools)', async () => {
     const legacy = new LegacyClient({ name: 'legacy', version: '1' });
-    await legacy.connect(new LegacyTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer ci-token' } } }));
+    await legacy.connect(new LegacyTransport(new URL(suite.url), { requestInit: { headers: { Authorization: 'Bearer ci-token' } } }));
     const names = (await legacy.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('focus_mode');
     expect(names).not.toContain('create_entities');
@@ -178,10 +170,10 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('a legacy session keeps needing the token it was opened with (no widening by swapping tokens)', async () => {
-    const transport = new LegacyTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer ci-token' } } });
+    const transport = new LegacyTransport(new URL(suite.url), { requestInit: { headers: { Authorization: 'Bearer ci-token' } } });
     const legacy = new LegacyClient({ name: 'legacy', version: '1' });
     await legacy.connect(transport);
-    const answer = await fetch(url, {
+    const answer = await fetch(suite.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer admin', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_entities', arguments: { entities: [] } } }),
@@ -191,7 +183,7 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   });
 
   it('receives tools/list_changed on subscriptions/listen when the rc is reloaded', async () => {
-    const client = await modernClient(url);
+    const client = await modernClient(suite.url);
     const changes = new EventCounter();
     client.setNotificationHandler('notifications/tools/list_changed', changes.hit);
     const subscription = await client.listen({ toolsListChanged: true });

@@ -1,24 +1,15 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served } from '../../src/front/serve.js';
-import { EventCounter, FIXTURES, serveHttpGateway, rcProject } from '../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { EventCounter, FIXTURES, rcProject, suiteGateway } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
 
 describe('2026-07-28 subscriptions/listen hears an upstream list change', () => {
-  let served: Served;
-
-  beforeAll(async () => {
-    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' });
-    served = await serveHttpGateway(file);
-  }, 60_000);
-  afterAll(async () => {
-    await served?.close();
-  });
+  const suite = suiteGateway(() => rcProject({ servers: { kitchen: { command: process.execPath, args: [FIXTURE] } }, defaultMode: 'all' }).file);
 
   it('an upstream prompts/list_changed reaches the listen stream, and the next list has the prompt', async () => {
     const client = new Client({ name: 'modern-changes', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
     const prompts = new EventCounter();
     const tools = new EventCounter();
     client.setNotificationHandler('notifications/prompts/list_changed', prompts.hit);

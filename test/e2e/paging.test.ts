@@ -4,12 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeLock } from '../../src/catalog/lock.js';
-import type { Served } from '../../src/front/serve.js';
 // @ts-expect-error: a plain .mjs fixture shared with the fixture server, no types
 import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
-import { FIXTURES, serveHttpGateway, rcProject, cliStdio } from '../harness/index.js';
+import { FIXTURES, rcProject, cliStdio, suiteGateway } from '../harness/index.js';
 
 const SERVERS = 100;
 const PER_SERVER = 100;
@@ -76,17 +75,11 @@ describe('large lists are paged (10,000 tools from a lock)', () => {
   });
 
   describe('over Streamable HTTP', () => {
-    let served: Served;
-    beforeAll(async () => {
-      served = await serveHttpGateway(path.join(dir, '.lazytoolsrc.json'), { cwd: dir });
-    });
-    afterAll(async () => {
-      await served?.close();
-    });
+    const suite = suiteGateway(() => path.join(dir, '.lazytoolsrc.json'), () => ({ cwd: dir }));
 
     it('an SDK client lists all 10,000 tools page by page, then calls one', async () => {
       const client = new Client({ name: 'paging-http', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(suite.url)));
       try {
         await listsAndCalls(client);
       } finally {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served } from '../../src/front/serve.js';
-import { allText, serverEntry, serveHttpGateway, rcProject } from '../harness/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allText, serverEntry, serveHttpGateway, rcProject, suiteGateway } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -36,25 +35,18 @@ function rc() {
 }
 
 describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, over HTTP)', () => {
-  let served: Served;
-  let url: string;
+  const suite = suiteGateway(() => rcProject(rc()).file, { http: { token: 'admin' } });
   const clients: Client[] = [];
 
-  async function legacy(token: string, endpoint = url): Promise<Client> {
+  async function legacy(token: string, endpoint = suite.url): Promise<Client> {
     const client = new Client({ name: 'boundary-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     clients.push(client);
     return client;
   }
 
-  beforeAll(async () => {
-    const { file } = rcProject(rc());
-    served = await serveHttpGateway(file, { http: { token: 'admin' } });
-    url = served.http!.url;
-  }, 60_000);
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => {});
-    await served?.close();
   });
 
   it('the admin token reaches every mode (the control: the tools exist and run)', async () => {
@@ -109,7 +101,7 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     const hits = (search.structuredContent as { tools: Array<{ name: string; server: string }> }).tools;
     expect(hits.every((hit) => hit.server === 'memory')).toBe(true);
     expect(hits.map((hit) => hit.name)).not.toContain('echo');
-    const proxy = await legacy('notes-token', `${url}?strategy=proxy`);
+    const proxy = await legacy('notes-token', `${suite.url}?strategy=proxy`);
     const describe = await proxy.callTool({ name: 'describe_tools', arguments: { names: ['echo', 'everything:echo'] } });
     expect(allText(describe)).not.toContain('inputSchema');
     expect(allText(describe)).toContain('unknown tool');
@@ -161,7 +153,7 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
 
   it('2026-07-28 requests with the token get the same boundary: search, prompts, resources', async () => {
     const modern = new Client({ name: 'boundary-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await modern.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer notes-token' } } }));
+    await modern.connect(new StreamableHTTPClientTransport(new URL(suite.url), { requestInit: { headers: { Authorization: 'Bearer notes-token' } } }));
     clients.push(modern);
     const search = await modern.callTool({ name: 'search_tools', arguments: { query: 'echo message back', detail: 'schema', limit: 50 } });
     expect((search.structuredContent as { tools: Array<{ server: string }> }).tools.every((hit) => hit.server === 'memory')).toBe(true);
@@ -172,7 +164,7 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
   });
 
   it('an unknown endpoint names only the token\'s modes', async () => {
-    const answer = await fetch(`${url}/nope`, {
+    const answer = await fetch(`${suite.url}/nope`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer notes-token' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),

@@ -4,6 +4,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server';
 import { afterEach } from 'vitest';
+import type { ToolDefinition } from '../../src/catalog/catalog.js';
+import type { ToolsView } from '../../src/handlers/context.js';
+import { listEntry } from '../../src/handlers/tool-lists.js';
 
 /**
  * Which SDK client a test uses (test/README.md): the v1 `Client` (`@modelcontextprotocol/sdk`)
@@ -70,4 +73,12 @@ export async function inMemoryClientV2(
   await client.connect(clientSide);
   options.cleanups?.push(() => client.close());
   return client;
+}
+
+/**
+ * The whole `tools/list` answer of a session or a 2026-07-28 request's view, every listed
+ * definition made (the server pages listEntries instead): to compare with what a client received.
+ */
+export function toolList(view: Pick<ToolsView, 'listEntries'>): ToolDefinition[] {
+  return view.listEntries().map(listEntry);
 }

@@ -24,6 +24,8 @@ export const FIXTURES = {
   /** Leaves a grandchild that outlives stdin. */
   lingering: path.join(ROOT, 'test/fixtures/servers/lingering.mjs'),
   generatedServer: path.join(ROOT, 'test/fixtures/servers/generated-server.mjs'),
+  /** Floods notifications on demand (`<name>_flood`), over stdio or `--http PORT`; FLOOD_NAME names its tools. */
+  flood: path.join(ROOT, 'test/fixtures/servers/flood.mjs'),
 } as const;
 
 /** mcp-remote's stdio bridge (Claude Desktop's way to an HTTP server). */

@@ -7,7 +7,7 @@ import { curate } from '../../src/front/curate.js';
 import { ModernView } from '../../src/front/modern/view.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { boundaryOf } from '../../src/focus/policy.js';
-import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClient, text, toolList } from '../harness/index.js';
 
 const LONG = `Look up one record by id.\n\n${'Records are kept for ninety days, then archived; archived ones need the archive flag. '.repeat(8)}`;
 
@@ -64,14 +64,14 @@ describe('compact definitions where clients receive tool definitions', () => {
     expect(listed?.annotations).toEqual({ readOnlyHint: true });
     // A 2026-07-28 request's view lists the same object.
     const view = new ModernView(gateway, 'records', false, boundaryOf({}), 'hybrid');
-    expect(view.listTools().find((tool) => tool.name === 'lookup_record')).toBe(gateway.catalog.byId.get('records:lookup_record')?.listed);
+    expect(toolList(view).find((tool) => tool.name === 'lookup_record')).toBe(gateway.catalog.byId.get('records:lookup_record')?.listed);
     // The upstream receives the arguments as sent.
     const args = { id: 'r-7', archive: true };
     expect(JSON.parse(text(await client.callTool({ name: 'lookup_record', arguments: args })))).toEqual(args);
     // Token counts are what the client received: focus_mode status against the list sent (which
     // the client got whole; its SDK only reorders schema keys).
     const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })).structuredContent as { tokens: number; totalTokens: number };
-    const sent = front.listTools();
+    const sent = toolList(front);
     expect((await client.listTools()).tools).toEqual(sent);
     expect(status.tokens).toBe(sent.reduce((sum, tool) => sum + countToolTokens(tool), 0));
     expect(status.totalTokens).toBe(countToolTokens(LOOKUP));

@@ -5,7 +5,7 @@ import type { RcConfig } from '../../src/config/schema.js';
 import { modeFit } from '../../src/focus/fit.js';
 import { capability, nameWords } from '../../src/focus/priority.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { stackSources } from '../helpers.js';
+import { stackSources } from '../harness/index.js';
 
 // Priority signals of budget fitting (issue 21) on the captured 10-server developer stack.
 const sources = await stackSources();

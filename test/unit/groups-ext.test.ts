@@ -14,7 +14,7 @@ import { Gateway } from '../../src/hub/gateway.js';
 import { ModernView } from '../../src/front/modern/view.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/policy.js';
-import { cleanupAfterEach, inMemoryClientV2, referenceProject, stackSources } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClientV2, referenceProject, stackSources, toolList } from '../harness/index.js';
 
 /** The draft extension's rules (io.modelcontextprotocol/groups, 2026-09-28) on lazytools' groups and modes. */
 
@@ -231,7 +231,7 @@ describe('2026-07-28 tools/list and its shared cache hint', () => {
     const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: await stackSources() });
     try {
       const names = (declared: Record<string, unknown>) =>
-        new ModernView(gateway, 'development', false, boundaryOf({}), 'proxy', declared).listTools().map((tool) => tool.name);
+        toolList(new ModernView(gateway, 'development', false, boundaryOf({}), 'proxy', declared)).map((tool) => tool.name);
       const plain = names({});
       expect(plain).toContain('list_tool_groups');
       expect(names({ extensions: { [GROUPS_EXTENSION]: {} } })).toEqual(plain);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script (also run alone: node scripts/import-graph.mjs)
 import { importCircles } from '../../scripts/import-graph.mjs';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../harness/index.js';
 
 const { files, folders } = importCircles(path.join(ROOT, 'src')) as { files: string[][]; folders: string[][] };
 

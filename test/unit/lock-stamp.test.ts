@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { parseCatalog } from '../../src/catalog/file.js';
 import { makeLock, type LockFile } from '../../src/catalog/lock.js';
 import { readStamp, stampFolder, writeStamp } from '../../src/catalog/lock-stamp.js';
 import { groupsDigest, placementVersion } from '../../src/catalog/placement-cache.js';
+import { codeDigest, placementCode, PLACEMENT_MODULES } from '../../src/catalog/placement-code.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 
 // A verified lock earns a stamp outside the project (lock-stamp.ts) so later starts of the same
@@ -92,5 +93,25 @@ describe('verified-lock stamps', () => {
     expect(stampFolder({ LAZYTOOLS_CACHE_DIR: '' })).toBeUndefined();
     expect(stampFolder({ XDG_CACHE_HOME: '/x' })).toBe(path.join('/x', 'lazytools', 'verified-locks'));
     expect(stampFolder({ XDG_CACHE_HOME: 'relative' })).toBe(path.join(os.homedir(), '.cache', 'lazytools', 'verified-locks'));
+  });
+
+  it('is keyed on the placement code: an edit to a placement module changes the key, and the stamp of the old code does not fit', () => {
+    const sources = PLACEMENT_MODULES.map((name) => path.join(import.meta.dirname, '..', '..', 'src', `${name}.ts`));
+    expect(placementCode()).toBe(codeDigest(sources));
+    expect(placementVersion()).toContain(placementCode());
+    // The same modules with one rule changed (a copy of groups.ts, say a new glob rule).
+    const copies = mkdtempSync(path.join(os.tmpdir(), 'lazytools-code-'));
+    const edited = sources.map((file, i) => {
+      const copy = path.join(copies, `${i}.ts`);
+      writeFileSync(copy, readFileSync(file, 'utf8') + (PLACEMENT_MODULES[i] === 'catalog/groups' ? '\n// a changed rule\n' : ''));
+      return copy;
+    });
+    const changed = codeDigest(edited);
+    expect(changed).not.toBe(placementCode());
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-stamp-'));
+    const bytes = bytesOf(makeLock(reference(), config));
+    buildCatalog(read(bytes, folder), config);
+    expect(readStamp(folder, placementVersion(), bytes).groups).toBeDefined();
+    expect(readStamp(folder, placementVersion().replace(placementCode(), changed), bytes).groups).toBeUndefined();
   });
 });

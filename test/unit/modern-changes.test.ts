@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/hub/gateway.js';
-import { watchListChanges } from '../../src/front/modern/changes.js';
+import { watchListChanges } from '../../src/handlers/list-changes.js';
 import { referenceSources } from '../harness/index.js';
 
 /** A gateway over the reference catalogs (as from a lock: no upstream process starts). */
@@ -10,17 +10,17 @@ async function gateway(rc: Record<string, unknown> = {}) {
   return new Gateway({ config: resolveConfig(parseConfig(rc)), locked: await referenceSources() });
 }
 
-describe('list changes for subscriptions/listen (front/modern/changes)', () => {
+describe('list changes for subscriptions/listen (handlers/list-changes)', () => {
   it('announces a reload that changes the tool lists, and stays silent for one that changes nothing', async () => {
     const gw = await gateway();
     const heard: string[] = [];
-    const stop = watchListChanges(gw, { toolsChanged: () => heard.push('tools'), promptsChanged: () => heard.push('prompts'), resourcesChanged: () => heard.push('resources') });
+    const watch = watchListChanges(gw, { toolsChanged: () => heard.push('tools'), promptsChanged: () => heard.push('prompts'), resourcesChanged: () => heard.push('resources') });
     gw.rebuild();
     await gw.reload(resolveConfig(parseConfig({})));
     expect(heard).toEqual([]);
     await gw.reload(resolveConfig(parseConfig({ modes: { extra: { description: 'x', groups: ['security'] } } })));
     expect(heard).toEqual(['tools']);
-    stop();
+    watch.stop();
     await gw.reload(resolveConfig(parseConfig({})));
     expect(heard).toEqual(['tools']);
     await gw.close();
@@ -38,6 +38,22 @@ describe('list changes for subscriptions/listen (front/modern/changes)', () => {
     expect(heard).toEqual(['tools']);
     gw.rebuild();
     expect(heard).toEqual(['tools']);
+    await gw.close();
+  });
+
+  it('reads the lists when a listen stream opens, so a rebuild that changed nothing after that stays silent', async () => {
+    const gw = await gateway();
+    const heard: string[] = [];
+    let listening = false;
+    const watch = watchListChanges(gw, { toolsChanged: () => heard.push('tools'), promptsChanged: () => heard.push('prompts'), resourcesChanged: () => heard.push('resources') }, () => listening);
+    await gw.reload(resolveConfig(parseConfig({ modes: { extra: { description: 'x', groups: ['security'] } } })));
+    watch.listenerOpens();
+    listening = true;
+    gw.rebuild();
+    expect(heard).toEqual([]);
+    await gw.reload(resolveConfig(parseConfig({})));
+    expect(heard).toEqual(['tools']);
+    watch.stop();
     await gw.close();
   });
 });

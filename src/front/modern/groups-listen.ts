@@ -5,6 +5,7 @@ import { viewDigest } from '../../focus/group-view.js';
 import { isRequest, type RawNotification, type RequestId } from '../../util/jsonrpc.js';
 import type { Gateway } from '../../hub/gateway.js';
 import { declaresGroups, groupsOf } from '../../handlers/groups-ext.js';
+import { AnnouncedList } from '../../handlers/list-changes.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META } from './variants.js';
 import { ModernView } from './view.js';
@@ -63,12 +64,10 @@ export function watchGroups(gateway: Gateway, route: ModernRoute, message: unkno
     }
     return found;
   };
-  let last = digest();
+  const groups = new AnnouncedList(digest);
+  groups.mark();
   const listener = (kind: string) => {
-    if (kind !== 'tools') return;
-    const next = digest();
-    if (next === last) return;
-    last = next;
+    if (kind !== 'tools' || !groups.changed()) return;
     send({ jsonrpc: '2.0', method: 'notifications/groups/list_changed', params: { _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } });
   };
   gateway.listChangeListeners.add(listener);
