@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempTree } from '../harness/index.js';
@@ -141,5 +142,21 @@ describe('groups --tool names the tools a glob missed', () => {
     expect(server.code).toBe(1);
     expect(server.stderr).toContain('Did you mean "memory:');
     expect(lazytools(['groups', '--catalog', 'tools.json', '--tool', 'read_file'], dir).code).toBe(0);
+  });
+});
+
+describe('lock says why an HTTP server could not be reached', () => {
+  it('names the network error behind "fetch failed"', async () => {
+    // A loopback port that was just free and is closed again: the connection is refused at once.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as { port: number };
+        server.close(() => resolve(free));
+      });
+    });
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ servers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } }) });
+    const { code, stderr } = lazytools(['lock'], dir);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/remote: could not start upstream "remote": fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/);
   });
 });
