@@ -30,7 +30,7 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const client = isClient ? (from as ClientName) : clientOfFile(source);
   // Claude Code records the project servers it keeps off in ~/.claude.json, not in .mcp.json.
   const disabled = client === 'claude-code' && path.basename(source) === '.mcp.json' ? claudeCodeDisabled(io.cwd) : undefined;
-  const imported = importServers(await readJsonFile(source), source, { cwd: io.cwd, disabled });
+  const imported = importServers(await readJsonFile(source, { comments: true }), source, { cwd: io.cwd, disabled });
   const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
   const rc = { ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);

@@ -95,6 +95,24 @@ describe('init asks the client entry only for variables lazytools needs', () => 
   });
 });
 
+describe('init reads client configs as their clients write them', () => {
+  it('VS Code and Cursor mcp.json are JSONC: comments and trailing commas import, strings keep their slashes and commas', () => {
+    const jsonc = ['{', '  // servers for this repo', '  "servers": {', '    "fs": { "command": "npx", "args": ["-y", "fs-mcp", "http://x//y", "a,}"], }, /* more later */', '  },', '}', ''].join('\n');
+    const dir = tempTree({ 'package.json': '{}', '.vscode/mcp.json': jsonc });
+    const { code, stderr } = lazytools(['init', '--from', 'vscode'], dir);
+    expect(code, stderr).toBe(0);
+    expect(rcOf(dir).servers.fs?.args).toEqual(['-y', 'fs-mcp', 'http://x//y', 'a,}']);
+  });
+
+  it('a config that is not JSON names the line and column', () => {
+    const dir = tempTree({ 'package.json': '{}', 'client.json': ['{', '  "mcpServers": {', '    "a": { "command": "x" }', '  ]', '}'].join('\n') });
+    const { code, stderr } = lazytools(['init', '--from', 'client.json'], dir);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/client\.json: invalid JSON: .* \(line 4, column 3\)/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe('init says what it could not carry over', () => {
   it('keys lazytools has no setting for, and values of the wrong type, are reported by key path', () => {
     const vscode = {
