@@ -40,6 +40,9 @@ describe('init keeps servers the client has turned off turned off', () => {
     expect(stderr).toContain('github: disabled in the client, imported with "disabled": true');
     expect(stderr).toContain('then set GITHUB_PERSONAL_ACCESS_TOKEN');
     expect(entryEnv(stdout)).toEqual({});
+    // Hints are for servers that will run: no container engine to pass through for it yet.
+    expect(stderr).not.toContain('github needs your container engine');
+    expect(stderr).not.toMatch(/github: placed tool by tool|"github"\]/);
     expect(stdout + stderr).not.toContain('ghp_aBcDeF');
   });
 
