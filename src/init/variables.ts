@@ -1,15 +1,8 @@
-import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
+import { PLAIN_VARIABLES } from '../config/env.js';
 import { isSecretKey, isSecretParam } from '../config/secrets.js';
 
 // How `lazytools init` keeps values out of the rc it writes: secrets become `${NAME}` references
 // (in env, headers, arguments and URLs), and a client's own variables become ours.
-
-/**
- * Variables a client's server can start without setting: those every client gives a server it
- * starts (the MCP SDK's inherited list: HOME, PATH, USER... on this platform), and so gives
- * lazytools, which expands the rc's `${VAR}` from its own environment.
- */
-const ALWAYS_SET = new Set(DEFAULT_INHERITED_ENV_VARS.map((name) => name.toUpperCase()));
 
 /** How the rc comes to read a variable: a secret moved out by init, or a reference the client config made. */
 type VariableKind = 'moved' | 'required' | 'optional';
@@ -54,7 +47,7 @@ export class Variables {
    * snippet would only invite a wrong value).
    */
   needed(): string[] {
-    return this.named((kind, name) => kind === 'moved' || (kind === 'required' && !ALWAYS_SET.has(name.toUpperCase())));
+    return this.named((kind, name) => kind === 'moved' || (kind === 'required' && !PLAIN_VARIABLES.has(name.toUpperCase())));
   }
 
   /** References read but not needed: with a default, or always set. */

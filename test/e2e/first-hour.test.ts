@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempTree } from '../harness/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cliStdio, runCli, serverEntry, tempTree, text } from '../harness/index.js';
 
 /**
  * A new user's first hour (issue htrial): client configs as people write them, imported with
@@ -179,5 +181,22 @@ describe('lock says why an HTTP server could not be reached', () => {
     const { code, stderr } = lazytools(['lock'], dir);
     expect(code).toBe(1);
     expect(stderr).toMatch(/remote: could not start upstream "remote": fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/);
+  });
+});
+
+describe('${HOME} in an rc is a path, not a secret', () => {
+  it('a tool result naming the home folder reaches the client as written, so the model can call back with it', async () => {
+    // Client configs write "${HOME}/projects" (Claude Code expands it); init keeps the reference.
+    const home = tempTree({ 'notes.txt': 'hello' });
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ servers: { files: { command: process.execPath, args: [serverEntry('filesystem'), '${HOME}'] } } }) });
+    const client = new Client({ name: 'first-hour', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--strategy', 'proxy'], { cwd: dir, env: { HOME: home } })));
+    try {
+      const listed = await client.callTool({ name: 'execute_tool', arguments: { name: 'list_allowed_directories', arguments: {} } });
+      expect(text(listed)).toContain(realpathSync(home));
+      expect(text(listed)).not.toContain('${HOME}');
+    } finally {
+      await client.close();
+    }
   });
 });
