@@ -83,8 +83,12 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     const unused = [...new Set(idle.flatMap((tool) => tool.groups.filter((name) => !groups.get(name)?.catchAll)))];
     warnings.push(`${idle.length} tool(s) are only in groups no mode uses (${listSome(unused)}) and show only in "all" modes: add those groups to a mode's "groups"`);
   }
-  const own = new Set(config.rcGroups);
-  const empty = [...groups.values()].filter((group) => group.tools.length === 0 && own.has(group.name) && tools.length > 0);
+  const rcGroups = new Set(config.rcGroups);
+  // A group of rc servers that list nothing here (disabled, or not in the lock: `check` names
+  // those) is expected to be empty; one whose filters match nothing is worth a word.
+  const listing = new Set(sorted.filter((source) => source.tools.length > 0).map((source) => source.server));
+  const idleServers = (group: GroupConfig | undefined) => (group?.servers?.length ?? 0) > 0 && (group?.servers ?? []).every((name) => own(config.servers, name) !== undefined && !listing.has(name));
+  const empty = [...groups.values()].filter((group) => group.tools.length === 0 && rcGroups.has(group.name) && tools.length > 0 && !idleServers(own(config.groups, group.name)));
   if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);
   warnings.push(...unknownToolKeys(config, tools, new Set(sorted.filter((source) => source.tools.length > 0).map((source) => source.server))));
 

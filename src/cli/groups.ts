@@ -2,6 +2,7 @@ import { placementReport, type ToolPlacement } from '../catalog/explain.js';
 import { toolGlob } from '../catalog/groups.js';
 import { modeFit, type RankedTool } from '../focus/fit.js';
 import { openProject } from '../project.js';
+import { didYouMean } from '../util/closest.js';
 import { defineCommand, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
@@ -31,6 +32,13 @@ or holds it back (reachable through search_tools), and the signals behind the pr
   const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
   const glob = values.tool === undefined ? undefined : toolGlob(values.tool);
   const report = placementReport(project.catalog, project.config, (tool) => glob === undefined || glob.test(tool.id));
+  if (values.tool !== undefined && report.tools.length === 0) {
+    // An empty answer would read as "this tool is in no group": say the glob matched nothing.
+    const ids = [...project.catalog.servers.map((server) => `${server}:*`), ...project.catalog.tools.map((tool) => tool.id)];
+    const names = values.tool.includes(':') ? ids : project.catalog.tools.map((tool) => tool.name);
+    io.err(`no tool matches --tool "${values.tool}" among the catalog's ${project.catalog.tools.length} tools.${didYouMean(values.tool, names)} Globs match "server:tool" ids, e.g. "github:*" or "*issue*".`);
+    return 1;
+  }
   const placed = values.unplaced ? report.tools.filter((tool) => tool.unplaced !== undefined) : report.tools;
   const ranks = new Map<string, Map<string, RankedTool>>();
   const rankIn = (mode: string) => {

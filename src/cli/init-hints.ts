@@ -2,7 +2,7 @@ import { serverHints } from '../catalog/explain.js';
 import { passthroughHints, proxyPassthrough } from '../config/passthrough.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { RcConfig } from '../config/schema.js';
-import { own } from '../util/own.js';
+import { dictionary, own } from '../util/own.js';
 
 /**
  * Lines `lazytools init` prints after writing an rc: per imported server, the preset groups and
@@ -11,7 +11,9 @@ import { own } from '../util/own.js';
  * shell passed through. JSON rc files have no comments, so this is printed, not written.
  */
 export function initHints(rc: RcConfig, file: string, env: NodeJS.ProcessEnv): string[] {
-  const config = resolveConfig(rc, file);
+  const resolved = resolveConfig(rc, file);
+  // A disabled server needs no placement or environment yet: hints are for what will run.
+  const config = { ...resolved, servers: dictionary(Object.entries(resolved.servers).filter(([, server]) => server.disabled !== true)) };
   const mode = own(config.modes, config.defaultMode);
   const lines: string[] = [];
   const hints = serverHints(config);

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLIENT_NAMES, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
+import { CLIENT_NAMES, claudeCodeDisabled, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { parseConfig } from '../config/load.js';
 import { strategySchema } from '../config/schema.js';
 import { importStrategy } from '../hub/clients.js';
@@ -28,20 +28,23 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
   if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
   const client = isClient ? (from as ClientName) : clientOfFile(source);
-  const imported = importServers(await readJsonFile(source), source, { cwd: io.cwd });
+  // Claude Code records the project servers it keeps off in ~/.claude.json, not in .mcp.json.
+  const disabled = client === 'claude-code' && path.basename(source) === '.mcp.json' ? claudeCodeDisabled(io.cwd) : undefined;
+  const imported = importServers(await readJsonFile(source, { comments: true }), source, { cwd: io.cwd, disabled });
   const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
   const rc = { ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);
   const names = Object.keys(rc.servers ?? {});
-  if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}`);
+  if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${imported.skipped.join(', ')}` : ''}`);
   writeFileSync(out, `${JSON.stringify(rc, null, 2)}\n`);
   io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
   io.err(`strategy "${picked.strategy}": ${picked.reason}`);
   for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
   for (const note of imported.notes) io.err(`note: ${note}`);
   for (const warning of imported.warnings) io.err(`warning: ${warning}`);
-  if (imported.secrets.length > 0)
-    io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file; set them in your environment: ${imported.secrets.join(', ')}`);
+  if (imported.moved.length > 0) io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file: ${imported.moved.join(', ')}`);
+  if (imported.secrets.length > 0) io.err(`the rc reads these variables; set them in your environment: ${imported.secrets.join(', ')}`);
+  if (imported.optional.length > 0) io.err(`also read, with a default or set for every server a client starts (no need to set them): ${imported.optional.join(', ')}`);
   for (const line of initHints(rc, out, io.env)) io.err(line);
   const launch = launchCommand();
   const clients = client === undefined ? CLIENT_NAMES : [client];

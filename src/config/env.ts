@@ -1,12 +1,23 @@
 import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
 
+/**
+ * Variables every MCP client sets for a server it starts (the SDK's inherited list, POSIX and
+ * Windows) and the temp folder: names of places and of the user, not secrets. Their values are not
+ * redacted: a tool result listing `/home/me/src` must reach the model as written, or it calls back
+ * with `${HOME}/src`, which no server expands. `init` never asks a client entry to set them.
+ */
+export const PLAIN_VARIABLES: ReadonlySet<string> = new Set([
+  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'TMPDIR',
+  'APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PROCESSOR_ARCHITECTURE', 'PROGRAMFILES', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERNAME', 'USERPROFILE',
+]);
+
 /** A `${VAR}` without a default whose variable is unset: it disables one server, not the gateway. */
 export class UnsetVariableError extends ConfigError {}
 
 /**
  * Replaces `${VAR}` and `${VAR:-default}` in a string with values from `env`, so secrets stay out
- * of rc files. Every substituted value is registered for redaction (see util/redact).
+ * of rc files. Every substituted value but those of PLAIN_VARIABLES is registered for redaction (see util/redact).
  *
  * @throws UnsetVariableError (a ConfigError) naming the variable and the key path when a variable without a default is unset.
  */
@@ -14,8 +25,8 @@ export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: stri
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
     const found = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
     if (typeof found === 'string' && found !== '') {
-      // Whatever comes from the environment may be a secret: shown as ${NAME} from now on.
-      registerSecret(found, name);
+      // Whatever else comes from the environment may be a secret: shown as ${NAME} from now on.
+      if (!PLAIN_VARIABLES.has(name.toUpperCase())) registerSecret(found, name);
       return found;
     }
     if (fallback !== undefined) return fallback;

@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import type { RcConfig, ServerConfig } from '../config/schema.js';
-import { isSecretKey, isSecretParam, looksSecret } from '../config/secrets.js';
+import { isSecretKey, looksSecret } from '../config/secrets.js';
+import { envName, moveHeader, scrubArgs, scrubUrl, Variables, vscodeVariables } from './variables.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
 export type ClientName = 'claude-desktop' | 'cursor' | 'vscode' | 'claude-code';
@@ -47,8 +48,12 @@ export function clientOfFile(file: string): ClientName | undefined {
 
 export interface ImportedServers {
   rc: RcConfig;
-  /** Environment variables the rc now reads: set them before `lazytools serve`. */
+  /** Environment variables lazytools must have for the rc: set them before `lazytools serve` (the client entry's env). */
   secrets: string[];
+  /** The secrets among them that init moved out of the file. */
+  moved: string[];
+  /** Variables the rc reads that need no setting: with a default, or set for every server a client starts (`HOME`). */
+  optional: string[];
   skipped: string[];
   /** What the import changed on the way (renames, sse servers, VS Code variables, sources). */
   notes: string[];
@@ -59,7 +64,18 @@ export interface ImportedServers {
 export interface ImportOptions {
   /** The project folder: Claude Code's ~/.claude.json keeps its servers under `projects[<cwd>]`. */
   cwd?: string | undefined;
+  /** Servers the client keeps but does not start (Claude Code's per-project lists): imported disabled. */
+  disabled?: ReadonlySet<string> | undefined;
 }
+
+/** Where a client entry may give an HTTP server's address: most clients, Windsurf, Gemini CLI. */
+const URL_KEYS = ['url', 'serverUrl', 'httpUrl'] as const;
+
+/** Entry keys the import reads; any other key is reported, not silently dropped. */
+const READ_KEYS = new Set<string>(['command', 'args', 'env', 'cwd', ...URL_KEYS, 'headers', 'type', 'transport', 'disabled']);
+
+/** What to do instead, for keys of well-known clients that have no rc equivalent. */
+const INSTEAD: ReadonlyMap<string, string> = new Map([['envFile', 'put its variables in "env" or in the environment lazytools runs in']]);
 
 /**
  * Turns a client's MCP config (`mcpServers` of Claude Desktop, Cursor and Claude Code, including
@@ -73,12 +89,14 @@ export interface ImportOptions {
  */
 export function importServers(json: unknown, file: string, options: ImportOptions = {}): ImportedServers {
   const notes: string[] = [];
-  const entries = serverEntries(json, file, options.cwd, notes);
+  const { entries, disabled: listed } = serverEntries(json, file, options.cwd, notes);
+  const disabledNames = new Set([...listed, ...(options.disabled ?? [])]);
   const servers: Record<string, ServerConfig> = dictionary();
   const groups: NonNullable<RcConfig['groups']> = dictionary();
   const variables = new Variables();
   const skipped: string[] = [];
   const warnings: string[] = [];
+  const disabled: string[] = [];
   for (const [rawName, value] of entries) {
     const entry = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
     if (rawName === 'lazytools' || (Array.isArray(entry.args) && entry.args.includes('lazytools'))) {
@@ -89,25 +107,35 @@ export function importServers(json: unknown, file: string, options: ImportOption
     if (name !== rawName) notes.push(`server "${rawName}" is named "${name}" (letters, digits, "_", "-" and "." only, names kept distinct)`);
     const at = `servers.${name}`;
     const text = (raw: unknown, where: string) => vscodeVariables(String(raw), where, variables, notes);
+    const field = <T>(key: string, expected: string, ok: (raw: unknown) => raw is T): T | undefined => {
+      const raw = entry[key];
+      if (raw === undefined || ok(raw)) return raw as T | undefined;
+      warnings.push(`${at}.${key}: expected ${expected}, got ${JSON.stringify(raw)}: left out, so the server may not start as it did in the client`);
+      return undefined;
+    };
+    const urlKey = URL_KEYS.find((key) => typeof entry[key] === 'string');
     let server: ServerConfig;
     if (typeof entry.command === 'string') {
       server = { command: text(entry.command, `${at}.command`) };
-      if (Array.isArray(entry.args)) server.args = scrubArgs(entry.args.map((arg, i) => text(arg, `${at}.args[${i}]`)), name, variables);
-      if (isRecord(entry.env)) {
+      const args = field('args', 'an array of strings', Array.isArray);
+      if (args) server.args = scrubArgs(args.map((arg, i) => text(arg, `${at}.args[${i}]`)), name, variables);
+      const envs = field('env', 'an object of strings', isRecord);
+      if (envs) {
         const env: Record<string, string> = {};
-        for (const [key, raw] of Object.entries(entry.env)) {
+        for (const [key, raw] of Object.entries(envs)) {
           const value = text(raw, `${at}.env.${key}`);
           env[key] = isSecretKey(key) || looksSecret(value) ? variables.move(value, envName(key), name) : value;
         }
         server.env = env;
       }
       if (typeof entry.cwd === 'string') server.cwd = text(entry.cwd, `${at}.cwd`);
-    } else if (typeof entry.url === 'string') {
-      const { url, headers: fromUrl } = scrubUrl(text(entry.url, `${at}.url`), name, variables, notes, at);
+    } else if (urlKey !== undefined) {
+      const { url, headers: fromUrl } = scrubUrl(text(entry[urlKey], `${at}.url`), name, variables, notes, at);
       server = { url };
       const headers: Record<string, string> = { ...fromUrl };
-      if (isRecord(entry.headers))
-        for (const [key, raw] of Object.entries(entry.headers)) {
+      const given = field('headers', 'an object of strings', isRecord);
+      if (given)
+        for (const [key, raw] of Object.entries(given)) {
           const value = text(raw, `${at}.headers.${key}`);
           headers[key] = isSecretKey(key) || looksSecret(value) ? moveHeader(value, envName(`${name}_${key}`), name, variables) : value;
         }
@@ -118,25 +146,44 @@ export function importServers(json: unknown, file: string, options: ImportOption
       skipped.push(`${rawName} (neither "command" nor "url")`);
       continue;
     }
+    if (entry.disabled === true || disabledNames.has(rawName)) {
+      server.disabled = true;
+      disabled.push(name);
+    }
+    for (const key of Object.keys(entry).filter((key) => !READ_KEYS.has(key)))
+      notes.push(`${at}: "${key}" was not imported (lazytools has no such setting)${INSTEAD.has(key) ? `; ${INSTEAD.get(key)}` : ''}`);
     for (const [where, value] of literalValues(server, at)) if (looksSecret(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
     servers[name] = server;
     groups[name] = { description: `All tools of ${name}`, servers: [name] };
   }
+  // A disabled server's variables are asked for once it is enabled: `serve` never reads them before.
+  const refers = (list: ServerConfig[], name: string) => JSON.stringify(list).includes(`\${${name}}`) || JSON.stringify(list).includes(`\${${name}:-`);
+  const off = Object.values(servers).filter((server) => server.disabled === true);
+  const on = Object.values(servers).filter((server) => server.disabled !== true);
+  const later = variables.needed().filter((name) => refers(off, name) && !refers(on, name));
+  if (disabled.length > 0)
+    notes.push(`${disabled.join(', ')}: disabled in the client, imported with "disabled": true (lazytools starts and lists them once you remove it)${later.length > 0 ? `; then set ${later.join(', ')}` : ''}`);
   return {
     rc: { $schema: 'node_modules/lazytools/lazytools.schema.json', servers, groups, defaultMode: 'development' },
-    secrets: variables.names(),
+    secrets: variables.needed().filter((name) => !later.includes(name)),
+    moved: variables.moved(),
+    optional: variables.optional(),
     skipped,
     notes,
     warnings,
   };
 }
 
-/** The server entries of a client config, with a note saying where they came from. */
-function serverEntries(json: unknown, file: string, cwd: string | undefined, notes: string[]): Array<[string, unknown]> {
+/**
+ * The server entries of a client config, with a note saying where they came from, and the names a
+ * Claude Code project entry disables (`disabledMcpServers`, `disabledMcpjsonServers`).
+ */
+function serverEntries(json: unknown, file: string, cwd: string | undefined, notes: string[]): { entries: Array<[string, unknown]>; disabled: string[] } {
   const root = (isRecord(json) ? json : {}) as { mcpServers?: unknown; servers?: unknown; projects?: unknown };
   const entries: Array<[string, unknown]> = [];
   const top = isRecord(root.mcpServers) ? root.mcpServers : isRecord(root.servers) ? root.servers : undefined;
   if (top) entries.push(...Object.entries(top));
+  let disabled: string[] = [];
   if (isRecord(root.projects)) {
     const projects = root.projects;
     const key = cwd !== undefined && hasOwn(projects, cwd) ? cwd : undefined;
@@ -146,124 +193,33 @@ function serverEntries(json: unknown, file: string, cwd: string | undefined, not
       entries.push(...Object.entries(servers));
       notes.push(`took ${Object.keys(servers).length} server(s) of this project from projects["${key}"].mcpServers`);
     }
+    disabled = disabledIn(project);
     const others = Object.entries(projects).filter(([name, value]) => name !== key && isRecord(value) && isRecord(value.mcpServers) && Object.keys(value.mcpServers).length > 0);
     if (others.length > 0) notes.push(`left out the servers of ${others.length} other project(s) in ${file} (run init in that project's folder)`);
   }
   if (entries.length === 0 && !top)
     throw new ConfigError(`expected "mcpServers" (or "servers", or "projects[<folder>].mcpServers" for ${cwd ?? 'this folder'}) with the MCP servers to import`, file);
-  return entries;
+  return { entries, disabled };
 }
 
-/** Environment variable names the rc refers to, each bound to one value so servers stay distinct. */
-class Variables {
-  private readonly values = new Map<string, string>();
-
-  /** `value` as a reference to a variable named `preferred` (or `<SERVER>_<preferred>` when taken). */
-  move(value: string, preferred: string, server: string): string {
-    if (/^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$/.test(value)) return value;
-    let name = preferred;
-    const taken = this.values.get(name);
-    if (taken !== undefined && taken !== value) {
-      name = envName(`${server}_${preferred}`);
-      for (let n = 2; this.values.has(name) && this.values.get(name) !== value; n++) name = envName(`${server}_${preferred}_${n}`);
-    }
-    this.values.set(name, value);
-    return `\${${name}}`;
-  }
-
-  /** A reference the client config already made (VS Code `${env:X}`, `${input:x}`): kept, listed. */
-  use(name: string): void {
-    if (!this.values.has(name)) this.values.set(name, '');
-  }
-
-  names(): string[] {
-    return [...this.values.keys()];
-  }
-}
-
-/** A header value with its scheme word kept: `Bearer x` -> `Bearer ${NAME}`. */
-function moveHeader(value: string, name: string, server: string, variables: Variables): string {
-  const scheme = /^([A-Za-z][A-Za-z0-9_-]{0,20}) +(\S.*)$/.exec(value);
-  if (scheme && !value.includes('${')) return `${scheme[1]} ${variables.move(scheme[2] as string, name, server)}`;
-  if (value.includes('${')) return value;
-  return variables.move(value, name, server);
-}
-
-/** `--api-key X`, `--token=X` and credentialed URLs in arguments become references. */
-function scrubArgs(args: string[], server: string, variables: Variables): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const inline = /^(--?[\w-]+)=(.*)$/.exec(arg);
-    if (inline && isSecretKey(inline[1] as string) && !(inline[2] as string).startsWith('${')) {
-      out.push(`${inline[1]}=${variables.move(inline[2] as string, envName(`${server}_${inline[1]}`), server)}`);
-      continue;
-    }
-    const previous = out[out.length - 1];
-    if (previous !== undefined && /^--?[\w-]+$/.test(previous) && isSecretKey(previous) && !previous.includes('=') && !arg.startsWith('-') && !arg.startsWith('${')) {
-      out.push(variables.move(arg, envName(`${server}_${previous}`), server));
-      continue;
-    }
-    out.push(/^[a-z][a-z0-9+.-]*:\/\//i.test(arg) ? scrubUrlCredentials(arg, server, variables) : arg);
-  }
-  return out;
-}
-
-/** A URL argument with its password and credential query values moved out. */
-function scrubUrlCredentials(value: string, server: string, variables: Variables): string {
-  let out = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^:/@\s]*):([^@/\s]+)@/i, (whole, scheme: string, user: string, password: string) =>
-    password.startsWith('${') ? whole : `${scheme}${user}:${variables.move(decodeSafe(password), envName(`${server}_PASSWORD`), server)}@`,
-  );
-  out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, key: string, raw: string) =>
-    isSecretParam(key) && raw !== '' && !raw.startsWith('${') ? `${sep}${key}=${variables.move(decodeSafe(raw), envName(`${server}_${key}`), server)}` : whole,
-  );
-  return out;
+/** Server names a Claude Code project entry of ~/.claude.json turns off (its `/mcp` toggles and rejected `.mcp.json` servers). */
+function disabledIn(project: unknown): string[] {
+  if (!isRecord(project)) return [];
+  return [project.disabledMcpServers, project.disabledMcpjsonServers].flatMap((list) => (Array.isArray(list) ? list.filter((name): name is string => typeof name === 'string') : []));
 }
 
 /**
- * A server URL: query credentials become references; `user:password@` cannot stay in the URL (the
- * gateway refuses it), so it moves to an Authorization header the user fills in.
+ * The servers Claude Code keeps off in project `cwd` (recorded in ~/.claude.json), for importing
+ * its `.mcp.json`: an unreadable or foreign file disables nothing.
  */
-function scrubUrl(value: string, server: string, variables: Variables, notes: string[], at: string): { url: string; headers: Record<string, string> } {
-  const userinfo = /^([a-z][a-z0-9+.-]*:\/\/)([^/@\s]+)@/i.exec(value);
-  const url = scrubUrlCredentials(userinfo ? value.replace(userinfo[0], userinfo[1] as string) : value, server, variables);
-  if (!userinfo) return { url, headers: {} };
-  const name = envName(`${server}_BASIC_AUTH`);
-  variables.use(name);
-  notes.push(`${at}.url carried user:password@: removed; set ${name} to base64("user:password") for the Authorization header it now sends`);
-  return { url, headers: { Authorization: `Basic \${${name}}` } };
-}
-
-/**
- * VS Code variables: `${env:X}` is our `${X}`; `${input:id}` (a prompt in VS Code) becomes
- * `${ID}`, to be set in the environment; `${workspaceFolder}` is the project folder, where the rc
- * lives and children start. Anything else `${...}` that is not ours is reported.
- */
-function vscodeVariables(value: string, where: string, variables: Variables, notes: string[]): string {
-  return value.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
-    const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
-    if (env) {
-      variables.use(env[1] as string);
-      return `\${${env[1]}}`;
-    }
-    const input = /^input:(.+)$/.exec(inner);
-    if (input) {
-      const name = envName(input[1] as string);
-      variables.use(name);
-      notes.push(`${where}: VS Code input "${input[1]}" (prompted by VS Code) is read from \${${name}}`);
-      return `\${${name}}`;
-    }
-    if (inner === 'workspaceFolder') {
-      notes.push(`${where}: \${workspaceFolder} became "." (the rc's folder)`);
-      return '.';
-    }
-    if (/^[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?$/.test(inner)) {
-      variables.use(inner.replace(/:-.*$/, ''));
-      return whole;
-    }
-    notes.push(`${where}: "${whole}" is a client variable lazytools does not know; it was left as written`);
-    return whole;
-  });
+export function claudeCodeDisabled(cwd: string, home = os.homedir()): Set<string> {
+  try {
+    const json = JSON.parse(readFileSync(path.join(home, '.claude.json'), 'utf8')) as unknown;
+    const projects = isRecord(json) && isRecord(json.projects) ? json.projects : {};
+    return new Set(hasOwn(projects, cwd) ? disabledIn(projects[cwd]) : []);
+  } catch {
+    return new Set();
+  }
 }
 
 /** Every literal string of a server (what could still hold a secret), with its key path. */
@@ -281,20 +237,6 @@ function uniqueName(raw: string, taken: Record<string, unknown>): string {
   let name = base;
   for (let n = 2; hasOwn(taken, name) || name === 'lazytools'; n++) name = `${base}-${n}`;
   return name;
-}
-
-/** An environment variable name: upper case, `_` for anything else. */
-function envName(raw: string): string {
-  const name = raw.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
-  return /^[A-Z_]/.test(name) ? name : `V_${name}`;
-}
-
-function decodeSafe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

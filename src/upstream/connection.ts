@@ -69,7 +69,9 @@ export async function openConnection(options: OpenOptions): Promise<Connection> 
 function describe(error: unknown, transport: Transport | undefined): string {
   const err = error as NodeJS.ErrnoException;
   if (err?.code === 'ENOENT') return redact(`command not found (${err.path ?? 'spawn'})`);
-  const base = outsideText(err?.message ?? String(error));
+  // fetch says only "fetch failed": the reason (ENOTFOUND, ECONNREFUSED, a certificate) is its cause.
+  const cause = (err?.cause as Error | undefined)?.message;
+  const base = outsideText(`${err?.message ?? String(error)}${cause && err?.message?.includes(cause) !== true ? ` (${cause})` : ''}`);
   if (transport instanceof StdioUpstreamTransport && transport.exit) {
     const { code, signal } = transport.exit;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;

@@ -5,12 +5,20 @@ import { ConfigError } from './errors.js';
  * Reads a JSON file (catalogs, locks, client configs) with a ConfigError naming it on failure,
  * so a missing or broken file is a clear exit-2 message, never a stack trace.
  */
-export async function readJsonFile(file: string): Promise<unknown> {
-  return (await readJsonBytes(file)).json;
+export async function readJsonFile(file: string, options: JsonOptions = {}): Promise<unknown> {
+  return (await readJsonBytes(file, options)).json;
+}
+
+export interface JsonOptions {
+  /**
+   * Read JSON with comments and trailing commas (JSONC), as VS Code and Cursor write their
+   * `mcp.json`: for client configs, never for lazytools' own files.
+   */
+  comments?: boolean;
 }
 
 /** readJsonFile, with the file's bytes too (what a lock's stamp is keyed by, see lock-stamp.ts). */
-export async function readJsonBytes(file: string): Promise<{ json: unknown; bytes: Buffer }> {
+export async function readJsonBytes(file: string, options: JsonOptions = {}): Promise<{ json: unknown; bytes: Buffer }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -18,14 +26,64 @@ export async function readJsonBytes(file: string): Promise<{ json: unknown; byte
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(code === 'ENOENT' ? 'file not found' : `could not read file (${code ?? String(error)})`, file);
   }
+  const text = options.comments ? blankJsonc(bytes.toString('utf8')) : bytes.toString('utf8');
   try {
-    return { json: JSON.parse(bytes.toString('utf8')) as unknown, bytes };
+    return { json: JSON.parse(text) as unknown, bytes };
   } catch (error) {
-    throw new ConfigError(`invalid JSON: ${(error as Error).message}`, file);
+    const message = (error as Error).message;
+    throw new ConfigError(`invalid JSON: ${message}${whereInJson(text, message)}`, file);
   }
+}
+
+/**
+ * ` (line L, column C)` for a JSON.parse error that gives only a position (Node 20), and what
+ * hand-edited client configs most often hold there: a trailing comma or a comment.
+ */
+function whereInJson(text: string, message: string): string {
+  const at = /at position (\d+)/.exec(message);
+  if (!at || /\bline\b/.test(message)) return '';
+  const position = Number(at[1]);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  const next = text.slice(position, position + 2);
+  const hint = /,\s*$/.test(before) ? ': a trailing comma, which JSON does not allow' : next === '//' || next === '/*' ? ': a comment, which JSON does not allow' : '';
+  return ` (line ${line}, column ${column}${hint})`;
 }
 
 /** A JSON object (not null, not an array): what untrusted payloads are checked against before use. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * JSONC as JSON: comments and trailing commas become spaces (newlines kept), so positions in a
+ * parse error still point into the file as written.
+ */
+export function blankJsonc(text: string): string {
+  const out = [...text];
+  const blank = (from: number, to: number) => {
+    for (let i = from; i < to; i++) if (out[i] !== '\n' && out[i] !== '\r') out[i] = ' ';
+  };
+  let comma = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      comma = -1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      blank(i, end === -1 ? text.length : end);
+      i = end === -1 ? text.length : end;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      blank(i, end === -1 ? text.length : end + 2);
+      i = end === -1 ? text.length : end + 1;
+    } else if (c === ',') comma = i;
+    else if ((c === '}' || c === ']') && comma !== -1) {
+      out[comma] = ' ';
+      comma = -1;
+    } else if (c !== undefined && !/\s/.test(c)) comma = -1;
+  }
+  return out.join('');
 }
