@@ -75,3 +75,15 @@ describe('errors repeat a made-up name cut short', () => {
     }
   });
 });
+
+describe('focus_mode intent: a task phrase, not a document', () => {
+  it('a 1 MB intent that names no mode is answered with the modes to pick from, within the reply bound', async () => {
+    const client = await connect(10, { ...rc, modes: { ...rc.modes, review: { groups: ['g'], description: 'Review a change' } } });
+    const result = (await client.callTool({ name: 'focus_mode', arguments: { intent: 'zzq '.repeat(250_000) } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toMatch(/^No mode matches "(zzq ){50}/);
+    // The phrase is cut short, so the list of modes still fits in the bounded reply.
+    expect(text(result)).toContain('- review: Review a change');
+    expect(text(result).length).toBeLessThanOrEqual(1_500);
+  });
+});
