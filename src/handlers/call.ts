@@ -2,6 +2,7 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import { findTool, type CatalogTool } from '../catalog/catalog.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { didYouMean } from '../util/closest.js';
+import { echoName } from '../util/errors.js';
 import { visibleToolNames } from '../focus/policy.js';
 import { UpstreamError } from '../upstream/error.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -45,7 +46,7 @@ function permitted(session: CallingSession, name: string): { tool: CatalogTool; 
   const tool = findTool(catalog, name);
   const held = tool ? undefined : session.gateway.heldBack.get(name);
   if (held) return { result: errorResult(`"${name}" is held back: ${held}.`) };
-  if (!tool) return { result: errorResult(`Unknown tool "${name}".${didYouMean(name, visibleToolNames(catalog, session.gateway.config, session.boundary))} Use search_tools to find tools.`) };
+  if (!tool) return { result: errorResult(`Unknown tool "${echoName(name)}".${didYouMean(name, visibleToolNames(catalog, session.gateway.config, session.boundary))} Use search_tools to find tools.`) };
   const refusal = session.refusal(tool);
   if (refusal) return { result: errorResult(refusal) };
   const upstream = session.gateway.upstreamOf(tool);

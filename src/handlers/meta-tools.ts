@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { findTool, sumTokens, type CatalogGroup, type CatalogTool } from '../catalog/catalog.js';
-import { UnknownNameError } from '../util/errors.js';
+import { echoName, UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
 import { groupToolsWithin, mayEnable, modeAllows, modeNamed, visibleToolNames, withinBoundary, type Boundary } from '../focus/policy.js';
@@ -16,6 +16,9 @@ import { exampleArguments } from './examples.js';
 import { MAX_QUERIES } from '../search/engine.js';
 
 const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
+
+/** Unknown names of one describe_tools call that get "closest" hints (the rest get none): bounded work per call. */
+const HINTED_NAMES = 10;
 
 /**
  * What the meta-tools need from whoever serves them: a legacy session, or one stateless
@@ -144,11 +147,13 @@ function describeTools(session: MetaToolSession, args: Record<string, unknown>):
     return errorResult('describe_tools: "names" must be a non-empty array of tool names.');
   const catalog = session.gateway.catalog;
   const config = session.gateway.config;
+  let hinted = 0;
   const described = (names as string[]).map((name) => {
     const found = findTool(catalog, name);
     // Outside a token's modes a tool is unknown: neither its schema nor its name is told.
     const tool = found && withinBoundary(config, session.boundary, found) ? found : undefined;
-    if (!tool) return { name, error: 'unknown tool', closest: closestNames(name, visibleToolNames(catalog, config, session.boundary)) };
+    // Closest names for the first few unknown names only: each is a walk over every visible name.
+    if (!tool) return { name: echoName(name), error: 'unknown tool', closest: hinted++ < HINTED_NAMES ? closestNames(name, visibleToolNames(catalog, config, session.boundary)) : [] };
     const peers = tool.groups.flatMap((name) => {
       const group = catalog.groups.get(name);
       return group && !group.catchAll ? group.tools : [];

@@ -8,6 +8,7 @@ import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
 import { entryName, listEntry } from './tool-lists.js';
 import { errorResult } from './results.js';
+import { echoName } from '../util/errors.js';
 import type { ListingSession, RelayRoute, ToolsView } from './context.js';
 
 /**
@@ -55,7 +56,7 @@ async function handleCall(view: ToolsView, name: string, args: unknown, call: Ca
     return await callCatalogTool(view, name, args, call, 'direct');
   } catch (error) {
     if (call.passInput && typeof (error as { code?: unknown }).code === 'number') throw error;
-    return errorResult(`lazytools could not handle "${name}": ${(error as Error).message}`);
+    return errorResult(`lazytools could not handle "${echoName(name)}": ${(error as Error).message}`);
   }
 }
 

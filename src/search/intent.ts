@@ -2,6 +2,8 @@ import type { ResolvedMode } from '../config/resolve.js';
 import { normalized } from '../catalog/text.js';
 import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
+import { MAX_QUERY_CHARS } from './query.js';
+import { echoName } from '../util/errors.js';
 
 /** A phrase resolved to a mode, or the closest modes when it is not clear enough. */
 export interface IntentMatch {
@@ -25,7 +27,9 @@ const INTENT_THRESHOLD = 0.35;
  * @example
  * resolveIntent('time for a security audit', modes); // { mode: 'security_review', confidence: 0.9, ... }
  */
-export function resolveIntent(phrase: string, modes: readonly ResolvedMode[], threshold = INTENT_THRESHOLD): IntentMatch {
+export function resolveIntent(input: string, modes: readonly ResolvedMode[], threshold = INTENT_THRESHOLD): IntentMatch {
+  // A task phrase, not a document: a megabyte intent was read whole against every mode's aliases.
+  const phrase = input.slice(0, MAX_QUERY_CHARS);
   const text = normalized(phrase);
   const expansion = expandQuery(phrase);
   const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) }));
@@ -53,8 +57,8 @@ export function resolveIntent(phrase: string, modes: readonly ResolvedMode[], th
 export function unclearIntentText(phrase: string, match: IntentMatch, modes: readonly Pick<ResolvedMode, 'name' | 'description'>[]): string {
   const head =
     match.alternatives.length > 0
-      ? `Not sure which mode fits "${phrase}" (confidence ${match.confidence}, needs ${INTENT_THRESHOLD}). Closest: ${match.alternatives.map((a) => `${a.mode} (${a.confidence})`).join(', ')}.`
-      : `No mode matches "${phrase}": none of its words appear in a mode's name, aliases or description.`;
+      ? `Not sure which mode fits "${echoName(phrase)}" (confidence ${match.confidence}, needs ${INTENT_THRESHOLD}). Closest: ${match.alternatives.map((a) => `${a.mode} (${a.confidence})`).join(', ')}.`
+      : `No mode matches "${echoName(phrase)}": none of its words appear in a mode's name, aliases or description.`;
   return [head, 'Name one of these modes, or describe the work in other words:', ...modes.map((mode) => `- ${mode.name}: ${mode.description}`)].join('\n');
 }
 

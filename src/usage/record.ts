@@ -1,4 +1,5 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -45,17 +46,46 @@ export class UsageRecorder {
     this.buffer = [];
     this.writing = this.writing.then(async () => {
       await mkdir(path.dirname(this.file), { recursive: true });
-      await appendFile(this.file, lines);
+      // Never through a symlink (it would append to whatever file it names) and never waiting on
+      // a FIFO without a reader: either fails, and the records are dropped like any failed write.
+      const handle = await open(this.file, APPEND_FLAGS, 0o600);
+      try {
+        await handle.appendFile(lines);
+      } finally {
+        await handle.close();
+      }
     }).catch(() => {});
     return this.writing;
   }
 }
 
-/** Reads a usage file; malformed lines are skipped. */
+/** Bytes of the usage file read at start: its newest records (older ones weigh little after decay). */
+export const USAGE_READ_MAX = 4 * 1024 * 1024;
+
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Reads a usage file's newest records (its last USAGE_READ_MAX bytes); malformed lines are
+ * skipped. Anything but a regular file (a FIFO, a device, a directory) reads as no records:
+ * opening never waits for a writer and reading never runs past the bound, so a poisoned file
+ * cannot hang or slow a start.
+ */
 export async function readUsage(file: string): Promise<UsageRecord[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return [];
+      const start = Math.max(0, info.size - USAGE_READ_MAX);
+      const buffer = Buffer.alloc(info.size - start);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+      text = buffer.subarray(0, bytesRead).toString('utf8');
+      // Started inside a line: drop that partial line.
+      if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    } finally {
+      await handle.close();
+    }
   } catch {
     return [];
   }

@@ -1,9 +1,18 @@
 /**
+ * Longest input compared in full: no name is that long, so past it only a prefix can be close.
+ * An unknown name comes from a client (a 100 KB tools/call name); without this bound, and the
+ * length pruning below, one such call held the event loop for minutes over 10,000 tools.
+ */
+const MAX_INPUT = 256;
+
+/**
  * Names from `candidates` closest to `input`, best first: used for "did you mean" hints on unknown
- * modes, groups and tools. Prefix and substring matches rank ahead of edit distance.
+ * modes, groups and tools. Prefix and substring matches rank ahead of edit distance. Work is
+ * bounded per candidate whatever the input: the input is cut to MAX_INPUT characters and an edit
+ * distance is computed only where the lengths leave it within the limit, and stops past it.
  */
 export function closestNames(input: string, candidates: Iterable<string>, max = 3): string[] {
-  const needle = input.toLowerCase();
+  const needle = input.slice(0, MAX_INPUT).toLowerCase();
   const scored: Array<{ name: string; score: number }> = [];
   for (const name of candidates) {
     const hay = name.toLowerCase();
@@ -12,12 +21,15 @@ export function closestNames(input: string, candidates: Iterable<string>, max = 
     else if (hay.startsWith(needle) || needle.startsWith(hay)) score = 1;
     else if (hay.includes(needle) || needle.includes(hay)) score = 2;
     else {
-      const distance = editDistance(needle, hay);
-      // A misspelled start of a longer name ("securty" for "security_review") counts too.
-      const prefix = Math.min(...[-1, 0, 1].map((d) => editDistance(needle, hay.slice(0, needle.length + d))));
-      if (distance <= Math.max(2, Math.floor(Math.max(needle.length, hay.length) / 2))) score = 2 + distance;
-      else if (needle.length >= 4 && prefix <= 2) score = 3 + prefix;
-      else continue;
+      const limit = Math.max(2, Math.floor(Math.max(needle.length, hay.length) / 2));
+      const distance = editDistance(needle, hay, limit);
+      if (distance <= limit) score = 2 + distance;
+      else if (needle.length >= 4) {
+        // A misspelled start of a longer name ("securty" for "security_review") counts too.
+        const prefix = Math.min(...[-1, 0, 1].map((d) => editDistance(needle, hay.slice(0, needle.length + d), 2)));
+        if (prefix > 2) continue;
+        score = 3 + prefix;
+      } else continue;
     }
     scored.push({ name, score });
   }
@@ -35,15 +47,23 @@ export function suggestionText(names: readonly string[]): string {
   return names.length > 0 ? ` Did you mean ${names.map((n) => `"${n}"`).join(', ')}?` : '';
 }
 
-/** Levenshtein distance with two rows. */
-function editDistance(a: string, b: string): number {
+/**
+ * Levenshtein distance with two rows, or `limit + 1` as soon as it must exceed `limit`: the
+ * lengths alone can say so, and a row whose every cell is past the limit ends the walk.
+ */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
+    let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      const cell = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      current[j] = cell;
+      if (cell < best) best = cell;
     }
+    if (best > limit) return limit + 1;
     previous = current;
   }
   return previous[b.length] ?? 0;

@@ -1,4 +1,16 @@
 import { closestNames, suggestionText } from './closest.js';
+import { capText } from './bounds.js';
+
+/** Characters of a client-given name an error message repeats (a name can be a megabyte long). */
+export const NAME_ECHO_MAX = 200;
+
+/** Valid names an UnknownNameError lists; the rest are counted (an rc can define thousands of groups). */
+const VALID_LISTED = 40;
+
+/** A name a caller gave, as messages repeat it: cut to NAME_ECHO_MAX characters. */
+export function echoName(input: string): string {
+  return capText(input, NAME_ECHO_MAX, 'name');
+}
 
 /**
  * A problem with the rc file or the command line. The CLI prints `message` (never a stack trace)
@@ -27,7 +39,8 @@ export class UnknownNameError extends Error {
     readonly valid: readonly string[],
   ) {
     const suggestions = closestNames(input, valid);
-    super(`Unknown ${kind} "${input}".${suggestionText(suggestions)} Valid ${kind}s: ${valid.join(', ')}.`);
+    const listed = valid.length > VALID_LISTED ? `${valid.slice(0, VALID_LISTED).join(', ')} and ${valid.length - VALID_LISTED} more` : valid.join(', ');
+    super(`Unknown ${kind} "${echoName(input)}".${suggestionText(suggestions)} Valid ${kind}s: ${listed}.`);
     this.suggestions = suggestions;
   }
 }

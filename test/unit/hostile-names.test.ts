@@ -1,0 +1,89 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import type { RcConfig } from '../../src/config/schema.js';
+import { curate } from '../../src/front/curate.js';
+import { closestNames } from '../../src/util/closest.js';
+import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
+// @ts-expect-error: plain .mjs fixture, no types
+import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
+
+/**
+ * Adversarial pass (hadv3): names a client makes up. An unknown name is answered with "did you
+ * mean" hints and repeated in the error; neither may cost more than the name is worth. On the old
+ * main a 4,000-character unknown name walked a full edit distance against every tool (about 100 s
+ * of blocked event loop over 10,000 tools), and errors repeated a 100 KB name and every group name.
+ */
+
+const cleanups = cleanupAfterEach();
+
+function generated(count: number): Server {
+  const server = new Server({ name: 'gen', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: generatedTools(1, count) as never }));
+  server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  return server;
+}
+
+async function connect(count: number, config: RcConfig, strategy: 'hybrid' | 'proxy' = 'hybrid') {
+  const curated = await curate(generated(count), { name: 'gen', config, strategy });
+  cleanups.push(() => curated.close());
+  return inMemoryClient((t) => curated.connect(t), { name: 'names-test', cleanups });
+}
+
+const rc: RcConfig = { groups: { g: { servers: ['gen'] } }, modes: { work: { groups: ['g'], budget: 5_000 } }, defaultMode: 'work' };
+const LONG = 'x'.repeat(100_000);
+
+describe('closest names: bounded work whatever the input', () => {
+  it('answers a 4,000-character name over 10,000 names at once (no edit distance it cannot win)', () => {
+    const names = (generatedTools(1, 10_000) as Array<{ name: string }>).map((tool) => tool.name);
+    expect(closestNames('q'.repeat(4_000), names)).toEqual([]);
+    expect(closestNames(LONG, names)).toEqual([]);
+    // Hints still work: a typo, a misspelled start, a substring.
+    expect(closestNames('lst_ticket_1_0', names)).toContain('list_ticket_1_0');
+    expect(closestNames('securty', ['security_review', 'debugging'])).toEqual(['security_review']);
+    expect(closestNames(`gen:list_ticket_1_0${'z'.repeat(300)}`, ['list_ticket_1_0'])).toEqual(['list_ticket_1_0']);
+  });
+});
+
+describe('errors repeat a made-up name cut short', () => {
+  it('a 100 KB unknown tool name, directly, through execute_tool and describe_tools', async () => {
+    const client = await connect(40, rc, 'proxy');
+    const direct = (await client.callTool({ name: LONG })) as CallToolResult;
+    const executed = (await client.callTool({ name: 'execute_tool', arguments: { name: LONG } })) as CallToolResult;
+    for (const result of [direct, executed]) {
+      expect(result.isError).toBe(true);
+      expect(text(result)).toMatch(/^Unknown tool "x{200}… \[name cut by lazytools at 200 characters\]"/);
+      expect(text(result).length).toBeLessThan(600);
+    }
+    const names = [LONG, ...Array.from({ length: 2_000 }, (_, i) => `nope_${i}`), 'list_ticket_1_0'];
+    const described = (await client.callTool({ name: 'describe_tools', arguments: { names } })) as CallToolResult;
+    const body = JSON.parse(text(described)) as { tools: Array<{ name: string; closest?: string[]; error?: string }> };
+    expect(body.tools).toHaveLength(2_002);
+    expect(body.tools[0]?.name.length).toBeLessThan(300);
+    expect(body.tools.at(-1)).toMatchObject({ name: 'list_ticket_1_0', server: 'gen' });
+    expect(body.tools.filter((tool) => (tool.closest?.length ?? 0) > 0).length).toBeLessThanOrEqual(10);
+  });
+
+  it('focus_mode with a 100 KB mode or group name, and an rc with 3,000 groups', async () => {
+    const groups = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`group_${i}`, { tools: [`gen:never_${i}`] }]));
+    const client = await connect(10, { ...rc, groups: { ...rc.groups, ...groups } });
+    for (const args of [{ mode: LONG }, { enable_group: LONG }, { disable_group: 'group_x' }]) {
+      const result = (await client.callTool({ name: 'focus_mode', arguments: args })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toMatch(/^Unknown (mode|group) "/);
+      expect(text(result).length).toBeLessThan(1_500);
+    }
+  });
+});
+
+describe('focus_mode intent: a task phrase, not a document', () => {
+  it('a 1 MB intent that names no mode is answered with the modes to pick from, within the reply bound', async () => {
+    const client = await connect(10, { ...rc, modes: { ...rc.modes, review: { groups: ['g'], description: 'Review a change' } } });
+    const result = (await client.callTool({ name: 'focus_mode', arguments: { intent: 'zzq '.repeat(250_000) } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toMatch(/^No mode matches "(zzq ){50}/);
+    // The phrase is cut short, so the list of modes still fits in the bounded reply.
+    expect(text(result)).toContain('- review: Review a change');
+    expect(text(result).length).toBeLessThanOrEqual(1_500);
+  });
+});
