@@ -10,7 +10,7 @@ async function gateway(rc: Record<string, unknown> = {}) {
   return new Gateway({ config: resolveConfig(parseConfig(rc)), locked: await referenceSources() });
 }
 
-describe('list changes for subscriptions/listen (handlers/list-changes)', () => {
+describe('list changes for subscriptions/listen (handlers/list-changes watchListChanges)', () => {
   it('announces a reload that changes the tool lists, and stays silent for one that changes nothing', async () => {
     const gw = await gateway();
     const heard: string[] = [];
