@@ -8,6 +8,7 @@ import type { RequestId } from '../util/jsonrpc.js';
 import { ErrorCode, rpcError } from '../protocol/errors.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { jsonBytes, listPage, PAGE_MAX_BYTES } from './paging.js';
+import { AnnouncedList } from './list-changes.js';
 
 /**
  * The wire side of the draft extension `io.modelcontextprotocol/groups` (model: focus/group-view.ts),
@@ -141,12 +142,14 @@ function keepNotFoundCode(server: Server, id: RequestId, signal: AbortSignal): v
   signal.addEventListener('abort', () => pending.delete(id), { once: true });
 }
 
-/** The last view digest each 2025 session was shown (by session object). */
-const shown = new WeakMap<object, string>();
+/** The groups each 2025 session was last shown (by session object), as view digests. */
+const shown = new WeakMap<object, AnnouncedList<string>>();
 
 /** Remembers the view a session's client was shown, so groupsChanged can compare. */
 export function rememberShown(subject: GroupsSubject, view: GroupView): void {
-  shown.set(subject, viewDigest(view));
+  let groups = shown.get(subject);
+  if (!groups) shown.set(subject, (groups = new AnnouncedList(() => viewDigest(groupsOf(subject)))));
+  groups.remember(viewDigest(view));
 }
 
 /**
@@ -155,10 +158,7 @@ export function rememberShown(subject: GroupsSubject, view: GroupView): void {
  * fetched groups, and its view's groups now differ.
  */
 export function groupsChanged(session: GroupsSubject & { clientCapabilities(): unknown; notify(method: string, params: undefined, related?: RequestId): void }, related: RequestId | undefined): void {
-  const before = shown.get(session);
-  if (before === undefined || !declaresGroups(session.clientCapabilities())) return;
-  const digest = viewDigest(groupsOf(session));
-  if (digest === before) return;
-  shown.set(session, digest);
+  const groups = shown.get(session);
+  if (groups === undefined || !declaresGroups(session.clientCapabilities()) || !groups.changed()) return;
   session.notify('notifications/groups/list_changed', undefined, related);
 }

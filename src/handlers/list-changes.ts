@@ -4,10 +4,11 @@ import type { PrimitiveKind } from '../upstream/upstream.js';
 import type { HubView } from './context.js';
 
 /*
- * List-change detection for both eras, one home: a 2025 session's visible tools (hub/session)
- * and the lists 2026-07-28 `subscriptions/listen` streams hear about (watchListChanges, used by
- * front/http-modern and front/stdio-eras) go through one AnnouncedList each, so "list_changed only
- * when the list a client sees changed" is decided in one place.
+ * List-change detection for both eras, one home: a 2025 session's visible tools (hub/session) and
+ * groups (groups-ext), and the lists 2026-07-28 `subscriptions/listen` streams hear about
+ * (watchListChanges, used by front/http-modern and front/stdio-eras; front/modern/groups-listen)
+ * go through one AnnouncedList each, so "list_changed only when the list a client sees changed"
+ * is decided in one place.
  */
 
 /**
@@ -33,7 +34,12 @@ export class AnnouncedList<T> {
 
   /** Takes the list as it is now as known, announcing nothing (a client that has just listed it). */
   mark(): void {
-    this.last = { value: this.read() };
+    this.remember(this.read());
+  }
+
+  /** Takes `value` as the list the client knows (one it was just shown). */
+  remember(value: T): void {
+    this.last = { value };
   }
 
   /** Takes the list as it is now as known, unless one is known already. */

@@ -10,15 +10,34 @@ async function gateway(rc: Record<string, unknown> = {}) {
   return new Gateway({ config: resolveConfig(parseConfig(rc)), locked: await referenceSources() });
 }
 
-describe('list changes for subscriptions/listen (handlers/list-changes)', () => {
+/** A notifier that records what it was told, in order. */
+function recorder(heard: string[]) {
+  return { toolsChanged: () => heard.push('tools'), promptsChanged: () => heard.push('prompts'), resourcesChanged: () => heard.push('resources') };
+}
+
+/** A reload that adds a mode: every 2026-07-28 tool list's sources change. */
+const ADD_MODE = { modes: { extra: { description: 'x', groups: ['security'] } } };
+
+/** A watcher while nobody listens, after a reload that changed the lists (unheard); `listen()` opens a stream. */
+async function idleWatch() {
+  const gw = await gateway();
+  const heard: string[] = [];
+  let listening = false;
+  const watch = watchListChanges(gw, recorder(heard), () => listening);
+  await gw.reload(resolveConfig(parseConfig(ADD_MODE)));
+  expect(heard).toEqual([]);
+  return { gw, heard, watch, listen: () => void (listening = true) };
+}
+
+describe('list changes for subscriptions/listen (handlers/list-changes watchListChanges)', () => {
   it('announces a reload that changes the tool lists, and stays silent for one that changes nothing', async () => {
     const gw = await gateway();
     const heard: string[] = [];
-    const watch = watchListChanges(gw, { toolsChanged: () => heard.push('tools'), promptsChanged: () => heard.push('prompts'), resourcesChanged: () => heard.push('resources') });
+    const watch = watchListChanges(gw, recorder(heard));
     gw.rebuild();
     await gw.reload(resolveConfig(parseConfig({})));
     expect(heard).toEqual([]);
-    await gw.reload(resolveConfig(parseConfig({ modes: { extra: { description: 'x', groups: ['security'] } } })));
+    await gw.reload(resolveConfig(parseConfig(ADD_MODE)));
     expect(heard).toEqual(['tools']);
     watch.stop();
     await gw.reload(resolveConfig(parseConfig({})));
@@ -27,13 +46,8 @@ describe('list changes for subscriptions/listen (handlers/list-changes)', () => 
   });
 
   it('hashes nothing while nobody listens, then announces the first change without comparing', async () => {
-    const gw = await gateway();
-    const heard: string[] = [];
-    let listening = false;
-    watchListChanges(gw, { toolsChanged: () => heard.push('tools'), promptsChanged: () => heard.push('prompts'), resourcesChanged: () => heard.push('resources') }, () => listening);
-    await gw.reload(resolveConfig(parseConfig({ modes: { extra: { description: 'x', groups: ['security'] } } })));
-    expect(heard).toEqual([]);
-    listening = true;
+    const { gw, heard, listen } = await idleWatch();
+    listen();
     gw.rebuild();
     expect(heard).toEqual(['tools']);
     gw.rebuild();
@@ -42,13 +56,9 @@ describe('list changes for subscriptions/listen (handlers/list-changes)', () => 
   });
 
   it('reads the lists when a listen stream opens, so a rebuild that changed nothing after that stays silent', async () => {
-    const gw = await gateway();
-    const heard: string[] = [];
-    let listening = false;
-    const watch = watchListChanges(gw, { toolsChanged: () => heard.push('tools'), promptsChanged: () => heard.push('prompts'), resourcesChanged: () => heard.push('resources') }, () => listening);
-    await gw.reload(resolveConfig(parseConfig({ modes: { extra: { description: 'x', groups: ['security'] } } })));
+    const { gw, heard, watch, listen } = await idleWatch();
     watch.listenerOpens();
-    listening = true;
+    listen();
     gw.rebuild();
     expect(heard).toEqual([]);
     await gw.reload(resolveConfig(parseConfig({})));
