@@ -200,3 +200,13 @@ describe('${HOME} in an rc is a path, not a secret', () => {
     }
   });
 });
+
+describe('serve refuses an unguarded public address before starting anything', () => {
+  it('the refusal is all it prints (exit 2): no upstream was started, so none is reported', () => {
+    const rc = { servers: { x: { command: process.execPath, args: ['-e', ''], env: { K: '${LT_FIRST_HOUR_UNSET}' } } } };
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc) });
+    const { code, stderr } = lazytools(['serve', '--http', '0.0.0.0:0'], dir, { LT_FIRST_HOUR_UNSET: '' });
+    expect(code).toBe(2);
+    expect(stderr).toBe('lazytools serve: refusing to serve on non-loopback address 0.0.0.0 without a token: pass --token (or LAZYTOOLS_TOKEN), or --force\n');
+  });
+});
