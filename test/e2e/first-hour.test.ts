@@ -210,3 +210,16 @@ describe('serve refuses an unguarded public address before starting anything', (
     expect(stderr).toBe('lazytools serve: refusing to serve on non-loopback address 0.0.0.0 without a token: pass --token (or LAZYTOOLS_TOKEN), or --force\n');
   });
 });
+
+describe('status names the tools only "all" shows', () => {
+  it('the warning lists them and where to read why, not only their groups', () => {
+    const client = { mcpServers: { widgets: { command: 'widgets-mcp' } } };
+    const catalog = { servers: { widgets: { tools: [tool('frobnicate', 'Frobnicate a widget'), tool('twiddle', 'Twiddle a widget')] } } };
+    const dir = tempTree({ 'package.json': '{}', 'client.json': JSON.stringify(client), 'tools.json': JSON.stringify(catalog) });
+    expect(lazytools(['init', '--from', 'client.json'], dir).code).toBe(0);
+    const { code, stderr } = lazytools(['status', '--catalog', 'tools.json'], dir);
+    expect(code).toBe(0);
+    expect(stderr).toContain('2 tool(s) are only in groups no mode uses (widgets) and show only in "all" modes: widgets:frobnicate, widgets:twiddle;');
+    expect(stderr).toContain('`lazytools groups --unplaced` says why');
+  });
+});
