@@ -223,3 +223,14 @@ describe('status names the tools only "all" shows', () => {
     expect(stderr).toContain('`lazytools groups --unplaced` says why');
   });
 });
+
+describe('a server npx cannot load says which npx cache folder is incomplete', () => {
+  it('lock names the _npx folder behind a missing module', () => {
+    const folder = path.join(tempTree({}), '.npm', '_npx', '92668d6008b43da4');
+    const crash = `console.error("Error: Cannot find module '${folder}/node_modules/jose/index.js'\\n  code: 'MODULE_NOT_FOUND'"); process.exit(1)`;
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ servers: { k8s: { command: process.execPath, args: ['-e', crash] } } }) });
+    const { code, stderr } = lazytools(['lock'], dir);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`npx's cache for this package looks incomplete (an install cut short, or another npx installing it at the same time): start it again, and if it fails the same way, delete ${folder}`);
+  });
+});
