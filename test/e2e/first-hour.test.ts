@@ -62,18 +62,28 @@ describe('init keeps servers the client has turned off turned off', () => {
     expect(lazytools(['status', '--catalog', 'tools.json'], typo).stderr).toContain('group(s) matching no tool: typo');
   });
 
-  it('Claude Code: the project servers ~/.claude.json turns off (/mcp toggles, rejected .mcp.json servers) are imported disabled', () => {
+  it('Claude Code: .mcp.json plus the user and local scope servers of ~/.claude.json, those it turns off imported disabled', () => {
     const home = tempTree({});
     const dir = tempTree({
       'package.json': '{}',
       '.mcp.json': JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['memory'] }, everything: { command: 'npx', args: ['everything'] }, sqlite: { command: 'npx', args: ['sqlite'] } } }),
     });
-    const claude = { projects: { [dir]: { disabledMcpjsonServers: ['everything'], disabledMcpServers: ['sqlite'] }, '/elsewhere': { disabledMcpjsonServers: ['memory'] } } };
+    const claude = {
+      mcpServers: { search: { command: 'npx', args: ['search-mcp'] }, memory: { command: 'npx', args: ['user-memory'] } },
+      projects: {
+        [dir]: { mcpServers: { notes: { command: 'npx', args: ['notes-mcp'] } }, disabledMcpjsonServers: ['everything'], disabledMcpServers: ['sqlite'] },
+        '/elsewhere': { mcpServers: { other: { command: 'x' } }, disabledMcpjsonServers: ['memory'] },
+      },
+    };
     writeFileSync(path.join(home, '.claude.json'), JSON.stringify(claude));
-    const { code } = lazytools(['init', '--from', 'claude-code'], dir, { HOME: home, USERPROFILE: home });
+    const { code, stderr } = lazytools(['init', '--from', 'claude-code'], dir, { HOME: home, USERPROFILE: home });
     expect(code).toBe(0);
     const servers = rcOf(dir).servers;
-    expect([servers.memory?.disabled, servers.everything?.disabled, servers.sqlite?.disabled]).toEqual([undefined, true, true]);
+    expect(Object.keys(servers).sort()).toEqual(['everything', 'memory', 'notes', 'search', 'sqlite']);
+    // The project's memory wins over the user's, as in Claude Code.
+    expect(servers.memory?.args).toEqual(['memory']);
+    expect([servers.memory?.disabled, servers.everything?.disabled, servers.sqlite?.disabled, servers.notes?.disabled]).toEqual([undefined, true, true, undefined]);
+    expect(stderr).toContain('2 of user scope, 1 of local scope');
   });
 });
 
