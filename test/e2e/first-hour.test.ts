@@ -14,7 +14,11 @@ import { cliStdio, runCli, serverEntry, tempTree, text } from '../harness/index.
  */
 
 const NO_PROXY_ENV = { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '' };
-const lazytools = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runCli(args, { cwd, env: { ...NO_PROXY_ENV, ...env } });
+/** The CLI in `cwd` with an empty home, so a developer's own client configs stay out. */
+const lazytools = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => {
+  const home = tempTree({});
+  return runCli(args, { cwd, env: { ...NO_PROXY_ENV, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), ...env } });
+};
 
 interface Rc {
   servers: Record<string, { url?: string; args?: string[]; disabled?: boolean; env?: Record<string, string> }>;
