@@ -81,7 +81,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const idle = tools.filter((tool) => !orphans.includes(tool) && tool.groups.every((name) => groups.get(name)?.catchAll || !inModes.has(name)));
   if (idle.length > 0) {
     const unused = [...new Set(idle.flatMap((tool) => tool.groups.filter((name) => !groups.get(name)?.catchAll)))];
-    warnings.push(`${idle.length} tool(s) are only in groups no mode uses (${listSome(unused)}) and show only in "all" modes: add those groups to a mode's "groups"`);
+    warnings.push(`${idle.length} tool(s) are only in groups no mode uses (${listSome(unused)}) and show only in "all" modes: ${listSome(idle.map((tool) => tool.id), 5)}; add a group to a mode's "groups" to show its tools (\`lazytools groups --unplaced\` says why each is left out)`);
   }
   const rcGroups = new Set(config.rcGroups);
   // A group of rc servers that list nothing here (disabled, or not in the lock: `check` names

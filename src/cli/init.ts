@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLIENT_NAMES, claudeCodeDisabled, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
+import { CLIENT_NAMES, withClaudeCodeScopes, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { parseConfig } from '../config/load.js';
 import { strategySchema } from '../config/schema.js';
 import { importStrategy } from '../hub/clients.js';
@@ -28,9 +28,12 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
   if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
   const client = isClient ? (from as ClientName) : clientOfFile(source);
-  // Claude Code records the project servers it keeps off in ~/.claude.json, not in .mcp.json.
-  const disabled = client === 'claude-code' && path.basename(source) === '.mcp.json' ? claudeCodeDisabled(io.cwd) : undefined;
-  const imported = importServers(await readJsonFile(source, { comments: true }), source, { cwd: io.cwd, disabled });
+  // Claude Code starts more than .mcp.json holds: user and local scope servers live in
+  // ~/.claude.json, with the project servers it keeps off.
+  const read = await readJsonFile(source, { comments: true });
+  const scopes = client === 'claude-code' && path.basename(source) === '.mcp.json' ? withClaudeCodeScopes(read, io.cwd) : undefined;
+  const imported = importServers(scopes?.json ?? read, source, { cwd: io.cwd, disabled: scopes?.disabled });
+  if (scopes?.note) imported.notes.unshift(scopes.note);
   const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
   const rc = { ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);

@@ -1,9 +1,20 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedConfig } from '../config/resolve.js';
+import { ConfigError } from '../util/errors.js';
 import { accessFor, type Access } from './auth.js';
 
 /** Hosts a loopback listener answers to, whatever it is bound to. */
 export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Refuses a non-loopback address that no token guards (`--token`, LAZYTOOLS_TOKEN or rc
+ * `auth.tokens`) unless forced. `serve` checks it before any upstream starts, so the refusal is
+ * the only thing a person sees.
+ */
+export function refuseOpenAddress(host: string, guarded: boolean, force: boolean | undefined): void {
+  if (!LOOPBACK.has(host) && !guarded && !force)
+    throw new ConfigError(`refusing to serve on non-loopback address ${host} without a token: pass --token (or LAZYTOOLS_TOKEN), or --force`);
+}
 
 /** What the guard needs to know about the listener and the operator's allowances. */
 export interface GuardOptions {

@@ -10,7 +10,7 @@ import { addCloseListener } from '../util/close.js';
 import { boundaryOf, requestMode, servedRefusal, unknownServedMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/errors.js';
-import { guardRequest, LOOPBACK } from './http-guard.js';
+import { guardRequest, refuseOpenAddress } from './http-guard.js';
 import type { Gateway } from '../hub/gateway.js';
 import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
@@ -91,8 +91,7 @@ const DEFAULT_MAX_SESSIONS = 1_000;
  */
 export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Promise<HttpFront> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host) && !options.token && gateway.config.tokens.length === 0 && !options.force)
-    throw new ConfigError(`refusing to serve on non-loopback address ${host} without a token: pass --token (or LAZYTOOLS_TOKEN), or --force`);
+  refuseOpenAddress(host, Boolean(options.token) || gateway.config.tokens.length > 0, options.force);
   const sessions = new Map<string, HttpSession>();
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idle = options.idleTimeoutMs ?? 30 * 60_000;

@@ -85,6 +85,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
       `serving 0 tools: ${file ? `${file} lists no servers` : `no rc file found from ${options.cwd ?? process.cwd()} up to the project root`}. ` +
         'Add servers with `lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH`, or write "servers" in .lazytoolsrc.json (see the README).',
     );
+  // A listener that would be refused is refused before anything starts.
+  if (options.http) (await import('./http-guard.js')).refuseOpenAddress(options.http.host ?? '127.0.0.1', Boolean(options.http.token) || config.tokens.length > 0, options.http.force);
   const gateway = new Gateway({ config, logger, locked, env: options.env });
   // Requests that need the catalog wait for this (gateway.ready), bounded by the start timeouts.
   const starting = gateway.start();

@@ -209,17 +209,28 @@ function disabledIn(project: unknown): string[] {
 }
 
 /**
- * The servers Claude Code keeps off in project `cwd` (recorded in ~/.claude.json), for importing
- * its `.mcp.json`: an unreadable or foreign file disables nothing.
+ * Claude Code's `.mcp.json` (project scope) with the servers Claude Code also starts in `cwd` from
+ * ~/.claude.json: user scope (its top-level `mcpServers`) and local scope (`projects[cwd]`), a
+ * name in several scopes taken as Claude Code does (local, then project, then user); and the
+ * names it keeps off there. An unreadable or foreign ~/.claude.json adds nothing.
  */
-export function claudeCodeDisabled(cwd: string, home = os.homedir()): Set<string> {
+export function withClaudeCodeScopes(json: unknown, cwd: string, home = os.homedir()): { json: unknown; disabled: Set<string>; note?: string } {
+  let claude: unknown;
   try {
-    const json = JSON.parse(readFileSync(path.join(home, '.claude.json'), 'utf8')) as unknown;
-    const projects = isRecord(json) && isRecord(json.projects) ? json.projects : {};
-    return new Set(hasOwn(projects, cwd) ? disabledIn(projects[cwd]) : []);
+    claude = JSON.parse(readFileSync(path.join(home, '.claude.json'), 'utf8')) as unknown;
   } catch {
-    return new Set();
+    return { json, disabled: new Set() };
   }
+  const projects = isRecord(claude) && isRecord(claude.projects) ? claude.projects : {};
+  const project = hasOwn(projects, cwd) ? projects[cwd] : undefined;
+  const user = isRecord(claude) && isRecord(claude.mcpServers) ? claude.mcpServers : {};
+  const local = isRecord(project) && isRecord(project.mcpServers) ? project.mcpServers : {};
+  const disabled = new Set(disabledIn(project));
+  if (!isRecord(json) || Object.keys(user).length + Object.keys(local).length === 0) return { json, disabled };
+  const shared = isRecord(json.mcpServers) ? json.mcpServers : {};
+  const mcpServers = dictionary([...Object.entries(user), ...Object.entries(shared), ...Object.entries(local)]);
+  const note = `also took the servers Claude Code starts here from ${path.join(home, '.claude.json')}: ${Object.keys(user).length} of user scope, ${Object.keys(local).length} of local scope (a name in several scopes as Claude Code takes it: local, project, user)`;
+  return { json: { ...json, mcpServers }, disabled, note };
 }
 
 /** Every literal string of a server (what could still hold a secret), with its key path. */

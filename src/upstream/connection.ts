@@ -76,7 +76,18 @@ function describe(error: unknown, transport: Transport | undefined): string {
     const { code, signal } = transport.exit;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const stderr = transport.stderrSummary;
-    return `the process ${how} during start-up (${base})${stderr ? `; its stderr ended with:\n${outsideText(stderr, 1000)}` : ''}`;
+    return `the process ${how} during start-up (${base})${stderr ? `; its stderr ended with:\n${outsideText(stderr, 1000)}` : ''}${brokenNpxCache(stderr)}`;
   }
   return base;
+}
+
+/**
+ * npx installs a package into its cache in place: an install stopped midway (a start timeout, a
+ * gateway stopped during `npx -y`'s first download) or racing another npx leaves a folder that
+ * fails with a missing module. Says which folder, since a stopped install is not mended by itself.
+ */
+function brokenNpxCache(stderr: string): string {
+  if (!/MODULE_NOT_FOUND|Cannot find (?:module|package)/.test(stderr)) return '';
+  const folder = /((?:[A-Za-z]:)?[^\s'"`]*[\\/]_npx[\\/][0-9a-f]+)[\\/]node_modules/.exec(stderr)?.[1];
+  return folder ? `\nnpx's cache for this package looks incomplete (an install cut short, or another npx installing it at the same time): start it again, and if it fails the same way, delete ${outsideText(folder, 300)}` : '';
 }

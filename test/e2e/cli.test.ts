@@ -154,7 +154,8 @@ describe('lazytools init', () => {
 
   it('writes an rc from a client config, keeping secrets out of it', () => {
     const dir = tempTree({ 'package.json': '{}', '.mcp.json': clientConfig });
-    const { code, stdout, stderr } = cli(['init', '--from', 'claude-code'], dir);
+    // An empty home: a developer's own ~/.claude.json (user scope servers) stays out of the test.
+    const { code, stdout, stderr } = runCli(['init', '--from', 'claude-code'], { cwd: dir, env: { HOME: tempTree({}), USERPROFILE: tempTree({}) } });
     expect(code).toBe(0);
     const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>>; groups: Record<string, unknown> };
     expect(Object.keys(rc.servers)).toEqual(['github', 'remote']);

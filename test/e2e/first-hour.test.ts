@@ -14,7 +14,11 @@ import { cliStdio, runCli, serverEntry, tempTree, text } from '../harness/index.
  */
 
 const NO_PROXY_ENV = { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '' };
-const lazytools = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runCli(args, { cwd, env: { ...NO_PROXY_ENV, ...env } });
+/** The CLI in `cwd` with an empty home, so a developer's own client configs stay out. */
+const lazytools = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => {
+  const home = tempTree({});
+  return runCli(args, { cwd, env: { ...NO_PROXY_ENV, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), ...env } });
+};
 
 interface Rc {
   servers: Record<string, { url?: string; args?: string[]; disabled?: boolean; env?: Record<string, string> }>;
@@ -62,18 +66,28 @@ describe('init keeps servers the client has turned off turned off', () => {
     expect(lazytools(['status', '--catalog', 'tools.json'], typo).stderr).toContain('group(s) matching no tool: typo');
   });
 
-  it('Claude Code: the project servers ~/.claude.json turns off (/mcp toggles, rejected .mcp.json servers) are imported disabled', () => {
+  it('Claude Code: .mcp.json plus the user and local scope servers of ~/.claude.json, those it turns off imported disabled', () => {
     const home = tempTree({});
     const dir = tempTree({
       'package.json': '{}',
       '.mcp.json': JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['memory'] }, everything: { command: 'npx', args: ['everything'] }, sqlite: { command: 'npx', args: ['sqlite'] } } }),
     });
-    const claude = { projects: { [dir]: { disabledMcpjsonServers: ['everything'], disabledMcpServers: ['sqlite'] }, '/elsewhere': { disabledMcpjsonServers: ['memory'] } } };
+    const claude = {
+      mcpServers: { search: { command: 'npx', args: ['search-mcp'] }, memory: { command: 'npx', args: ['user-memory'] } },
+      projects: {
+        [dir]: { mcpServers: { notes: { command: 'npx', args: ['notes-mcp'] } }, disabledMcpjsonServers: ['everything'], disabledMcpServers: ['sqlite'] },
+        '/elsewhere': { mcpServers: { other: { command: 'x' } }, disabledMcpjsonServers: ['memory'] },
+      },
+    };
     writeFileSync(path.join(home, '.claude.json'), JSON.stringify(claude));
-    const { code } = lazytools(['init', '--from', 'claude-code'], dir, { HOME: home, USERPROFILE: home });
+    const { code, stderr } = lazytools(['init', '--from', 'claude-code'], dir, { HOME: home, USERPROFILE: home });
     expect(code).toBe(0);
     const servers = rcOf(dir).servers;
-    expect([servers.memory?.disabled, servers.everything?.disabled, servers.sqlite?.disabled]).toEqual([undefined, true, true]);
+    expect(Object.keys(servers).sort()).toEqual(['everything', 'memory', 'notes', 'search', 'sqlite']);
+    // The project's memory wins over the user's, as in Claude Code.
+    expect(servers.memory?.args).toEqual(['memory']);
+    expect([servers.memory?.disabled, servers.everything?.disabled, servers.sqlite?.disabled, servers.notes?.disabled]).toEqual([undefined, true, true, undefined]);
+    expect(stderr).toContain('2 of user scope, 1 of local scope');
   });
 });
 
@@ -198,5 +212,39 @@ describe('${HOME} in an rc is a path, not a secret', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('serve refuses an unguarded public address before starting anything', () => {
+  it('the refusal is all it prints (exit 2): no upstream was started, so none is reported', () => {
+    const rc = { servers: { x: { command: process.execPath, args: ['-e', ''], env: { K: '${LT_FIRST_HOUR_UNSET}' } } } };
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc) });
+    const { code, stderr } = lazytools(['serve', '--http', '0.0.0.0:0'], dir, { LT_FIRST_HOUR_UNSET: '' });
+    expect(code).toBe(2);
+    expect(stderr).toBe('lazytools serve: refusing to serve on non-loopback address 0.0.0.0 without a token: pass --token (or LAZYTOOLS_TOKEN), or --force\n');
+  });
+});
+
+describe('status names the tools only "all" shows', () => {
+  it('the warning lists them and where to read why, not only their groups', () => {
+    const client = { mcpServers: { widgets: { command: 'widgets-mcp' } } };
+    const catalog = { servers: { widgets: { tools: [tool('frobnicate', 'Frobnicate a widget'), tool('twiddle', 'Twiddle a widget')] } } };
+    const dir = tempTree({ 'package.json': '{}', 'client.json': JSON.stringify(client), 'tools.json': JSON.stringify(catalog) });
+    expect(lazytools(['init', '--from', 'client.json'], dir).code).toBe(0);
+    const { code, stderr } = lazytools(['status', '--catalog', 'tools.json'], dir);
+    expect(code).toBe(0);
+    expect(stderr).toContain('2 tool(s) are only in groups no mode uses (widgets) and show only in "all" modes: widgets:frobnicate, widgets:twiddle;');
+    expect(stderr).toContain('`lazytools groups --unplaced` says why');
+  });
+});
+
+describe('a server npx cannot load says which npx cache folder is incomplete', () => {
+  it('lock names the _npx folder behind a missing module', () => {
+    const folder = path.join(tempTree({}), '.npm', '_npx', '92668d6008b43da4');
+    const crash = `console.error("Error: Cannot find module '${folder}/node_modules/jose/index.js'\\n  code: 'MODULE_NOT_FOUND'"); process.exit(1)`;
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ servers: { k8s: { command: process.execPath, args: ['-e', crash] } } }) });
+    const { code, stderr } = lazytools(['lock'], dir);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`npx's cache for this package looks incomplete (an install cut short, or another npx installing it at the same time): start it again, and if it fails the same way, delete ${folder}`);
   });
 });

@@ -5,7 +5,11 @@ import { ROOT, tempTree, runCli } from '../harness/index.js';
 
 /** Issue 23 item 2 and issue 19's init items: strategy per client, client snippets, env, pass-through. */
 
-const init = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runCli(['init', ...args], { cwd, env: { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '', ...env } });
+// An empty home: a developer's own client configs (~/.claude.json, ~/.cursor) stay out of the tests.
+const init = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => {
+  const home = tempTree({});
+  return runCli(['init', ...args], { cwd, env: { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '', HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), ...env } });
+};
 
 const client = {
   mcpServers: {
