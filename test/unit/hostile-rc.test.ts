@@ -38,7 +38,7 @@ describe('focus_mode lists the modes within a bound', () => {
     expect(focus?.description?.length).toBeLessThan(MODES_LISTED * 200 + 200);
     expect(focus?.description).toMatch(/… and \d+ more modes: "intent" picks one/);
     expect(focus?.inputSchema).toMatchObject({ properties: { mode: { type: 'string' } } });
-    expect((focus?.inputSchema as { properties: { mode: { enum?: unknown } } }).properties.mode.enum).toBeUndefined();
+    expect((focus?.inputSchema as unknown as { properties: { mode: { enum?: unknown } } }).properties.mode.enum).toBeUndefined();
     expect(countToolsTokens([focus!])).toBeLessThan(2_500);
     const catalog = buildCatalog(sources, config).catalog;
     const report = statusReport(catalog, config);
@@ -50,6 +50,6 @@ describe('focus_mode lists the modes within a bound', () => {
     const config = resolveConfig({});
     const [focus] = ownTools('hybrid', Object.values(config.modes));
     for (const mode of Object.values(config.modes)) expect(focus?.description).toContain(`- ${mode.name}: ${mode.description}`);
-    expect((focus?.inputSchema as { properties: { mode: { enum?: string[] } } }).properties.mode.enum).toEqual(Object.keys(config.modes));
+    expect((focus?.inputSchema as unknown as { properties: { mode: { enum?: string[] } } }).properties.mode.enum).toEqual(Object.keys(config.modes));
   });
 });
