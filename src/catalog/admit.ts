@@ -1,20 +1,13 @@
 import type { ToolDefinition } from './types.js';
 import { capText, valueTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
+import { CONTROL_CHARACTERS } from './text.js';
 
 /**
  * Longest tool name taken from an upstream. MCP names are short (the spec suggests at most 128
  * characters); a 320 KB name only serves to make every glob, lookup and list slow.
  */
 export const MAX_TOOL_NAME = 256;
-/**
- * Characters no tool name may hold: C0 and C1 controls, DEL, line separators and bidirectional
- * overrides. Such a name printed by `status` or `groups` rewrote the terminal (ESC sequences),
- * and model APIs that check tool names reject the whole request that lists it.
- */
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 /** Longest tool description passed on; longer ones are cut with a note (the real maximum seen is ~35 K). */
 export const MAX_TOOL_DESCRIPTION = 16 * 1024;
 
@@ -28,11 +21,11 @@ export function admitTools(tools: readonly ToolDefinition[], warn: (message: str
   const out: ToolDefinition[] = [];
   for (const tool of tools) {
     if (tool.name.length > MAX_TOOL_NAME) {
-      warn(`tool "${tool.name.slice(0, 60).replace(CONTROLS, '?')}…" left out: its name has ${tool.name.length} characters (at most ${MAX_TOOL_NAME})`);
+      warn(`tool "${tool.name.slice(0, 60).replace(CONTROL_CHARACTERS, '?')}…" left out: its name has ${tool.name.length} characters (at most ${MAX_TOOL_NAME})`);
       continue;
     }
-    if (tool.name.search(CONTROLS) >= 0) {
-      warn(`tool "${tool.name.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" left out: its name has control or bidirectional-override characters`);
+    if (tool.name.search(CONTROL_CHARACTERS) >= 0) {
+      warn(`tool "${tool.name.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" left out: its name has control or bidirectional-override characters`);
       continue;
     }
     const problem = valueTooBig(tool);

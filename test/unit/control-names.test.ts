@@ -18,7 +18,7 @@ const HOSTILE_NAMES = ['na\u0000me', 'red\u001b[31m', 'del\u007f', 'c1\u009b2J',
 function server(): Server {
   const app = new Server({ name: 'odd', version: '1.0.0' }, { capabilities: { tools: {} } });
   const tool = (name: string) => ({ name, description: 'Read a record.', inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } });
-  app.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...HOSTILE_NAMES.map(tool), tool('read_record'), tool('données_lire')] }));
+  app.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...HOSTILE_NAMES.map(tool), tool('read_record'), tool('données_lire'), { ...tool('read_log'), description: 'Read a log.\u001b[2J\u001b]52;c;ZXZpbA==\u0007 now\u202e' }] }));
   app.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
   return app;
 }
@@ -36,6 +36,12 @@ describe('tool names with control characters', () => {
     const report = JSON.stringify(statusReport(curated.gateway.catalog, curated.gateway.config));
     // eslint-disable-next-line no-control-regex
     expect(report).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    // Summaries (search results, group lists, the CLI) carry no control characters either.
+    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'read log', detail: 'summary' } });
+    const summaries = JSON.stringify(found.structuredContent);
+    expect(summaries).toContain('Read a log.');
+    // eslint-disable-next-line no-control-regex
+    expect(summaries).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]|\\u001b/);
     const all = warnings.join('\n');
     expect(all).toContain('left out: its name has control or bidirectional-override characters');
     // eslint-disable-next-line no-control-regex
