@@ -1,6 +1,7 @@
 import type { ToolDefinition } from './types.js';
 import { capText, valueTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
+import { CONTROL_CHARACTERS } from './text.js';
 
 /**
  * Longest tool name taken from an upstream. MCP names are short (the spec suggests at most 128
@@ -20,7 +21,11 @@ export function admitTools(tools: readonly ToolDefinition[], warn: (message: str
   const out: ToolDefinition[] = [];
   for (const tool of tools) {
     if (tool.name.length > MAX_TOOL_NAME) {
-      warn(`tool "${tool.name.slice(0, 60)}…" left out: its name has ${tool.name.length} characters (at most ${MAX_TOOL_NAME})`);
+      warn(`tool "${tool.name.slice(0, 60).replace(CONTROL_CHARACTERS, '?')}…" left out: its name has ${tool.name.length} characters (at most ${MAX_TOOL_NAME})`);
+      continue;
+    }
+    if (tool.name.search(CONTROL_CHARACTERS) >= 0) {
+      warn(`tool "${tool.name.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" left out: its name has control or bidirectional-override characters`);
       continue;
     }
     const problem = valueTooBig(tool);

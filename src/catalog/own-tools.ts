@@ -1,6 +1,7 @@
 import type { ToolDefinition } from './types.js';
 import type { ResolvedMode } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
+import { shortenText } from './text.js';
 
 /** Names of lazytools' own tools. */
 export const FOCUS_MODE = 'focus_mode';
@@ -37,16 +38,29 @@ export function ownTools(strategy: ServedStrategy, modes: readonly ResolvedMode[
   }
 }
 
-/** The focus_mode tool; its description lists the modes one line each. */
+/** Modes focus_mode's definition names (and offers as its `mode` enum); past it, intent picks one. */
+export const MODES_LISTED = 40;
+/** Characters of a mode's description its line in focus_mode's definition keeps. */
+const MODE_LINE_DESCRIPTION = 160;
+
+/**
+ * The focus_mode tool; its description lists the modes one line each. Bounded whatever the rc
+ * (clients list it on every turn): at most MODES_LISTED modes, each description cut to
+ * MODE_LINE_DESCRIPTION characters; with more modes the rest are counted, `intent` picks among
+ * all, and `mode` takes any name (no enum).
+ */
 function focusModeTool(modes: readonly ResolvedMode[]): ToolDefinition {
-  const lines = modes.map((mode) => `- ${mode.name}: ${mode.description}`).join('\n');
+  const shown = modes.slice(0, MODES_LISTED);
+  const line = (text: string) => (text.length <= MODE_LINE_DESCRIPTION ? text : shortenText(text, MODE_LINE_DESCRIPTION));
+  const lines = shown.map((mode) => `- ${mode.name}: ${line(mode.description)}`).join('\n');
+  const more = modes.length > shown.length ? `\n… and ${modes.length - shown.length} more modes: "intent" picks one, "status" names the current one.` : '';
   return {
     name: FOCUS_MODE,
-    description: `Switch the tool set to fit the task, or show status. Modes:\n${lines}`,
+    description: `Switch the tool set to fit the task, or show status. Modes:\n${lines}${more}`,
     inputSchema: {
       type: 'object',
       properties: {
-        mode: { type: 'string', enum: modes.map((mode) => mode.name) },
+        mode: modes.length > shown.length ? { type: 'string' } : { type: 'string', enum: modes.map((mode) => mode.name) },
         intent: { type: 'string', description: 'Task in words, e.g. "review this PR"' },
         enable_group: { type: 'string' },
         disable_group: { type: 'string' },

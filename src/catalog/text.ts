@@ -52,8 +52,16 @@ function summaryText(raw: string): string {
 }
 
 function tidied(text: string): string {
-  return text.replace(/\*\*|__|`/g, '').replace(/\s+/g, ' ');
+  return text.replace(/\*\*|__|`/g, '').replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ');
 }
+
+/**
+ * C0 and C1 controls, DEL, line separators and bidirectional overrides: never in a tool name
+ * (catalog/admit.ts) nor a summary. Printed by the CLI they are terminal escapes (an upstream's
+ * description cleared the screen and wrote the clipboard through `lazytools search`).
+ */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** At most `max` characters of `text`, cut after a word (mid-word only when the last space is early), trailing punctuation dropped. */
 function cutAtWord(text: string, max: number, minWord = max / 2): string {

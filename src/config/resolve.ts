@@ -72,6 +72,9 @@ export interface TokenGrant {
   modes: string[];
 }
 
+/** Modes an `extends` chain may hold (a chain that long is a mistake or an attack, never a design). */
+const MAX_EXTENDS_DEPTH = 64;
+
 /** The mode a session starts in when the rc names none. */
 const DEFAULT_MODE = 'development';
 
@@ -97,6 +100,8 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     const mode = own(merged, name);
     if (!mode) throw new ConfigError(`unknown mode "${name}"`, file);
     if (resolving.has(name)) throw new ConfigError(`modes.${name}.extends: cycle (${[...resolving, name].join(' -> ')})`, file);
+    // Resolution recurses along the chain: 20,000 modes each extending the next overflowed the stack.
+    if (resolving.size >= MAX_EXTENDS_DEPTH) throw new ConfigError(`modes.${[...resolving].at(-1) ?? name}.extends: a chain of more than ${MAX_EXTENDS_DEPTH} modes; expected at most ${MAX_EXTENDS_DEPTH}`, file);
     resolving.add(name);
     let parent: ResolvedMode | undefined;
     if (mode.extends !== undefined) {

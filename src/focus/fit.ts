@@ -1,5 +1,5 @@
 import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
-import { ownTools } from '../catalog/own-tools.js';
+import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
@@ -84,7 +84,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const members = catalog.tools.filter((tool) => modeAllows(mode, tool) && (tool.groups.some((group) => groups.has(group)) || always(tool.id) || modePin(tool.id)));
   const strategy = config.strategy === 'auto' ? 'hybrid' : config.strategy;
   const fit = mode.fit && mode.budget !== undefined;
-  const ownTokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), catalog.tokenizer);
+  const ownTokens = ownToolsTokens(config, strategy, catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);
   // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
   const listed = new Map<string, Set<string>>();
@@ -162,6 +162,22 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
 }
 
 type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
+
+const ownTokensCache = new WeakMap<object, Map<string, number>>();
+
+/**
+ * Tokens of lazytools' own tools under a config's modes, once per modes object, strategy and
+ * tokenizer: focus_mode lists every mode, so counting it again for each of M modes was O(M²)
+ * (`check` on an rc of 20,000 modes ran past a minute).
+ */
+function ownToolsTokens(config: FitConfig, strategy: ServedStrategy, tokenizer: Catalog['tokenizer']): number {
+  let byKey = ownTokensCache.get(config.modes);
+  if (!byKey) ownTokensCache.set(config.modes, (byKey = new Map()));
+  const key = `${strategy} ${tokenizer}`;
+  let tokens = byKey.get(key);
+  if (tokens === undefined) byKey.set(key, (tokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), tokenizer)));
+  return tokens;
+}
 
 /** Breadth: what a tool's rank within its server and within its first mode group costs it (times log2(1 + rank)). */
 const SERVER_STEP = 0.6;

@@ -77,15 +77,23 @@ export function visibleModeNames(config: Pick<ResolvedConfig, 'modes'>, boundary
   return allowed === undefined ? names : names.filter((name) => allowed.includes(name));
 }
 
-const alwaysMatchers = new WeakMap<readonly string[], (id: string) => boolean>();
+const globMatchers = new WeakMap<readonly string[], (id: string) => boolean>();
 
-/** True when the mode shows the tool before any session change: its groups or `alwaysVisible`, under its read-only rule. */
+/** One matcher per glob list (`alwaysVisible`, a mode's `pin`), kept while the config lives. */
+function globMatcher(globs: readonly string[]): (id: string) => boolean {
+  let matcher = globMatchers.get(globs);
+  if (!matcher) globMatchers.set(globs, (matcher = idMatcher(globs)));
+  return matcher;
+}
+
+/**
+ * True when the mode shows the tool before any session change: its groups, its `pin` or
+ * `alwaysVisible`, under its read-only rule (the members fitting ranks, focus/fit.ts).
+ */
 function modeShows(config: Pick<ResolvedConfig, 'alwaysVisible'>, mode: ResolvedMode, tool: CatalogTool): boolean {
   if (!modeAllows(mode, tool)) return false;
   if (tool.groups.some((group) => mode.groups.includes(group))) return true;
-  let always = alwaysMatchers.get(config.alwaysVisible);
-  if (!always) alwaysMatchers.set(config.alwaysVisible, (always = idMatcher(config.alwaysVisible)));
-  return always(tool.id);
+  return globMatcher(config.alwaysVisible)(tool.id) || globMatcher(mode.pin)(tool.id);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
 import { relayError, upstreamFailure, type PromptIndex, type PromptRoute, type RelayRoute, type SessionContext } from './context.js';
 import { ErrorCode, rpcError } from '../protocol/errors.js';
+import { echoName } from '../util/errors.js';
 
 /**
  * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
@@ -30,7 +31,7 @@ export function buildPromptIndex(upstreams: Iterable<Upstream>, prefix: 'auto' |
 export function promptRoute(session: Pick<SessionContext, 'routing'>, name: unknown): { route: PromptRoute; upstream: Upstream } {
   const route = typeof name === 'string' ? session.routing.prompts().byName.get(name) : undefined;
   const upstream = route && session.routing.upstreams.get(route.server);
-  if (!route || !upstream) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${String(name)}"`);
+  if (!route || !upstream) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${echoName(String(name))}"`);
   return { route, upstream };
 }
 

@@ -5,6 +5,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { listPage } from './paging.js';
 import { relayError, upstreamFailure, type RelayRoute, type ResourceIndex, type SessionContext, type SubscriptionTable, type ToolSession } from './context.js';
 import { ErrorCode, resourceNotFound, rpcError } from '../protocol/errors.js';
+import { echoName } from '../util/errors.js';
 import { sumTokens, type CatalogGroup } from '../catalog/catalog.js';
 import { groupToolsWithin } from '../focus/policy.js';
 import { compileTemplate, TEMPLATE_STEP_BUDGET } from './uri-template.js';
@@ -34,7 +35,7 @@ export function readResource(session: Pick<ToolSession, 'gateway' | 'focus' | 'b
   const tools = found ? within(found) : [];
   const group = found && (tools.length > 0 || !session.boundary?.token) ? found : undefined;
   // Not McpError: it prefixes "MCP error -32602: " on the wire and the client adds it again.
-  if (!group) throw resourceNotFound(uri, `Unknown resource "${uri}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
+  if (!group) throw resourceNotFound(uri, `Unknown resource "${echoName(uri)}". Read lazytools://groups for the group names, then lazytools://groups/<group>.`);
   return {
     contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: tools.map((tool) => tool.listed) }) }],
   };
@@ -195,6 +196,6 @@ export function registerResources(server: Server, session: SessionContext, own: 
 
 function owner(session: SessionContext, uri: string): Upstream {
   const upstream = resourceOwner(session, uri);
-  if (!upstream) throw resourceNotFound(uri, `Resource not found: no server lists "${uri}" or a template that matches it`);
+  if (!upstream) throw resourceNotFound(uri, `Resource not found: no server lists "${echoName(uri)}" or a template that matches it`);
   return upstream;
 }

@@ -26,7 +26,8 @@ export function closestNames(input: string, candidates: Iterable<string>, max = 
       if (distance <= limit) score = 2 + distance;
       else if (needle.length >= 4) {
         // A misspelled start of a longer name ("securty" for "security_review") counts too.
-        const prefix = Math.min(...[-1, 0, 1].map((d) => editDistance(needle, hay.slice(0, needle.length + d), 2)));
+        let prefix = 3;
+        for (let d = -1; d <= 1 && prefix > 0; d++) prefix = Math.min(prefix, editDistance(needle, hay.slice(0, needle.length + d), 2));
         if (prefix > 2) continue;
         score = 3 + prefix;
       } else continue;
@@ -49,22 +50,33 @@ export function suggestionText(names: readonly string[]): string {
 
 /**
  * Levenshtein distance with two rows, or `limit + 1` as soon as it must exceed `limit`: the
- * lengths alone can say so, and a row whose every cell is past the limit ends the walk.
+ * lengths alone can say so, and a row whose every cell is past the limit ends the walk. Rows are
+ * typed arrays reused across calls (one call per candidate name: allocation was most of the cost).
  */
+let rows = [new Uint32Array(64), new Uint32Array(64)] as const;
+
 function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  if (rows[0].length <= b.length) rows = [new Uint32Array(b.length + 1), new Uint32Array(b.length + 1)];
+  let [previous, current] = rows;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let best = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const cell = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1;
+      const up = previous[j]! + 1;
+      const left = current[j - 1]! + 1;
+      const diagonal = previous[j - 1]! + cost;
+      const cell = up < left ? (up < diagonal ? up : diagonal) : left < diagonal ? left : diagonal;
       current[j] = cell;
       if (cell < best) best = cell;
     }
     if (best > limit) return limit + 1;
+    const done = previous;
     previous = current;
+    current = done;
   }
-  return previous[b.length] ?? 0;
+  return previous[b.length]!;
 }

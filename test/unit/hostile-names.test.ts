@@ -87,3 +87,21 @@ describe('focus_mode intent: a task phrase, not a document', () => {
     expect(text(result).length).toBeLessThanOrEqual(1_500);
   });
 });
+
+describe('resources repeat a made-up name cut short', () => {
+  it('resources/read with a 100 KB name', async () => {
+    const client = await connect(10, rc);
+    const resource = await client.readResource({ uri: `lazytools://groups/${LONG}` }).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    const other = await client.readResource({ uri: `file:///${LONG}` }).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    for (const message of [resource, other]) {
+      expect(message).toMatch(/x{150,}… \[name cut by lazytools at 200 characters\]/);
+      expect(message.length).toBeLessThan(600);
+    }
+  });
+});

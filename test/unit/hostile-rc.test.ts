@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { MODES_LISTED, ownTools } from '../../src/catalog/own-tools.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { statusReport } from '../../src/tokens/report.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { countToolsTokens } from '../../src/util/tokens.js';
+import { referenceSources } from '../harness/index.js';
+
+/**
+ * Adversarial pass (hadv3): rc values at sizes nobody writes by hand. On the old main a chain of
+ * 20,000 `extends` overflowed the stack (`check` printed "Maximum call stack size exceeded" and
+ * exited 1, not a config error), and focus_mode's definition, which clients list on every turn,
+ * grew with every mode and every character of every description (`check` on 20,000 modes ran
+ * past 4 minutes counting it again per mode).
+ */
+
+const sources = await referenceSources();
+
+describe('an extends chain', () => {
+  it('deeper than 64 modes is a config error naming the key, not a stack overflow', () => {
+    const modes: NonNullable<RcConfig['modes']> = { m0: { groups: ['files'] } };
+    for (let i = 1; i < 20_000; i++) modes[`m${i}`] = { extends: `m${i - 1}` };
+    expect(() => resolveConfig({ modes })).toThrow(ConfigError);
+    expect(() => resolveConfig({ modes })).toThrow(/modes\.m\d+\.extends: a chain of more than 64 modes/);
+    // 60 deep still resolves, with every ancestor's groups.
+    const short = Object.fromEntries(Object.entries(modes).slice(0, 60));
+    expect(resolveConfig({ modes: short }).modes.m59?.groups).toEqual(['files']);
+  });
+});
+
+describe('focus_mode lists the modes within a bound', () => {
+  it('1,000 modes with 10 KB descriptions: its definition stays small, and status fits every mode', () => {
+    const modes = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`x${i}`, { groups: ['files'], budget: 3_000, description: `Mode ${i}. ${'word '.repeat(2_000)}` }]));
+    const config = resolveConfig({ modes });
+    const [focus] = ownTools('hybrid', Object.values(config.modes));
+    expect(focus?.description?.length).toBeLessThan(MODES_LISTED * 200 + 200);
+    expect(focus?.description).toMatch(/… and \d+ more modes: "intent" picks one/);
+    expect(focus?.inputSchema).toMatchObject({ properties: { mode: { type: 'string' } } });
+    expect((focus?.inputSchema as unknown as { properties: { mode: { enum?: unknown } } }).properties.mode.enum).toBeUndefined();
+    expect(countToolsTokens([focus!])).toBeLessThan(2_500);
+    const catalog = buildCatalog(sources, config).catalog;
+    const report = statusReport(catalog, config);
+    expect(report.modes.length).toBe(Object.keys(config.modes).length);
+    expect(report.modes.find((mode) => mode.name === 'x999')?.withinBudget).toBe(true);
+  });
+
+  it('the presets keep their lines and their enum whole', () => {
+    const config = resolveConfig({});
+    const [focus] = ownTools('hybrid', Object.values(config.modes));
+    for (const mode of Object.values(config.modes)) expect(focus?.description).toContain(`- ${mode.name}: ${mode.description}`);
+    expect((focus?.inputSchema as unknown as { properties: { mode: { enum?: string[] } } }).properties.mode.enum).toEqual(Object.keys(config.modes));
+  });
+});
