@@ -22,6 +22,19 @@ const WRITE_PHRASES = /\b(?:creates|updates|deletes|removes|writes|sends|execute
 const READ_PHRASES = /\b(?:read[- ]only|readonly|does not modify|doesn't modify|without modifying|no side effects)\b/i;
 
 /**
+ * Read verbs that, after `post` at the head of a name, make a query sent by HTTP POST
+ * (`API-post-search`): OpenAPI-generated servers name a tool by method and path and mark every
+ * POST `destructiveHint`, though a search by POST only reads.
+ */
+const POSTED_READS = new Set(['search', 'query', 'list', 'find', 'lookup', 'retrieve', 'get', 'read', 'fetch']);
+
+/** The read verb of a `post <read verb>` name (filler "api" and "mcp" skipped), else undefined. */
+function postedRead(names: readonly string[]): string | undefined {
+  const rest = names.filter((word) => word !== 'api' && word !== 'mcp');
+  return rest[0] === 'post' && POSTED_READS.has(rest[1] ?? '') ? rest[1] : undefined;
+}
+
+/**
  * Whether a tool only reads. `readOnlyHint` decides when present (and `destructiveHint: true`
  * means writing); without annotations the tool name's verbs decide (the first verb of the name,
  * and any strong write verb anywhere in it), then the description's first word; a read verb
@@ -32,9 +45,14 @@ export function writeStatus(input: PlacementInput): WriteStatus {
   const hint = input.annotations?.readOnlyHint;
   if (hint === true) return { readOnly: true, kind: 'read', reason: 'readOnlyHint: true' };
   if (hint === false) return { readOnly: false, kind: 'write', reason: 'readOnlyHint: false' };
-  if (input.annotations?.destructiveHint === true) return { readOnly: false, kind: 'write', reason: 'destructiveHint: true' };
   const description = typeof input.description === 'string' ? input.description.slice(0, DESCRIPTION_CHARS) : '';
   const nameWords = words(input.name);
+  const posted = postedRead(nameWords);
+  if (posted !== undefined && !nameWords.some((word) => STRONG_WRITES.has(word)) && !WRITE_PHRASES.test(description)) {
+    // Before destructiveHint: a generator's method-wide annotation, not a statement about this tool.
+    return { readOnly: true, kind: 'read', reason: `name "post ${posted}": a ${posted} sent by HTTP POST (its destructiveHint follows the method)` };
+  }
+  if (input.annotations?.destructiveHint === true) return { readOnly: false, kind: 'write', reason: 'destructiveHint: true' };
   const strong = nameWords.find((word) => STRONG_WRITES.has(word));
   if (strong) return { readOnly: false, kind: 'write', reason: `name verb "${strong}"` };
   const first = nameWords.find((word) => WRITE_VERBS.has(word) || READ_VERBS.has(word));

@@ -5,7 +5,7 @@ import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { modeAllows, modeNamed } from './policy.js';
-import { capability, listedThing, nameWords, toolPriority, type Priority } from './priority.js';
+import { capability, listedThing, modeFocus, nameWords, toolPriority, type Priority } from './priority.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -98,6 +98,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
       }
     }
   }
+  const focus = modeFocus(mode);
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   // rc overrides by tool id, read once (a 10,000-tool mode asks for each member twice).
@@ -114,7 +115,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => ({
     tool,
     pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: overrides.get(tool.id)?.priority, listed: listed.get(tool.server) }) : { priority: 0, why: [] }),
+    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: overrides.get(tool.id)?.priority, listed: listed.get(tool.server), focus }) : { priority: 0, why: [] }),
   }));
   const ordered = fit ? breadthOrder(scored, groups) : scored;
 

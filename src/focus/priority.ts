@@ -21,14 +21,30 @@ export interface PriorityContext {
    * thing its server also lists is a second step (the list gives the id), the list the entry point.
    */
   listed?: ReadonlySet<string> | undefined;
+  /** The words the mode's description names (see `modeFocus`): a tool named after one is what the mode is for. */
+  focus?: ReadonlySet<string> | undefined;
+}
+
+/** Words of a description that name no kind of tool. */
+const PLAIN = new Set(['and', 'or', 'any', 'in', 'of', 'to', 'you', 'your', 'what', 'is', 'are', 'the', 'a', 'an', 'first', 'only', 'read-only', 'on', 'at', 'with', 'from', 'start', 'day', 'work', 'things']);
+
+/** One word, singular: "logs" and "log", "requests" and "request" match. */
+function singular(word: string): string {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+}
+
+/**
+ * What a mode says it is for, as singular words of its description ("Find and fix bugs: logs,
+ * errors, console and network requests..."): a tool whose name says one of them
+ * (`list_console_messages`, `kubectl_logs`) is central to the mode whatever group placed it.
+ */
+export function modeFocus(mode: Pick<ResolvedMode, 'description'>): ReadonlySet<string> {
+  return new Set(words(mode.description).filter((word) => !PLAIN.has(word) && !FILLER.has(word)).map(singular));
 }
 
 /** What a list or get tool is about, singular ("network request" for both list_network_requests and get_network_request). */
 export function listedThing(name: readonly string[]): string {
-  return name
-    .slice(1)
-    .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word))
-    .join(' ');
+  return name.slice(1).map(singular).join(' ');
 }
 
 /**
@@ -56,6 +72,9 @@ const NICHE = new Set([
   'node', 'forward', 'port', 'generic', 'media', 'tabs', 'performance', 'insight', 'more', 'self', 'colors', 'health', 'user', 'users',
   'image', 'images', 'video', 'videos', 'news', 'place', 'places', 'local',
 ]);
+
+/** What naming a word of the mode's description is worth: a tool the mode is for, before a niche one of its groups. */
+const FOCUS = 1;
 
 /** Words of tools that destroy or stop things: never the first step, and costly when wrong. */
 const DESTRUCTIVE = new Set(['delete', 'remove', 'drop', 'kill', 'terminate', 'destroy', 'purge', 'force', 'uninstall', 'unsafe', 'stop', 'close']);
@@ -136,13 +155,15 @@ export function toolPriority(tool: CatalogTool, context: PriorityContext): Prior
   if (context.override !== undefined) add(context.override, 'rc priority');
   if (context.usage > 0) add(2 * Math.log2(1 + context.usage), `used ${round(context.usage)} times lately in this mode`);
   const name = nameWords(tool);
+  const named = context.focus === undefined ? undefined : name.find((word) => context.focus?.has(singular(word)));
   // The verb leads the name, or follows one object word ("web_search", "page_content").
   const verb = isVerb(name[0] ?? '') ? name[0] : name.length === 2 && isVerb(name[1] ?? '') ? name[1] : undefined;
   const writes = context.lean === 'write';
   const thing = verb === name[0] && (verb === 'get' || verb === 'list') && name.length > 1 ? listedThing(name) : undefined;
   const pair = thing !== undefined && context.listed?.has(`${verb === 'get' ? 'list' : 'get'} ${thing}`) === true;
   if (name.some((word) => DESTRUCTIVE.has(word))) add(-2.5, 'destroys or stops things');
-  else if (name.some((word) => NICHE.has(word))) add(-1.5, 'niche');
+  // Niche in general, not in a mode that names it ("traces" in debugging's description).
+  else if (name.some((word) => NICHE.has(word) && !context.focus?.has(singular(word)))) add(-1.5, 'niche');
   else if (pair && verb === 'get') add(1.5, `second step (its server lists ${thing} first)`);
   else if (pair && verb === 'list') add(2.5, `entry point (lists the ${thing} a get reads)`);
   else if (verb !== undefined && PRIMARY.has(verb)) add(2.5, `entry point ("${verb}")`);
@@ -154,6 +175,7 @@ export function toolPriority(tool: CatalogTool, context: PriorityContext): Prior
   if (writes && !tool.readOnly) add(0.5, 'changes things (write-leaning mode)');
   // Servers mark even navigation destructive ("may lose page state"): a weak signal, kept weak.
   if (tool.definition.annotations?.destructiveHint === true) add(-0.5, 'annotated destructive');
+  if (named !== undefined) add(FOCUS, `named in the mode's description ("${named}")`);
   add(relevance(tool, context.mode.groups), 'fit to the mode\'s groups');
   add(round(Math.min(0.3, -0.6 * Math.log2(Math.max(tool.tokens, 50) / 250))), `${tool.tokens} tokens`);
   return { priority: round(priority), why };

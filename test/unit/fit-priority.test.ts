@@ -43,7 +43,8 @@ describe('tool priority signals', () => {
   });
 
   it('spends the budget on what no shown tool does yet: a twin of another server is held back and says why', () => {
-    const fitted = ranked({}, 'development');
+    // At a budget that holds one web search (the preset's 8,000 has room for both).
+    const fitted = ranked({ modes: { development: { budget: 7000 } } }, 'development');
     expect(fitted.shownIds.has('tavily:tavily_search')).toBe(true);
     expect(fitted.shownIds.has('brave-search:brave_web_search')).toBe(false);
     expect(why(fitted, 'brave-search:brave_web_search')).toContain('does what tavily:tavily_search does');
@@ -56,12 +57,30 @@ describe('tool priority signals', () => {
   it('keeps the tools that create and update first in a write-leaning mode (rc lean)', () => {
     // A budget that holds a few of Notion's 24 tools (compact, they all fit the preset's 6,000).
     const writes = ranked({ modes: { task_management: { budget: 2500 } } }, 'task_management');
-    for (const id of ['notion:API-post-page', 'notion:API-patch-page', 'notion:API-post-search']) expect(writes.shownIds.has(id)).toBe(true);
-    // The same mode told to lean on reading shows readers instead.
-    const reads = ranked({ modes: { task_management: { budget: 2500, lean: 'read' } } }, 'task_management');
+    for (const id of ['notion:API-post-page', 'notion:API-patch-page', 'notion:API-create-a-comment']) expect(writes.shownIds.has(id)).toBe(true);
+    // The same mode told to lean on reading shows readers instead (at a budget that holds them and few more).
+    const reads = ranked({ modes: { task_management: { budget: 2000, lean: 'read' } } }, 'task_management');
     expect(reads.shownIds.has('notion:API-post-page')).toBe(false);
     expect(reads.shownIds.has('notion:API-retrieve-a-page')).toBe(true);
     expect(why(reads, 'notion:API-post-page')).toContain('writes (read-leaning mode)');
+  });
+
+  it('ranks first what the mode\'s description names: debugging keeps the console and network requests', () => {
+    const described = ranked({ modes: { debugging: { budget: 7000 } } }, 'debugging');
+    for (const id of ['chrome-devtools:list_network_requests', 'chrome-devtools:list_console_messages', 'playwright:browser_console_messages']) expect(described.shownIds.has(id), id).toBe(true);
+    expect(why(described, 'chrome-devtools:list_network_requests')).toContain('named in the mode\'s description ("network")');
+    // The same mode and budget, described without them, holds them back.
+    const plain = ranked({ modes: { debugging: { budget: 7000, description: 'Find and fix bugs' } } }, 'debugging');
+    for (const id of ['chrome-devtools:list_network_requests', 'chrome-devtools:list_console_messages', 'playwright:browser_console_messages']) expect(plain.shownIds.has(id), id).toBe(false);
+    expect(why(plain, 'chrome-devtools:list_network_requests')).not.toContain('description');
+  });
+
+  it('counts a niche word as niche only where the mode does not name it', () => {
+    const rc = (description: string) => ({ modes: { browser_testing: { description } } });
+    expect(why(ranked(rc('Test pages'), 'browser_testing'), 'chrome-devtools:performance_start_trace')).toContain('niche');
+    const named = why(ranked(rc('Test pages: performance traces'), 'browser_testing'), 'chrome-devtools:performance_start_trace');
+    expect(named).not.toContain('niche');
+    expect(named).toContain('named in the mode\'s description');
   });
 
   it('ranks a list before the get of one item its server also lists', () => {

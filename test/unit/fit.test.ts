@@ -124,23 +124,23 @@ describe('budget-fitted modes', () => {
   });
 
   it('keeps held-back tools reachable: search_tools ranks them first, policy counts them in the mode', async () => {
-    // Verbatim definitions: desktop-commander's write_file (about 1,000 tokens) is then held back from development.
+    // Verbatim definitions: desktop-commander's create_directory is then held back from development.
     const config = resolveConfig({ policy: { hiddenTools: 'reject' }, definitions: 'verbatim' });
     const gateway = new Gateway({ config, upstreams: [], locked: sources });
     const session = gateway.createSession();
     const client = await inMemoryClient((t) => session.connect(t), { name: 'fit-test' });
     try {
       const fitted = modeFit(gateway.catalog, gateway.config, 'development');
-      const held = gateway.catalog.byId.get('desktop-commander:write_file');
-      expect(fitted?.heldBackIds.has('desktop-commander:write_file')).toBe(true);
+      const held = gateway.catalog.byId.get('desktop-commander:create_directory');
+      expect(fitted?.heldBackIds.has('desktop-commander:create_directory')).toBe(true);
       const listed = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(listed).not.toContain('write_file');
+      expect(listed).not.toContain('create_directory');
       // A held-back tool is part of the mode: reject-hidden policy lets it run.
       expect(held && session.inMode(held)).toBe(true);
       expect(held && session.refusal(held)).toBeUndefined();
-      const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'write a file', enable: false } })) as CallToolResult;
+      const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'create a new directory', enable: false } })) as CallToolResult;
       const hits = (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
-      expect(hits[0]).toBe('write_file');
+      expect(hits[0]).toBe('create_directory');
     } finally {
       await client.close();
       await gateway.close();

@@ -46,6 +46,16 @@ describe('writeStatus: read-only only with evidence', () => {
     expect(writeStatus(tool(name, description))).toMatchObject({ readOnly: true, kind: 'read' });
   });
 
+  it('reads a search sent by HTTP POST (OpenAPI-generated "API-post-search", marked destructive by method), not a POST that creates', () => {
+    const destructive = { annotations: { destructiveHint: true } };
+    expect(writeStatus(tool('API-post-search', 'Notion | Search by title', destructive))).toMatchObject({ readOnly: true, kind: 'read' });
+    expect(writeStatus(tool('post_query', 'Query a data source', destructive))).toMatchObject({ readOnly: true, kind: 'read' });
+    expect(writeStatus(tool('API-post-page', 'Notion | Create a page', destructive))).toMatchObject({ readOnly: false, kind: 'write' });
+    expect(writeStatus(tool('API-post-search', 'Search, and deletes the pages it finds', destructive))).toMatchObject({ readOnly: false, kind: 'write' });
+    expect(writeStatus(tool('post_search_and_delete', '', destructive))).toMatchObject({ readOnly: false, kind: 'write' });
+    expect(writeStatus(tool('search_posts', '', destructive))).toMatchObject({ readOnly: false, kind: 'write' });
+  });
+
   it('leaves a tool whose write status cannot be told out of read-only modes', () => {
     expect(writeStatus(tool('jira', 'Jira resources'))).toMatchObject({ readOnly: false, kind: 'unknown' });
     expect(writeStatus(tool('browser_tabs', ''))).toMatchObject({ readOnly: false, kind: 'unknown' });
@@ -178,7 +188,9 @@ describe('real-world catalog: preset modes against hand labels', async () => {
       for (const id of mode.toolIds) {
         const entry = catalog.byId.get(id);
         expect(labels.writes.has(id), `${mode.name}: ${id} writes`).toBe(false);
-        expect(entry?.definition.annotations?.readOnlyHint === false || entry?.definition.annotations?.destructiveHint === true, `${mode.name}: ${id}`).toBe(false);
+        expect(entry?.definition.annotations?.readOnlyHint === false, `${mode.name}: ${id}`).toBe(false);
+        // destructiveHint only on a search sent by HTTP POST (API-post-search), whose hint follows the method.
+        if (entry?.definition.annotations?.destructiveHint === true) expect(entry && writeStatus({ ...entry.definition, server: entry.server }).reason, `${mode.name}: ${id}`).toContain('HTTP POST');
       }
     }
   });
