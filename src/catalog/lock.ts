@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { readBytes } from '../util/json.js';
 import path from 'node:path';
 import { projectFolder } from '../util/root.js';
 import { dictionary } from '../util/own.js';
@@ -42,11 +43,24 @@ export function lockPath(rcFile: string | undefined, cwd: string): string {
 
 /** The lock of a project when it exists (its cached placements seeded, see readCatalogFile). */
 export async function readLockIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; sources: ServerTools[]; warnings: string[] } | undefined> {
+  const found = await lockBytesIfPresent(rcFile, cwd);
+  return found && (await readLock(found));
+}
+
+/**
+ * The lock file of a project and its bytes, unparsed, when it exists: what the start answers
+ * (front/start-answers.ts) are keyed by, before the lock is parsed.
+ */
+export async function lockBytesIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; bytes: Buffer } | undefined> {
   const file = lockPath(rcFile, cwd);
-  if (!existsSync(file)) return undefined;
+  return existsSync(file) ? { file, bytes: await readBytes(file) } : undefined;
+}
+
+/** A lock read by lockBytesIfPresent, parsed. */
+export async function readLock({ file, bytes }: { file: string; bytes: Buffer }): Promise<{ file: string; sources: ServerTools[]; warnings: string[] }> {
   // Malformed tools and cached placements that do not match their definitions are dropped, one warning each.
   const warnings: string[] = [];
-  return { file, sources: await readCatalogFile(file, warnings), warnings };
+  return { file, sources: await readCatalogFile(file, warnings, bytes), warnings };
 }
 
 /**

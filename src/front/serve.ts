@@ -5,7 +5,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { withUsage } from '../usage/record.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
-import { readLockIfPresent } from '../catalog/lock.js';
+import { lockBytesIfPresent, readLock } from '../catalog/lock.js';
 import { ConfigError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { unknownServedMode } from '../focus/policy.js';
@@ -14,6 +14,7 @@ import type { HttpFront, HttpOptions } from './http.js';
 import { serveStdioEras } from './stdio-eras.js';
 import type { FrontSession } from '../hub/session.js';
 import { StdioFrontTransport } from './stdio.js';
+import { startAnswers } from './start-answers.js';
 
 export interface ServeOptions {
   config?: string | undefined;
@@ -72,20 +73,27 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   if (unknownMode !== undefined) throw new ConfigError(`--mode: ${unknownMode}`);
   if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
   let locked = options.locked;
-  if (locked === undefined && options.lock !== false) {
-    const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
-    if (lock) {
-      logger.info(`using ${lock.file}: upstreams start on their first call`);
-      for (const warning of lock.warnings) logger.warn(warning);
-      locked = lock.sources;
-    }
+  const cwd = options.cwd ?? process.cwd();
+  const lockFile = locked === undefined && options.lock !== false ? await lockBytesIfPresent(file, cwd) : undefined;
+  // stdio on a lock: the opening exchange may be answered from an earlier start's answers before
+  // the catalog is built (start-answers.ts); the messages read meanwhile go to the session after.
+  let stdio = !options.http && lockFile ? new StdioFrontTransport() : undefined;
+  const opening = stdio && lockFile && startAnswers(stdio, { lockBytes: lockFile.bytes, config, mode: options.mode, strategy: options.strategy, env: options.env ?? process.env, cwd }, logger);
+  const held = opening ? await opening.open() : [];
+  if (lockFile) {
+    const lock = await readLock(lockFile);
+    logger.info(`using ${lock.file}: upstreams start on their first call`);
+    for (const warning of lock.warnings) logger.warn(warning);
+    locked = lock.sources;
   }
   if (Object.keys(config.servers).length === 0)
     logger.warn(
-      `serving 0 tools: ${file ? `${file} lists no servers` : `no rc file found from ${options.cwd ?? process.cwd()} up to the project root`}. ` +
+      `serving 0 tools: ${file ? `${file} lists no servers` : `no rc file found from ${cwd} up to the project root`}. ` +
         'Add servers with `lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH`, or write "servers" in .lazytoolsrc.json (see the README).',
     );
   const gateway = new Gateway({ config, logger, locked, env: options.env });
+  // Answers are recorded only when no server starts at boot (a live list may differ run to run).
+  if (opening) opening.cacheable = [...gateway.upstreams.keys()].every((name) => locked?.some((source) => source.server === name));
   // Requests that need the catalog wait for this (gateway.ready), bounded by the start timeouts.
   const starting = gateway.start();
   let http: HttpFront | undefined;
@@ -106,11 +114,10 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let ended = new Promise<string | undefined>(() => {});
-  let stdio: StdioFrontTransport | undefined;
   if (!http) {
     // The opening message picks the era: initialize keeps today's session, a 2026-07-28 request the modern server.
     let session: FrontSession | undefined;
-    stdio = new StdioFrontTransport();
+    stdio ??= new StdioFrontTransport();
     const connection = serveStdioEras(gateway, stdio, {
       served: modes,
       strategy: options.strategy,
@@ -119,6 +126,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
         await session.connect(transport);
       },
     });
+    // serveStdioEras took the handler over (synchronously): what the opening read goes first.
+    stdio.deliver(held.splice(0));
     ended = connection.then(
       async ({ ended }) => (await ended) ?? session?.endReason,
       (error: unknown) => {
