@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { readBytes } from '../util/json.js';
-import path from 'node:path';
-import { projectFolder } from '../util/root.js';
+import { lockBytesIfPresent } from './lock-path.js';
 import { dictionary } from '../util/own.js';
 import { compareStrings as compare } from '../util/compare.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -14,8 +11,7 @@ import { ownTools, type ServedStrategy } from './own-tools.js';
 import { toolTokenCounts, type RecordedCounts } from '../util/tokens.js';
 import { writeProfile } from './profile.js';
 
-/** The lock file's name, written beside the rc file. */
-export const LOCK_FILE = 'lazytools.lock.json';
+export { LOCK_FILE, lockPath, lockBytesIfPresent } from './lock-path.js';
 
 /**
  * A lock file: the catalog shape plus a content hash per server, and the tools' placement results
@@ -36,24 +32,10 @@ export interface LockDrift {
   changed: string[];
 }
 
-/** Where the lock of a project lives: beside its rc file, else in `cwd`. */
-export function lockPath(rcFile: string | undefined, cwd: string): string {
-  return path.join(projectFolder(rcFile, cwd), LOCK_FILE);
-}
-
 /** The lock of a project when it exists (its cached placements seeded, see readCatalogFile). */
 export async function readLockIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; sources: ServerTools[]; warnings: string[] } | undefined> {
   const found = await lockBytesIfPresent(rcFile, cwd);
   return found && (await readLock(found));
-}
-
-/**
- * The lock file of a project and its bytes, unparsed, when it exists: what the start answers
- * (front/start-answers.ts) are keyed by, before the lock is parsed.
- */
-export async function lockBytesIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; bytes: Buffer } | undefined> {
-  const file = lockPath(rcFile, cwd);
-  return existsSync(file) ? { file, bytes: await readBytes(file) } : undefined;
 }
 
 /** A lock read by lockBytesIfPresent, parsed. */

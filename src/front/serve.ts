@@ -5,13 +5,11 @@ import { resolveConfig } from '../config/resolve.js';
 import { withUsage } from '../usage/record.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
-import { lockBytesIfPresent, readLock } from '../catalog/lock.js';
+import { lockBytesIfPresent } from '../catalog/lock-path.js';
 import { ConfigError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
-import { unknownServedMode } from '../focus/policy.js';
-import { Gateway } from '../hub/gateway.js';
+import type { Gateway } from '../hub/gateway.js';
 import type { HttpFront, HttpOptions } from './http.js';
-import { serveStdioEras } from './stdio-eras.js';
 import type { FrontSession } from '../hub/session.js';
 import { StdioFrontTransport } from './stdio.js';
 import { startAnswers } from './start-answers.js';
@@ -69,7 +67,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
   const config = await withUsage(resolveConfig(rc, file), process.cwd());
   const modes = options.mode === undefined ? undefined : options.mode.split(',').map((mode) => mode.trim());
-  const unknownMode = unknownServedMode(config, modes);
+  const unknownMode = modes && (await import('../focus/policy.js')).unknownServedMode(config, modes);
   if (unknownMode !== undefined) throw new ConfigError(`--mode: ${unknownMode}`);
   if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
   let locked = options.locked;
@@ -79,7 +77,15 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   // the catalog is built (start-answers.ts); the messages read meanwhile go to the session after.
   let stdio = !options.http && lockFile ? new StdioFrontTransport() : undefined;
   const opening = stdio && lockFile && startAnswers(stdio, { lockBytes: lockFile.bytes, config, mode: options.mode, strategy: options.strategy, env: options.env ?? process.env, cwd }, logger);
-  const held = opening ? await opening.open() : [];
+  // Without an entry for this start, nothing waits for the client: the catalog is built at once.
+  const held = opening?.known() ? await opening.open() : [];
+  // What the opening did not need loads only now: the catalog builder, the hub, the SDK's server.
+  const [{ readLock }, { Gateway }, { serveStdioEras }, { classifyEra }] = await Promise.all([
+    import('../catalog/lock.js'),
+    import('../hub/gateway.js'),
+    import('./stdio-eras.js'),
+    import('../protocol/era.js'),
+  ]);
   if (lockFile) {
     const lock = await readLock(lockFile);
     logger.info(`using ${lock.file}: upstreams start on their first call`);
@@ -93,7 +99,10 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     );
   const gateway = new Gateway({ config, logger, locked, env: options.env });
   // Answers are recorded only when no server starts at boot (a live list may differ run to run).
-  if (opening) opening.cacheable = [...gateway.upstreams.keys()].every((name) => locked?.some((source) => source.server === name));
+  if (opening) {
+    opening.cacheable = [...gateway.upstreams.keys()].every((name) => locked?.some((source) => source.server === name));
+    opening.legacy = (message) => classifyEra(message) !== 'modern';
+  }
   // Requests that need the catalog wait for this (gateway.ready), bounded by the start timeouts.
   const starting = gateway.start();
   let http: HttpFront | undefined;

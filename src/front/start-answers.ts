@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { userCacheFolder, writeCacheFile } from '../catalog/lock-stamp.js';
-import { classifyEra } from '../protocol/era.js';
 import { addCloseListener } from '../util/close.js';
 import { isObject } from '../util/json.js';
 import { isNotification, isRequest, isResponse, type RequestId } from '../util/jsonrpc.js';
@@ -103,8 +102,10 @@ function plainJson(value: unknown): string {
 export class StartAnswers {
   /** Set by serve once the gateway is built: whether this start's answers may be recorded. */
   cacheable = false;
+  /** Whether an initialize opens a 2025 session (protocol/era's classifier, set by serve with the gateway). */
+  legacy: ((message: JSONRPCMessage) => boolean) | undefined;
   private phase: 'initialize' | 'list' | 'done' = 'initialize';
-  private init: { id: RequestId; params: string } | undefined;
+  private init: { id: RequestId; params: string; message: JSONRPCMessage } | undefined;
   private list: { id: RequestId; params: string } | undefined;
   private entry: Entry | undefined;
   /** Early answers given, by request: the gateway's own must match them. */
@@ -126,7 +127,8 @@ export class StartAnswers {
   }
 
   /**
-   * Starts reading and answers the opening from an entry while it can. Resolves with every
+   * Starts reading and answers the opening from an entry while it can (call only when `known()`:
+   * it waits for the client's first message). Resolves with every
    * message read (answered or not, the gateway sees them all, see deliver) once a message needs
    * the gateway, the first tools/list was answered, or the input ended. Messages read later are
    * added to the same array until the gateway's handler takes over.
@@ -150,12 +152,17 @@ export class StartAnswers {
     });
   }
 
-  /** Follows the opening exchange (the transport's inbound tap). */
+  /**
+   * Follows the opening exchange (the transport's inbound tap). Whether an initialize opens a
+   * 2025 session (protocol/era) is asked only when answers are recorded (`legacy`, set once the
+   * SDK is loaded): an entry exists only for initialize params recorded as such, and classifying
+   * depends on nothing else, so answering from one needs no classifier.
+   */
   inbound(message: JSONRPCMessage): void {
     if (this.phase === 'initialize') {
-      const legacy = isRequest(message) && message.method === 'initialize' && classifyEra(message) !== 'modern';
-      this.init = legacy ? { id: message.id, params: JSON.stringify(message.params ?? null) } : undefined;
-      this.phase = legacy ? 'list' : 'done';
+      const initialize = isRequest(message) && message.method === 'initialize';
+      this.init = initialize ? { id: message.id, params: JSON.stringify(message.params ?? null), message } : undefined;
+      this.phase = initialize ? 'list' : 'done';
     } else if (this.phase === 'list' && !(isNotification(message) && message.method === 'notifications/initialized')) {
       if (isRequest(message) && message.method === 'tools/list') this.list = { id: message.id, params: JSON.stringify(message.params ?? null) };
       this.phase = 'done';
@@ -202,8 +209,18 @@ export class StartAnswers {
     return true;
   }
 
+  /** Whether any entry has this start's key (else the opening need not wait for the client). */
+  known(): boolean {
+    try {
+      return readdirSync(this.folder).some((name) => name.startsWith(`${this.key}-`));
+    } catch {
+      return false;
+    }
+  }
+
+  /** An entry's file: the start's key, then a sha256 of the client's initialize params. */
   private file(initParams: string): string {
-    return path.join(this.folder, createHash('sha256').update(this.key).update('\u0000').update(initParams).digest('hex'));
+    return path.join(this.folder, `${this.key}-${createHash('sha256').update(initParams).digest('hex')}`);
   }
 
   private read(initParams: string): Entry | undefined {
@@ -233,7 +250,7 @@ export class StartAnswers {
       if (id === this.list?.id) void this.transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' } as JSONRPCMessage);
     }
     if (stale) return removeQuietly(this.file(this.init.params));
-    if (!this.list || !list || this.given.has(this.list.id) || !this.cacheable || !('result' in init) || !('result' in list)) return;
+    if (!this.list || !list || this.given.has(this.list.id) || !this.cacheable || !this.legacy?.(this.init.message) || !('result' in init) || !('result' in list)) return;
     const entry: Entry = { init: { ...init }, listParams: this.list.params, list: { ...list } };
     writeCacheFile(this.folder, path.basename(this.file(this.init.params)), JSON.stringify(entry), MAX_ENTRIES);
   }
