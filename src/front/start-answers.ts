@@ -236,10 +236,23 @@ export class StartAnswers {
   /** The opening is over: check what was answered early, or record the gateway's answers. */
   private settle(): void {
     if (this.finished) return;
-    const init = this.init && this.own.get(this.init.id);
-    const list = this.list && this.own.get(this.list.id);
     this.finished = true;
     this.transport.tap = undefined;
+    try {
+      this.checkOrRecord();
+    } finally {
+      // The transport keeps this object for its lifetime: drop the answers (a MiB each at 10,000 tools).
+      this.given.clear();
+      this.own.clear();
+      this.entry = undefined;
+      this.init = undefined;
+      this.list = undefined;
+    }
+  }
+
+  private checkOrRecord(): void {
+    const init = this.init && this.own.get(this.init.id);
+    const list = this.list && this.own.get(this.list.id);
     if (!this.init || !init) return;
     let stale = false;
     for (const [id, given] of this.given) {
