@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { userCacheFolder, writeCacheFile } from '../catalog/lock-stamp.js';
+import { contentDigest, userCacheFolder, writeCacheFile } from '../catalog/lock-stamp.js';
 import { addCloseListener } from '../util/close.js';
 import { isObject } from '../util/json.js';
 import { isNotification, isRequest, isResponse, type RequestId } from '../util/jsonrpc.js';
@@ -76,7 +76,7 @@ export function startKey(inputs: StartInputs): string {
   const hash = createHash('sha256');
   const env = Object.entries(inputs.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const part of [FORMAT, VERSION, buildIdentity(), inputs.cwd, inputs.mode ?? '', inputs.strategy ?? '', plainJson(inputs.config), JSON.stringify(env)]) hash.update(part).update('\u0000');
-  return hash.update(inputs.lockBytes).digest('hex');
+  return hash.update(contentDigest(inputs.lockBytes)).digest('hex');
 }
 
 /** This build: a rebuilt lazytools (same version, new code) must not meet the old build's answers. */
