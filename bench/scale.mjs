@@ -2,7 +2,8 @@
 // first tools/list answer (and no upstream spawned), tools/list latency, gateway RSS, search p50
 // and the proxy strategy's list size.
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { buildCatalog, resolveConfig, SearchIndex, parseCatalog } from '../dist/index.js';
 import { makeLock } from '../dist/catalog/lock.js';
@@ -63,9 +64,11 @@ function rssMb(pid) {
 }
 
 /** Starts `lazytools serve` (the built CLI, or `bin`) on a lock and times spawn -> first tools/list answer. */
-async function coldStart(dir, bin = BIN) {
+async function coldStart(dir, bin = BIN, first = false) {
+  // `first`: a user cache of its own (no lock stamp, no start answers), as on a machine's first start.
+  const cache = first ? { LAZYTOOLS_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'lazytools-bench-cache-')) } : {};
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, LAZYTOOLS_QUIET: '1' } });
+  const child = spawn(process.execPath, [bin, 'serve'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, LAZYTOOLS_QUIET: '1', ...cache } });
   const client = rawClient(child);
   await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
   client.notify('notifications/initialized');
@@ -98,13 +101,17 @@ export async function coldStarts(dir, runs) {
   return (await interleavedColdStarts(dir, runs, [BIN]))[0];
 }
 
-/** coldStarts for several builds of the CLI at once, run after run in turn (A B A B), so load hits all alike. */
-export async function interleavedColdStarts(dir, runs, bins) {
+/**
+ * coldStarts for several builds of the CLI at once, run after run in turn (A B A B), so load hits
+ * all alike. The warm-up run records the start answers later runs answer from (front/start-answers.ts);
+ * `first` gives every run an empty user cache instead.
+ */
+export async function interleavedColdStarts(dir, runs, bins, first = false) {
   const times = bins.map(() => []);
   const spawned = bins.map(() => 0);
   for (let i = 0; i < runs; i++)
     for (const [k, bin] of bins.entries()) {
-      const run = await coldStart(dir, bin);
+      const run = await coldStart(dir, bin, first);
       times[k].push(run.ms);
       spawned[k] = Math.max(spawned[k], run.children);
       run.child.kill('SIGTERM');
@@ -153,6 +160,8 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
       run.child.kill('SIGTERM');
     }
     out.sizes[size].coldStart = summary(runs.slice(1));
+    // The first run found no start answers (a new project): it parsed and built before answering.
+    out.sizes[size].firstStartMs = round(runs[0], 1);
 
     // Search over the generated catalog, in process (the same engine search_tools uses).
     const config = resolveConfig({ strategy: 'proxy' });

@@ -10,12 +10,12 @@ import { recordToolTokens } from '../util/tokens.js';
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
  * allowed) into server tool lists. Tool definitions stay as written; malformed ones are dropped
- * with a line in `warnings` each (see parseCatalog).
+ * with a line in `warnings` each (see parseCatalog). `read`: the file's bytes, when already read.
  *
  * @throws ConfigError naming the file and the key path when the file's shape does not fit.
  */
-export async function readCatalogFile(file: string, warnings?: string[]): Promise<ServerTools[]> {
-  const { json, bytes } = await readJsonBytes(file);
+export async function readCatalogFile(file: string, warnings?: string[], read?: Buffer): Promise<ServerTools[]> {
+  const { json, bytes } = await readJsonBytes(file, {}, read);
   const folder = isObject(json) && Object.prototype.hasOwnProperty.call(json, 'placement') ? stampFolder() : undefined;
   return parseCatalog(json, file, warnings, folder === undefined ? undefined : { folder, stamp: readStamp(folder, placementVersion(), bytes) });
 }

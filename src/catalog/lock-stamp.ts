@@ -8,7 +8,7 @@ import path from 'node:path';
  * rescored, input digests, each cached group placement confirmed) costs about 55 ms per 1,000
  * tools, more than half a second at 10,000, on every start. The outcome depends only on the lock's
  * bytes, this lazytools' placement version and the rc's groups, so after a start verified every
- * entry of a lock, a stamp named by a sha256 of (placement version, lock bytes) records it, with
+ * entry of a lock, a stamp named by a sha256 of (placement version, the lock bytes' sha256) records it, with
  * the groups digests its group placements were confirmed under; a later start of the same bytes
  * seeds the caches without recomputing (hashing 18.6 MB costs about 30 ms). The write status,
  * what read-only modes rest on, is still recomputed on every start.
@@ -23,12 +23,21 @@ import path from 'node:path';
 
 /** Where stamps go, or undefined when disabled (`LAZYTOOLS_CACHE_DIR=""`) or no home is known. */
 export function stampFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return userCacheFolder('verified-locks', env);
+}
+
+/**
+ * The folder `name` in lazytools' user cache (`LAZYTOOLS_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/lazytools`, else `~/.cache/lazytools`), or undefined when caching is off
+ * (`LAZYTOOLS_CACHE_DIR=""`) or no home is known. Never in the project: see above.
+ */
+export function userCacheFolder(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const own = env.LAZYTOOLS_CACHE_DIR;
-  if (own !== undefined) return own === '' ? undefined : path.join(path.resolve(own), 'verified-locks');
+  if (own !== undefined) return own === '' ? undefined : path.join(path.resolve(own), name);
   const xdg = env.XDG_CACHE_HOME;
   const home = safeHome();
   const base = xdg && path.isAbsolute(xdg) ? xdg : home && path.join(home, '.cache');
-  return base ? path.join(base, 'lazytools', 'verified-locks') : undefined;
+  return base ? path.join(base, 'lazytools', name) : undefined;
 }
 
 function safeHome(): string | undefined {
@@ -37,6 +46,21 @@ function safeHome(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const digests = new WeakMap<Uint8Array, string>();
+
+/**
+ * The sha256 of a lock's bytes, computed once per buffer (about 35 ms at 18.6 MB): the stamp and
+ * the start answers (front/start-answers.ts) are both keyed by it, and a start reads the lock once.
+ */
+export function contentDigest(bytes: Uint8Array): string {
+  let digest = digests.get(bytes);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(bytes).digest('hex');
+    digests.set(bytes, digest);
+  }
+  return digest;
 }
 
 /** A lock's stamp: its key, and the groups digests confirmed for it when a stamp was found. */
@@ -48,7 +72,7 @@ export interface LockStamp {
 
 /** The stamp of `bytes` (a lock file's content) under `version` (the placement version), read from `folder`. */
 export function readStamp(folder: string, version: string, bytes: Uint8Array): LockStamp {
-  const key = createHash('sha256').update(version).update('\u0000').update(bytes).digest('hex');
+  const key = createHash('sha256').update(version).update('\u0000').update(contentDigest(bytes)).digest('hex');
   try {
     const json = JSON.parse(readFileSync(path.join(folder, key), 'utf8')) as unknown;
     if (typeof json === 'object' && json !== null && Array.isArray((json as { groups?: unknown }).groups)) {
@@ -68,22 +92,34 @@ const MAX_STAMPS = 200;
 
 /** Records that the lock of `key` verified, with `groups` confirmed. Best effort: a failure is ignored. */
 export function writeStamp(folder: string, key: string, groups: Iterable<string>): void {
+  // A read-only home or a full disk only costs the next start the full verification.
+  writeCacheFile(folder, key, JSON.stringify({ groups: [...groups].slice(-MAX_GROUPS) }), MAX_STAMPS);
+}
+
+/**
+ * Writes `text` as the file `name` of a user cache folder (made private to the user), whole or
+ * not at all (a temporary file renamed), then keeps the newest `max` files. Best effort: returns
+ * false when it could not, which only costs a later start the work the file would have saved.
+ */
+export function writeCacheFile(folder: string, name: string, text: string, max: number): boolean {
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const file = path.join(folder, key);
+    const file = path.join(folder, name);
     const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ groups: [...groups].slice(-MAX_GROUPS) }), { mode: 0o600 });
+    writeFileSync(temp, text, { mode: 0o600 });
     renameSync(temp, file);
-    prune(folder);
+    prune(folder, max);
+    return true;
   } catch {
-    // A read-only home or a full disk only costs the next start the full verification.
+    return false;
   }
 }
 
-function prune(folder: string): void {
+/** Removes the oldest files of `folder` past `max`. */
+function prune(folder: string, max: number): void {
   const names = readdirSync(folder);
-  if (names.length <= MAX_STAMPS) return;
+  if (names.length <= max) return;
   const aged = names.map((name) => ({ file: path.join(folder, name), at: statSync(path.join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }));
   aged.sort((a, b) => a.at - b.at);
-  for (const { file } of aged.slice(0, names.length - MAX_STAMPS)) unlinkSync(file);
+  for (const { file } of aged.slice(0, names.length - max)) unlinkSync(file);
 }

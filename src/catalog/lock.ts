@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { projectFolder } from '../util/root.js';
+import { lockBytesIfPresent } from './lock-path.js';
 import { dictionary } from '../util/own.js';
 import { compareStrings as compare } from '../util/compare.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -13,8 +11,7 @@ import { ownTools, type ServedStrategy } from './own-tools.js';
 import { toolTokenCounts, type RecordedCounts } from '../util/tokens.js';
 import { writeProfile } from './profile.js';
 
-/** The lock file's name, written beside the rc file. */
-export const LOCK_FILE = 'lazytools.lock.json';
+export { LOCK_FILE, lockPath, lockBytesIfPresent } from './lock-path.js';
 
 /**
  * A lock file: the catalog shape plus a content hash per server, and the tools' placement results
@@ -35,18 +32,17 @@ export interface LockDrift {
   changed: string[];
 }
 
-/** Where the lock of a project lives: beside its rc file, else in `cwd`. */
-export function lockPath(rcFile: string | undefined, cwd: string): string {
-  return path.join(projectFolder(rcFile, cwd), LOCK_FILE);
-}
-
 /** The lock of a project when it exists (its cached placements seeded, see readCatalogFile). */
 export async function readLockIfPresent(rcFile: string | undefined, cwd: string): Promise<{ file: string; sources: ServerTools[]; warnings: string[] } | undefined> {
-  const file = lockPath(rcFile, cwd);
-  if (!existsSync(file)) return undefined;
+  const found = await lockBytesIfPresent(rcFile, cwd);
+  return found && (await readLock(found));
+}
+
+/** A lock read by lockBytesIfPresent, parsed. */
+export async function readLock({ file, bytes }: { file: string; bytes: Buffer }): Promise<{ file: string; sources: ServerTools[]; warnings: string[] }> {
   // Malformed tools and cached placements that do not match their definitions are dropped, one warning each.
   const warnings: string[] = [];
-  return { file, sources: await readCatalogFile(file, warnings), warnings };
+  return { file, sources: await readCatalogFile(file, warnings, bytes), warnings };
 }
 
 /**

@@ -5,15 +5,14 @@ import { resolveConfig } from '../config/resolve.js';
 import { withUsage } from '../usage/record.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
-import { readLockIfPresent } from '../catalog/lock.js';
+import { lockBytesIfPresent } from '../catalog/lock-path.js';
 import { ConfigError } from '../util/errors.js';
 import { stderrLogger, type Logger } from '../util/log.js';
-import { unknownServedMode } from '../focus/policy.js';
-import { Gateway } from '../hub/gateway.js';
+import type { Gateway } from '../hub/gateway.js';
 import type { HttpFront, HttpOptions } from './http.js';
-import { serveStdioEras } from './stdio-eras.js';
 import type { FrontSession } from '../hub/session.js';
 import { StdioFrontTransport } from './stdio.js';
+import { startAnswers } from './start-answers.js';
 
 export interface ServeOptions {
   config?: string | undefined;
@@ -68,26 +67,44 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
   const config = await withUsage(resolveConfig(rc, file), process.cwd());
   const modes = options.mode === undefined ? undefined : options.mode.split(',').map((mode) => mode.trim());
-  const unknownMode = unknownServedMode(config, modes);
+  const unknownMode = modes && (await import('../focus/policy.js')).unknownServedMode(config, modes);
   if (unknownMode !== undefined) throw new ConfigError(`--mode: ${unknownMode}`);
   if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
   let locked = options.locked;
-  if (locked === undefined && options.lock !== false) {
-    const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
-    if (lock) {
-      logger.info(`using ${lock.file}: upstreams start on their first call`);
-      for (const warning of lock.warnings) logger.warn(warning);
-      locked = lock.sources;
-    }
+  const cwd = options.cwd ?? process.cwd();
+  const lockFile = locked === undefined && options.lock !== false ? await lockBytesIfPresent(file, cwd) : undefined;
+  // stdio on a lock: the opening exchange may be answered from an earlier start's answers before
+  // the catalog is built (start-answers.ts); the messages read meanwhile go to the session after.
+  let stdio = !options.http && lockFile ? new StdioFrontTransport() : undefined;
+  const opening = stdio && lockFile && startAnswers(stdio, { lockBytes: lockFile.bytes, config, mode: options.mode, strategy: options.strategy, env: options.env ?? process.env, cwd }, logger);
+  // Without an entry for this start, nothing waits for the client: the catalog is built at once.
+  const held = opening?.known() ? await opening.open() : [];
+  // What the opening did not need loads only now: the catalog builder, the hub, the SDK's server.
+  const [{ readLock }, { Gateway }, { serveStdioEras }, { classifyEra }] = await Promise.all([
+    import('../catalog/lock.js'),
+    import('../hub/gateway.js'),
+    import('./stdio-eras.js'),
+    import('../protocol/era.js'),
+  ]);
+  if (lockFile) {
+    const lock = await readLock(lockFile);
+    logger.info(`using ${lock.file}: upstreams start on their first call`);
+    for (const warning of lock.warnings) logger.warn(warning);
+    locked = lock.sources;
   }
   if (Object.keys(config.servers).length === 0)
     logger.warn(
-      `serving 0 tools: ${file ? `${file} lists no servers` : `no rc file found from ${options.cwd ?? process.cwd()} up to the project root`}. ` +
+      `serving 0 tools: ${file ? `${file} lists no servers` : `no rc file found from ${cwd} up to the project root`}. ` +
         'Add servers with `lazytools init --from claude-desktop|cursor|vscode|claude-code|PATH`, or write "servers" in .lazytoolsrc.json (see the README).',
     );
   // A listener that would be refused is refused before anything starts.
   if (options.http) (await import('./http-guard.js')).refuseOpenAddress(options.http.host ?? '127.0.0.1', Boolean(options.http.token) || config.tokens.length > 0, options.http.force);
   const gateway = new Gateway({ config, logger, locked, env: options.env });
+  // Answers are recorded only when no server starts at boot (a live list may differ run to run).
+  if (opening) {
+    opening.cacheable = [...gateway.upstreams.keys()].every((name) => locked?.some((source) => source.server === name));
+    opening.legacy = (message) => classifyEra(message) !== 'modern';
+  }
   // Requests that need the catalog wait for this (gateway.ready), bounded by the start timeouts.
   const starting = gateway.start();
   let http: HttpFront | undefined;
@@ -108,11 +125,10 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   for (const warning of gateway.warnings) logger.warn(warning);
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let ended = new Promise<string | undefined>(() => {});
-  let stdio: StdioFrontTransport | undefined;
   if (!http) {
     // The opening message picks the era: initialize keeps today's session, a 2026-07-28 request the modern server.
     let session: FrontSession | undefined;
-    stdio = new StdioFrontTransport();
+    stdio ??= new StdioFrontTransport();
     const connection = serveStdioEras(gateway, stdio, {
       served: modes,
       strategy: options.strategy,
@@ -121,6 +137,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
         await session.connect(transport);
       },
     });
+    // serveStdioEras took the handler over (synchronously): what the opening read goes first.
+    stdio.deliver(held.splice(0));
     ended = connection.then(
       async ({ ended }) => (await ended) ?? session?.endReason,
       (error: unknown) => {

@@ -20,8 +20,17 @@ export class StdioFrontTransport implements Transport {
     this.onerror?.(error);
     void this.close();
   };
+  /**
+   * Sees each message read before the handler does, and each message sent before it is written
+   * (returning true keeps it off the output): how the start answers (start-answers.ts) learn the
+   * opening exchange and check their early answers against the gateway's own.
+   */
+  tap: { inbound(message: JSONRPCMessage): void; outbound(message: JSONRPCMessage): boolean } | undefined;
   private readonly reader = new LineReader(
-    (message) => this.onmessage?.(message),
+    (message) => {
+      this.tap?.inbound(message);
+      this.onmessage?.(message);
+    },
     (reply) => void this.send(reply).catch(() => {}),
   );
 
@@ -46,9 +55,14 @@ export class StdioFrontTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return Promise.resolve();
+    if (this.closed || this.tap?.outbound(message)) return Promise.resolve();
     if (this.output.write(serialize(message))) return Promise.resolve();
     return new Promise((resolve) => this.output.once('drain', () => resolve()));
+  }
+
+  /** Hands messages read earlier (and held) to the handler, in order, as if they arrived now. */
+  deliver(messages: readonly JSONRPCMessage[]): void {
+    for (const message of messages) this.onmessage?.(message);
   }
 
   /** Writes one already-serialized message (the relay's raw path). */

@@ -1,8 +1,11 @@
-import { ProtocolErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
  * Every JSON-RPC error code lazytools answers with, in one table: the JSON-RPC codes are the
- * SDK's own, the rest say which failure they name. No module writes a code as a number.
+ * SDK's own (`ProtocolErrorCode`; a unit test holds them equal), written as numbers here so the
+ * stdio line reader does not load the SDK's server package: a gateway answering its opening from
+ * start answers (front/start-answers.ts) loads it only after. The rest say which failure they
+ * name. No other module writes a code as a number.
  *
  * One code per failure in both eras. Where the specs of the eras differ, the SDK's choice is
  * taken and written here:
@@ -14,13 +17,13 @@ import { ProtocolErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/se
  *   says (front/groups-ext keeps the SDK from rewriting it).
  */
 export const ErrorCode = {
-  ParseError: ProtocolErrorCode.ParseError,
-  InvalidRequest: ProtocolErrorCode.InvalidRequest,
-  MethodNotFound: ProtocolErrorCode.MethodNotFound,
-  InvalidParams: ProtocolErrorCode.InvalidParams,
-  InternalError: ProtocolErrorCode.InternalError,
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
   /** A 2026-07-28 request lacks a client capability the answer needs (an upstream asked for it). */
-  MissingClientCapability: ProtocolErrorCode.MissingRequiredClientCapability,
+  MissingClientCapability: -32021,
   /**
    * The HTTP front refused the request before any MCP server saw it (shutdown, Host/Origin,
    * token, route, session or stream caps): the implementation-defined server error the SDK's
@@ -30,7 +33,7 @@ export const ErrorCode = {
   /** A `Mcp-Session-Id` the 2025 HTTP front does not hold (expired, closed, other path or token). */
   SessionNotFound: -32001,
   /** An unknown group (`groups/get`, groups draft), in both eras. */
-  GroupNotFound: ProtocolErrorCode.ResourceNotFound,
+  GroupNotFound: -32002,
 } as const;
 
 /** A JSON-RPC error the SDK's Protocol sends as is: code, message and data unprefixed. */

@@ -17,15 +17,22 @@ export interface JsonOptions {
   comments?: boolean;
 }
 
-/** readJsonFile, with the file's bytes too (what a lock's stamp is keyed by, see lock-stamp.ts). */
-export async function readJsonBytes(file: string, options: JsonOptions = {}): Promise<{ json: unknown; bytes: Buffer }> {
-  let bytes: Buffer;
+/** A file's bytes; a ConfigError naming the file when it cannot be read. */
+export async function readBytes(file: string): Promise<Buffer> {
   try {
-    bytes = await readFile(file);
+    return await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(code === 'ENOENT' ? 'file not found' : `could not read file (${code ?? String(error)})`, file);
   }
+}
+
+/**
+ * readJsonFile, with the file's bytes too (what a lock's stamp is keyed by, see lock-stamp.ts);
+ * `read` is the file's content when the caller already read it (one read: what was hashed is what is parsed).
+ */
+export async function readJsonBytes(file: string, options: JsonOptions = {}, read?: Buffer): Promise<{ json: unknown; bytes: Buffer }> {
+  const bytes = read ?? (await readBytes(file));
   const text = options.comments ? blankJsonc(bytes.toString('utf8')) : bytes.toString('utf8');
   try {
     return { json: JSON.parse(text) as unknown, bytes };

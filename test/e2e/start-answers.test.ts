@@ -1,0 +1,95 @@
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GITHUB_CATALOG, startCli, stopAll, tempTree } from '../harness/index.js';
+
+// Start answers through the real CLI (front/start-answers.ts): `lazytools serve` over stdio on a
+// lock answers initialize and the first tools/list from an earlier start's answers, then builds
+// its catalog and checks them. The lock is the GitHub server's catalog (117 tools), in mode `all`.
+
+afterEach(stopAll);
+
+const OPENING = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'start-answers', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+];
+
+/**
+ * Serves `dir` with the user cache in `cache` ('' turns it off), sends the opening, then (after
+ * its answers, and after a list_changed when `relist`) a second tools/list; returns stdout's
+ * lines as written, once the gateway exited on the end of its input.
+ */
+async function opening(dir: string, cache: string, relist = false): Promise<{ lines: string[]; stderr: string }> {
+  const cli = startCli(['serve'], { cwd: dir, env: { LAZYTOOLS_CACHE_DIR: cache } });
+  const lines: string[] = [];
+  let rest = '';
+  let wake: () => void = () => {};
+  cli.child.stdout.on('data', (chunk: Buffer) => {
+    const parts = (rest + chunk.toString('utf8')).split('\n');
+    rest = parts.pop() ?? '';
+    lines.push(...parts);
+    wake();
+  });
+  const seen = async (check: () => boolean) => {
+    while (!check()) await new Promise<void>((resolve) => (wake = resolve));
+  };
+  cli.child.stdin.write(OPENING.map((message) => `${JSON.stringify(message)}\n`).join(''));
+  await seen(() => lines.some((line) => line.includes('"id":2')));
+  if (relist) {
+    await seen(() => lines.some((line) => line.includes('notifications/tools/list_changed')));
+    cli.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} })}\n`);
+    await seen(() => lines.some((line) => line.includes('"id":3')));
+  }
+  cli.child.stdin.end();
+  await cli.exited;
+  return { lines, stderr: cli.stderr() };
+}
+
+function project(): string {
+  const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ defaultMode: 'all' }) });
+  copyFileSync(GITHUB_CATALOG, path.join(dir, 'lazytools.lock.json'));
+  return dir;
+}
+
+const entries = (cache: string) => readdirSync(path.join(cache, 'start-answers'));
+
+describe('start answers (real CLI, stdio, a 117-tool lock)', () => {
+  it('answer the opening byte for byte as a full build does, from the second start on', async () => {
+    const dir = project();
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'lazytools-start-'));
+    const full = await opening(dir, '');
+    expect(full.lines).toHaveLength(2);
+    const recorded = await opening(dir, cache);
+    expect(entries(cache)).toHaveLength(1);
+    const answered = await opening(dir, cache);
+    expect(recorded.lines).toEqual(full.lines);
+    expect(answered.lines).toEqual(full.lines);
+    expect(answered.stderr).not.toMatch(/start answers/);
+  });
+
+  it('a forged entry is shown at most until the catalog is built: list_changed, the real list, the entry removed; an edited lock never meets it', async () => {
+    const dir = project();
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'lazytools-start-'));
+    const full = await opening(dir, cache);
+    const [name] = entries(cache);
+    const file = path.join(cache, 'start-answers', name!);
+    const forged = readFileSync(file, 'utf8').replace(/"description":"[^"]*"/, '"description":"FORGED"');
+    writeFileSync(file, forged);
+
+    // The lock edited (one byte): a new key, so the forged entry is not even read.
+    appendFileSync(path.join(dir, 'lazytools.lock.json'), '\n');
+    const edited = await opening(dir, cache);
+    expect(edited.lines.join('\n')).not.toContain('FORGED');
+    expect(edited.lines).toEqual(full.lines);
+    writeFileSync(path.join(dir, 'lazytools.lock.json'), readFileSync(GITHUB_CATALOG));
+
+    const served = await opening(dir, cache, true);
+    const byId = (id: number) => served.lines.find((line) => line.includes(`"id":${id}`));
+    expect(byId(2)).toContain('FORGED');
+    expect(served.stderr).toMatch(/start answers: the tools\/list answer given early differed from the gateway's; entry removed/);
+    expect(byId(3)).toBe(full.lines[1]!.replace('"id":2', '"id":3'));
+    expect(entries(cache)).not.toContain(name);
+  });
+});

@@ -1,0 +1,118 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { StartAnswers } from '../../src/front/start-answers.js';
+import { StdioFrontTransport } from '../../src/front/stdio.js';
+import { classifyEra, PROTOCOL_VERSION_META_KEY } from '../../src/protocol/era.js';
+
+// StartAnswers over a real stdio transport on in-memory streams; the gateway's side is played by
+// answering what the transport hands over (as the SDK server would), so each rule is seen alone.
+// The whole path through the real CLI is test/e2e/start-answers.test.ts.
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'unit', version: '1' } } };
+const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
+const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+const INIT_ANSWER = { result: { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'lazytools', version: '0' } }, jsonrpc: '2.0', id: 1 };
+const LIST_ANSWER = { result: { tools: [{ name: 'a', inputSchema: { type: 'object' } }] }, jsonrpc: '2.0', id: 2 };
+
+/** One connection: its transport, its StartAnswers, and the lines it wrote. */
+function connection(folder: string, options: { cacheable?: boolean; warnings?: string[] } = {}) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const lines: string[] = [];
+  output.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const transport = new StdioFrontTransport(input, output);
+  const warnings = options.warnings ?? [];
+  const answers = new StartAnswers(folder, 'k'.repeat(64), transport, { info: () => {}, warn: (message) => warnings.push(message), error: () => {} });
+  answers.cacheable = options.cacheable ?? true;
+  answers.legacy = (message) => classifyEra(message) !== 'modern';
+  const write = (...messages: object[]) => input.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+  return { transport, answers, lines, write };
+}
+
+/** Plays the gateway: takes the handler over, gets the held messages, answers the opening. */
+async function gateway(c: ReturnType<typeof connection>, held: JSONRPCMessage[], answers: object[] = [INIT_ANSWER, LIST_ANSWER]): Promise<void> {
+  const seen: JSONRPCMessage[] = [];
+  c.transport.onmessage = (message) => seen.push(message);
+  c.transport.deliver(held.splice(0));
+  for (const answer of answers) await c.transport.send(answer as JSONRPCMessage);
+  // settle runs on the next turn, after the last answer is written.
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('StartAnswers', () => {
+  it('records an opening, then answers the same opening from it; the gateway own answers are checked and kept off the output', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
+    const first = connection(folder);
+    expect(first.answers.known()).toBe(false);
+    await first.transport.start();
+    first.write(INIT, INITIALIZED, LIST);
+    await new Promise((resolve) => setImmediate(resolve));
+    await gateway(first, []);
+    expect(readdirSync(folder)).toHaveLength(1);
+    expect(first.lines).toEqual([JSON.stringify(INIT_ANSWER), JSON.stringify(LIST_ANSWER)]);
+
+    const warnings: string[] = [];
+    const second = connection(folder, { warnings });
+    expect(second.answers.known()).toBe(true);
+    const opened = second.answers.open();
+    second.write(INIT, INITIALIZED, LIST);
+    const held = await opened;
+    expect(held.map((m) => ('method' in m ? m.method : ''))).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+    expect(second.lines).toEqual(first.lines);
+    await gateway(second, held);
+    expect(second.lines).toEqual(first.lines);
+    expect(warnings).toEqual([]);
+    expect(readdirSync(folder)).toHaveLength(1);
+  });
+
+  it('records nothing when a server starts at boot, for a 2026-07-28 opening, or for an error answer', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
+    const boot = connection(folder, { cacheable: false });
+    await boot.transport.start();
+    boot.write(INIT, INITIALIZED, LIST);
+    await new Promise((resolve) => setImmediate(resolve));
+    await gateway(boot, []);
+
+    const modern = connection(folder);
+    await modern.transport.start();
+    const enveloped = { ...INIT, params: { ...INIT.params, _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } };
+    expect(classifyEra(enveloped)).toBe('modern');
+    modern.write(enveloped, INITIALIZED, LIST);
+    await new Promise((resolve) => setImmediate(resolve));
+    await gateway(modern, []);
+
+    const failed = connection(folder);
+    await failed.transport.start();
+    failed.write(INIT, INITIALIZED, LIST);
+    await new Promise((resolve) => setImmediate(resolve));
+    await gateway(failed, [], [INIT_ANSWER, { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'no' } }]);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('answers nothing from an entry for other initialize params, or from one that does not hold result answers', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
+    const first = connection(folder);
+    await first.transport.start();
+    first.write(INIT, INITIALIZED, LIST);
+    await new Promise((resolve) => setImmediate(resolve));
+    await gateway(first, []);
+
+    const other = connection(folder);
+    const opened = other.answers.open();
+    other.write({ ...INIT, params: { ...INIT.params, clientInfo: { name: 'other', version: '1' } } });
+    expect(await opened).toHaveLength(1);
+    expect(other.lines).toEqual([]);
+
+    const [name] = readdirSync(folder);
+    writeFileSync(path.join(folder, name!), JSON.stringify({ init: { jsonrpc: '2.0', error: { code: 1, message: 'x' } }, listParams: '{}', list: LIST_ANSWER }));
+    const garbled = connection(folder);
+    const reopened = garbled.answers.open();
+    garbled.write(INIT);
+    expect(await reopened).toHaveLength(1);
+    expect(garbled.lines).toEqual([]);
+  });
+});
