@@ -6,7 +6,6 @@ import { buildGroupView, groupResult, viewDigest, type GroupView } from '../focu
 import { GROUPS_EXTENSION } from '../groups/wire.js';
 import type { RequestId } from '../util/jsonrpc.js';
 import { ErrorCode, rpcError } from '../protocol/errors.js';
-import { echoName } from '../util/errors.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { jsonBytes, listPage, PAGE_MAX_BYTES } from './paging.js';
 import { AnnouncedList } from './list-changes.js';
@@ -73,6 +72,9 @@ export function listedOwnTools(tools: ToolDefinition[], groupsDeclared: boolean)
   return groupsDeclared ? tools.filter((tool) => tool.name !== LIST_TOOL_GROUPS) : tools;
 }
 
+/** Characters of an unknown group name echoed back at most (wire names have at most 64). */
+const MAX_ECHO = 80;
+
 const listParams = z.looseObject({ cursor: z.string().optional() }).optional();
 const getParams = z.looseObject({ name: z.string() });
 
@@ -105,7 +107,7 @@ export function registerGroups(
     if (result) return result as never;
     keepNotFoundCode(server, ctx.mcpReq.id, ctx.mcpReq.signal);
     // The name is the client's: echoed bounded (a 1 MB name came back twice, in message and data).
-    const name = echoName(params.name);
+    const name = params.name.length > MAX_ECHO ? `${params.name.slice(0, MAX_ECHO)}…` : params.name;
     throw rpcError(ErrorCode.GroupNotFound, `Unknown group ${JSON.stringify(name)}: groups/list names the groups (a group's own groups/get names its children).`, { name });
   });
 }
