@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { compareStrings } from '../util/compare.js';
 import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
+import { counted } from '../util/plural.js';
 
 const lockFlags = {
   config: configFlag,
@@ -49,6 +50,6 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
   }
   // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
   await writeLock(out, makeLock(live.sources, config));
-  io.err(`wrote ${out} (${live.sources.reduce((n, s) => n + s.tools.length, 0)} tools from ${live.sources.length} servers)${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
+  io.err(`wrote ${out} (${counted(live.sources.reduce((n, s) => n + s.tools.length, 0), 'tool')} from ${counted(live.sources.length, 'server')})${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
   return failed ? 1 : 0;
 });

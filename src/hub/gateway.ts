@@ -21,6 +21,7 @@ import { buildResourceIndex, Subscriptions } from '../handlers/resources.js';
 import { FrontSession } from './session.js';
 import { InitialStarts } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
+import { counted } from '../util/plural.js';
 
 export interface GatewayOptions {
   config: ResolvedConfig;
@@ -108,7 +109,7 @@ export class Gateway implements SessionHub {
     const lazy = [...this.upstreams.values()].filter((u) => this.locked.has(u.name) && u.disabledReason === undefined);
     const eager = [...this.upstreams.values()].filter((u) => !lazy.includes(u));
     // Each upstream that comes up rebuilds the catalog (onStatus).
-    return this.starts.run(eager, lazy, this.config.file, (u) => `${u.name}: ${this.locked.get(u.name)?.tools.length} tools from the lock (starts on first call)`);
+    return this.starts.run(eager, lazy, this.config.file, (u) => `${u.name}: ${counted(this.locked.get(u.name)?.tools.length ?? 0, 'tool')} from the lock (starts on first call)`);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Upstream } from '../upstream/upstream.js';
 import type { Logger } from '../util/log.js';
 import type { ServerState } from '../handlers/context.js';
+import { counted } from '../util/plural.js';
 
 
 /**
@@ -63,7 +64,7 @@ export class InitialStarts {
     try {
       await upstream.startWithin();
       this.starts.set(upstream.name, { state: 'up' });
-      this.logger.info(`${upstream.name}: ${upstream.tools.length} tools`);
+      this.logger.info(`${upstream.name}: ${counted(upstream.tools.length, 'tool')}`);
     } catch (error) {
       const reason = (error as Error).message;
       this.starts.set(upstream.name, { state: 'failed', reason });

@@ -2,6 +2,7 @@ import type { ServerTools } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Logger } from '../util/log.js';
 import { createUpstreams } from './connect.js';
+import { counted } from '../util/plural.js';
 
 export interface LiveSnapshot {
   sources: ServerTools[];
@@ -26,7 +27,7 @@ export async function snapshotUpstreams(
         // Bounded: a server that never answers costs its start timeout, not the whole lock.
         await upstream.startWithin();
         sources.push({ server: upstream.name, tools: upstream.tools, profile: upstream.profile() });
-        options.progress?.(`${upstream.name}: ${upstream.tools.length} tools`);
+        options.progress?.(`${upstream.name}: ${counted(upstream.tools.length, 'tool')}`);
       } catch (error) {
         failures.push({ server: upstream.name, error: (error as Error).message });
         options.progress?.(`${upstream.name}: failed: ${(error as Error).message}`);

@@ -32,7 +32,7 @@ describe('issue 19: partial locks', () => {
     expect((await lock.exited).code).toBe(1);
     expect(lock.stderr()).toContain('could not reach 2 server(s):\n  kitchen: could not start upstream "kitchen": the process exited with code 1');
     expect(lock.stderr()).toContain('\n  silent: upstream "silent" gave no answer within the start timeout (1000 ms)\n');
-    expect(lock.stderr()).toMatch(/wrote .*lazytools\.lock\.json \(9 tools from 1 servers\); without kitchen, silent/);
+    expect(lock.stderr()).toMatch(/wrote .*lazytools\.lock\.json \(9 tools from 1 server\); without kitchen, silent/);
     const written = JSON.parse(readFileSync(path.join(dir, 'lazytools.lock.json'), 'utf8')) as { servers: Record<string, unknown> };
     expect(Object.keys(written.servers)).toEqual(['memory']);
 
