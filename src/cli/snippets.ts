@@ -36,7 +36,10 @@ export function stdioSnippet(client: ClientName, launch: Launch, args: string[],
   const all = [...launch.args, ...args];
   if (client === 'claude-code') {
     const env = variables.map((name) => `--env ${quote(`${name}=<${name}>`)}`);
-    return ['claude mcp add --scope project', ...env, 'lazytools', '--', quote(launch.command), ...all.map(quote)].join(' ');
+    // Local scope (Claude Code's own default, kept in ~/.claude.json for this project): the entry
+    // holds this machine's absolute paths and the secrets filled in for `<NAME>`, which a
+    // project-scope `.mcp.json` would put in a file teams commit.
+    return ['claude mcp add --scope local', ...env, 'lazytools', '--', quote(launch.command), ...all.map(quote)].join(' ');
   }
   if (client === 'vscode') {
     const env = Object.fromEntries(variables.map((name) => [name, `\${input:${name}}`]));

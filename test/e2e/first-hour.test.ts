@@ -103,7 +103,7 @@ describe('init asks the client entry only for variables lazytools needs', () => 
     const dir = tempTree({ 'package.json': '{}', '.mcp.json': JSON.stringify(mcp) });
     const { code, stdout, stderr } = lazytools(['init', '--from', '.mcp.json'], dir, { HOME: tempTree({}) });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^claude mcp add --scope project --env 'SEARCH_API_KEY=<SEARCH_API_KEY>' lazytools -- /m);
+    expect(stdout).toMatch(/^claude mcp add --scope local --env 'SEARCH_API_KEY=<SEARCH_API_KEY>' lazytools -- /m);
     expect(stdout).not.toContain('HOME=');
     expect(stdout).not.toContain('MEMORY_FILE=');
     expect(stderr).toContain('set them in your environment: SEARCH_API_KEY\n');

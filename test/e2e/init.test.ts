@@ -61,7 +61,7 @@ describe('lazytools init for the client it imports from', () => {
     const fromCode = init(['--from', 'claude-code'], code);
     expect(rcOf(code).strategy).toBe('auto');
     expect(fromCode.stderr).toMatch(/strategy "auto": .*: claude-code gets "hybrid"/);
-    expect(fromCode.stdout).toMatch(/^claude mcp add --scope project --env 'GITHUB_PERSONAL_ACCESS_TOKEN=<GITHUB_PERSONAL_ACCESS_TOKEN>' lazytools -- \S+ \S+lazytools\.mjs serve --config \S+$/m);
+    expect(fromCode.stdout).toMatch(/^claude mcp add --scope local --env 'GITHUB_PERSONAL_ACCESS_TOKEN=<GITHUB_PERSONAL_ACCESS_TOKEN>' lazytools -- \S+ \S+lazytools\.mjs serve --config \S+$/m);
 
     const vscode = project('.vscode/mcp.json');
     const fromVscode = init(['--from', 'vscode'], vscode);
