@@ -1,6 +1,7 @@
 import { stem as porter2 } from 'porter2';
 import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from './query.js';
-import { unicodeWords as words } from './tokenize.js';
+import { unicodeWords } from './tokenize.js';
+import { readIdioms } from './idioms.js';
 
 /**
  * Query and document text processing for search: words of every script (see tokenize.ts),
@@ -25,6 +26,17 @@ const GENERIC_WEIGHT = 0.5;
  * first half; the second half would otherwise match unrelated tools ("relations").
  */
 const MODIFIER_SUFFIX = /-(?:related|based|specific|oriented|powered|driven|friendly|enabled|aware|style|like)\b/gi;
+
+/** A text's words with idioms read as the word they mean and single Latin letters ("week's", "can't") dropped. */
+function words(text: string): readonly string[] {
+  const all = unicodeWords(text);
+  return readIdioms(all.some(isLetter) ? all.filter((word) => !isLetter(word)) : all);
+}
+
+/** A single Latin letter: the tail of a possessive or contraction ("week's", "can't"), or an initial; it names nothing. */
+function isLetter(word: string): boolean {
+  return word.length === 1 && word >= 'a' && word <= 'z';
+}
 
 const stems = new Map<string, string>();
 const STEM_CACHE = 50_000;
@@ -71,7 +83,7 @@ const SYNONYMS: string[][] = [
   ['delete', 'remove', 'drop', 'erase'],
   ['create', 'add', 'new', 'make', 'open', 'report', 'raise', 'draft'],
   ['list', 'show', 'enumerate'],
-  ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open'],
+  ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open', 'grab', 'retrieve'],
   ['edit', 'modify', 'change', 'update', 'patch'],
   ['write', 'save', 'store', 'overwrite'],
   ['find', 'search', 'look for', 'lookup', 'query', 'recall', 'remember about', 'what do you know'],
@@ -119,7 +131,17 @@ const SYNONYMS: string[][] = [
   ['network request', 'api call', 'api calls', 'xhr', 'http request', 'network call', 'network traffic'],
   ['performance', 'slow', 'takes so long', 'perf', 'latency', 'profiling', 'speed up', 'load time'],
   ['process', 'dev server', 'running command', 'background job'],
-  ['kubernetes', 'k8s', 'kube', 'pod', 'pods'],
+  ['kubernetes', 'k8s', 'kube', 'pod', 'pods', 'kubectl', 'namespace', 'cluster'],
+  ['investigate', 'diagnose', 'debug', 'troubleshoot', 'inspect', 'describe', 'root cause'],
+  ['login', 'credentials', 'password', 'fill form'],
+  ['accessibility', 'a11y'],
+  ['terminal', 'shell', 'command line', 'cli', 'npm', 'npx', 'yarn', 'pnpm', 'bash'],
+  ['meeting', 'event', 'calendar', 'appointment'],
+  ['rollout', 'rollback', 'restart', 'redeploy'],
+  ['extract', 'scrape', 'article text', 'page content'],
+  ['export', 'download', 'save as'],
+  ['database', 'data source', 'datasource', 'db'],
+  ['mark as done', 'mark as complete', 'complete', 'update status'],
 ];
 
 export interface Expansion {
