@@ -63,7 +63,8 @@ function scoreMode(mode: ResolvedMode, text: string, expansion: Array<{ term: st
   const phrases = [mode.name.replace(/_/g, ' '), ...mode.aliases];
   for (const phrase of phrases) {
     const needle = normalized(phrase);
-    if (needle.trim().length > 0 && text.includes(needle)) score += 2 + needle.trim().split(' ').length;
+    // An alias of stopwords only ("all") is in most phrases ("find all the TODOs"): found whole, it says nothing.
+    if (needle.trim().length > 0 && text.includes(needle) && terms(phrase).length > 0) score += 2 + needle.trim().split(' ').length;
   }
   const vocabulary = new Map<string, number>();
   const add = (words: string[], weight: number) => {

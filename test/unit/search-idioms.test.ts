@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { readCatalogFile } from '../../src/catalog/file.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { readIdioms } from '../../src/search/idioms.js';
+import { resolveIntent } from '../../src/search/intent.js';
+import { expandQuery, terms } from '../../src/search/text.js';
+import { CATALOGS } from '../harness/index.js';
+
+/** Issue 21 (search half): task phrasing as developers type it, over the 10-server stack of the issue. */
+
+const { catalog } = buildCatalog(await readCatalogFile(path.join(CATALOGS, 'developer-stack.json')), resolveConfig({}));
+const index = new SearchIndex(catalog.tools, catalog.groups);
+const own = (query: string) => expandQuery(query).filter((e) => e.own).map((e) => e.term);
+
+describe('idioms and clitics', () => {
+  it('reads an idiom as the word it means, and leaves other text as it is', () => {
+    expect(readIdioms(['find', 'out', 'why', 'it', 'fails'])).toEqual(['investigate', 'why', 'it', 'fails']);
+    expect(readIdioms(['log', 'in', 'as', 'admin'])).toEqual(['login', 'as', 'admin']);
+    const plain = ['find', 'the', 'logs'];
+    expect(readIdioms(plain)).toBe(plain);
+  });
+
+  it('keeps "find out why" from searching, "log in" from reading logs, "pull up" from a git pull', () => {
+    expect(own('the close button cannot be clicked, find out why')).not.toContain('find');
+    expect(own('log in on staging with the test account')).not.toContain('log');
+    expect(own('pull up the incident postmortem')).not.toContain('pull');
+  });
+
+  it("drops the letter of a possessive or contraction (week's, can't) from queries and tool text", () => {
+    expect(own("last week's postmortem, it can't load")).not.toContain('s');
+    expect(own("last week's postmortem, it can't load")).not.toContain('t');
+    expect(terms("Retrieve your token's bot user")).toEqual(['retriev', 'token', 'bot', 'user']);
+  });
+});
+
+describe('developer tasks over the 10-server stack (dev tasks of test/fixtures/tasks, missed by search before)', () => {
+  it.each([
+    ['log in on staging with the test account and check it redirects to /home', ['playwright:browser_fill_form', 'chrome-devtools:fill_form', 'playwright:browser_navigate', 'chrome-devtools:navigate_page']],
+    ['one node looks NotReady, find out why', ['kubernetes:kubectl_describe', 'kubernetes:kubectl_get']],
+    ['which pods in prod run as root?', ['kubernetes:kubectl_get', 'kubernetes:kubectl_describe']],
+    ['pull the article text out of https://example.com/blog/post-1', ['tavily:tavily_extract']],
+    ['get the accessibility tree of the checkout page so we can find the pay button', ['playwright:browser_snapshot', 'chrome-devtools:take_snapshot']],
+  ])('"%s" has a starting tool in the top 5', (task, gold) => {
+    const top = index.search(task, { limit: 5 }).map((hit) => hit.tool.id);
+    expect(top.some((id) => gold.includes(id)), top.join(', ')).toBe(true);
+  });
+});
+
+describe('intent', () => {
+  it('does not take a stopword alias ("all") found in a task for the mode it names', () => {
+    const modes = Object.values(resolveConfig({}).modes);
+    expect(resolveIntent('find all the TODO comments left in the repo', modes).mode).not.toBe('all');
+  });
+});
