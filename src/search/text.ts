@@ -158,16 +158,27 @@ interface SynonymEntry {
   alternatives: string[][];
 }
 
-let synonymEntries: SynonymEntry[] | undefined;
+let synonymEntries: Map<string, SynonymEntry[]> | undefined;
 
-/** The synonym table stemmed, built on the first query rather than at start-up (cold start). */
-function synonyms(): SynonymEntry[] {
-  synonymEntries ??= SYNONYMS.flatMap((set) =>
-    set.map((phrase, i) => ({
-      phrase: words(phrase).map(stem),
-      alternatives: set.filter((_, k) => k !== i).map((other) => terms(other)).filter((t) => t.length > 0),
-    })),
-  );
+/**
+ * The synonym table stemmed and keyed by each phrase's first word, built on the first query
+ * rather than at start-up (cold start): a query word is checked only against the phrases it starts.
+ */
+function synonyms(): Map<string, SynonymEntry[]> {
+  if (synonymEntries) return synonymEntries;
+  const byFirst = new Map<string, SynonymEntry[]>();
+  for (const set of SYNONYMS) {
+    set.forEach((text, i) => {
+      const phrase = words(text).map(stem);
+      const first = phrase[0];
+      if (first === undefined) return;
+      const entry = { phrase, alternatives: set.filter((_, k) => k !== i).map((other) => terms(other)).filter((t) => t.length > 0) };
+      const list = byFirst.get(first);
+      if (list) list.push(entry);
+      else byFirst.set(first, [entry]);
+    });
+  }
+  synonymEntries = byFirst;
   return synonymEntries;
 }
 
@@ -197,9 +208,9 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
     own++;
   }
   for (let i = 0; i < kept.length; i++) {
-    for (const entry of synonyms()) {
+    for (const entry of synonyms().get(kept[i] ?? '') ?? []) {
       const { phrase } = entry;
-      if (phrase.length > 0 && phrase.every((word, k) => kept[i + k] === word)) {
+      if (phrase.every((word, k) => kept[i + k] === word)) {
         for (const alternative of entry.alternatives) for (const term of alternative) add(term, synonymWeight * Math.min(1, 1.5 / alternative.length));
       }
     }
