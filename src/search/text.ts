@@ -22,6 +22,20 @@ const GENERIC = new Set('make save set put take help try let see check handle pe
 const GENERIC_WEIGHT = 0.5;
 
 /**
+ * Parts of a user interface. The word before one names which part ("the search page", "the
+ * checkout page", "the pay button"), not what to do with it: a tool acts on any page, so
+ * "search" there should not call up search tools, nor "checkout" a git checkout.
+ */
+const UI_PARTS = new Set('page pages screen form button field modal dialog popup box bar menu panel widget banner'.split(' '));
+/** Words before a part that still say which tool: a new page, the open page. */
+const PART_KEEPS = new Set('new open current active main same blank whole full entire'.split(' '));
+const PART_NAME_WEIGHT = 0.3;
+
+function namesPart(word: string, next: string | undefined): boolean {
+  return next !== undefined && UI_PARTS.has(next) && !PART_KEEPS.has(word) && !UI_PARTS.has(word);
+}
+
+/**
  * A hyphenated modifier ("LLM-related", "cloud-based") says what the thing is about with its
  * first half; the second half would otherwise match unrelated tools ("relations").
  */
@@ -197,13 +211,15 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   let own = 0;
   const kept: string[] = [];
   let read = 0;
-  for (const word of words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text)) {
+  const list = words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text);
+  for (let i = 0; i < list.length; i++) {
+    const word = list[i] ?? '';
     if (own >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
     if (word.length > MAX_WORD_CHARS || isOpaqueWord(word)) continue;
     const term = stem(word);
     kept.push(term);
     if (STOPWORDS.has(word) || weights.has(term)) continue;
-    add(term, GENERIC.has(word) ? GENERIC_WEIGHT : 1);
+    add(term, GENERIC.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1]) ? PART_NAME_WEIGHT : 1);
     owned.add(term);
     own++;
   }

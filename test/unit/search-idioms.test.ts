@@ -36,6 +36,21 @@ describe('idioms and clitics', () => {
   });
 });
 
+describe('the word before a part of a page names the part, not the tool', () => {
+  const weight = (query: string, term: string) => expandQuery(query).find((e) => e.term === term)?.weight;
+  it('weighs "search" in "the search page" and "checkout" in "the checkout page" low, "new" in "a new page" fully', () => {
+    expect(weight('what does the search page request', 'search')).toBe(0.3);
+    expect(weight('take a snapshot of the checkout page', 'checkout')).toBe(0.3);
+    expect(weight('open a new page', 'new')).toBe(1);
+    expect(weight('search the docs', 'search')).toBe(1);
+  });
+
+  it('finds the typing tool for "type into the search box", not search tools alone', () => {
+    const top = index.search('type into the search box on the docs page', { limit: 5 }).map((hit) => hit.tool.id);
+    expect(top.some((id) => id === 'chrome-devtools:type_text' || id === 'playwright:browser_type'), top.join(', ')).toBe(true);
+  });
+});
+
 describe('developer tasks over the 10-server stack (dev tasks of test/fixtures/tasks, missed by search before)', () => {
   it.each([
     ['log in on staging with the test account and check it redirects to /home', ['playwright:browser_fill_form', 'chrome-devtools:fill_form', 'playwright:browser_navigate', 'chrome-devtools:navigate_page']],
