@@ -27,6 +27,11 @@ const IDIOMS: ReadonlyArray<readonly [string, string]> = [
   ['go over', 'review'],
   ['go through', 'review'],
   ['look over', 'review'],
+  ['takes so long', 'slow'],
+  ['take so long', 'slow'],
+  ['taking so long', 'slow'],
+  ['takes forever', 'slow'],
+  ['take forever', 'slow'],
 ];
 
 /** First word -> the idioms starting with it, as word lists with their replacement. */
