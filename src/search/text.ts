@@ -95,7 +95,7 @@ const SYNONYMS: string[][] = [
   ['folder', 'directory', 'dir'],
   ['file', 'document'],
   ['delete', 'remove', 'drop', 'erase'],
-  ['create', 'add', 'new', 'make', 'open', 'report', 'raise', 'draft', 'write'],
+  ['create', 'add', 'new', 'make', 'open', 'report', 'raise', 'draft'],
   ['list', 'show', 'enumerate'],
   ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open', 'grab', 'retrieve'],
   ['edit', 'modify', 'change', 'update', 'patch'],
