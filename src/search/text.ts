@@ -41,15 +41,9 @@ function namesPart(word: string, next: string | undefined): boolean {
  */
 const MODIFIER_SUFFIX = /-(?:related|based|specific|oriented|powered|driven|friendly|enabled|aware|style|like)\b/gi;
 
-/** A text's words with idioms read as the word they mean and single Latin letters ("week's", "can't") dropped. */
+/** A text's words, idioms read as the word they mean (idioms.ts). */
 function words(text: string): readonly string[] {
-  const all = unicodeWords(text);
-  return readIdioms(all.some(isLetter) ? all.filter((word) => !isLetter(word)) : all);
-}
-
-/** A single Latin letter: the tail of a possessive or contraction ("week's", "can't"), or an initial; it names nothing. */
-function isLetter(word: string): boolean {
-  return word.length === 1 && word >= 'a' && word <= 'z';
+  return readIdioms(unicodeWords(text));
 }
 
 const stems = new Map<string, string>();
