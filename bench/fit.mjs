@@ -16,6 +16,7 @@ import { modeAllows } from '../dist/focus/policy.js';
 import { SearchIndex } from '../dist/search/engine.js';
 import { searchWithHeldBack } from '../dist/search/held-back.js';
 import { resolveIntent } from '../dist/search/intent.js';
+import { resolveIntentIn } from '../dist/search/intent-catalog.js';
 import { realShapedSources } from './placement.mjs';
 import { ROOT, round } from './lib.mjs';
 
@@ -122,7 +123,7 @@ export function taskReport(sources, tasks, pickMode) {
   const index = new SearchIndex(catalog.tools, catalog.groups);
   const report = new Map(statusReport(catalog, config).modes.map((m) => [m.name, m]));
   const rows = tasks.map((task) => {
-    const mode = pickMode(task, config);
+    const mode = pickMode(task, config, catalog, index);
     const fitted = modeFit(catalog, config, mode);
     const rules = config.modes[mode];
     const gold = task.gold.filter((id) => catalog.byId.has(id));
@@ -150,8 +151,9 @@ export function taskReport(sources, tasks, pickMode) {
   };
 }
 
-export function intentMode(task, config) {
-  return resolveIntent(task.task, Object.values(config.modes)).mode ?? config.defaultMode;
+/** The mode `focus_mode {intent}` picks for the task's text: its words and the tools search finds for it (search/intent-catalog). */
+export function intentMode(task, config, catalog, index) {
+  return resolveIntentIn(task.task, Object.values(config.modes), catalog, config, index).mode ?? config.defaultMode;
 }
 
 /** Placement plus fitting every mode, 10,000 real-shaped tools; the best of `runs` (CPU ms). */

@@ -3,7 +3,9 @@ import { resolveConfig } from '../config/resolve.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { MAX_QUERIES, SearchIndex } from '../search/engine.js';
 import { openProject } from '../project.js';
-import {configFlag, defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
+import { readLockIfPresent } from '../catalog/lock.js';
+import { resolveIntentIn } from '../search/intent-catalog.js';
+import { defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 
@@ -32,7 +34,7 @@ export const searchCommand: Command = defineCommand('search', searchFlags, { arg
 });
 
 const modeFlags = {
-  config: configFlag,
+  ...projectOptions,
   json: { type: 'boolean', help: '{"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough' },
 } as const satisfies FlagSpecs;
 
@@ -40,8 +42,11 @@ export const modeCommand: Command = defineCommand('mode', modeFlags, { args: 'PH
   const phrase = positionals.join(' ').trim();
   if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');
   const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
-  const config = resolveConfig(rc, file);
-  const match = resolveIntent(phrase, Object.values(config.modes));
+  // With a catalog (--catalog, or the lock beside the rc), the tools the phrase finds weigh in.
+  const project = values.catalog !== undefined || (await readLockIfPresent(file, io.cwd)) ? await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }) : undefined;
+  const config = project?.config ?? resolveConfig(rc, file);
+  const modes = Object.values(config.modes);
+  const match = project ? resolveIntentIn(phrase, modes, project.catalog, config, new SearchIndex(project.catalog.tools, project.catalog.groups)) : resolveIntent(phrase, modes);
   if (values.json) io.out(JSON.stringify(match, null, 2));
   else if (match.mode) io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
   else io.out(`${unclearIntentText(phrase, match, Object.values(config.modes))}\nThen run: lazytools mode "<mode name or clearer phrase>"`);

@@ -3,7 +3,8 @@ import { isReadOnly, modeNamed, visibleModeNames } from '../focus/policy.js';
 import { activeGroups } from '../focus/visible.js';
 import { modeFit } from '../focus/fit.js';
 import { hasOwn } from '../util/own.js';
-import { resolveIntent, unclearIntentText } from '../search/intent.js';
+import { unclearIntentText } from '../search/intent.js';
+import { resolveIntentIn } from '../search/intent-catalog.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
@@ -81,7 +82,7 @@ export function readFocusArgs(session: StatusSubject & Pick<ToolSession, 'bounda
   let target = mode;
   if (target !== undefined && (!modeNamed(config, target) || !modes.includes(target))) return { answer: errorResult(new UnknownNameError('mode', target, modes).message) };
   if (target === undefined && intent !== undefined) {
-    const match = resolveIntent(intent, candidates);
+    const match = resolveIntentIn(intent, candidates, session.gateway.catalog, config, session.gateway.search);
     if (match.mode === null) {
       const text = boundedReply([unclearIntentText(intent, match, candidates), 'Then call focus_mode with {"mode": "<name>"}.']);
       return { answer: textResult(text, { ...status(session), candidates: match.alternatives.map((a) => a.mode), confidence: match.confidence }) };

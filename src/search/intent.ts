@@ -15,6 +15,9 @@ export interface IntentMatch {
   alternatives: Array<{ mode: string; confidence: number }>;
 }
 
+/** What a mode showing every tool search finds for the phrase adds to its score: about a whole alias. */
+const EVIDENCE_WEIGHT = 3;
+
 /** Below this, `resolveIntent` asks back instead of guessing. */
 const INTENT_THRESHOLD = 0.35;
 
@@ -27,12 +30,12 @@ const INTENT_THRESHOLD = 0.35;
  * @example
  * resolveIntent('time for a security audit', modes); // { mode: 'security_review', confidence: 0.9, ... }
  */
-export function resolveIntent(input: string, modes: readonly ResolvedMode[], threshold = INTENT_THRESHOLD): IntentMatch {
+export function resolveIntent(input: string, modes: readonly ResolvedMode[], threshold = INTENT_THRESHOLD, evidence?: ReadonlyMap<string, number>): IntentMatch {
   // A task phrase, not a document: a megabyte intent was read whole against every mode's aliases.
   const phrase = input.slice(0, MAX_QUERY_CHARS);
   const text = normalized(phrase);
   const expansion = expandQuery(phrase);
-  const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) }));
+  const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) + EVIDENCE_WEIGHT * (evidence?.get(mode.name) ?? 0) }));
   scored.sort((a, b) => b.score - a.score || compareStrings(a.mode, b.mode));
   const best = scored[0];
   // Nothing matched: no alternatives (alphabetical zero-score names would only mislead).
@@ -48,6 +51,37 @@ export function resolveIntent(input: string, modes: readonly ResolvedMode[], thr
     .filter((s) => s.score > 0)
     .map((s) => ({ mode: s.mode, confidence: s === best ? confidence : round((1 - Math.exp(-s.score / 2)) * 0.5) }));
   return { mode: chosen ? best.mode : null, confidence, alternatives };
+}
+
+/** The tools a mode shows and holds back, by id. */
+export interface ModeTools {
+  shownIds: ReadonlySet<string>;
+  heldBackIds: ReadonlySet<string>;
+}
+
+/** A held-back tool is reachable (search, execute_tool) but not in the list: half a shown one. */
+const HELD_BACK_EVIDENCE = 0.5;
+
+/**
+ * What a catalog says about a phrase: for each mode, how much of what search finds for the
+ * phrase (`hits`, best first, ranks weighted 1, 1/2, 1/3...) the mode shows, from 0 to 1. A task
+ * that needs browser tools should land in a mode that shows them, whatever its words share with
+ * the modes' descriptions. Modes left out of `modes` (the catch-all) get no evidence.
+ */
+export function catalogEvidence(hits: ReadonlyArray<{ tool: { id: string } }>, modes: ReadonlyMap<string, ModeTools>): Map<string, number> {
+  const out = new Map<string, number>();
+  let total = 0;
+  hits.forEach((_, rank) => (total += 1 / (rank + 1)));
+  if (total === 0) return out;
+  for (const [name, tools] of modes) {
+    let sum = 0;
+    hits.forEach((hit, rank) => {
+      const weight = tools.shownIds.has(hit.tool.id) ? 1 : tools.heldBackIds.has(hit.tool.id) ? HELD_BACK_EVIDENCE : 0;
+      sum += weight / (rank + 1);
+    });
+    out.set(name, sum / total);
+  }
+  return out;
 }
 
 /**
@@ -67,7 +101,8 @@ function scoreMode(mode: ResolvedMode, text: string, expansion: Array<{ term: st
   const phrases = [mode.name.replace(/_/g, ' '), ...mode.aliases];
   for (const phrase of phrases) {
     const needle = normalized(phrase);
-    if (needle.trim().length > 0 && text.includes(needle)) score += 2 + needle.trim().split(' ').length;
+    // An alias of stopwords only ("all") is in most phrases ("find all the TODOs"): found whole, it says nothing.
+    if (needle.trim().length > 0 && text.includes(needle) && terms(phrase).length > 0) score += 2 + needle.trim().split(' ').length;
   }
   const vocabulary = new Map<string, number>();
   const add = (words: string[], weight: number) => {

@@ -1,6 +1,7 @@
 import { stem as porter2 } from 'porter2';
 import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from './query.js';
-import { unicodeWords as words } from './tokenize.js';
+import { unicodeWords } from './tokenize.js';
+import { readIdioms } from './idioms.js';
 
 /**
  * Query and document text processing for search: words of every script (see tokenize.ts),
@@ -21,10 +22,29 @@ const GENERIC = new Set('make save set put take help try let see check handle pe
 const GENERIC_WEIGHT = 0.5;
 
 /**
+ * Parts of a user interface. The word before one names which part ("the search page", "the
+ * checkout page", "the pay button"), not what to do with it: a tool acts on any page, so
+ * "search" there should not call up search tools, nor "checkout" a git checkout.
+ */
+const UI_PARTS = new Set('page pages screen form button field modal dialog popup box bar menu panel widget banner'.split(' '));
+/** Words before a part that still say which tool: a new page, the open page. */
+const PART_KEEPS = new Set('new open current active main same blank whole full entire'.split(' '));
+const PART_NAME_WEIGHT = 0.3;
+
+function namesPart(word: string, next: string | undefined): boolean {
+  return next !== undefined && UI_PARTS.has(next) && !PART_KEEPS.has(word) && !UI_PARTS.has(word);
+}
+
+/**
  * A hyphenated modifier ("LLM-related", "cloud-based") says what the thing is about with its
  * first half; the second half would otherwise match unrelated tools ("relations").
  */
 const MODIFIER_SUFFIX = /-(?:related|based|specific|oriented|powered|driven|friendly|enabled|aware|style|like)\b/gi;
+
+/** A text's words, idioms read as the word they mean (idioms.ts). */
+function words(text: string): readonly string[] {
+  return readIdioms(unicodeWords(text));
+}
 
 const stems = new Map<string, string>();
 const STEM_CACHE = 50_000;
@@ -71,7 +91,7 @@ const SYNONYMS: string[][] = [
   ['delete', 'remove', 'drop', 'erase'],
   ['create', 'add', 'new', 'make', 'open', 'report', 'raise', 'draft'],
   ['list', 'show', 'enumerate'],
-  ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open'],
+  ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open', 'grab', 'retrieve'],
   ['edit', 'modify', 'change', 'update', 'patch'],
   ['write', 'save', 'store', 'overwrite'],
   ['find', 'search', 'look for', 'lookup', 'query', 'recall', 'remember about', 'what do you know'],
@@ -119,7 +139,17 @@ const SYNONYMS: string[][] = [
   ['network request', 'api call', 'api calls', 'xhr', 'http request', 'network call', 'network traffic'],
   ['performance', 'slow', 'takes so long', 'perf', 'latency', 'profiling', 'speed up', 'load time'],
   ['process', 'dev server', 'running command', 'background job'],
-  ['kubernetes', 'k8s', 'kube', 'pod', 'pods'],
+  ['kubernetes', 'k8s', 'kube', 'pod', 'pods', 'kubectl', 'namespace', 'cluster'],
+  ['investigate', 'diagnose', 'debug', 'troubleshoot', 'inspect', 'describe', 'root cause'],
+  ['login', 'credentials', 'password', 'fill form'],
+  ['accessibility', 'a11y'],
+  ['terminal', 'shell', 'command line', 'cli', 'npm', 'npx', 'yarn', 'pnpm', 'bash'],
+  ['meeting', 'event', 'calendar', 'appointment'],
+  ['rollout', 'rollback', 'restart', 'redeploy'],
+  ['extract', 'scrape', 'article text', 'page content'],
+  ['export', 'download', 'save as'],
+  ['database', 'data source', 'datasource', 'db'],
+  ['mark as done', 'mark as complete', 'complete', 'update status'],
 ];
 
 export interface Expansion {
@@ -136,16 +166,27 @@ interface SynonymEntry {
   alternatives: string[][];
 }
 
-let synonymEntries: SynonymEntry[] | undefined;
+let synonymEntries: Map<string, SynonymEntry[]> | undefined;
 
-/** The synonym table stemmed, built on the first query rather than at start-up (cold start). */
-function synonyms(): SynonymEntry[] {
-  synonymEntries ??= SYNONYMS.flatMap((set) =>
-    set.map((phrase, i) => ({
-      phrase: words(phrase).map(stem),
-      alternatives: set.filter((_, k) => k !== i).map((other) => terms(other)).filter((t) => t.length > 0),
-    })),
-  );
+/**
+ * The synonym table stemmed and keyed by each phrase's first word, built on the first query
+ * rather than at start-up (cold start): a query word is checked only against the phrases it starts.
+ */
+function synonyms(): Map<string, SynonymEntry[]> {
+  if (synonymEntries) return synonymEntries;
+  const byFirst = new Map<string, SynonymEntry[]>();
+  for (const set of SYNONYMS) {
+    set.forEach((text, i) => {
+      const phrase = words(text).map(stem);
+      const first = phrase[0];
+      if (first === undefined) return;
+      const entry = { phrase, alternatives: set.filter((_, k) => k !== i).map((other) => terms(other)).filter((t) => t.length > 0) };
+      const list = byFirst.get(first);
+      if (list) list.push(entry);
+      else byFirst.set(first, [entry]);
+    });
+  }
+  synonymEntries = byFirst;
   return synonymEntries;
 }
 
@@ -164,20 +205,22 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   let own = 0;
   const kept: string[] = [];
   let read = 0;
-  for (const word of words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text)) {
+  const list = words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text);
+  for (let i = 0; i < list.length; i++) {
+    const word = list[i] ?? '';
     if (own >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
     if (word.length > MAX_WORD_CHARS || isOpaqueWord(word)) continue;
     const term = stem(word);
     kept.push(term);
     if (STOPWORDS.has(word) || weights.has(term)) continue;
-    add(term, GENERIC.has(word) ? GENERIC_WEIGHT : 1);
+    add(term, GENERIC.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1]) ? PART_NAME_WEIGHT : 1);
     owned.add(term);
     own++;
   }
   for (let i = 0; i < kept.length; i++) {
-    for (const entry of synonyms()) {
+    for (const entry of synonyms().get(kept[i] ?? '') ?? []) {
       const { phrase } = entry;
-      if (phrase.length > 0 && phrase.every((word, k) => kept[i + k] === word)) {
+      if (phrase.every((word, k) => kept[i + k] === word)) {
         for (const alternative of entry.alternatives) for (const term of alternative) add(term, synonymWeight * Math.min(1, 1.5 / alternative.length));
       }
     }

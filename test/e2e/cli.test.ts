@@ -2,6 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rcJsonSchema } from '../../src/config/json-schema.js';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { readCatalogFile } from '../../src/catalog/file.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { resolveIntentIn } from '../../src/search/intent-catalog.js';
 import { CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree, runCli } from '../harness/index.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
@@ -216,5 +221,19 @@ describe('lazytools search and mode', () => {
     const match = JSON.parse(stdout) as { mode: string; confidence: number; alternatives: unknown[] };
     expect(Object.keys(match)).toEqual(['mode', 'confidence', 'alternatives']);
     expect(match.mode).toBe('security_review');
+  });
+
+  it('weighs in the tools a task phrase finds when it has a catalog (--catalog or the lock)', async () => {
+    const phrase = 'grab the spacing and colors of the checkout screen from our Figma file';
+    const file = path.join(CATALOGS, 'developer-stack.json');
+    const { code, stdout } = cli(['mode', phrase, '--catalog', file, '--json'], tempTree({ 'package.json': '{}' }));
+    expect(code).toBe(0);
+    const config = resolveConfig({});
+    const { catalog } = buildCatalog(await readCatalogFile(file), config);
+    const expected = resolveIntentIn(phrase, Object.values(config.modes), catalog, config, new SearchIndex(catalog.tools, catalog.groups));
+    expect((JSON.parse(stdout) as { mode: string }).mode).toBe(expected.mode);
+    // Without a catalog the words alone decide, and they choose otherwise (code_review holds no Figma tool).
+    const words = JSON.parse(cli(['mode', phrase, '--json'], tempTree({ 'package.json': '{}' })).stdout) as { mode: string };
+    expect(words.mode).not.toBe(expected.mode);
   });
 });

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { readCatalogFile } from '../../src/catalog/file.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { modeFit } from '../../src/focus/fit.js';
+import { Gateway } from '../../src/hub/gateway.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { catalogEvidence } from '../../src/search/intent.js';
+import { resolveIntentIn } from '../../src/search/intent-catalog.js';
+import { CATALOGS, inMemoryClient } from '../harness/index.js';
+
+/**
+ * Issue 21: intent to mode on task-like phrases, with the catalog's word on it. Over the 10-server
+ * stack, the words alone pick code_review for a Figma task and read-only research for a script to
+ * run in the open tab: modes that do not hold the tools the task starts with.
+ */
+
+const sources = await readCatalogFile(path.join(CATALOGS, 'developer-stack.json'));
+const config = resolveConfig({});
+const { catalog } = buildCatalog(sources, config);
+const index = new SearchIndex(catalog.tools, catalog.groups);
+const modes = Object.values(config.modes);
+const holds = (mode: string, ids: string[]) => ids.some((id) => modeFit(catalog, config, mode)?.memberIds.has(id));
+
+const TASKS: Array<[string, string[]]> = [
+  ['grab the spacing and colors of the checkout screen from our Figma file', ['figma:get_figma_data']],
+  ['evaluate document.title on the open tab', ['chrome-devtools:evaluate_script', 'playwright:browser_evaluate']],
+];
+
+describe('catalog evidence', () => {
+  it('scores a mode by how much of what search finds it shows, held-back tools at half', () => {
+    const hits = [{ tool: { id: 'a' } }, { tool: { id: 'b' } }];
+    const none = new Set<string>();
+    const evidence = catalogEvidence(hits, new Map([
+      ['shows', { shownIds: new Set(['a', 'b']), heldBackIds: none }],
+      ['holds', { shownIds: none, heldBackIds: new Set(['a', 'b']) }],
+      ['second', { shownIds: new Set(['b']), heldBackIds: none }],
+      ['neither', { shownIds: none, heldBackIds: none }],
+    ]));
+    expect(evidence.get('shows')).toBe(1);
+    expect(evidence.get('holds')).toBe(0.5);
+    expect(evidence.get('second')).toBeCloseTo(1 / 3);
+    expect(evidence.get('neither')).toBe(0);
+    expect(catalogEvidence([], new Map([['shows', { shownIds: none, heldBackIds: none }]])).size).toBe(0);
+  });
+});
+
+describe('intent with the catalog (focus_mode {intent}, lazytools mode with a lock)', () => {
+  it.each(TASKS)('"%s" picks a mode that holds its tools', (task, gold) => {
+    const mode = resolveIntentIn(task, modes, catalog, config, index).mode ?? config.defaultMode;
+    expect(holds(mode, gold), mode).toBe(true);
+  });
+
+  it('focus_mode {intent} switches to that mode over a real session', async () => {
+    const gateway = new Gateway({ config, upstreams: [], locked: sources });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'intent-test' });
+    try {
+      for (const [task, gold] of TASKS) {
+        const result = (await client.callTool({ name: 'focus_mode', arguments: { intent: task } })) as CallToolResult;
+        const mode = (result.structuredContent as { mode: string }).mode;
+        expect(holds(mode, gold), `${task} -> ${mode}`).toBe(true);
+      }
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});
