@@ -2,6 +2,7 @@
 // first tools/list answer (and no upstream spawned), tools/list latency, gateway RSS, search p50
 // and the proxy strategy's list size.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,6 +64,17 @@ function rssMb(pid) {
   return { rss: round(kb('VmRSS') / 1024, 1), peak: round(kb('VmHWM') / 1024, 1) };
 }
 
+/**
+ * Ends a gateway and waits for it to exit: a gateway that answered from start answers builds its
+ * catalog right after, and SIGTERM is handled once that synchronous build ends; the next start
+ * must not share the cores with it.
+ */
+async function stop(child) {
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /** Starts `lazytools serve` (the built CLI, or `bin`) on a lock and times spawn -> first tools/list answer. */
 async function coldStart(dir, bin = BIN, first = false) {
   // `first`: a user cache of its own (no lock stamp, no start answers), as on a machine's first start.
@@ -114,7 +126,7 @@ export async function interleavedColdStarts(dir, runs, bins, first = false) {
       const run = await coldStart(dir, bin, first);
       times[k].push(run.ms);
       spawned[k] = Math.max(spawned[k], run.children);
-      run.child.kill('SIGTERM');
+      await stop(run.child);
     }
   return bins.map((_, k) => ({ ...summary(times[k].slice(1)), runs: times[k].slice(1).map((ms) => round(ms, 1)), upstreamsSpawned: spawned[k] }));
 }
@@ -157,7 +169,7 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
         const quiet = rssMb(run.child.pid);
         out.sizes[size] = { toolsListed, pages, largestPageBytes, firstPageTools: run.tools, toolsList: summary(listMs), gatewayRssMb: quiet.rss, gatewayBusyRssMb: busy, gatewayPeakRssMb: quiet.peak };
       }
-      run.child.kill('SIGTERM');
+      await stop(run.child);
     }
     out.sizes[size].coldStart = summary(runs.slice(1));
     // The first run found no start answers (a new project): it parsed and built before answering.
