@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -46,23 +46,55 @@ export class UsageRecorder {
     this.buffer = [];
     this.writing = this.writing.then(async () => {
       await mkdir(path.dirname(this.file), { recursive: true });
-      // Never through a symlink (it would append to whatever file it names) and never waiting on
-      // a FIFO without a reader: either fails, and the records are dropped like any failed write.
+      // Never through a symlink (it would append to whatever file it names: the open fails) and
+      // never into a FIFO or device (non-blocking, they open at once and are skipped): the records
+      // are dropped like any failed write.
       const handle = await open(this.file, APPEND_FLAGS, 0o600);
       try {
+        if (!(await handle.stat()).isFile()) return;
         await handle.appendFile(lines);
+        if ((await handle.stat()).size > USAGE_FILE_MAX) await this.trim(handle);
       } finally {
         await handle.close();
       }
     }).catch(() => {});
     return this.writing;
   }
+
+  /**
+   * Keeps the file's newest USAGE_READ_MAX bytes (all a start reads) once it passes
+   * USAGE_FILE_MAX: written beside it and renamed over it, so a reader sees the old file or the
+   * new one, never half of one. Records another gateway appends during the copy may be lost: the
+   * file is a fitting hint, not a log.
+   */
+  private async trim(handle: FileHandle): Promise<void> {
+    const size = (await handle.stat()).size;
+    const buffer = Buffer.alloc(USAGE_READ_MAX);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, size - USAGE_READ_MAX);
+    const kept = buffer.subarray(0, bytesRead);
+    const whole = kept.subarray(kept.indexOf(0x0a) + 1);
+    const next = `${this.file}.${process.pid}.tmp`;
+    const out = await open(next, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      await out.writeFile(whole);
+    } finally {
+      await out.close();
+    }
+    await rename(next, this.file).catch(async (error: unknown) => {
+      await rm(next, { force: true });
+      throw error;
+    });
+  }
 }
 
 /** Bytes of the usage file read at start: its newest records (older ones weigh little after decay). */
 export const USAGE_READ_MAX = 4 * 1024 * 1024;
 
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Size past which an append trims the usage file to its newest USAGE_READ_MAX bytes: it never grows without bound. */
+export const USAGE_FILE_MAX = 2 * USAGE_READ_MAX;
+
+// Read and write: an append that passes USAGE_FILE_MAX reads the newest records back to trim (`trim`).
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Reads a usage file's newest records (its last USAGE_READ_MAX bytes); malformed lines are

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readUsage, USAGE_READ_MAX, UsageRecorder } from '../../src/usage/record.js';
+import { readUsage, USAGE_FILE_MAX, USAGE_READ_MAX, UsageRecorder } from '../../src/usage/record.js';
 import { tempTree } from '../harness/index.js';
 
 /**
@@ -22,6 +22,11 @@ describe('the usage file, poisoned', () => {
     execFileSync('mkfifo', [fifo]);
     await expect(readUsage(fifo)).resolves.toEqual([]);
     await expect(readUsage(dir)).resolves.toEqual([]);
+    // Appending neither waits for a reader nor fills the pipe.
+    const recorder = new UsageRecorder(fifo);
+    recorder.record('development', 'memory:read_graph', 'direct');
+    await recorder.flush();
+    expect(statSync(fifo).isFIFO()).toBe(true);
   });
 
   it('a large file is read from its newest USAGE_READ_MAX bytes only, skipping the torn first line and bad lines', async () => {
@@ -54,5 +59,21 @@ describe('the usage file, poisoned', () => {
     plain.record('development', 'memory:read_graph', 'search');
     await plain.flush();
     expect(await readUsage(path.join(dir, 'plain', 'usage.jsonl'))).toMatchObject([{ mode: 'development', tool: 'memory:read_graph', via: 'search' }]);
+  });
+
+  it('an append past USAGE_FILE_MAX trims the file to its newest whole records, so it never grows without bound', async () => {
+    const dir = tempTree({});
+    const file = path.join(dir, 'usage.jsonl');
+    const count = Math.ceil((USAGE_FILE_MAX + 1024) / (line(0).length + 1));
+    writeFileSync(file, `${Array.from({ length: count }, (_, i) => line(i)).join('\n')}\n`);
+    const recorder = new UsageRecorder(file);
+    recorder.record('debugging', 'memory:newest', 'direct');
+    await recorder.flush();
+    expect(statSync(file).size).toBeLessThanOrEqual(USAGE_READ_MAX);
+    const text = readFileSync(file, 'utf8');
+    // Whole lines only, the newest kept, and no temporary file left beside it.
+    for (const kept of text.trimEnd().split('\n')) expect(() => JSON.parse(kept) as unknown).not.toThrow();
+    expect((await readUsage(file)).at(-1)).toMatchObject({ mode: 'debugging', tool: 'memory:newest' });
+    expect(readdirSync(dir)).toEqual(['usage.jsonl']);
   });
 });
