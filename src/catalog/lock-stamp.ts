@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { userCacheFolder, writeCacheFile } from '../util/user-cache.js';
 
 /**
  * Stamps of verified locks. Verifying a lock's cached placements (placement-cache.ts: topics
@@ -24,28 +24,6 @@ import path from 'node:path';
 /** Where stamps go, or undefined when disabled (`LAZYTOOLS_CACHE_DIR=""`) or no home is known. */
 export function stampFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return userCacheFolder('verified-locks', env);
-}
-
-/**
- * The folder `name` in lazytools' user cache (`LAZYTOOLS_CACHE_DIR`, else
- * `$XDG_CACHE_HOME/lazytools`, else `~/.cache/lazytools`), or undefined when caching is off
- * (`LAZYTOOLS_CACHE_DIR=""`) or no home is known. Never in the project: see above.
- */
-export function userCacheFolder(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const own = env.LAZYTOOLS_CACHE_DIR;
-  if (own !== undefined) return own === '' ? undefined : path.join(path.resolve(own), name);
-  const xdg = env.XDG_CACHE_HOME;
-  const home = safeHome();
-  const base = xdg && path.isAbsolute(xdg) ? xdg : home && path.join(home, '.cache');
-  return base ? path.join(base, 'lazytools', name) : undefined;
-}
-
-function safeHome(): string | undefined {
-  try {
-    return os.homedir() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const digests = new WeakMap<Uint8Array, string>();
@@ -94,32 +72,4 @@ const MAX_STAMPS = 200;
 export function writeStamp(folder: string, key: string, groups: Iterable<string>): void {
   // A read-only home or a full disk only costs the next start the full verification.
   writeCacheFile(folder, key, JSON.stringify({ groups: [...groups].slice(-MAX_GROUPS) }), MAX_STAMPS);
-}
-
-/**
- * Writes `text` as the file `name` of a user cache folder (made private to the user), whole or
- * not at all (a temporary file renamed), then keeps the newest `max` files. Best effort: returns
- * false when it could not, which only costs a later start the work the file would have saved.
- */
-export function writeCacheFile(folder: string, name: string, text: string, max: number): boolean {
-  try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const file = path.join(folder, name);
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, text, { mode: 0o600 });
-    renameSync(temp, file);
-    prune(folder, max);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Removes the oldest files of `folder` past `max`. */
-function prune(folder: string, max: number): void {
-  const names = readdirSync(folder);
-  if (names.length <= max) return;
-  const aged = names.map((name) => ({ file: path.join(folder, name), at: statSync(path.join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }));
-  aged.sort((a, b) => a.at - b.at);
-  for (const { file } of aged.slice(0, names.length - max)) unlinkSync(file);
 }
