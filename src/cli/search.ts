@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { MAX_QUERIES, SearchIndex } from '../search/engine.js';
 import { openProject } from '../project.js';
-import { readLockIfPresent } from '../catalog/lock.js';
+import { lockPath } from '../catalog/lock-path.js';
 import { resolveIntentIn } from '../search/intent-catalog.js';
 import { defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
@@ -43,7 +44,7 @@ export const modeCommand: Command = defineCommand('mode', modeFlags, { args: 'PH
   if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');
   const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
   // With a catalog (--catalog, or the lock beside the rc), the tools the phrase finds weigh in.
-  const project = values.catalog !== undefined || (await readLockIfPresent(file, io.cwd)) ? await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }) : undefined;
+  const project = values.catalog !== undefined || existsSync(lockPath(file, io.cwd)) ? await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }) : undefined;
   const config = project?.config ?? resolveConfig(rc, file);
   const modes = Object.values(config.modes);
   const match = project ? resolveIntentIn(phrase, modes, project.catalog, config, new SearchIndex(project.catalog.tools, project.catalog.groups)) : resolveIntent(phrase, modes);
