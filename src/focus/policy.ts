@@ -80,7 +80,7 @@ export function visibleModeNames(config: Pick<ResolvedConfig, 'modes'>, boundary
 const globMatchers = new WeakMap<readonly string[], (id: string) => boolean>();
 
 /** One matcher per glob list (`alwaysVisible`, a mode's `pin`), kept while the config lives. */
-function globMatcher(globs: readonly string[]): (id: string) => boolean {
+export function globMatcher(globs: readonly string[]): (id: string) => boolean {
   let matcher = globMatchers.get(globs);
   if (!matcher) globMatchers.set(globs, (matcher = idMatcher(globs)));
   return matcher;
@@ -90,7 +90,7 @@ function globMatcher(globs: readonly string[]): (id: string) => boolean {
  * True when the mode shows the tool before any session change: its groups, its `pin` or
  * `alwaysVisible`, under its read-only rule (the members fitting ranks, focus/fit.ts).
  */
-function modeShows(config: Pick<ResolvedConfig, 'alwaysVisible'>, mode: ResolvedMode, tool: CatalogTool): boolean {
+export function modeShows(config: Pick<ResolvedConfig, 'alwaysVisible'>, mode: ResolvedMode, tool: CatalogTool): boolean {
   if (!modeAllows(mode, tool)) return false;
   if (tool.groups.some((group) => mode.groups.includes(group))) return true;
   return globMatcher(config.alwaysVisible)(tool.id) || globMatcher(mode.pin)(tool.id);
@@ -165,8 +165,7 @@ export function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode'
     if (typeof variant !== 'string' || !config.variants.includes(variant) || !modeNamed(config, variant))
       return { refusal: `Unknown server variant ${JSON.stringify(variant)?.slice(0, 80) ?? String(variant)}. Variants: ${config.variants.filter((name) => !tokenModes || tokenModes.includes(name)).join(', ')}.` };
   }
-  const listed = tokenModes ?? Object.keys(config.modes);
-  const unknownEndpoint = endpoint === undefined ? undefined : servedRefusal(config, endpoint, undefined, listed);
+  const unknownEndpoint = endpoint === undefined ? undefined : servedRefusal(config, endpoint, undefined, tokenModes);
   if (unknownEndpoint !== undefined) return { refusal: unknownEndpoint };
   if (endpoint !== undefined && variant !== undefined && variant !== endpoint)
     return { refusal: `This endpoint serves mode "${endpoint}" only; variant "${String(variant)}" is served at /mcp without a mode (or at /mcp/${String(variant)}).` };
@@ -177,7 +176,7 @@ export function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode'
     served?.[0] ??
     tokenModes?.[0] ??
     config.defaultMode;
-  const unserved = servedRefusal(config, mode, served, listed);
+  const unserved = servedRefusal(config, mode, served, tokenModes);
   if (unserved !== undefined) return { refusal: unserved };
   if (tokenModes !== undefined && !tokenModes.includes(mode))
     return { refusal: `The bearer token${request.tokenLabel ? ` "${request.tokenLabel}"` : ''} may use mode(s) ${tokenModes.join(', ')} only, not "${mode}".` };
@@ -252,11 +251,13 @@ export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode'>): string
 /**
  * Is `mode` served here? Undefined when it is, else why not, with one message per failure
  * wherever it is asked (HTTP endpoints, stateless requests): outside the modes `serve --mode`
- * serves, or unknown to the config. `listed` are the modes the message may name (the caller's).
+ * serves, or unknown to the config. `listed` are the modes the message may name (the caller's;
+ * undefined: every mode of the config).
  */
-export function servedRefusal(config: Pick<ResolvedConfig, 'modes'>, mode: string, served: readonly string[] | undefined, listed: readonly string[]): string | undefined {
+export function servedRefusal(config: Pick<ResolvedConfig, 'modes'>, mode: string, served: readonly string[] | undefined, listed: readonly string[] | undefined): string | undefined {
   if (served !== undefined && !served.includes(mode)) return `This gateway serves only mode(s) ${served.join(', ')}; "${mode}" is not one of them.`;
-  if (!modeNamed(config, mode)) return `Unknown mode "${mode}". Modes: ${listed.filter((name) => modeNamed(config, name)).join(', ')}.`;
+  // The names are listed only on a refusal: requestMode runs per request, and a config may hold thousands of modes.
+  if (!modeNamed(config, mode)) return `Unknown mode "${mode}". Modes: ${(listed ?? Object.keys(config.modes)).filter((name) => modeNamed(config, name)).join(', ')}.`;
   return undefined;
 }
 
