@@ -1,10 +1,10 @@
-import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
+import type { Catalog, CatalogTool } from '../catalog/catalog.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
-import { modeAllows, modeNamed } from './policy.js';
+import { globMatcher, modeNamed, modeShows } from './policy.js';
 import { capability, listedThing, modeFocus, nameWords, toolPriority, type Priority } from './priority.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
@@ -78,10 +78,10 @@ export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible
  */
 export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode): ModeFit {
   const groups = new Set(mode.groups);
-  const always = idMatcher(config.alwaysVisible);
-  const modePin = idMatcher(mode.pin);
+  const always = globMatcher(config.alwaysVisible);
+  const modePin = globMatcher(mode.pin);
   const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
-  const members = catalog.tools.filter((tool) => modeAllows(mode, tool) && (tool.groups.some((group) => groups.has(group)) || always(tool.id) || modePin(tool.id)));
+  const members = catalog.tools.filter((tool) => modeShows(config, mode, tool));
   const strategy = config.strategy === 'auto' ? 'hybrid' : config.strategy;
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = ownToolsTokens(config, strategy, catalog.tokenizer);
@@ -101,11 +101,9 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const focus = modeFocus(mode);
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
-  // rc overrides by tool id, read once (a 10,000-tool mode asks for each member twice).
-  const overrides = new Map(Object.entries(config.tools ?? {}));
   const pinReason = (tool: CatalogTool): string | undefined => {
     if (always(tool.id)) return 'alwaysVisible';
-    if (overrides.get(tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
+    if (own(config.tools, tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
     if (modePin(tool.id)) return `pinned (modes.${mode.name}.pin)`;
     const group = tool.groups.find((g) => pinnedGroups.has(g));
     return group === undefined ? undefined : `pinned (groups.${group}.pin)`;
@@ -115,7 +113,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => ({
     tool,
     pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: overrides.get(tool.id)?.priority, listed: listed.get(tool.server), focus }) : { priority: 0, why: [] }),
+    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), focus }) : { priority: 0, why: [] }),
   }));
   const ordered = fit ? breadthOrder(scored, groups) : scored;
 
