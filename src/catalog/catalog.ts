@@ -90,7 +90,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const idleServers = (group: GroupConfig | undefined) => (group?.servers?.length ?? 0) > 0 && (group?.servers ?? []).every((name) => own(config.servers, name) !== undefined && !listing.has(name));
   const empty = [...groups.values()].filter((group) => group.tools.length === 0 && rcGroups.has(group.name) && tools.length > 0 && !idleServers(own(config.groups, group.name)));
   if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);
-  warnings.push(...unknownToolKeys(config, tools, new Set(sorted.filter((source) => source.tools.length > 0).map((source) => source.server))));
+  warnings.push(...unknownToolKeys(config, tools, listing));
 
   let totalTokens: number | undefined;
   const catalog: Catalog = {

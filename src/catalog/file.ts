@@ -6,6 +6,7 @@ import { readStamp, stampFolder, type LockStamp } from './lock-stamp.js';
 import { readProfile } from './profile.js';
 import { admitTools, toolProblem } from './admit.js';
 import { recordToolTokens } from '../util/tokens.js';
+import { hasOwn } from '../util/own.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -16,7 +17,7 @@ import { recordToolTokens } from '../util/tokens.js';
  */
 export async function readCatalogFile(file: string, warnings?: string[], read?: Buffer): Promise<ServerTools[]> {
   const { json, bytes } = await readJsonBytes(file, {}, read);
-  const folder = isObject(json) && Object.prototype.hasOwnProperty.call(json, 'placement') ? stampFolder() : undefined;
+  const folder = isObject(json) && hasOwn(json, 'placement') ? stampFolder() : undefined;
   return parseCatalog(json, file, warnings, folder === undefined ? undefined : { folder, stamp: readStamp(folder, placementVersion(), bytes) });
 }
 
@@ -48,8 +49,8 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     const tools = admitTools(typed, (message) => warnings.push(`${where}servers.${server}: ${message}`));
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
-  if (Object.prototype.hasOwnProperty.call(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`), stamp);
-  if (Object.prototype.hasOwnProperty.call(json, 'tokens')) recordToolTokens(json.tokens);
+  if (hasOwn(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`), stamp);
+  if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens);
   return result;
 }
 
