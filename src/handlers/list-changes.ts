@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolDefinition } from '../catalog/catalog.js';
-import type { PrimitiveKind } from '../upstream/upstream.js';
+import type { ListKind } from '../upstream/upstream.js';
 import type { HubView } from './context.js';
 
 /*
@@ -85,9 +85,6 @@ export interface ListNotifier {
   promptsChanged(): void;
   resourcesChanged(): void;
 }
-
-/** What kind of list a gateway rebuild, reload or upstream change touched. */
-export type ListKind = 'tools' | PrimitiveKind;
 
 /** The hub as watchListChanges needs it: the lists, and where it announces that one may have changed. */
 export interface ListChangeSource extends Pick<HubView, 'config' | 'catalog' | 'prompts' | 'resources'> {

@@ -11,14 +11,13 @@
  *   ends (its pipe fills and it waits: only it slows), and over other transports the excess is
  *   dropped (list changes excepted: they are coalesced, never lost) and reported once a window.
  */
+import type { ListKind } from './types.js';
 
 /** Notifications one upstream may send per window before it is slowed or its excess dropped. */
 export const NOTIFICATION_BUDGET = 1_000;
 export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */
 export const RELIST_GAP_MS = 500;
-
-export type ListKind = 'tools' | 'prompts' | 'resources';
 
 const LIST_CHANGES: ReadonlyMap<string, ListKind> = new Map([
   ['notifications/tools/list_changed', 'tools'],

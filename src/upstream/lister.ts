@@ -5,7 +5,7 @@ import type { ToolDefinition } from '../catalog/types.js';
 import { valueTooBig } from '../util/bounds.js';
 import { outsideText } from '../util/redact.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
-import { FloodGate, NOTIFICATION_BUDGET, paced } from './flood.js';
+import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced } from './flood.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import type { PrimitiveKind } from './types.js';
 
@@ -115,11 +115,6 @@ class Relister<K> {
   }
 }
 
-const LIST_CHANGED: ReadonlyMap<string, PrimitiveKind> = new Map([
-  ['notifications/prompts/list_changed', 'prompts'],
-  ['notifications/resources/list_changed', 'resources'],
-]);
-
 /** What a ListWatch reads of its upstream and tells it. */
 export interface WatchTarget {
   /** The current connection (undefined while down: re-lists stop). */
@@ -167,8 +162,8 @@ export class ListWatch {
 
   /** Re-lists on a prompts or resources list_changed `method`; undefined for any other method. */
   listChanged(method: string): Promise<void> | undefined {
-    const kind = LIST_CHANGED.get(method);
-    return kind && this.primitiveLists.changedKind(kind);
+    const kind = listChangeOf(method);
+    return kind === undefined || kind === 'tools' ? undefined : this.primitiveLists.changedKind(kind);
   }
 
   private async refreshTools(): Promise<void> {

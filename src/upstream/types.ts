@@ -26,6 +26,9 @@ export interface CallOptions {
 /** The primitive kinds an upstream can announce list changes for, besides tools. */
 export type PrimitiveKind = 'prompts' | 'resources';
 
+/** Every list an upstream can announce a change of (`notifications/<kind>/list_changed`). */
+export type ListKind = 'tools' | PrimitiveKind;
+
 /** A request the upstream sends to its client (sampling, elicitation, roots), loosely typed. */
 export interface UpstreamRequest {
   method: string;

@@ -18,7 +18,7 @@ import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 export { UpstreamError } from './error.js';
 
-export type { CallOptions, PrimitiveKind, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
+export type { CallOptions, ListKind, PrimitiveKind, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
 
 const DEFAULT_TIMEOUT = 120_000;
 const DEFAULT_START_TIMEOUT = 30_000;
