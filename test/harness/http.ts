@@ -86,6 +86,9 @@ export interface RawListen {
   text(): string;
   /** Resolves once the stream's text matches `pattern`. */
   heard(pattern: RegExp): Promise<void>;
+  /** Resolves once the stream ended (closed by the server, or by close()). */
+  ended: Promise<void>;
+  isOpen(): boolean;
   close(): void;
 }
 
@@ -106,6 +109,7 @@ export function rawListen(port: number, options: { id?: number | string; capabil
         for (const wake of waiters.splice(0)) wake();
       });
       res.on('error', () => {});
+      const ended = new Promise<void>((done) => res.once('close', () => done()));
       res.once('data', () =>
         resolve({
           status: res.statusCode ?? 0,
@@ -114,6 +118,8 @@ export function rawListen(port: number, options: { id?: number | string; capabil
           heard: async (pattern) => {
             while (!pattern.test(text)) await new Promise<void>((wake) => waiters.push(wake));
           },
+          ended,
+          isOpen: () => !res.destroyed && !res.complete,
           close: () => req.destroy(),
         }),
       );
