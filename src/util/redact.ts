@@ -42,6 +42,24 @@ export function containsSecret(text: string): boolean {
 }
 
 /**
+ * True when a line of JSON text may hold a registered secret in its strings as a reader decodes
+ * them. The registered forms cover the value as written plainly and as JSON.stringify escapes it
+ * (`\"`, `\\`, `\n`…); an encoder may also escape any other character (`\u0026` for `&` as Go
+ * writes it, `\/` as PHP does, every character as `\uXXXX`), so a line holding such an escape
+ * may hide one: the caller parses it (JSON.parse decodes) instead of passing it on unread.
+ */
+export function mayHoldSecret(line: string): boolean {
+  return secrets.size > 0 && (containsSecret(line) || HIDING_ESCAPE.test(line));
+}
+
+/**
+ * `\u` and `\/`: the escapes JSON.stringify never writes for a character it can write as is. A
+ * regular expression scans a backslash-dense line (text with many `\n`) ten times faster than
+ * `includes` does.
+ */
+const HIDING_ESCAPE = /\\[u/]/;
+
+/**
  * A JSON value (an upstream's message) with every registered secret in its strings and keys
  * written back as `${VAR}`: the same value when no secret is registered or none occurs (one
  * serialization to look), else a redacted copy. The upstream side applies it to everything an

@@ -19,6 +19,8 @@ export const FIXTURES = {
   rawServer: path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs'),
   hostileServer: path.join(ROOT, 'test/fixtures/hardening/hostile-server.mjs'),
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),
+  /** Repeats SECRET_VALUE JSON-escaped as Go, PHP or all-\uXXXX encoders write it. */
+  escaping: path.join(ROOT, 'test/fixtures/servers/escaping.mjs'),
   /** Never answers initialize. */
   silent: path.join(ROOT, 'test/fixtures/servers/silent.mjs'),
   /** Leaves a grandchild that outlives stdin. */
