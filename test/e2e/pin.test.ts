@@ -1,11 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LockFile } from '../../src/catalog/lock.js';
 import type { Served } from '../../src/front/serve.js';
-import type { Logger } from '../../src/util/log.js';
-import { allText, FIXTURES, runCli, serveHttpGateway, tempTree } from '../harness/index.js';
+import { allText, FIXTURES, lockEditor, recordingLogger, runCli, serveHttpGateway, tempTree } from '../harness/index.js';
 
 /**
  * rc `pin: true` holds back what the lock has not recorded as reviewed. On the old main a server
@@ -25,19 +23,11 @@ function pinnedProject(later: Record<string, unknown> = {}) {
   const locked = runCli(['lock', '--config', file], { cwd: dir });
   expect(locked.code, locked.stderr).toBe(0);
   rc({ kitchen: KITCHEN, ...later });
-  const lockFile = path.join(dir, 'lazytools.lock.json');
-  const edit = (change: (lock: LockFile) => void) => {
-    const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as LockFile;
-    change(lock);
-    writeFileSync(lockFile, JSON.stringify(lock, null, 2));
-  };
+  const edit = lockEditor(path.join(dir, 'lazytools.lock.json'));
+
   return { dir, file, edit };
 }
 
-function recording(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return { lines, info: () => {}, warn: (message: string) => lines.push(message), error: (message: string) => lines.push(message) };
-}
 
 describe('pin: true', () => {
   let served: Served | undefined;
@@ -56,7 +46,7 @@ describe('pin: true', () => {
 
   it('holds back every tool of a server the lock does not hold, saying so; the locked server still serves', async () => {
     const { file } = pinnedProject({ added: { ...KITCHEN, env: { KITCHEN_NAME: 'added' } } });
-    const logger = recording();
+    const logger = recordingLogger();
     served = await serveHttpGateway(file, { logger });
     const client = await connect();
     const names = (await client.listTools()).tools.map((tool) => tool.name);
@@ -84,7 +74,7 @@ describe('pin: true', () => {
     expect(check.stdout).toContain('changed kitchen instructions');
     expect(check.stdout).toContain('changed kitchen prompt "test_simple_prompt"');
     expect(check.stdout).toMatch(/added {3}kitchen resource "[^"]+"/);
-    const logger = recording();
+    const logger = recordingLogger();
     served = await serveHttpGateway(file, { logger });
     const client = await connect();
     // Started for the call: the live server's profile is now known.
