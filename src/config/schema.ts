@@ -26,8 +26,14 @@ export function hasUserinfo(url: string): boolean {
   return parsed.username !== '' || parsed.password !== '';
 }
 
-/** A variable name or a glob over names for envPassthrough. */
-const envName = z.string().regex(/^[A-Za-z0-9_*?]+$/, 'a variable name or a glob over names (letters, digits, "_", "*", "?"), e.g. KUBECONFIG or AWS_*');
+/**
+ * A variable name or a glob over names for envPassthrough. A glob of wildcards only (`*`) is
+ * refused: it would hand a server the whole environment, every other service's keys with it.
+ */
+const envName = z
+  .string()
+  .regex(/^[A-Za-z0-9_*?]+$/, 'a variable name or a glob over names (letters, digits, "_", "*", "?"), e.g. KUBECONFIG or AWS_*')
+  .refine((name) => !/^[*?]*\*[*?]*$/.test(name), 'a glob of wildcards only would pass the whole environment (every key and token in it): name the variables, or a prefix such as AWS_*');
 
 /** One upstream MCP server: stdio (`command`) or Streamable HTTP (`url`). `${VAR}` reads the environment. */
 export const serverSchema = z

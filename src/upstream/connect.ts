@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/client';
-import { interpolate, interpolateMap, UnsetVariableError } from '../config/env.js';
+import { interpolate, interpolateMap, PLAIN_VARIABLES, UnsetVariableError } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { USERINFO_MESSAGE, type ServerConfig } from '../config/schema.js';
@@ -8,6 +9,7 @@ import { compareStrings } from '../util/compare.js';
 import { compileGlob } from '../util/glob.js';
 import { ConfigError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { registerSecret } from '../util/redact.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { streamCauses, type CausedBy } from './stream-cause.js';
 import { Upstream } from './upstream.js';
@@ -34,7 +36,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
     .map(([name, server]) => {
       const options = { timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, startTimeoutMs: server.startTimeout ?? config.startTimeoutMs, logger, sharedServer: server.url !== undefined };
       try {
-        const passthrough = passedThrough(server.envPassthrough ?? config.envPassthrough, env);
+        const passthrough = passedThrough(server.envPassthrough ?? config.envPassthrough, env, config.tokens);
         return new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file, passthrough), ...options });
       } catch (error) {
         if (!(error instanceof UnsetVariableError)) throw error;
@@ -45,12 +47,29 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
     });
 }
 
-/** Our variables that `patterns` (names or globs) name, for a child's environment. */
-export function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
+/** lazytools' own variables (its bearer token, its cache folder...): never an upstream's. */
+const OWN_VARIABLES = /^LAZYTOOLS_/i;
+
+/**
+ * Our variables that `patterns` (names or globs) name, for a child's environment: never
+ * lazytools' own (LAZYTOOLS_*, its bearer token among them) nor one holding a bearer token of the
+ * rc (`tokens`: their sha256). Each value passed is a secret from then on (shown as `${NAME}`, as
+ * a `${VAR}` of the rc is), but for the plain ones every client sets (PLAIN_VARIABLES: HOME, PATH...).
+ */
+export function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv, tokens: ReadonlyArray<{ sha256: string }> = []): Record<string, string> {
   const out: Record<string, string> = {};
   if (patterns.length === 0) return out;
   const matchers = patterns.map((pattern) => compileGlob(pattern));
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && matchers.some((re) => re.test(key))) out[key] = value;
+  const token = (value: string): boolean => {
+    if (tokens.length === 0) return false;
+    const digest = createHash('sha256').update(value).digest('hex');
+    return tokens.some((grant) => grant.sha256 === digest);
+  };
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || OWN_VARIABLES.test(key) || !matchers.some((re) => re.test(key)) || token(value)) continue;
+    out[key] = value;
+    if (!PLAIN_VARIABLES.has(key.toUpperCase())) registerSecret(value, key);
+  }
   return out;
 }
 
