@@ -166,6 +166,10 @@ export const tokenGrantSchema = z.strictObject({
 /** Bearer tokens mapped to modes (HTTP only). */
 export const authSchema = z.strictObject({
   tokens: z.record(key, tokenGrantSchema).optional().describe('Bearer tokens by label, each stored as its sha256 and mapped to the modes it may use.'),
+  operator: z
+    .strictObject({ sha256: tokenGrantSchema.shape.sha256, description: z.string().optional() })
+    .optional()
+    .describe('The bearer token of /readyz and /metrics (stored as its sha256); it opens nothing else, and no mode token opens them.'),
 });
 
 /**
