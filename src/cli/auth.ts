@@ -10,7 +10,7 @@ import { remoteTarget, type RemoteTarget } from '../upstream/auth/target.js';
 import { UnknownNameError } from '../util/errors.js';
 import { own } from '../util/own.js';
 import { counted } from '../util/plural.js';
-import { configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
+import { configFlag, defineCommand, type FlagSpecs, intFlag, UsageError } from './args.js';
 import type { CliIO, Command } from './io.js';
 
 const authFlags = {
@@ -21,6 +21,7 @@ const authFlags = {
   all: { type: 'boolean', help: 'with --logout: every stored sign-in, of any project' },
   scope: { type: 'string', value: 'S', help: 'ask for this scope (space-separated) besides what the server asks for' },
   'no-browser': { type: 'boolean', help: 'print the sign-in URL instead of opening a browser' },
+  timeout: { type: 'string', value: 'S', help: 'seconds to wait for the browser to come back (default 300)' },
 } as const satisfies FlagSpecs;
 
 export const authCommand: Command = defineCommand('auth', authFlags, {
@@ -47,6 +48,7 @@ for you alone in the user config folder (LAZYTOOLS_CONFIG_DIR, else $XDG_CONFIG_
     open: values['no-browser'] ? () => Promise.resolve(false) : browserOpener(io.env),
     say: (line) => io.err(line),
     scope: values.scope,
+    callbackTimeoutMs: intFlag(values.timeout, 'timeout', 300, 'seconds') * 1000,
   });
   const state = signInState(target);
   io.out(`signed in to ${server} (${target.url.href})${describe(state)}`);

@@ -11,6 +11,8 @@ export interface Callback {
    * error, or after `timeoutMs`. Called before the browser is sent, so no callback comes too soon.
    */
   expect(state: string, timeoutMs: number): Promise<URLSearchParams>;
+  /** Gives up waiting: the expected callback's promise rejects with `reason`. */
+  cancel(reason: string): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,11 @@ export function listenForCallback(port: number): Promise<Callback> {
           // Awaited later (after the SDK returns): a rejection meanwhile is not unhandled.
           expected.catch(() => {});
           return expected;
+        },
+        cancel: (reason) => {
+          const current = waiter;
+          waiter = undefined;
+          current?.reject(new Error(reason));
         },
         close: () =>
           new Promise<void>((resolveClose) => {

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 
-/** Opens a URL for the person signing in; resolves false when no browser could be started. */
-export type Opener = (url: URL) => Promise<boolean>;
+/**
+ * Opens a URL for the person signing in; resolves false when no browser could be started.
+ * `failed` hears a `LAZYTOOLS_BROWSER` command that ended in failure (so nobody waits for it).
+ */
+export type Opener = (url: URL, failed?: (why: string) => void) => Promise<boolean>;
 
 /**
  * The browser to send a sign-in to: `LAZYTOOLS_BROWSER` (a command, split on spaces, that gets
@@ -16,10 +19,11 @@ export function browserOpener(env: NodeJS.ProcessEnv = process.env): Opener {
   const command = own ? own.split(/\s+/) : desktopOpener(env);
   if (!command) return () => Promise.resolve(false);
   const [program, ...args] = command as [string, ...string[]];
-  return (url) =>
+  return (url, failed) =>
     new Promise((resolve) => {
       const child = spawn(program, [...args, url.href], { stdio: ['ignore', 'ignore', own ? 'inherit' : 'ignore'], detached: !own, shell: false, env });
       child.once('error', () => resolve(false));
+      if (own) child.once('exit', (code, signal) => (code === 0 ? undefined : failed?.(`LAZYTOOLS_BROWSER (${program}) ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`)));
       child.once('spawn', () => {
         if (!own) child.unref();
         resolve(true);

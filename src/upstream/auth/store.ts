@@ -42,11 +42,15 @@ export function signInFolder(env: NodeJS.ProcessEnv = process.env): string | und
   return userConfigFolder('sign-ins', env);
 }
 
-/** The sign-in file of a server URL (one per URL: each user signs in once per server). */
-export function signInFile(folder: string, url: string): string {
+/**
+ * The sign-in file of a server URL and client: each user signs in once per server, whichever
+ * project names it; a machine's client credentials (or another pre-registered client) for the
+ * same server keep their own (`client`: the grant and client id).
+ */
+export function signInFile(folder: string, url: string, client = ''): string {
   const parsed = new URL(url);
   parsed.hash = '';
-  const digest = createHash('sha256').update(parsed.href).digest('hex').slice(0, 16);
+  const digest = createHash('sha256').update(client ? `${parsed.href}\n${client}` : parsed.href).digest('hex').slice(0, 16);
   const host = parsed.hostname.replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 60);
   return path.join(folder, `${host}-${digest}.json`);
 }

@@ -39,7 +39,10 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
   const signsIn = server.oauth !== false && !Object.keys(headers).some((header) => header.toLowerCase() === 'authorization');
   const folder = signsIn ? signInFolder(env) : undefined;
-  const oauth = folder ? { settings: clientSettings(server, env, `${at}.oauth`, file), file: signInFile(folder, url.href) } : undefined;
+  const settings = folder ? clientSettings(server, env, `${at}.oauth`, file) : undefined;
+  // The person's sign-in through discovery is the default; another client or grant keeps its own.
+  const client = settings && (settings.grant !== 'authorization_code' || settings.clientId !== undefined) ? `${settings.grant} ${settings.clientId ?? ''}` : '';
+  const oauth = folder && settings ? { settings, file: signInFile(folder, url.href, client) } : undefined;
   return { name, url, headers, transport: server.transport, oauth };
 }
 
