@@ -3,7 +3,7 @@ import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import type { ServerConfig } from '../config/schema.js';
 import { browserOpener } from '../upstream/auth/opener.js';
 import { revokeSignIn } from '../upstream/auth/revoke.js';
-import { signIn } from '../upstream/auth/signin.js';
+import { signIn } from '../upstream/sign-in.js';
 import { signInState, type SignInState } from '../upstream/auth/state.js';
 import { listSignIns, readSignIn, removeSignIn, signInFolder } from '../upstream/auth/store.js';
 import { remoteTarget, type RemoteTarget } from '../upstream/auth/target.js';

@@ -36,6 +36,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
   let as: Fixture;
   let remote: Fixture;
   let other: Fixture;
+  let modern: Fixture;
   let project: { dir: string; file: string };
   let env: NodeJS.ProcessEnv;
   /** `grant <type>` lines of the authorization server, in order. */
@@ -96,6 +97,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
     });
     remote = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url, '--scope', 'mcp:tools']);
     other = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url]);
+    modern = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url, '--scope', 'mcp:tools', '--modern-only']);
     project = rcProject({
       servers: {
         remote: { url: `${remote.url}/mcp` },
@@ -114,7 +116,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
 
   afterAll(async () => {
     await stopAll();
-    for (const fixture of [as, remote, other]) fixture?.child.kill();
+    for (const fixture of [as, remote, other, modern]) fixture?.child.kill();
   });
 
   it('lazytools auth signs in through the browser and keeps the tokens for the user alone, outside the project', async () => {
@@ -219,6 +221,27 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
     await grantHeard.until(() => grants.includes('grant client_credentials'));
     expect(signInFiles().length).toBe(3);
     expect(stored().signIn.grant).toBe('authorization_code');
+  });
+
+  it('a server that speaks only 2026-07-28 gets the stored token on its connections too', async () => {
+    const project2 = rcProject({ servers: { modern: { url: `${modern.url}/mcp` } }, defaultMode: 'all', strategy: 'notify' });
+    const signIn = runCli(['auth', 'modern', '--config', project2.file], { cwd: project2.dir, env });
+    outputs.push(signIn.stdout, signIn.stderr);
+    expect(signIn.code, signIn.stderr).toBe(0);
+    expect(signIn.stdout).toContain('modern lists 2 tools');
+    for (const file of signInFiles()) {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { tokens?: { access_token: string; refresh_token?: string } };
+      for (const token of [kept.tokens?.access_token, kept.tokens?.refresh_token]) if (token) tokens.add(token);
+    }
+    const served = await serveHttpCli(['--config', project2.file], { cwd: project2.dir, env });
+    gateways.push(served);
+    await served.stderrMatching(/modern: 2 tools/);
+    const client = await connect(served.url);
+    try {
+      expect(await whoami(client)).toBe('authorization: Bearer ${oauth:modern}');
+    } finally {
+      await client.close();
+    }
   });
 
   it('--logout revokes the grant at the authorization server and forgets it', () => {

@@ -1,13 +1,13 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
-import { outsideText } from '../../util/redact.js';
-import { VERSION } from '../../util/version.js';
-import { listTools } from '../lister.js';
-import type { HttpTransportKind } from '../http-transport.js';
-import { listenForCallback, type Callback } from './callback.js';
-import { safeToOpen, type Opener } from './opener.js';
-import { SignInProvider } from './provider.js';
-import { readSignIn, withSignInLock, writeSignIn, type SignIn } from './store.js';
-import type { ClientSettings, RemoteTarget } from './target.js';
+import { outsideText } from '../util/redact.js';
+import { VERSION } from '../util/version.js';
+import { listTools } from './lister.js';
+import type { HttpTransportKind } from './http-transport.js';
+import { listenForCallback, type Callback } from './auth/callback.js';
+import { safeToOpen, type Opener } from './auth/opener.js';
+import { SignInProvider } from './auth/provider.js';
+import { readSignIn, withSignInLock, writeSignIn, type SignIn } from './auth/store.js';
+import type { ClientSettings, RemoteTarget } from './auth/target.js';
 
 /** A sign-in that came back: the tokens are stored; `tools` is what the server then listed. */
 export interface SignedIn {
@@ -120,7 +120,8 @@ async function browserSignIn(
       return { signIn: provider.signIn, tools: tools.length };
     } catch (error) {
       if (!returning) {
-        if (provider.signIn.tokens) return { signIn: provider.signIn, tools: undefined, listError: outsideText((error as Error).message) };
+        // Signed in, but the server would not speak 2025 with us: it may speak 2026-07-28 only.
+        if (provider.signIn.tokens) return probe(target, provider, timeout, provider.signIn, true);
         throw error;
       }
       const params = await returning;
@@ -134,19 +135,26 @@ async function browserSignIn(
 }
 
 /** An SDK client and the server's transport, signing in through `provider` when the server asks. */
-async function connection(target: RemoteTarget, provider: SignInProvider): Promise<{ client: Client; transport: Transport }> {
-  const [{ Client }, { httpTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('../http-transport.js')]);
+async function connection(target: RemoteTarget, provider: SignInProvider, modern = false): Promise<{ client: Client; transport: Transport }> {
+  const [{ Client }, { httpTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('./http-transport.js')]);
   const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch, authProvider: provider });
-  return { client: new Client({ name: 'lazytools', version: VERSION }), transport };
+  return { client: new Client({ name: 'lazytools', version: VERSION }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), transport };
 }
 
-/** Lists the server's tools with the new tokens (the gateway's own path: the stored sign-in). */
-async function probe(target: RemoteTarget, provider: SignInProvider, timeout: number, signIn: SignIn): Promise<SignedIn> {
-  const { client, transport } = await connection(target, provider);
+/**
+ * Lists the server's tools with the new tokens, in the 2025 era and then, if the server refuses
+ * it, in 2026-07-28 (as the gateway connects).
+ */
+async function probe(target: RemoteTarget, provider: SignInProvider, timeout: number, signIn: SignIn, modern = false): Promise<SignedIn> {
+  const { client, transport } = await connection(target, provider, modern);
   try {
     await client.connect(transport, { timeout });
     return { signIn, tools: (await listTools(client, timeout, () => {})).length };
   } catch (error) {
+    if (!modern) {
+      await client.close().catch(() => {});
+      return probe(target, provider, timeout, signIn, true);
+    }
     return { signIn, tools: undefined, listError: outsideText((error as Error).message) };
   } finally {
     await client.close().catch(() => {});
