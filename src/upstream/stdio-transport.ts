@@ -12,6 +12,11 @@ export interface StdioUpstreamOptions {
   cwd: string | undefined;
   /** Receives the child's stderr, line by line (never our stdout). */
   onStderr: (line: string) => void;
+  /**
+   * Hears each stdout line that is no JSON-RPC message and names no pending call: a server
+   * logging to stdout. Without it the first such line of the process is an `onerror`.
+   */
+  onNoise?: (line: string) => void;
 }
 
 /**
@@ -27,8 +32,8 @@ export class StdioUpstreamTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Sees each line before parsing; true consumes it (see Upstream's raw relay). */
   onLine?: (line: string) => boolean;
-  /** Hears a line that is not a JSON-RPC message (so a pending call can fail at once). */
-  onUnreadable?: (line: string, problem: string) => void;
+  /** Hears a line that is not a JSON-RPC message: true when it failed a pending call it names. */
+  onUnreadable?: (line: string, problem: string) => boolean;
   /** Hears a line past the size limit once it ended (size in bytes, first and last bytes). */
   onOversize?: (size: number, head: string, tail: string) => void;
   /** How the child ended (undefined while it runs): exit code or signal. */
@@ -37,6 +42,7 @@ export class StdioUpstreamTransport implements Transport {
   private closed = false;
   private readonly stderrTail: string[] = [];
   private holding: NodeJS.Timeout | undefined;
+  private noisy = false;
 
   constructor(private readonly options: StdioUpstreamOptions) {}
 
@@ -62,8 +68,8 @@ export class StdioUpstreamTransport implements Transport {
         (message) => this.onmessage?.(message),
         (problem, line) => {
           const reason = (problem as { error?: { message?: string } }).error?.message ?? 'unreadable message';
-          if (line !== undefined) this.onUnreadable?.(line, reason);
-          this.onerror?.(new Error(`upstream sent an unreadable message (${reason})`));
+          if (line === undefined) this.onerror?.(new Error(`upstream sent an unreadable message (${reason})`));
+          else if (!this.onUnreadable?.(line, reason)) this.noise(line, reason);
         },
         (line) => this.onLine?.(line) ?? false,
         (size, head, tail) => this.onOversize?.(size, head, tail),
@@ -163,6 +169,14 @@ export class StdioUpstreamTransport implements Transport {
   get stderrSummary(): string {
     const text = this.stderrTail.join('\n');
     return text.length > 1000 ? `…${text.slice(-1000)}` : text;
+  }
+
+  /** A line of logs on stdout: the caller's to report (once), else one error per process. */
+  private noise(line: string, reason: string): void {
+    if (this.options.onNoise) return this.options.onNoise(line);
+    if (this.noisy) return;
+    this.noisy = true;
+    this.onerror?.(new Error(`upstream sent an unreadable message (${reason}); further ones are skipped silently`));
   }
 
   private stderrLine(line: string): void {
