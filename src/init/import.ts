@@ -164,7 +164,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
   if (disabled.length > 0)
     notes.push(`${disabled.join(', ')}: disabled in the client, imported with "disabled": true (lazytools starts and lists them once you remove it)${later.length > 0 ? `; then set ${later.join(', ')}` : ''}`);
   return {
-    rc: { $schema: 'node_modules/lazytools/lazytools.schema.json', servers, groups, defaultMode: 'development' },
+    rc: { servers, groups, defaultMode: 'development' },
     secrets: variables.needed().filter((name) => !later.includes(name)),
     moved: variables.moved(),
     optional: variables.optional(),

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -111,12 +111,20 @@ describe('README walk', () => {
     const entry = (JSON.parse(shown.stdout.slice(shown.stdout.indexOf('{'))) as { mcpServers: { lazytools: { command: string; args: string[] } } }).mcpServers.lazytools;
     expect(entry.command).toBe(process.execPath);
     expect(entry.args[0]?.startsWith(path.join(prefix, 'lib', 'node_modules', 'lazytools'))).toBe(true);
+    // The rc links the schema this version publishes (nothing of lazytools lies in the project).
+    const schemaOf = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { $schema: string }).$schema;
+    expect(schemaOf(path.join(work, 'rc.json'))).toMatch(/^https:\/\/unpkg\.com\/lazytools@\d+\.\d+\.\d+\/lazytools\.schema\.json$/);
     // A project that depends on the tarball: `npx lazytools` runs its local copy, and the library loads
     // with only `dependencies` installed (no dev dependency is needed at run time).
     const local = npm(['install', tarball], work);
     expect(local.status, local.stderr).toBe(0);
     const npx = spawnSync('npx', ['--no-install', 'lazytools', '--version'], { cwd: work, encoding: 'utf8' });
     expect(npx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // There init links the project's own copy of the schema, a path that resolves from the rc.
+    const localInit = spawnSync('npx', ['--no-install', 'lazytools', 'init', '--from', 'claude-desktop', '--out', 'local.json'], { cwd: work, encoding: 'utf8', env: { ...process.env, ...env() } });
+    expect(localInit.status, localInit.stderr).toBe(0);
+    expect(schemaOf(path.join(work, 'local.json'))).toBe('./node_modules/lazytools/lazytools.schema.json');
+    expect(existsSync(path.join(work, 'node_modules', 'lazytools', 'lazytools.schema.json'))).toBe(true);
     const library = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('lazytools'); console.log(typeof m.curate, typeof m.serve, typeof m.statusReport)"], { cwd: work, encoding: 'utf8' });
     expect({ out: library.stdout.trim(), err: library.stderr }).toEqual({ out: 'function function function', err: '' });
   }, 240_000);
