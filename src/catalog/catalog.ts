@@ -73,10 +73,10 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
       const near = closest(tool);
       return near.length > 0 ? `${tool.id} (closest: ${near.join(', ')})` : tool.id;
     });
-    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(described)}`);
+    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(described)}; search_tools finds them in every mode (\`lazytools groups --unplaced\` says why each is left out)`);
   }
-  // Tools in groups that no mode uses (the one-group-per-server groups `init` writes, until the
-  // user adds them to a mode) show only in catch-all modes too: say so, with the groups to add.
+  // Tools in groups that no mode uses (an rc group the user has not added to a mode yet) show
+  // only in catch-all modes too: say so, with the groups to add.
   const inModes = new Set(Object.values(config.modes).flatMap((mode) => mode.groups));
   const idle = tools.filter((tool) => !orphans.includes(tool) && tool.groups.every((name) => groups.get(name)?.catchAll || !inModes.has(name)));
   if (idle.length > 0) {

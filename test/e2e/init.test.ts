@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempTree, runCli } from '../harness/index.js';
+import { FIXTURES, ROOT, tempTree, runCli } from '../harness/index.js';
 
 /** Issue 23 item 2 and issue 19's init items: strategy per client, client snippets, env, pass-through. */
 
@@ -115,5 +115,22 @@ describe('lazytools init for the client it imports from', () => {
       expect(link).toMatch(/^\.{1,2}\/.*node_modules\/lazytools\/lazytools\.schema\.json$/);
       expect(existsSync(path.resolve(path.dirname(path.join(local, out)), link))).toBe(true);
     }
+  });
+
+  it('places tools one by one instead of a group per server, so the unplaced ones name their closest groups; the tip never adds a whole server to a mode', () => {
+    const dir = tempTree({ 'package.json': '{}', 'mcp.json': JSON.stringify({ mcpServers: { kitchen: { command: process.execPath, args: [FIXTURES.kitchenSink] } } }) });
+    const made = init(['--from', 'mcp.json'], dir);
+    expect(made.code).toBe(0);
+    expect((JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { groups?: unknown }).groups).toBeUndefined();
+    // The tip: search and pin, never `"groups": [..., "kitchen"]` (a server's whole cost in one mode).
+    expect(made.stderr).not.toMatch(/"groups":/);
+    expect(made.stderr).toContain('{"modes":{"development":{"pin":["kitchen:<tool>"]}}}');
+    expect(made.stderr).toMatch(/search_tools/);
+    expect(runCli(['lock'], { cwd: dir }).code).toBe(0);
+    const unplaced = runCli(['groups', '--unplaced', '--json'], { cwd: dir });
+    const report = JSON.parse(unplaced.stdout) as { tools: Array<{ id: string; groups: unknown[]; closest: string[]; unplaced: string }> };
+    expect(report.tools.length).toBeGreaterThan(0);
+    expect(report.tools.filter((tool) => /is in no mode/.test(tool.unplaced))).toEqual([]);
+    expect(report.tools.filter((tool) => tool.closest.length > 0).length).toBeGreaterThan(0);
   });
 });

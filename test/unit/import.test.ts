@@ -44,9 +44,9 @@ describe('client config import: server shapes', () => {
     expect(rc.servers?.fetch).toMatchObject({ command: 'uvx', args: ['mcp-server-fetch'] });
   });
 
-  it('gives each server a group of its own and starts in development', () => {
+  it('writes no group of its own (placement puts each tool where it says) and starts in development', () => {
     const { rc } = importServers({ mcpServers: { files: { command: 'x' }, remote: { url: 'https://x.test/mcp' } } }, FILE);
-    expect(rc.groups).toEqual({ files: { description: 'All tools of files', servers: ['files'] }, remote: { description: 'All tools of remote', servers: ['remote'] } });
+    expect(rc.groups).toBeUndefined();
     expect(rc.defaultMode).toBe('development');
   });
 
