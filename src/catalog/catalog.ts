@@ -63,7 +63,8 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   }
 
   const groups = new Map<string, CatalogGroup>();
-  for (const [name, group] of Object.entries(config.groups)) groups.set(name, { name, description: group.description ?? name, tools: [], catchAll: isCatchAll(group) });
+  const rcGroups = new Set(config.rcGroups);
+  for (const [name, group] of Object.entries(config.groups)) groups.set(name, { name, description: group.description ?? name, tools: [], catchAll: isCatchAll(group), fromRc: rcGroups.has(name) });
   for (const tool of tools) for (const name of tool.groups) groups.get(name)?.tools.push(tool);
 
   const orphans = tools.filter((tool) => tool.groups.every((name) => groups.get(name)?.catchAll));
@@ -83,7 +84,6 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     const unused = [...new Set(idle.flatMap((tool) => tool.groups.filter((name) => !groups.get(name)?.catchAll)))];
     warnings.push(`${idle.length} tool(s) are only in groups no mode uses (${listSome(unused)}) and show only in "all" modes: ${listSome(idle.map((tool) => tool.id), 5)}; add a group to a mode's "groups" to show its tools (\`lazytools groups --unplaced\` says why each is left out)`);
   }
-  const rcGroups = new Set(config.rcGroups);
   // A group of rc servers that list nothing here (disabled, or not in the lock: `check` names
   // those) is expected to be empty; one whose filters match nothing is worth a word.
   const listing = new Set(sorted.filter((source) => source.tools.length > 0).map((source) => source.server));
