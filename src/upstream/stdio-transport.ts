@@ -41,6 +41,8 @@ export class StdioUpstreamTransport implements Transport {
   private child: ChildProcess | undefined;
   private closed = false;
   private readonly stderrTail: string[] = [];
+  /** The first stderr line that reads as an error (see ERROR_LINE), kept past the tail. */
+  private stderrError: string | undefined;
   private holding: NodeJS.Timeout | undefined;
   private noisy = false;
 
@@ -165,10 +167,17 @@ export class StdioUpstreamTransport implements Transport {
     }
   }
 
-  /** The child's last stderr lines (at most 10 lines, 1000 characters), for start-up errors. */
+  /**
+   * The child's last stderr lines (at most 10 lines, 1000 characters), for start-up errors, after
+   * the first line that read as an error when the tail no longer holds it: a Node crash prints the
+   * error first and ten or more stack frames after it, which alone say nothing.
+   */
   get stderrSummary(): string {
     const text = this.stderrTail.join('\n');
-    return text.length > 1000 ? `…${text.slice(-1000)}` : text;
+    const tail = text.length > 1000 ? `…${text.slice(-1000)}` : text;
+    const error = this.stderrError;
+    if (error === undefined || this.stderrTail.includes(error)) return tail;
+    return `${error.length > MAX_ERROR_LINE ? `${error.slice(0, MAX_ERROR_LINE)}…` : error}\n…\n${tail}`;
   }
 
   /** A line of logs on stdout: the caller's to report (once), else one error per process. */
@@ -180,6 +189,7 @@ export class StdioUpstreamTransport implements Transport {
   }
 
   private stderrLine(line: string): void {
+    if (this.stderrError === undefined && ERROR_LINE.test(line)) this.stderrError = line;
     this.stderrTail.push(line);
     if (this.stderrTail.length > 10) this.stderrTail.shift();
     this.options.onStderr(line);
@@ -191,6 +201,16 @@ export class StdioUpstreamTransport implements Transport {
     this.onclose?.();
   }
 }
+
+/**
+ * A stderr line that states an error: `Error: ...`, `TypeError [ERR_X]: ...`, a Python
+ * `ValueError: ...` or `Exception: ...`, `error:`/`fatal:` prefixes, a JSON log line at level
+ * error or fatal.
+ */
+const ERROR_LINE = /^\s*(?:[A-Za-z_.]*(?:Error|Exception)\b(?: \[[A-Z_]+\])?:|(?:error|fatal|panic)\b:?\s|\{.*"level"\s*:\s*"(?:error|fatal)")/i;
+
+/** Characters of that line kept. */
+const MAX_ERROR_LINE = 300;
 
 /** True when `promise` settled within `ms`. */
 async function within(promise: Promise<void>, ms: number): Promise<boolean> {

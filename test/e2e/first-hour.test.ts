@@ -241,6 +241,18 @@ describe('status names the tools only "all" shows', () => {
   });
 });
 
+describe('a server that crashes at start', () => {
+  it('is reported with the error line its stack trace pushed out of the last stderr lines', () => {
+    const frames = Array.from({ length: 12 }, (_, i) => `    at frame${i} (node:internal/modules/esm/resolve:${i}:1)`).join('\\n');
+    const crash = `console.error("node:internal/modules/esm/resolve:873\\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'jsdom' imported from /srv/wiki/dist/sanitize.js\\n${frames}\\nNode.js v20"); process.exit(1)`;
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ servers: { wiki: { command: process.execPath, args: ['-e', crash] } } }) });
+    const { code, stderr } = lazytools(['lock'], dir);
+    expect(code).toBe(1);
+    expect(stderr).toContain("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'jsdom' imported from /srv/wiki/dist/sanitize.js\n…\n");
+    expect(stderr).toContain('at frame11');
+  });
+});
+
 describe('a server npx cannot load says which npx cache folder is incomplete', () => {
   it('lock names the _npx folder behind a missing module', () => {
     const folder = path.join(tempTree({}), '.npm', '_npx', '92668d6008b43da4');
