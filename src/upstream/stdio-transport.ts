@@ -209,7 +209,7 @@ export class StdioUpstreamTransport implements Transport {
  */
 const ERROR_LINE = /^\s*(?:[A-Za-z_.]*(?:Error|Exception)\b(?: \[[A-Z_]+\])?:|(?:error|fatal|panic)\b:?\s|\{.*"level"\s*:\s*"(?:error|fatal)")/i;
 
-/** Characters of that line kept. */
+/** Characters of that line kept (with the 1,000 of the tail, what a start-up error quotes). */
 const MAX_ERROR_LINE = 300;
 
 /** True when `promise` settled within `ms`. */
