@@ -50,6 +50,13 @@ describe('client config import: server shapes', () => {
     expect(rc.defaultMode).toBe('development');
   });
 
+  it('moves a secret given as a NAME=value argument (vercel-mcp VERCEL_API_KEY=...) to ${NAME}, leaving other settings', () => {
+    const { rc, moved, warnings } = importServers({ mcpServers: { vercel: { command: 'npx', args: ['vercel-mcp', 'VERCEL_API_KEY=vk_9Tz3Qm7Lp2Xc8Rb5Wn1Fd6Hy', 'LOG_LEVEL=debug'] } } }, FILE);
+    expect(rc.servers?.vercel?.args).toEqual(['vercel-mcp', 'VERCEL_API_KEY=${VERCEL_API_KEY}', 'LOG_LEVEL=debug']);
+    expect(moved).toEqual(['VERCEL_API_KEY']);
+    expect(warnings).toEqual([]);
+  });
+
   it('turns names into server names the rc accepts', () => {
     const { rc } = importServers({ mcpServers: { 'my server!': { command: 'a' }, '@scope/tool': { command: 'b' }, '!!!': { command: 'c' } } }, FILE);
     expect(Object.keys(rc.servers ?? {})).toEqual(['my-server-', 'scope-tool', 'server']);
