@@ -7,7 +7,9 @@ import {
   type OAuthClientProvider,
   type Transport,
   type TransportSendOptions,
+  UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { isNeedsSignIn } from './auth/needs-sign-in.js';
 
 /** The two HTTP transports of MCP: Streamable HTTP, and the deprecated HTTP+SSE (`GET /sse`). */
 export type HttpTransportKind = 'streamable-http' | 'sse';
@@ -90,19 +92,29 @@ class FallbackTransport implements Transport {
       const sse: Transport = this.wire(sseTransport(this.url, this.options));
       try {
         await sse.start();
-      } catch {
-        // Not an HTTP+SSE server either: the Streamable HTTP answer says more.
-        await sse.close().catch(() => {});
-        throw error;
+      } catch (refused) {
+        // An HTTP+SSE server that wants a sign-in: it is one (a sign-in finishes on it).
+        if (!wantsSignIn(refused)) {
+          // Not an HTTP+SSE server either: the Streamable HTTP answer says more.
+          await sse.close().catch(() => {});
+          throw error;
+        }
+        await this.switchTo(sse);
+        throw refused;
       }
-      const old = this.inner;
-      this.inner = sse;
-      old.onclose = undefined;
-      await old.close().catch(() => {});
-      if (this.protocolVersion) sse.setProtocolVersion?.(this.protocolVersion);
-      this.settle('sse');
+      await this.switchTo(sse);
       await sse.send(message, options);
     }
+  }
+
+  /** Uses the HTTP+SSE transport from now on (the verdict is remembered). */
+  private async switchTo(sse: Transport): Promise<void> {
+    const old = this.inner;
+    this.inner = sse;
+    old.onclose = undefined;
+    await old.close().catch(() => {});
+    if (this.protocolVersion) sse.setProtocolVersion?.(this.protocolVersion);
+    this.settle('sse');
   }
 
   setProtocolVersion(version: string): void {
@@ -133,6 +145,11 @@ class FallbackTransport implements Transport {
     };
     return transport;
   }
+}
+
+/** True when opening the SSE stream failed for want of a sign-in (the SDK's, or the gateway's). */
+function wantsSignIn(error: unknown): boolean {
+  return UnauthorizedError.isInstance(error) || isNeedsSignIn(error);
 }
 
 /**

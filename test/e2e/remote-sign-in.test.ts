@@ -37,6 +37,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
   let remote: Fixture;
   let other: Fixture;
   let modern: Fixture;
+  let sseOnly: Fixture;
   let project: { dir: string; file: string };
   let env: NodeJS.ProcessEnv;
   /** `grant <type>` lines of the authorization server, in order. */
@@ -58,6 +59,13 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
       }
     }
     throw new Error('no sign-in stored for remote');
+  };
+  /** Adds the tokens of every stored sign-in to `tokens`. */
+  const collectTokens = () => {
+    for (const file of signInFiles()) {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { tokens?: { access_token: string; refresh_token?: string } };
+      for (const token of [kept.tokens?.access_token, kept.tokens?.refresh_token]) if (token) tokens.add(token);
+    }
   };
   const edit = (change: (signIn: ReturnType<typeof stored>['signIn']) => void) => {
     const { file, signIn } = stored();
@@ -98,6 +106,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
     remote = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url, '--scope', 'mcp:tools']);
     other = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url]);
     modern = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url, '--scope', 'mcp:tools', '--modern-only']);
+    sseOnly = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url, '--scope', 'mcp:tools', '--sse-only']);
     project = rcProject({
       servers: {
         remote: { url: `${remote.url}/mcp` },
@@ -116,7 +125,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
 
   afterAll(async () => {
     await stopAll();
-    for (const fixture of [as, remote, other, modern]) fixture?.child.kill();
+    for (const fixture of [as, remote, other, modern, sseOnly]) fixture?.child.kill();
   });
 
   it('lazytools auth signs in through the browser and keeps the tokens for the user alone, outside the project', async () => {
@@ -229,10 +238,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
     outputs.push(signIn.stdout, signIn.stderr);
     expect(signIn.code, signIn.stderr).toBe(0);
     expect(signIn.stdout).toContain('modern lists 2 tools');
-    for (const file of signInFiles()) {
-      const kept = JSON.parse(readFileSync(file, 'utf8')) as { tokens?: { access_token: string; refresh_token?: string } };
-      for (const token of [kept.tokens?.access_token, kept.tokens?.refresh_token]) if (token) tokens.add(token);
-    }
+    collectTokens();
     const served = await serveHttpCli(['--config', project2.file], { cwd: project2.dir, env });
     gateways.push(served);
     await served.stderrMatching(/modern: 2 tools/);
@@ -242,6 +248,26 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('an HTTP+SSE-only server behind a sign-in: reported as needing one, then signed in to and locked', () => {
+    const project3 = rcProject({ servers: { legacy: { url: `${sseOnly.url}/sse` } } });
+    const run = (args: string[]) => {
+      const result = runCli([...args, '--config', project3.file], { cwd: project3.dir, env });
+      outputs.push(result.stdout, result.stderr);
+      return result;
+    };
+    const before = run(['lock']);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain('server "legacy" needs sign-in: run lazytools auth legacy');
+    const signIn = run(['auth', 'legacy']);
+    expect(signIn.code, signIn.stderr).toBe(0);
+    expect(signIn.stdout).toContain('legacy lists 2 tools');
+    collectTokens();
+    const after = run(['lock']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).toContain('legacy: 2 tools');
+    outputs.push(readFileSync(path.join(project3.dir, 'lazytools.lock.json'), 'utf8'));
   });
 
   it('--logout revokes the grant at the authorization server and forgets it', () => {

@@ -20,3 +20,11 @@ export function signInMessage(server: string, scope?: string): string {
   const more = scope ? ` with more access (scope "${scope}")` : '';
   return `server "${server}" needs sign-in${more}: run lazytools auth ${server}`;
 }
+
+/**
+ * True for a NeedsSignIn, also once a transport wrapped it in an error of its own (the SSE
+ * transport keeps only the message of what its stream's fetch threw).
+ */
+export function isNeedsSignIn(error: unknown): boolean {
+  return error instanceof NeedsSignIn || /needs sign-in(?: with more access \(scope "[^"]*"\))?: run lazytools auth /.test(String((error as Error | undefined)?.message ?? ''));
+}
