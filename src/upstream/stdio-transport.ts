@@ -5,6 +5,18 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { LineReader, serialize } from '../util/lines.js';
 import { resolveCommand } from './command.js';
 
+/**
+ * Unread bytes in a child's stdin past which answers to its own requests (a ping's, a roots/list's)
+ * are dropped instead of queued: a server that sends requests and never reads the answers would
+ * otherwise grow our memory by each answer, without bound.
+ */
+export const ANSWER_BACKLOG_BYTES = 1024 * 1024;
+/**
+ * Unread bytes past which a request of ours fails at once ("not reading its input"): what a
+ * stalled child can hold of our memory is this, not every call sent to it since it stalled.
+ */
+export const REQUEST_BACKLOG_BYTES = 32 * 1024 * 1024;
+
 export interface StdioUpstreamOptions {
   command: string;
   args: string[];
@@ -36,6 +48,8 @@ export class StdioUpstreamTransport implements Transport {
   onUnreadable?: (line: string, problem: string) => boolean;
   /** Hears a line past the size limit once it ended (size in bytes, first and last bytes). */
   onOversize?: (size: number, head: string, tail: string) => void;
+  /** Hears each answer to the child's requests dropped because it does not read its stdin. */
+  onAnswerDropped?: () => void;
   /** How the child ended (undefined while it runs): exit code or signal. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private child: ChildProcess | undefined;
@@ -114,19 +128,33 @@ export class StdioUpstreamTransport implements Transport {
     this.holding.unref();
   }
 
-  /** Writes a message without a promise (the relay's hot path); false when the child is gone. */
-  sendNow(message: JSONRPCMessage): boolean {
+  /**
+   * Writes a message without a promise (the relay's hot path); says why it could not (the child
+   * is gone, or has not read what it was sent: see REQUEST_BACKLOG_BYTES), else undefined.
+   */
+  sendNow(message: JSONRPCMessage): string | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.closed || !stdin.writable) return false;
+    if (!stdin || this.closed || !stdin.writable) return 'upstream process is not running';
+    const unread = stdin.writableLength;
+    if ('id' in message && !('method' in message)) {
+      // An answer to the child's own request: dropped when it is not reading (see ANSWER_BACKLOG_BYTES).
+      if (unread > ANSWER_BACKLOG_BYTES) {
+        this.onAnswerDropped?.();
+        return undefined;
+      }
+    } else if (unread > REQUEST_BACKLOG_BYTES) return `upstream process is not reading its input (${Math.round(unread / 1024 / 1024)} MiB unread)`;
     stdin.write(serialize(message));
-    return true;
+    return undefined;
   }
 
+  /**
+   * Resolves once the message is queued, never waiting for the pipe to drain: the bounds are the
+   * backlog limits (sendNow), so a child that stops reading holds no promise, listener or request
+   * state of ours per message.
+   */
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
-    if (!stdin || this.closed || !stdin.writable) return Promise.reject(new Error('upstream process is not running'));
-    if (stdin.write(serialize(message))) return Promise.resolve();
-    return new Promise((resolve) => stdin.once('drain', resolve));
+    const problem = this.sendNow(message);
+    return problem === undefined ? Promise.resolve() : Promise.reject(new Error(problem));
   }
 
   /**
