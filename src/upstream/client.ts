@@ -1,6 +1,6 @@
 import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Notification, Transport } from '@modelcontextprotocol/client';
-import type { RequestId } from '../util/jsonrpc.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 import { outsideText } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CausedBy } from './stream-cause.js';

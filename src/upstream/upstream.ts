@@ -14,7 +14,7 @@ import type { CallOrigin } from './primitives.js';
 import { attachRaw, relayRaw, sendCancel } from './raw.js';
 import { UpstreamState } from './state.js';
 import type { CallOptions, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
-import { ErrorCode, rpcError } from '../protocol/errors.js';
+import { cannotAnswer } from '../protocol/errors.js';
 
 export { UpstreamError } from './error.js';
 
@@ -315,7 +315,7 @@ export class Upstream extends UpstreamState {
 
   /** The server asks its client (sampling, elicitation, roots): the front routes it (onRequest). */
   private askClient(request: UpstreamRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
-    if (!this.onRequest) return Promise.reject(rpcError(ErrorCode.MethodNotFound, `lazytools cannot answer ${request.method}`));
+    if (!this.onRequest) return Promise.reject(cannotAnswer(request.method));
     return this.onRequest(this, request, signal);
   }
 

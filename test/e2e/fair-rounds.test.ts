@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
+import { serve, type Served } from '../../src/app/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { tempTree, ROOT } from '../harness/index.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { serve, type Served } from '../../src/front/serve.js';
+import { serve, type Served } from '../../src/app/serve.js';
 import type { Logger } from '../../src/util/log.js';
 import { allText, text, BIN, serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
 

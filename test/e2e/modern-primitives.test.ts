@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served } from '../../src/front/serve.js';
+import { type Served } from '../../src/app/serve.js';
 import { serverEntry, serveHttpGateway, rcProject, rawPost } from '../harness/index.js';
 
 const MODERN = '2026-07-28';

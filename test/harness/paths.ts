@@ -16,8 +16,8 @@ export const FIXTURES = {
   /** Every MCP feature, both eras (`--legacy-only`, `--modern-only`, `--http PORT`). */
   kitchenSink: path.join(ROOT, 'test/fixtures/kitchen-sink.mjs'),
   /** Answers with raw bytes a test scripts (issue 10's hostile upstream). */
-  rawServer: path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs'),
-  hostileServer: path.join(ROOT, 'test/fixtures/hardening/hostile-server.mjs'),
+  rawServer: path.join(ROOT, 'test/fixtures/hostile/raw-server.mjs'),
+  hostileServer: path.join(ROOT, 'test/fixtures/hostile/hostile-server.mjs'),
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),
   /** Never answers initialize. */
   silent: path.join(ROOT, 'test/fixtures/servers/silent.mjs'),

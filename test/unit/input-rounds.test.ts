@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputRounds, MAX_ROUNDS_PER_TOKEN, type InputRequired } from '../../src/hub/input-rounds.js';
+import { InputRounds, MAX_ROUNDS_PER_TOKEN, type InputRequired } from '../../src/callers/input-rounds.js';
 
 const isRound = (value: unknown): value is InputRequired => (value as InputRequired)?.resultType === 'input_required';
 

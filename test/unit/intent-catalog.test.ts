@@ -5,7 +5,7 @@ import { buildCatalog } from '../../src/catalog/catalog.js';
 import { readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { modeFit } from '../../src/focus/fit.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { catalogEvidence } from '../../src/search/intent.js';
 import { resolveIntentIn } from '../../src/search/intent-catalog.js';

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ServerTools } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig, Strategy } from '../../src/config/schema.js';
-import { curate } from '../../src/front/curate.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { curate } from '../../src/app/curate.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { cleanupAfterEach, inMemoryClient, referenceSources, text } from '../harness/index.js';
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
-import { curate } from '../../src/front/curate.js';
+import { curate } from '../../src/app/curate.js';
 import { createUpstreams } from '../../src/upstream/connect.js';
 import { cleanupAfterEach, deferred, EventCounter, inMemoryClient, text } from '../harness/index.js';
 
