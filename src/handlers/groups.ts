@@ -4,7 +4,7 @@ import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import { LIST_TOOL_GROUPS } from '../catalog/own-tools.js';
 import { buildGroupView, groupResult, viewDigest, type GroupView } from '../focus/group-view.js';
 import { GROUPS_EXTENSION } from '../groups/wire.js';
-import { ErrorCode, type RequestId } from '../protocol/jsonrpc.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 import { methodNotFound, unknownGroup } from '../protocol/errors.js';
 import type { Caller, CallerFront, SessionLink } from './caller.js';
 import { jsonBytes, listPage, PAGE_MAX_BYTES } from './paging.js';
@@ -91,39 +91,8 @@ export function registerGroups<C extends Caller>(server: Server, front: CallerFr
     const view = viewFor(ctx);
     const result = groupResult(view, params.name);
     if (result) return result as never;
-    keepNotFoundCode(server, ctx.mcpReq.id, ctx.mcpReq.signal);
-    throw unknownGroup(params.name);
+    throw unknownGroup(params.name, { server, id: ctx.mcpReq.id, signal: ctx.mcpReq.signal });
   });
-}
-
-/** Request ids whose error must leave as -32002, per transport. */
-const notFound = new WeakMap<object, Set<RequestId>>();
-
-/**
- * The draft answers an unknown group with -32002, but the SDK rewrites -32002 to -32602 on the way
- * out in both eras (2026-07-28 moved `resources/read`'s not-found there). So the answer to this
- * request gets its code back at the transport; every other message passes untouched (a cancelled
- * request's id is dropped: it gets no answer, and a later request may reuse the id).
- */
-function keepNotFoundCode(server: Server, id: RequestId, signal: AbortSignal): void {
-  const transport = server.transport;
-  // A cancelled request gets no answer: its id must not wait for one (a later request may reuse it).
-  if (!transport || signal.aborted) return;
-  let ids = notFound.get(transport);
-  if (!ids) {
-    const pending = (ids = new Set());
-    notFound.set(transport, pending);
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      const error = (message as { id?: RequestId; error?: { code: number } }).error;
-      const answered = (message as { id?: RequestId }).id;
-      if (error && answered !== undefined && pending.delete(answered)) return send({ ...message, error: { ...error, code: ErrorCode.GroupNotFound } } as never, options);
-      return send(message, options);
-    };
-  }
-  ids.add(id);
-  const pending = ids;
-  signal.addEventListener('abort', () => pending.delete(id), { once: true });
 }
 
 /** The groups each 2025 session was last shown (by session object), as view digests. */

@@ -15,6 +15,7 @@ import type { CallContext, Caller } from './caller.js';
 import { argumentProblems } from './validate.js';
 import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
 import { exampleArguments } from './examples.js';
+import { GROUPS_INDEX } from './resources.js';
 
 const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
 
@@ -98,7 +99,7 @@ function notAddedNote(session: Caller, canEnable: boolean): string {
 export function unlistedMetaTool(session: Caller, name: string): CallToolResult {
   const instead: Record<string, string> = {
     [DESCRIBE_TOOLS]: 'search_tools with "detail": "schema" returns full descriptions and input schemas',
-    [LIST_TOOL_GROUPS]: 'read the resource lazytools://groups for the group index (focus_mode {"status": true} shows the active groups)',
+    [LIST_TOOL_GROUPS]: `read the resource ${GROUPS_INDEX} for the group index (focus_mode {"status": true} shows the active groups)`,
     [EXECUTE_TOOL]: 'call tools by their name; search_tools adds the tools it finds to your list',
   };
   const lists = name === EXECUTE_TOOL ? 'hybrid and proxy list it' : 'the proxy strategy lists it';

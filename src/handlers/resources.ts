@@ -11,16 +11,16 @@ import { compileTemplate, TEMPLATE_STEP_BUDGET } from './uri-template.js';
 
 /** The scheme of lazytools' own resources: never an upstream's (theirs with it are left out). */
 export const OWN_SCHEME = 'lazytools://';
-const INDEX_URI = `${OWN_SCHEME}groups`;
-const GROUP_URI = /^lazytools:\/\/groups\/([^/]+)$/;
+/** The group index; `${GROUPS_INDEX}/<group>` is one group's tool definitions. */
+export const GROUPS_INDEX = `${OWN_SCHEME}groups`;
 
 /** Resources for clients that browse them: the group index and each group's tool definitions. */
 export const RESOURCES: ResourceDefinition[] = [
-  { uri: INDEX_URI, name: 'groups', title: 'Tool groups', description: 'Tool groups with descriptions, tool counts and tokens', mimeType: 'application/json' },
+  { uri: GROUPS_INDEX, name: 'groups', title: 'Tool groups', description: 'Tool groups with descriptions, tool counts and tokens', mimeType: 'application/json' },
 ];
 
 export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
-  { uriTemplate: `${INDEX_URI}/{group}`, name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
+  { uriTemplate: `${GROUPS_INDEX}/{group}`, name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
 
 /** One of lazytools' own resources, as the caller may see it (a token: its modes' tools only). */
@@ -28,21 +28,30 @@ export function readOwnResource(caller: Caller, uri: string): ReadResourceResult
   const { catalog, config } = caller.hub;
   // A token sees only its modes' tools: groups hold those, groups without any are not there.
   const within = (group: CatalogGroup) => groupToolsWithin(config, caller.boundary, group);
-  if (uri === INDEX_URI) {
+  if (uri === GROUPS_INDEX) {
     const groups = [...catalog.groups.values()]
       .map((group) => ({ group, tools: within(group) }))
       .filter(({ tools }) => tools.length > 0 || !caller.boundary?.token)
       .map(({ group, tools }) => ({ name: group.name, description: group.description, tools: tools.length, tokens: sumTokens(tools) }));
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ mode: caller.focus.mode, groups }) }] };
   }
-  const match = GROUP_URI.exec(uri);
-  const found = match ? catalog.groups.get(decodeURIComponent(match[1] ?? '')) : undefined;
+  const name = uri.startsWith(`${GROUPS_INDEX}/`) ? uri.slice(GROUPS_INDEX.length + 1) : '';
+  const found = name !== '' && !name.includes('/') ? catalog.groups.get(safeDecode(name)) : undefined;
   const tools = found ? within(found) : [];
   const group = found && (tools.length > 0 || !caller.boundary?.token) ? found : undefined;
-  if (!group) throw resourceNotFound(uri, `Read ${INDEX_URI} for the group names, then ${INDEX_URI}/<group>.`);
+  if (!group) throw resourceNotFound(uri, `Read ${GROUPS_INDEX} for the group names, then ${GROUPS_INDEX}/<group>.`);
   return {
     contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: tools.map((tool) => tool.listed) }) }],
   };
+}
+
+/** A URI segment decoded, or itself when it is not valid percent-encoding (no group is named so). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** True for a URI or template of lazytools' own resources. */

@@ -1,7 +1,7 @@
-import { MissingRequiredClientCapabilityError, ProtocolError, type CallToolResult } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, type CallToolResult, type Server } from '@modelcontextprotocol/server';
 import { echoName } from '../util/errors.js';
 import { redact } from '../util/redact.js';
-import { ErrorCode } from './jsonrpc.js';
+import { ErrorCode, type RequestId } from './jsonrpc.js';
 
 /*
  * Every failure lazytools answers, built here and nowhere else: a named factory per failure, so
@@ -64,10 +64,46 @@ export function noCompletionSource(ref: unknown): ProtocolError {
   return protocolError(ErrorCode.InvalidParams, `No server offers completions for ${JSON.stringify(ref).slice(0, 200)}`);
 }
 
-/** An unknown group (`groups/get`, groups draft): -32002 in both eras, the name echoed bounded. */
-export function unknownGroup(name: string): ProtocolError {
+/**
+ * An unknown group (`groups/get`, groups draft): -32002 in both eras, the name echoed bounded.
+ * The SDK rewrites -32002 to -32602 on the way out, so the answer to `request` gets the draft's
+ * code back at its server's transport (keepCode).
+ */
+export function unknownGroup(name: string, request?: { server: Server; id: RequestId; signal: AbortSignal }): ProtocolError {
+  if (request) keepCode(request.server, request.id, request.signal, ErrorCode.GroupNotFound);
   const shown = name.length > GROUP_ECHO_MAX ? `${name.slice(0, GROUP_ECHO_MAX)}…` : name;
   return protocolError(ErrorCode.GroupNotFound, `Unknown group ${JSON.stringify(shown)}: groups/list names the groups (a group's own groups/get names its children).`, { name: shown });
+}
+
+/** Request ids whose error must leave with a code of lazytools' choosing, per transport. */
+const keptCodes = new WeakMap<object, Map<RequestId, number>>();
+
+/**
+ * Gives the error answer to one request `code` at the transport, where the SDK cannot rewrite it
+ * (it turns -32002 into -32602 in both eras, 2026-07-28 having moved `resources/read`'s not-found
+ * there); every other message passes untouched. A cancelled request gets no answer: its id is
+ * dropped, since a later request may reuse it.
+ */
+function keepCode(server: Server, id: RequestId, signal: AbortSignal, code: number): void {
+  const transport = server.transport;
+  if (!transport || signal.aborted) return;
+  let ids = keptCodes.get(transport);
+  if (!ids) {
+    const pending = (ids = new Map());
+    keptCodes.set(transport, pending);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const error = (message as { id?: RequestId; error?: { code: number } }).error;
+      const answered = (message as { id?: RequestId }).id;
+      const kept = error && answered !== undefined ? pending.get(answered) : undefined;
+      if (kept === undefined || !error || answered === undefined) return send(message, options);
+      pending.delete(answered);
+      return send({ ...message, error: { ...error, code: kept } } as never, options);
+    };
+  }
+  ids.set(id, code);
+  const pending = ids;
+  signal.addEventListener('abort', () => pending.delete(id), { once: true });
 }
 
 /** A method this server does not serve to this client (an extension it did not declare). */

@@ -55,6 +55,18 @@ describe('2026-07-28 front: prompts, resources, completions, the proxy list, and
     expect(Array.isArray(completion.completion.values)).toBe(true);
   });
 
+  it('answers an unknown resource as a 2025 session does: invalid params, data.uri, the URI echoed cut short', async () => {
+    const uri = `nowhere://${'x'.repeat(5_000)}`;
+    const refused = await client.readResource({ uri }).then(
+      () => undefined,
+      (error: { code?: number; data?: { uri?: string }; message: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: -32602, data: { uri } });
+    expect(refused?.message).toContain('Resource not found: no server lists "nowhere://xxx');
+    expect(refused?.message).toContain('[name cut by lazytools at 200 characters]');
+    expect(refused!.message.length).toBeLessThan(400);
+  });
+
   it('?strategy=proxy serves the constant meta-tool list; execute_tool still runs within the mode', async () => {
     const proxy = new Client({ name: 'modern-proxy', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
     await proxy.connect(new StreamableHTTPClientTransport(new URL(`${url}?strategy=proxy`)));

@@ -113,6 +113,15 @@ function primitiveSuite(name: string, front: () => Front) {
       await expect(a.client.readResource({ uri: 'nowhere://x' })).rejects.toThrow(/Resource not found/);
     });
 
+    it('answers a subscription to a URI no server lists as a read of it: invalid params with data.uri', async () => {
+      const refused = await a.client.subscribeResource({ uri: 'nowhere://x' }).then(
+        () => undefined,
+        (error: { code?: number; data?: unknown; message: string }) => error,
+      );
+      expect(refused).toMatchObject({ code: -32602, data: { uri: 'nowhere://x' } });
+      expect(refused?.message).toContain('Resource not found: no server lists "nowhere://x"');
+    });
+
     it('delivers resources/updated while subscribed, and none after unsubscribe', async () => {
       a.updates.length = 0;
       await a.client.subscribeResource({ uri: 'test://watched-resource' });
