@@ -1,4 +1,4 @@
-// Budget-fitted modes (issue 21): per preset tools/tokens/cut before (every mode "fit": false) and
+// Budget-fitted modes: per preset tools/tokens/cut before (every mode "fit": false) and
 // after fitting, on real-world.json, the 10-server developer stack and the reference+GitHub
 // catalogs; the presets' mean cost against `all`; per-mode precision/recall against the hand
 // labels and the share of labelled tools each mode shows (tuning half vs held-out half of the
@@ -225,7 +225,7 @@ export function fitSection(f) {
 
 ${table('real-world.json, 48 servers', f.modes.realWorld)}
 
-${table('10-server developer stack of issue 21 (developer-stack.json, 148 tools)', f.modes.stack)}
+${table('10-server developer stack (developer-stack.json, 148 tools)', f.modes.stack)}
 
 ${table('reference + GitHub catalogs', f.modes.referenceGithub)}
 

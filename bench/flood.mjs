@@ -1,4 +1,4 @@
-// A flood on one upstream slows only that one (issue 20): the latency of a healthy upstream's
+// A flood on one upstream slows only that one: the latency of a healthy upstream's
 // tools/call through `lazytools serve` (stdio), at rest and while another upstream floods the
 // gateway with notifications of one kind (tools/prompts/resources list changes, log messages,
 // resources/updated), `count` of them (default 20,000; 0: endless until the calls end) written as

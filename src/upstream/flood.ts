@@ -1,6 +1,6 @@
 /**
  * Bounds the work one upstream's notifications can cause, so a flood on one upstream slows only
- * that one (issue 20: a notification flood on one upstream raised every client's latency ~40x, and
+ * that one (a notification flood on one upstream raised every client's latency ~40x, and
  * an endless one starved them). Three parts, each cheap per message:
  * - list changes are coalesced before any parsing by the SDK: a list_changed whose re-list is
  *   already due (one seen in this read burst, or one queued behind the re-list in flight) adds

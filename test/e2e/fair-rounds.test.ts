@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/util/log.js';
 import { tempTree, ROOT } from '../harness/index.js';
 
 /**
- * Issue 20, fairness of input rounds: a call whose question is out at its client (a 2026-07-28
+ * Fairness of input rounds: a call whose question is out at its client (a 2026-07-28
  * input round held for the client's retry) no longer counts as a possible cause of the upstream's
  * next request, so other clients' sampling and elicitation on the same stdio upstream go through
  * (they failed as "ambiguous" for as long as the round stayed open, up to 10 minutes).

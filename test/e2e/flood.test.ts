@@ -9,7 +9,7 @@ import type { Logger } from '../../src/util/log.js';
 import { EventCounter, FIXTURES, httpFixture, rcProject, serveHttpGateway, tempTree, serveHttpCli, stopAll } from '../harness/index.js';
 
 /**
- * Issue 20, a flood on one upstream slows only that one: while one stdio upstream writes
+ * A flood on one upstream slows only that one: while one stdio upstream writes
  * notifications without end (test/fixtures/servers/flood.mjs), another upstream's calls through
  * the same gateway complete, and the flooding one still answers once it stops. On the old main an
  * endless tools/list_changed or log flood starved every client: the calls below never completed.

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REFERENCE_CATALOG, tempTree } from '../harness/index.js';
 
 /**
- * Issue 20, bounded work per value: a hostile upstream (test/fixtures/hostile/hostile-server.mjs)
+ * Bounded work per value: a hostile upstream (test/fixtures/hostile/hostile-server.mjs)
  * and hostile rc globs, through the built CLI over real HTTP. Each test shows that another client
  * is answered within 1 s while the hostile value is handled (on the old main each held the event
  * loop from 77 s to minutes, or broke tools/list for every server).

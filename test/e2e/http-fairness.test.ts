@@ -8,7 +8,7 @@ import { serveHttp, type HttpFront, type HttpOptions } from '../../src/transport
 import { MAX_LISTEN_PER_TOKEN } from '../../src/transports/http-modern.js';
 import { cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
-/** Issue 20, fairness and the small HTTP items, over a real listener on 127.0.0.1. */
+/** Fairness between clients and the small HTTP items, over a real listener on 127.0.0.1. */
 
 const KITCHEN = FIXTURES.kitchenSink;
 const cleanups = cleanupAfterEach();

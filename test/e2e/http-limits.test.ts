@@ -11,7 +11,7 @@ import { resolveScope } from '../../src/focus/scope.js';
 import type { Gateway } from '../../src/app/gateway.js';
 import { childPids, cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
-/** Issue 10 over a real HTTP listener on 127.0.0.1: findings 1, 2, 6 and the HTTP items of 10. */
+/** The HTTP front's limits over a real listener on 127.0.0.1: inherited names in paths, fixed modes, sessions, hung upstreams. */
 
 const RAW_SERVER = FIXTURES.rawServer;
 const cleanups = cleanupAfterEach();
@@ -36,7 +36,7 @@ async function front(options: HttpOptions = {}): Promise<HttpFront & { gateway: 
   return Object.assign(http, { gateway: curated.gateway });
 }
 
-describe('inherited names in paths (finding 1)', () => {
+describe('inherited names in paths', () => {
   it('/mcp/toString and friends answer 404 and the gateway stays up', async () => {
     const http = await front();
     for (const name of ['toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty'])
@@ -50,7 +50,7 @@ describe('inherited names in paths (finding 1)', () => {
   });
 });
 
-describe('serve --http --mode M serves only M (finding 2)', () => {
+describe('serve --http --mode M serves only M', () => {
   it('/mcp and /mcp/M serve the fixed mode without focus_mode; other modes are 404', async () => {
     const http = await front({ modes: ['notes_only'] });
     for (const url of [http.url, `${http.url}/notes_only`]) {
@@ -83,7 +83,7 @@ describe('serve --http --mode M serves only M (finding 2)', () => {
   });
 });
 
-describe('HTTP sessions and limits (finding 6, finding 10)', () => {
+describe('HTTP sessions and limits', () => {
   it('2,000 refused initializes leave no session behind', async () => {
     const http = await front();
     for (let i = 0; i < 2_000; i += 100)
@@ -172,7 +172,7 @@ describe('HTTP sessions and limits (finding 6, finding 10)', () => {
   });
 });
 
-describe('an upstream that never answers initialize (finding 10)', () => {
+describe('an upstream that never answers initialize', () => {
   it('does not delay the HTTP listener when there is no lock', async () => {
     const { file } = rcProject({ servers: { silent: { command: process.execPath, args: [RAW_SERVER, 'silent'] } } });
     let servedPromise: Promise<Served> | undefined;

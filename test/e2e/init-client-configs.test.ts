@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { cliStdio, runCli, serverEntry, tempTree, text } from '../harness/index.js';
 
 /**
- * A new user's first hour (issue htrial): client configs as people write them, imported with
+ * Client configs as people write them, imported with
  * `init`, then `status` and `groups` on the result, through the real CLI. Each case is a stumble
  * found by doing it: a disabled server imported as enabled, `HOME=<HOME>` in the client entry, keys
  * dropped without a word, `groups --tool` answering nothing for a typo.

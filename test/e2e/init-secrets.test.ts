@@ -6,7 +6,7 @@ import { importServers } from '../../src/init/import.js';
 import { parseConfig } from '../../src/config/load.js';
 import { BIN, tempTree } from '../harness/index.js';
 
-/** Issue 10 finding 8, and issue 15 items 2, 3 and 12 (atom): `init --from` keeps secrets out. */
+/** `init --from` keeps secrets out, reads VS Code variables and Claude Code per-project servers, and names unknown clients. */
 
 const SECRETS = [
   'sk-openai-0001',
@@ -36,7 +36,7 @@ const planted = {
   },
 };
 
-describe('init --from leaves no secret in the rc and keeps every server (finding 8)', () => {
+describe('init --from leaves no secret in the rc and keeps every server', () => {
   it('moves 15 planted secrets out, keeps five distinct servers, says what it did', () => {
     const imported = importServers(planted, 'client.json');
     const written = JSON.stringify(imported.rc);
@@ -76,7 +76,7 @@ describe('init --from leaves no secret in the rc and keeps every server (finding
   }, 60_000);
 });
 
-describe('VS Code variables (issue 15, item 2)', () => {
+describe('VS Code variables', () => {
   it('${env:X} becomes ${X} and ${input:x} a reported variable, never a literal', () => {
     const imported = importServers(
       { servers: { gh: { type: 'http', url: 'https://api.example.test/mcp', headers: { Authorization: 'Bearer ${input:gh-token}' } }, tool: { command: 'tool', env: { KEY: '${env:MY_API_KEY}' } } } },
@@ -90,7 +90,7 @@ describe('VS Code variables (issue 15, item 2)', () => {
   });
 });
 
-describe('Claude Code per-project servers (issue 15, item 3)', () => {
+describe('Claude Code per-project servers', () => {
   it('reads projects[<cwd>].mcpServers of ~/.claude.json and says so', () => {
     const json = { projects: { '/work/app': { mcpServers: { memory: { command: 'npx', args: ['memory'] } } }, '/work/other': { mcpServers: { other: { command: 'x' } } } } };
     const imported = importServers(json, '/home/me/.claude.json', { cwd: '/work/app' });
@@ -100,7 +100,7 @@ describe('Claude Code per-project servers (issue 15, item 3)', () => {
   });
 });
 
-describe('unknown client names (issue 15, item 12)', () => {
+describe('unknown client names', () => {
   it('init --from atom lists the clients it knows', () => {
     const dir = tempTree({ 'package.json': '{}' });
     const result = spawnSync(process.execPath, [BIN, 'init', '--from', 'atom'], { cwd: dir, encoding: 'utf8' });

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EventCounter, FIXTURES, referenceRc, serveHttpCli, serverEntry, stopAll, cliStdio } from '../harness/index.js';
 
 /**
- * Issue 19: a fresh gateway without a lock listens at once, but its first answers wait for the
+ * A fresh gateway without a lock listens at once, but its first answers wait for the
  * upstreams' initial start: every client's FIRST tools/list holds the upstream tools, whatever
  * its era, and no session hears a list_changed for the initial start. Each test starts its own
  * gateway process and connects as soon as it listens (before the upstreams are up).
@@ -16,7 +16,7 @@ afterEach(() => stopAll());
 
 const UPSTREAM_TOOLS = ['echo', 'create_entities', 'read_text_file'];
 
-describe('issue 19: complete first answers', () => {
+describe('complete first answers', () => {
   it('2025 and pinned 2026-07-28 v2 clients and @ai-sdk/mcp, connecting at once over HTTP, get every upstream tool in their first tools/list', async () => {
     const { dir } = referenceRc({ defaultMode: 'all' });
     const gateway = await serveHttpCli([], { cwd: dir });
@@ -83,7 +83,7 @@ describe('issue 19: complete first answers', () => {
   });
 });
 
-describe('issue 19: one server\'s problem stays that server\'s', () => {
+describe('one server\'s problem stays that server\'s', () => {
   it('an unset ${VAR} in one server disables that server with the error on stderr and in focus_mode; the others serve', async () => {
     const { dir, file } = referenceRc({ defaultMode: 'all' });
     const rc = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { servers: Record<string, unknown> };

@@ -3,7 +3,7 @@ import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
 
-/** Issue 10, finding 9 and the list_changed / start-up items: malformed upstream answers. */
+/** Malformed upstream answers, list_changed bursts and upstreams that exit at start. */
 
 const RAW_SERVER = FIXTURES.rawServer;
 const upstreams: Upstream[] = [];
@@ -33,7 +33,7 @@ function relay(upstream: Upstream, name: string, raw: boolean): Promise<{ error?
   });
 }
 
-describe('malformed upstream answers fail the call at once, naming the server (finding 9)', () => {
+describe('malformed upstream answers fail the call at once, naming the server', () => {
   for (const raw of [false, true]) {
     it(`a result that is not an object (${raw ? 'raw' : 'parsed'} path)`, async () => {
       const upstream = rawUpstream();
@@ -81,7 +81,7 @@ describe('malformed upstream answers fail the call at once, naming the server (f
   }, 60_000);
 });
 
-describe('upstream list_changed bursts coalesce (finding 10)', () => {
+describe('upstream list_changed bursts coalesce', () => {
   it('2,000 list_changed cause at most one re-list in flight and one after it', async () => {
     const upstream = rawUpstream();
     let changes = 0;
@@ -97,7 +97,7 @@ describe('upstream list_changed bursts coalesce (finding 10)', () => {
   }, 60_000);
 });
 
-describe('an upstream that exits at start (finding 10)', () => {
+describe('an upstream that exits at start', () => {
   it('reports its exit code and the tail of its stderr', async () => {
     const upstream = rawUpstream('exit-at-start');
     const error = await upstream.start().then(

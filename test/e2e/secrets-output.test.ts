@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, rcProject, cliStdio } from '../harness/index.js';
 
-/** Issue 10, finding 7: a secret planted in env, URL and command never shows. */
+/** A secret planted in env, URL and command never shows. */
 
 const RAW_SERVER = FIXTURES.rawServer;
 const SECRET = 'planted-secret-4f9a1c';
@@ -26,7 +26,7 @@ const planted = {
   remote: { url: 'http://127.0.0.1:9/mcp?key=${PLANTED}', timeout: 2000 },
 };
 
-describe('secrets from ${VAR} never appear in output (finding 7)', () => {
+describe('secrets from ${VAR} never appear in output', () => {
   it('lock: stderr and stdout show ${VAR}, never the value', () => {
     const { dir } = project(planted);
     const result = spawnSync(process.execPath, [BIN, 'lock'], { cwd: dir, encoding: 'utf8', env });

@@ -6,11 +6,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempTree, cliStdio } from '../harness/index.js';
 
-/** Issue 10, finding 4: `serve --mode M --watch` fails closed when M leaves the rc. */
+/** `serve --mode M --watch` fails closed when M leaves the rc. */
 
 const RAW_SERVER = FIXTURES.rawServer;
 
-describe('a fixed mode that disappears on reload (finding 4)', () => {
+describe('a fixed mode that disappears on reload', () => {
   it('ends the stdio gateway non-zero, naming the mode; it never falls back to defaultMode', async () => {
     const dir = tempTree({ 'package.json': '{}' });
     const file = path.join(dir, '.lazytoolsrc.json');

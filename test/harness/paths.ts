@@ -15,7 +15,7 @@ export const BIN = path.join(ROOT, (JSON.parse(readFileSync(path.join(ROOT, 'pac
 export const FIXTURES = {
   /** Every MCP feature, both eras (`--legacy-only`, `--modern-only`, `--http PORT`). */
   kitchenSink: path.join(ROOT, 'test/fixtures/kitchen-sink.mjs'),
-  /** Answers with raw bytes a test scripts (issue 10's hostile upstream). */
+  /** Answers with raw bytes a test scripts (a malformed upstream). */
   rawServer: path.join(ROOT, 'test/fixtures/hostile/raw-server.mjs'),
   hostileServer: path.join(ROOT, 'test/fixtures/hostile/hostile-server.mjs'),
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),

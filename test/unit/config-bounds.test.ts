@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempTree } from '../harness/index.js';
 
-/** Issue 10, item 10 (YAML anchor bomb) and finding 1 (inherited names) in config loading. */
+/** Bounds and lookups in config loading: a YAML anchor bomb, inherited names. */
 
 function anchorBomb(levels: number): string {
   const lines = ['tools:', '  "memory:read_graph":', '    examples:', '      - a: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
@@ -12,7 +12,7 @@ function anchorBomb(levels: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-describe('tools.<id>.examples is bounded (item 10)', () => {
+describe('tools.<id>.examples is bounded', () => {
   it('a YAML anchor bomb is a config error naming the key, not a 10 s describe_tools', async () => {
     const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.yaml': anchorBomb(9) });
     const error = await loadConfig({ cwd: dir }).then(
@@ -31,7 +31,7 @@ describe('tools.<id>.examples is bounded (item 10)', () => {
   });
 });
 
-describe('${VAR} reads only real environment variables (finding 1)', () => {
+describe('${VAR} reads only real environment variables', () => {
   it('${toString} is an unset variable, not Object.prototype.toString', () => {
     expect(() => interpolate('${toString}', {}, 'servers.x.env.A')).toThrow(/environment variable toString is not set/);
     expect(() => interpolate('${constructor}', {}, 'servers.x.env.A')).toThrow(ConfigError);

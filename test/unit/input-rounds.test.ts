@@ -47,7 +47,7 @@ describe('input rounds (a 2025 upstream asking a 2026-07-28 client)', () => {
   });
 });
 
-describe('input rounds: bound to their request, and shared fairly between tokens (issue 20)', () => {
+describe('input rounds: bound to their request, and shared fairly between tokens', () => {
   it('refuses a retry naming another tool instead of handing it the original result', async () => {
     const rounds = new InputRounds<string>();
     const first = await rounds.begin('token-a', 'tools/call delete_all', async (asker) => {

@@ -12,7 +12,7 @@ import { resolveIntentIn } from '../../src/search/intent-catalog.js';
 import { CATALOGS, inMemoryClient } from '../harness/index.js';
 
 /**
- * Issue 21: intent to mode on task-like phrases, with the catalog's word on it. Over the 10-server
+ * Intent to mode on task-like phrases, with the catalog's word on it. Over the 10-server
  * stack, the words alone pick code_review for a Figma task and read-only research for a script to
  * run in the open tab: modes that do not hold the tools the task starts with.
  */

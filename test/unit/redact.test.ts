@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
 import { clearSecrets, containsSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
-/** Issue 10, finding 7: values from ${VAR} are shown as ${VAR}; outside text is cut short. */
+/** Values from ${VAR} are shown as ${VAR}; outside text is cut short. */
 
 afterEach(() => clearSecrets());
 

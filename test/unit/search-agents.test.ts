@@ -9,7 +9,7 @@ import { Gateway } from '../../src/app/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { CATALOGS, inMemoryClientV2 } from '../harness/index.js';
 
-/** Issue 24: one query per step merged, action verbs, and group text that lifts no big group. */
+/** One query per step merged, action verbs, and group text that lifts no big group. */
 
 const sources = mergeCatalogs([await readCatalogFile(path.join(CATALOGS, 'real-world.json')), await readCatalogFile(path.join(CATALOGS, 'reference-servers.json'))]);
 const { catalog } = buildCatalog(sources, resolveConfig({}));

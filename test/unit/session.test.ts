@@ -147,7 +147,7 @@ describe('library mode: curate(McpServer)', () => {
 });
 
 describe('upstream configuration', () => {
-  it('disables only the server whose environment variable is missing, naming it (issue 19)', async () => {
+  it('disables only the server whose environment variable is missing, naming it', async () => {
     const config = resolveConfig({
       servers: { gh: { url: 'https://api.example.test/mcp', headers: { Authorization: 'Bearer ${LT_TEST_MISSING_TOKEN}' } }, other: { url: 'https://other.example.test/mcp' } },
     });
