@@ -59,7 +59,8 @@ export class FrontRelay {
   }
 
   send(request: RelayRequest): void {
-    const { id, progressToken: token, transport } = { ...request, transport: this.transport };
+    const { id, progressToken: token } = request;
+    const transport = this.transport;
     const onProgress =
       token === undefined
         ? undefined

@@ -192,8 +192,7 @@ export class Upstream extends UpstreamState {
     const id = this.calls.nextId();
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     this.lastUsed = Date.now();
-    const answered = () => this.backoff.succeeded();
-    if (this.modern) return this.modern.send(this.calls, id, { method, params, origin: route.origin, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }, done, answered);
+    if (this.modern) return this.modern.send(this.calls, id, { method, params, origin: route.origin, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }, done, () => this.backoff.succeeded());
     return relayRaw(this.name, transport, this.calls, id, { method, params, timeoutMs: limit }, { raw, done, onProgress, origin: route.origin });
   }
 
