@@ -1,6 +1,8 @@
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { createActor, SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffMs, idleCheckMs, lifecycleMachine, statusOf, waitSeconds } from '../../src/upstream/lifecycle.js';
+import { Upstream } from '../../src/upstream/upstream.js';
 
 /**
  * The upstream lifecycle machine on a simulated clock: the delays (backoff, idle check) and what
@@ -97,5 +99,26 @@ describe('upstream lifecycle (upstream/lifecycle.ts)', () => {
     actor.send({ type: 'DISABLED' });
     expect(status()).toBe('down');
     expect(actor.getSnapshot().context.failures).toBe(0);
+  });
+});
+
+describe('an Upstream on its lifecycle', () => {
+  it('stopped while it starts, it is idle (not down): its next call starts it afresh', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // A server that never answers initialize.
+    serverSide.onmessage = () => {};
+    await serverSide.start();
+    const upstream = new Upstream('slow', { connect: () => clientSide, startTimeoutMs: 60_000 });
+    const statuses: string[] = [];
+    upstream.onStatus = (u) => statuses.push(u.status);
+    const started = upstream.start().then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    await vi.waitFor(() => expect(upstream.status).toBe('starting'));
+    await upstream.stop();
+    expect(await started).toMatch(/could not start upstream "slow"/);
+    expect(upstream.status).toBe('idle');
+    expect(statuses).toEqual(['starting', 'idle']);
   });
 });
