@@ -31,8 +31,8 @@ export { resolveIntent, type IntentMatch } from './search/intent.js';
 // The gateway in front of configured upstreams (what `lazytools serve` runs).
 export { serve, type ServeOptions, type Served } from './app/serve.js';
 export type { HttpOptions, HttpFront } from './transports/http.js';
-export { Gateway, type GatewayOptions, type SessionOptions } from './app/gateway.js';
-export type { FrontSession } from './callers/session.js';
+export { Gateway, type GatewayOptions } from './app/gateway.js';
+export type { FrontSession, SessionOptions } from './callers/session.js';
 
 // Hosts consuming the draft extension io.modelcontextprotocol/groups (lazytools serves it).
 export { GROUPS_EXTENSION, type Group } from './groups/wire.js';

@@ -7,7 +7,8 @@ import type { RcConfig } from '../config/schema.js';
 import { Upstream } from '../upstream/upstream.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { VERSION } from '../util/version.js';
-import { Gateway, type SessionOptions } from './gateway.js';
+import type { SessionOptions } from '../callers/session.js';
+import { Gateway } from './gateway.js';
 import type { FrontSession } from '../callers/session.js';
 
 /** Anything that serves MCP over a transport: the SDK's `McpServer` or low-level `Server`. */

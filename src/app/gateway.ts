@@ -1,13 +1,12 @@
 import { buildCatalog, type Catalog, type CatalogTool, type ServerTools, type ToolDefinition } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { Strategy } from '../config/schema.js';
 import { SearchIndex } from '../search/engine.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { requireMode } from '../focus/policy.js';
-import { checkPins } from '../catalog/pin.js';
+import { checkPins, driftMessages } from '../catalog/pin.js';
 import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -15,8 +14,7 @@ import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import { forwardClientRequest, causingSession, reflectedCapabilities } from '../callers/client-requests.js';
 import type { Hub, OpenSession } from '../callers/hub.js';
 import { InputRounds } from '../callers/input-rounds.js';
-import { openSession, type FrontSession } from '../callers/session.js';
-import type { Boundary } from '../focus/policy.js';
+import { openSession, sessionRoute, type FrontSession, type SessionOptions } from '../callers/session.js';
 import type { PromptIndex, ResourceIndex, ServerState } from '../handlers/caller.js';
 import { deliverLog, sendLogLevel, upstreamLogLevel } from '../handlers/logging.js';
 import { buildPromptIndex } from '../handlers/prompts.js';
@@ -25,16 +23,6 @@ import { Subscriptions } from '../handlers/subscriptions.js';
 import { InitialStarts } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
 import { counted } from '../util/plural.js';
-
-/** What a session is opened with through the library (an HTTP endpoint, a token, `serve --mode`). */
-export interface SessionOptions {
-  /** Serve this mode only: the list never varies per connection, and focus_mode is not offered. */
-  mode?: string | undefined;
-  /** Override the rc strategy for this session. */
-  strategy?: Strategy | undefined;
-  /** Who the session may be (focus/scope boundaryOf): a bearer token's modes bound everything it does. */
-  boundary?: Boundary | undefined;
-}
 
 export interface GatewayOptions {
   config: ResolvedConfig;
@@ -146,8 +134,7 @@ export class Gateway implements Hub {
   /** A new client session through the library (the transports open theirs with callers/session openSession). */
   createSession(options: SessionOptions = {}): FrontSession {
     if (options.mode !== undefined) requireMode(this.config, options.mode);
-    const token = options.boundary?.token ? { tokenModes: options.boundary.modes ?? [], tokenLabel: options.boundary.label } : {};
-    return openSession(this, { endpoint: options.mode, strategy: options.strategy, ...token });
+    return openSession(this, sessionRoute(options));
   }
 
   /** A session closed: it leaves `sessions`, and its resource subscriptions are dropped. */
@@ -317,16 +304,11 @@ export class Gateway implements Hub {
     const locked = this.locked.get(upstream.name);
     if (!locked) return upstream.tools;
     const check = checkPins(upstream.tools, locked, this.config.pin);
-    for (const [names, how] of [
-      [check.changed, 'its definition differs from the lock'],
-      [check.added, 'the lock does not list it'],
-    ] as const)
-      for (const name of names) {
-        const message = `tool "${name}" of server "${upstream.name}": ${how}${this.config.pin ? '; held back (rc pin: true) until `lazytools lock` records it' : '; run `lazytools lock` after reviewing it'}`;
-        if (this.config.pin) held.set(`${upstream.name}:${name}`, message).set(name, message);
-        if (!this.reported.has(message)) this.logger.warn(message);
-        this.reported.add(message);
-      }
+    for (const { name, message } of driftMessages(upstream.name, check, this.config.pin)) {
+      if (this.config.pin) held.set(`${upstream.name}:${name}`, message).set(name, message);
+      if (!this.reported.has(message)) this.logger.warn(message);
+      this.reported.add(message);
+    }
     return check.tools;
   }
 

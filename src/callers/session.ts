@@ -2,7 +2,8 @@ import { Server, type ClientCapabilities, type ServerCapabilities, type ServerCo
 import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
-import { fixedModeGone } from '../focus/policy.js';
+import type { Strategy } from '../config/schema.js';
+import { fixedModeGone, type Boundary } from '../focus/policy.js';
 import { resolveScope, servedStrategy, type Route } from '../focus/scope.js';
 import { initialFocus, nextFocus, restoreFocus, type FocusEvent, type FocusState } from '../focus/state.js';
 import { callContext } from '../handlers/call.js';
@@ -26,6 +27,22 @@ import { FrontRelay } from './relay.js';
 const looseResult = z.looseObject({});
 /** How long a client may take to answer an upstream's request (a user filling in a form). */
 const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
+
+/** What a session is opened with through the library (app/gateway createSession): a mode, a strategy, a token's boundary. */
+export interface SessionOptions {
+  /** Serve this mode only: the list never varies per connection, and focus_mode is not offered. */
+  mode?: string | undefined;
+  /** Override the rc strategy for this session. */
+  strategy?: Strategy | undefined;
+  /** Who the session may be (focus/scope boundaryOf): a bearer token's modes bound everything it does. */
+  boundary?: Boundary | undefined;
+}
+
+/** The route a library session stands for: its mode as an endpoint, a token's modes as the token's. */
+export function sessionRoute(options: SessionOptions): Route {
+  const token = options.boundary?.token ? { tokenModes: options.boundary.modes ?? [], tokenLabel: options.boundary.label } : {};
+  return { endpoint: options.mode, strategy: options.strategy, ...token };
+}
 
 /**
  * Opens a 2025 session for a route (stdio, an HTTP initialize, the library): its scope resolved

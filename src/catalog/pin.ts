@@ -43,3 +43,12 @@ export function checkPins(live: readonly ToolDefinition[], locked: ServerTools, 
   }
   return { tools: changed.length + added.length > 0 ? kept : live, changed, added };
 }
+
+/** What is said of each drifted tool (logged once; with `pin`, the reason a call of it is refused). */
+export function driftMessages(server: string, check: PinCheck, pin: boolean): Array<{ name: string; message: string }> {
+  const then = pin ? '; held back (rc pin: true) until `lazytools lock` records it' : '; run `lazytools lock` after reviewing it';
+  return [
+    ...check.changed.map((name) => ({ name, message: `tool "${name}" of server "${server}": its definition differs from the lock${then}` })),
+    ...check.added.map((name) => ({ name, message: `tool "${name}" of server "${server}": the lock does not list it${then}` })),
+  ];
+}
