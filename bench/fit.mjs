@@ -61,9 +61,10 @@ function modeTable(sources) {
   };
 }
 
-const CODES = { V: 'development', D: 'debugging', C: 'code_review', K: 'daily_checkin', S: 'security_review', P: 'sprint_planning', T: 'task_management' };
+export const CODES = { V: 'development', D: 'debugging', C: 'code_review', K: 'daily_checkin', S: 'security_review', P: 'sprint_planning', T: 'task_management' };
 
-function labels(ids) {
+/** The labelled preset modes of each tool id of real-world.json (real-world.labels.txt; also bench/placement-quality.mjs). */
+export function labels(ids) {
   const exact = new Map();
   const globs = [];
   for (const raw of readFileSync(path.join(FIXTURES, 'catalogs/real-world.labels.txt'), 'utf8').split('\n')) {

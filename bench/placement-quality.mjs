@@ -3,39 +3,17 @@
 // (test/fixtures/catalogs/real-world.json, labels in real-world.labels.txt), and the share of
 // developer tools placed in a fitting mode. test/unit/placement.test.ts holds the floors; this
 // prints the figures. Usage: node bench/placement-quality.mjs
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildCatalog, readCatalogFile, resolveConfig, statusReport } from '../dist/index.js';
+import { CODES, labels as readLabels } from './fit.mjs';
 import { ROOT, round } from './lib.mjs';
 
 const CATALOGS = path.join(ROOT, 'test/fixtures/catalogs');
-/** The label codes of real-world.labels.txt (`!` marks a tool that writes). */
-const CODES = { V: 'development', D: 'debugging', C: 'code_review', K: 'daily_checkin', S: 'security_review', P: 'sprint_planning', T: 'task_management' };
-
-/** The labelled modes of each tool id: an exact id wins over globs, a later glob over an earlier one. */
-function readLabels(file, ids) {
-  const exact = new Map();
-  const globs = [];
-  for (const raw of readFileSync(file, 'utf8').split('\n')) {
-    const line = raw.replace(/#.*/, '').trim();
-    if (!line) continue;
-    const [pattern = '', codes = ''] = line.split(/\s+/);
-    if (pattern.includes('*')) globs.push([new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`), codes]);
-    else exact.set(pattern, codes);
-  }
-  const modes = new Map();
-  for (const id of ids) {
-    let codes = exact.get(id);
-    if (codes === undefined) for (const [glob, value] of globs) if (glob.test(id)) codes = value;
-    modes.set(id, new Set([...(codes ?? '')].filter((code) => CODES[code]).map((code) => CODES[code])));
-  }
-  return modes;
-}
 
 export async function placementQuality() {
   const config = resolveConfig({});
   const { catalog } = buildCatalog(await readCatalogFile(path.join(CATALOGS, 'real-world.json')), config);
-  const labels = readLabels(path.join(CATALOGS, 'real-world.labels.txt'), catalog.tools.map((tool) => tool.id));
+  const labels = readLabels(catalog.tools.map((tool) => tool.id));
   const report = statusReport(catalog, config);
   const members = (mode) => [...mode.toolIds, ...mode.heldBack.map((tool) => tool.id)];
   const modes = Object.values(CODES).map((name) => {
