@@ -6,7 +6,7 @@ import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { requireMode } from '../focus/policy.js';
-import { checkPins, driftMessages } from '../catalog/pin.js';
+import { checkDrift, driftMessages } from '../catalog/drift.js';
 import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -65,7 +65,7 @@ export class Gateway implements Hub {
   /** Tool lists from the lock, by server. */
   private readonly locked: Map<string, ServerTools>;
   private readonly env: NodeJS.ProcessEnv | undefined;
-  private readonly own = new Map<ServedStrategy, ToolDefinition[]>();
+  private readonly ownToolsByStrategy = new Map<ServedStrategy, ToolDefinition[]>();
   readonly subscriptions = new Subscriptions();
   /** 2025 upstreams' questions to 2026-07-28 clients, waiting for the clients' retries. */
   readonly inputRounds = new InputRounds<unknown>();
@@ -169,10 +169,10 @@ export class Gateway implements Hub {
 
   /** lazytools' own tools for a strategy (memoized: their fingerprints are cached per object). */
   ownTools(strategy: ServedStrategy): ToolDefinition[] {
-    let tools = this.own.get(strategy);
+    let tools = this.ownToolsByStrategy.get(strategy);
     if (!tools) {
       tools = ownTools(strategy, Object.values(this.config.modes));
-      this.own.set(strategy, tools);
+      this.ownToolsByStrategy.set(strategy, tools);
     }
     return tools;
   }
@@ -217,7 +217,7 @@ export class Gateway implements Hub {
       else starting.push(upstream);
     }
     this.config = config;
-    this.own.clear();
+    this.ownToolsByStrategy.clear();
     await Promise.allSettled(stopping.map((u) => u.stop()));
     const started = await Promise.allSettled(starting.map((u) => u.start()));
     for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
@@ -297,13 +297,13 @@ export class Gateway implements Hub {
   }
 
   /**
-   * An upstream's live tools checked against the lock (catalog/pin.ts): drift is reported once per
+   * An upstream's live tools checked against the lock (catalog/drift.ts): drift is reported once per
    * definition, and with rc `pin` the drifted tools are held back (named in `held`).
    */
-  private pinned(upstream: Upstream, held: Map<string, string>): readonly ToolDefinition[] {
+  private drifted(upstream: Upstream, held: Map<string, string>): readonly ToolDefinition[] {
     const locked = this.locked.get(upstream.name);
     if (!locked) return upstream.tools;
-    const check = checkPins(upstream.tools, locked, this.config.pin);
+    const check = checkDrift(upstream.tools, locked, this.config.pin);
     for (const { name, message } of driftMessages(upstream.name, check, this.config.pin)) {
       if (this.config.pin) held.set(`${upstream.name}:${name}`, message).set(name, message);
       if (!this.reported.has(message)) this.logger.warn(message);
@@ -316,7 +316,7 @@ export class Gateway implements Hub {
     const sources: ServerTools[] = [];
     const held = new Map<string, string>();
     for (const upstream of this.upstreams.values()) {
-      if (upstream.status === 'ready' || upstream.tools.length > 0) sources.push({ server: upstream.name, tools: this.pinned(upstream, held) });
+      if (upstream.status === 'ready' || upstream.tools.length > 0) sources.push({ server: upstream.name, tools: this.drifted(upstream, held) });
       else {
         const locked = this.locked.get(upstream.name);
         if (locked) sources.push(locked);

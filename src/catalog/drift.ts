@@ -7,7 +7,7 @@ import { canonical } from './lock.js';
  * drift. Drift is always reported; with rc `pin: true` the drifted tools are held back (not
  * listed, not callable) until `lazytools lock` records them again.
  */
-export interface PinCheck {
+export interface DriftCheck {
   /** The live tools that may be served (all of them unless pinned). */
   tools: readonly ToolDefinition[];
   /** Names of live tools whose definition differs from the lock's. */
@@ -26,7 +26,7 @@ function canonicalOf(tool: ToolDefinition): string {
 }
 
 /** Compares a server's live tools with its locked ones; `pin` drops the drifted ones. */
-export function checkPins(live: readonly ToolDefinition[], locked: ServerTools, pin: boolean): PinCheck {
+export function checkDrift(live: readonly ToolDefinition[], locked: ServerTools, pin: boolean): DriftCheck {
   const lockedByName = new Map(locked.tools.map((tool) => [tool.name, tool]));
   const changed: string[] = [];
   const added: string[] = [];
@@ -45,7 +45,7 @@ export function checkPins(live: readonly ToolDefinition[], locked: ServerTools, 
 }
 
 /** What is said of each drifted tool (logged once; with `pin`, the reason a call of it is refused). */
-export function driftMessages(server: string, check: PinCheck, pin: boolean): Array<{ name: string; message: string }> {
+export function driftMessages(server: string, check: DriftCheck, pin: boolean): Array<{ name: string; message: string }> {
   const then = pin ? '; held back (rc pin: true) until `lazytools lock` records it' : '; run `lazytools lock` after reviewing it';
   return [
     ...check.changed.map((name) => ({ name, message: `tool "${name}" of server "${server}": its definition differs from the lock${then}` })),
