@@ -54,9 +54,9 @@ function searchTools(session: Caller, raw: unknown): CallToolResult {
   const boundary = session.boundary?.token ? session.boundary : undefined;
   const filter =
     mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
-  // The mode's held-back tools (left out of its list to fit the budget) rank first.
-  const heldBack = modeFit(hub.catalog, config, session.mode)?.heldBackIds ?? new Set<string>();
-  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter }, heldBack);
+  // The mode's tools, held back (left out of its list to fit the budget) or shown, rank first.
+  const fitted = modeFit(hub.catalog, config, session.mode);
+  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(hub.config, session, session.strategy);

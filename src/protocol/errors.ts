@@ -170,6 +170,11 @@ export function noAskingRequest(method: string, server: string): ProtocolError {
   return protocolError(ErrorCode.InternalError, `lazytools: ${method} from "${server}" came outside a request that can ask its client`);
 }
 
+/** An upstream's question past its share of unanswered ones (a flood of requests to clients). */
+export function tooManyAsking(method: string, max: number): ProtocolError {
+  return protocolError(ErrorCode.InternalError, `lazytools refused ${method}: ${max} requests of this server to its client are unanswered`);
+}
+
 /** An upstream's request lazytools has no route for. */
 export function cannotAnswer(method: string): ProtocolError {
   return protocolError(ErrorCode.MethodNotFound, `lazytools cannot answer ${method}`);
