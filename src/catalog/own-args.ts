@@ -55,10 +55,15 @@ export const describeToolsArgs = z.object({
 
 const nameError = 'execute_tool: "name" must be the name of a tool (find one with search_tools).';
 
-/** execute_tool's arguments: the tool's name and its own arguments (checked against its schema later). */
+/**
+ * execute_tool's arguments: the tool's name and its own arguments (checked against its schema
+ * later), and the mode to run it in, stateless: what a focus_mode reply names where a list cannot
+ * change (a 2026-07-28 request has no session to switch).
+ */
 export const executeToolArgs = z.object({
   name: z.string({ error: nameError }).refine((name) => name !== '', { error: nameError }),
   arguments: z.record(z.string(), z.unknown(), { error: 'execute_tool: "arguments" must be an object.' }).optional(),
+  mode: text('execute_tool', 'mode').optional(),
 });
 
 /** list_tool_groups' arguments. */

@@ -1,6 +1,9 @@
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { findTool, type CatalogTool } from '../catalog/catalog.js';
-import { visibleToolNames } from '../focus/policy.js';
+import { boundaryAllowsMode, callRefusal, modeNamed, switchRefusal, visibleModeNames, visibleToolNames } from '../focus/policy.js';
+import { initialFocus } from '../focus/state.js';
+import { modeMembers } from '../focus/visible.js';
+import { UnknownNameError } from '../util/errors.js';
 import { toolError, toolFailed, unknownTool, upstreamFailure } from '../protocol/errors.js';
 import { UpstreamError } from '../upstream/error.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -23,26 +26,49 @@ export function callContext(ctx: ServerContext): CallContext {
  * it now, else the isError result saying why (held back by rc `pin`, unknown to this caller,
  * refused by the mode's rules, its server not configured).
  */
-export function permitted(caller: Caller, name: string): { tool: CatalogTool; upstream: Upstream } | { result: CallToolResult } {
+export function permitted(caller: Caller, name: string, refusal: (tool: CatalogTool) => string | undefined = (tool) => caller.refusal(tool)): { tool: CatalogTool; upstream: Upstream } | { result: CallToolResult } {
   const { catalog, config, driftHeld } = caller.hub;
   const tool = findTool(catalog, name);
   const held = tool ? undefined : driftHeld.get(name);
   if (held) return { result: toolError(`"${name}" is held back: ${held}.`) };
   if (!tool) return { result: unknownTool(name, didYouMean(name, visibleToolNames(catalog, config, caller.boundary))) };
-  const refusal = caller.refusal(tool);
-  if (refusal) return { result: toolError(refusal) };
+  const refused = refusal(tool);
+  if (refused) return { result: toolError(refused) };
   const upstream = caller.hub.upstreamOf(tool);
   if (!upstream) return { result: toolError(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`) };
   return { tool, upstream };
 }
 
 /**
- * Calls a catalog tool by exposed name or id once the permit allows it (a server known only from
- * the lock starts first, and the permit is asked again of its live definition). Failures are
- * `isError` results naming the tool.
+ * The rule of a call execute_tool runs in another mode than the caller's (`mode`, stateless: no
+ * session changes): the mode's own rules (read-only, hiddenTools, a token's boundary), or why the
+ * caller may not run anything in that mode (unknown to it, or its mode is fixed to another).
  */
-export async function callCatalogTool(caller: Caller, name: string, args: unknown, call: CallContext | undefined, via: CallVia): Promise<CallToolResult> {
-  let found = permitted(caller, name);
+export function ruleOfMode(caller: Caller, mode: string): { refusal: (tool: CatalogTool) => string | undefined } | { refused: string } {
+  const config = caller.hub.config;
+  const modes = visibleModeNames(config, caller.boundary);
+  if (!modeNamed(config, mode) || !modes.includes(mode) || !boundaryAllowsMode(caller.boundary, mode)) return { refused: new UnknownNameError('mode', mode, modes).message };
+  const fixed = switchRefusal(caller);
+  if (fixed !== undefined) return { refused: fixed };
+  let members: Set<string> | undefined;
+  const subject = {
+    mode,
+    fixedMode: undefined,
+    stateless: caller.stateless,
+    boundary: caller.boundary,
+    inMode: (tool: CatalogTool) => (members ??= new Set(modeMembers(caller.hub.catalog, config, initialFocus(mode)).map((member) => member.id))).has(tool.id),
+  };
+  return { refusal: (tool) => callRefusal(config, subject, tool) };
+}
+
+/**
+ * Calls a catalog tool by exposed name or id once the permit allows it (a server known only from
+ * the lock starts first, and the permit is asked again of its live definition); `refusal` is the
+ * caller's own rule unless execute_tool names another mode. Failures are `isError` results
+ * naming the tool.
+ */
+export async function callCatalogTool(caller: Caller, name: string, args: unknown, call: CallContext | undefined, via: CallVia, refusal?: (tool: CatalogTool) => string | undefined): Promise<CallToolResult> {
+  let found = permitted(caller, name, refusal);
   if ('result' in found) return found.result;
   if (found.upstream.status !== 'ready') {
     // A tool known from the lock: start its server, then decide again on its live definition
@@ -52,7 +78,7 @@ export async function callCatalogTool(caller: Caller, name: string, args: unknow
     } catch (error) {
       return toolFailed(name, error as Error);
     }
-    found = permitted(caller, name);
+    found = permitted(caller, name, refusal);
     if ('result' in found) return found.result;
   }
   const { tool, upstream } = found;

@@ -11,6 +11,7 @@ import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { textResult } from './results.js';
+import { callableTools } from './callable.js';
 import { reachOf, reachText } from './reach.js';
 import type { Caller } from './caller.js';
 
@@ -20,8 +21,9 @@ const FOCUS_ARGS = focusModeArgs();
 /**
  * The focus_mode tool, one handler for both eras: switch mode (by name or by intent), enable or
  * disable a group, or report status. Arguments are read the same way in both (readFocusArgs); a
- * bad one changes nothing. Where the caller's list changes (a 2025 session) the mode switches;
- * where it may not (a 2026-07-28 request) the reply says how to reach the mode.
+ * bad one changes nothing. A 2025 session switches; where its list changes the reply is terse.
+ * Where a list cannot change (the proxy strategy, a 2026-07-28 request) the switch reaches the
+ * model through the reply: the mode's tools in callable form (callable.ts).
  */
 export function focusMode(caller: Caller, raw: unknown): CallToolResult {
   return caller.era === 'modern' ? reachMode(caller, raw) : switchMode(caller, raw);
@@ -59,20 +61,35 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   ];
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
-  if (session.strategy === 'proxy' && changing) lines.push(`Call the mode's ${session.modeTools().length} tools through execute_tool.`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
   const down = session.hub.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
   if (down.length > 0) lines.push(`Servers down: ${someOf(down.map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
   const structured = { ...report, heldBack: held, added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
-  return textResult(boundedReply(lines), structured);
+  // Under proxy the list never changes: the reply carries the mode's tools (bounded by its budget, not by FOCUS_REPLY_MAX).
+  if (session.strategy !== 'proxy' || !changing) return textResult(boundedReply(lines), structured);
+  const callable = callableTools(session, report.mode);
+  return textResult([boundedReply(lines), ...callableSection(report.mode, callable, false)].join('\n'), { ...structured, tools: callable.tools, toolsOmitted: callable.omitted });
+}
+
+/**
+ * The part of a reply that carries a mode's tools where the caller's list cannot change: how to
+ * call them, one line each, and how to find the ones the budget left out. `withMode`: a
+ * 2026-07-28 request names the mode in each call (its own mode is another).
+ */
+function callableSection(mode: string, callable: ReturnType<typeof callableTools>, withMode: boolean): string[] {
+  const how = `execute_tool {"name": "<tool>", "arguments": {…}${withMode ? `, "mode": "${mode}"` : ''}}`;
+  const lines = [`Tools of mode ${mode}, callable now with ${how} (? marks an optional argument):`, ...callable.lines];
+  if (callable.omitted > 0) lines.push(`… and ${callable.omitted} more tools of mode ${mode}: search_tools {"query": …} finds them.`);
+  return lines;
 }
 
 /**
  * A 2026-07-28 request's focus_mode. Under that revision a tool list must not change as a side
  * effect of a call, so this never switches anything: it resolves the mode (by name or intent) and
- * answers how to reach it (server variant, endpoint URL, `serve --mode`), with the status of the
- * mode this request runs in. Groups are per mode here: enable_group/disable_group are refused.
+ * answers with that mode's tools, callable at once through execute_tool with `mode`, and how to
+ * work in it throughout (server variant, endpoint URL, `serve --mode`). Groups are per mode
+ * here: enable_group/disable_group are refused.
  */
 function reachMode(caller: Caller, raw: unknown): CallToolResult {
   // Policy refuses focus_mode on a fixed endpoint before this runs (handlers/tools, switchRefusal).
@@ -83,12 +100,18 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
   const current = status(caller);
   const lines = [`This request runs in mode ${caller.mode}: ${current.visibleTools} of ${current.totalTools} tools, ${current.tokens} of ${current.totalTokens} tokens.`];
   if (target === undefined || target === caller.mode) {
-    if (target !== undefined) lines.push(`Already in mode "${target}".`);
-    return textResult(boundedReply(lines), { ...current });
+    if (target === undefined) return textResult(boundedReply(lines), { ...current });
+    lines.push(`Already in mode "${target}".`);
+    if (caller.strategy !== 'proxy') return textResult(boundedReply(lines), { ...current });
+    // A proxy list holds none of the mode's tools: the reply names them.
+    const own = callableTools(caller, target);
+    return textResult([boundedReply(lines), ...callableSection(target, own, false)].join('\n'), { ...current, tools: own.tools, toolsOmitted: own.omitted });
   }
   const reach = reachOf(config, caller.route, target);
-  lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, reachText(target, reach), 'This tool list does not change: under MCP 2026-07-28 a mode is chosen per request, not switched.');
-  return textResult(boundedReply(lines), { ...current, target, reach: { ...reach } });
+  lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
+  // The switch reaches the model through the reply: the mode's tools, callable at once.
+  const callable = callableTools(caller, target);
+  return textResult([boundedReply(lines), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, tools: callable.tools, toolsOmitted: callable.omitted });
 }
 
 /**

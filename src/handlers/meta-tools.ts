@@ -10,7 +10,7 @@ import { toolError } from '../protocol/errors.js';
 import { searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
 import { jsonResult } from './results.js';
-import { callCatalogTool } from './call.js';
+import { callCatalogTool, ruleOfMode } from './call.js';
 import type { CallContext, Caller } from './caller.js';
 import { argumentProblems } from './validate.js';
 import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
@@ -144,15 +144,17 @@ function describeTools(session: Caller, raw: unknown): CallToolResult {
 async function executeTool(session: Caller, raw: unknown, call: CallContext): Promise<CallToolResult> {
   const read = readArgs(executeToolArgs, EXECUTE_TOOL, raw);
   if ('problem' in read) return toolError(read.problem);
-  const { name, arguments: toolArgs = {} } = read.args;
+  const { name, arguments: toolArgs = {}, mode } = read.args;
   if (OWN_TOOL_NAMES.has(name)) return toolError(`execute_tool: call "${name}" directly.`);
+  const rule = mode === undefined || mode === session.mode ? undefined : ruleOfMode(session, mode);
+  if (rule && 'refused' in rule) return toolError(`execute_tool: ${rule.refused}`);
   const tool = findTool(session.hub.catalog, name);
   // Validation would describe the schema: not for a tool outside a token's modes (refused below).
   if (tool && withinBoundary(session.hub.config, session.boundary, tool)) {
     const problems = await argumentProblems(tool.definition, toolArgs);
     if (problems.length > 0) return toolError(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
-  return callCatalogTool(session, name, toolArgs, call, 'execute_tool');
+  return callCatalogTool(session, name, toolArgs, call, 'execute_tool', rule?.refusal);
 }
 
 function listToolGroups(session: Caller, raw: unknown): CallToolResult {

@@ -4,6 +4,8 @@ import { generateCatalog } from '../../bench/generate.mjs';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { FOCUS_REPLY_MAX, focusMode } from '../../src/handlers/focus-mode.js';
+import { UNBUDGETED_REPLY_TOKENS } from '../../src/handlers/callable.js';
+import { countTextTokens } from '../../src/util/tokens.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { ModernRequest } from '../../src/callers/request.js';
 import { boundaryOf } from '../../src/focus/scope.js';
@@ -48,13 +50,20 @@ describe('focus_mode replies are terse and bounded at 10,000 tools', () => {
     }
   });
 
-  it('2026-07-28 requests: the same bound', () => {
+  it('2026-07-28 requests: a terse status, then the target mode\'s tools bounded by its budget (whatever the catalog)', () => {
     const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: sources });
     const request = (baseUrl?: string) => new ModernRequest(gateway, { baseUrl }, { mode: 'wide', fixedMode: undefined, boundary: boundaryOf({}) });
-    for (const args of [{ mode: 'billing' }, { status: true }, { intent: 'zzz qqq' }, { mode: 'chat' }]) {
+    for (const [args, budget] of [
+      [{ mode: 'billing' }, 3000],
+      [{ mode: 'chat' }, UNBUDGETED_REPLY_TOKENS],
+    ] as const) {
       const reply = text(focusMode(request('http://127.0.0.1:1/mcp'), args));
-      expect(reply.length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+      const [status, tools = ''] = reply.split(/\nTools of mode \w+, callable now/);
+      expect(status!.length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+      expect(countTextTokens(tools), JSON.stringify(args)).toBeLessThanOrEqual(budget + 100);
+      expect(tools).toMatch(/more tools of mode \w+: search_tools \{"query": …\} finds them\.$/);
     }
+    for (const args of [{ status: true }, { intent: 'zzz qqq' }]) expect(text(focusMode(request(), args)).length).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
     expect(text(focusMode(request(), { mode: 'billing' }))).toContain('This request runs in mode wide: 10000 of 10000 tools');
   });
 });
