@@ -47,9 +47,11 @@ export function permitted(caller: Caller, name: string, refusal: (tool: CatalogT
 export function ruleOfMode(caller: Caller, mode: string): { refusal: (tool: CatalogTool) => string | undefined } | { refused: string } {
   const config = caller.hub.config;
   const modes = visibleModeNames(config, caller.boundary);
-  if (!modeNamed(config, mode) || !modes.includes(mode) || !boundaryAllowsMode(caller.boundary, mode)) return { refused: new UnknownNameError('mode', mode, modes).message };
+  const unknown = () => ({ refused: new UnknownNameError('mode', mode, modes).message });
+  if (!modeNamed(config, mode) || !modes.includes(mode)) return unknown();
   const fixed = switchRefusal(caller);
   if (fixed !== undefined) return { refused: fixed };
+  if (!boundaryAllowsMode(caller.boundary, mode)) return unknown();
   let members: Set<string> | undefined;
   const subject = {
     mode,

@@ -253,3 +253,21 @@ describe('refusal texts, one table per policy rule', () => {
     expect(refusal()).toBe(expected);
   });
 });
+
+describe("execute_tool's mode: a call in the mode focus_mode named, statelessly, within the caller's boundary", () => {
+  it('runs a tool under the named mode\'s rules, and refuses a mode the caller may not use', async () => {
+    const { client, front } = await session(await curated(notesConfig));
+    // notes_only is read-only and hiddenTools rejects: in its own mode delete_note is refused.
+    expect(((await client.callTool({ name: 'execute_tool', arguments: { name: 'delete_note', arguments: {} } })) as CallToolResult).isError).toBe(true);
+    const named = (await client.callTool({ name: 'execute_tool', arguments: { name: 'delete_note', arguments: {}, mode: 'cleanup' } })) as CallToolResult;
+    expect(text(named)).toBe('deleted');
+    // Nothing switched.
+    expect(front.mode).toBe('notes_only');
+    const unknown = (await client.callTool({ name: 'execute_tool', arguments: { name: 'delete_note', arguments: {}, mode: 'nope' } })) as CallToolResult;
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/^execute_tool: Unknown mode "nope"/);
+    const fixed = await session(await curated(notesConfig, 'notes_only'));
+    const away = (await fixed.client.callTool({ name: 'execute_tool', arguments: { name: 'delete_note', arguments: {}, mode: 'cleanup' } })) as CallToolResult;
+    expect(text(away)).toBe('execute_tool: This endpoint serves the fixed mode "notes_only" only; modes and groups cannot be changed here.');
+  });
+});
