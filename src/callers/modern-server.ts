@@ -21,7 +21,7 @@ export function createModernServer(hub: Hub, route: Route): Server {
   const config = hub.config;
   const offered = offeredCapabilities(hub.upstreams.values());
   const variants = variantsExtension(config, route.tokenModes ?? route.served, route.variantHints);
-  const capabilities = serverCapabilities('modern', offered, variants ? { [VARIANTS_EXTENSION]: variants } : {});
+  const capabilities = { ...serverCapabilities('modern', offered), ...(variants ? { experimental: { [VARIANTS_EXTENSION]: variants } } : {}) };
   const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
   const server = new Server(
     { name: 'lazytools', version: VERSION },

@@ -1,32 +1,52 @@
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { modeNamed } from '../focus/policy.js';
 import { resolveIntent } from '../search/intent.js';
 
-/** The extension id of server variants (SEP-2053, draft) in capabilities.extensions. */
+/*
+ * Server variants (SEP-2053; closed pending the working group, so behind rc `variants`), with the
+ * keys of the reference implementation: the server answers `availableVariants` under
+ * `capabilities.experimental["io.modelcontextprotocol/server-variants"]`; a client gives hints to
+ * rank them under its own `experimental["io.modelcontextprotocol/server-variants"].variantHints.hints`;
+ * a request picks one with `_meta["io.modelcontextprotocol/server-variant"]`.
+ */
+
+/** The capability key of server variants, in both sides' `experimental`. */
 export const VARIANTS_EXTENSION = 'io.modelcontextprotocol/server-variants';
 /** The per-request `_meta` key that selects a variant. */
 export const VARIANT_META = 'io.modelcontextprotocol/server-variant';
-/** The `_meta` key of `server/discover` where a client may give hints to rank variants by. */
+/** The `_meta` key of `server/discover` lazytools read hints under before the reference keys (still read). */
 export const VARIANT_HINTS_META = 'io.modelcontextprotocol/server-variant-hints';
 
-/** One advertised variant: a mode. */
-export interface ServerVariant {
+/**
+ * The hints a request's `_meta` gives to rank variants by: its client capabilities'
+ * `experimental[VARIANTS_EXTENSION].variantHints.hints`, else the earlier `VARIANT_HINTS_META`.
+ */
+export function variantHintsOf(meta: unknown): unknown {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const capabilities = (meta as Record<string, unknown>)[CLIENT_CAPABILITIES_META_KEY] as { experimental?: Record<string, { variantHints?: { hints?: unknown } }> } | undefined;
+  return capabilities?.experimental?.[VARIANTS_EXTENSION]?.variantHints?.hints ?? (meta as Record<string, unknown>)[VARIANT_HINTS_META];
+}
+
+/** One advertised variant: a mode (a type, not an interface: it goes into `experimental`, JSON values only). */
+export type ServerVariant = {
   id: string;
   description: string;
   hints: { useCase: string[]; readOnly: boolean };
-}
+};
 
 /**
- * The variants advertised in `server/discover`: one per offered mode (rc `variants.modes`, the
- * modes a token or `serve --mode` allows), with the mode's description and its aliases as
- * `useCase` hints. Ranked by the client's `useCase` hint (a phrase, matched like focus_mode's
- * intent) when it sent one, else the default mode first, then rc order. `default` is the first.
+ * The variants advertised in `server/discover` (`availableVariants`): one per offered mode (rc
+ * `variants.modes`, the modes a token or `serve --mode` allows), with the mode's description and
+ * its aliases as `useCase` hints. Ranked by the client's `useCase` hint (a phrase, matched like
+ * focus_mode's intent) when it sent one, else the default mode first, then rc order. `default`
+ * is the first.
  */
 export function variantsExtension(
   config: Pick<ResolvedConfig, 'modes' | 'variants' | 'defaultMode'>,
   allowed: readonly string[] | undefined,
   hints: unknown,
-): { variants: ServerVariant[]; default: string } | undefined {
+): { availableVariants: ServerVariant[]; default: string } | undefined {
   if (config.variants === undefined) return undefined;
   const offered = config.variants.filter((name) => modeNamed(config, name) && (allowed === undefined || allowed.includes(name)));
   if (offered.length === 0) return undefined;
@@ -43,5 +63,5 @@ export function variantsExtension(
     const mode = modeNamed(config, name);
     return { id: name, description: mode?.description ?? name, hints: { useCase: mode?.aliases.length ? [...mode.aliases] : [name.replace(/_/g, ' ')], readOnly: mode?.readOnly ?? false } };
   });
-  return { variants, default: variants[0]?.id ?? config.defaultMode };
+  return { availableVariants: variants, default: variants[0]?.id ?? config.defaultMode };
 }

@@ -25,7 +25,7 @@ export interface Route {
   strategy?: Strategy | undefined;
   /** The HTTP endpoint without a mode (`http://127.0.0.1:8765/mcp`); undefined over stdio. */
   baseUrl?: string | undefined;
-  /** `_meta["io.modelcontextprotocol/server-variant-hints"]` of a server/discover request. */
+  /** The variant hints of a server/discover request (callers/variants variantHintsOf). */
   variantHints?: unknown;
   /** True when answers depend on the bearer token (the rc maps tokens): lists are `private`. */
   tokenScoped?: boolean | undefined;

@@ -7,7 +7,7 @@ import type { Route } from '../focus/scope.js';
 import { answerId, errorEnvelope, ErrorCode } from '../protocol/jsonrpc.js';
 import { Shares } from '../util/counts.js';
 import { watchListChanges } from '../handlers/list-changes.js';
-import { VARIANT_HINTS_META } from '../callers/variants.js';
+import { variantHintsOf } from '../callers/variants.js';
 import { groupsOnHttpStream } from './groups-listen.js';
 
 /** The AuthInfo `extra` key the route rides under to the per-request server factory (the SDK passes it through). */
@@ -75,7 +75,7 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
         res.once('close', () => listening.release(label));
       }
       const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
-      const hints = (body as { method?: unknown }).method === 'server/discover' && typeof meta === 'object' && meta !== null ? meta[VARIANT_HINTS_META] : undefined;
+      const hints = (body as { method?: unknown }).method === 'server/discover' ? variantHintsOf(meta) : undefined;
       // The SDK passes `req.auth` through to the server factory untouched: the route rides there.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'lazytools', scopes: [], extra: { [ROUTE_KEY]: { ...route, variantHints: hints } } };
       groupsOnHttpStream(gateway, route, body, res);

@@ -82,12 +82,12 @@ describe('rc keys auth, variants, cache: errors name the file, the key path and 
 describe('server variants (SEP-2053 draft)', () => {
   it('advertises one variant per offered mode, default first, ranked by the client useCase hint', () => {
     const plain = variantsExtension(config, undefined, undefined)!;
-    expect(plain.variants.map((v) => v.id)).toEqual(['development', 'security_review', 'debugging']);
+    expect(plain.availableVariants.map((v) => v.id)).toEqual(['development', 'security_review', 'debugging']);
     expect(plain.default).toBe('development');
-    expect(plain.variants[1]).toMatchObject({ id: 'security_review', hints: { readOnly: expect.any(Boolean), useCase: expect.arrayContaining([expect.any(String)]) } });
+    expect(plain.availableVariants[1]).toMatchObject({ id: 'security_review', hints: { readOnly: expect.any(Boolean), useCase: expect.arrayContaining([expect.any(String)]) } });
     const ranked = variantsExtension(config, undefined, { useCase: 'fix a crash in production' })!;
     expect(ranked.default).toBe('debugging');
-    expect(variantsExtension(config, ['security_review'], undefined)!.variants.map((v) => v.id)).toEqual(['security_review']);
+    expect(variantsExtension(config, ['security_review'], undefined)!.availableVariants.map((v) => v.id)).toEqual(['security_review']);
     expect(variantsExtension(resolveConfig(parseConfig({})), undefined, undefined)).toBeUndefined();
   });
 });
