@@ -5,6 +5,7 @@ import { ConfigError } from '../util/errors.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import type { RcConfig, ServerConfig } from '../config/schema.js';
 import { isSecretKey, looksSecret } from '../config/secrets.js';
+import { mcpRemoteEntry } from './mcp-remote.js';
 import { envName, moveHeader, scrubArgs, scrubUrl, Variables, vscodeVariables } from './variables.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
@@ -98,7 +99,10 @@ export function importServers(json: unknown, file: string, options: ImportOption
   const warnings: string[] = [];
   const disabled: string[] = [];
   for (const [rawName, value] of entries) {
-    const entry = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const given = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    // mcp-remote bridges to a remote server and signs in itself: imported as that server.
+    const remote = mcpRemoteEntry(given);
+    const entry = remote?.entry ?? given;
     if (rawName === 'lazytools' || (Array.isArray(entry.args) && entry.args.includes('lazytools'))) {
       skipped.push(`${rawName} (lazytools itself)`);
       continue;
@@ -140,8 +144,19 @@ export function importServers(json: unknown, file: string, options: ImportOption
           headers[key] = isSecretKey(key) || looksSecret(value) ? moveHeader(value, envName(`${name}_${key}`), name, variables) : value;
         }
       if (Object.keys(headers).length > 0) server.headers = headers;
-      if (entry.type === 'sse' || entry.transport === 'sse')
-        notes.push(`server "${name}" was an SSE server: imported as Streamable HTTP, the only HTTP transport lazytools speaks; check that ${url} answers Streamable HTTP (often at /mcp instead of /sse)`);
+      if (entry.type === 'sse' || entry.transport === 'sse' || remote?.transport === 'sse') {
+        server.transport = 'sse';
+        notes.push(`server "${name}" is an HTTP+SSE server: imported with "transport": "sse"`);
+      } else if (remote?.transport) server.transport = remote.transport;
+      if (remote) {
+        // A fixed Authorization header replaces a sign-in (the rc cannot hold both).
+        const fixed = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
+        const { clientSecret, ...oauth } = remote.oauth ?? {};
+        if (remote.oauth && !fixed) server.oauth = { ...oauth, ...(clientSecret ? { clientSecret: variables.move(clientSecret, envName(`${name}_CLIENT_SECRET`), name) } : {}) };
+        const dropped = [...remote.dropped, ...(remote.oauth && fixed ? ['OAuth client'] : [])];
+        const how = fixed ? 'it sends its Authorization header instead of signing in' : `lazytools signs in to it itself: run lazytools auth ${name}`;
+        notes.push(`server "${name}" ran mcp-remote for ${url}: imported as that remote server${dropped.length > 0 ? ` (its ${dropped.join(', ')} not imported)` : ''}; ${how}`);
+      }
     } else {
       skipped.push(`${rawName} (neither "command" nor "url")`);
       continue;
