@@ -1,4 +1,4 @@
-// Budget-fitted modes (issue 21): per preset tools/tokens/cut before (every mode "fit": false) and
+// Budget-fitted modes: per preset tools/tokens/cut before (every mode "fit": false) and
 // after fitting, on real-world.json, the 10-server developer stack and the reference+GitHub
 // catalogs; the presets' mean cost against `all`; per-mode precision/recall against the hand
 // labels and the share of labelled tools each mode shows (tuning half vs held-out half of the
@@ -61,9 +61,10 @@ function modeTable(sources) {
   };
 }
 
-const CODES = { V: 'development', D: 'debugging', C: 'code_review', K: 'daily_checkin', S: 'security_review', P: 'sprint_planning', T: 'task_management' };
+export const CODES = { V: 'development', D: 'debugging', C: 'code_review', K: 'daily_checkin', S: 'security_review', P: 'sprint_planning', T: 'task_management' };
 
-function labels(ids) {
+/** The labelled preset modes of each tool id of real-world.json (real-world.labels.txt; also bench/placement-quality.mjs). */
+export function labels(ids) {
   const exact = new Map();
   const globs = [];
   for (const raw of readFileSync(path.join(FIXTURES, 'catalogs/real-world.labels.txt'), 'utf8').split('\n')) {
@@ -225,7 +226,7 @@ export function fitSection(f) {
 
 ${table('real-world.json, 48 servers', f.modes.realWorld)}
 
-${table('10-server developer stack of issue 21 (developer-stack.json, 148 tools)', f.modes.stack)}
+${table('10-server developer stack (developer-stack.json, 148 tools)', f.modes.stack)}
 
 ${table('reference + GitHub catalogs', f.modes.referenceGithub)}
 

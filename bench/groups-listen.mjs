@@ -1,15 +1,17 @@
-// Cost of one catalog change with many groups listen streams open (issue 20): `streams`
-// 2026-07-28 subscriptions/listen requests that declare io.modelcontextprotocol/groups, all on the
-// default view of a generated catalog, watch the gateway; each rebuild recomputes their views'
-// group digests (one per view and catalog since issue 20, one per stream before). Prints the
-// milliseconds of one rebuild, median of `runs`. Usage: node bench/groups-listen.mjs [tools] [streams] [dist dir]
+// Cost of one catalog change with many groups listen streams open: `streams` 2026-07-28
+// subscriptions/listen requests that declare io.modelcontextprotocol/groups, all on the default
+// view of a generated catalog, watch the gateway; each rebuild recomputes their views' group
+// digests (one per view and catalog; it was one per stream). Prints the milliseconds of one
+// rebuild, median of `runs`. Usage: node bench/groups-listen.mjs [tools] [streams] [dist dir]
+// (a dist dir of an older build, laid out front/ and front/modern/, works too).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, round, summary } from './lib.mjs';
 import { generatedProject } from './scale.mjs';
 
 export async function groupsListen({ tools = 1000, streams = 200, runs = 9, dist = path.join(ROOT, 'dist') } = {}) {
-  const { serve } = await import(path.join(dist, 'front/serve.js'));
-  const { groupsSubscription, watchGroups } = await import(path.join(dist, 'front/modern/groups-listen.js'));
+  const { serve } = await importFirst(dist, ['app/serve.js', 'front/serve.js']);
+  const { groupsSubscription, watchGroups } = await importFirst(dist, ['transports/groups-listen.js', 'front/modern/groups-listen.js']);
   const { silentLogger } = await import(path.join(dist, 'util/log.js'));
   const dir = generatedProject(tools);
   const served = await serve({ config: path.join(dir, '.lazytoolsrc.json'), http: { port: 0 }, logger: silentLogger });
@@ -29,6 +31,13 @@ export async function groupsListen({ tools = 1000, streams = 200, runs = 9, dist
   for (const stop of stops) stop();
   await served.close();
   return { tools, streams, rebuildMs: summary(samples), medianMs: round(summary(samples).p50, 1) };
+}
+
+/** The first of `paths` (under `dist`) that exists, imported: a build of today's layout or an older one. */
+async function importFirst(dist, paths) {
+  const found = paths.map((file) => path.join(dist, file)).find((file) => existsSync(file));
+  if (!found) throw new Error(`none of ${paths.join(', ')} under ${dist}`);
+  return import(found);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`)

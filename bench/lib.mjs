@@ -70,8 +70,24 @@ export async function stdioClient(args, { cwd, setup } = {}) {
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const client = new Client({ name: 'bench', version: '1' });
   setup?.(client);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore', env: { ...process.env, LAZYTOOLS_QUIET: '1' } }));
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore', env: { ...process.env, LAZYTOOLS_QUIET: '1' } });
+  await client.connect(transport);
+  // The server process, for CPU readings (cpuMs).
+  client.pid = transport.pid;
   return client;
+}
+
+/**
+ * CPU milliseconds (user + system) a process has used, from /proc (Linux; undefined elsewhere):
+ * read before and after a run, it gives the process's own cost whatever else runs on the machine.
+ */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The first prompt without required arguments and the first resource a client's server lists. */

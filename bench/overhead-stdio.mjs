@@ -1,6 +1,6 @@
 // tools/call round trip to server-everything `echo`: through `lazytools serve` (stdio) vs the
 // same server called directly, interleaved in one run; and focus_mode -> list_changed latency.
-import { BIN, interleave, project, serverEntry, stdioClient, summary, round } from './lib.mjs';
+import { BIN, cpuMs, interleave, project, serverEntry, stdioClient, summary, round } from './lib.mjs';
 
 export async function overheadStdio({ rounds = 2000 } = {}) {
   const { dir } = project(['everything'], { defaultMode: 'debugging' });
@@ -10,7 +10,13 @@ export async function overheadStdio({ rounds = 2000 } = {}) {
   const gateway = await stdioClient([BIN, 'serve'], { cwd: dir, setup: (client) => client.setNotificationHandler('notifications/tools/list_changed', () => resolveNotified?.()) });
 
   const args = { name: 'echo', arguments: { message: 'hello' } };
-  const [directMs, relayMs, gatewayMs] = await interleave([() => direct.callTool(args), () => relay.callTool(args), () => gateway.callTool(args)], rounds);
+  const calls = [() => direct.callTool(args), () => relay.callTool(args), () => gateway.callTool(args)];
+  await interleave(calls, 200, 0);
+  const cpuBefore = { relay: cpuMs(relay.pid), gateway: cpuMs(gateway.pid) };
+  const [directMs, relayMs, gatewayMs] = await interleave(calls, rounds, 0);
+  // CPU of the process in the middle per call, after the warm-up: what other load on the machine does not move.
+  const perCall = (pid, before) => (before === undefined ? undefined : round((1000 * (cpuMs(pid) - before)) / rounds, 1));
+  const cpuUsPerCall = { relay: perCall(relay.pid, cpuBefore.relay), gateway: perCall(gateway.pid, cpuBefore.gateway) };
 
   // focus switch -> list_changed received, and -> new tools/list answered
   const notifyMs = [];
@@ -43,6 +49,7 @@ export async function overheadStdio({ rounds = 2000 } = {}) {
     gateway: g,
     ratioP50: round(g.p50 / d.p50, 2),
     ratioP99: round(g.p99 / d.p99, 2),
+    cpuUsPerCall,
     listChanged: summary(notifyMs),
     listAfterSwitch: summary(listMs),
   };

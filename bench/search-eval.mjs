@@ -26,7 +26,7 @@ export function querySets() {
   const realWorld = read('search/real-world-tasks.json');
   const unicode = read('search/unicode-queries.json');
   return [
-    { name: 'project', catalogs: ['github-mcp-server.json', 'reference-servers.json'], tasks: project, tuned: 'dev half (and all of it before issue 24)' },
+    { name: 'project', catalogs: ['github-mcp-server.json', 'reference-servers.json'], tasks: project, tuned: 'dev half (and all of it before the search rework)' },
     { name: 'real-world', catalogs: realWorld.catalogs, tasks: realWorld.tasks, tuned: 'dev half' },
     { name: 'unicode', catalogs: unicode.catalogs, tasks: unicode.tasks, tuned: 'dev half' },
   ];

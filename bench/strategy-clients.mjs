@@ -1,5 +1,5 @@
-// `hybrid` vs `auto` per client (issue 23: "`strategy: auto` as the default if your measurements
-// say it serves every tested client better"). For each client of the README's client table that the
+// `hybrid` vs `auto` per client: does `strategy: auto` serve every tested client better, as the
+// default? For each client of the README's client table that the
 // suite can run from npm (Claude Desktop through mcp-remote, the bridge it uses for HTTP servers; the
 // SDK client under the `clientInfo.name` Cursor, VS Code and Claude Code send; the Vercel AI SDK's
 // client), one gateway per strategy over the three reference servers with a `notes` mode (memory

@@ -2,12 +2,12 @@
  * lazytools: curate MCP tools by focus mode. The library's public API, kept small on purpose:
  * curate an SDK server in process, load and resolve rc files, build catalogs, compute what each
  * mode costs (`status`/`check`), search tools, resolve intents, and run the gateway. Everything
- * else (the CLI, transports, the focus machine, upstream plumbing) is internal and may change.
+ * else (the CLI, transports, callers and handlers, upstream plumbing) is internal and may change.
  * test/api.test.ts lists these names, so growth shows in review.
  */
 
 // Curate your own SDK server in process.
-export { curate, type CurateOptions, type CuratedServer, type ConnectableServer } from './front/curate.js';
+export { curate, type CurateOptions, type CuratedServer, type ConnectableServer } from './app/curate.js';
 
 // Configuration: rc files (cosmiconfig + zod) and their resolution over the preset modes.
 export { loadConfig, parseConfig, type LoadedConfig, type LoadConfigOptions } from './config/load.js';
@@ -29,11 +29,10 @@ export { SearchIndex, type SearchHit, type SearchOptions } from './search/engine
 export { resolveIntent, type IntentMatch } from './search/intent.js';
 
 // The gateway in front of configured upstreams (what `lazytools serve` runs).
-export { serve, type ServeOptions, type Served } from './front/serve.js';
-export type { HttpOptions, HttpFront } from './front/http.js';
-export { Gateway, type GatewayOptions } from './hub/gateway.js';
-export type { SessionOptions } from './handlers/context.js';
-export type { FrontSession } from './hub/session.js';
+export { serve, type ServeOptions, type Served } from './app/serve.js';
+export type { HttpOptions, HttpFront } from './transports/http.js';
+export { Gateway, type GatewayOptions } from './app/gateway.js';
+export type { FrontSession, SessionOptions } from './callers/session.js';
 
 // Hosts consuming the draft extension io.modelcontextprotocol/groups (lazytools serves it).
 export { GROUPS_EXTENSION, type Group } from './groups/wire.js';

@@ -2,6 +2,7 @@ import type { ToolDefinition } from './types.js';
 import type { ResolvedMode } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 import { shortenText } from './text.js';
+import { describeToolsArgs, executeToolArgs, focusModeArgs, jsonSchemaOf, listToolGroupsArgs, searchToolsArgs } from './own-args.js';
 
 /** Names of lazytools' own tools. */
 export const FOCUS_MODE = 'focus_mode';
@@ -57,16 +58,7 @@ function focusModeTool(modes: readonly ResolvedMode[]): ToolDefinition {
   return {
     name: FOCUS_MODE,
     description: `Switch the tool set to fit the task, or show status. Modes:\n${lines}${more}`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        mode: modes.length > shown.length ? { type: 'string' } : { type: 'string', enum: modes.map((mode) => mode.name) },
-        intent: { type: 'string', description: 'Task in words, e.g. "review this PR"' },
-        enable_group: { type: 'string' },
-        disable_group: { type: 'string' },
-        status: { type: 'boolean', description: 'Only report status' },
-      },
-    },
+    inputSchema: jsonSchemaOf(focusModeArgs(modes.length > shown.length ? undefined : modes.map((mode) => mode.name))) as ToolDefinition['inputSchema'],
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   };
 }
@@ -75,37 +67,24 @@ function searchTool(enableByDefault: boolean): ToolDefinition {
   return {
     name: SEARCH_TOOLS,
     description: `Find tools not in the current list by what they do; several steps: one short query each in "queries".${enableByDefault ? ' Found tools are added to the list.' : ' Call them with execute_tool.'}`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string' },
-        queries: { type: 'array', items: { type: 'string' } },
-        limit: { type: 'integer', minimum: 1, maximum: 50 },
-        group: { type: 'string' },
-        detail: { type: 'string', enum: ['name', 'summary', 'schema'] },
-        enable: { type: 'boolean', description: 'Add results to the tool list' },
-      },
-    },
+    inputSchema: searchSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
   };
 }
 
+/** search_tools' input schema, the same under every strategy (made once). */
+const searchSchema = jsonSchemaOf(searchToolsArgs) as ToolDefinition['inputSchema'];
+
 /** What the read-only discovery tools declare. */
 const READS_ONLY = { readOnlyHint: true, openWorldHint: false };
 
-/** An own tool over an object of `properties`, keys in the order clients receive them (token counts are snapshotted). */
-function ownTool(name: string, description: string, properties: Record<string, unknown>, required?: string[], annotations?: ToolDefinition['annotations']): ToolDefinition {
-  return { name, description, inputSchema: { type: 'object', properties, ...(required ? { required } : {}) }, ...(annotations ? { annotations: { ...annotations } } : {}) };
+/** An own tool over its zod arguments (own-args.ts), keys in the order clients receive them (token counts are snapshotted). */
+function ownTool(name: string, description: string, args: Parameters<typeof jsonSchemaOf>[0], annotations?: ToolDefinition['annotations']): ToolDefinition {
+  return { name, description, inputSchema: jsonSchemaOf(args) as ToolDefinition['inputSchema'], ...(annotations ? { annotations: { ...annotations } } : {}) };
 }
 
-const describeTool = ownTool(
-  DESCRIBE_TOOLS,
-  'Get full definitions (input schema, examples) of tools by name before calling them.',
-  { names: { type: 'array', items: { type: 'string' } } },
-  ['names'],
-  READS_ONLY,
-);
+const describeTool = ownTool(DESCRIBE_TOOLS, 'Get full definitions (input schema, examples) of tools by name before calling them.', describeToolsArgs, READS_ONLY);
 
-const executeTool = ownTool(EXECUTE_TOOL, 'Call any tool by name, including ones not in the list (find them with search_tools).', { name: { type: 'string' }, arguments: { type: 'object' } }, ['name']);
+const executeTool = ownTool(EXECUTE_TOOL, 'Call any tool by name, including ones not in the list (find them with search_tools).', executeToolArgs);
 
-const listGroupsTool = ownTool(LIST_TOOL_GROUPS, 'List tool groups with counts; pass group to list its tools.', { group: { type: 'string' } }, undefined, READS_ONLY);
+const listGroupsTool = ownTool(LIST_TOOL_GROUPS, 'List tool groups with counts; pass group to list its tools.', listToolGroupsArgs, READS_ONLY);

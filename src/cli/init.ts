@@ -3,8 +3,8 @@ import path from 'node:path';
 import { CLIENT_NAMES, withClaudeCodeScopes, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { schemaReference } from '../init/schema-ref.js';
 import { parseConfig } from '../config/load.js';
-import { strategySchema } from '../config/schema.js';
-import { importStrategy } from '../hub/clients.js';
+import { strategySchema, type Strategy } from '../config/schema.js';
+import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { initHints } from './init-hints.js';
@@ -56,3 +56,27 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   io.out(`Replace the imported servers in your client with lazytools${imported.secrets.length > 0 ? ' (fill in the <VALUES> from your old config)' : ''}.\n${snippets.join('\n\n')}`);
   return 0;
 });
+
+/** The `clientInfo.name` each client `lazytools init --from` reads sends when it connects. */
+const CLIENT_INFO_NAMES: Record<ClientName, string> = {
+  'claude-desktop': 'claude-ai',
+  cursor: 'cursor-vscode',
+  vscode: 'Visual Studio Code',
+  'claude-code': 'claude-code',
+};
+
+/**
+ * The rc strategy `lazytools init` writes for the client it imports from, and why: `auto`, which
+ * serves each connecting client by its `clientInfo.name` (focus/scope CLIENT_TABLE). A client that
+ * ignores list_changed (Claude Desktop, Cursor) gets `proxy` that way, so its one and only list
+ * reaches every tool; writing `proxy` itself would do the same for that client but serve every
+ * other client the constant list too, and make `status` and `check` report only the meta-tools.
+ */
+function importStrategy(client: ClientName | undefined): { strategy: Strategy; reason: string } {
+  const auto = '"auto" serves each connecting client by its clientInfo.name (README client table; unknown clients get "hybrid")';
+  if (client === undefined) return { strategy: 'auto', reason: `${auto}; the client is not known from the file` };
+  const served = servedStrategy('auto', 'legacy', CLIENT_INFO_NAMES[client]);
+  if (served === 'proxy')
+    return { strategy: 'auto', reason: `${auto}: ${client} ignores tools/list_changed, so it gets "proxy", a constant list (focus_mode, search_tools, describe_tools, execute_tool, list_tool_groups) that reaches every tool` };
+  return { strategy: 'auto', reason: `${auto}: ${client} gets "${served}"` };
+}

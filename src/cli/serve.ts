@@ -1,4 +1,4 @@
-import { serve } from '../front/serve.js';
+import { serve } from '../app/serve.js';
 import { steadyYoungGeneration } from '../util/memory.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import {configFlag, defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';

@@ -5,6 +5,7 @@ import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { globMatcher, modeNamed, modeShows } from './policy.js';
+import { servedStrategy } from './scope.js';
 import { capability, listedThing, modeFocus, nameWords, toolPriority, type Priority } from './priority.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
@@ -82,7 +83,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const modePin = globMatcher(mode.pin);
   const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
   const members = catalog.tools.filter((tool) => modeShows(config, mode, tool));
-  const strategy = config.strategy === 'auto' ? 'hybrid' : config.strategy;
+  const strategy = servedStrategy(config.strategy);
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = ownToolsTokens(config, strategy, catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);

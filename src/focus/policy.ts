@@ -15,8 +15,8 @@ import { own } from '../util/own.js';
  * - hiddenTools "reject": tools outside the session's visible set are not run, and search may
  *   show them but not add them; a mode switch (where allowed) is the way to reach them.
  * - stateless (2026-07-28) requests: the mode comes from the request (endpoint, bearer token,
- *   server variant, else the default; requestMode), the list never varies with what the client
- *   did, so search adds nothing and focus_mode only says how to reach a mode;
+ *   server variant, else the default; focus/scope.ts), the list never varies with what the client
+ *   did, so search adds nothing and focus_mode answers with the mode's tools;
  * - a bearer token's modes are a boundary: no endpoint or variant widens them, and tools outside
  *   the mode are refused whatever hiddenTools says.
  */
@@ -31,7 +31,7 @@ export interface PolicySubject {
   inMode(tool: CatalogTool): boolean;
   /** True for a 2026-07-28 request: its list may not vary with anything the client did. */
   readonly stateless?: boolean | undefined;
-  /** Who the caller is allowed to be (boundaryOf): a bearer token's modes bound everything it does. */
+  /** Who the caller is allowed to be (scope.ts boundaryOf): a bearer token's modes bound everything it does. */
   readonly boundary?: Boundary | undefined;
 }
 
@@ -50,14 +50,6 @@ export interface Boundary {
   readonly token: boolean;
   /** The token's label (for messages; never the token). */
   readonly label?: string | undefined;
-}
-
-/** The boundary of a request or session: its fixed mode (or the served ones) narrowed by its token's modes. */
-export function boundaryOf(request: Pick<ModeRequest, 'endpoint' | 'served' | 'tokenModes' | 'tokenLabel'>): Boundary {
-  const { endpoint, served, tokenModes } = request;
-  const fixed = endpoint !== undefined ? [endpoint] : served;
-  const modes = tokenModes === undefined ? fixed : fixed === undefined ? [...tokenModes] : fixed.filter((name) => tokenModes.includes(name));
-  return { modes, token: tokenModes !== undefined, label: request.tokenLabel };
 }
 
 /** The boundary's modes when a token drew it (what it hides lies outside them), else undefined. */
@@ -135,54 +127,6 @@ export function boundaryServers(catalog: Catalog, config: Pick<ResolvedConfig, '
 
 type PolicyConfig = Pick<ResolvedConfig, 'modes' | 'hiddenTools' | 'alwaysVisible'>;
 
-/** What a stateless (2026-07-28) request says about its mode. */
-export interface ModeRequest {
-  /** The mode of the endpoint path (`/mcp/<mode>`). */
-  endpoint?: string | undefined;
-  /** The modes `serve --mode` serves (the only ones reachable), when set. */
-  served?: readonly string[] | undefined;
-  /** The modes the request's bearer token may use, when the token is mapped. */
-  tokenModes?: readonly string[] | undefined;
-  /** The token's label (for messages; never the token). */
-  tokenLabel?: string | undefined;
-  /** The raw `_meta["io.modelcontextprotocol/server-variant"]` value, when present. */
-  variant?: unknown;
-}
-
-/** The mode a stateless request runs in, or why it may not run. */
-export type ModeResolution = { mode: string; bound: boolean; boundary: boolean } | { refusal: string };
-
-/**
- * The mode of a stateless request: its variant, else its endpoint, else the first mode `serve
- * --mode` serves (that the token allows), else the token's first mode, else `defaultMode`. A
- * variant must be offered (rc `variants`), an endpoint's mode cannot be swapped by a variant, and
- * neither may leave the modes `serve --mode` serves or the token allows.
- */
-export function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode' | 'variants'>, request: ModeRequest): ModeResolution {
-  const { endpoint, served, tokenModes, variant } = request;
-  if (variant !== undefined) {
-    if (config.variants === undefined) return { refusal: 'Server variants are not enabled on this gateway (rc "variants": {"enabled": true}); omit io.modelcontextprotocol/server-variant.' };
-    if (typeof variant !== 'string' || !config.variants.includes(variant) || !modeNamed(config, variant))
-      return { refusal: `Unknown server variant ${JSON.stringify(variant)?.slice(0, 80) ?? String(variant)}. Variants: ${config.variants.filter((name) => !tokenModes || tokenModes.includes(name)).join(', ')}.` };
-  }
-  const unknownEndpoint = endpoint === undefined ? undefined : servedRefusal(config, endpoint, undefined, tokenModes);
-  if (unknownEndpoint !== undefined) return { refusal: unknownEndpoint };
-  if (endpoint !== undefined && variant !== undefined && variant !== endpoint)
-    return { refusal: `This endpoint serves mode "${endpoint}" only; variant "${String(variant)}" is served at /mcp without a mode (or at /mcp/${String(variant)}).` };
-  const mode =
-    (variant as string | undefined) ??
-    endpoint ??
-    (served && tokenModes ? served.find((name) => tokenModes.includes(name)) : undefined) ??
-    served?.[0] ??
-    tokenModes?.[0] ??
-    config.defaultMode;
-  const unserved = servedRefusal(config, mode, served, tokenModes);
-  if (unserved !== undefined) return { refusal: unserved };
-  if (tokenModes !== undefined && !tokenModes.includes(mode))
-    return { refusal: `The bearer token${request.tokenLabel ? ` "${request.tokenLabel}"` : ''} may use mode(s) ${tokenModes.join(', ')} only, not "${mode}".` };
-  return { mode, bound: endpoint !== undefined || served !== undefined || tokenModes !== undefined, boundary: tokenModes !== undefined };
-}
-
 /** The resolved mode of that name (own names only: "toString" is not a mode unless defined). */
 export function modeNamed(config: Pick<ResolvedConfig, 'modes'>, name: string): ResolvedMode | undefined {
   return own(config.modes, name);
@@ -230,15 +174,6 @@ export function mayEnable(config: PolicyConfig, subject: PolicySubject, strategy
 }
 
 /**
- * The strategy a stateless request is served with: `proxy` stays; every other one becomes
- * `hybrid`, since no list changes per client (`notify`'s search-adds-to-the-list cannot work, and
- * `auto` would vary the list by client name).
- */
-export function statelessStrategy(setting: string): 'proxy' | 'hybrid' {
-  return setting === 'proxy' ? 'proxy' : 'hybrid';
-}
-
-/**
  * Why the caller may not change its mode or groups (focus_mode), or undefined when it may: a
  * fixed mode never changes. A token's caller may, among its modes only (focus-tool's
  * readFocusArgs names and accepts only those).
@@ -256,7 +191,7 @@ export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode'>): string
  */
 export function servedRefusal(config: Pick<ResolvedConfig, 'modes'>, mode: string, served: readonly string[] | undefined, listed: readonly string[] | undefined): string | undefined {
   if (served !== undefined && !served.includes(mode)) return `This gateway serves only mode(s) ${served.join(', ')}; "${mode}" is not one of them.`;
-  // The names are listed only on a refusal: requestMode runs per request, and a config may hold thousands of modes.
+  // The names are listed only on a refusal: a scope is resolved per request, and a config may hold thousands of modes.
   if (!modeNamed(config, mode)) return `Unknown mode "${mode}". Modes: ${(listed ?? Object.keys(config.modes)).filter((name) => modeNamed(config, name)).join(', ')}.`;
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { FocusState } from './machine.js';
+import type { FocusState } from './state.js';
 import { modeAllows, modeNamed } from './policy.js';
 import { modeFit, type FitConfig } from './fit.js';
 

@@ -1,7 +1,7 @@
 /**
  * The wire shapes of the draft MCP extension `io.modelcontextprotocol/groups` ("Progressive
  * Disclosure via Groups", 2026-09-28), shared by lazytools' server side (focus/group-view.ts,
- * front/groups-ext.ts) and the host helper (client.ts). No lazytools imports: hosts load only this.
+ * handlers/groups.ts) and the host helper (client.ts). No lazytools imports: hosts load only this.
  */
 
 /** The extension's identifier, in capabilities and in `_meta` client capabilities. */

@@ -1,34 +1,14 @@
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { findTool, type CatalogTool } from '../catalog/catalog.js';
-import type { RequestId } from '../util/jsonrpc.js';
-import { didYouMean } from '../util/closest.js';
-import { echoName } from '../util/errors.js';
-import { visibleToolNames } from '../focus/policy.js';
+import { boundaryAllowsMode, callRefusal, modeNamed, switchRefusal, visibleModeNames, visibleToolNames } from '../focus/policy.js';
+import { initialFocus } from '../focus/state.js';
+import { modeMembers } from '../focus/visible.js';
+import { UnknownNameError } from '../util/errors.js';
+import { toolError, toolFailed, unknownTool, upstreamFailure } from '../protocol/errors.js';
 import { UpstreamError } from '../upstream/error.js';
 import type { Upstream } from '../upstream/upstream.js';
-import { upstreamFailure, type CallVia, type ToolSession } from './context.js';
-import { errorResult } from './results.js';
-
-/** How a call reached a tool: named directly, or through execute_tool. */
-
-/**
- * One `tools/call` as the tool handlers see it: its id, its cancellation and how to report
- * progress. Narrow on purpose, and free of SDK types, so any front (a session, a stateless
- * request) can build one.
- */
-export interface CallContext {
-  readonly requestId: RequestId | undefined;
-  readonly signal: AbortSignal | undefined;
-  /** The client's progress token, when it asked for progress. */
-  readonly progressToken: unknown;
-  /** Sends a notification related to this call (progress). */
-  notify(method: string, params: Record<string, unknown>): void;
-  /**
-   * A 2026-07-28 front: the upstream's own input_required results go back to the client as
-   * sent, and `retry` (its inputResponses and requestState on the client's retry) goes with the call.
-   */
-  readonly passInput?: { retry: Record<string, unknown> } | undefined;
-}
+import { didYouMean } from '../util/closest.js';
+import type { CallContext, Caller, CallVia } from './caller.js';
 
 /** The call context of an SDK request handler. */
 export function callContext(ctx: ServerContext): CallContext {
@@ -40,30 +20,57 @@ export function callContext(ctx: ServerContext): CallContext {
   };
 }
 
-/** The tool and its upstream when the session may call it now, else the isError result saying why. */
-function permitted(session: CallingSession, name: string): { tool: CatalogTool; upstream: Upstream } | { result: CallToolResult } {
-  const catalog = session.gateway.catalog;
+/**
+ * The permit of one call, asked by every path that runs a catalog tool (the SDK handler,
+ * execute_tool, a 2025 session's raw relay): the tool and its upstream when the caller may call
+ * it now, else the isError result saying why (held back by rc `pin`, unknown to this caller,
+ * refused by the mode's rules, its server not configured).
+ */
+export function permitted(caller: Caller, name: string, refusal: (tool: CatalogTool) => string | undefined = (tool) => caller.refusal(tool)): { tool: CatalogTool; upstream: Upstream } | { result: CallToolResult } {
+  const { catalog, config, driftHeld } = caller.hub;
   const tool = findTool(catalog, name);
-  const held = tool ? undefined : session.gateway.heldBack.get(name);
-  if (held) return { result: errorResult(`"${name}" is held back: ${held}.`) };
-  if (!tool) return { result: errorResult(`Unknown tool "${echoName(name)}".${didYouMean(name, visibleToolNames(catalog, session.gateway.config, session.boundary))} Use search_tools to find tools.`) };
-  const refusal = session.refusal(tool);
-  if (refusal) return { result: errorResult(refusal) };
-  const upstream = session.gateway.upstreamOf(tool);
-  if (!upstream) return { result: errorResult(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`) };
+  const held = tool ? undefined : driftHeld.get(name);
+  if (held) return { result: toolError(`"${name}" is held back: ${held}.`) };
+  if (!tool) return { result: unknownTool(name, didYouMean(name, visibleToolNames(catalog, config, caller.boundary))) };
+  const refused = refusal(tool);
+  if (refused) return { result: toolError(refused) };
+  const upstream = caller.hub.upstreamOf(tool);
+  if (!upstream) return { result: toolError(`Tool "${name}" belongs to server "${tool.server}", which is not configured.`) };
   return { tool, upstream };
 }
 
-/** What calling a catalog tool needs from its caller: a session, or a stateless request (front/modern). */
-export type CallingSession = Pick<ToolSession, 'gateway' | 'refusal' | 'recordUsage' | 'origin' | 'boundary'>;
+/**
+ * The rule of a call execute_tool runs in another mode than the caller's (`mode`, stateless: no
+ * session changes): the mode's own rules (read-only, hiddenTools, a token's boundary), or why the
+ * caller may not run anything in that mode (unknown to it, or its mode is fixed to another).
+ */
+export function ruleOfMode(caller: Caller, mode: string): { refusal: (tool: CatalogTool) => string | undefined } | { refused: string } {
+  const config = caller.hub.config;
+  const modes = visibleModeNames(config, caller.boundary);
+  const unknown = () => ({ refused: new UnknownNameError('mode', mode, modes).message });
+  if (!modeNamed(config, mode) || !modes.includes(mode)) return unknown();
+  const fixed = switchRefusal(caller);
+  if (fixed !== undefined) return { refused: fixed };
+  if (!boundaryAllowsMode(caller.boundary, mode)) return unknown();
+  let members: Set<string> | undefined;
+  const subject = {
+    mode,
+    fixedMode: undefined,
+    stateless: caller.stateless,
+    boundary: caller.boundary,
+    inMode: (tool: CatalogTool) => (members ??= new Set(modeMembers(caller.hub.catalog, config, initialFocus(mode)).map((member) => member.id))).has(tool.id),
+  };
+  return { refusal: (tool) => callRefusal(config, subject, tool) };
+}
 
 /**
- * Calls a catalog tool by exposed name or id, after the mode's checks (focus/policy): read-only
- * modes refuse tools not annotated read-only; `policy.hiddenTools: reject` refuses tools outside
- * the mode. Failures are `isError` results naming the tool.
+ * Calls a catalog tool by exposed name or id once the permit allows it (a server known only from
+ * the lock starts first, and the permit is asked again of its live definition); `refusal` is the
+ * caller's own rule unless execute_tool names another mode. Failures are `isError` results
+ * naming the tool.
  */
-export async function callCatalogTool(session: CallingSession, name: string, args: unknown, call: CallContext | undefined, via: CallVia): Promise<CallToolResult> {
-  let found = permitted(session, name);
+export async function callCatalogTool(caller: Caller, name: string, args: unknown, call: CallContext | undefined, via: CallVia, refusal?: (tool: CatalogTool) => string | undefined): Promise<CallToolResult> {
+  let found = permitted(caller, name, refusal);
   if ('result' in found) return found.result;
   if (found.upstream.status !== 'ready') {
     // A tool known from the lock: start its server, then decide again on its live definition
@@ -71,21 +78,21 @@ export async function callCatalogTool(session: CallingSession, name: string, arg
     try {
       await found.upstream.start();
     } catch (error) {
-      return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
+      return toolFailed(name, error as Error);
     }
-    found = permitted(session, name);
+    found = permitted(caller, name, refusal);
     if ('result' in found) return found.result;
   }
   const { tool, upstream } = found;
-  session.recordUsage(tool, via);
+  caller.recordUsage(tool, via);
   const progressToken = call?.progressToken;
   try {
     const result = await upstream.call(
-      { name: tool.name, arguments: (args ?? {}) as Record<string, unknown>, ...call?.passInput?.retry },
+      { name: tool.name, arguments: (args ?? {}) as Record<string, unknown>, ...call?.passInput?.retry() },
       {
         signal: call?.signal,
         inputRequired: call?.passInput ? 'return' : undefined,
-        origin: session.origin(call?.requestId),
+        origin: caller.origin(call?.requestId),
         onProgress: progressToken === undefined || !call ? undefined : (params) => call.notify('notifications/progress', { ...params, progressToken }),
       },
     );
@@ -94,6 +101,21 @@ export async function callCatalogTool(session: CallingSession, name: string, arg
     // In 2026-07-28, an upstream's protocol error on a retry (a tampered requestState, a missing
     // capability) is the request's answer, passed on as the upstream sent it.
     if (call?.passInput && error instanceof UpstreamError && error.rpcError) throw upstreamFailure(error);
-    return errorResult(`Tool "${name}" failed: ${(error as Error).message}`);
+    return toolFailed(name, error as Error);
+  }
+}
+
+/**
+ * Sends a request of the caller's (prompts/get, resources/read, completion/complete) to the
+ * upstream that serves it and returns the answer verbatim; its error, verbatim too. In
+ * 2026-07-28 the retry's material goes with it and the upstream's own input_required rounds come
+ * back as sent.
+ */
+export async function forward(caller: Caller, upstream: Upstream, method: string, params: Record<string, unknown>, call: CallContext): Promise<never> {
+  try {
+    const sent = call.passInput ? { ...params, ...call.passInput.retry(params._meta) } : params;
+    return (await upstream.request(method, sent, { origin: caller.origin(call.requestId), signal: call.signal, inputRequired: call.passInput ? 'return' : undefined })) as never;
+  } catch (error) {
+    throw upstreamFailure(error);
   }
 }

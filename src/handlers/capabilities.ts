@@ -2,7 +2,7 @@ import type { ServerCapabilities } from '@modelcontextprotocol/server';
 import type { Era } from '../protocol/era.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { capText } from '../util/bounds.js';
-import { groupsExtensions } from './groups-ext.js';
+import { groupsExtensions } from './groups.js';
 
 /** Longest instructions text taken from one upstream (they go into every initialize and discover answer). */
 export const MAX_UPSTREAM_INSTRUCTIONS = 4 * 1024;

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import type { ListKind } from '../upstream/upstream.js';
-import type { HubView } from './context.js';
+import type { CatalogHub, RoutingContext } from './caller.js';
 
 /*
- * List-change detection for both eras, one home: a 2025 session's visible tools (hub/session) and
- * groups (groups-ext), and the lists 2026-07-28 `subscriptions/listen` streams hear about
- * (watchListChanges, used by front/http-modern and front/stdio-eras; front/modern/groups-listen)
- * go through one AnnouncedList each, so "list_changed only when the list a client sees changed"
- * is decided in one place.
+ * List-change detection for both eras, one home: a 2025 session's visible tools (callers/session)
+ * and groups (handlers/groups), and the lists 2026-07-28 `subscriptions/listen` streams hear
+ * about (watchListChanges, used by transports/http-modern and transports/stdio-eras;
+ * transports/groups-listen) go through one AnnouncedList each, so "list_changed only when the
+ * list a client sees changed" is decided in one place.
  */
 
 /**
@@ -53,7 +53,7 @@ export class AnnouncedList<T> {
   }
 }
 
-/** A tools list as its sources (see tool-lists' entrySource) under a `definitions` setting. */
+/** A tools list as its sources (see handlers/tools entrySource) under a `definitions` setting. */
 export interface ListSources {
   definitions: string;
   tools: ToolDefinition[];
@@ -87,7 +87,7 @@ export interface ListNotifier {
 }
 
 /** The hub as watchListChanges needs it: the lists, and where it announces that one may have changed. */
-export interface ListChangeSource extends Pick<HubView, 'config' | 'catalog' | 'prompts' | 'resources'> {
+export interface ListChangeSource extends Pick<CatalogHub, 'config' | 'catalog'>, Pick<RoutingContext, 'prompts' | 'resources'> {
   readonly listChangeListeners: Set<(kind: ListKind) => void>;
 }
 

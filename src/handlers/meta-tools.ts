@@ -1,77 +1,65 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { findTool, sumTokens, type CatalogGroup, type CatalogTool } from '../catalog/catalog.js';
+import { describeToolsArgs, executeToolArgs, listToolGroupsArgs, readArgs, searchToolsArgs } from '../catalog/own-args.js';
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
-import { groupToolsWithin, mayEnable, modeAllows, modeNamed, visibleToolNames, withinBoundary, type Boundary } from '../focus/policy.js';
+import { groupToolsWithin, mayEnable, modeAllows, modeNamed, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
+import { toolError } from '../protocol/errors.js';
 import { searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
-import { errorResult, jsonResult } from './results.js';
-import { callCatalogTool, type CallContext, type CallingSession } from './call.js';
-import type { ToolSession } from './context.js';
+import { jsonResult } from './results.js';
+import { callCatalogTool, ruleOfMode } from './call.js';
+import type { CallContext, Caller } from './caller.js';
 import { argumentProblems } from './validate.js';
 import { fitLines, fitting, jsonBytes, PAGE_MAX_BYTES } from './paging.js';
 import { exampleArguments } from './examples.js';
-import { MAX_QUERIES } from '../search/engine.js';
+import { GROUPS_INDEX } from './resources.js';
 
 const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS]);
 
 /** Unknown names of one describe_tools call that get "closest" hints (the rest get none): bounded work per call. */
 const HINTED_NAMES = 10;
 
-/**
- * What the meta-tools need from whoever serves them: a legacy session, or one stateless
- * 2026-07-28 request (front/modern), whose `stateless` flag makes search add nothing.
- */
-export type MetaToolSession = CallingSession &
-  Pick<ToolSession, 'mode' | 'fixedMode' | 'strategy' | 'inMode' | 'focusEvent' | 'noteSearched' | 'ownDefinitions'> & {
-    readonly stateless?: boolean | undefined;
-    readonly boundary?: Boundary | undefined;
-  };
-
 export function isMetaTool(name: string): boolean {
   return META.has(name);
 }
 
-/** Runs one of the discovery meta-tools; bad arguments are `isError` results naming the field. */
-export async function handleMetaTool(session: MetaToolSession, name: string, raw: unknown, call: CallContext): Promise<CallToolResult> {
-  const args = (raw ?? {}) as Record<string, unknown>;
+/** Runs one of the discovery meta-tools; bad arguments are `isError` results naming the field (catalog/own-args). */
+export async function handleMetaTool(session: Caller, name: string, raw: unknown, call: CallContext): Promise<CallToolResult> {
   switch (name) {
     case SEARCH_TOOLS:
-      return searchTools(session, args);
+      return searchTools(session, raw);
     case DESCRIBE_TOOLS:
-      return describeTools(session, args);
+      return describeTools(session, raw);
     case EXECUTE_TOOL:
-      return executeTool(session, args, call);
+      return executeTool(session, raw, call);
     default:
-      return listToolGroups(session, args);
+      return listToolGroups(session, raw);
   }
 }
 
-function searchTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
-  const { limit = 5, group, detail = 'summary', enable } = args;
-  const queries = searchQueries(args);
-  if (typeof queries === 'string') return errorResult(queries);
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 50) return errorResult('search_tools: "limit" must be a whole number from 1 to 50.');
-  if (group !== undefined && typeof group !== 'string') return errorResult('search_tools: "group" must be a string.');
-  if (detail !== 'name' && detail !== 'summary' && detail !== 'schema') return errorResult('search_tools: "detail" must be "name", "summary" or "schema".');
-  if (enable !== undefined && typeof enable !== 'boolean') return errorResult('search_tools: "enable" must be a boolean.');
-  const gateway = session.gateway;
-  if (group !== undefined && !visibleGroup(session, group)) return errorResult(new UnknownNameError('group', group, visibleGroupNames(session)).message);
+function searchTools(session: Caller, raw: unknown): CallToolResult {
+  const read = readArgs(searchToolsArgs, SEARCH_TOOLS, raw);
+  if ('problem' in read) return toolError(read.problem);
+  const { limit = 5, group, detail = 'summary', enable } = read.args;
+  const queries = [read.args.query, ...(read.args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '');
+  const hub = session.hub;
+  if (group !== undefined && !visibleGroup(session, group)) return toolError(new UnknownNameError('group', group, visibleGroupNames(session)).message);
   // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
   // nor what lies outside a token's modes.
-  const config = gateway.config;
+  const config = hub.config;
   const mode = modeNamed(config, session.mode);
   const boundary = session.boundary?.token ? session.boundary : undefined;
   const filter =
     mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
   // The mode's tools, held back (left out of its list to fit the budget) or shown, rank first.
-  const fitted = modeFit(gateway.catalog, config, session.mode);
-  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
+  const fitted = modeFit(hub.catalog, config, session.mode);
+  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
-  const canEnable = mayEnable(gateway.config, session, session.strategy);
+  const canEnable = mayEnable(hub.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.focusEvent({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
   session.noteSearched(hits.map((hit) => hit.tool));
@@ -86,33 +74,19 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
 }
 
 /**
- * The queries of a search_tools call: `query`, then each of `queries` (one per step of a task),
- * or the error text when neither holds a non-empty string.
- */
-function searchQueries(args: Record<string, unknown>): string[] | string {
-  const { query, queries } = args;
-  if (query !== undefined && typeof query !== 'string') return 'search_tools: "query" must be a string.';
-  if (queries !== undefined && (!Array.isArray(queries) || !queries.every((q) => typeof q === 'string')))
-    return 'search_tools: "queries" must be an array of strings, one short query per step of the task.';
-  if (Array.isArray(queries) && queries.length > MAX_QUERIES) return `search_tools: "queries" takes at most ${MAX_QUERIES} queries.`;
-  const all = [query, ...((queries as string[] | undefined) ?? [])].filter((q): q is string => typeof q === 'string' && q.trim() !== '');
-  return all.length > 0 ? all : 'search_tools: pass "query" (a non-empty string) or "queries" (one short query per step).';
-}
-
-/**
  * Why hits were not added, and how to reach them with the tools this session has (notify has no
  * execute_tool; a fixed mode or reject policy has no way round).
  */
-function notAddedNote(session: MetaToolSession, canEnable: boolean): string {
+function notAddedNote(session: Caller, canEnable: boolean): string {
   if (session.stateless && session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL))
     return session.boundary?.token ? `call with execute_tool (this token runs only tools of mode "${session.mode}")` : 'call with execute_tool';
   // A fixed endpoint's list never changes; whether a tool outside its mode runs is the policy's
   // (hiddenTools), so say what is true here rather than "cannot be called".
-  if (session.fixedMode !== undefined && session.gateway.config.hiddenTools === 'reject')
+  if (session.fixedMode !== undefined && session.hub.config.hiddenTools === 'reject')
     return `this endpoint serves only mode "${session.fixedMode}": tools outside it cannot be added or called here`;
   if (session.fixedMode !== undefined)
     return `not added: this endpoint's list (mode "${session.fixedMode}") does not change; ${session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL) ? 'call one with execute_tool' : 'call one by its name'}`;
-  if (session.gateway.config.hiddenTools === 'reject') return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
+  if (session.hub.config.hiddenTools === 'reject') return 'not added: this gateway rejects tools outside the mode; switch with focus_mode to a mode that includes them';
   if (session.ownDefinitions().some((tool) => tool.name === EXECUTE_TOOL)) return 'call with execute_tool';
   if (canEnable) return 'not added to your list: call one by its name, or search again with "enable": true to add them';
   return 'call one by its name';
@@ -122,19 +96,19 @@ function notAddedNote(session: MetaToolSession, canEnable: boolean): string {
  * The answer to a meta-tool this session's strategy does not list: what to use instead here,
  * and which strategy lists it.
  */
-export function unlistedMetaTool(session: MetaToolSession, name: string): CallToolResult {
+export function unlistedMetaTool(session: Caller, name: string): CallToolResult {
   const instead: Record<string, string> = {
     [DESCRIBE_TOOLS]: 'search_tools with "detail": "schema" returns full descriptions and input schemas',
-    [LIST_TOOL_GROUPS]: 'read the resource lazytools://groups for the group index (focus_mode {"status": true} shows the active groups)',
+    [LIST_TOOL_GROUPS]: `read the resource ${GROUPS_INDEX} for the group index (focus_mode {"status": true} shows the active groups)`,
     [EXECUTE_TOOL]: 'call tools by their name; search_tools adds the tools it finds to your list',
   };
   const lists = name === EXECUTE_TOOL ? 'hybrid and proxy list it' : 'the proxy strategy lists it';
-  return errorResult(
+  return toolError(
     `"${name}" is not offered under the ${session.strategy} strategy (${lists}; serve --strategy proxy, or ?strategy=proxy on the HTTP initialize request). Here, ${instead[name] ?? 'use search_tools'}.`,
   );
 }
 
-function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: MetaToolSession): Record<string, unknown> {
+function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', session: Caller): Record<string, unknown> {
   if (detail === 'name') return { name: tool.exposedName };
   const base = { name: tool.exposedName, server: tool.server, summary: tool.summary, inMode: session.inMode(tool) };
   // The upstream's full description and schema: under compact definitions the list carries a cut.
@@ -147,12 +121,12 @@ function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', s
  * bounded however many names come (60,000 unknown names answered 4.46 MB); the names left out
  * follow in `notDescribed`, as many as the last quarter holds, and the note counts the rest.
  */
-function describeTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
-  const { names } = args;
-  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string'))
-    return errorResult('describe_tools: "names" must be a non-empty array of tool names.');
-  const catalog = session.gateway.catalog;
-  const config = session.gateway.config;
+function describeTools(session: Caller, raw: unknown): CallToolResult {
+  const read = readArgs(describeToolsArgs, DESCRIBE_TOOLS, raw);
+  if ('problem' in read) return toolError(read.problem);
+  const { names } = read.args;
+  const catalog = session.hub.catalog;
+  const config = session.hub.config;
   let hinted = 0;
   const describe = (name: string) => {
     const found = findTool(catalog, name);
@@ -170,7 +144,7 @@ function describeTools(session: MetaToolSession, args: Record<string, unknown>):
   };
   const tools: object[] = [];
   let bytes = 0;
-  for (const name of names as string[]) {
+  for (const name of names) {
     const entry = describe(name);
     const size = jsonBytes(entry) + 1;
     if (tools.length > 0 && bytes + size > (PAGE_MAX_BYTES * 3) / 4) break;
@@ -178,7 +152,7 @@ function describeTools(session: MetaToolSession, args: Record<string, unknown>):
     bytes += size;
   }
   if (tools.length === names.length) return jsonResult({ tools });
-  const left = (names as string[]).slice(tools.length);
+  const left = names.slice(tools.length);
   const { kept: notDescribed, omitted } = fittingNames(left.map(echoName), PAGE_MAX_BYTES / 4 - 512);
   const after = omitted > 0 ? ` (and the ${omitted} names after them: this answer holds at most ${notDescribed.length})` : '';
   return jsonResult({ tools, notDescribed, note: `${left.length} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed"${after}.` });
@@ -195,27 +169,30 @@ function fittingNames(names: readonly string[], maxBytes: number): { kept: strin
   return { kept: names.slice(0, end), omitted: names.length - end };
 }
 
-async function executeTool(session: MetaToolSession, args: Record<string, unknown>, call: CallContext): Promise<CallToolResult> {
-  const { name, arguments: toolArgs = {} } = args;
-  if (typeof name !== 'string' || name === '') return errorResult('execute_tool: "name" must be the name of a tool (find one with search_tools).');
-  if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) return errorResult('execute_tool: "arguments" must be an object.');
-  if (OWN_TOOL_NAMES.has(name)) return errorResult(`execute_tool: call "${name}" directly.`);
-  const tool = findTool(session.gateway.catalog, name);
+async function executeTool(session: Caller, raw: unknown, call: CallContext): Promise<CallToolResult> {
+  const read = readArgs(executeToolArgs, EXECUTE_TOOL, raw);
+  if ('problem' in read) return toolError(read.problem);
+  const { name, arguments: toolArgs = {}, mode } = read.args;
+  if (OWN_TOOL_NAMES.has(name)) return toolError(`execute_tool: call "${name}" directly.`);
+  const rule = mode === undefined || mode === session.mode ? undefined : ruleOfMode(session, mode);
+  if (rule && 'refused' in rule) return toolError(`execute_tool: ${rule.refused}`);
+  const tool = findTool(session.hub.catalog, name);
   // Validation would describe the schema: not for a tool outside a token's modes (refused below).
-  if (tool && withinBoundary(session.gateway.config, session.boundary, tool)) {
+  if (tool && withinBoundary(session.hub.config, session.boundary, tool)) {
     const problems = await argumentProblems(tool.definition, toolArgs);
-    if (problems.length > 0) return errorResult(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
+    if (problems.length > 0) return toolError(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
-  return callCatalogTool(session, name, toolArgs, call, 'execute_tool');
+  return callCatalogTool(session, name, toolArgs, call, 'execute_tool', rule?.refusal);
 }
 
-function listToolGroups(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
-  const { group } = args;
+function listToolGroups(session: Caller, raw: unknown): CallToolResult {
+  const read = readArgs(listToolGroupsArgs, LIST_TOOL_GROUPS, raw);
+  if ('problem' in read) return toolError(read.problem);
+  const { group } = read.args;
   if (group !== undefined) {
-    if (typeof group !== 'string') return errorResult('list_tool_groups: "group" must be a string.');
     const found = visibleGroup(session, group);
-    if (!found) return errorResult(new UnknownNameError('group', group, visibleGroupNames(session)).message);
-    const lines = groupToolsWithin(session.gateway.config, session.boundary, found).map((t) => `${t.exposedName}: ${t.summary}`);
+    if (!found) return toolError(new UnknownNameError('group', group, visibleGroupNames(session)).message);
+    const lines = groupToolsWithin(session.hub.config, session.boundary, found).map((t) => `${t.exposedName}: ${t.summary}`);
     const more = (omitted: number) => `… and ${omitted} more tools (answer bound 1 MiB): find one with search_tools {"group": "${found.name}", "query": …}.`;
     return { content: [{ type: 'text', text: `${found.name}: ${found.description}\n${fitLines(lines, more)}` }] };
   }
@@ -223,27 +200,27 @@ function listToolGroups(session: MetaToolSession, args: Record<string, unknown>)
 }
 
 /** One line per non-empty group: name, tool count, tokens, description (the catch-all `all` left out). */
-function groupIndex(session: MetaToolSession): string {
-  const catalog = session.gateway.catalog;
-  const active = new Set(modeNamed(session.gateway.config, session.mode)?.groups ?? []);
+function groupIndex(session: Caller): string {
+  const catalog = session.hub.catalog;
+  const active = new Set(modeNamed(session.hub.config, session.mode)?.groups ?? []);
   const lines = [...catalog.groups.values()]
     .filter((group) => !group.catchAll)
-    .map((group) => ({ group, tools: groupToolsWithin(session.gateway.config, session.boundary, group) }))
+    .map((group) => ({ group, tools: groupToolsWithin(session.hub.config, session.boundary, group) }))
     .filter(({ tools }) => tools.length > 0)
     .map(({ group, tools }) => `${group.name}${active.has(group.name) ? '*' : ''} (${tools.length}, ${sumTokens(tools)}t): ${group.description}`);
-  const fitted = modeFit(catalog, session.gateway.config, session.mode);
+  const fitted = modeFit(catalog, session.hub.config, session.mode);
   // Under proxy no mode tool is listed, so nothing is "held back": every tool is one execute_tool away.
   const held = fitted && fitted.heldBack.length > 0 && session.strategy !== 'proxy' ? `${fitted.heldBack.length} tools of the mode held back by its budget: search_tools finds them first\n` : '';
   return `${held}groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }
 
 /** The group of that name when the caller may see some of its tools (every group unless a token bounds it). */
-function visibleGroup(session: Pick<MetaToolSession, 'gateway' | 'boundary'>, name: string): CatalogGroup | undefined {
-  const group = session.gateway.catalog.groups.get(name);
+function visibleGroup(session: Caller, name: string): CatalogGroup | undefined {
+  const group = session.hub.catalog.groups.get(name);
   if (!group || !session.boundary?.token) return group;
-  return groupToolsWithin(session.gateway.config, session.boundary, group).length > 0 ? group : undefined;
+  return groupToolsWithin(session.hub.config, session.boundary, group).length > 0 ? group : undefined;
 }
 
-function visibleGroupNames(session: Pick<MetaToolSession, 'gateway' | 'boundary'>): string[] {
-  return [...session.gateway.catalog.groups.keys()].filter((name) => visibleGroup(session, name) !== undefined);
+function visibleGroupNames(session: Caller): string[] {
+  return [...session.hub.catalog.groups.keys()].filter((name) => visibleGroup(session, name) !== undefined);
 }

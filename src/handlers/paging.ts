@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ErrorCode, rpcError } from '../protocol/errors.js';
+import { invalidCursor } from '../protocol/errors.js';
 
 /**
  * Bounds of one page of a list lazytools serves. The MCP TypeScript SDK's stdio client refuses any
@@ -10,14 +10,6 @@ import { ErrorCode, rpcError } from '../protocol/errors.js';
  */
 export const PAGE_MAX_ITEMS = 1_000;
 export const PAGE_MAX_BYTES = 1024 * 1024;
-
-/** Thrown for a cursor this list did not hand out, or one from before the list changed. */
-export class InvalidCursorError extends Error {
-  constructor(reason: string) {
-    super(`Invalid cursor: ${reason}. List again from the start (without a cursor).`);
-    this.name = 'InvalidCursorError';
-  }
-}
 
 export interface Page<T> {
   items: T[];
@@ -41,7 +33,7 @@ export function jsonBytes(item: object): number {
 /**
  * One page of `items` after `cursor`. Pages are stable for a given list: the cursor carries a
  * digest of the list's keys and an offset, so a cursor from before the list changed is refused
- * with {@link InvalidCursorError} (the spec's invalid-params error) rather than answered with a
+ * with the spec's invalid-params error (protocol/errors invalidCursor) rather than answered with a
  * shifted, wrong page. The order is the caller's, which must be deterministic. `sized` gives
  * what is sent for an item (its bytes bound the page); it is called only up to the page's end.
  */
@@ -72,9 +64,9 @@ function fitsOnePage<T extends object>(items: readonly T[], sized: (item: T) => 
 
 function offsetOf<T>(cursor: string, items: readonly T[], keyOf: (item: T) => string): number {
   const match = /^([A-Za-z0-9_-]{16})\.(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidCursorError('not a cursor this server handed out');
+  if (!match) throw invalidCursor('not a cursor this server handed out');
   const offset = Number(match[2]);
-  if (match[1] !== digest(items, keyOf) || offset <= 0 || offset >= items.length) throw new InvalidCursorError('the list changed since this cursor was handed out');
+  if (match[1] !== digest(items, keyOf) || offset <= 0 || offset >= items.length) throw invalidCursor('the list changed since this cursor was handed out');
   return offset;
 }
 
@@ -91,18 +83,12 @@ function digest<T>(items: readonly T[], keyOf: (item: T) => string): string {
 
 /**
  * A list result page under `key` (`tools`, `prompts`, `resources`, ...), with `nextCursor` when
- * more follow; an invalid cursor becomes the spec's invalid-params error. `sent` maps an item to
+ * more follow; an invalid cursor is the spec's invalid-params error. `sent` maps an item to
  * what the answer carries, for the page's items only: a 10,000-tool list makes the listed
  * (compacted) definitions of one page, not of every tool, before its first answer.
  */
 export function listPage<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string, key: string, sent: (item: T) => object = (item) => item): Record<string, unknown> {
-  let page: Page<T>;
-  try {
-    page = paginate(items, cursor, keyOf, sent);
-  } catch (error) {
-    if (error instanceof InvalidCursorError) throw rpcError(ErrorCode.InvalidParams, error.message);
-    throw error;
-  }
+  const page = paginate(items, cursor, keyOf, sent);
   const sentItems = page.items.map(sent);
   return page.nextCursor === undefined ? { [key]: sentItems } : { [key]: sentItems, nextCursor: page.nextCursor };
 }

@@ -1,10 +1,10 @@
 import type { Server } from '@modelcontextprotocol/server';
+import { relayedError, unknownPrompt } from '../protocol/errors.js';
 import type { PromptDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
+import { forward } from './call.js';
+import type { Caller, CallerFront, PromptIndex, PromptRoute, RelayRoute, RoutingContext } from './caller.js';
 import { listPage } from './paging.js';
-import { relayError, upstreamFailure, type PromptIndex, type PromptRoute, type RelayRoute, type SessionContext } from './context.js';
-import { ErrorCode, rpcError } from '../protocol/errors.js';
-import { echoName } from '../util/errors.js';
 
 /**
  * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
@@ -27,30 +27,35 @@ export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'pr
   return { list, byName };
 }
 
-/** The route of an exposed prompt name, or an InvalidParams error naming it. */
-export function promptRoute(session: Pick<SessionContext, 'routing'>, name: unknown): { route: PromptRoute; upstream: Upstream } {
-  const route = typeof name === 'string' ? session.routing.prompts().byName.get(name) : undefined;
-  const upstream = route && session.routing.upstreams.get(route.server);
-  if (!route || !upstream) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${echoName(String(name))}"`);
-  return { route, upstream };
+/** Where an exposed prompt name leads for this routing (a token's servers only), or undefined. */
+function findPrompt(routing: RoutingContext, name: unknown): { route: PromptRoute; upstream: Upstream } | undefined {
+  const route = typeof name === 'string' ? routing.prompts().byName.get(name) : undefined;
+  const upstream = route && routing.upstreams.get(route.server);
+  return route && upstream ? { route, upstream } : undefined;
 }
 
-/** The relay route of a prompts/get for a listed prompt (renamed to the server's own). */
-export function promptRelayRoute(session: SessionContext, params: Record<string, unknown>): RelayRoute | undefined {
-  const route = typeof params.name === 'string' ? session.routing.prompts().byName.get(params.name) : undefined;
-  const upstream = route && session.routing.upstreams.get(route.server);
-  return route && upstream ? { upstream, params: { ...params, name: route.name }, failure: relayError } : undefined;
+/** The route of an exposed prompt name, or the unknown-prompt error (completion references prompts too). */
+export function promptRoute(routing: RoutingContext, name: unknown): { route: PromptRoute; upstream: Upstream } {
+  const found = findPrompt(routing, name);
+  if (!found) throw unknownPrompt(name);
+  return found;
 }
 
-/** prompts/list (every upstream's prompts) and prompts/get (routed to the prompt's server). */
-export function registerPrompts(server: Server, session: SessionContext): void {
-  server.setRequestHandler('prompts/list', (request) => listPage(session.routing.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts') as never);
-  server.setRequestHandler('prompts/get', async (request, ctx) => {
-    const { route, upstream } = promptRoute(session, request.params.name);
-    try {
-      return (await upstream.request('prompts/get', { ...request.params, name: route.name }, { origin: session.origin(ctx.mcpReq.id), signal: ctx.mcpReq.signal })) as never;
-    } catch (error) {
-      throw upstreamFailure(error);
-    }
+/** The relay route of a 2025 session's prompts/get for a listed prompt (renamed to the server's own). */
+export function promptRelayRoute(caller: Caller, params: Record<string, unknown>): RelayRoute | undefined {
+  const found = findPrompt(caller.routing, params.name);
+  return found && { upstream: found.upstream, params: { ...params, name: found.route.name }, failure: relayedError };
+}
+
+/** prompts/list (every upstream's prompts the caller may reach) and prompts/get (routed to the prompt's server). */
+export function registerPrompts<C extends Caller>(server: Server, front: CallerFront<C>): void {
+  server.setRequestHandler('prompts/list', (request, ctx) => {
+    const caller = front.callerOf(ctx);
+    return listPage(caller.routing.prompts().list, request.params?.cursor, (prompt) => prompt.name, 'prompts') as never;
+  });
+  server.setRequestHandler('prompts/get', (request, ctx) => {
+    const caller = front.callerOf(ctx);
+    const { route, upstream } = promptRoute(caller.routing, request.params.name);
+    return front.run(caller, ctx, `prompts/get ${request.params.name}`, (call) => forward(caller, upstream, 'prompts/get', { ...request.params, name: route.name }, call)) as never;
   });
 }

@@ -1,11 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redact } from '../util/redact.js';
 
-/** A tool error the model can read and act on: an `isError` result, never a protocol failure. */
-export function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: redact(message) }], isError: true };
-}
-
 /** A text result with optional structured content. */
 export function textResult(raw: string, structuredContent?: Record<string, unknown>): CallToolResult {
   const text = redact(raw);

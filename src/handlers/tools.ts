@@ -1,79 +1,93 @@
-import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { CatalogTool } from '../catalog/catalog.js';
+import type { CallToolResult, Server } from '@modelcontextprotocol/server';
+import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import { FOCUS_MODE } from '../catalog/own-tools.js';
 import { switchRefusal } from '../focus/policy.js';
+import { notHandled, toolError, toolFailed } from '../protocol/errors.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
-import { callCatalogTool, callContext, type CallContext } from './call.js';
+import { callCatalogTool, permitted } from './call.js';
+import type { CallContext, Caller, CallerFront, ListEntry, RelayRoute } from './caller.js';
+import { focusMode } from './focus-mode.js';
 import { handleMetaTool, isMetaTool, unlistedMetaTool } from './meta-tools.js';
 import { listPage } from './paging.js';
-import { entryName, listEntry } from './tool-lists.js';
-import { errorResult } from './results.js';
-import { echoName } from '../util/errors.js';
-import type { ListingSession, RelayRoute, ToolsView } from './context.js';
 
 /**
- * How a front runs one tools/call around the handler: the 2025 session calls it with the SDK
- * request's context; a 2026-07-28 request adds its input rounds and capability checks
- * (front/modern/server).
+ * tools/list (own tools, then the listed catalog tools, paged) and tools/call, for both eras: the
+ * front gives the caller of each request (a 2025 session, a 2026-07-28 request) and runs each call.
  */
-export type CallRunner<V extends ToolsView> = (view: V, ctx: ServerContext, name: string, handle: (call: CallContext) => Promise<CallToolResult>) => Promise<unknown>;
-
-const runDirectly: CallRunner<ToolsView> = (_view, ctx, _name, handle) => handle(callContext(ctx));
-
-/**
- * tools/list (own tools, then the listed catalog tools, paged) and tools/call, for both eras:
- * `viewOf` gives the session's view (2025) or the request's (2026-07-28), `run` wraps each call.
- */
-export function registerTools<V extends ToolsView>(server: Server, viewOf: (ctx: ServerContext) => V, run: CallRunner<V> = runDirectly): void {
+export function registerTools<C extends Caller>(server: Server, front: CallerFront<C>): void {
   server.setRequestHandler('tools/list', (request, ctx) => {
-    const entries = viewOf(ctx).listEntries();
+    const entries = front.callerOf(ctx).listEntries();
     if (entries.length >= LARGE_CATALOG) compactSoon();
     return listPage(entries, request.params?.cursor, entryName, 'tools', listEntry) as never;
   });
   server.setRequestHandler('tools/call', (request, ctx) => {
-    const view = viewOf(ctx);
+    const caller = front.callerOf(ctx);
     const { name, arguments: args } = request.params;
-    return run(view, ctx, name, (call) => handleCall(view, name, args, call)) as never;
+    return front.run(caller, ctx, `tools/call ${name}`, (call) => handleCall(caller, name, args, call)) as never;
   });
 }
 
 /**
- * Routes one call: focus_mode (when policy lets the caller change its mode), a discovery
- * meta-tool, or a catalog tool. Never throws, except an upstream's JSON-RPC error on a
- * 2026-07-28 retry (callCatalogTool), which is that request's answer.
+ * Routes one call: focus_mode (when policy lets the caller use it), a discovery meta-tool, or a
+ * catalog tool. Never throws, except an upstream's JSON-RPC error on a 2026-07-28 retry
+ * (callCatalogTool), which is that request's answer.
  */
-async function handleCall(view: ToolsView, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
+async function handleCall(caller: Caller, name: string, args: unknown, call: CallContext): Promise<CallToolResult> {
   try {
     if (name === FOCUS_MODE) {
-      const refused = switchRefusal(view);
-      if (refused) return errorResult(refused);
-      return view.whileHandling(call.requestId, () => view.focusMode(args));
+      const refused = switchRefusal(caller);
+      if (refused) return toolError(refused);
+      return caller.whileHandling(call.requestId, () => focusMode(caller, args));
     }
-    if (isMetaTool(name) && view.ownDefinitions().some((tool) => tool.name === name))
-      return await view.whileHandling(call.requestId, () => handleMetaTool(view, name, args, call));
+    if (isMetaTool(name) && caller.ownDefinitions().some((tool) => tool.name === name))
+      return await caller.whileHandling(call.requestId, () => handleMetaTool(caller, name, args, call));
     // Upstream tools with these names are always served prefixed, so this is one of ours.
-    if (isMetaTool(name)) return unlistedMetaTool(view, name);
-    return await callCatalogTool(view, name, args, call, 'direct');
+    if (isMetaTool(name)) return unlistedMetaTool(caller, name);
+    return await callCatalogTool(caller, name, args, call, 'direct');
   } catch (error) {
     if (call.passInput && typeof (error as { code?: unknown }).code === 'number') throw error;
-    return errorResult(`lazytools could not handle "${echoName(name)}": ${(error as Error).message}`);
+    return notHandled(name, error as Error);
   }
 }
 
 /**
- * The relay route of a `tools/call` for a permitted catalog tool (the upstream's own name put
- * back); undefined leaves the request to the SDK handler (own tools, refusals, unknown names).
+ * The relay route of a 2025 session's `tools/call` for a catalog tool its permit allows (the
+ * upstream's own name put back); undefined leaves the request to the SDK handler (own tools,
+ * refusals, unknown names), which asks the same permit and answers why.
  */
-export function toolRelayRoute(session: ListingSession, params: Record<string, unknown>): RelayRoute | undefined {
+export function toolRelayRoute(caller: Caller, params: Record<string, unknown>): RelayRoute | undefined {
   if (typeof params.name !== 'string') return undefined;
-  const tool: CatalogTool | undefined = session.gateway.catalog.byName.get(params.name);
-  if (!tool || session.refusal(tool)) return undefined;
-  const upstream = session.gateway.upstreamOf(tool);
-  if (!upstream) return undefined;
+  const found = permitted(caller, params.name);
+  if ('result' in found) return undefined;
+  const { tool, upstream } = found;
+  const name = params.name;
   return {
     upstream,
     params: { ...params, name: tool.name },
-    failure: (error) => ({ result: errorResult(`Tool "${tool.exposedName}" failed: ${error.message}`) }),
-    record: () => session.recordUsage(tool, 'direct'),
+    failure: (error) => ({ result: toolFailed(name, error) }),
+    record: () => caller.recordUsage(tool, 'direct'),
   };
+}
+
+function isCatalogTool(entry: ListEntry): entry is CatalogTool {
+  return 'exposedName' in entry && 'definition' in entry;
+}
+
+/** The name a `tools/list` entry is listed under. */
+export function entryName(entry: ListEntry): string {
+  return isCatalogTool(entry) ? entry.exposedName : entry.name;
+}
+
+/** The definition a `tools/list` entry sends: a catalog tool's listed form is made on first use. */
+export function listEntry(entry: ListEntry): ToolDefinition {
+  return isCatalogTool(entry) ? entry.listed : entry;
+}
+
+/**
+ * What decides an entry's listed definition, for change checks without making it: a catalog
+ * tool's listed form is a function of its definition (compaction is cached per definition
+ * object) under the config's `definitions`, which list-changes' sameSources compares too.
+ */
+export function entrySource(entry: ListEntry): ToolDefinition {
+  return isCatalogTool(entry) ? entry.definition : entry;
 }

@@ -1,4 +1,5 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
+import { MAX_QUERIES } from '../catalog/own-args.js';
 import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
 import { Action, actionFactor, isActionTerm, leadVerbs, queryAction, queryVerbs, toolAction } from './action.js';
@@ -197,8 +198,6 @@ export class SearchIndex {
   }
 }
 
-/** Queries one `searchMany` call reads at most. */
-export const MAX_QUERIES = 10;
 /** How deep each query's ranking goes into the fusion. */
 const FUSION_DEPTH = 20;
 /** The usual reciprocal rank fusion constant: ranks 1 and 2 differ little, ranks 1 and 20 do. */

@@ -5,7 +5,7 @@ import { callRefusal } from '../focus/policy.js';
 import { listedTools, visibleTools } from '../focus/visible.js';
 import { buildGroupView, groupResult } from '../focus/group-view.js';
 import { countTextTokens } from '../util/tokens.js';
-import { servedStrategy } from './report.js';
+import { servedStrategy } from '../focus/scope.js';
 
 /**
  * What the groups extension (io.modelcontextprotocol/groups) costs a client that negotiates it,
@@ -21,7 +21,7 @@ export interface GroupsCost {
 }
 
 /** `lazytools status` groups figures: one entry per mode, in config order. */
-export function groupsReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config)): Array<{ mode: string } & GroupsCost> {
+export function groupsReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config.strategy)): Array<{ mode: string } & GroupsCost> {
   // Most modes scope the same groups alike: each distinct answer is counted once (10,000 tools:
   // about 2,000 groups in each of 11 modes took 9.5 s counted afresh per mode).
   const counted = new Map<string, number>();

@@ -3,6 +3,7 @@ import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { listedTools } from '../focus/visible.js';
 import { modeFit, type HeldBack } from '../focus/fit.js';
+import { servedStrategy } from '../focus/scope.js';
 import { countToolsTokens } from '../util/tokens.js';
 
 /**
@@ -70,7 +71,7 @@ export interface StatusReport {
  * const report = statusReport(catalog, config);
  * for (const mode of report.modes) console.log(mode.name, mode.tokens, mode.withinBudget);
  */
-export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config)): StatusReport {
+export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config.strategy)): StatusReport {
   const modes = Object.values(config.modes);
   const own = ownTools(strategy, modes);
   const ownTokens = countToolsTokens(own, catalog.tokenizer);
@@ -118,7 +119,3 @@ export function tokenChange(part: number, whole: number): string {
   return `${((whole <= 0 ? 0 : 1 - part / whole) * 100).toFixed(1)}% fewer`;
 }
 
-/** The strategy status reports assume: `auto` counts as `hybrid`, what unknown clients get. */
-export function servedStrategy(config: Pick<ResolvedConfig, 'strategy'>): ServedStrategy {
-  return config.strategy === 'auto' ? 'hybrid' : config.strategy;
-}

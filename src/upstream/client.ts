@@ -1,11 +1,11 @@
 import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Notification, Transport } from '@modelcontextprotocol/client';
-import type { RequestId } from '../util/jsonrpc.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 import { outsideText } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CausedBy } from './stream-cause.js';
 import { UpstreamError } from './error.js';
-import { ErrorCode, rpcError } from '../protocol/errors.js';
+import { tooManyAsking } from '../protocol/errors.js';
 
 /** The 2026-07-28 protocol revision. */
 const MODERN = '2026-07-28';
@@ -23,7 +23,7 @@ export const MAX_ASKING = 64;
 export function limitAsking<R extends { method: string }>(ask: (request: R, signal: AbortSignal) => Promise<Record<string, unknown>>) {
   let open = 0;
   return (request: R, signal: AbortSignal): Promise<Record<string, unknown>> => {
-    if (open >= MAX_ASKING) return Promise.reject(rpcError(ErrorCode.InternalError, `lazytools refused ${request.method}: ${MAX_ASKING} requests of this server to its client are unanswered`));
+    if (open >= MAX_ASKING) return Promise.reject(tooManyAsking(request.method, MAX_ASKING));
     open++;
     return ask(request, signal).finally(() => open--);
   };

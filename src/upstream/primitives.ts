@@ -1,4 +1,4 @@
-import type { RequestId } from '../util/jsonrpc.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 
 /** An upstream's prompt, resource or template definition, verbatim (only the key fields checked). */
 export type PromptDefinition = Record<string, unknown> & { name: string };

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
-import { isNotification, isRequest, isResponse } from '../util/jsonrpc.js';
+import { isNotification, isRequest, isResponse } from '../protocol/jsonrpc.js';
 import { isObject } from '../util/json.js';
-import { MAX_LINE_BYTES } from '../util/lines.js';
+import { MAX_LINE_BYTES } from '../protocol/lines.js';
 import { RateLimit } from '../util/rate-limit.js';
 import { mayHoldSecret, outsideText, redactValue } from '../util/redact.js';
 import type { CallHandle, CallTable, Pending } from './calls.js';

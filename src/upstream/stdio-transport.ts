@@ -2,7 +2,7 @@ import { spawn as spawnPlain, type ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { LineReader, serialize } from '../util/lines.js';
+import { LineReader, serialize } from '../protocol/lines.js';
 import { resolveCommand } from './command.js';
 
 /**

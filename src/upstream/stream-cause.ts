@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import type { RequestId } from '../util/jsonrpc.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 
 /** At most this many unanswered attributions are kept (an upstream that never asks keeps none). */
 const MAX_CAUSES = 1024;

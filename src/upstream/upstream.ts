@@ -1,21 +1,21 @@
 import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { ServerProfile } from '../catalog/types.js';
 import { addCloseListener } from '../util/close.js';
-import { Backoff, watchIdle } from './backoff.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { limitWarnings } from '../util/rate-limit.js';
 import { awaitCall, CallTable, type CallDone, type CallHandle, type RawDone } from './calls.js';
 import { limitAsking, ROUTABLE_CAPABILITIES, type ClientHooks } from './client.js';
 import { openConnection, StartFailure } from './connection.js';
 import { UpstreamError } from './error.js';
+import { createLifecycle, waitSeconds, type Lifecycle } from './lifecycle.js';
 import { ListWatch } from './lister.js';
 import { profileOf, stateOf } from './lock-profile.js';
 import { TwinSlot, type ModernChannel } from './modern.js';
 import type { CallOrigin } from './primitives.js';
 import { attachRaw, relayRaw, sendCancel } from './raw.js';
 import { UpstreamState } from './state.js';
-import type { CallOptions, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
-import { ErrorCode, rpcError } from '../protocol/errors.js';
+import type { CallOptions, UpstreamOptions, UpstreamRequest } from './types.js';
+import { cannotAnswer } from '../protocol/errors.js';
 
 export { UpstreamError } from './error.js';
 
@@ -43,9 +43,9 @@ export class Upstream extends UpstreamState {
   private stops = 0;
   private starting: Promise<void> | undefined;
   private readonly calls: CallTable;
-  private idleTimer: NodeJS.Timeout | undefined;
   private lastUsed = 0;
-  private readonly backoff = new Backoff();
+  /** Its status, when a restart may come, when it stops for idleness (lifecycle.ts). */
+  private readonly lifecycle: Lifecycle;
   private readonly logger: Logger;
   private readonly lists: ListWatch;
 
@@ -55,6 +55,20 @@ export class Upstream extends UpstreamState {
   ) {
     super();
     this.logger = limitWarnings(options.logger ?? silentLogger, name);
+    const idleMs = options.idleTimeoutMs;
+    this.lifecycle = createLifecycle({
+      idleMs,
+      // Stops an upstream that had no call for `idleTimeoutMs` (its tools stay known).
+      idle: () => this.calls.size === 0 && Date.now() - this.lastUsed >= (idleMs ?? Infinity) && !this.keepAlive?.(),
+      stop: () => {
+        this.logger.info(`${this.name}: idle for ${Math.round((idleMs ?? 0) / 1000)} s, stopping`);
+        void this.stop();
+      },
+      changed: (status) => {
+        this.status = status;
+        this.onStatus?.(this);
+      },
+    });
     this.calls = new CallTable(name, {
       settled: (method, tool, ms, failed) => this.onSettled?.(this, method, tool, ms, failed),
       timedOut: (id) => sendCancel(this.transport, id, 'timeout'),
@@ -99,10 +113,10 @@ export class Upstream extends UpstreamState {
     if (this.status === 'ready') return Promise.resolve();
     if (this.options.disabled !== undefined) {
       this.lastError = this.options.disabled;
-      this.setStatus('down');
+      this.lifecycle.send({ type: 'DISABLED' });
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is disabled: ${this.options.disabled}`));
     }
-    const wait = this.status === 'down' && !this.starting ? this.backoff.waitSeconds() : 0;
+    const wait = this.starting ? 0 : waitSeconds(this.lifecycle.getSnapshot());
     if (wait > 0) {
       return Promise.reject(new UpstreamError(this.name, `upstream "${this.name}" is down (${this.lastError ?? 'failed'}); next restart in ${wait} s`));
     }
@@ -193,8 +207,7 @@ export class Upstream extends UpstreamState {
     const id = this.calls.nextId();
     const limit = timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
     this.lastUsed = Date.now();
-    const answered = () => this.backoff.succeeded();
-    if (this.modern) return this.modern.send(this.calls, id, { method, params, origin: route.origin, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }, done, answered);
+    if (this.modern) return this.modern.send(this.calls, id, { method, params, origin: route.origin, timeoutMs: limit, onProgress, inputRequired: route.inputRequired }, done, () => this.answered());
     return relayRaw(this.name, transport, this.calls, id, { method, params, timeoutMs: limit }, { raw, done, onProgress, origin: route.origin });
   }
 
@@ -227,22 +240,20 @@ export class Upstream extends UpstreamState {
   /** Disconnects (and ends a stdio child, and the twin's connection). */
   async stop(): Promise<void> {
     await this.twins.stop();
-    clearInterval(this.idleTimer);
-    this.idleTimer = undefined;
     const client = this.client;
     const connecting = this.connecting;
     this.stops++;
     this.forget();
     this.calls.failAll(`upstream "${this.name}" was stopped`);
     // Idle before the child is gone: a call arriving meanwhile starts a fresh one.
-    this.setStatus('idle');
+    this.lifecycle.send({ type: 'STOP' });
     if (client) await client.close().catch(() => {});
     // A start still in progress: its transport (and process) ends now, and the start fails.
     await connecting?.close().catch(() => {});
   }
 
   private async doStart(): Promise<void> {
-    this.setStatus('starting');
+    this.lifecycle.send({ type: 'START' });
     // Remembered while connecting, so stop() can end a start in progress (its process too).
     const stops = this.stops;
     try {
@@ -265,14 +276,7 @@ export class Upstream extends UpstreamState {
       ({ discovery: this.discovery, capabilities: this.capabilities, instructions: this.instructions, tools: this.tools, primitives: this.primitives, modern: this.modern } = connection);
       this.lastError = undefined;
       this.lastUsed = Date.now();
-      const idle = this.options.idleTimeoutMs;
-      // Stops an upstream that had no call for `idleTimeoutMs` (its tools stay known).
-      if (idle && !this.idleTimer)
-        this.idleTimer = watchIdle(idle, () => this.status === 'ready' && this.calls.size === 0 && Date.now() - this.lastUsed >= idle && !this.keepAlive?.(), () => {
-          this.logger.info(`${this.name}: idle for ${Math.round(idle / 1000)} s, stopping`);
-          void this.stop();
-        });
-      this.setStatus('ready');
+      this.lifecycle.send({ type: 'STARTED' });
     } catch (error) {
       const message = error instanceof StartFailure ? error.message : String(error);
       this.lastError = message;
@@ -296,7 +300,7 @@ export class Upstream extends UpstreamState {
     this.client = client;
     this.transport = transport;
     attachRaw(this.name, transport, this.calls, {
-      answered: () => this.backoff.succeeded(),
+      answered: () => this.answered(),
       notification: (notification) => {
         if (!this.onNotification) return false;
         this.onNotification(this, notification);
@@ -315,9 +319,7 @@ export class Upstream extends UpstreamState {
   }
 
   /** The server asks its client (sampling, elicitation, roots): the front routes it (onRequest), at most MAX_ASKING at once. */
-  private readonly askClient = limitAsking((request: UpstreamRequest, signal: AbortSignal) =>
-    this.onRequest ? this.onRequest(this, request, signal) : Promise.reject(rpcError(ErrorCode.MethodNotFound, `lazytools cannot answer ${request.method}`)),
-  );
+  private readonly askClient = limitAsking((request: UpstreamRequest, signal: AbortSignal) => (this.onRequest ? this.onRequest(this, request, signal) : Promise.reject(cannotAnswer(request.method))));
 
   /** What the SDK client of each connection reports back to this upstream. */
   private clientHooks(): ClientHooks {
@@ -335,15 +337,11 @@ export class Upstream extends UpstreamState {
 
   /** Down after a failure; the next start waits out the backoff. */
   private markDown(): void {
-    clearInterval(this.idleTimer);
-    this.idleTimer = undefined;
-    this.backoff.failed();
-    this.setStatus('down');
+    this.lifecycle.send({ type: 'FAILED' });
   }
 
-  private setStatus(status: UpstreamStatus): void {
-    if (this.status === status) return;
-    this.status = status;
-    this.onStatus?.(this);
+  /** A call was answered: the server is healthy again (the hot path reads one number first). */
+  private answered(): void {
+    if (this.lifecycle.getSnapshot().context.failures > 0) this.lifecycle.send({ type: 'ANSWERED' });
   }
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GITHUB_CATALOG, REFERENCE_CATALOG, runCli, startCli, stopAll, tempTree } from '../harness/index.js';
 
 /**
- * Issue 15: every message a new user meets on the command line says what was wrong, what was
+ * Every message a new user meets on the command line says what was wrong, what was
  * expected and what to do next. Each test runs the built CLI (npm test builds first).
  */
 const cli = (args: string[], cwd: string) => runCli(args, { cwd });
@@ -41,7 +41,7 @@ function getStatus(port: number, host: string): Promise<{ status: number; body: 
 const project = (files: Record<string, string> = {}) => tempTree({ 'package.json': '{}', ...files });
 const catalogs = ['--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG];
 
-describe('issue 15: lazytools CLI messages', () => {
+describe('lazytools CLI messages', () => {
   it('1: stats does not suggest adding a tool to a mode that already has it', () => {
     const dir = project({ '.lazytoolsrc.json': '{"usage": true}' });
     mkdirSync(path.join(dir, '.lazytools'));

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, tempTree } from '../harness/index.js';
 
-/** Issue 23 item 6: short usage errors, complete --help from one spec, serve's connect and TTY messages. */
+/** Short usage errors, complete --help from one spec, serve's connect and TTY messages. */
 
 const cli = (args: string[], cwd = tempTree({ 'package.json': '{}' })) => runCli(args, { cwd });
 

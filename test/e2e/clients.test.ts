@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
-import { serveHttp, type HttpFront } from '../../src/front/http.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { serveHttp, type HttpFront } from '../../src/transports/http.js';
 import { BIN, FIXTURES, MCP_REMOTE, tempTree, text, cliStdio } from '../harness/index.js';
 
 // Real clients: the MCP SDK's v2 Client and, beyond the SDK, through lazytools in front of the kitchen-sink fixture:

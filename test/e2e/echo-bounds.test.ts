@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
-import { curate } from '../../src/front/curate.js';
+import { curate } from '../../src/app/curate.js';
 import { PAGE_MAX_BYTES } from '../../src/handlers/paging.js';
-import { serveHttp } from '../../src/front/http.js';
-import { MAX_MIRRORED_PARAM } from '../../src/front/http-modern.js';
+import { serveHttp } from '../../src/transports/http.js';
+import { MAX_MIRRORED_PARAM } from '../../src/transports/http-modern.js';
 import { MAX_URI_ECHO } from '../../src/protocol/errors.js';
 import { cleanupAfterEach, modernMeta, rawPost } from '../harness/index.js';
 

@@ -7,7 +7,7 @@ import type { Upstream } from '../../src/upstream/upstream.js';
 import { FIXTURES } from '../harness/index.js';
 
 /**
- * Issue 19: stdio servers get the SDK's safe environment, the rc `env`, and the variables
+ * Stdio servers get the SDK's safe environment, the rc `env`, and the variables
  * `envPassthrough` names (the entry's list, else the top-level one), names or globs; nothing else.
  */
 const SERVER = { command: process.execPath, args: [FIXTURES.lingering] };
@@ -24,7 +24,7 @@ async function childEnv(rc: Parameters<typeof resolveConfig>[0], server: string)
   return JSON.parse(result.content[0]!.text) as string[];
 }
 
-describe('issue 19: environment pass-through', () => {
+describe('environment pass-through', () => {
   it('passes the named variables and globs through, and nothing else of ours', async () => {
     const names = await childEnv({ servers: { k8s: { ...SERVER, envPassthrough: ['KUBECONFIG', 'AWS_*'] } } }, 'k8s');
     expect(names).toEqual(expect.arrayContaining(['KUBECONFIG', 'AWS_REGION', 'AWS_PROFILE', 'PATH']));

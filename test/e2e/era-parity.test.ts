@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
+import { serve, type Served } from '../../src/app/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { serverEntry, tempTree, startCli, stopAll } from '../harness/index.js';
 

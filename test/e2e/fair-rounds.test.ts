@@ -3,12 +3,12 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
+import { serve, type Served } from '../../src/app/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { tempTree, ROOT } from '../harness/index.js';
 
 /**
- * Issue 20, fairness of input rounds: a call whose question is out at its client (a 2026-07-28
+ * Fairness of input rounds: a call whose question is out at its client (a 2026-07-28
  * input round held for the client's retry) no longer counts as a possible cause of the upstream's
  * next request, so other clients' sampling and elicitation on the same stdio upstream go through
  * (they failed as "ambiguous" for as long as the round stayed open, up to 10 minutes).

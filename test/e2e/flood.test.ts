@@ -11,7 +11,7 @@ import { WARNINGS_PER_SECOND } from '../../src/util/rate-limit.js';
 import { EventCounter, FIXTURES, httpFixture, rcProject, rssMiB, serveHttpGateway, tempTree, serveHttpCli, stopAll, type CliProcess } from '../harness/index.js';
 
 /**
- * Issue 20, a flood on one upstream slows only that one: while one stdio upstream writes
+ * A flood on one upstream slows only that one: while one stdio upstream writes
  * notifications without end (test/fixtures/servers/flood.mjs), another upstream's calls through
  * the same gateway complete, and the flooding one still answers once it stops. On the old main an
  * endless tools/list_changed or log flood starved every client: the calls below never completed.

@@ -3,9 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { serveHttp } from '../../src/front/http.js';
+import { serveHttp } from '../../src/transports/http.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
+import type { FrontSession } from '../../src/callers/session.js';
 import { deferred, EventCounter, referenceRc, text, suiteGateway } from '../harness/index.js';
 
 /**
@@ -160,17 +161,17 @@ describe('idle HTTP sessions', () => {
     const gateway = new Gateway({ config: resolveConfig({}), upstreams: [] });
     // Hear every session close, including one the sweep closes before the test got its id.
     const closedAt: Array<ReturnType<typeof deferred<void>>> = [];
-    const create = gateway.createSession.bind(gateway);
-    gateway.createSession = (options) => {
-      const session = create(options);
+    const add = gateway.sessions.add.bind(gateway.sessions);
+    gateway.sessions.add = (session) => {
       const closed = deferred();
       closedAt.push(closed);
-      const previous = session.onclose;
-      session.onclose = () => {
+      const opened = session as FrontSession;
+      const previous = opened.onclose;
+      opened.onclose = () => {
         previous?.();
         closed.resolve();
       };
-      return session;
+      return add(session);
     };
     const front = await serveHttp(gateway, { port: 0, idleTimeoutMs });
     try {

@@ -46,7 +46,7 @@ describe('lazytools groups', () => {
   });
 });
 
-describe('lazytools groups --unplaced counts what no mode shows (issue 23 item 3)', () => {
+describe('lazytools groups --unplaced counts what no mode shows', () => {
   it('a tool in a group no mode uses (an rc group of one server) is unplaced, with why; status warns too', () => {
     const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify({ groups: { weather: { servers: ['weather'] } } }) });
     const { stdout, stderr } = cli(['groups', '--catalog', 'odd.json', '--unplaced'], dir);

@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { serve } from '../../src/front/serve.js';
+import { serve } from '../../src/app/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { GroupToolRegistry, listGroups, offersGroups } from '../../src/index.js';
 import { deferred, FIXTURES, tempTree, serveHttpGateway, cliStdio, suiteGateway } from '../harness/index.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, serveHttpCli, serverEntry, stopAll, tempTree, rcProject } from '../harness/index.js';
 
 /**
- * Issue 19: operators' endpoints over real HTTP. /healthz answers while the process is up;
+ * Operators' endpoints over real HTTP. /healthz answers while the process is up;
  * /readyz says whether the initial starts settled and how each server is (503 until settled);
  * /metrics (opt-in) is Prometheus text from prom-client, behind the bearer token when one is set.
  */
@@ -20,7 +20,7 @@ async function get(url: string, token?: string): Promise<{ status: number; type:
   return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
 }
 
-describe('issue 19: health, readiness and metrics', () => {
+describe('health, readiness and metrics', () => {
   it('/healthz is 200 at once; /readyz is 503 until the initial starts settled, then 200 with each server up or failed and why', async () => {
     const dir = tempTree({ 'package.json': '{}' });
     writeFileSync(
@@ -104,7 +104,7 @@ describe('issue 19: health, readiness and metrics', () => {
   });
 });
 
-describe('issue 19: metrics by flag', () => {
+describe('metrics by flag', () => {
   it('serve --metrics counts list_changed sent on a focus switch', async () => {
     const { dir } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN] } }, defaultMode: 'all', strategy: 'notify' });
     const gateway = await serveHttpCli(['--metrics'], { cwd: dir });

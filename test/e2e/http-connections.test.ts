@@ -3,8 +3,8 @@ import { Agent, get } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
-import { curate } from '../../src/front/curate.js';
-import { serveHttp, type HttpOptions } from '../../src/front/http.js';
+import { curate } from '../../src/app/curate.js';
+import { serveHttp, type HttpOptions } from '../../src/transports/http.js';
 import { cleanupAfterEach, modernMeta, rawListen, rawPost } from '../harness/index.js';
 
 /**

@@ -4,8 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
-import { serveHttp, type HttpFront } from '../../src/front/http.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { serveHttp, type HttpFront } from '../../src/transports/http.js';
 import { text, kitchenSinkHttp } from '../harness/index.js';
 
 // An HTTP upstream sends the elicitation a call causes on that call's POST response stream. With

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempTree, runCli } from '../harness/index.js';
 
-/** Issue 23 item 2 and issue 19's init items: strategy per client, client snippets, env, pass-through. */
+/** `lazytools init`: strategy per client, client snippets, env, pass-through. */
 
 // An empty home: a developer's own client configs (~/.claude.json, ~/.cursor) stay out of the tests.
 const init = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => {
@@ -45,7 +45,7 @@ describe('lazytools init for the client it imports from', () => {
     expect(stdout + stderr).not.toContain('ghp_0123456789');
   });
 
-  it('keeps non-secret env values in the rc and moves only secrets (issue 19)', () => {
+  it('keeps non-secret env values in the rc and moves only secrets', () => {
     const dir = project('claude_desktop_config.json');
     expect(init(['--from', 'claude_desktop_config.json'], dir).code).toBe(0);
     const rc = rcOf(dir);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alive, childPids, deferred, FIXTURES, serveHttpCli, serverEntry, startCli, stopAll, tempTree, waitFor, rcProject } from '../harness/index.js';
 
 /**
- * Issue 19, process lifecycle: stdio upstreams run in their own process group, so closing one
+ * Process lifecycle: stdio upstreams run in their own process group, so closing one
  * ends a wrapper's children too (`sh -c "node server.mjs; echo done"` keeps a grandchild on the
  * pipes), and a signalled gateway lets the calls in flight finish before it ends the upstreams.
  */
@@ -13,7 +13,7 @@ afterEach(() => stopAll());
 
 const LINGERING = FIXTURES.lingering;
 
-describe('issue 19: process lifecycle', () => {
+describe('process lifecycle', () => {
   it('lock over a server wrapped in sh -c, whose grandchild outlives stdin and holds the pipes, finishes and ends the grandchild', async () => {
     const dir = tempTree({ 'package.json': '{}' });
     const pidFile = path.join(dir, 'server.pid');

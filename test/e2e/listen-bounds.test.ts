@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_LISTEN_BYTES } from '../../src/front/http-modern.js';
+import { MAX_LISTEN_BYTES } from '../../src/transports/http-modern.js';
 import { FIXTURES, modernMeta, rawListen, rawPost, rssMiB, serveHttpCli, stopAll, tempTree, type RawListen } from '../harness/index.js';
 
 /**

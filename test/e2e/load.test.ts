@@ -27,7 +27,6 @@ describe('load over HTTP (loopback)', () => {
     const { file } = referenceRc();
     const served = await serveHttpGateway(file, { http: { idleTimeoutMs: LIMIT_MS } });
     const url = new URL(served.http!.url);
-    const rssBefore = process.memoryUsage().rss;
     let lastStep = Date.now();
     let steps = 0;
     /** Awaits one step of a session and records the progress for the watchdog. */
@@ -82,18 +81,13 @@ describe('load over HTTP (loopback)', () => {
       }, 1_000);
     });
     try {
-      const started = performance.now();
       const results = await Promise.race([Promise.all(Array.from({ length: SESSIONS }, (_, s) => run(s))), stalled]);
-      const seconds = (performance.now() - started) / 1000;
-      const rssAfter = process.memoryUsage().rss;
-      console.log(`load: ${SESSIONS * CALLS} calls over ${SESSIONS} sessions in ${seconds.toFixed(1)} s; RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB -> ${(rssAfter / 2 ** 20).toFixed(0)} MB`);
       expect(results.reduce((n, r) => n + r.wrong, 0)).toBe(0);
       expect(results.every((r) => r.sameList)).toBe(true);
       expect(results.every((r) => r.notifications === 0)).toBe(true);
       expect(results.every((r) => r.mode === r.expected)).toBe(true);
       expect(served.http!.sessions.size).toBe(0);
       expect(served.gateway.sessions.size).toBe(0);
-      console.log(`load: RSS after the sessions ended ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB (test process, clients included)`);
     } finally {
       clearInterval(watchdog);
       await served.close();

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type Served } from '../../src/front/serve.js';
+import { serve, type Served } from '../../src/app/serve.js';
 import { allText, text, BIN, lockEditor, recordingLogger, serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -110,7 +110,7 @@ describe('an upstream asks a 2026-07-28 client that can answer', () => {
   }
 
   it('refuses a retry whose requestState is forged or belongs to another token', async () => {
-    const { InputRounds } = await import('../../src/hub/input-rounds.js');
+    const { InputRounds } = await import('../../src/callers/input-rounds.js');
     const rounds = new InputRounds<string>();
     const round = (await rounds.begin('ci-bot', 'tools/call t', (asker) => asker.ask('elicitation/create', { message: 'x' }).then(() => 'done'))) as { requestState: string };
     await expect(rounds.resume('other-token', 'tools/call t', round.requestState, {})).rejects.toMatchObject({ code: -32602 });

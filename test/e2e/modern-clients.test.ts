@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { LineReader } from '../../src/util/lines.js';
+import { LineReader } from '../../src/protocol/lines.js';
 import { BIN, FIXTURES, rcProject, suiteGateway } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;

@@ -47,27 +47,31 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
     const discover = client.getDiscoverResult() as Record<string, unknown> & { capabilities: Record<string, unknown> };
     expect(discover.supportedVersions).toEqual([MODERN]);
     expect(discover.capabilities.tools).toBeDefined();
-    const variants = (discover.capabilities.extensions as Record<string, { variants: Array<{ id: string; description: string; hints: { useCase: string[] } }>; default: string }>)[
+    // The reference implementation's keys: availableVariants under capabilities.experimental.
+    const variants = (discover.capabilities.experimental as Record<string, { availableVariants: Array<{ id: string; description: string; hints: { useCase: string[] } }>; default: string }>)[
       'io.modelcontextprotocol/server-variants'
     ];
-    expect(variants?.variants.map((v) => v.id)).toEqual(['notes', 'audit']);
+    expect(variants?.availableVariants.map((v) => v.id)).toEqual(['notes', 'audit']);
     expect(variants?.default).toBe('notes');
-    expect(variants?.variants[1]).toMatchObject({ id: 'audit', description: 'Read-only audit of the knowledge graph', hints: { useCase: ['audit', 'security review'] } });
+    expect(variants?.availableVariants[1]).toMatchObject({ id: 'audit', description: 'Read-only audit of the knowledge graph', hints: { useCase: ['audit', 'security review'] } });
     expect(String(discover.instructions)).toContain('focus_mode');
     await client.close();
   });
 
-  it('ranks the variants by the useCase hint a server/discover carries', async () => {
-    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  it.each([
+    ['the client capabilities\' experimental variantHints.hints (the reference keys)', { experimental: { 'io.modelcontextprotocol/server-variants': { variantHints: { hints: { useCase: 'audit the knowledge graph' } } } } }, {}],
+    ['the earlier _meta key', {}, { 'io.modelcontextprotocol/server-variant-hints': { useCase: 'audit the knowledge graph' } }],
+  ])('ranks the variants by the useCase hint a server/discover carries in %s', async (_where, capabilities, extra) => {
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': capabilities };
     const answer = await fetch(suite.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer admin', 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { ...envelope, 'io.modelcontextprotocol/server-variant-hints': { useCase: 'audit the knowledge graph' } } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { ...envelope, ...extra } } }),
     });
-    const body = (await answer.json()) as { result: { capabilities: { extensions: Record<string, { variants: Array<{ id: string }>; default: string }> } } };
-    const variants = body.result.capabilities.extensions['io.modelcontextprotocol/server-variants'];
+    const body = (await answer.json()) as { result: { capabilities: { experimental: Record<string, { availableVariants: Array<{ id: string }>; default: string }> } } };
+    const variants = body.result.capabilities.experimental['io.modelcontextprotocol/server-variants'];
     expect(variants?.default).toBe('audit');
-    expect(variants?.variants.map((v) => v.id)).toEqual(['audit', 'notes']);
+    expect(variants?.availableVariants.map((v) => v.id)).toEqual(['audit', 'notes']);
   });
 
   it('lists the default mode with ttlMs and cacheScope, in a deterministic order, and calls a tool', async () => {
@@ -139,8 +143,8 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
   it('switches mode by token: the CI token gets audit and cannot widen it by endpoint or variant', async () => {
     const client = await modernClient(suite.url, 'ci-token');
     // Discover offers only the variants the token may use.
-    const extensions = client.getDiscoverResult()!.capabilities.extensions as Record<string, { variants: Array<{ id: string }> }>;
-    expect(extensions['io.modelcontextprotocol/server-variants']?.variants.map((v) => v.id)).toEqual(['audit']);
+    const experimental = client.getDiscoverResult()!.capabilities.experimental as Record<string, { availableVariants: Array<{ id: string }> }>;
+    expect(experimental['io.modelcontextprotocol/server-variants']?.availableVariants.map((v) => v.id)).toEqual(['audit']);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('read_graph');
     expect(names).not.toContain('create_entities');

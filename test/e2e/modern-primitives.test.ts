@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served } from '../../src/front/serve.js';
+import { type Served } from '../../src/app/serve.js';
 import { serverEntry, serveHttpGateway, rcProject, rawPost } from '../harness/index.js';
 
 const MODERN = '2026-07-28';
@@ -53,6 +53,25 @@ describe('2026-07-28 front: prompts, resources, completions, the proxy list, and
     const completable = (await client.listPrompts()).prompts.find((p) => (p.arguments ?? []).length > 0)!;
     const completion = await client.complete({ ref: { type: 'ref/prompt', name: completable.name }, argument: { name: completable.arguments![0]!.name, value: '' } });
     expect(Array.isArray(completion.completion.values)).toBe(true);
+  });
+
+  it('answers an unknown resource as a 2025 session does: invalid params, data.uri, the URI echoed cut short', async () => {
+    const uri = `nowhere://${'x'.repeat(1_500)}`;
+    const refused = await client.readResource({ uri }).then(
+      () => undefined,
+      (error: { code?: number; data?: { uri?: string }; message: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: -32602, data: { uri } });
+    expect(refused?.message).toContain('Resource not found: no server lists "nowhere://xxx');
+    expect(refused?.message).toContain('[name cut by lazytools at 200 characters]');
+    expect(refused!.message.length).toBeLessThan(400);
+    // A URI past 2,048 characters is no real address: data.uri gives it back cut (a 2 MB one came back whole).
+    const long = `nowhere://${'x'.repeat(5_000)}`;
+    const cut = await client.readResource({ uri: long }).then(
+      () => undefined,
+      (error: { data?: { uri?: string } }) => error,
+    );
+    expect(cut?.data?.uri).toBe(`${long.slice(0, 2_048)}… [URI cut by lazytools at 2048 characters]`);
   });
 
   it('?strategy=proxy serves the constant meta-tool list; execute_tool still runs within the mode', async () => {

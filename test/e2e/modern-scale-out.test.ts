@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served } from '../../src/front/serve.js';
+import { type Served } from '../../src/app/serve.js';
 import { serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
 
 describe('2026-07-28 scale-out: no per-client state between requests', () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, serveHttpCli, serverEntry, startCli, stopAll, tempTree } from '../harness/index.js';
 
 /**
- * Issue 19, partial locks: `lock` writes the servers it reached and lists the others with the
+ * Partial locks: `lock` writes the servers it reached and lists the others with the
  * reason (exit 1); `check` warns about rc servers the lock lacks (exit 1 with --strict); the
  * gateway starts the missing ones at boot, as without a lock, and its first list holds them.
  */
@@ -13,7 +13,7 @@ afterEach(() => stopAll());
 
 const KITCHEN = FIXTURES.kitchenSink;
 
-describe('issue 19: partial locks', () => {
+describe('partial locks', () => {
   it('lock writes the reachable servers, names the unreachable ones with why; check warns; serve starts the missing one at boot', async () => {
     const dir = tempTree({ 'package.json': '{}' });
     const late = path.join(dir, 'late.mjs');

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Served } from '../../src/front/serve.js';
+import type { Served } from '../../src/app/serve.js';
 import { allText, FIXTURES, lockEditor, recordingLogger, runCli, serveHttpGateway, tempTree } from '../harness/index.js';
 
 /**

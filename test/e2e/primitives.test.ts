@@ -15,8 +15,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
-import { serveHttp, type HttpFront } from '../../src/front/http.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { serveHttp, type HttpFront } from '../../src/transports/http.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pathToFileURL } from 'node:url';
 import { FIXTURES, serverEntry, tempTree, text, waitFor, rcProject, cliStdio } from '../harness/index.js';
@@ -111,6 +111,15 @@ function primitiveSuite(name: string, front: () => Front) {
       expect(JSON.parse(templated.text)).toEqual({ id: '42', templateTest: true, data: 'Data for ID: 42' });
       expect((await a.client.readResource({ uri: 'lazytools://groups' })).contents[0]?.uri).toBe('lazytools://groups');
       await expect(a.client.readResource({ uri: 'nowhere://x' })).rejects.toThrow(/Resource not found/);
+    });
+
+    it('answers a subscription to a URI no server lists as a read of it: invalid params with data.uri', async () => {
+      const refused = await a.client.subscribeResource({ uri: 'nowhere://x' }).then(
+        () => undefined,
+        (error: { code?: number; data?: unknown; message: string }) => error,
+      );
+      expect(refused).toMatchObject({ code: -32602, data: { uri: 'nowhere://x' } });
+      expect(refused?.message).toContain('Resource not found: no server lists "nowhere://x"');
     });
 
     it('delivers resources/updated while subscribed, and none after unsubscribe', async () => {

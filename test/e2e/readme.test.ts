@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree, runCli } from '../harness/index.js';
 
 /**
- * The README walked as a new user would (issue 15): every `lazytools` command in its code blocks
+ * The README walked as a new user would: every `lazytools` command in its code blocks
  * runs in a temporary project (a client config from which `init` imports a real MCP server, the
  * README's rc example merged in, catalog fixtures from test/fixtures/catalogs), and every figure,
  * flag and config key it quotes is compared with what the code says. So the README cannot drift.

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, tempTree, cliStdio } from '../harness/index.js';
 
 /**
- * Issue 20: an upstream that repeats the value of a `${VAR}` the rc passes to it (env, args and
+ * An upstream that repeats the value of a `${VAR}` the rc passes to it (env, args and
  * headers) must not get it out of the gateway: not in what a client reads (instructions, lists,
  * search schemas, prompts, resources, completions, results, isError results, JSON-RPC errors with
  * their data) and not in what lazytools writes (the lock).

@@ -52,7 +52,7 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
   /** The sign-in of `remote` (the one with a refresh token). */
   const stored = () => {
     for (const file of signInFiles()) {
-      const signIn = JSON.parse(readFileSync(file, 'utf8')) as { url: string; grant: string; tokens?: { access_token: string; refresh_token?: string }; expiresAt?: number };
+      const signIn = JSON.parse(readFileSync(file, 'utf8')) as { url: string; grant: string; tokens?: { access_token: string; refresh_token?: string }; expiresAt?: number; savedAt?: number };
       if (signIn.url === `${remote.url}/mcp` && signIn.grant === 'authorization_code') {
         for (const token of [signIn.tokens?.access_token, signIn.tokens?.refresh_token]) if (token) tokens.add(token);
         return { file, signIn };
@@ -180,7 +180,11 @@ describe('remote servers with OAuth sign-in (oidc-provider)', () => {
     try {
       const before = refreshes();
       const first = stored().signIn.tokens?.access_token;
-      edit((signIn) => (signIn.expiresAt = Date.now() + 1_000));
+      // Saved an hour ago, a second left: due for renewal whatever the time since the sign-in.
+      edit((signIn) => {
+        signIn.savedAt = Date.now() - 3_600_000;
+        signIn.expiresAt = Date.now() + 1_000;
+      });
       expect(await whoami(client)).toBe('authorization: Bearer ${oauth:remote}');
       await grantHeard.until(() => refreshes() >= before + 1);
       expect(refreshes()).toBe(before + 1);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, tempTree } from '../harness/index.js';
 
 /**
- * Issue 23 item 7: `lazytools status --html FILE` renders in a real browser (Debian's chromium,
+ * `lazytools status --html FILE` renders in a real browser (Debian's chromium,
  * headless) with a bar per mode, the budget lines and a working search box, fetches nothing, and
  * shows tool text as text (a planted `</script><img onerror>` description stays inert).
  */

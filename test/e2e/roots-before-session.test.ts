@@ -5,13 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serveHttpCli, serverEntry, stopAll, tempTree } from '../harness/index.js';
 
 /**
- * Issue 19: the filesystem server asks for roots as soon as it is initialized, before any client
+ * The filesystem server asks for roots as soon as it is initialized, before any client
  * session exists. It gets an empty list (it keeps the directories of its arguments), not an error
  * ("Failed to request initial roots from client ... has no client session to go to").
  */
 afterEach(() => stopAll());
 
-describe('issue 19: roots before any session', () => {
+describe('roots before any session', () => {
   it('@modelcontextprotocol/server-filesystem started at boot gets an empty roots list and serves its argument directory', async () => {
     const dir = tempTree({ 'package.json': '{}', 'data/hello.txt': 'hello\n' });
     const data = path.join(dir, 'data');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { causingSession, forwardClientRequest } from '../../src/hub/client-requests.js';
-import type { SessionContext } from '../../src/handlers/context.js';
+import { causingSession, forwardClientRequest } from '../../src/callers/client-requests.js';
+import type { SessionLink } from '../../src/handlers/caller.js';
 import { buildPromptIndex } from '../../src/handlers/prompts.js';
-import { buildResourceIndex, Subscriptions } from '../../src/handlers/resources.js';
+import { buildResourceIndex } from '../../src/handlers/resources.js';
+import { Subscriptions } from '../../src/handlers/subscriptions.js';
 import { compileTemplate as templatePattern } from '../../src/handlers/uri-template.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
@@ -53,13 +54,13 @@ describe('indexes', () => {
 });
 
 describe('server-to-client requests', () => {
-  const session = (name: string): SessionContext & { name: string } =>
+  const session = (name: string): SessionLink & { name: string } =>
     ({
       name,
       logLevel: undefined,
       clientCapabilities: () => ({ sampling: {} }),
       forward: async (method: string) => ({ answeredBy: name, method }),
-    }) as unknown as SessionContext & { name: string };
+    }) as unknown as SessionLink & { name: string };
 
   it('go to the one session with requests in flight, and are refused when several are', async () => {
     const u = upstream('u');
@@ -86,9 +87,9 @@ describe('server-to-client requests', () => {
     const u = upstream('u');
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const waiting: SessionContext & { name: string } = { ...session('s1'), clientCapabilities: () => ({ elicitation: {} }), forward: async (method: string) => (await held, { answeredBy: 's1', method }) } as never;
+    const waiting: SessionLink & { name: string } = { ...session('s1'), clientCapabilities: () => ({ elicitation: {} }), forward: async (method: string) => (await held, { answeredBy: 's1', method }) } as never;
     const other = session('s2');
-    const sessions = new Set<SessionContext>([waiting, other]);
+    const sessions = new Set<SessionLink>([waiting, other]);
     const signal = new AbortController().signal;
     const first = { session: waiting, requestId: 1 };
     u.origins = () => [first];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { readUsage, usagePath } from '../../src/usage/record.js';
 import { BIN, REFERENCE_CATALOG, referenceRc, inMemoryClient } from '../harness/index.js';
 

@@ -4,8 +4,8 @@ import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { Strategy } from '../../src/config/schema.js';
-import { strategyFor } from '../../src/hub/clients.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { servedStrategy } from '../../src/focus/scope.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { EventCounter, referenceRc, text, inMemoryClient } from '../harness/index.js';
 
@@ -56,11 +56,11 @@ describe('strategies through the gateway with real reference servers', () => {
   });
 
   it('auto picks by client name', async () => {
-    expect(strategyFor('auto', 'claude-ai')).toBe('proxy');
-    expect(strategyFor('auto', 'cursor-vscode')).toBe('proxy');
-    expect(strategyFor('auto', 'Visual Studio Code')).toBe('notify');
-    expect(strategyFor('auto', 'claude-code')).toBe('hybrid');
-    expect(strategyFor('auto', 'something-new')).toBe('hybrid');
+    expect(servedStrategy('auto', 'legacy', 'claude-ai')).toBe('proxy');
+    expect(servedStrategy('auto', 'legacy', 'cursor-vscode')).toBe('proxy');
+    expect(servedStrategy('auto', 'legacy', 'Visual Studio Code')).toBe('notify');
+    expect(servedStrategy('auto', 'legacy', 'claude-code')).toBe('hybrid');
+    expect(servedStrategy('auto', 'legacy', 'something-new')).toBe('hybrid');
     const { client } = await connect(gateway, { strategy: 'auto', client: 'claude-ai' });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('describe_tools');
     const vscode = await connect(gateway, { strategy: 'auto', client: 'Visual Studio Code' });

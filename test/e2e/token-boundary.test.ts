@@ -7,7 +7,7 @@ import { allText, serverEntry, serveHttpGateway, rcProject, suiteGateway } from 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * A token's modes bound a 2025 session on every path (issue 20): the memory server's tools are
+ * A token's modes bound a 2025 session on every path: the memory server's tools are
  * modes `notes` and `audit` (read-only), the everything server's are mode `demo`. Tokens: `notes`
  * (one mode), `audit` (one read-only mode), `multi` (notes and audit), `admin` (the shared token).
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { cleanupAfterEach, FIXTURES, text, inMemoryClientV2 } from '../harness/index.js';
 
 // Upstreams of either protocol era behind a 2025 client session: the kitchen-sink fixture as a

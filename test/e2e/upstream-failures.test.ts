@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { readFileSync } from 'node:fs';
 import { childPids, cleanupAfterEach, deferred, referenceRc, serverEntry, text, inMemoryClient } from '../harness/index.js';
 

@@ -5,8 +5,8 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server';
 import { afterEach } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
-import type { ToolsView } from '../../src/handlers/context.js';
-import { listEntry } from '../../src/handlers/tool-lists.js';
+import type { Caller } from '../../src/handlers/caller.js';
+import { listEntry } from '../../src/handlers/tools.js';
 
 /**
  * Which SDK client a test uses (test/README.md): the v1 `Client` (`@modelcontextprotocol/sdk`)
@@ -79,6 +79,6 @@ export async function inMemoryClientV2(
  * The whole `tools/list` answer of a session or a 2026-07-28 request's view, every listed
  * definition made (the server pages listEntries instead): to compare with what a client received.
  */
-export function toolList(view: Pick<ToolsView, 'listEntries'>): ToolDefinition[] {
+export function toolList(view: Pick<Caller, 'listEntries'>): ToolDefinition[] {
   return view.listEntries().map(listEntry);
 }

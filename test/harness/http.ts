@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type Agent, type IncomingMessage } from 'node:http';
-import type { HttpOptions } from '../../src/front/http.js';
-import { serve, type ServeOptions, type Served } from '../../src/front/serve.js';
+import type { HttpOptions } from '../../src/transports/http.js';
+import { serve, type ServeOptions, type Served } from '../../src/app/serve.js';
 import { silentLogger } from '../../src/util/log.js';
 import { afterAll, beforeAll } from 'vitest';
 import { FIXTURES } from './paths.js';

@@ -9,3 +9,4 @@ export * from './events.js';
 export * from './http.js';
 export * from './paths.js';
 export * from './projects.js';
+export * from './toolsnaps.js';

@@ -15,9 +15,9 @@ export const BIN = path.join(ROOT, (JSON.parse(readFileSync(path.join(ROOT, 'pac
 export const FIXTURES = {
   /** Every MCP feature, both eras (`--legacy-only`, `--modern-only`, `--http PORT`). */
   kitchenSink: path.join(ROOT, 'test/fixtures/kitchen-sink.mjs'),
-  /** Answers with raw bytes a test scripts (issue 10's hostile upstream). */
-  rawServer: path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs'),
-  hostileServer: path.join(ROOT, 'test/fixtures/hardening/hostile-server.mjs'),
+  /** Answers with raw bytes a test scripts (a malformed upstream). */
+  rawServer: path.join(ROOT, 'test/fixtures/hostile/raw-server.mjs'),
+  hostileServer: path.join(ROOT, 'test/fixtures/hostile/hostile-server.mjs'),
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),
   /** Repeats SECRET_VALUE JSON-escaped as Go, PHP or all-\uXXXX encoders write it. */
   escaping: path.join(ROOT, 'test/fixtures/servers/escaping.mjs'),

@@ -14,7 +14,7 @@ export async function referenceSources(): Promise<ServerTools[]> {
   return mergeCatalogs([await readCatalogFile(GITHUB_CATALOG), await readCatalogFile(REFERENCE_CATALOG)]);
 }
 
-/** The developer stack of issue 21, captured from npm (developer-stack.json): 10 servers, 148 tools. */
+/** The developer stack, captured from npm (developer-stack.json): 10 servers, 148 tools. */
 export async function stackSources(): Promise<ServerTools[]> {
   return readCatalogFile(path.join(CATALOGS, 'developer-stack.json'));
 }

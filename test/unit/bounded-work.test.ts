@@ -10,7 +10,7 @@ import { valueTooBig } from '../../src/util/bounds.js';
 import { boundedCount, COUNTED_PREFIX, countToolTokens } from '../../src/util/tokens.js';
 
 /**
- * Issue 20, bounded work per value: the matchers count their own steps, so these tests say
+ * Bounded work per value: the matchers count their own steps, so these tests say
  * "linear" without timing anything (the e2e tests show other clients are not held up).
  */
 

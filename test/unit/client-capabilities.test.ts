@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { parseConfig } from '../../src/config/load.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 import { cleanupAfterEach, inMemoryClientV2 } from '../harness/index.js';
 

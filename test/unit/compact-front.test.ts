@@ -3,10 +3,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import type { RcConfig } from '../../src/config/schema.js';
-import { curate } from '../../src/front/curate.js';
-import { ModernView } from '../../src/front/modern/view.js';
+import { curate } from '../../src/app/curate.js';
+import { ModernRequest } from '../../src/callers/request.js';
 import { countToolTokens } from '../../src/util/tokens.js';
-import { boundaryOf } from '../../src/focus/policy.js';
+import { boundaryOf } from '../../src/focus/scope.js';
 import { cleanupAfterEach, inMemoryClient, text, toolList } from '../harness/index.js';
 
 const LONG = `Look up one record by id.\n\n${'Records are kept for ninety days, then archived; archived ones need the archive flag. '.repeat(8)}`;
@@ -63,7 +63,7 @@ describe('compact definitions where clients receive tool definitions', () => {
     });
     expect(listed?.annotations).toEqual({ readOnlyHint: true });
     // A 2026-07-28 request's view lists the same object.
-    const view = new ModernView(gateway, 'records', false, boundaryOf({}), 'hybrid');
+    const view = new ModernRequest(gateway, {}, { mode: 'records', fixedMode: undefined, boundary: boundaryOf({}) });
     expect(toolList(view).find((tool) => tool.name === 'lookup_record')).toBe(gateway.catalog.byId.get('records:lookup_record')?.listed);
     // The upstream receives the arguments as sent.
     const args = { id: 'r-7', archive: true };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/util/errors.js';
 
-/** Issue 23 item 5: every unknown key gets a "did you mean" with its key path; a client config points at init. */
+/** Every unknown key gets a "did you mean" with its key path; a client config points at init. */
 function error(value: unknown): string {
   try {
     parseConfig(value, '/repo/.lazytoolsrc.json');

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { curate } from '../../src/front/curate.js';
+import { curate } from '../../src/app/curate.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { cleanupAfterEach, inMemoryClient } from '../harness/index.js';
 

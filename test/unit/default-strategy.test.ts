@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { inMemoryClient, referenceSources } from '../harness/index.js';
 
 /**
- * Issue 23: `auto` is the default strategy (bench/strategy-clients.mjs, README "Strategies"): a
+ * `auto` is the default strategy (bench/strategy-clients.mjs, README "Strategies"): a
  * client that ignores list_changed gets the constant proxy list without an rc line, a client the
  * table does not know still gets hybrid, and one that acts on list_changed gets notify.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { inMemoryClient, referenceSources, text } from '../harness/index.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../harness/index.js';
 
 /**
- * Issue 23: `npm ci` on Node 20 warns EBADENGINE for no package. npm checks each installed
+ * `npm ci` on Node 20 warns EBADENGINE for no package. npm checks each installed
  * package's `engines.node` (recorded in the lock) against the running Node; this checks the lock:
  * what a user installs against the lowest Node `engines.node` admits, and the whole tree (the
  * test and build tools too) against the Node 20 release those tools need (vitest 4: 20.19).

@@ -1,8 +1,8 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/protocol/errors.js';
+import { ErrorCode } from '../../src/protocol/jsonrpc.js';
 
-// protocol/errors.ts writes the SDK's JSON-RPC codes as numbers (so the stdio line reader loads
+// protocol/jsonrpc.ts writes the SDK's JSON-RPC codes as numbers (so the stdio line reader loads
 // without the SDK's server package): they must stay the SDK's own.
 describe('ErrorCode', () => {
   it('holds the SDK ProtocolErrorCode values it names', () => {

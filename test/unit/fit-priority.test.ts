@@ -7,7 +7,7 @@ import { capability, nameWords } from '../../src/focus/priority.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { stackSources } from '../harness/index.js';
 
-// Priority signals of budget fitting (issue 21) on the captured 10-server developer stack.
+// Priority signals of budget fitting on the captured 10-server developer stack.
 const sources = await stackSources();
 function project(rc: RcConfig = {}) {
   const config = resolveConfig(rc);

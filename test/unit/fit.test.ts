@@ -7,7 +7,7 @@ import { modeMembers, visibleTools } from '../../src/focus/visible.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { usageWeights } from '../../src/usage/record.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { openProject } from '../../src/project.js';
 import { inMemoryClient, REFERENCE_CATALOG, stackSources, tempTree } from '../harness/index.js';
 

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../../bench/generate.mjs';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { FOCUS_REPLY_MAX } from '../../src/handlers/focus-tool.js';
-import { Gateway } from '../../src/hub/gateway.js';
-import { modernFocusMode } from '../../src/front/modern/focus.js';
-import { ModernView } from '../../src/front/modern/view.js';
-import { boundaryOf } from '../../src/focus/policy.js';
+import { FOCUS_REPLY_MAX, focusMode } from '../../src/handlers/focus-mode.js';
+import { UNBUDGETED_REPLY_TOKENS } from '../../src/handlers/callable.js';
+import { countTextTokens } from '../../src/util/tokens.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { ModernRequest } from '../../src/callers/request.js';
+import { boundaryOf } from '../../src/focus/scope.js';
 import { inMemoryClient, text } from '../harness/index.js';
 
 /** 10,000 generated tools, with groups that take thousands of them, so a switch moves thousands. */
@@ -49,13 +50,20 @@ describe('focus_mode replies are terse and bounded at 10,000 tools', () => {
     }
   });
 
-  it('2026-07-28 requests: the same bound', () => {
+  it('2026-07-28 requests: a terse status, then the target mode\'s tools bounded by its budget (whatever the catalog)', () => {
     const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: sources });
-    const view = new ModernView(gateway, 'wide', false, boundaryOf({}), 'hybrid');
-    for (const args of [{ mode: 'billing' }, { status: true }, { intent: 'zzz qqq' }, { mode: 'chat' }]) {
-      const reply = text(modernFocusMode(view, { baseUrl: 'http://127.0.0.1:1/mcp' }, args));
-      expect(reply.length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+    const request = (baseUrl?: string) => new ModernRequest(gateway, { baseUrl }, { mode: 'wide', fixedMode: undefined, boundary: boundaryOf({}) });
+    for (const [args, budget] of [
+      [{ mode: 'billing' }, 3000],
+      [{ mode: 'chat' }, UNBUDGETED_REPLY_TOKENS],
+    ] as const) {
+      const reply = text(focusMode(request('http://127.0.0.1:1/mcp'), args));
+      const [status, tools = ''] = reply.split(/\nTools of mode \w+, callable now/);
+      expect(status!.length, JSON.stringify(args)).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+      expect(countTextTokens(tools), JSON.stringify(args)).toBeLessThanOrEqual(budget + 100);
+      expect(tools).toMatch(/more tools of mode \w+: search_tools \{"query": …\} finds them\.$/);
     }
-    expect(text(modernFocusMode(view, {}, { mode: 'billing' }))).toContain('This request runs in mode wide: 10000 of 10000 tools');
+    for (const args of [{ status: true }, { intent: 'zzz qqq' }]) expect(text(focusMode(request(), args)).length).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+    expect(text(focusMode(request(), { mode: 'billing' }))).toContain('This request runs in mode wide: 10000 of 10000 tools');
   });
 });

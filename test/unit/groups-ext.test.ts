@@ -4,17 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Catalog } from '../../src/catalog/catalog.js';
 import type { RcConfig } from '../../src/config/schema.js';
-import { curate, type CuratedServer } from '../../src/front/curate.js';
+import { curate, type CuratedServer } from '../../src/app/curate.js';
 import { listedTools } from '../../src/focus/visible.js';
 import { buildGroupView, groupResult, type GroupView } from '../../src/focus/group-view.js';
 import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
-import { groupsOf } from '../../src/handlers/groups-ext.js';
+import { groupsOf } from '../../src/handlers/groups.js';
 import { GROUP_NAME_RULE, NameTable, wireName } from '../../src/groups/names.js';
 import { silentLogger } from '../../src/util/log.js';
-import { Gateway } from '../../src/hub/gateway.js';
-import { ModernView } from '../../src/front/modern/view.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { ModernRequest } from '../../src/callers/request.js';
+import type { FrontSession } from '../../src/callers/session.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { boundaryOf } from '../../src/focus/policy.js';
+import { boundaryOf } from '../../src/focus/scope.js';
 import { cleanupAfterEach, inMemoryClientV2, referenceProject, stackSources, toolList } from '../harness/index.js';
 
 /** The draft extension's rules (io.modelcontextprotocol/groups, 2026-09-28) on lazytools' groups and modes. */
@@ -175,7 +176,7 @@ describe('groups/list and groups/get through a 2025 session', () => {
     expect(first.contents.tools?.map((tool) => tool.name)).toEqual(['delete_note']);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(before);
     expect(server.gateway.sessions.size).toBe(1);
-    expect([...server.gateway.sessions][0]!.mode).toBe('notes');
+    expect(([...server.gateway.sessions][0] as FrontSession).mode).toBe('notes');
     expect(await codeOf(client.request({ method: 'groups/get', params: { name: 'nope' } } as never, Get))).toBe(-32002);
     expect(await codeOf(client.request({ method: 'groups/get', params: { name: '__proto__' } } as never, Get))).toBe(-32002);
     const plain = await connect(server, false);
@@ -253,7 +254,7 @@ describe('2026-07-28 tools/list and its shared cache hint', () => {
     const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: await stackSources() });
     try {
       const names = (declared: Record<string, unknown>) =>
-        toolList(new ModernView(gateway, 'development', false, boundaryOf({}), 'proxy', declared)).map((tool) => tool.name);
+        toolList(new ModernRequest(gateway, { strategy: 'proxy' }, { mode: 'development', fixedMode: undefined, boundary: boundaryOf({}) }, declared)).map((tool) => tool.name);
       const plain = names({});
       expect(plain).toContain('list_tool_groups');
       expect(names({ extensions: { [GROUPS_EXTENSION]: {} } })).toEqual(plain);
@@ -273,7 +274,7 @@ describe('group views are built once per view and catalog', () => {
     const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: await stackSources() });
     try {
       const declared = { extensions: { [GROUPS_EXTENSION]: {} } };
-      const request = (mode: string) => new ModernView(gateway, mode, false, boundaryOf({}), 'proxy', declared);
+      const request = (mode: string) => new ModernRequest(gateway, { strategy: 'proxy' }, { mode, fixedMode: undefined, boundary: boundaryOf({}) }, declared);
       const first = groupsOf(request('development'));
       expect(groupsOf(request('development'))).toBe(first);
       expect(groupsOf(request('security_review'))).not.toBe(first);

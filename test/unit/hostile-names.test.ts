@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { RcConfig } from '../../src/config/schema.js';
-import { curate } from '../../src/front/curate.js';
+import { curate } from '../../src/app/curate.js';
 import { closestNames } from '../../src/util/closest.js';
 import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
 // @ts-expect-error: plain .mjs fixture, no types

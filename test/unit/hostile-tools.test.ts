@@ -4,7 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
-import { curate } from '../../src/front/curate.js';
+import { curate } from '../../src/app/curate.js';
 import { PAGE_MAX_BYTES } from '../../src/handlers/paging.js';
 import { cleanupAfterEach, inMemoryClient } from '../harness/index.js';
 

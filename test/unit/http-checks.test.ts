@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { guardRequest, operatorRefusal, type GuardOptions } from '../../src/front/http-guard.js';
+import { guardRequest, operatorRefusal, type GuardOptions } from '../../src/transports/http-guard.js';
 
 // The guard the HTTP front runs on every request (Host, Origin, then the bearer token via auth.ts).
 const PORT = 8080;

@@ -114,7 +114,7 @@ describe('client config import: where each client keeps its config', () => {
   });
 });
 
-describe('client config import: secrets heuristic (issue 23 item 4, issue 19 init)', () => {
+describe('client config import: secrets heuristic', () => {
   it('keeps paths, flags, log levels and package names in the rc; moves only secrets', () => {
     const { rc, secrets, warnings } = importServers(
       {

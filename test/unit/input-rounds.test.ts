@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputRounds, MAX_ROUNDS_PER_TOKEN, type InputRequired } from '../../src/hub/input-rounds.js';
+import { InputRounds, MAX_ROUNDS_PER_TOKEN, type InputRequired } from '../../src/callers/input-rounds.js';
 
 const isRound = (value: unknown): value is InputRequired => (value as InputRequired)?.resultType === 'input_required';
 
@@ -47,7 +47,7 @@ describe('input rounds (a 2025 upstream asking a 2026-07-28 client)', () => {
   });
 });
 
-describe('input rounds: bound to their request, and shared fairly between tokens (issue 20)', () => {
+describe('input rounds: bound to their request, and shared fairly between tokens', () => {
   it('refuses a retry naming another tool instead of handing it the original result', async () => {
     const rounds = new InputRounds<string>();
     const first = await rounds.begin('token-a', 'tools/call delete_all', async (asker) => {

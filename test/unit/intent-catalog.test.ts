@@ -5,14 +5,14 @@ import { buildCatalog } from '../../src/catalog/catalog.js';
 import { readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { modeFit } from '../../src/focus/fit.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { catalogEvidence } from '../../src/search/intent.js';
 import { resolveIntentIn } from '../../src/search/intent-catalog.js';
 import { CATALOGS, inMemoryClient } from '../harness/index.js';
 
 /**
- * Issue 21: intent to mode on task-like phrases, with the catalog's word on it. Over the 10-server
+ * Intent to mode on task-like phrases, with the catalog's word on it. Over the 10-server
  * stack, the words alone pick code_review for a Figma task and read-only research for a script to
  * run in the open tab: modes that do not hold the tools the task starts with.
  */

@@ -24,7 +24,7 @@ describe('intent to mode on task-like phrases (focus_mode {intent}, lazytools mo
   it.each(['dev', 'test'] as const)('picks a fitting mode for most %s phrases (dev tuned, test held out)', (split) => {
     const set = phrases.filter((p) => p.split === split);
     const wrong = set.filter((p) => !p.modes.includes(resolveIntent(p.phrase, modes).mode ?? '')).map((p) => `${p.phrase} -> ${resolveIntent(p.phrase, modes).mode}`);
-    console.log(`intent ${split}: ${set.length - wrong.length}/${set.length}${wrong.length > 0 ? `; wrong: ${wrong.join('; ')}` : ''}`);
+    // The figures: bench/fit.mjs (BENCHMARKS.md, intent to mode by split).
     expect(set.length).toBeGreaterThanOrEqual(20);
     expect((set.length - wrong.length) / set.length, wrong.join('; ')).toBeGreaterThanOrEqual(split === 'dev' ? 0.9 : 0.75);
   });

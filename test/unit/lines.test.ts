@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { LineReader, serialize } from '../../src/util/lines.js';
+import { LineReader, serialize } from '../../src/protocol/lines.js';
 
 /** The reader's line limit (64 MiB), as its error message states it. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;

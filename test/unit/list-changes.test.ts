@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { watchListChanges } from '../../src/handlers/list-changes.js';
 import { referenceSources } from '../harness/index.js';
 

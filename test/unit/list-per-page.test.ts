@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 
 // A session's first tools/list makes the listed (compacted) definitions of the page it sends, not
 // of every tool: at 10,000 tools compacting all of them was most of a cold start's first answer.

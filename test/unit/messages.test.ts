@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { ServerTools } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig, Strategy } from '../../src/config/schema.js';
-import { curate } from '../../src/front/curate.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { curate } from '../../src/app/curate.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { cleanupAfterEach, inMemoryClient, referenceSources, text } from '../harness/index.js';
 
 /**
- * Issue 15: what the gateway says to a model through the real protocol (SDK client, in-memory
+ * What the gateway says to a model through the real protocol (SDK client, in-memory
  * transport) names only tools the session has, never hides a token increase, and never guesses.
  */
 const cleanups = cleanupAfterEach();
@@ -25,7 +25,7 @@ async function offline(rc: RcConfig, known: ServerTools[], strategy?: Strategy) 
   return client;
 }
 
-describe('issue 15: gateway messages', () => {
+describe('gateway messages', () => {
   it('6: notify search answers do not point at execute_tool; hybrid says where describe_tools and list_tool_groups live', async () => {
     const sources = await referenceSources();
     const notify = await offline({}, sources, 'notify');

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
-import { curate } from '../../src/front/curate.js';
-import { createMetrics } from '../../src/front/metrics.js';
+import { curate } from '../../src/app/curate.js';
+import { createMetrics } from '../../src/app/metrics.js';
 import { silentLogger } from '../../src/util/log.js';
 import { cleanupAfterEach, deferred, inMemoryClient } from '../harness/index.js';
 

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { requestMode } from '../../src/focus/policy.js';
-import { accessFor } from '../../src/front/auth.js';
-import { variantsExtension } from '../../src/front/modern/variants.js';
+import { resolveScope, type Route } from '../../src/focus/scope.js';
+import { accessFor } from '../../src/transports/auth.js';
+import { variantsExtension } from '../../src/callers/variants.js';
 import { classifyEra } from '../../src/protocol/era.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -16,12 +16,18 @@ const config = resolveConfig(
   '/repo/.lazytoolsrc.json',
 );
 
-describe('stateless mode resolution (focus/policy requestMode)', () => {
-  it('takes the variant, else the endpoint, else the token, else the default mode', () => {
-    expect(requestMode(config, {})).toEqual({ mode: 'development', bound: false, boundary: false });
-    expect(requestMode(config, { variant: 'debugging' })).toEqual({ mode: 'debugging', bound: false, boundary: false });
-    expect(requestMode(config, { endpoint: 'code_review' })).toEqual({ mode: 'code_review', bound: true, boundary: false });
-    expect(requestMode(config, { tokenModes: ['security_review'] })).toEqual({ mode: 'security_review', bound: true, boundary: true });
+/** A 2026-07-28 request's scope from its route and variant (focus/scope resolveScope). */
+function requestMode(resolved: Parameters<typeof resolveScope>[0], request: Route & { variant?: unknown }) {
+  const { variant, ...route } = request;
+  return resolveScope(resolved, route, { era: 'modern', variant });
+}
+
+describe('a 2026-07-28 request\'s scope (focus/scope resolveScope)', () => {
+  it('takes the variant, else the endpoint, else the token, else the default mode; any of endpoint, served modes or token fixes it', () => {
+    expect(requestMode(config, {})).toMatchObject({ mode: 'development', fixedMode: undefined, boundary: { token: false } });
+    expect(requestMode(config, { variant: 'debugging' })).toMatchObject({ mode: 'debugging', fixedMode: undefined });
+    expect(requestMode(config, { endpoint: 'code_review' })).toMatchObject({ mode: 'code_review', fixedMode: 'code_review', boundary: { token: false } });
+    expect(requestMode(config, { tokenModes: ['security_review'] })).toMatchObject({ mode: 'security_review', fixedMode: 'security_review', boundary: { token: true } });
     expect(requestMode(config, { served: ['debugging', 'security_review'], tokenModes: ['security_review'] })).toMatchObject({ mode: 'security_review' });
   });
 
@@ -42,7 +48,7 @@ describe('stateless mode resolution (focus/policy requestMode)', () => {
   });
 });
 
-describe('bearer tokens (front/auth accessFor)', () => {
+describe('bearer tokens (transports/auth accessFor)', () => {
   it('maps rc tokens by sha256 (any hex case), keeps --token open, refuses the rest', () => {
     expect(accessFor('Bearer ci-token', config, undefined)).toMatchObject({ kind: 'modes', grant: { label: 'ci', modes: ['security_review'] } });
     expect(accessFor('bearer   ops-token', config, undefined)).toMatchObject({ kind: 'modes', grant: { label: 'ops' } });
@@ -76,12 +82,12 @@ describe('rc keys auth, variants, cache: errors name the file, the key path and 
 describe('server variants (SEP-2053 draft)', () => {
   it('advertises one variant per offered mode, default first, ranked by the client useCase hint', () => {
     const plain = variantsExtension(config, undefined, undefined)!;
-    expect(plain.variants.map((v) => v.id)).toEqual(['development', 'security_review', 'debugging']);
+    expect(plain.availableVariants.map((v) => v.id)).toEqual(['development', 'security_review', 'debugging']);
     expect(plain.default).toBe('development');
-    expect(plain.variants[1]).toMatchObject({ id: 'security_review', hints: { readOnly: expect.any(Boolean), useCase: expect.arrayContaining([expect.any(String)]) } });
+    expect(plain.availableVariants[1]).toMatchObject({ id: 'security_review', hints: { readOnly: expect.any(Boolean), useCase: expect.arrayContaining([expect.any(String)]) } });
     const ranked = variantsExtension(config, undefined, { useCase: 'fix a crash in production' })!;
     expect(ranked.default).toBe('debugging');
-    expect(variantsExtension(config, ['security_review'], undefined)!.variants.map((v) => v.id)).toEqual(['security_review']);
+    expect(variantsExtension(config, ['security_review'], undefined)!.availableVariants.map((v) => v.id)).toEqual(['security_review']);
     expect(variantsExtension(resolveConfig(parseConfig({})), undefined, undefined)).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { boundaryOf } from '../../src/focus/policy.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { boundaryOf } from '../../src/focus/scope.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
 
 /**

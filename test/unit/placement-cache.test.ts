@@ -50,7 +50,7 @@ describe('placement cached in the lock', () => {
     expect(placementOf(buildCatalog(roundTrip(lock), config))).toEqual(placementOf(buildCatalog(uncached(lock), config)));
   });
 
-  it('is verified, not trusted: tampered topics or group placements of an unchanged tool never show (issue 20)', () => {
+  it('is verified, not trusted: tampered topics or group placements of an unchanged tool never show', () => {
     const config = resolveConfig({});
     const lock = makeLock(readFixture('reference-servers.json'), config);
     const entry = readGraphEntry(lock);

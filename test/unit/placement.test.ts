@@ -174,9 +174,8 @@ describe('real-world catalog: preset modes against hand labels', async () => {
     };
   });
 
-  it('reports per-mode precision and recall, and every mode reaches its floor', () => {
-    const table = scores.map((s) => `${s.mode.padEnd(16)} placed ${String(s.placed).padStart(3)}  labelled ${String(s.wanted).padStart(3)}  precision ${s.precision.toFixed(2)}  recall ${s.recall.toFixed(2)}`);
-    console.log(`real-world catalog (${catalog.tools.length} tools, ${catalog.servers.length} servers)\n${table.join('\n')}`);
+  // The figures themselves: bench/placement-quality.mjs (BENCHMARKS.md, Placement).
+  it('every mode reaches its floor of precision and recall', () => {
     for (const s of scores) {
       expect(s.precision, `${s.mode} precision; not labelled: ${s.extra.join(', ')}`).toBeGreaterThanOrEqual(0.85);
       expect(s.recall, `${s.mode} recall; missing: ${s.missing.join(', ')}`).toBeGreaterThanOrEqual(0.8);
@@ -200,7 +199,6 @@ describe('real-world catalog: preset modes against hand labels', async () => {
     const fitting = relevant.filter(([id, set]) => report.modes.some((m) => set.has(m.name) && members(m).includes(id)));
     const placements = report.modes.filter((m) => LABELLED_MODES.includes(m.name)).flatMap((m) => members(m).map((id) => labels.modes.get(id)?.has(m.name) === true));
     const micro = placements.filter(Boolean).length / placements.length;
-    console.log(`developer tools in a fitting mode: ${fitting.length}/${relevant.length} (${(fitting.length / relevant.length).toFixed(3)}); micro precision ${micro.toFixed(3)} over ${placements.length} placements`);
     expect(fitting.length / relevant.length).toBeGreaterThanOrEqual(0.85);
     expect(micro).toBeGreaterThanOrEqual(0.85);
   });

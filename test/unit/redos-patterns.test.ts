@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
-import { curate } from '../../src/front/curate.js';
+import { curate } from '../../src/app/curate.js';
 import { argumentProblems } from '../../src/handlers/validate.js';
 import { ecmaClasses, linearRegExp } from '../../src/util/linear-regexp.js';
 import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';

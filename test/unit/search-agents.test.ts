@@ -5,11 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/catalog/catalog.js';
 import { mergeCatalogs, readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { CATALOGS, inMemoryClientV2 } from '../harness/index.js';
 
-/** Issue 24: one query per step merged, action verbs, and group text that lifts no big group. */
+/** One query per step merged, action verbs, and group text that lifts no big group. */
 
 const sources = mergeCatalogs([await readCatalogFile(path.join(CATALOGS, 'real-world.json')), await readCatalogFile(path.join(CATALOGS, 'reference-servers.json'))]);
 const { catalog } = buildCatalog(sources, resolveConfig({}));

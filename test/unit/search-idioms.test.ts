@@ -9,7 +9,7 @@ import { resolveIntent } from '../../src/search/intent.js';
 import { expandQuery } from '../../src/search/text.js';
 import { CATALOGS } from '../harness/index.js';
 
-/** Issue 21 (search half): task phrasing as developers type it, over the 10-server stack of the issue. */
+/** Task phrasing as developers type it, over the 10-server developer stack. */
 
 const { catalog } = buildCatalog(await readCatalogFile(path.join(CATALOGS, 'developer-stack.json')), resolveConfig({}));
 const index = new SearchIndex(catalog.tools, catalog.groups);

@@ -9,7 +9,7 @@ import { expandQuery, stem, terms } from '../../src/search/text.js';
 import { fold, unicodeWords } from '../../src/search/tokenize.js';
 import { CATALOGS } from '../harness/index.js';
 
-/** Issue 24: words of every script, query hygiene and stems. */
+/** Words of every script, query hygiene and stems. */
 
 describe('unicode words', () => {
   it('segments scripts written without spaces', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
-import { curate } from '../../src/front/curate.js';
+import { curate } from '../../src/app/curate.js';
 import { createUpstreams } from '../../src/upstream/connect.js';
 import { cleanupAfterEach, deferred, EventCounter, inMemoryClient, text } from '../harness/index.js';
 
@@ -147,7 +147,7 @@ describe('library mode: curate(McpServer)', () => {
 });
 
 describe('upstream configuration', () => {
-  it('disables only the server whose environment variable is missing, naming it (issue 19)', async () => {
+  it('disables only the server whose environment variable is missing, naming it', async () => {
     const config = resolveConfig({
       servers: { gh: { url: 'https://api.example.test/mcp', headers: { Authorization: 'Bearer ${LT_TEST_MISSING_TOKEN}' } }, other: { url: 'https://other.example.test/mcp' } },
     });

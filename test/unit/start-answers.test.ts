@@ -4,8 +4,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { StartAnswers } from '../../src/front/start-answers.js';
-import { StdioFrontTransport } from '../../src/front/stdio.js';
+import { StartAnswers } from '../../src/transports/start-answers.js';
+import { StdioFrontTransport } from '../../src/transports/stdio.js';
 import { classifyEra, PROTOCOL_VERSION_META_KEY } from '../../src/protocol/era.js';
 
 // StartAnswers over a real stdio transport on in-memory streams; the gateway's side is played by

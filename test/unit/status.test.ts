@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { ServedStrategy } from '../../src/catalog/own-tools.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Gateway } from '../../src/hub/gateway.js';
+import { Gateway } from '../../src/app/gateway.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { inMemoryClient, referenceSources } from '../harness/index.js';
 

@@ -1,0 +1,95 @@
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
+import { parseConfig } from '../config/load.js';
+import { resolveConfig } from '../config/resolve.js';
+import type { RcConfig } from '../config/schema.js';
+import { Upstream } from '../upstream/upstream.js';
+import { stderrLogger, type Logger } from '../util/log.js';
+import { VERSION } from '../util/version.js';
+import type { SessionOptions } from '../callers/session.js';
+import { Gateway } from './gateway.js';
+import type { FrontSession } from '../callers/session.js';
+
+/** Anything that serves MCP over a transport: the SDK's `McpServer` or low-level `Server`. */
+export interface ConnectableServer {
+  connect(transport: Transport): Promise<void>;
+}
+
+export interface CurateOptions extends SessionOptions {
+  /**
+   * Server name used in tool ids (`<name>:<tool>`), `tools.<id>` keys and group `servers`
+   * patterns. Default: the server's own name from its `serverInfo` (`new McpServer({ name })`).
+   */
+  name?: string | undefined;
+  /** rc-style configuration: groups, modes, defaultMode, strategy, ... (validated like an rc file). */
+  config?: RcConfig | undefined;
+  /** Where warnings (unknown `tools.<id>` keys, tools in no group) go; default stderr. */
+  logger?: Logger | undefined;
+}
+
+/** Your server, curated: connect it to any transport instead of the original. */
+export interface CuratedServer {
+  gateway: Gateway;
+  /** Connects one client session (call once per transport). */
+  connect(transport: Transport): Promise<FrontSession>;
+  close(): Promise<void>;
+}
+
+/**
+ * Curates an SDK server in process: its tools become an in-process upstream (InMemoryTransport)
+ * behind lazytools' focus modes, search and budgets, with no child process and no network.
+ *
+ * @example
+ * const app = new McpServer({ name: 'billing', version: '1.0.0' }); // tool ids: billing:<tool>
+ * app.registerTool('create_invoice', { ... }, handler);
+ * const curated = await curate(app, { config: { groups: { billing: { tools: ['*invoice*'] } },
+ *   modes: { billing: { groups: ['billing'] } }, defaultMode: 'billing' } });
+ * await curated.connect(new StdioServerTransport());
+ */
+export async function curate(server: ConnectableServer, options: CurateOptions = {}): Promise<CuratedServer> {
+  const config = resolveConfig(parseConfig(options.config ?? {}));
+  const name = options.name ?? (await serverName(server));
+  let connected = false;
+  const upstream = new Upstream(name, {
+    connect: () => {
+      if (connected) throw new Error(`the in-process server "${name}" cannot be reconnected`);
+      connected = true;
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      void server.connect(serverSide);
+      return clientSide;
+    },
+    logger: options.logger,
+  });
+  const logger = options.logger ?? stderrLogger;
+  const gateway = new Gateway({ config, upstreams: [upstream], logger });
+  await gateway.start();
+  if (upstream.status !== 'ready') throw new Error(upstream.lastError ?? `could not list the tools of "${name}"`);
+  for (const warning of gateway.warnings) logger.warn(warning);
+  return {
+    gateway,
+    async connect(transport) {
+      const session = gateway.createSession({ mode: options.mode, strategy: options.strategy });
+      await session.connect(transport);
+      return session;
+    },
+    close: () => gateway.close(),
+  };
+}
+
+/**
+ * The server's own name, from the `serverInfo` of an in-memory handshake (then closed), so tool
+ * ids read `billing:create_invoice` for `new McpServer({ name: 'billing' })`; "app" when it has none.
+ */
+async function serverName(server: ConnectableServer): Promise<string> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const probe = new Client({ name: 'lazytools-curate', version: VERSION });
+  try {
+    await server.connect(serverSide);
+    await probe.connect(clientSide);
+    const name = probe.getServerVersion()?.name;
+    return typeof name === 'string' && /^[\w.-]+$/.test(name) ? name : 'app';
+  } finally {
+    await probe.close();
+  }
+}

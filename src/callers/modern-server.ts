@@ -1,0 +1,44 @@
+import { CLIENT_CAPABILITIES_META_KEY, Server, type CacheHint, type ServerContext } from '@modelcontextprotocol/server';
+import { boundaryOf, type Route } from '../focus/scope.js';
+import type { CallerFront } from '../handlers/caller.js';
+import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
+import { registerPrimitives } from '../handlers/primitives.js';
+import { VERSION } from '../util/version.js';
+import type { Hub } from './hub.js';
+import { requestCaller, type ModernRequest } from './request.js';
+import { runModern } from './rounds.js';
+import { scopedRouting } from './routing.js';
+import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
+
+/**
+ * A 2026-07-28 server for one request (HTTP) or one connection (stdio): the low-level SDK
+ * `Server` with every primitive registered once (handlers/primitives.ts) over a ModernRequest per
+ * request. Nothing is kept between requests: each resolves its scope (endpoint, token, server
+ * variant; focus/scope.ts) and is answered from the gateway's catalog and upstreams. List results
+ * carry `ttlMs` and `cacheScope` (`private` when the answer depends on the bearer token).
+ */
+export function createModernServer(hub: Hub, route: Route): Server {
+  const config = hub.config;
+  const offered = offeredCapabilities(hub.upstreams.values());
+  const variants = variantsExtension(config, route.tokenModes ?? route.served, route.variantHints);
+  const capabilities = { ...serverCapabilities('modern', offered), ...(variants ? { experimental: { [VARIANTS_EXTENSION]: variants } } : {}) };
+  const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
+  const server = new Server(
+    { name: 'lazytools', version: VERSION },
+    {
+      capabilities,
+      // A token's requests read only the instructions of the servers its modes reach.
+      instructions: serverInstructions('modern', scopedRouting(hub, boundaryOf(route)).upstreams.values()),
+      cacheHints: { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint },
+    },
+  );
+  const front: CallerFront<ModernRequest> = { era: 'modern', callerOf: (ctx) => callerOf(hub, route, ctx), run: runModern, listExtras: () => ({ ...hint }) };
+  registerPrimitives(server, front, offered);
+  return server;
+}
+
+/** The caller of the request `ctx` handles: its variant and declared capabilities come with it. */
+function callerOf(hub: Hub, route: Route, ctx: ServerContext): ModernRequest {
+  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  return requestCaller(hub, route, { variant: ctx.mcpReq._meta?.[VARIANT_META], declared });
+}

@@ -1,0 +1,73 @@
+import type { CatalogTool } from '../catalog/catalog.js';
+import { withinBoundary } from '../focus/policy.js';
+import { modeFit } from '../focus/fit.js';
+import { countTextTokens } from '../util/tokens.js';
+import type { Caller } from './caller.js';
+
+/*
+ * A mode's tools in the compact form a model can call at once through execute_tool: name, one
+ * line of purpose, argument names with their types (required ones without `?`). What focus_mode
+ * answers where the caller's list cannot change (a 2026-07-28 request, the proxy strategy): the
+ * switch reaches the model through the reply. Ordered as the mode ranks its tools (focus/fit.ts)
+ * and bounded by the mode's budget in tokens, so a mode of 10,000 tools sends what fits and says
+ * how to find the rest.
+ */
+
+/** One tool as the reply names it (structuredContent carries these). */
+export interface CallableTool {
+  name: string;
+  purpose: string;
+  arguments: Array<{ name: string; type: string; required: boolean }>;
+}
+
+/** Tokens a reply's tool lines may take for a mode without a budget (what the model reads stays bounded). */
+export const UNBUDGETED_REPLY_TOKENS = 4_000;
+/** Arguments a line names at most (the rest are counted). */
+const ARGUMENTS_SHOWN = 12;
+
+/** The type a line gives an argument: its JSON Schema type (`string[]` for an array of strings), else `any`. */
+function typeOf(schema: unknown): string {
+  const { type, items } = (schema ?? {}) as { type?: unknown; items?: { type?: unknown } };
+  const name = Array.isArray(type) ? type.filter((t) => t !== 'null').join('|') : typeof type === 'string' ? type : 'any';
+  return name === 'array' && typeof items?.type === 'string' ? `${items.type}[]` : name || 'any';
+}
+
+/** A tool in callable form. */
+export function callableTool(tool: CatalogTool): CallableTool {
+  const schema = tool.definition.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
+  const args = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, type: typeOf(property), required: required.has(name) }));
+  return { name: tool.exposedName, purpose: tool.summary, arguments: args };
+}
+
+/** One line of the reply: `create_entities(entities: object[]): Create multiple new entities…`. */
+export function callableLine(tool: CallableTool): string {
+  const shown = tool.arguments.slice(0, ARGUMENTS_SHOWN).map((arg) => `${arg.name}${arg.required ? '' : '?'}: ${arg.type}`);
+  const more = tool.arguments.length > ARGUMENTS_SHOWN ? `, … ${tool.arguments.length - ARGUMENTS_SHOWN} more` : '';
+  return `- ${tool.name}(${shown.join(', ')}${more}): ${tool.purpose}`;
+}
+
+/**
+ * The tools of `mode` the caller may call, highest ranked first, in callable form, as many as fit
+ * the mode's budget (UNBUDGETED_REPLY_TOKENS without one), with how many were left out.
+ */
+export function callableTools(caller: Caller, mode: string): { tools: CallableTool[]; lines: string[]; omitted: number } {
+  const { catalog, config } = caller.hub;
+  const fitted = modeFit(catalog, config, mode);
+  if (!fitted) return { tools: [], lines: [], omitted: 0 };
+  const ranked = fitted.ranked.map((entry) => entry.tool).filter((tool) => withinBoundary(config, caller.boundary, tool));
+  const budget = fitted.budget ?? UNBUDGETED_REPLY_TOKENS;
+  const tools: CallableTool[] = [];
+  const lines: string[] = [];
+  let used = 0;
+  for (const tool of ranked) {
+    const callable = callableTool(tool);
+    const line = callableLine(callable);
+    const tokens = countTextTokens(line) + 1;
+    if (used + tokens > budget) break;
+    used += tokens;
+    tools.push(callable);
+    lines.push(line);
+  }
+  return { tools, lines, omitted: ranked.length - tools.length };
+}

@@ -1,0 +1,184 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { focusModeArgs, readArgs } from '../catalog/own-args.js';
+import { isReadOnly, modeNamed, visibleModeNames } from '../focus/policy.js';
+import { activeGroups } from '../focus/visible.js';
+import { modeFit } from '../focus/fit.js';
+import { toolError } from '../protocol/errors.js';
+import { hasOwn } from '../util/own.js';
+import { unclearIntentText } from '../search/intent.js';
+import { resolveIntentIn } from '../search/intent-catalog.js';
+import { listStatus, tokenChange } from '../tokens/report.js';
+import { UnknownNameError } from '../util/errors.js';
+import { outsideText } from '../util/redact.js';
+import { textResult } from './results.js';
+import { callableTools } from './callable.js';
+import { reachOf, reachText } from './reach.js';
+import type { Caller } from './caller.js';
+
+/** focus_mode's arguments as parsed (the enum its definition offers is not asked here: intent picks among every mode). */
+const FOCUS_ARGS = focusModeArgs();
+
+/**
+ * The focus_mode tool, one handler for both eras: switch mode (by name or by intent), enable or
+ * disable a group, or report status. Arguments are read the same way in both (readFocusArgs); a
+ * bad one changes nothing. A 2025 session switches; where its list changes the reply is terse.
+ * Where a list cannot change (the proxy strategy, a 2026-07-28 request) the switch reaches the
+ * model through the reply: the mode's tools in callable form (callable.ts).
+ */
+export function focusMode(caller: Caller, raw: unknown): CallToolResult {
+  return caller.era === 'modern' ? reachMode(caller, raw) : switchMode(caller, raw);
+}
+
+/**
+ * A 2025 session's switch. The reply is terse and bounded (FOCUS_REPLY_MAX characters at any
+ * catalog size): mode, counts, tokens, the cut, how many tools came and went with a handful of
+ * their names; the full list is tools/list (or `lazytools status`).
+ */
+function switchMode(session: Caller, raw: unknown): CallToolResult {
+  // A fixed session never gets here (tools.ts refuses focus_mode there, focus/policy switchRefusal)
+  // and a token's target is one of its modes (readFocusArgs): nothing left to refuse.
+  const read = readFocusArgs(session, raw, 'switch');
+  if ('answer' in read) return read.answer;
+  const { target, enable, disable } = read;
+  const config = session.hub.config;
+  const changing = target !== undefined || enable !== undefined || disable !== undefined;
+
+  const before = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
+  if (target !== undefined && target !== session.focus.mode) session.focusEvent({ type: 'FOCUS', mode: target });
+  if (enable !== undefined) session.focusEvent({ type: 'ENABLE_GROUP', group: enable });
+  if (disable !== undefined) session.focusEvent({ type: 'DISABLE_GROUP', group: disable });
+  session.flushListCheck();
+  const after = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
+  const added = [...after].filter(([id]) => !before.has(id)).map(([, name]) => name);
+  const removed = [...before].filter(([id]) => !after.has(id)).map(([, name]) => name);
+
+  const report = status(session);
+  const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.length ?? 0;
+  const lines = [
+    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clip(modeNamed(config, report.mode)?.description ?? '', 160)}`,
+    `Groups: ${someOf(report.groups, 8) || '(none)'}`,
+    `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
+  ];
+  if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
+  if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
+  // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
+  const down = session.hub.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
+  if (down.length > 0) lines.push(`Servers down: ${someOf(down.map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
+  if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
+  const structured = { ...report, heldBack: held, added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
+  // Under proxy the list never changes: the reply carries the mode's tools (bounded by its budget, not by FOCUS_REPLY_MAX).
+  if (session.strategy !== 'proxy' || !changing) return textResult(boundedReply(lines), structured);
+  const callable = callableTools(session, report.mode);
+  return textResult([boundedReply(lines), ...callableSection(report.mode, callable, false)].join('\n'), { ...structured, tools: callable.tools, toolsOmitted: callable.omitted });
+}
+
+/**
+ * The part of a reply that carries a mode's tools where the caller's list cannot change: how to
+ * call them, one line each, and how to find the ones the budget left out. `withMode`: a
+ * 2026-07-28 request names the mode in each call (its own mode is another).
+ */
+function callableSection(mode: string, callable: ReturnType<typeof callableTools>, withMode: boolean): string[] {
+  const how = `execute_tool {"name": "<tool>", "arguments": {…}${withMode ? `, "mode": "${mode}"` : ''}}`;
+  const lines = [`Tools of mode ${mode}, callable now with ${how} (? marks an optional argument):`, ...callable.lines];
+  if (callable.omitted > 0) lines.push(`… and ${callable.omitted} more tools of mode ${mode}: search_tools {"query": …} finds them.`);
+  return lines;
+}
+
+/**
+ * A 2026-07-28 request's focus_mode. Under that revision a tool list must not change as a side
+ * effect of a call, so this never switches anything: it resolves the mode (by name or intent) and
+ * answers with that mode's tools, callable at once through execute_tool with `mode`, and how to
+ * work in it throughout (server variant, endpoint URL, `serve --mode`). Groups are per mode
+ * here: enable_group/disable_group are refused.
+ */
+function reachMode(caller: Caller, raw: unknown): CallToolResult {
+  // Policy refuses focus_mode on a fixed endpoint before this runs (handlers/tools, switchRefusal).
+  const read = readFocusArgs(caller, raw, 'refuse');
+  if ('answer' in read) return read.answer;
+  const { target } = read;
+  const config = caller.hub.config;
+  const current = status(caller);
+  const lines = [`This request runs in mode ${caller.mode}: ${current.visibleTools} of ${current.totalTools} tools, ${current.tokens} of ${current.totalTokens} tokens.`];
+  if (target === undefined || target === caller.mode) {
+    if (target === undefined) return textResult(boundedReply(lines), { ...current });
+    lines.push(`Already in mode "${target}".`);
+    if (caller.strategy !== 'proxy') return textResult(boundedReply(lines), { ...current });
+    // A proxy list holds none of the mode's tools: the reply names them.
+    const own = callableTools(caller, target);
+    return textResult([boundedReply(lines), ...callableSection(target, own, false)].join('\n'), { ...current, tools: own.tools, toolsOmitted: own.omitted });
+  }
+  const reach = reachOf(config, caller.route, target);
+  lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
+  // The switch reaches the model through the reply: the mode's tools, callable at once.
+  const callable = callableTools(caller, target);
+  return textResult([boundedReply(lines), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, tools: callable.tools, toolsOmitted: callable.omitted });
+}
+
+/**
+ * focus_mode's arguments, read the same way for both eras: parsed by their zod schema, the mode
+ * named or resolved from the intent among the modes the caller may use (a token's only), groups
+ * checked. Returns the answer when the call ends here (a bad argument: isError; an unclear
+ * intent: the candidates), else what to do. `refuse`: groups cannot change per request (2026-07-28).
+ */
+function readFocusArgs(caller: Caller, raw: unknown, groups: 'switch' | 'refuse'): { answer: CallToolResult } | { target: string | undefined; enable: string | undefined; disable: string | undefined } {
+  const read = readArgs(FOCUS_ARGS, 'focus_mode', raw);
+  if ('problem' in read) return { answer: toolError(read.problem) };
+  const { mode, intent, enable_group: enable, disable_group: disable } = read.args;
+  if (groups === 'refuse' && (enable !== undefined || disable !== undefined))
+    return { answer: toolError('focus_mode: groups cannot be enabled or disabled per request under MCP 2026-07-28 (a tool list may not change with a call); pick a mode that includes them.') };
+  const config = caller.hub.config;
+  const modes = visibleModeNames(config, caller.boundary);
+  const candidates = Object.values(config.modes).filter((entry) => modes.includes(entry.name));
+  let target = mode;
+  if (target !== undefined && (!modeNamed(config, target) || !modes.includes(target))) return { answer: toolError(new UnknownNameError('mode', target, modes).message) };
+  if (target === undefined && intent !== undefined) {
+    const match = resolveIntentIn(intent, candidates, caller.hub.catalog, config, caller.hub.search);
+    if (match.mode === null) {
+      const text = boundedReply([unclearIntentText(intent, match, candidates), 'Then call focus_mode with {"mode": "<name>"}.']);
+      return { answer: textResult(text, { ...status(caller), candidates: match.alternatives.map((a) => a.mode), confidence: match.confidence }) };
+    }
+    target = match.mode;
+  }
+  for (const group of [enable, disable]) if (group !== undefined && !hasOwn(config.groups, group)) return { answer: toolError(new UnknownNameError('group', group, Object.keys(config.groups)).message) };
+  return { target, enable, disable };
+}
+
+/** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */
+const NAMES_SHOWN = 5;
+
+/** Anything focus_mode says is at most this long, whatever the catalog (the model reads it). */
+export const FOCUS_REPLY_MAX = 1_500;
+
+/** The reply's lines joined, cut to FOCUS_REPLY_MAX characters (rc text such as descriptions can be long). */
+export function boundedReply(lines: readonly string[]): string {
+  return clip(lines.join('\n'), FOCUS_REPLY_MAX);
+}
+
+/** ": +a, +b, -c" with at most NAMES_SHOWN names in all, added first. */
+function changeNames(added: readonly string[], removed: readonly string[]): string {
+  const names = [...added.map((name) => `+${clip(name, 64)}`), ...removed.map((name) => `-${clip(name, 64)}`)];
+  if (names.length === 0) return '';
+  const shown = names.slice(0, NAMES_SHOWN);
+  return `: ${shown.join(', ')}${names.length > shown.length ? ', …' : ''}`;
+}
+
+/** The first `max` items joined, and how many more. */
+function someOf(items: readonly string[], max: number): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * The status report: mode, groups, and what the client's list holds against the catalog, counted
+ * by `listStatus` like `lazytools status` (`visibleTools` is its `tools`: under proxy, the listed
+ * tools, not the mode's).
+ */
+export function status(caller: Caller) {
+  const focus = caller.focus;
+  const { tools, ...figures } = listStatus(caller.hub.catalog, caller.listedTools(), caller.ownDefinitions());
+  return { mode: focus.mode, groups: activeGroups(caller.hub.config, focus), visibleTools: tools, ...figures };
+}

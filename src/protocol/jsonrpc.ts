@@ -1,0 +1,95 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+
+/**
+ * JSON-RPC as lazytools reads and writes it outside an SDK server: loose shapes for the hot path
+ * (payloads are relayed without parsing them into SDK types, so these guards look at the envelope
+ * only), the table of error codes, and the error envelope for answers written by hand. Loaded
+ * without the SDK's server package (types only), so the stdio line reader stays light for a
+ * gateway that answers its opening from start answers (transports/start-answers.ts).
+ */
+export type RequestId = string | number;
+
+export interface RawRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface RawNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface RawResponse {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export function isRequest(message: unknown): message is RawRequest {
+  const m = message as RawRequest;
+  return typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
+}
+
+export function isNotification(message: unknown): message is RawNotification {
+  const m = message as RawNotification & { id?: unknown };
+  return typeof m.method === 'string' && m.id === undefined;
+}
+
+export function isResponse(message: unknown): message is RawResponse {
+  const m = message as RawResponse & { method?: unknown };
+  return m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m);
+}
+
+/** A JSON-RPC envelope check: an object with `jsonrpc: "2.0"`. */
+export function isEnvelope(value: unknown): value is JSONRPCMessage {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+}
+
+/**
+ * Every JSON-RPC error code lazytools answers with, in one table: the JSON-RPC codes are the
+ * SDK's own (`ProtocolErrorCode`; a unit test holds them equal), written as numbers here so this
+ * module does not load the SDK's server package. The rest say which failure they name. The
+ * factories of protocol/errors.ts pick among them; no other module writes a code as a number.
+ *
+ * One code per failure in both eras. Where the specs of the eras differ, the SDK's choice is
+ * taken and written here:
+ * - Resource not found: 2025-11-25 says -32002, 2026-07-28 says -32602 (Invalid Params) with
+ *   `data.uri`. The SDK emits -32602 with `{ uri }` on every revision (it rewrites a thrown
+ *   -32002), and clients accept either, so both eras answer `InvalidParams` with `{ uri }`.
+ * - Unknown group (`io.modelcontextprotocol/groups` draft): -32002 in both eras, as the draft
+ *   says (handlers/groups keeps the SDK from rewriting it).
+ */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** A 2026-07-28 request lacks a client capability the answer needs (an upstream asked for it). */
+  MissingClientCapability: -32021,
+  /**
+   * The HTTP front refused the request before any MCP server saw it (shutdown, Host/Origin,
+   * token, route, session or stream caps): the implementation-defined server error the SDK's
+   * transports answer such refusals with too. The HTTP status says which.
+   */
+  Refused: -32000,
+  /** A `Mcp-Session-Id` the 2025 HTTP front does not hold (expired, closed, other path or token). */
+  SessionNotFound: -32001,
+  /** An unknown group (`groups/get`, groups draft), in both eras. */
+  GroupNotFound: -32002,
+} as const;
+
+/** The id an answer to this message carries: its own when it is a valid id, else null. */
+export function answerId(message: unknown): string | number | null {
+  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** A JSON-RPC error response, for answers written outside an SDK server (id null when unknown). */
+export function errorEnvelope(id: string | number | null, code: number, message: string): JSONRPCMessage {
+  return { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage;
+}

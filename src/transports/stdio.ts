@@ -1,0 +1,81 @@
+import type { Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { LineReader, serialize } from '../protocol/lines.js';
+
+/**
+ * Server transport over a readable and a writable (stdin/stdout by default), newline-delimited
+ * JSON-RPC. Only the envelope is checked here; malformed lines get a JSON-RPC error reply and the
+ * transport keeps serving. stdout carries nothing but protocol messages.
+ */
+export class StdioFrontTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private closed = false;
+  private started = false;
+  private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
+  private readonly onEnd = () => void this.close();
+  /** The client went away (EPIPE on stdout): end the session instead of crashing. */
+  private readonly onOutputError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
+  /**
+   * Sees each message read before the handler does, and each message sent before it is written
+   * (returning true keeps it off the output): how the start answers (start-answers.ts) learn the
+   * opening exchange and check their early answers against the gateway's own.
+   */
+  tap: { inbound(message: JSONRPCMessage): void; outbound(message: JSONRPCMessage): boolean } | undefined;
+  private readonly reader = new LineReader(
+    (message) => {
+      this.tap?.inbound(message);
+      this.onmessage?.(message);
+    },
+    (reply) => void this.send(reply).catch(() => {}),
+  );
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream = process.stdin,
+    private readonly output: NodeJS.WritableStream = process.stdout,
+  ) {}
+
+  /** Starts reading; idempotent, so the era decision can read the opening message first. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.listen('on');
+  }
+
+  /** Adds or removes the stream listeners (start and close). */
+  private listen(how: 'on' | 'off'): void {
+    this.input[how]('data', this.onData);
+    this.input[how]('end', this.onEnd);
+    this.input[how]('close', this.onEnd);
+    this.output[how]('error', this.onOutputError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.tap?.outbound(message)) return Promise.resolve();
+    if (this.output.write(serialize(message))) return Promise.resolve();
+    return new Promise((resolve) => this.output.once('drain', () => resolve()));
+  }
+
+  /** Hands messages read earlier (and held) to the handler, in order, as if they arrived now. */
+  deliver(messages: readonly JSONRPCMessage[]): void {
+    for (const message of messages) this.onmessage?.(message);
+  }
+
+  /** Writes one already-serialized message (the relay's raw path). */
+  sendRawLine(line: string): void {
+    if (!this.closed) this.output.write(`${line}\n`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.listen('off');
+    // A paused stdin no longer holds the event loop open, so the process can exit.
+    this.input.pause();
+    this.onclose?.();
+  }
+}

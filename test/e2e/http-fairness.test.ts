@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { curate } from '../../src/app/curate.js';
+import { serveHttp, type HttpFront, type HttpOptions } from '../../src/transports/http.js';
+import { MAX_LISTEN_PER_TOKEN } from '../../src/transports/http-modern.js';
+import { cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
+
+/** Fairness between clients and the small HTTP items, over a real listener on 127.0.0.1. */
+
+const KITCHEN = FIXTURES.kitchenSink;
+const cleanups = cleanupAfterEach();
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+async function front(options: HttpOptions = {}): Promise<HttpFront> {
+  const app = new McpServer({ name: 'notes', version: '1.0.0' });
+  app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+  const curated = await curate(app, { name: 'notes', config: {} });
+  const http = await serveHttp(curated.gateway, { port: 0, ...options });
+  cleanups.push(() => curated.close(), () => http.close());
+  return http;
+}
+
+/** A POST whose request target is `target` verbatim (origin-form or absolute-form). */
+const post = (port: number, target: string, headers: Record<string, string> = {}, body = initialize) => rawPost({ port, path: target }, body, headers);
+
+describe('an absolute-form request target is routed like its path', () => {
+  it('POST http://127.0.0.1:PORT/mcp initializes as POST /mcp does (it was a 500)', async () => {
+    const http = await front();
+    const port = Number(new URL(http.url).port);
+    const plain = await post(port, '/mcp');
+    expect(plain.status).toBe(200);
+    const absolute = await post(port, `http://127.0.0.1:${port}/mcp`);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toContain('"serverInfo"');
+    // A 2026-07-28 request reaches the SDK's handler with a URL it can parse.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } });
+    const modern = await post(port, `http://127.0.0.1:${port}/mcp`, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }, list);
+    expect(modern.status).toBe(200);
+    expect(modern.body).toContain('"tools"');
+    expect((await post(port, `http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
+    // The target's authority is the host (RFC 9112 3.2.2): a foreign one is refused like a foreign Host.
+    expect((await post(port, `http://evil.example:${port}/mcp`)).status).toBe(403);
+  });
+});
+
+describe('a 2026-07-28 input round belongs to its request', () => {
+  it('a retry naming another tool is refused, not handed the original result; the right retry finishes', async () => {
+    const { file } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' });
+    const served = await serveHttpGateway(file);
+    cleanups.push(() => served.close());
+    const port = Number(new URL(served.http!.url).port);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const call = (name: string, extra: Record<string, unknown> = {}) =>
+      post(port, '/mcp', { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { message: 'who?' }, _meta: meta, ...extra } }));
+    const first = JSON.parse((await call('test_elicitation')).body) as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } };
+    expect(first.result.resultType).toBe('input_required');
+    const [key = ''] = Object.keys(first.result.inputRequests);
+    const answer = { requestState: first.result.requestState, inputResponses: { [key]: { action: 'accept', content: { username: 'grace', email: 'g@example.com' } } } };
+    const other = await call('test_simple_text', answer);
+    expect(other.body).not.toContain('User response');
+    expect(other.body).toMatch(/continues tools\/call test_elicitation, not tools\/call test_simple_text/);
+    const right = await call('test_elicitation', answer);
+    expect(right.body).toContain('User response: action=accept');
+  });
+});
+
+describe('one bearer token cannot fill the shared tables', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const tokens = { auth: { tokens: { greedy: { sha256: sha256('greedy-token'), modes: ['all'] }, polite: { sha256: sha256('polite-token'), modes: ['all'] } } } };
+
+  async function tokenFront(options: HttpOptions = {}): Promise<number> {
+    const app = new McpServer({ name: 'notes', version: '1.0.0' });
+    app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+    const curated = await curate(app, { name: 'notes', config: tokens });
+    const http = await serveHttp(curated.gateway, { port: 0, ...options });
+    cleanups.push(() => curated.close(), () => http.close());
+    return Number(new URL(http.url).port);
+  }
+
+  it('2025 sessions: a token holds at most half of --max-sessions; another token still opens one', async () => {
+    const port = await tokenFront({ maxSessions: 4 });
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    expect((await post(port, '/mcp', as('greedy-token'))).status).toBe(200);
+    expect((await post(port, '/mcp', as('greedy-token'))).status).toBe(200);
+    const refused = await post(port, '/mcp', as('greedy-token'));
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('Too many sessions for this token (2 open)');
+    expect((await post(port, '/mcp', as('polite-token'))).status).toBe(200);
+  });
+
+  it(`2026-07-28 subscriptions/listen: a token holds at most its share (default ${MAX_LISTEN_PER_TOKEN}) of streams; another token still listens`, async () => {
+    const port = await tokenFront({ maxListenPerToken: 8 });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+    cleanups.push(async () => agent.destroy());
+    /** Opens a listen stream; resolves with its status once the first bytes (or the refusal) arrive. */
+    const listen = (token: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } });
+        const headers = { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, agent }, (res) => {
+          res.once('data', (chunk: Buffer) => resolve({ status: res.statusCode ?? 0, body: chunk.toString() }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    for (let i = 0; i < 8; i++) expect((await listen('greedy-token')).status).toBe(200);
+    const refused = await listen('greedy-token');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('Too many subscriptions/listen streams for this token (8 open)');
+    expect((await listen('polite-token')).status).toBe(200);
+  });
+});
+
+describe('header slowloris from one address', () => {
+  /** Opens `count` sockets from `localAddress` that start a request head and never finish it. */
+  async function trickle(port: number, count: number, localAddress: string): Promise<Socket[]> {
+    const sockets: Socket[] = [];
+    cleanups.push(async () => sockets.forEach((socket) => socket.destroy()));
+    await Promise.all(
+      Array.from({ length: count }, () => {
+        const socket = tcpConnect({ host: '127.0.0.1', port, localAddress });
+        sockets.push(socket);
+        socket.on('error', () => {});
+        return new Promise<void>((resolve) => {
+          socket.once('connect', () => {
+            socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+            resolve();
+          });
+          socket.once('close', () => resolve());
+        });
+      }),
+    );
+    return sockets;
+  }
+
+  it('sockets trickling headers from the clients\' own address (loopback) give way to real requests', async () => {
+    const http = await front({ maxConnections: 60, maxConnectionsPerAddress: 20 });
+    const port = Number(new URL(http.url).port);
+    const slow = await trickle(port, 80, '127.0.0.1');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(port, '/mcp').then((answer) => answer.status, (error: Error) => error.message)));
+    expect(answers).toEqual(Array(20).fill(200));
+    // The trickling sockets were the ones displaced: at most the address's share of them is left open.
+    expect(slow.filter((socket) => !socket.destroyed && socket.readyState === 'open').length).toBeLessThanOrEqual(20);
+  });
+
+  it('80 sockets trickling headers from 127.0.0.2 do not starve requests from 127.0.0.1', async () => {
+    const http = await front({ maxConnections: 60, maxConnectionsPerAddress: 20 });
+    const port = Number(new URL(http.url).port);
+    await trickle(port, 80, '127.0.0.2');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(port, '/mcp').then((answer) => answer.status, (error: Error) => error.message)));
+    expect(answers).toEqual(Array(20).fill(200));
+  });
+});

@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
+import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
+import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
+
+/** Malformed upstream answers, list_changed bursts and upstreams that exit at start. */
+
+const RAW_SERVER = FIXTURES.rawServer;
+const upstreams: Upstream[] = [];
+afterEach(async () => {
+  while (upstreams.length > 0) await upstreams.pop()?.stop();
+});
+
+function rawUpstream(mode = 'normal', env: Record<string, string> = {}, timeoutMs = 60_000): Upstream {
+  const upstream = new Upstream('raw', {
+    connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [RAW_SERVER, mode], env: { ...env, PATH: process.env.PATH ?? '' }, cwd: ROOT, onStderr: () => {} }),
+    timeoutMs,
+  });
+  upstreams.push(upstream);
+  return upstream;
+}
+
+/** Calls through the relay; `raw` set means the caller can take raw lines (the stdio front). */
+function relay(upstream: Upstream, name: string, raw: boolean): Promise<{ error?: string; result?: unknown; rawLine?: string }> {
+  return new Promise((resolve) => {
+    upstream.relay(
+      { name, arguments: {} },
+      (error, result) => resolve(error ? { error: (error as UpstreamError).message } : { result }),
+      undefined,
+      undefined,
+      raw ? (prefix) => resolve({ rawLine: prefix }) : undefined,
+    );
+  });
+}
+
+describe('malformed upstream answers fail the call at once, naming the server', () => {
+  for (const raw of [false, true]) {
+    it(`a result that is not an object (${raw ? 'raw' : 'parsed'} path)`, async () => {
+      const upstream = rawUpstream();
+      await upstream.start();
+      const answer = await relay(upstream, 'non_object', raw);
+      expect(answer.error).toMatch(/upstream "raw" answered with a result that is not an object/);
+    });
+
+    it(`an invalid JSON line (${raw ? 'raw' : 'parsed'} path)`, async () => {
+      const upstream = rawUpstream();
+      await upstream.start();
+      const answer = await relay(upstream, 'bad_json', raw);
+      expect(answer.error).toMatch(/upstream "raw" sent a line that is not a JSON-RPC message/);
+      expect((await relay(upstream, 'bad_json2', raw)).error).toMatch(/upstream "raw" sent a line that is not a JSON-RPC message/);
+    });
+
+    it(`a line that is both a request and a response (${raw ? 'raw' : 'parsed'} path)`, async () => {
+      const upstream = rawUpstream();
+      await upstream.start();
+      const answer = await relay(upstream, 'mixed', raw);
+      expect(answer.error).toMatch(/upstream "raw" answered with a message that is both a request and a response/);
+    });
+  }
+
+  it('a stray log line on stdout that names no call fails nothing', async () => {
+    const upstream = rawUpstream();
+    await upstream.start();
+    expect((await relay(upstream, 'noisy', false)).result).toEqual({ content: [{ type: 'text', text: 'noisy done' }] });
+  });
+
+  it('a well-formed result still passes the raw path untouched', async () => {
+    const upstream = rawUpstream();
+    await upstream.start();
+    const answer = await relay(upstream, 'ok', true);
+    expect(answer.rawLine).toBe('{"result":{"content":[{"type":"text","text":"ok called"}]},"jsonrpc":"2.0"');
+  });
+
+  it('a result over the size limit fails with its size, long before the call timeout', async () => {
+    const upstream = rawUpstream('normal', {}, 600_000);
+    await upstream.start();
+    const answer = await relay(upstream, 'huge', false);
+    expect(answer.error).toMatch(/upstream "raw" sent a result of 65\.0 MiB, over the 64\.0 MiB limit/);
+    // The upstream is still usable afterwards.
+    expect((await relay(upstream, 'ok', false)).result).toEqual({ content: [{ type: 'text', text: 'ok called' }] });
+  }, 60_000);
+});
+
+describe('upstream list_changed bursts coalesce', () => {
+  it('2,000 list_changed cause at most one re-list in flight and one after it', async () => {
+    const upstream = rawUpstream();
+    let changes = 0;
+    upstream.onToolsChanged = () => changes++;
+    await upstream.start();
+    await relay(upstream, 'burst', false);
+    expect(await waitFor(() => changes > 0 && !upstream.relisting, 20_000)).toBe(true);
+    const counted = await relay(upstream, 'count', false);
+    const lists = Number((counted.result as { content: Array<{ text: string }> }).content[0]?.text);
+    // One list at start, then at most two for the burst.
+    expect(lists).toBeGreaterThanOrEqual(2);
+    expect(lists).toBeLessThanOrEqual(3);
+  }, 60_000);
+});
+
+describe('an upstream that exits at start', () => {
+  it('reports its exit code and the tail of its stderr', async () => {
+    const upstream = rawUpstream('exit-at-start');
+    const error = await upstream.start().then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/exited with code 3 during start-up/);
+    expect(error?.message).toContain('fatal: missing configuration file /etc/raw-server.conf');
+  });
+});

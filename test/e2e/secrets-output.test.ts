@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, FIXTURES, rcProject, cliStdio } from '../harness/index.js';
+
+/** A secret planted in env, URL and command never shows. */
+
+const RAW_SERVER = FIXTURES.rawServer;
+const SECRET = 'planted-secret-4f9a1c';
+const env = { ...process.env, NO_COLOR: '1', PLANTED: SECRET } as Record<string, string>;
+
+function project(servers: Record<string, unknown>): { dir: string; file: string } {
+  const { dir, file } = rcProject({ servers });
+  return { dir, file };
+}
+
+const planted = {
+  // The child echoes the secret from its env in an error message.
+  echo: { command: process.execPath, args: [RAW_SERVER], env: { RAW_SECRET: '${PLANTED}' } },
+  // A command path that does not exist, with the secret in it.
+  missing: { command: `/nonexistent/\${PLANTED}/server` },
+  // An HTTP upstream whose URL (query) carries the secret and refuses connections.
+  remote: { url: 'http://127.0.0.1:9/mcp?key=${PLANTED}', timeout: 2000 },
+};
+
+describe('secrets from ${VAR} never appear in output', () => {
+  it('lock: stderr and stdout show ${VAR}, never the value', () => {
+    const { dir } = project(planted);
+    const result = spawnSync(process.execPath, [BIN, 'lock'], { cwd: dir, encoding: 'utf8', env });
+    expect(result.status).toBe(1);
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(output).toContain('missing');
+    expect(output).toContain('${PLANTED}');
+    expect(output).not.toContain(SECRET);
+  });
+
+  it('serve: tool results, focus_mode status and stderr show ${VAR}, never the value', async () => {
+    const { dir } = project(planted);
+    const transport = new StdioClientTransport(cliStdio(['serve', '--ignore-lock'], { cwd: dir, env, stderr: 'pipe' }));
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: 'secrets', version: '1' });
+    await client.connect(transport);
+    try {
+      const failed = (await client.callTool({ name: 'execute_tool', arguments: { name: 'echo_error', arguments: {} } })) as CallToolResult;
+      expect(failed.isError).toBe(true);
+      const failedText = JSON.stringify(failed);
+      expect(failedText).toContain('bad key ${PLANTED}');
+      expect(failedText).not.toContain(SECRET);
+      // Upstream error bodies are cut short.
+      expect(failedText.length).toBeLessThan(2_000);
+      const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as CallToolResult;
+      expect(JSON.stringify(status)).not.toContain(SECRET);
+      const lines = JSON.stringify(await client.callTool({ name: 'focus_mode', arguments: { mode: 'all' } }));
+      expect(lines).toContain('Servers down');
+      expect(lines).not.toContain(SECRET);
+    } finally {
+      await client.close();
+    }
+    expect(stderr).toContain('missing');
+    expect(stderr).not.toContain(SECRET);
+  }, 60_000);
+
+  it('credentials in URL userinfo are refused at load with "use headers"', () => {
+    const literal = project({ remote: { url: 'https://user:hunter2@mcp.example.test/mcp' } });
+    const refused = spawnSync(process.execPath, [BIN, 'check'], { cwd: literal.dir, encoding: 'utf8', env });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('use headers');
+    expect(refused.stderr).not.toContain('hunter2');
+    const fromEnv = project({ remote: { url: 'https://${PLANTED_HOST}/mcp' } });
+    const viaVar = spawnSync(process.execPath, [BIN, 'lock'], { cwd: fromEnv.dir, encoding: 'utf8', env: { ...env, PLANTED_HOST: `user:${SECRET}@mcp.example.test` } });
+    expect(viaVar.status).toBe(2);
+    expect(viaVar.stderr).toContain('use headers');
+    expect(viaVar.stderr).not.toContain(SECRET);
+    expect(readFileSync(fromEnv.file, 'utf8')).not.toContain(SECRET);
+  });
+});

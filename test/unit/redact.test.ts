@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { interpolate } from '../../src/config/env.js';
+import { clearSecrets, containsSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
+
+/** Values from ${VAR} are shown as ${VAR}; outside text is cut short. */
+
+afterEach(() => clearSecrets());
+
+describe('redaction', () => {
+  it('redacts a message deeply (strings and keys), and returns the same object when there is nothing to redact', () => {
+    const clean = { result: { content: [{ type: 'text', text: 'fine' }] } };
+    expect(redactValue(clean)).toBe(clean);
+    registerSecret('tok-123456', 'TOKEN');
+    expect(redactValue(clean)).toBe(clean);
+    expect(containsSecret('{"a":"x tok-123456 y"}')).toBe(true);
+    expect(containsSecret('{"a":"x"}')).toBe(false);
+    const leaky = { error: { code: -32000, message: 'bad tok-123456', data: { key: 'tok-123456', nested: [{ 'tok-123456': 1 }] } }, n: 1234, b: true };
+    expect(redactValue(leaky)).toEqual({ error: { code: -32000, message: 'bad ${TOKEN}', data: { key: '${TOKEN}', nested: [{ '${TOKEN}': 1 }] } }, n: 1234, b: true });
+    expect(leaky.error.message).toBe('bad tok-123456');
+  });
+
+  it('shows every interpolated value as its ${VAR}, also URL- and JSON-encoded', () => {
+    const value = interpolate('https://api.test/?key=${API_KEY}', { API_KEY: 's3cr3t/+value"x' }, 'servers.a.url');
+    expect(value).toContain('s3cr3t');
+    expect(redact(`fetch ${value} failed`)).toBe('fetch https://api.test/?key=${API_KEY} failed');
+    expect(redact(`sent ${encodeURIComponent('s3cr3t/+value"x')}`)).toBe('sent ${API_KEY}');
+    expect(redact(JSON.stringify({ echoed: 's3cr3t/+value"x' }))).toBe('{"echoed":"${API_KEY}"}');
+  });
+
+  it('a JSON line may hold a secret behind an escape a reader decodes (\\uXXXX, \\/), never behind the escapes JSON.stringify writes', () => {
+    const line = (text: string) => `{"result":{"content":[{"type":"text","text":${text}}]},"jsonrpc":"2.0","id":"lt-1"}`;
+    expect(mayHoldSecret(line('"a \\u0026 b"'))).toBe(false);
+    registerSecret('s3cr&t<k3y>/p4th', 'KEY');
+    expect(mayHoldSecret(line('"the key is s3cr&t<k3y>/p4th"'))).toBe(true);
+    expect(mayHoldSecret(line('"the key is s3cr\\u0026t\\u003ck3y\\u003e/p4th"'))).toBe(true);
+    expect(mayHoldSecret(line('"the key is s3cr&t<k3y>\\/p4th"'))).toBe(true);
+    expect(mayHoldSecret(line('"plain text\\nwith \\"quotes\\" and \\\\ backslashes"'))).toBe(false);
+    // What the parsed path makes of an escaped line: the reader's text, redacted.
+    expect(redactValue(JSON.parse(line('"the key is s3cr\\u0026t\\u003ck3y\\u003e\\/p4th"')))).toEqual(JSON.parse(line('"the key is ${KEY}"')));
+  });
+
+  it('leaves short values and defaults alone', () => {
+    interpolate('${PORT}/${MODE:-fast}', { PORT: '80' }, 'x');
+    expect(redact('port 80, mode fast')).toBe('port 80, mode fast');
+  });
+
+  it('cuts outside text to its limit, saying how much was left out', () => {
+    const text = outsideText('e'.repeat(1200), 500);
+    expect(text).toHaveLength(500 + '… (700 more characters)'.length);
+    expect(text.endsWith('… (700 more characters)')).toBe(true);
+  });
+});
