@@ -21,6 +21,8 @@ export const PLACEMENT_MODULES: readonly string[] = [
   'catalog/text',
   'catalog/placement-cache',
   'config/topics',
+  'config/vocabulary',
+  'semantic/words',
   'util/glob',
 ];
 
