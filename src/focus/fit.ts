@@ -1,11 +1,13 @@
-import type { Catalog, CatalogTool } from '../catalog/catalog.js';
+import { sumTokens, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { globMatcher, modeNamed, modeShows } from './policy.js';
-import { capability, listedThing, modeFocus, nameWords, toolPriority, type Priority } from './priority.js';
+import { modeProfile } from './profile.js';
+import { toolPriority, type Priority } from './priority.js';
+import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -28,6 +30,7 @@ export interface ModeFit {
   mode: string;
   /** True when fitting applies: the mode has a budget and rc `fit` is not false. */
   fit: boolean;
+  /** What the mode may spend here: its budget, grown on a large catalog up to `maxBudget` (see effectiveBudget). */
   budget: number | undefined;
   /** Tokens of lazytools' own tools, counted in the budget. */
   ownTokens: number;
@@ -68,6 +71,15 @@ export function modeFit(catalog: Catalog, config: FitConfig, mode: string): Mode
 /** What fitting reads from the configuration. */
 export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible' | 'tools' | 'strategy' | 'usageWeights'>;
 
+const prefixCache = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
+
+/** Per server of the catalog, the words it puts before every tool name (computed once per catalog). */
+function prefixesOf(catalog: Catalog): Map<string, ReadonlySet<string>> {
+  let found = prefixCache.get(catalog);
+  if (!found) prefixCache.set(catalog, (found = serverPrefixes(catalog.tools)));
+  return found;
+}
+
 /**
  * Fits a mode to its budget. Pure and deterministic: the same catalog, config and mode give the
  * same lists. The budget counts what `listStatus` counts (listed tools plus lazytools' own tools
@@ -88,9 +100,10 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const usage = config.usageWeights?.get(mode.name);
   // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
   const listed = new Map<string, Set<string>>();
+  const prefixes = fit ? prefixesOf(catalog) : new Map<string, ReadonlySet<string>>();
   if (fit) {
     for (const tool of members) {
-      const name = nameWords(tool);
+      const name = nameWords(tool, prefixes.get(tool.server));
       if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
         let set = listed.get(tool.server);
         if (!set) listed.set(tool.server, (set = new Set()));
@@ -98,7 +111,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
       }
     }
   }
-  const focus = modeFocus(mode);
+  const profile = fit ? modeProfile(mode, config.modes) : undefined;
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   const pinReason = (tool: CatalogTool): string | undefined => {
@@ -113,11 +126,12 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => ({
     tool,
     pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), focus }) : { priority: 0, why: [] }),
+    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, why: [] }),
   }));
-  const ordered = fit ? breadthOrder(scored, groups) : scored;
+  const ordered = fit ? breadthOrder(scored, groups, prefixes) : scored;
 
-  const budget = (mode.budget ?? Number.POSITIVE_INFINITY) - ownTokens;
+  const effective = fit ? effectiveBudget(mode, sumTokens(members)) : mode.budget;
+  const budget = (effective ?? Number.POSITIVE_INFINITY) - ownTokens;
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
   let left = budget - pinnedTokens;
@@ -146,7 +160,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   return {
     mode: mode.name,
     fit,
-    budget: mode.budget,
+    budget: effective,
     ownTokens,
     members,
     memberIds: new Set(members.map((tool) => tool.id)),
@@ -161,6 +175,20 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
 }
 
 type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
+
+/** The share of what a mode's groups hold that its list may grow to, between its budget and maxBudget. */
+export const MEMBER_SHARE = 0.25;
+
+/**
+ * What a mode may spend: its budget, or where its groups hold much more (a large catalog: more
+ * servers doing the mode's work, each with its own entry points), up to MEMBER_SHARE of what they
+ * hold, at most `maxBudget`. A fixed budget would show a shrinking part of the mode's work as a
+ * catalog grows. `memberTokens` is what listing every member would cost.
+ */
+export function effectiveBudget(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, memberTokens: number): number | undefined {
+  if (mode.budget === undefined || mode.maxBudget === undefined || mode.maxBudget <= mode.budget) return mode.budget;
+  return Math.min(mode.maxBudget, Math.max(mode.budget, Math.floor(MEMBER_SHARE * memberTokens)));
+}
 
 const ownTokensCache = new WeakMap<object, Map<string, number>>();
 
@@ -194,14 +222,14 @@ const FIRST_MIN = 2;
  * web searches) loses `REDUNDANT`: the budget goes to what no shown tool does yet, and search
  * still finds the twin. Twins share a mode group: Notion's search is no web search. Ties break by id.
  */
-function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
+function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: ReadonlyMap<string, ReadonlySet<string>>): Scored[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
   const serverRank = new Map<string, number>();
   const groupRank = new Map<string, number>();
   const doneBy = new Map<string, CatalogTool>();
   const adjusted = byScore.map((entry) => {
     const group = entry.tool.groups.find((g) => groups.has(g)) ?? '';
-    const does = `${group} ${capability(entry.tool)}`;
+    const does = `${group} ${capability(entry.tool, prefixes.get(entry.tool.server))}`;
     const twin = doneBy.get(does);
     if (twin === undefined) doneBy.set(does, entry.tool);
     const redundant = twin !== undefined && twin.server !== entry.tool.server;
