@@ -20,7 +20,7 @@ export interface CompiledGroup {
   description: string;
   config: GroupConfig;
   matches(tool: GroupCandidate): boolean;
-  /** Why the group keeps `tool` ("tool glob \"get_me\"", "topic browser 7 (...)"), or undefined when it does not. */
+  /** Why the group keeps `tool` ("tool glob \"get_viewer\"", "topic browser 7 (...)"), or undefined when it does not. */
   explain(tool: GroupCandidate): Match | undefined;
 }
 

@@ -158,8 +158,7 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
   };
 
   const nameWords = words(input.name);
-  const nameText = ` ${nameWords.join(' ')} `;
-  if (nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `))) return [];
+  if (isAboutServer(input.name)) return [];
   scan(input.server, 'server');
   scan(nameWords, 'name');
   const title = typeof input.title === 'string' ? input.title : typeof input.annotations?.title === 'string' ? input.annotations.title : undefined;
@@ -196,6 +195,13 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
     out.push({ topic: entry.topic, score: entry.score, reason: entry.evidence.join(', ') });
   }
   return out;
+}
+
+/** True for a tool named for its server itself (health, login, rate limits, feedback): placed in no topic. */
+export function isAboutServer(name: string): boolean {
+  const nameWords = words(name);
+  const nameText = ` ${nameWords.join(' ')} `;
+  return nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `));
 }
 
 /** Topics a tool is placed in: those at or above the threshold. */

@@ -4,7 +4,7 @@ import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
-import { globMatcher, modeNamed, modeShows } from './policy.js';
+import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { modeProfile } from './profile.js';
 import { toolPriority, type Priority } from './priority.js';
 import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
@@ -93,7 +93,14 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const always = globMatcher(config.alwaysVisible);
   const modePin = globMatcher(mode.pin);
   const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
-  const members = catalog.tools.filter((tool) => modeShows(config, mode, tool));
+  // Tools the mode's sessions called lately join its groups' tools (see usedInMode).
+  const byUse = new Set<string>();
+  const members = catalog.tools.filter((tool) => {
+    if (modeShows(config, mode, tool)) return true;
+    if (!usedInMode(config, mode, tool)) return false;
+    byUse.add(tool.id);
+    return true;
+  });
   const strategy = config.strategy === 'auto' ? 'hybrid' : config.strategy;
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = ownToolsTokens(config, strategy, catalog.tokenizer);
@@ -123,11 +130,11 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   };
   // Unfitted modes (no budget, or fit: false) show every member: no priorities to compute, and no
   // token counts to pay for (a 10,000-tool "all" mode would count them all).
-  const scored = members.map((tool) => ({
-    tool,
-    pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, why: [] }),
-  }));
+  const scored = members.map((tool) => {
+    const priority = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, why: [] };
+    if (byUse.has(tool.id)) priority.why.unshift('in the mode by use: called in it lately, though none of its groups holds it');
+    return { tool, pin: pinReason(tool), ...priority };
+  });
   const ordered = fit ? breadthOrder(scored, groups, prefixes) : scored;
 
   const effective = fit ? effectiveBudget(mode, sumTokens(members)) : mode.budget;

@@ -77,7 +77,7 @@ const CAP = 3;
 
 /**
  * The tool's name words (and, less, its summary's) that the mode's profile holds, weighted by the
- * profile: "create_refund" in customer_support scores on "refund", "list_pods" there on nothing.
+ * profile: "refund_charge" in customer_support scores on "refund", "list_pods" there on nothing.
  */
 export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, profile: ModeProfile, prefix?: ReadonlySet<string>): Closeness {
   const seen = new Set<string>();

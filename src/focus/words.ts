@@ -79,7 +79,7 @@ const VERSION = /^v?\d+$/;
 
 /**
  * The words of a tool's name that say what it does: the server's own name words dropped unless
- * they are the verb (`brave_web_search` on server brave-search keeps "search"), a word the
+ * they are the verb (`acme_web_search` on server acme-search keeps "search"), a word the
  * server puts before every tool name (`prefix`, see serverPrefixes), a shortened server name
  * ("woo" of woocommerce), versions and filler dropped, an HTTP method read as the verb it stands for.
  */
@@ -133,19 +133,19 @@ export function serverPrefixes(tools: readonly Pick<CatalogTool, 'name' | 'serve
   return out;
 }
 
-/** What a list or get tool is about, singular ("network request" for both list_network_requests and get_network_request). */
+/** What a list or get tool is about, singular ("widget" for both list_widgets and get_widget). */
 export function listedThing(name: readonly string[]): string {
   return name.slice(1).map(singular).join(' ');
 }
 
-/** The verb of a name: its first word fitting knows as a verb, wherever it stands (`woo_orders_list`). */
+/** The verb of a name: its first word fitting knows as a verb, wherever it stands (`shop_orders_list`). */
 export function nameVerb(name: readonly string[]): string | undefined {
   return name.find((word) => isVerb(word));
 }
 
 /**
  * What a tool does, as a key two servers' tools share when they do the same thing (a browser
- * server's `browser_navigate` and another's `navigate_page`, two servers' web search).
+ * server's `browser_goto` and another's `page_goto`, two servers' web search).
  */
 export function capability(tool: Pick<CatalogTool, 'name' | 'server'>, prefix?: ReadonlySet<string>): string {
   const cache = prefix ? prefixedCapabilities : capabilityCache;
