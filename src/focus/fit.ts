@@ -6,7 +6,7 @@ import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { modeProfile } from './profile.js';
-import { toolPriority, type Priority } from './priority.js';
+import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
 import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
@@ -131,9 +131,9 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   // Unfitted modes (no budget, or fit: false) show every member: no priorities to compute, and no
   // token counts to pay for (a 10,000-tool "all" mode would count them all).
   const scored = members.map((tool) => {
-    const priority = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, why: [] };
-    if (byUse.has(tool.id)) priority.why.unshift('in the mode by use: called in it lately, though none of its groups holds it');
-    return { tool, pin: pinReason(tool), ...priority };
+    const scoring = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, signals: [] };
+    if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
+    return new Entry(tool, pinReason(tool), scoring.priority, scoring.signals);
   });
   const ordered = fit ? breadthOrder(scored, groups, prefixes) : scored;
 
@@ -144,7 +144,11 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   let left = budget - pinnedTokens;
   const ranked: RankedTool[] = [];
   // Entries are this call's own objects: completed in place, not copied (a mode may hold 10,000 tools).
-  const rank = (entry: Scored, shown: boolean, reason: string) => ranked.push(Object.assign(entry, { shown, reason }));
+  const rank = (entry: Scored, shown: boolean, reason: string) => {
+    entry.shown = shown;
+    entry.reason = reason;
+    ranked.push(entry);
+  };
   for (const entry of pinned) rank(entry, true, entry.pin ?? 'pinned');
   for (const entry of ordered) {
     if (entry.pin !== undefined) continue;
@@ -181,7 +185,29 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   };
 }
 
-type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
+/**
+ * One member as fitting ranks it: its signals are worded only when `why` is read (fitting ranks
+ * every member of every mode; status --explain and groups read a few).
+ */
+class Entry implements RankedTool {
+  shown = false;
+  reason = '';
+  first = false;
+  private worded: string[] | undefined;
+
+  constructor(
+    readonly tool: CatalogTool,
+    readonly pin: string | undefined,
+    public priority: number,
+    readonly signals: Signal[],
+  ) {}
+
+  get why(): string[] {
+    return (this.worded ??= wordSignals(this.signals));
+  }
+}
+
+type Scored = Entry;
 
 /** The share of what a mode's groups hold that its list may grow to, between its budget and maxBudget. */
 export const MEMBER_SHARE = 0.25;
@@ -245,10 +271,12 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: R
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
     const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
-    // The entry and its `why` are this fit's own (toolPriority made them): completed in place.
-    entry.why.push(inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`);
-    if (redundant) entry.why.push(`-${REDUNDANT} does what ${twin.id} does`);
-    return Object.assign(entry, { priority, first: inServer === 0 && !redundant && entry.priority >= FIRST_MIN });
+    // The entry and its signals are this fit's own (toolPriority made them): completed in place.
+    entry.signals.push([undefined, () => (inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`)]);
+    if (redundant) entry.signals.push([undefined, () => `-${REDUNDANT} does what ${twin.id} does`]);
+    entry.first = inServer === 0 && !redundant && entry.priority >= FIRST_MIN;
+    entry.priority = priority;
+    return entry;
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
 }

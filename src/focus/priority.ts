@@ -5,10 +5,30 @@ import { fittingWords, isVerb, listedThing, nameVerb, nameWords } from './words.
 
 export { capability, listedThing, nameWords } from './words.js';
 
+/** A signal of a tool's priority: what it added (none for a note) and why. */
+export type Signal = readonly [value: number | undefined, reason: string | (() => string)];
+
 /** A tool's priority in a mode and the signals that made it, in words (`status --explain`). */
 export interface Priority {
   priority: number;
-  why: string[];
+  /** The signals, in order; `why` words them. Fitting appends breadth notes here. */
+  readonly signals: Signal[];
+  /** The signals in words, made when first read (fitting ranks every member of every mode; few are read). */
+  readonly why: string[];
+}
+
+/** Signals in words: "+2.5 entry point", a note as it is. */
+export function wordSignals(signals: readonly Signal[]): string[] {
+  return signals.map(([value, given]) => {
+    const reason = typeof given === 'function' ? given() : given;
+    return value === undefined ? reason : `${value > 0 ? '+' : ''}${round(value)} ${reason}`;
+  });
+}
+
+/** A priority and its signals, worded later (see Priority). */
+export interface Scoring {
+  priority: number;
+  signals: Signal[];
 }
 
 export interface PriorityContext {
@@ -42,13 +62,13 @@ const CLOSE = 0.9;
  * keyword match, or the topic score); and cost (two cheap tools may beat one 4,000-token tool).
  * Deterministic: the same tool and context give the same number.
  */
-export function toolPriority(tool: CatalogTool, context: PriorityContext): Priority {
-  const why: string[] = [];
+export function toolPriority(tool: CatalogTool, context: PriorityContext): Scoring {
+  const signals: Signal[] = [];
   let priority = 0;
   const add = (value: number, reason: string) => {
     if (value === 0) return;
     priority += value;
-    why.push(`${value > 0 ? '+' : ''}${round(value)} ${reason}`);
+    signals.push([value, reason]);
   };
   const words = fittingWords();
   if (context.override !== undefined) add(context.override, 'rc priority');
@@ -77,7 +97,7 @@ export function toolPriority(tool: CatalogTool, context: PriorityContext): Prior
   if (close && close.score > 0) add(round(CLOSE * close.score), `close to the mode's work${close.words.length > 0 ? ` (${close.words.map((word) => `"${word}"`).join(', ')})` : ' (its summary)'}`);
   add(relevance(tool, context.mode.groups), 'fit to the mode\'s groups');
   add(round(Math.min(0.3, -0.6 * Math.log2(Math.max(tool.tokens, 50) / 250))), `${tool.tokens} tokens`);
-  return { priority: round(priority), why };
+  return { priority: round(priority), signals };
 }
 
 /**

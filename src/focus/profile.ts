@@ -80,19 +80,33 @@ const CAP = 3;
  * profile: "refund_charge" in customer_support scores on "refund", "list_pods" there on nothing.
  */
 export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, profile: ModeProfile, prefix?: ReadonlySet<string>): Closeness {
-  const seen = new Set<string>();
   let score = 0;
   const found: string[] = [];
-  const count = (word: string, weight: number) => {
+  for (const [term, word, weight] of toolTerms(tool, prefix)) {
+    const value = profile.terms.get(term) ?? 0;
+    if (value <= 0) continue;
+    score += value * weight;
+    if (weight === 1) found.push(word);
+  }
+  return { score: Math.min(CAP, Math.round(score * 100) / 100), words: found };
+}
+
+/** Per tool object, its distinct stems with the word and weight: read once, whatever the number of modes. */
+const termCache = new WeakMap<object, ReadonlyArray<readonly [string, string, number]>>();
+
+function toolTerms(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, prefix: ReadonlySet<string> | undefined): ReadonlyArray<readonly [string, string, number]> {
+  const cached = termCache.get(tool);
+  if (cached) return cached;
+  const seen = new Set<string>();
+  const out: Array<readonly [string, string, number]> = [];
+  const add = (word: string, weight: number) => {
     const term = stem(word);
     if (seen.has(term)) return;
     seen.add(term);
-    const value = profile.terms.get(term) ?? 0;
-    if (value <= 0) return;
-    score += value * weight;
-    if (weight === 1) found.push(word);
+    out.push([term, word, weight]);
   };
-  for (const word of nameWords(tool, prefix)) count(word, 1);
-  for (const word of proseWords(tool.summary)) if (!STOP.has(word)) count(word, SUMMARY_WEIGHT);
-  return { score: Math.min(CAP, Math.round(score * 100) / 100), words: found };
+  for (const word of nameWords(tool, prefix)) add(word, 1);
+  for (const word of proseWords(tool.summary)) if (!STOP.has(word)) add(word, SUMMARY_WEIGHT);
+  termCache.set(tool, out);
+  return out;
 }
