@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { entrySchema, phraseList, readVocabulary, wordSet } from './vocabulary.js';
+import { entryList, names, phraseList, readVocabulary, record, text, VocabularyError, wordSet, type VocabularyEntry } from './vocabulary.js';
 
 /**
  * The vocabulary placement scores tools with (`vocabulary/topics.json`): one entry per topic (a
@@ -29,53 +28,50 @@ export interface TopicSpec {
   requires?: string[];
 }
 
-const topicEntry = z.strictObject({ kind: z.enum(['words', 'phrases', 'products', 'fields']), text: z.string(), why: z.string().min(3) });
-const topicSchema = z.strictObject({
-  description: z.string().min(3),
-  entries: z.array(topicEntry),
-  yieldsTo: z.array(z.string()).optional(),
-  losesTo: z.array(z.string()).optional(),
-  requires: z.array(z.string()).optional(),
-  rules: z.string().optional(),
-});
-const topicsFile = z.strictObject({ $comment: z.string().optional(), topics: z.record(z.string(), topicSchema) });
-
-const verbsFile = z.strictObject({
-  $comment: z.string().optional(),
-  write: z.array(entrySchema),
-  read: z.array(entrySchema),
-  strongWrite: z.array(entrySchema),
-  writeForms: z.array(entrySchema),
-  readOnlyPhrases: z.array(entrySchema),
-  postedReads: z.array(entrySchema),
-  metaNames: z.array(entrySchema),
-});
+const KINDS = ['words', 'phrases', 'products', 'fields'] as const;
 
 function loadTopics(): Record<string, TopicSpec> {
-  const { topics } = readVocabulary('topics', topicsFile);
+  return readVocabulary('topics', (json) => topicSpecs(record(json.topics, 'topics')));
+}
+
+function topicSpecs(topics: Record<string, unknown>): Record<string, TopicSpec> {
   const out: Record<string, TopicSpec> = {};
-  for (const [name, topic] of Object.entries(topics)) {
-    const join = (kind: string, separator: string) => topic.entries.filter((entry) => entry.kind === kind).map((entry) => entry.text).join(separator);
+  for (const [name, value] of Object.entries(topics)) {
+    const at = `topics.${name}`;
+    const topic = record(value, at);
+    if (!Array.isArray(topic.entries)) throw new VocabularyError(`${at}.entries: expected a list`);
+    const byKind: Record<(typeof KINDS)[number], string[]> = { words: [], phrases: [], products: [], fields: [] };
+    topic.entries.forEach((item: unknown, index: number) => {
+      const entry = record(item, `${at}.entries[${index}]`);
+      const kind = text(entry.kind, `${at}.entries[${index}].kind`) as (typeof KINDS)[number];
+      if (!KINDS.includes(kind)) throw new VocabularyError(`${at}.entries[${index}].kind: expected one of ${KINDS.join(', ')}`);
+      text(entry.why, `${at}.entries[${index}].why`);
+      byKind[kind].push(text(entry.text, `${at}.entries[${index}].text`));
+    });
+    const yieldsTo = names(topic.yieldsTo, `${at}.yieldsTo`);
+    const losesTo = names(topic.losesTo, `${at}.losesTo`);
+    const requires = names(topic.requires, `${at}.requires`);
     out[name] = {
-      description: topic.description,
-      words: join('words', ' '),
-      ...(join('phrases', '|') ? { phrases: join('phrases', '|') } : {}),
-      ...(join('products', ' ') ? { products: join('products', ' ') } : {}),
-      ...(join('fields', ' ') ? { fields: join('fields', ' ') } : {}),
-      ...(topic.yieldsTo ? { yieldsTo: topic.yieldsTo } : {}),
-      ...(topic.losesTo ? { losesTo: topic.losesTo } : {}),
-      ...(topic.requires ? { requires: topic.requires } : {}),
+      description: text(topic.description, `${at}.description`),
+      words: byKind.words.join(' '),
+      ...(byKind.phrases.length > 0 ? { phrases: byKind.phrases.join('|') } : {}),
+      ...(byKind.products.length > 0 ? { products: byKind.products.join(' ') } : {}),
+      ...(byKind.fields.length > 0 ? { fields: byKind.fields.join(' ') } : {}),
+      ...(yieldsTo ? { yieldsTo } : {}),
+      ...(losesTo ? { losesTo } : {}),
+      ...(requires ? { requires } : {}),
     };
   }
   for (const [name, spec] of Object.entries(out))
     for (const other of [...(spec.yieldsTo ?? []), ...(spec.losesTo ?? []), ...(spec.requires ?? [])])
-      if (!(other in out)) throw new Error(`vocabulary/topics.json: topic "${name}" names unknown topic "${other}"`);
+      if (!(other in out)) throw new VocabularyError(`topics.${name}: names unknown topic "${other}"`);
   return out;
 }
 
 export const TOPICS: Readonly<Record<string, TopicSpec>> = loadTopics();
 
-const verbs = readVocabulary('verbs', verbsFile);
+const VERB_KEYS = ['write', 'read', 'strongWrite', 'writeForms', 'readOnlyPhrases', 'postedReads', 'metaNames'] as const;
+const verbs = readVocabulary('verbs', (json) => Object.fromEntries(VERB_KEYS.map((key) => [key, entryList(json, key)])) as Record<(typeof VERB_KEYS)[number], VocabularyEntry[]>);
 
 /** Verbs that change something: a tool named or described with one writes. */
 export const WRITE_VERBS: ReadonlySet<string> = wordSet(verbs.write);

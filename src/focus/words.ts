@@ -1,26 +1,13 @@
-import { z } from 'zod';
 import type { CatalogTool } from '../catalog/catalog.js';
 import { words } from '../catalog/text.js';
-import { entrySchema, readVocabulary, wordSet } from '../config/vocabulary.js';
+import { entryList, readVocabulary, wordSet, type VocabularyEntry } from '../config/vocabulary.js';
 
 /**
  * What budget fitting reads in tool names: the words that say what a tool does, its verb and its
  * kind of verb, from `vocabulary/fitting.json` (reviewed data, each entry with why).
  */
 
-const fittingFile = z.strictObject({
-  $comment: z.string().optional(),
-  primary: z.array(entrySchema),
-  secondary: z.array(entrySchema),
-  change: z.array(entrySchema),
-  actions: z.array(entrySchema),
-  niche: z.array(entrySchema),
-  destructive: z.array(entrySchema),
-  filler: z.array(entrySchema),
-  place: z.array(entrySchema),
-  plain: z.array(entrySchema),
-  httpMethods: z.array(entrySchema),
-});
+const FITTING_KEYS = ['primary', 'secondary', 'change', 'actions', 'niche', 'destructive', 'filler', 'place', 'plain', 'httpMethods'] as const;
 
 interface FittingWords {
   primary: ReadonlySet<string>;
@@ -41,7 +28,7 @@ let loaded: FittingWords | undefined;
 /** The fitting vocabulary, read on first use. */
 export function fittingWords(): FittingWords {
   if (loaded) return loaded;
-  const file = readVocabulary('fitting', fittingFile);
+  const file = readVocabulary('fitting', (json) => Object.fromEntries(FITTING_KEYS.map((key) => [key, entryList(json, key)])) as Record<(typeof FITTING_KEYS)[number], VocabularyEntry[]>);
   const methods = new Map<string, string>();
   for (const entry of file.httpMethods)
     for (const pair of (entry.words ?? '').split(/\s+/)) {

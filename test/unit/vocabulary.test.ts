@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../src/config/topics.js';
+import { entryList, VocabularyError } from '../../src/config/vocabulary.js';
 import { packageRoot } from '../../src/util/root.js';
 import { CATALOGS } from '../harness/index.js';
 
@@ -66,5 +67,14 @@ describe('vocabulary data', () => {
     };
     scan(path.join(root, 'src'));
     expect(hits).toEqual([]);
+  });
+});
+
+describe('vocabulary checks', () => {
+  it('name the key path of a malformed entry', () => {
+    expect(() => entryList({ write: [{ words: 'create', why: 'makes things' }, { words: 'update' }] }, 'write')).toThrow(/^write\[1\]\.why: expected a string$/);
+    expect(() => entryList({ write: [{ why: 'no words' }] }, 'write')).toThrow(VocabularyError);
+    expect(() => entryList({ write: 'create' }, 'write')).toThrow(/write: expected a list of entries/);
+    expect(entryList({ read: [{ phrases: 'read only', why: 'says it reads' }] }, 'read')).toEqual([{ words: undefined, phrases: 'read only', why: 'says it reads' }]);
   });
 });
