@@ -20,6 +20,7 @@ export const PLACEMENT_MODULES: readonly string[] = [
   'catalog/groups',
   'catalog/text',
   'catalog/placement-cache',
+  'catalog/profiles',
   'config/topics',
   'config/vocabulary',
   'semantic/words',

@@ -50,7 +50,7 @@ describe('vocabulary data', () => {
     }
   });
 
-  it('holds no tool name of a fixture server, and neither does src/', () => {
+  it('holds no tool name of a fixture server, and neither do src/ and the presets', () => {
     const names = fixtureToolNames();
     expect(names.size).toBeGreaterThan(500);
     for (const file of files) {
@@ -67,6 +67,11 @@ describe('vocabulary data', () => {
     };
     scan(path.join(root, 'src'));
     expect(hits).toEqual([]);
+    // Presets too: one server's tool names live in its profile (vocabulary/servers.json).
+    for (const file of readdirSync(path.join(root, 'modes')).filter((name) => name.endsWith('.json'))) {
+      const words = new Set(readFileSync(path.join(root, 'modes', file), 'utf8').split(/[^A-Za-z0-9_-]+/));
+      expect([...names].filter((name) => words.has(name)), `modes/${file}`).toEqual([]);
+    }
   });
 });
 
