@@ -5,6 +5,7 @@ import { ConfigError } from '../util/errors.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import type { RcConfig, ServerConfig } from '../config/schema.js';
 import { isSecretKey, looksSecret } from '../config/secrets.js';
+import { mcpRemoteEntry } from './mcp-remote.js';
 import { envName, moveHeader, scrubArgs, scrubUrl, Variables, vscodeVariables } from './variables.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
@@ -80,9 +81,10 @@ const INSTEAD: ReadonlyMap<string, string> = new Map([['envFile', 'put its varia
 /**
  * Turns a client's MCP config (`mcpServers` of Claude Desktop, Cursor and Claude Code, including
  * Claude Code's per-project `projects[<cwd>].mcpServers`, or `servers` of VS Code) into an rc: the
- * same servers, one group per server, the preset modes. No value that may be a secret is copied:
- * env and header values that are secrets (by key or value, see secrets.ts) become `${NAME}`
- * references (keeping a header's scheme word, as in `Bearer ${NAME}`), and so do credentials in
+ * same servers and the preset modes, no group of its own: placement puts each tool where its name
+ * and description say and names the closest groups of the others, where a group per server put
+ * every tool in one group no mode used. No value that may be a secret is copied: env and header
+ * values that are secrets (by key or value, see secrets.ts) become `${NAME}` references (keeping a header's scheme word, as in `Bearer ${NAME}`), and so do credentials in
  * known argument and URL forms (`--api-key X`, `scheme://user:pass@`, `?apiKey=`); other values
  * (paths, flags, log levels) stay, so one unset variable does not stop a server for a path; other
  * secret-looking values are reported.
@@ -92,13 +94,15 @@ export function importServers(json: unknown, file: string, options: ImportOption
   const { entries, disabled: listed } = serverEntries(json, file, options.cwd, notes);
   const disabledNames = new Set([...listed, ...(options.disabled ?? [])]);
   const servers: Record<string, ServerConfig> = dictionary();
-  const groups: NonNullable<RcConfig['groups']> = dictionary();
   const variables = new Variables();
   const skipped: string[] = [];
   const warnings: string[] = [];
   const disabled: string[] = [];
   for (const [rawName, value] of entries) {
-    const entry = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const given = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    // mcp-remote bridges to a remote server and signs in itself: imported as that server.
+    const remote = mcpRemoteEntry(given);
+    const entry = remote?.entry ?? given;
     if (rawName === 'lazytools' || (Array.isArray(entry.args) && entry.args.includes('lazytools'))) {
       skipped.push(`${rawName} (lazytools itself)`);
       continue;
@@ -140,8 +144,19 @@ export function importServers(json: unknown, file: string, options: ImportOption
           headers[key] = isSecretKey(key) || looksSecret(value) ? moveHeader(value, envName(`${name}_${key}`), name, variables) : value;
         }
       if (Object.keys(headers).length > 0) server.headers = headers;
-      if (entry.type === 'sse' || entry.transport === 'sse')
-        notes.push(`server "${name}" was an SSE server: imported as Streamable HTTP, the only HTTP transport lazytools speaks; check that ${url} answers Streamable HTTP (often at /mcp instead of /sse)`);
+      if (entry.type === 'sse' || entry.transport === 'sse' || remote?.transport === 'sse') {
+        server.transport = 'sse';
+        notes.push(`server "${name}" is an HTTP+SSE server: imported with "transport": "sse"`);
+      } else if (remote?.transport) server.transport = remote.transport;
+      if (remote) {
+        // A fixed Authorization header replaces a sign-in (the rc cannot hold both).
+        const fixed = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
+        const { clientSecret, ...oauth } = remote.oauth ?? {};
+        if (remote.oauth && !fixed) server.oauth = { ...oauth, ...(clientSecret ? { clientSecret: variables.move(clientSecret, envName(`${name}_CLIENT_SECRET`), name) } : {}) };
+        const dropped = [...remote.dropped, ...(remote.oauth && fixed ? ['OAuth client'] : [])];
+        const how = fixed ? 'it sends its Authorization header instead of signing in' : `lazytools signs in to it itself: run lazytools auth ${name}`;
+        notes.push(`server "${name}" ran mcp-remote for ${url}: imported as that remote server${dropped.length > 0 ? ` (its ${dropped.join(', ')} not imported)` : ''}; ${how}`);
+      }
     } else {
       skipped.push(`${rawName} (neither "command" nor "url")`);
       continue;
@@ -154,7 +169,6 @@ export function importServers(json: unknown, file: string, options: ImportOption
       notes.push(`${at}: "${key}" was not imported (lazytools has no such setting)${INSTEAD.has(key) ? `; ${INSTEAD.get(key)}` : ''}`);
     for (const [where, value] of literalValues(server, at)) if (looksSecret(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
     servers[name] = server;
-    groups[name] = { description: `All tools of ${name}`, servers: [name] };
   }
   // A disabled server's variables are asked for once it is enabled: `serve` never reads them before.
   const refers = (list: ServerConfig[], name: string) => JSON.stringify(list).includes(`\${${name}}`) || JSON.stringify(list).includes(`\${${name}:-`);
@@ -164,7 +178,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
   if (disabled.length > 0)
     notes.push(`${disabled.join(', ')}: disabled in the client, imported with "disabled": true (lazytools starts and lists them once you remove it)${later.length > 0 ? `; then set ${later.join(', ')}` : ''}`);
   return {
-    rc: { $schema: 'node_modules/lazytools/lazytools.schema.json', servers, groups, defaultMode: 'development' },
+    rc: { servers, defaultMode: 'development' },
     secrets: variables.needed().filter((name) => !later.includes(name)),
     moved: variables.moved(),
     optional: variables.optional(),

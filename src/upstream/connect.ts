@@ -3,11 +3,14 @@ import type { Transport } from '@modelcontextprotocol/client';
 import { interpolate, interpolateMap, UnsetVariableError } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { USERINFO_MESSAGE, type ServerConfig } from '../config/schema.js';
+import type { ServerConfig } from '../config/schema.js';
 import { compareStrings } from '../util/compare.js';
 import { compileGlob } from '../util/glob.js';
-import { ConfigError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { authorizedFetch } from './auth/fetch.js';
+import { AuthSession } from './auth/session.js';
+import { remoteTarget } from './auth/target.js';
+import type { HttpTransportKind } from './http-transport.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { streamCauses, type CausedBy } from './stream-cause.js';
 import { Upstream } from './upstream.js';
@@ -65,14 +68,17 @@ function connector(
 ): () => Promise<Transport> {
   const at = `servers.${name}`;
   if (server.url !== undefined) {
-    const url = new URL(interpolate(server.url, env, `${at}.url`, file));
-    if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
-    const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
+    const target = remoteTarget(name, server, env, file);
+    // Every connection to the server (both eras, the twin too) shares one sign-in session.
+    const session = target.oauth ? new AuthSession(name, target.url, target.oauth.settings, target.oauth.file) : undefined;
+    const remembered: { kind?: HttpTransportKind } = {};
     return async () => {
       // The SDK client is loaded with the first connection (a gateway on the lock starts without it).
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-      const causes = streamCauses();
-      const transport: Transport & CausedBy = Object.assign(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: causes.fetch }), { requestCause: causes.take });
+      const { httpTransport } = await import('./http-transport.js');
+      const causes = streamCauses(session ? authorizedFetch(session) : fetch);
+      const transport: Transport & CausedBy = Object.assign(httpTransport(target.url, target.transport, { headers: target.headers, fetch: causes.fetch }, remembered), {
+        requestCause: causes.take,
+      });
       return transport;
     };
   }
@@ -80,8 +86,24 @@ function connector(
   const args = (server.args ?? []).map((arg, i) => interpolate(arg, env, `${at}.args[${i}]`, file));
   const rcEnv = interpolateMap(server.env, env, `${at}.env`, file);
   const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, interpolate(server.cwd, env, `${at}.cwd`, file));
+  // Said once for the server's whole life (restarts included): a server that logs to stdout does it on every line.
+  let noisy = false;
+  const onNoise = (line: string) => {
+    if (noisy) return;
+    noisy = true;
+    logger.warn(noiseWarning(name, line));
+  };
   return async () => {
     const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
-    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...passthrough, ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`) });
+    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...passthrough, ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`), onNoise });
   };
+}
+
+/** Characters of a server's stray stdout line quoted in its warning. */
+const NOISE_QUOTE = 80;
+
+/** The one warning about a server that writes lines other than MCP messages to stdout. */
+function noiseWarning(name: string, line: string): string {
+  const quote = line.length > NOISE_QUOTE ? `${line.slice(0, NOISE_QUOTE)}…` : line;
+  return `${name}: writes lines that are not MCP messages to stdout (first: ${JSON.stringify(quote)}); lazytools skips them and says so only this once. To silence it, make the server log to stderr or less (a quiet or log-level option or variable, in its documentation)`;
 }

@@ -25,6 +25,11 @@ export function registerSecret(value: string, name: string): void {
   }
 }
 
+/** Stops redacting `value` (a credential replaced by a newer one: the list stays short). */
+export function forgetSecret(value: string): void {
+  for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) if (secrets.delete(form)) ordered = undefined;
+}
+
 /** `text` with every registered secret replaced by its `${VAR}`. */
 export function redact(text: string): string {
   if (secrets.size === 0 || text.length === 0) return text;

@@ -22,6 +22,22 @@ export function userCacheFolder(name: string, env: NodeJS.ProcessEnv = process.e
   return base ? path.join(base, 'lazytools', name) : undefined;
 }
 
+/**
+ * The folder `name` in lazytools' user config (`LAZYTOOLS_CONFIG_DIR`, else
+ * `$XDG_CONFIG_HOME/lazytools`, else `%APPDATA%\lazytools` on Windows, else
+ * `~/.config/lazytools`), or undefined when no home is known. What lives there belongs to the
+ * user, not to a project (sign-ins to remote servers): never in the project, see above.
+ */
+export function userConfigFolder(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const own = env.LAZYTOOLS_CONFIG_DIR;
+  if (own !== undefined && own !== '') return path.join(path.resolve(own), name);
+  const xdg = env.XDG_CONFIG_HOME;
+  const appData = process.platform === 'win32' ? env.APPDATA : undefined;
+  const home = safeHome();
+  const base = xdg && path.isAbsolute(xdg) ? xdg : appData && path.isAbsolute(appData) ? appData : home && path.join(home, '.config');
+  return base ? path.join(base, 'lazytools', name) : undefined;
+}
+
 function safeHome(): string | undefined {
   try {
     return os.homedir() || undefined;

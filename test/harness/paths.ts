@@ -26,6 +26,12 @@ export const FIXTURES = {
   generatedServer: path.join(ROOT, 'test/fixtures/servers/generated-server.mjs'),
   /** Floods notifications on demand (`<name>_flood`), over stdio or `--http PORT`; FLOOD_NAME names its tools. */
   flood: path.join(ROOT, 'test/fixtures/servers/flood.mjs'),
+  /** A hosted-style server: Streamable HTTP and HTTP+SSE (`--sse-only`), OAuth-guarded with `--issuer URL`. */
+  remoteServer: path.join(ROOT, 'test/fixtures/remote-server.mjs'),
+  /** A real OAuth 2.1 authorization server (oidc-provider) that always signs alice in. */
+  oauthServer: path.join(ROOT, 'test/fixtures/oauth-server.mjs'),
+  /** A browser for LAZYTOOLS_BROWSER that follows a sign-in's redirects (cookies kept). */
+  headlessBrowser: path.join(ROOT, 'test/fixtures/headless-browser.mjs'),
 } as const;
 
 /** mcp-remote's stdio bridge (Claude Desktop's way to an HTTP server). */
