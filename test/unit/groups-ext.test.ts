@@ -198,8 +198,7 @@ describe('groups/list and groups/get through a 2025 session', () => {
   it('scoped tools stay callable, and policy still refuses what the mode forbids (it is in no group then)', async () => {
     const open = await connect(await curated(rc), true);
     const groups = (await open.request({ method: 'groups/list' } as never, List)).groups.map((group) => group.name);
-    // send_invoice's home is the preset payments group (as specific as the rc's billing, and first in config order).
-    expect(groups).toEqual(['deleting', 'listing', 'payments']);
+    expect(groups).toEqual(['billing', 'deleting', 'listing']);
     const called = (await open.callTool({ name: 'delete_note', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
     expect(called.isError).toBeFalsy();
     const strict = await connect(await curated({ ...rc, policy: { hiddenTools: 'reject' } }), true);
