@@ -23,7 +23,7 @@ export const PLACEMENT_MODULES: readonly string[] = [
   'catalog/profiles',
   'config/topics',
   'config/vocabulary',
-  'semantic/words',
+  'util/stem',
   'util/glob',
 ];
 

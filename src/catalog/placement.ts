@@ -1,5 +1,5 @@
 import { META_NAME_PHRASES, META_NAME_WORDS, TOPICS, type TopicSpec } from '../config/topics.js';
-import { stem } from '../semantic/words.js';
+import { stem } from '../util/stem.js';
 import { proseWords, words } from './text.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { proseWords } from '../catalog/text.js';
 import type { ResolvedMode } from '../config/resolve.js';
-import { stem } from '../semantic/words.js';
+import { stem } from '../util/stem.js';
 import { fittingWords, nameWords } from './words.js';
 
 /**

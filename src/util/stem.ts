@@ -1,7 +1,6 @@
 /**
- * Word normalization shared by placement and the word vectors: the vectors file is keyed by the
- * same stems placement looks words up with, so both must stem alike (scripts/build-word-vectors.mjs
- * imports this module from dist/).
+ * Word normalization shared by placement, fitting and intent: a vocabulary entry and a tool's word
+ * meet when they stem alike.
  */
 
 const stems = new Map<string, string>();
