@@ -51,7 +51,7 @@ export function loadBenchmark(snapshot) {
     for (const [name, server] of Object.entries(entry.tools ?? {})) {
       if (!Array.isArray(server?.tools)) continue;
       const key = servers[name] ? `${name}-${Object.keys(servers).length}` : name;
-      servers[key] = { tools: server.tools.map(({ annotations, ...tool }) => (annotations ? { ...tool, annotations } : tool)) };
+      servers[key] = { tools: server.tools.map(wireTool) };
     }
   }
   const ids = new Map();
@@ -72,6 +72,20 @@ export function loadBenchmark(snapshot) {
     }
   }
   return { catalog: { servers }, tasks };
+}
+
+/**
+ * A tool as a server sends it: the benchmark's dump writes every unset optional field as null
+ * (a description, an annotation's title or hint), where the wire leaves it out (the Python SDK
+ * serializes without None values); lazytools would drop a tool whose description is null.
+ */
+function wireTool(tool) {
+  const out = {};
+  for (const [key, value] of Object.entries(tool)) {
+    if (value === null) continue;
+    out[key] = key === 'annotations' && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) : value;
+  }
+  return out;
 }
 
 /** hit@5 and recall@10 of one ranking (tool ids, best first) against a task's gold tools. */
