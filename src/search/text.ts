@@ -82,6 +82,19 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/** What a query's lead word means beyond itself ("email" -> "send email"), when it is a lead verb. */
+function leadVerb(list: readonly string[]): string | undefined {
+  const { openers, leadVerbs } = searchVocabulary();
+  for (let i = 0; i < list.length && i < LEAD_WINDOW; i++) {
+    const word = list[i] ?? '';
+    if (!openers.has(word)) return leadVerbs.get(word);
+  }
+  return undefined;
+}
+
+/** Words read from a query's start to find its verb ("could you please just ..."). */
+const LEAD_WINDOW = 8;
+
 export interface Expansion {
   term: string;
   weight: number;
@@ -147,6 +160,16 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
     add(term, role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1], role) ? PART_NAME_WEIGHT : 1);
     owned.add(term);
     own++;
+  }
+  // A request's first word is its verb: "email Tom ..." sends an email (vocabulary/search/lead-verbs.json).
+  const means = leadVerb(list);
+  if (means !== undefined) {
+    for (const word of words(means)) {
+      const term = stem(word);
+      if (!weights.has(term)) kept.push(term);
+      add(term, 1);
+      owned.add(term);
+    }
   }
   for (let i = 0; i < kept.length; i++) {
     for (const entry of synonyms().get(kept[i] ?? '') ?? []) {

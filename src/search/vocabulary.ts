@@ -7,7 +7,7 @@ import { packageRoot } from '../util/root.js';
 /**
  * The word knowledge search reads, as reviewed data in `vocabulary/search/*.json` (one file per
  * kind, a reason on every entry), never in code: stopwords, generic verbs, parts of a user
- * interface, modifier suffixes, idioms, synonyms and action verbs. Read once, on first use (the
+ * interface, modifier suffixes, idioms, synonyms, action verbs and lead verbs. Read once, on first use (the
  * first search or intent), so a gateway that never searches never reads it.
  */
 export interface SearchVocabulary {
@@ -24,6 +24,9 @@ export interface SearchVocabulary {
   /** Sets of interchangeable phrases. */
   synonyms: readonly (readonly string[])[];
   actions: { destroy: readonly string[]; write: readonly string[]; read: readonly string[] };
+  /** Words before a request's verb ("please", "can you"), and lead words that mean more ("email" -> "send email"). */
+  openers: ReadonlySet<string>;
+  leadVerbs: ReadonlyMap<string, string>;
 }
 
 /** The folder of the shipped search vocabulary. */
@@ -45,6 +48,12 @@ const FILES = {
   idioms: file(z.strictObject({ phrase: z.string().regex(/^[a-z]+(?: [a-z]+)+$/, 'two or more lowercase words'), means: z.string().regex(/^[a-z]+$/, 'one lowercase word'), reason })),
   synonyms: file(z.strictObject({ set: z.array(word).min(2), reason })),
   actions: file(z.strictObject({ kind: z.enum(['read', 'write', 'destroy']), words, reason })),
+  'lead-verbs': file(
+    z.discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('opener'), words, reason }),
+      z.strictObject({ kind: z.literal('verb'), word: z.string().regex(/^[a-z]+$/, 'one lowercase word'), means: z.string().regex(/^[a-z]+(?: [a-z]+)*$/, 'lowercase words'), reason }),
+    ]),
+  ),
 } as const;
 
 type Files = { [K in keyof typeof FILES]: z.infer<(typeof FILES)[K]> };
@@ -78,6 +87,7 @@ export function readVocabulary(dir: string): SearchVocabulary {
   const ui = read('ui-parts').entries;
   const actions = read('actions').entries;
   const ofKind = (kind: 'read' | 'write' | 'destroy') => flat(actions.filter((entry) => entry.kind === kind));
+  const lead = read('lead-verbs').entries;
   return {
     stopwords: new Set(flat(read('stopwords').entries)),
     generic: new Set(flat(read('generic-words').entries)),
@@ -87,5 +97,7 @@ export function readVocabulary(dir: string): SearchVocabulary {
     idioms: read('idioms').entries.map((entry) => [entry.phrase, entry.means] as const),
     synonyms: read('synonyms').entries.map((entry) => entry.set.map((phrase) => phrase.toLowerCase())),
     actions: { destroy: ofKind('destroy'), write: ofKind('write'), read: ofKind('read') },
+    openers: new Set(lead.flatMap((entry) => (entry.kind === 'opener' ? entry.words : []))),
+    leadVerbs: new Map(lead.flatMap((entry) => (entry.kind === 'verb' ? [[entry.word, entry.means] as const] : []))),
   };
 }

@@ -1,6 +1,11 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { cleanQuery } from '../../src/search/query.js';
 import { readVocabulary, searchVocabulary, vocabularyFolder } from '../../src/search/vocabulary.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { CATALOGS } from '../harness/index.js';
@@ -53,5 +58,49 @@ describe('search vocabulary', () => {
     writeFileSync(path.join(copy, 'synonyms.json'), JSON.stringify(synonyms));
     expect(() => readVocabulary(copy)).toThrow(ConfigError);
     expect(() => readVocabulary(copy)).toThrow(new RegExp(`synonyms\\.json[\\s\\S]*entries\\[${synonyms.entries.length - 1}\\]\\.reason`));
+  });
+});
+
+/** A catalog of made-up servers whose words are not the words people type. */
+function syntheticIndex(): SearchIndex {
+  const tool = (name: string, description: string, write = false) => ({ name, description, inputSchema: { type: 'object' }, annotations: { readOnlyHint: !write } });
+  const sources = parseCatalog({
+    servers: {
+      payments: { tools: [tool('list_disputes', 'List disputes opened by card holders against payments'), tool('list_payments', 'List payments'), tool('create_refund', 'Refund a payment', true)] },
+      mail: { tools: [tool('send_email', 'Send an email message to recipients', true), tool('list_emails', 'List emails in the mailbox'), tool('get_email', 'Get one email by id')] },
+      phone: { tools: [tool('send_sms', 'Send an SMS to a phone number', true), tool('list_calls', 'List phone calls')] },
+      alerts: { tools: [tool('create_mute', 'Mute a monitor for a time window', true), tool('list_monitors', 'List monitors and their alert state'), tool('create_monitor', 'Create a monitor that alerts', true)] },
+      analytics: { tools: [tool('run_query', 'Run a saved question, such as weekly active users per cohort'), tool('list_dashboards', 'List dashboards')] },
+      docs: { tools: [tool('create_document', 'Create a new document', true), tool('append_to_document', 'Append text to a document', true), tool('list_documents', 'List documents')] },
+    },
+  });
+  const { catalog } = buildCatalog(sources, resolveConfig({}));
+  return new SearchIndex(catalog.tools, catalog.groups);
+}
+
+describe('search vocabulary at work (synthetic servers, words nobody listed for them)', () => {
+  const index = syntheticIndex();
+  const top = (query: string) => index.search(query, { limit: 1 })[0]?.tool.id;
+
+  it('reaches a tool through a domain synonym: chargebacks are disputes, silencing an alert mutes it, WAU is weekly active users', () => {
+    expect(top('show me this week\'s chargebacks')).toBe('payments:list_disputes');
+    expect(top('silence the disk alerts on db-2 for an hour')).toBe('alerts:create_mute');
+    expect(top('WAU for last month')).toBe('analytics:run_query');
+  });
+
+  it('reads a request\'s lead word as its verb: "email Sam" sends an email, "text the driver" sends an SMS', () => {
+    expect(top('email sam the weekly report')).toBe('mail:send_email');
+    expect(top('please text the driver that the pickup moved')).toBe('phone:send_sms');
+    // The same words later in a request are what it is about, not how to act.
+    expect(top('which emails did sam get today')).not.toBe('mail:send_email');
+  });
+
+  it('drops email addresses from queries: a person, not the topic', () => {
+    expect(cleanQuery('email tom@acme.io the onboarding checklist')).toBe('email the onboarding checklist');
+    expect(top('email tom@acme.io the onboarding checklist')).toBe('mail:send_email');
+  });
+
+  it('reads "write up" as drafting something new', () => {
+    expect(top('write up the refund policy as a doc')).toBe('docs:create_document');
   });
 });
