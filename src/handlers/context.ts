@@ -6,6 +6,7 @@ import type { Strategy } from '../config/schema.js';
 import type { FocusEvent, FocusState } from '../focus/machine.js';
 import { boundaryServers, type Boundary } from '../focus/policy.js';
 import type { SearchIndex } from '../search/engine.js';
+import type { EmbeddingSearch } from '../search/embedding-search.js';
 import type { UsageRecorder } from '../usage/record.js';
 import type { CallOrigin, PromptDefinition, ResourceDefinition, TemplateDefinition } from '../upstream/primitives.js';
 import { UpstreamError, type Upstream } from '../upstream/upstream.js';
@@ -108,6 +109,8 @@ export interface HubView extends RoutingContext {
   readonly catalog: Catalog;
   readonly config: ResolvedConfig;
   readonly search: SearchIndex;
+  /** Meaning for search from an embeddings endpoint (rc `discovery.embeddings`), when one is set up. */
+  readonly embeddings?: Pick<EmbeddingSearch, 'lookup'> | undefined;
   /** Tools held back by rc `pin`, by exposed name and id, with why. */
   readonly heldBack: ReadonlyMap<string, string>;
   readonly usage: UsageRecorder | undefined;

@@ -49,7 +49,7 @@ export async function handleMetaTool(session: MetaToolSession, name: string, raw
   }
 }
 
-function searchTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
+async function searchTools(session: MetaToolSession, args: Record<string, unknown>): Promise<CallToolResult> {
   const { limit = 5, group, detail = 'summary', enable } = args;
   const queries = searchQueries(args);
   if (typeof queries === 'string') return errorResult(queries);
@@ -68,7 +68,9 @@ function searchTools(session: MetaToolSession, args: Record<string, unknown>): C
     mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
   // The mode's held-back tools (left out of its list to fit the budget) rank first.
   const heldBack = modeFit(gateway.catalog, config, session.mode)?.heldBackIds ?? new Set<string>();
-  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter }, heldBack);
+  // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
+  const dense = await gateway.embeddings?.lookup(queries);
+  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter, dense }, heldBack);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(gateway.config, session, session.strategy);

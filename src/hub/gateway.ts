@@ -2,6 +2,7 @@ import { InputRounds } from './input-rounds.js';
 import { buildCatalog, type Catalog, type CatalogTool, type ServerTools, type ToolDefinition } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { SearchIndex } from '../search/engine.js';
+import { EmbeddingSearch } from '../search/embedding-search.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
@@ -57,6 +58,7 @@ export class Gateway implements SessionHub {
   /** Set when the rc says `usage: true`. */
   readonly usage: UsageRecorder | undefined;
   private index: SearchIndex | undefined;
+  private semantic: EmbeddingSearch | undefined;
   /** Tools held back by rc `pin` (by exposed name and id), with why: a call names the reason. */
   heldBack: ReadonlyMap<string, string> = new Map();
   /** Pin drift already logged (once per tool and cause). */
@@ -166,6 +168,12 @@ export class Gateway implements SessionHub {
     return this.index;
   }
 
+  /** Meaning for search from rc `discovery.embeddings` over the current catalog (set up on first use), or undefined. */
+  get embeddings(): EmbeddingSearch | undefined {
+    if (this.config.embeddings) this.semantic ??= new EmbeddingSearch(this.catalog.tools, this.config.embeddings, (message) => this.logger.warn(message), { env: this.env });
+    return this.config.embeddings ? this.semantic : undefined;
+  }
+
   /** lazytools' own tools for a strategy (memoized: their fingerprints are cached per object). */
   ownTools(strategy: ServedStrategy): ToolDefinition[] {
     let tools = this.own.get(strategy);
@@ -186,7 +194,7 @@ export class Gateway implements SessionHub {
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     this.catalog = this.build();
-    this.index = undefined;
+    this.index = this.semantic = undefined;
     for (const session of this.sessions) session.catalogChanged();
     this.listsChanged('tools');
   }
@@ -221,7 +229,7 @@ export class Gateway implements SessionHub {
     const started = await Promise.allSettled(starting.map((u) => u.start()));
     for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
     this.catalog = this.build();
-    this.index = undefined;
+    this.index = this.semantic = undefined;
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     for (const session of this.sessions) session.reconfigure();
