@@ -128,7 +128,7 @@ export function taskReport(sources, tasks, pickMode) {
     const rules = config.modes[mode];
     const gold = task.gold.filter((id) => catalog.byId.has(id));
     const shown = gold.some((id) => fitted.shownIds.has(id));
-    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter: rules.readOnly ? (tool) => modeAllows(rules, tool) : undefined }, fitted.heldBackIds);
+    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter: rules.readOnly ? (tool) => modeAllows(rules, tool) : undefined }, fitted.heldBackIds, fitted.shownIds);
     const top5 = gold.some((id) => hits.some((hit) => hit.tool.id === id));
     return { task: task.task, split: task.split, mode, shown, reached: shown || top5, tokens: report.get(mode).tokens };
   });
@@ -235,7 +235,7 @@ Per mode against the hand labels (\`real-world.labels.txt\`), servers split by s
 | --- | ---: | ---: | ---: | ---: |
 ${labels.join('\n')}
 
-Developer tasks: "stackTasks" are the ${f.tasks.stackTasksLabelledMode.all.tasks} tasks of \`test/fixtures/tasks/stack-tasks.json\`, written over the captured stack; "stackTasksBlind" are the ${f.tasks.stackTasksBlindLabelledMode.all.tasks} tasks of \`test/fixtures/tasks/stack-tasks-blind.json\`, written and labelled over the same stack before any measurement and never tuned on (split "blind"); the others are \`test/fixtures/tasks/developer-tasks.json\` (${f.tasks.realWorldLabelledMode.all.tasks} tasks over real-world.json, ${f.tasks.stackLabelledMode.all.tasks} of them on the stack's servers, run on the captured stack). Dev tasks were looked at while tuning, test tasks only measured). Shown: a gold tool is in the mode's list; top 5: or in \`search_tools\`' first five for the task's text (held-back tools of the mode boosted); tokens: the mode's list. "labelled mode" is the mode written with the task, "intent mode" the one \`focus_mode {intent}\` picks from the task's text.
+Developer tasks: "stackTasks" are the ${f.tasks.stackTasksLabelledMode.all.tasks} tasks of \`test/fixtures/tasks/stack-tasks.json\`, written over the captured stack; "stackTasksBlind" are the ${f.tasks.stackTasksBlindLabelledMode.all.tasks} tasks of \`test/fixtures/tasks/stack-tasks-blind.json\`, written and labelled over the same stack before any measurement and never tuned on (split "blind"); the others are \`test/fixtures/tasks/developer-tasks.json\` (${f.tasks.realWorldLabelledMode.all.tasks} tasks over real-world.json, ${f.tasks.stackLabelledMode.all.tasks} of them on the stack's servers, run on the captured stack). Dev tasks were looked at while tuning, test tasks only measured). Shown: a gold tool is in the mode's list; top 5: or in \`search_tools\`' first five for the task's text (the mode's tools, held back or shown, boosted); tokens: the mode's list. "labelled mode" is the mode written with the task, "intent mode" the one \`focus_mode {intent}\` picks from the task's text.
 
 | run | split | tasks | gold shown | shown or top 5 | mean tokens | cut vs all |
 | --- | --- | ---: | ---: | ---: | ---: | ---: |

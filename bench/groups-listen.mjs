@@ -9,7 +9,7 @@ import { generatedProject } from './scale.mjs';
 
 export async function groupsListen({ tools = 1000, streams = 200, runs = 9, dist = path.join(ROOT, 'dist') } = {}) {
   const { serve } = await import(path.join(dist, 'front/serve.js'));
-  const { watchGroups } = await import(path.join(dist, 'front/modern/groups-listen.js'));
+  const { groupsSubscription, watchGroups } = await import(path.join(dist, 'front/modern/groups-listen.js'));
   const { silentLogger } = await import(path.join(dist, 'util/log.js'));
   const dir = generatedProject(tools);
   const served = await serve({ config: path.join(dir, '.lazytoolsrc.json'), http: { port: 0 }, logger: silentLogger });
@@ -18,7 +18,7 @@ export async function groupsListen({ tools = 1000, streams = 200, runs = 9, dist
   const stops = [];
   for (let i = 0; i < streams; i++) {
     const message = { jsonrpc: '2.0', id: i, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } };
-    stops.push(watchGroups(gateway, {}, message, () => {}));
+    stops.push(watchGroups(gateway, {}, groupsSubscription(message), () => {}));
   }
   const samples = [];
   for (let i = 0; i < runs; i++) {

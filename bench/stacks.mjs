@@ -71,7 +71,7 @@ export function stackReport({ name, catalogs, tasks, intents }) {
     const shown = Boolean(fitted) && gold.some((id) => fitted.shownIds.has(id));
     const rules = config.modes[task.mode];
     const filter = rules?.readOnly ? (tool) => modeAllows(rules, tool) : undefined;
-    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set());
+    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set(), fitted?.shownIds);
     const top5 = gold.some((id) => hits.some((hit) => hit.tool.id === id));
     // Search alone, over every tool with no mode in play: what the ranking does, whatever placement does.
     const plain = index.search(task.task, { limit: 5 });
@@ -83,7 +83,9 @@ export function stackReport({ name, catalogs, tasks, intents }) {
   });
   const summarize = (list) => {
     const count = (key) => list.filter((r) => r[key]).length;
-    const meanTokens = list.reduce((s, r) => s + r.tokens, 0) / Math.max(1, list.length);
+    // A mode the presets lack has no list to cost: its tasks count as misses, not as free lists.
+    const costed = list.filter((r) => r.known);
+    const meanTokens = costed.reduce((s, r) => s + r.tokens, 0) / Math.max(1, costed.length);
     return {
       tasks: list.length,
       shown: count('shown'),

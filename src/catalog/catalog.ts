@@ -63,7 +63,8 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   }
 
   const groups = new Map<string, CatalogGroup>();
-  for (const [name, group] of Object.entries(config.groups)) groups.set(name, { name, description: group.description ?? name, tools: [], catchAll: isCatchAll(group) });
+  const rcGroups = new Set(config.rcGroups);
+  for (const [name, group] of Object.entries(config.groups)) groups.set(name, { name, description: group.description ?? name, tools: [], catchAll: isCatchAll(group), fromRc: rcGroups.has(name) });
   for (const tool of tools) for (const name of tool.groups) groups.get(name)?.tools.push(tool);
 
   const orphans = tools.filter((tool) => tool.groups.every((name) => groups.get(name)?.catchAll));
@@ -73,17 +74,16 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
       const near = closest(tool);
       return near.length > 0 ? `${tool.id} (closest: ${near.join(', ')})` : tool.id;
     });
-    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(described)}`);
+    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(described)}; search_tools finds them in every mode (\`lazytools groups --unplaced\` says why each is left out)`);
   }
-  // Tools in groups that no mode uses (the one-group-per-server groups `init` writes, until the
-  // user adds them to a mode) show only in catch-all modes too: say so, with the groups to add.
+  // Tools in groups that no mode uses (an rc group the user has not added to a mode yet) show
+  // only in catch-all modes too: say so, with the groups to add.
   const inModes = new Set(Object.values(config.modes).flatMap((mode) => mode.groups));
   const idle = tools.filter((tool) => !orphans.includes(tool) && tool.groups.every((name) => groups.get(name)?.catchAll || !inModes.has(name)));
   if (idle.length > 0) {
     const unused = [...new Set(idle.flatMap((tool) => tool.groups.filter((name) => !groups.get(name)?.catchAll)))];
     warnings.push(`${idle.length} tool(s) are only in groups no mode uses (${listSome(unused)}) and show only in "all" modes: ${listSome(idle.map((tool) => tool.id), 5)}; add a group to a mode's "groups" to show its tools (\`lazytools groups --unplaced\` says why each is left out)`);
   }
-  const rcGroups = new Set(config.rcGroups);
   // A group of rc servers that list nothing here (disabled, or not in the lock: `check` names
   // those) is expected to be empty; one whose filters match nothing is worth a word.
   const listing = new Set(sorted.filter((source) => source.tools.length > 0).map((source) => source.server));
@@ -241,22 +241,25 @@ function isCatchAll(group: GroupConfig): boolean {
 
 /**
  * The groups an unplaced tool came closest to: groups whose topics the tool scored for (below
- * the threshold), best score first, at most three, as `group (score)`.
+ * the threshold, or above it in a read-only group the tool is not for), best score first, at most
+ * three, as `group (score)`; a read-only group says so when the tool may write, else a score
+ * over the threshold reads as a mistake.
  */
 export function closestGroups(
   groups: ReadonlyArray<Pick<CompiledGroup, 'name' | 'config'>>,
   withReasons = false,
-): (tool: Pick<CatalogTool, 'topics'>) => string[] {
-  const byTopic = new Map<string, string[]>();
-  for (const group of groups) for (const topic of group.config.topics ?? []) byTopic.set(topic, [...(byTopic.get(topic) ?? []), group.name]);
+): (tool: Pick<CatalogTool, 'topics' | 'readOnly'>) => string[] {
+  const byTopic = new Map<string, Array<Pick<CompiledGroup, 'name' | 'config'>>>();
+  for (const group of groups) for (const topic of group.config.topics ?? []) byTopic.set(topic, [...(byTopic.get(topic) ?? []), group]);
   return (tool) => {
     const out: string[] = [];
     const seen = new Set<string>();
     for (const score of tool.topics)
       for (const group of byTopic.get(score.topic) ?? [])
-        if (!seen.has(group) && out.length < 3) {
-          seen.add(group);
-          out.push(withReasons ? `${group} ${score.score} (${score.reason})` : `${group} ${score.score}`);
+        if (!seen.has(group.name) && out.length < 3) {
+          seen.add(group.name);
+          const readOnly = group.config.readOnly === true && !tool.readOnly ? ', read-only group: this tool may write' : '';
+          out.push(withReasons ? `${group.name} ${score.score} (${score.reason}${readOnly})` : `${group.name} ${score.score}${readOnly ? ' (read-only group)' : ''}`);
         }
     return out;
   };

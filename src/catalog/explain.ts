@@ -24,7 +24,7 @@ export interface PlacementReport {
   tools: ToolPlacement[];
   /**
    * Ids of tools no mode shows but catch-all ones like `all`: in no group, in groups no mode uses
-   * (such as the one-group-per-server groups `init` writes), or writers whose groups only
+   * (an rc group not added to a mode yet), or writers whose groups only
    * read-only modes use.
    */
   unplaced: string[];

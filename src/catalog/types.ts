@@ -103,6 +103,8 @@ export interface CatalogGroup {
   tools: CatalogTool[];
   /** A group with no selector (like the preset `all`): every tool, so no signal about any one. */
   catchAll: boolean;
+  /** The rc defines it or names it in a mode: the user's own name for its tools. */
+  fromRc: boolean;
 }
 
 export interface BuiltCatalog {

@@ -7,8 +7,8 @@ import { dictionary, own } from '../util/own.js';
 /**
  * Lines `lazytools init` prints after writing an rc: per imported server, the preset groups and
  * modes its name alone places its tools in (the same scoring `lazytools groups` applies to every
- * tool), for the others how to show them all, and which servers need variables from the user's
- * shell passed through. JSON rc files have no comments, so this is printed, not written.
+ * tool), for the others how their tools are reached (search, or a mode's `pin`), and which
+ * servers need variables from the user's shell passed through. JSON rc files have no comments, so this is printed, not written.
  */
 export function initHints(rc: RcConfig, file: string, env: NodeJS.ProcessEnv): string[] {
   const resolved = resolveConfig(rc, file);
@@ -20,10 +20,12 @@ export function initHints(rc: RcConfig, file: string, env: NodeJS.ProcessEnv): s
   for (const hint of hints.filter((h) => h.modes.length > 0)) lines.push(`  ${hint.server}: its name places its tools in ${hint.groups.join(', ')} (modes ${hint.modes.join(', ')})`);
   const others = hints.filter((h) => h.modes.length === 0).map((h) => h.server);
   if (others.length > 0) {
-    lines.push(`  ${others.join(', ')}: placed tool by tool from their names and descriptions once listed; to show all of a server's tools in a mode, add its group to the mode, e.g.:`);
-    if (mode) lines.push(`    ${JSON.stringify({ modes: { [mode.name]: { groups: [...new Set([...mode.groups, ...others])] } } })}`);
+    // Never "add the whole server to a mode": one server can hold hundreds of tools, many times a
+    // mode's budget, and placement already shows each tool where its name and description say.
+    lines.push(`  ${others.join(', ')}: placed tool by tool from their names and descriptions once listed. A tool no mode shows is still found by search_tools (and run by execute_tool) in every mode; to show one a mode always needs, pin it there, e.g.:`);
+    if (mode) lines.push(`    ${JSON.stringify({ modes: { [mode.name]: { pin: [`${others[0] ?? 'server'}:<tool>`] } } })}`);
   }
-  const out = lines.length > 0 ? ['Placement (after `lazytools lock`, `lazytools groups --unplaced` lists the tools no mode shows):', ...lines] : [];
+  const out = lines.length > 0 ? ['Placement (after `lazytools lock`, `lazytools groups --unplaced` lists the tools no mode shows, with the groups each came closest to):', ...lines] : [];
   const passthrough = passthroughHints(config.servers);
   const proxies = proxyPassthrough(env);
   if (passthrough.length > 0 || proxies.length > 0) out.push('Environment from your shell (servers get a safe environment, not your whole shell); pass what they need through:');

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLIENT_NAMES, withClaudeCodeScopes, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
+import { schemaReference } from '../init/schema-ref.js';
 import { parseConfig } from '../config/load.js';
 import { strategySchema } from '../config/schema.js';
 import { importStrategy } from '../hub/clients.js';
@@ -35,7 +36,7 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const imported = importServers(scopes?.json ?? read, source, { cwd: io.cwd, disabled: scopes?.disabled });
   if (scopes?.note) imported.notes.unshift(scopes.note);
   const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
-  const rc = { ...imported.rc, strategy: picked.strategy };
+  const rc = { $schema: schemaReference(out), ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);
   const names = Object.keys(rc.servers ?? {});
   if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${imported.skipped.join(', ')}` : ''}`);

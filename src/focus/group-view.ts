@@ -12,7 +12,8 @@ import type { GetGroupResult, Group } from '../groups/wire.js';
  * - Scoped: every other tool the view may call, each in exactly ONE group (the draft allows a
  *   tool in several; one home keeps every `groups/get` smaller and registers nothing twice): its
  *   most specific lazytools group, the one with the fewest tools in the catalog (ties: config
- *   order); catch-all groups (`all`) give no signal and are skipped. A tool in no other group
+ *   order), among the groups the rc names when one holds it; catch-all groups (`all`) give no
+ *   signal and are skipped. A tool in no other group
  *   goes to its server's `<server>-other` group.
  * - Large groups nest: a group with more than `maxLeaf` scoped tools from several servers lists
  *   one child group per server (`issues` -> `issues-github`, `issues-linear`); a group still
@@ -117,17 +118,20 @@ export function viewDigest(view: GroupView): string {
   return hash.digest('base64');
 }
 
-/** The tool's most specific group: fewest catalog tools, ties in config order; catch-alls never. */
+/**
+ * The tool's most specific group: fewest catalog tools, ties in config order; catch-alls never.
+ * Groups the rc names come first: a user's `notes` group of the memory server's tools is where
+ * they go, under the user's name and description, not the preset `memory` that matches them too.
+ */
 function homeGroup(catalog: Catalog, tool: CatalogTool): string | undefined {
-  let best: string | undefined;
-  let size = Infinity;
+  let best: { name: string; fromRc: boolean; size: number } | undefined;
   for (const name of tool.groups) {
     const group = catalog.groups.get(name);
-    if (!group || group.catchAll || group.tools.length >= size) continue;
-    best = name;
-    size = group.tools.length;
+    if (!group || group.catchAll) continue;
+    const better = !best || (group.fromRc && !best.fromRc) || (group.fromRc === best.fromRc && group.tools.length < best.size);
+    if (better) best = { name, fromRc: group.fromRc, size: group.tools.length };
   }
-  return best;
+  return best?.name;
 }
 
 /** Runs of at most `size` tools whose listed definitions take at most `maxBytes` (a bigger tool alone). */

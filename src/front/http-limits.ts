@@ -1,17 +1,30 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** What the front tells the connection bounds about a socket once it knows its request. */
+export interface ConnectionLimits {
+  /**
+   * Marks `req`'s socket as holding a long-lived stream (a subscriptions/listen stream, a session's
+   * GET stream) of `principal` (a token's label, '' without one) until `res` closes.
+   */
+  stream(req: IncomingMessage, res: ServerResponse, principal: string): void;
+}
+
 /**
- * Bounds open connections, per remote address and in all, without letting sockets that never
- * finish a request (slowloris: headers trickled one byte at a time) lock out real clients. At a
- * bound, a new connection displaces the oldest socket of that address (or of any address, at the
- * total bound) that has not sent a whole request head yet; only when every socket is serving a
- * request is the new one refused. A real client sends its head within milliseconds, so it is the
- * trickling sockets that go, even when the attacker shares the client's address (loopback).
+ * Bounds open connections, per remote address and in all, without letting sockets that do no
+ * work for anyone lock out real clients. At a bound, a new connection displaces, oldest first:
+ * 1. a socket without a whole request (slowloris: a head or body trickled a byte at a time; or a
+ *    keep-alive socket idle between requests): a real client sends its request within milliseconds;
+ * 2. else the oldest stream of the principal (token) holding the most streams there: streams are
+ *    long-lived, so one token's streams never keep out another's requests (a client reconnects).
+ * Only when every socket is answering a request is the new one refused. Both hold when the
+ * attacker shares the clients' address (loopback, a reverse proxy).
  */
-export function limitConnections(server: Server, perAddress: number, total: number): void {
-  /** Sockets without a whole request head yet, oldest first (a Set keeps insertion order). */
+export function limitConnections(server: Server, perAddress: number, total: number): ConnectionLimits {
+  /** Sockets without a whole request, oldest first (a Set keeps insertion order). */
   const waiting = new Set<Socket>();
+  /** Sockets holding a stream, oldest first, with whose stream it is. */
+  const streams = new Map<Socket, string>();
   /** Open sockets per address; a socket leaves the count once, when displaced or closed. */
   const open = new Map<string, Set<Socket>>();
   let count = 0;
@@ -20,18 +33,33 @@ export function limitConnections(server: Server, perAddress: number, total: numb
     if (!mine?.delete(socket)) return;
     if (mine.size === 0) open.delete(address);
     waiting.delete(socket);
+    streams.delete(socket);
     count--;
   };
-  const displace = (address: string | undefined): boolean => {
-    for (const socket of waiting) {
-      if (address !== undefined && socket.remoteAddress !== address) continue;
-      forget(socket, socket.remoteAddress ?? '');
-      socket.destroy();
-      return true;
-    }
-    return false;
+  const drop = (socket: Socket): true => {
+    forget(socket, socket.remoteAddress ?? '');
+    socket.destroy();
+    return true;
   };
-  server.on('request', (req: IncomingMessage) => waiting.delete(req.socket));
+  const displace = (address: string | undefined): boolean => {
+    const here = (socket: Socket) => address === undefined || socket.remoteAddress === address;
+    for (const socket of waiting) if (here(socket)) return drop(socket);
+    const held = new Map<string, Socket[]>();
+    for (const [socket, principal] of streams) if (here(socket)) held.set(principal, [...(held.get(principal) ?? []), socket]);
+    let most: Socket[] = [];
+    for (const sockets of held.values()) if (sockets.length > most.length) most = sockets;
+    return most[0] !== undefined && drop(most[0]);
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    // Whole once its body arrived (at once for a request without one).
+    if (req.complete) waiting.delete(socket);
+    else req.once('end', () => waiting.delete(socket));
+    // Between keep-alive requests the socket waits for a head again.
+    res.once('finish', () => {
+      if (!socket.destroyed && open.get(socket.remoteAddress ?? '')?.has(socket)) waiting.add(socket);
+    });
+  });
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     if (((open.get(address)?.size ?? 0) >= perAddress && !displace(address)) || (count >= total && !displace(undefined))) {
@@ -45,6 +73,14 @@ export function limitConnections(server: Server, perAddress: number, total: numb
     count++;
     socket.once('close', () => forget(socket, address));
   });
+  return {
+    stream(req, res, principal) {
+      const socket = req.socket;
+      if (!open.get(socket.remoteAddress ?? '')?.has(socket)) return;
+      streams.set(socket, principal);
+      res.once('close', () => streams.delete(socket));
+    },
+  };
 }
 
 /**

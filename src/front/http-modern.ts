@@ -12,6 +12,11 @@ import { groupsOnHttpStream } from './modern/groups-listen.js';
 
 /** subscriptions/listen streams one bearer token may hold open (half the SDK's 1,024). */
 export const MAX_LISTEN_PER_TOKEN = 512;
+/**
+ * Largest subscriptions/listen request served: the SDK holds a stream's request as long as the
+ * stream is open, so a long-lived request must be small (1,024 streams hold at most 64 MiB).
+ */
+export const MAX_LISTEN_BYTES = 64 * 1024;
 
 /** The 2026-07-28 leg of the HTTP front. */
 export interface ModernHttp {
@@ -50,6 +55,12 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
     async handle(req, res, body, route) {
       const label = route.tokenLabel;
       const listen = (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+      if (listen && Buffer.byteLength(JSON.stringify(body)) > MAX_LISTEN_BYTES) {
+        res.writeHead(413, { 'content-type': 'application/json' }).end(
+          JSON.stringify(errorEnvelope(answerId(body), ErrorCode.InvalidRequest, `subscriptions/listen request larger than ${MAX_LISTEN_BYTES} bytes: a stream's request is held while it is open`)),
+        );
+        return;
+      }
       if (listen) changes.listenerOpens();
       if (label !== undefined && listen) {
         if (!listening.take(label, maxListen)) {

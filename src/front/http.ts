@@ -15,7 +15,7 @@ import type { Gateway } from '../hub/gateway.js';
 import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
 import { classifyEra } from '../protocol/era.js';
-import { createModernHttp } from './http-modern.js';
+import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
 import type { FrontSession } from '../hub/session.js';
 
 export interface HttpOptions {
@@ -51,7 +51,7 @@ export interface HttpOptions {
   metrics?: Metrics | undefined;
   /** Most TCP connections open at once from one remote address (default 256; slowloris). */
   maxConnectionsPerAddress?: number | undefined;
-  /** Most 2026-07-28 subscriptions/listen streams one bearer token holds open (default 512). */
+  /** Most 2026-07-28 subscriptions/listen streams one bearer token holds open (default 512, at most half of maxConnectionsPerAddress). */
   maxListenPerToken?: number | undefined;
 }
 
@@ -102,7 +102,10 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   /** Sessions created for an initialize the SDK has not answered yet (they count against the cap). */
   let opening = 0;
   let port = options.port ?? 0;
-  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody, maxListenPerToken: options.maxListenPerToken });
+  const perAddress = options.maxConnectionsPerAddress ?? 256;
+  // One token's listen streams fill at most half of one address's connections.
+  const maxListenPerToken = options.maxListenPerToken ?? Math.min(MAX_LISTEN_PER_TOKEN, Math.max(1, Math.floor(perAddress / 2)));
+  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody, maxListenPerToken });
 
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -122,6 +125,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       else res.end();
     });
   });
+  const limits = limitConnections(server, perAddress, options.maxConnections ?? 2_000);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (isHealthz(req)) return reply(res, 200, { status: 'ok' });
@@ -174,6 +178,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
         res.once('close', () => inFlight--);
       }
     }
+    // Long-lived streams: at a connection bound, the biggest holder's oldest gives way (http-limits).
+    if ((entry && req.method === 'GET') || isListen(body)) limits.stream(req, res, grant?.label ?? '');
     if (entry) return entry.transport.handleRequest(req, res, body);
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
@@ -239,7 +245,6 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   }, Math.min(idle, 60_000));
   sweep.unref();
 
-  limitConnections(server, options.maxConnectionsPerAddress ?? 256, options.maxConnections ?? 2_000);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);
@@ -334,6 +339,11 @@ function refuse(res: ServerResponse, status: number, message: string, code: numb
   reply(res, status, errorEnvelope(null, code, message));
 }
 
+/**
+ * A JSON answer. Sent before the request's body was read (a refusal), it closes the connection:
+ * a client trickling a body it was refused cannot keep the socket.
+ */
 function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const close = res.req.complete ? {} : { connection: 'close' };
+  res.writeHead(status, { 'content-type': 'application/json', ...close }).end(JSON.stringify(body));
 }

@@ -66,11 +66,11 @@ async function searchTools(session: MetaToolSession, args: Record<string, unknow
   const boundary = session.boundary?.token ? session.boundary : undefined;
   const filter =
     mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
-  // The mode's held-back tools (left out of its list to fit the budget) rank first.
-  const heldBack = modeFit(gateway.catalog, config, session.mode)?.heldBackIds ?? new Set<string>();
+  // The mode's tools, held back (left out of its list to fit the budget) or shown, rank first.
+  const fitted = modeFit(gateway.catalog, config, session.mode);
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await gateway.embeddings?.lookup(queries);
-  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter, dense }, heldBack);
+  const hits = searchWithHeldBack(gateway.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(gateway.config, session, session.strategy);

@@ -80,9 +80,10 @@ const INSTEAD: ReadonlyMap<string, string> = new Map([['envFile', 'put its varia
 /**
  * Turns a client's MCP config (`mcpServers` of Claude Desktop, Cursor and Claude Code, including
  * Claude Code's per-project `projects[<cwd>].mcpServers`, or `servers` of VS Code) into an rc: the
- * same servers, one group per server, the preset modes. No value that may be a secret is copied:
- * env and header values that are secrets (by key or value, see secrets.ts) become `${NAME}`
- * references (keeping a header's scheme word, as in `Bearer ${NAME}`), and so do credentials in
+ * same servers and the preset modes, no group of its own: placement puts each tool where its name
+ * and description say and names the closest groups of the others, where a group per server put
+ * every tool in one group no mode used. No value that may be a secret is copied: env and header
+ * values that are secrets (by key or value, see secrets.ts) become `${NAME}` references (keeping a header's scheme word, as in `Bearer ${NAME}`), and so do credentials in
  * known argument and URL forms (`--api-key X`, `scheme://user:pass@`, `?apiKey=`); other values
  * (paths, flags, log levels) stay, so one unset variable does not stop a server for a path; other
  * secret-looking values are reported.
@@ -92,7 +93,6 @@ export function importServers(json: unknown, file: string, options: ImportOption
   const { entries, disabled: listed } = serverEntries(json, file, options.cwd, notes);
   const disabledNames = new Set([...listed, ...(options.disabled ?? [])]);
   const servers: Record<string, ServerConfig> = dictionary();
-  const groups: NonNullable<RcConfig['groups']> = dictionary();
   const variables = new Variables();
   const skipped: string[] = [];
   const warnings: string[] = [];
@@ -154,7 +154,6 @@ export function importServers(json: unknown, file: string, options: ImportOption
       notes.push(`${at}: "${key}" was not imported (lazytools has no such setting)${INSTEAD.has(key) ? `; ${INSTEAD.get(key)}` : ''}`);
     for (const [where, value] of literalValues(server, at)) if (looksSecret(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
     servers[name] = server;
-    groups[name] = { description: `All tools of ${name}`, servers: [name] };
   }
   // A disabled server's variables are asked for once it is enabled: `serve` never reads them before.
   const refers = (list: ServerConfig[], name: string) => JSON.stringify(list).includes(`\${${name}}`) || JSON.stringify(list).includes(`\${${name}:-`);
@@ -164,7 +163,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
   if (disabled.length > 0)
     notes.push(`${disabled.join(', ')}: disabled in the client, imported with "disabled": true (lazytools starts and lists them once you remove it)${later.length > 0 ? `; then set ${later.join(', ')}` : ''}`);
   return {
-    rc: { $schema: 'node_modules/lazytools/lazytools.schema.json', servers, groups, defaultMode: 'development' },
+    rc: { servers, defaultMode: 'development' },
     secrets: variables.needed().filter((name) => !later.includes(name)),
     moved: variables.moved(),
     optional: variables.optional(),

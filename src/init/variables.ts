@@ -69,7 +69,10 @@ export function moveHeader(value: string, name: string, server: string, variable
   return variables.move(value, name, server);
 }
 
-/** `--api-key X`, `--token=X` and credentialed URLs in arguments become references. */
+/**
+ * `--api-key X`, `--token=X`, `API_KEY=X` (servers that read settings from `NAME=value`
+ * arguments, like vercel-mcp) and credentialed URLs in arguments become references.
+ */
 export function scrubArgs(args: string[], server: string, variables: Variables): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -77,6 +80,12 @@ export function scrubArgs(args: string[], server: string, variables: Variables):
     const inline = /^(--?[\w-]+)=(.*)$/.exec(arg);
     if (inline && isSecretKey(inline[1] as string) && !(inline[2] as string).startsWith('${')) {
       out.push(`${inline[1]}=${variables.move(inline[2] as string, envName(`${server}_${inline[1]}`), server)}`);
+      continue;
+    }
+    // A variable-shaped name keeps its own name: it is what the server's documentation calls it.
+    const setting = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(arg);
+    if (setting && isSecretKey(setting[1] as string) && !(setting[2] as string).startsWith('${')) {
+      out.push(`${setting[1]}=${variables.move(setting[2] as string, envName(setting[1] as string), server)}`);
       continue;
     }
     const previous = out[out.length - 1];

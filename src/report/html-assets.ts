@@ -11,7 +11,9 @@ b.ok{color:#1a7f37}b.over{color:#cf222e}
 .row{display:flex;align-items:center;gap:.5rem;margin:.2rem 0}
 .label{width:5.5rem;color:#666;font-size:.8rem;flex:none}
 .bar{position:relative;flex:1;height:1.4rem;background:#f3f3f3;display:flex;overflow:visible;border-radius:3px}
-.seg{display:block;height:100%;overflow:hidden;white-space:nowrap;font-size:.7rem;line-height:1.4rem;padding-left:2px;box-sizing:border-box;border-right:1px solid #fff;color:#111}
+.seg{display:block;height:100%;box-sizing:border-box;border-right:1px solid #fff}
+.legend{list-style:none;margin:.1rem 0 .4rem 6rem;padding:0;display:flex;flex-wrap:wrap;gap:.1rem .9rem;font-size:.75rem;color:#333}
+.legend i{display:inline-block;width:.7rem;height:.7rem;margin-right:.25rem;border-radius:2px;vertical-align:-1px}
 .budget{position:absolute;top:-4px;bottom:-4px;width:0;border-left:2px dashed #cf222e}
 .held,#unplaced ul{font-size:.85rem}
 #q{width:100%;padding:.4rem;font-size:1rem;box-sizing:border-box}

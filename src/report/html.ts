@@ -33,14 +33,13 @@ interface Segment {
 export function statusHtml(catalog: Catalog, config: ResolvedConfig, report: StatusReport, title = 'lazytools modes'): string {
   const byId = new Map(catalog.tools.map((tool) => [tool.id, tool]));
   const modes = report.modes as ModeRow[];
-  const scale = Math.max(1, ...modes.map((mode) => Math.max(mode.tokens + (mode.heldBackTokens ?? 0), mode.budget ?? 0)));
   const placement = placementReport(catalog, config);
   const unplaced = placement.tools.filter((tool) => tool.unplaced !== undefined).map((tool) => ({ id: tool.id, reason: tool.unplaced ?? '' }));
   const modesOf = new Map(placement.tools.map((tool) => [tool.id, tool.modes]));
   const data = {
     catalog: catalog.tools.map((tool) => ({ id: tool.id, name: tool.exposedName, server: tool.server, tokens: tool.tokens, summary: tool.summary, groups: tool.groups, modes: modesOf.get(tool.id) ?? [] })),
   };
-  const sections = modes.map((mode) => modeSection(mode, byId, config, scale));
+  const sections = modes.map((mode) => modeSection(mode, byId, config));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -52,7 +51,7 @@ export function statusHtml(catalog: Catalog, config: ResolvedConfig, report: Sta
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p class="summary">${catalog.tools.length} tools, ${catalog.totalTokens.toLocaleString('en-US')} tokens in the catalog; ${modes.length} modes. Bars: tokens each mode lists (lazytools' own tools included), by server and by group; the line marks the budget.</p>
+<p class="summary">${catalog.tools.length} tools, ${catalog.totalTokens.toLocaleString('en-US')} tokens in the catalog; ${modes.length} modes. Bars: tokens each mode lists (lazytools' own tools included), by server and by group, each scaled to its mode's budget (or its tokens, when more or without one); the line marks the budget.</p>
 ${sections.join('\n')}
 <section id="unplaced">
 <h2>Tools no mode shows but "all" (${unplaced.length})</h2>
@@ -71,8 +70,13 @@ ${unplaced.length === 0 ? '<p>Every tool is in a mode other than "all".</p>' : `
 `;
 }
 
-/** One mode: its figures, its two stacked bars with the budget line, and what it holds back. */
-function modeSection(mode: ModeRow, byId: ReadonlyMap<string, CatalogTool>, config: ResolvedConfig, scale: number): string {
+/**
+ * One mode: its figures, its two stacked bars with the budget line, and what it holds back. Each
+ * bar is scaled to its own mode (its budget, or its tokens when more or without one): against the
+ * whole catalog, an 8,000-token mode of a 100,000-token catalog was a sliver.
+ */
+function modeSection(mode: ModeRow, byId: ReadonlyMap<string, CatalogTool>, config: ResolvedConfig): string {
+  const scale = Math.max(1, mode.tokens, mode.budget ?? 0);
   const listed = mode.toolIds.map((id) => byId.get(id)).filter((tool): tool is CatalogTool => tool !== undefined);
   const ownSegment: Segment = { key: 'lazytools (own tools)', tokens: mode.ownTokens };
   const servers = [...sumBy(listed, (tool) => tool.server), ownSegment];
@@ -82,21 +86,32 @@ function modeSection(mode: ModeRow, byId: ReadonlyMap<string, CatalogTool>, conf
   const budget = mode.budget === null ? '' : `<div class="budget" style="left:${pct(mode.budget, scale)}" title="budget ${mode.budget}"></div>`;
   const status = mode.withinBudget ? 'ok' : 'over';
   const held = mode.heldBack ?? [];
+  const verdict = mode.budget === null ? '' : ` <b class="${status}">${mode.withinBudget ? 'within budget' : 'over budget'}</b>${fitting(mode, held.length)}`;
   const heldList = held.length === 0 ? '' : `<details class="held"><summary>${held.length} tools held back (${(mode.heldBackTokens ?? 0).toLocaleString('en-US')} tokens)</summary><ul>${held.map((tool) => `<li><code>${escapeHtml(tool.name)}</code> ${tool.tokens} tokens: ${escapeHtml(tool.reason)}</li>`).join('')}</ul></details>`;
   return `<section class="mode ${status}" data-mode="${escapeHtml(mode.name)}">
-<h2>${escapeHtml(mode.name)} <span class="figures">${mode.tools}/${mode.totalTools} tools, ${mode.tokens.toLocaleString('en-US')} tokens${mode.budget === null ? ', no budget' : ` of ${mode.budget.toLocaleString('en-US')}`} <b class="${status}">${mode.withinBudget ? 'within budget' : 'over budget'}</b>${mode.fit === undefined ? '' : mode.fit ? ', fitted' : ', does not fit'}</span></h2>
+<h2>${escapeHtml(mode.name)} <span class="figures">${mode.tools}/${mode.totalTools} tools, ${mode.tokens.toLocaleString('en-US')} tokens${mode.budget === null ? ', no budget' : ` of ${mode.budget.toLocaleString('en-US')}`}${verdict}</span></h2>
 ${bar('server', servers, scale, budget)}
 ${bar('group', groups, scale, budget)}
 ${heldList}
 </section>`;
 }
 
-/** A stacked bar: one segment per key, widths against the widest mode or budget. */
+/** How budget fitting shaped a budgeted mode's list (a mode without a budget is not fitted). */
+function fitting(mode: ModeRow, held: number): string {
+  if (mode.fit === false) return ', every tool shown ("fit": false)';
+  return held > 0 ? `, fitted by holding ${held} back` : '';
+}
+
+/**
+ * A stacked bar, one segment per key (widths against `scale`), and its legend: every label in
+ * full beside its color and tokens, where a narrow segment would cut it ("atla", "gitl").
+ */
 function bar(kind: string, segments: readonly Segment[], scale: number, budget: string): string {
-  const parts = segments
-    .filter((segment) => segment.tokens > 0)
-    .map((segment) => `<span class="seg" style="width:${pct(segment.tokens, scale)};background:${color(segment.key)}" title="${escapeHtml(`${segment.key}: ${segment.tokens} tokens`)}">${escapeHtml(segment.key)}</span>`);
-  return `<div class="row"><span class="label">by ${kind}</span><div class="bar" data-kind="${kind}">${parts.join('')}${budget}</div></div>`;
+  const shown = segments.filter((segment) => segment.tokens > 0);
+  const parts = shown.map((segment) => `<span class="seg" style="width:${pct(segment.tokens, scale)};background:${color(segment.key)}" title="${escapeHtml(`${segment.key}: ${segment.tokens} tokens`)}"></span>`);
+  const legend = shown.map((segment) => `<li><i style="background:${color(segment.key)}"></i>${escapeHtml(segment.key)} ${segment.tokens.toLocaleString('en-US')}</li>`);
+  return `<div class="row"><span class="label">by ${kind}</span><div class="bar" data-kind="${kind}">${parts.join('')}${budget}</div></div>
+<ul class="legend" data-kind="${kind}">${legend.join('')}</ul>`;
 }
 
 /** Tokens summed per key, most first. */

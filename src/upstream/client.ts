@@ -5,12 +5,29 @@ import { outsideText } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CausedBy } from './stream-cause.js';
 import { UpstreamError } from './error.js';
+import { ErrorCode, rpcError } from '../protocol/errors.js';
 
 /** The 2026-07-28 protocol revision. */
 const MODERN = '2026-07-28';
 
 /** What lazytools can route from an upstream to a client: the default upstreams are told. */
 export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
+
+/**
+ * Requests of one upstream to its clients (sampling, elicitation, roots) waiting for an answer at
+ * once; past it the next is refused at once, so a flood of them holds no client and little memory.
+ */
+export const MAX_ASKING = 64;
+
+/** `ask`, refusing at once while MAX_ASKING of the requests it was given are unanswered. */
+export function limitAsking<R extends { method: string }>(ask: (request: R, signal: AbortSignal) => Promise<Record<string, unknown>>) {
+  let open = 0;
+  return (request: R, signal: AbortSignal): Promise<Record<string, unknown>> => {
+    if (open >= MAX_ASKING) return Promise.reject(rpcError(ErrorCode.InternalError, `lazytools refused ${request.method}: ${MAX_ASKING} requests of this server to its client are unanswered`));
+    open++;
+    return ask(request, signal).finally(() => open--);
+  };
+}
 
 /** Requests a server sends its client, and the client capability each needs. */
 const CLIENT_REQUESTS: ReadonlyArray<readonly [string, string]> = [

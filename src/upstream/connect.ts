@@ -80,8 +80,24 @@ function connector(
   const args = (server.args ?? []).map((arg, i) => interpolate(arg, env, `${at}.args[${i}]`, file));
   const rcEnv = interpolateMap(server.env, env, `${at}.env`, file);
   const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, interpolate(server.cwd, env, `${at}.cwd`, file));
+  // Said once for the server's whole life (restarts included): a server that logs to stdout does it on every line.
+  let noisy = false;
+  const onNoise = (line: string) => {
+    if (noisy) return;
+    noisy = true;
+    logger.warn(noiseWarning(name, line));
+  };
   return async () => {
     const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
-    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...passthrough, ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`) });
+    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...passthrough, ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`), onNoise });
   };
+}
+
+/** Characters of a server's stray stdout line quoted in its warning. */
+const NOISE_QUOTE = 80;
+
+/** The one warning about a server that writes lines other than MCP messages to stdout. */
+function noiseWarning(name: string, line: string): string {
+  const quote = line.length > NOISE_QUOTE ? `${line.slice(0, NOISE_QUOTE)}…` : line;
+  return `${name}: writes lines that are not MCP messages to stdout (first: ${JSON.stringify(quote)}); lazytools skips them and says so only this once. To silence it, make the server log to stderr or less (a quiet or log-level option or variable, in its documentation)`;
 }

@@ -76,7 +76,7 @@ function describe(error: unknown, transport: Transport | undefined): string {
     const { code, signal } = transport.exit;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const stderr = transport.stderrSummary;
-    return `the process ${how} during start-up (${base})${stderr ? `; its stderr ended with:\n${outsideText(stderr, 1000)}` : ''}${brokenNpxCache(stderr)}`;
+    return `the process ${how} during start-up (${base})${stderr ? `; its stderr said:\n${outsideText(stderr, 1400)}` : ''}${brokenNpxCache(stderr)}`;
   }
   return base;
 }

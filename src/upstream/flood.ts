@@ -1,7 +1,8 @@
 /**
- * Bounds the work one upstream's notifications can cause, so a flood on one upstream slows only
- * that one (issue 20: a notification flood on one upstream raised every client's latency ~40x, and
- * an endless one starved them). Three parts, each cheap per message:
+ * Bounds the work one upstream's unasked messages can cause (notifications, its requests to its
+ * client such as `ping` or `roots/list`, answers to requests never sent), so a flood on one
+ * upstream slows only that one (a notification flood on one upstream once raised every client's
+ * latency ~40x; a flood of 100,000 pings held the gateway for minutes). Three parts, each cheap per message:
  * - list changes are coalesced before any parsing by the SDK: a list_changed whose re-list is
  *   already due (one seen in this read burst, or one queued behind the re-list in flight) adds
  *   nothing and is dropped;
@@ -13,7 +14,7 @@
  */
 import type { ListKind } from './types.js';
 
-/** Notifications one upstream may send per window before it is slowed or its excess dropped. */
+/** Unasked messages one upstream may send per window before it is slowed or its excess dropped. */
 export const NOTIFICATION_BUDGET = 1_000;
 export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */

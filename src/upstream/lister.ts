@@ -145,13 +145,14 @@ export class ListWatch {
   }
 
   /**
-   * True when a notification is left out (flood.ts): a list change already due, or one past the
-   * budget of a transport that cannot be held; past the budget a stdio upstream is not read for a while.
+   * True when a message the upstream sent unasked (a notification, a request, a stray answer) is
+   * left out (flood.ts): a list change already due, or one past the budget of a transport that
+   * cannot be held; past the budget a stdio upstream is not read for a while.
    */
   gated(transport: Transport, method: string): boolean {
     const now = performance.now();
     const hold = transport instanceof StdioUpstreamTransport ? transport : undefined;
-    const verdict = this.flood.judge(method, hold !== undefined, now, (dropped) => this.target.warn(`${dropped} notifications dropped (over ${NOTIFICATION_BUDGET} a second)`));
+    const verdict = this.flood.judge(method, hold !== undefined, now, (dropped) => this.target.warn(`${dropped} unasked messages dropped (over ${NOTIFICATION_BUDGET} a second)`));
     if (hold && this.flood.spent) hold.holdReading(this.flood.holdMs(now));
     return verdict !== 'pass';
   }

@@ -1,7 +1,8 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
-import { isNotification, isResponse } from '../util/jsonrpc.js';
+import { isNotification, isRequest, isResponse } from '../util/jsonrpc.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
+import { RateLimit } from '../util/rate-limit.js';
 import { containsSecret, outsideText, redactValue } from '../util/redact.js';
 import type { CallHandle, CallTable, Pending } from './calls.js';
 import { UpstreamError } from './error.js';
@@ -34,7 +35,10 @@ export interface RawHandlers {
   /** A log message or resource update, passed on synchronously; false leaves it to the SDK client. */
   notification(notification: Notification): boolean;
   warn(message: string): void;
-  /** True when a notification is left out before any parsing (the flood gate, flood.ts). */
+  /**
+   * True when a message the upstream sent unasked (a notification, a request, an answer to no
+   * request of ours) is left out before any further work (the flood gate, flood.ts).
+   */
   gated(method: string): boolean;
 }
 
@@ -48,12 +52,16 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
   };
   if (transport instanceof StdioUpstreamTransport) {
     transport.onLine = (line) => rawLine(server, line, calls, handlers);
-    transport.onUnreadable = (line, problem) => failFor(line, `upstream "${server}" sent a line that is not a JSON-RPC message (${problem})`);
+    // A line naming no call is a log line: the transport reports those (once).
+    transport.onUnreadable = (line, problem) => calls.failFor(line, `upstream "${server}" sent a line that is not a JSON-RPC message (${problem})`);
     transport.onOversize = (size, head, tail) => failFor(`${head}\n${tail}`, `upstream "${server}" sent a result of ${megabytes(size)}, over the ${megabytes(MAX_LINE_BYTES)} limit`, true);
+    const dropped = new RateLimit(0, 1_000, (count) => handlers.warn(`upstream "${server}" does not read its input: ${count} answers to its requests dropped`));
+    transport.onAnswerDropped = () => dropped.allow();
   }
   const sdkMessage = transport.onmessage;
   transport.onmessage = (incoming, extra) => {
-    if (isNotification(incoming) && handlers.gated(incoming.method)) return;
+    const unasked = unaskedMethod(incoming, calls);
+    if (unasked !== undefined && handlers.gated(unasked)) return;
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
     const message = redactValue(incoming);
     const mixed = message as { id?: unknown; method?: unknown };
@@ -88,6 +96,17 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     }
     sdkMessage?.(message, extra);
   };
+}
+
+/**
+ * The method to judge a message by when the upstream sent it unasked, else undefined: a
+ * notification's or a request's own, `response` for an answer on a string id that is not one of
+ * our calls in flight (the SDK's own requests use numeric ids, and are never gated).
+ */
+function unaskedMethod(message: JSONRPCMessage, calls: CallTable): string | undefined {
+  if (isNotification(message) || isRequest(message)) return message.method;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'string' && !calls.has(id) ? 'response' : undefined;
 }
 
 /** Relays a request on the raw path: tracked in the call table, sent, cancellable (telling the upstream). */
@@ -126,7 +145,8 @@ function sendRaw(server: string, transport: Transport, calls: CallTable, id: str
   const message = { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
   const unreachable = (error: unknown) => calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText((error as Error).message)}`));
   if (transport instanceof StdioUpstreamTransport) {
-    if (!transport.sendNow(message)) unreachable(new Error('upstream process is not running'));
+    const problem = transport.sendNow(message);
+    if (problem !== undefined) unreachable(new Error(problem));
   } else transport.send(message).catch(unreachable);
 }
 

@@ -11,7 +11,8 @@ export interface LiveSnapshot {
 
 /**
  * Connects to every upstream of the rc once, lists its tools and disconnects: what `lock` writes
- * and `lock --check` compares. `progress` hears each server as it answers or fails.
+ * and `lock --check` compares. `progress` hears each server as it answers or fails (a failure's
+ * reason is in `failures`, not repeated there).
  */
 export async function snapshotUpstreams(
   config: ResolvedConfig,
@@ -30,7 +31,8 @@ export async function snapshotUpstreams(
         options.progress?.(`${upstream.name}: ${counted(upstream.tools.length, 'tool')}`);
       } catch (error) {
         failures.push({ server: upstream.name, error: (error as Error).message });
-        options.progress?.(`${upstream.name}: failed: ${(error as Error).message}`);
+        // The reason is the caller's to print once (lock lists every failure with it at the end).
+        options.progress?.(`${upstream.name}: failed`);
       } finally {
         await upstream.stop();
       }

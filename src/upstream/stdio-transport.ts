@@ -5,6 +5,18 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { LineReader, serialize } from '../util/lines.js';
 import { resolveCommand } from './command.js';
 
+/**
+ * Unread bytes in a child's stdin past which answers to its own requests (a ping's, a roots/list's)
+ * are dropped instead of queued: a server that sends requests and never reads the answers would
+ * otherwise grow our memory by each answer, without bound.
+ */
+export const ANSWER_BACKLOG_BYTES = 1024 * 1024;
+/**
+ * Unread bytes past which a request of ours fails at once ("not reading its input"): what a
+ * stalled child can hold of our memory is this, not every call sent to it since it stalled.
+ */
+export const REQUEST_BACKLOG_BYTES = 32 * 1024 * 1024;
+
 export interface StdioUpstreamOptions {
   command: string;
   args: string[];
@@ -12,6 +24,11 @@ export interface StdioUpstreamOptions {
   cwd: string | undefined;
   /** Receives the child's stderr, line by line (never our stdout). */
   onStderr: (line: string) => void;
+  /**
+   * Hears each stdout line that is no JSON-RPC message and names no pending call: a server
+   * logging to stdout. Without it the first such line of the process is an `onerror`.
+   */
+  onNoise?: (line: string) => void;
 }
 
 /**
@@ -27,16 +44,21 @@ export class StdioUpstreamTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Sees each line before parsing; true consumes it (see Upstream's raw relay). */
   onLine?: (line: string) => boolean;
-  /** Hears a line that is not a JSON-RPC message (so a pending call can fail at once). */
-  onUnreadable?: (line: string, problem: string) => void;
+  /** Hears a line that is not a JSON-RPC message: true when it failed a pending call it names. */
+  onUnreadable?: (line: string, problem: string) => boolean;
   /** Hears a line past the size limit once it ended (size in bytes, first and last bytes). */
   onOversize?: (size: number, head: string, tail: string) => void;
+  /** Hears each answer to the child's requests dropped because it does not read its stdin. */
+  onAnswerDropped?: () => void;
   /** How the child ended (undefined while it runs): exit code or signal. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private child: ChildProcess | undefined;
   private closed = false;
   private readonly stderrTail: string[] = [];
+  /** The first stderr line that reads as an error (see ERROR_LINE), kept past the tail. */
+  private stderrError: string | undefined;
   private holding: NodeJS.Timeout | undefined;
+  private noisy = false;
 
   constructor(private readonly options: StdioUpstreamOptions) {}
 
@@ -62,8 +84,8 @@ export class StdioUpstreamTransport implements Transport {
         (message) => this.onmessage?.(message),
         (problem, line) => {
           const reason = (problem as { error?: { message?: string } }).error?.message ?? 'unreadable message';
-          if (line !== undefined) this.onUnreadable?.(line, reason);
-          this.onerror?.(new Error(`upstream sent an unreadable message (${reason})`));
+          if (line === undefined) this.onerror?.(new Error(`upstream sent an unreadable message (${reason})`));
+          else if (!this.onUnreadable?.(line, reason)) this.noise(line, reason);
         },
         (line) => this.onLine?.(line) ?? false,
         (size, head, tail) => this.onOversize?.(size, head, tail),
@@ -106,19 +128,33 @@ export class StdioUpstreamTransport implements Transport {
     this.holding.unref();
   }
 
-  /** Writes a message without a promise (the relay's hot path); false when the child is gone. */
-  sendNow(message: JSONRPCMessage): boolean {
+  /**
+   * Writes a message without a promise (the relay's hot path); says why it could not (the child
+   * is gone, or has not read what it was sent: see REQUEST_BACKLOG_BYTES), else undefined.
+   */
+  sendNow(message: JSONRPCMessage): string | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.closed || !stdin.writable) return false;
+    if (!stdin || this.closed || !stdin.writable) return 'upstream process is not running';
+    const unread = stdin.writableLength;
+    if ('id' in message && !('method' in message)) {
+      // An answer to the child's own request: dropped when it is not reading (see ANSWER_BACKLOG_BYTES).
+      if (unread > ANSWER_BACKLOG_BYTES) {
+        this.onAnswerDropped?.();
+        return undefined;
+      }
+    } else if (unread > REQUEST_BACKLOG_BYTES) return `upstream process is not reading its input (${Math.round(unread / 1024 / 1024)} MiB unread)`;
     stdin.write(serialize(message));
-    return true;
+    return undefined;
   }
 
+  /**
+   * Resolves once the message is queued, never waiting for the pipe to drain: the bounds are the
+   * backlog limits (sendNow), so a child that stops reading holds no promise, listener or request
+   * state of ours per message.
+   */
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
-    if (!stdin || this.closed || !stdin.writable) return Promise.reject(new Error('upstream process is not running'));
-    if (stdin.write(serialize(message))) return Promise.resolve();
-    return new Promise((resolve) => stdin.once('drain', resolve));
+    const problem = this.sendNow(message);
+    return problem === undefined ? Promise.resolve() : Promise.reject(new Error(problem));
   }
 
   /**
@@ -159,13 +195,29 @@ export class StdioUpstreamTransport implements Transport {
     }
   }
 
-  /** The child's last stderr lines (at most 10 lines, 1000 characters), for start-up errors. */
+  /**
+   * The child's last stderr lines (at most 10 lines, 1000 characters), for start-up errors, after
+   * the first line that read as an error when the tail no longer holds it: a Node crash prints the
+   * error first and ten or more stack frames after it, which alone say nothing.
+   */
   get stderrSummary(): string {
     const text = this.stderrTail.join('\n');
-    return text.length > 1000 ? `…${text.slice(-1000)}` : text;
+    const tail = text.length > 1000 ? `…${text.slice(-1000)}` : text;
+    const error = this.stderrError;
+    if (error === undefined || this.stderrTail.includes(error)) return tail;
+    return `${error.length > MAX_ERROR_LINE ? `${error.slice(0, MAX_ERROR_LINE)}…` : error}\n…\n${tail}`;
+  }
+
+  /** A line of logs on stdout: the caller's to report (once), else one error per process. */
+  private noise(line: string, reason: string): void {
+    if (this.options.onNoise) return this.options.onNoise(line);
+    if (this.noisy) return;
+    this.noisy = true;
+    this.onerror?.(new Error(`upstream sent an unreadable message (${reason}); further ones are skipped silently`));
   }
 
   private stderrLine(line: string): void {
+    if (this.stderrError === undefined && ERROR_LINE.test(line)) this.stderrError = line;
     this.stderrTail.push(line);
     if (this.stderrTail.length > 10) this.stderrTail.shift();
     this.options.onStderr(line);
@@ -177,6 +229,16 @@ export class StdioUpstreamTransport implements Transport {
     this.onclose?.();
   }
 }
+
+/**
+ * A stderr line that states an error: `Error: ...`, `TypeError [ERR_X]: ...`, a Python
+ * `ValueError: ...` or `Exception: ...`, `error:`/`fatal:` prefixes, a JSON log line at level
+ * error or fatal.
+ */
+const ERROR_LINE = /^\s*(?:[A-Za-z_.]*(?:Error|Exception)\b(?: \[[A-Z_]+\])?:|(?:error|fatal|panic)\b:?\s|\{.*"level"\s*:\s*"(?:error|fatal)")/i;
+
+/** Characters of that line kept (with the 1,000 of the tail, what a start-up error quotes). */
+const MAX_ERROR_LINE = 300;
 
 /** True when `promise` settled within `ms`. */
 async function within(promise: Promise<void>, ms: number): Promise<boolean> {

@@ -3,8 +3,9 @@ import type { ServerProfile } from '../catalog/types.js';
 import { addCloseListener } from '../util/close.js';
 import { Backoff, watchIdle } from './backoff.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { limitWarnings } from '../util/rate-limit.js';
 import { awaitCall, CallTable, type CallDone, type CallHandle, type RawDone } from './calls.js';
-import { ROUTABLE_CAPABILITIES, type ClientHooks } from './client.js';
+import { limitAsking, ROUTABLE_CAPABILITIES, type ClientHooks } from './client.js';
 import { openConnection, StartFailure } from './connection.js';
 import { UpstreamError } from './error.js';
 import { ListWatch } from './lister.js';
@@ -53,7 +54,7 @@ export class Upstream extends UpstreamState {
     private readonly options: UpstreamOptions,
   ) {
     super();
-    this.logger = options.logger ?? silentLogger;
+    this.logger = limitWarnings(options.logger ?? silentLogger, name);
     this.calls = new CallTable(name, {
       settled: (method, tool, ms, failed) => this.onSettled?.(this, method, tool, ms, failed),
       timedOut: (id) => sendCancel(this.transport, id, 'timeout'),
@@ -313,11 +314,10 @@ export class Upstream extends UpstreamState {
     });
   }
 
-  /** The server asks its client (sampling, elicitation, roots): the front routes it (onRequest). */
-  private askClient(request: UpstreamRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
-    if (!this.onRequest) return Promise.reject(rpcError(ErrorCode.MethodNotFound, `lazytools cannot answer ${request.method}`));
-    return this.onRequest(this, request, signal);
-  }
+  /** The server asks its client (sampling, elicitation, roots): the front routes it (onRequest), at most MAX_ASKING at once. */
+  private readonly askClient = limitAsking((request: UpstreamRequest, signal: AbortSignal) =>
+    this.onRequest ? this.onRequest(this, request, signal) : Promise.reject(rpcError(ErrorCode.MethodNotFound, `lazytools cannot answer ${request.method}`)),
+  );
 
   /** What the SDK client of each connection reports back to this upstream. */
   private clientHooks(): ClientHooks {

@@ -162,11 +162,11 @@ describe('lazytools init', () => {
     // An empty home: a developer's own ~/.claude.json (user scope servers) stays out of the test.
     const { code, stdout, stderr } = runCli(['init', '--from', 'claude-code'], { cwd: dir, env: { HOME: tempTree({}), USERPROFILE: tempTree({}) } });
     expect(code).toBe(0);
-    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>>; groups: Record<string, unknown> };
+    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>>; groups?: Record<string, unknown> };
     expect(Object.keys(rc.servers)).toEqual(['github', 'remote']);
     expect(rc.servers.github).toMatchObject({ command: 'docker', env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}', LOG_LEVEL: 'info' } });
     expect(rc.servers.remote).toMatchObject({ headers: { Authorization: 'Bearer ${REMOTE_AUTHORIZATION}' } });
-    expect(rc.groups.github).toEqual({ description: 'All tools of github', servers: ['github'] });
+    expect(rc.groups).toBeUndefined();
     expect(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')).not.toContain('ghp_secret');
     expect(stderr).toContain('set them in your environment: GITHUB_PERSONAL_ACCESS_TOKEN, REMOTE_AUTHORIZATION');
     expect(stderr).toContain('skipped bad one');

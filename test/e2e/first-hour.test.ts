@@ -56,11 +56,14 @@ describe('init keeps servers the client has turned off turned off', () => {
     const catalog = { servers: { memory: { tools: [tool('create_entities', 'Create entities in the knowledge graph'), tool('read_graph', 'Read the knowledge graph')] } } };
     const dir = tempTree({ 'package.json': '{}', 'claude_desktop_config.json': JSON.stringify(desktop), 'tools.json': JSON.stringify(catalog) });
     expect(lazytools(['init', '--from', 'claude_desktop_config.json'], dir).code).toBe(0);
+    // A group of the disabled server's tools, as a user writes one.
+    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { groups?: Record<string, unknown> };
+    rc.groups = { ...rc.groups, github: { servers: ['github'] } };
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify(rc));
     const status = lazytools(['status', '--catalog', 'tools.json'], dir);
     expect(status.code).toBe(0);
     expect(status.stderr).not.toContain('matching no tool');
     // A group whose filter matches nothing is still reported.
-    const rc = JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { groups: Record<string, unknown> };
     rc.groups.typo = { servers: ['memroy'] };
     const typo = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc), 'tools.json': JSON.stringify(catalog) });
     expect(lazytools(['status', '--catalog', 'tools.json'], typo).stderr).toContain('group(s) matching no tool: typo');
@@ -233,8 +236,20 @@ describe('status names the tools only "all" shows', () => {
     expect(lazytools(['init', '--from', 'client.json'], dir).code).toBe(0);
     const { code, stderr } = lazytools(['status', '--catalog', 'tools.json'], dir);
     expect(code).toBe(0);
-    expect(stderr).toContain('2 tool(s) are only in groups no mode uses (widgets) and show only in "all" modes: widgets:frobnicate, widgets:twiddle;');
+    expect(stderr).toContain('2 tool(s) match no group and show only in "all" modes: widgets:frobnicate, widgets:twiddle;');
     expect(stderr).toContain('`lazytools groups --unplaced` says why');
+  });
+});
+
+describe('a server that crashes at start', () => {
+  it('is reported with the error line its stack trace pushed out of the last stderr lines', () => {
+    const frames = Array.from({ length: 12 }, (_, i) => `    at frame${i} (node:internal/modules/esm/resolve:${i}:1)`).join('\\n');
+    const crash = `console.error("node:internal/modules/esm/resolve:873\\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'jsdom' imported from /srv/wiki/dist/sanitize.js\\n${frames}\\nNode.js v20"); process.exit(1)`;
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ servers: { wiki: { command: process.execPath, args: ['-e', crash] } } }) });
+    const { code, stderr } = lazytools(['lock'], dir);
+    expect(code).toBe(1);
+    expect(stderr).toContain("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'jsdom' imported from /srv/wiki/dist/sanitize.js\n…\n");
+    expect(stderr).toContain('at frame11');
   });
 });
 

@@ -2,11 +2,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUDGET_WINDOW_MS, NOTIFICATION_BUDGET } from '../../src/upstream/flood.js';
+import { MAX_ASKING } from '../../src/upstream/client.js';
 import type { Logger } from '../../src/util/log.js';
-import { EventCounter, FIXTURES, httpFixture, rcProject, serveHttpGateway, tempTree, serveHttpCli, stopAll } from '../harness/index.js';
+import { WARNINGS_PER_SECOND } from '../../src/util/rate-limit.js';
+import { EventCounter, FIXTURES, httpFixture, rcProject, rssMiB, serveHttpGateway, tempTree, serveHttpCli, stopAll, type CliProcess } from '../harness/index.js';
 
 /**
  * Issue 20, a flood on one upstream slows only that one: while one stdio upstream writes
@@ -22,12 +24,16 @@ afterEach(async () => {
   await stopAll();
 });
 
-async function gateway(): Promise<string> {
+async function gatewayProcess(): Promise<CliProcess & { url: string }> {
   const dir = tempTree({ 'package.json': '{}' });
   const file = path.join(dir, '.lazytoolsrc.json');
   const server = (name: string) => ({ command: process.execPath, args: [FLOOD], env: { FLOOD_NAME: name } });
   writeFileSync(file, JSON.stringify({ servers: { noisy: server('noisy'), calm: server('calm') }, defaultMode: 'all' }));
-  return (await serveHttpCli(['--config', file], { cwd: dir })).url;
+  return serveHttpCli(['--config', file], { cwd: dir });
+}
+
+async function gateway(): Promise<string> {
+  return (await gatewayProcess()).url;
 }
 
 async function connect(url: string): Promise<Client> {
@@ -71,7 +77,7 @@ describe('a notification flood from an HTTP upstream', () => {
       info: () => {},
       error: () => {},
       warn: (message) => {
-        if (!/notifications dropped/.test(message)) return;
+        if (!/messages dropped/.test(message)) return;
         drops.push({ at: performance.now(), message });
         dropped.hit();
       },
@@ -92,12 +98,80 @@ describe('a notification flood from an HTTP upstream', () => {
       await dropped.reached(3);
       expect(text(await client.callTool({ name: 'noisy_stop', arguments: {} }))).toBe('stopped');
       // One warning per window that dropped, with its count, never two within a window.
-      for (const { message } of drops) expect(message).toMatch(new RegExp(`^noisy: \\d+ notifications dropped \\(over ${NOTIFICATION_BUDGET} a second\\)$`));
+      for (const { message } of drops) expect(message).toMatch(new RegExp(`^noisy: \\d+ unasked messages dropped \\(over ${NOTIFICATION_BUDGET} a second\\)$`));
       const gaps = drops.slice(1).map((drop, i) => drop.at - drops[i]!.at);
       for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(BUDGET_WINDOW_MS - 20);
     } finally {
       await served.close();
       noisy.child.kill();
     }
+  }, 60_000);
+});
+
+/**
+ * Requests from an upstream (`ping`, `roots/list`) count against the same budget as its
+ * notifications, answers to a server that does not read them are dropped past a bounded backlog,
+ * and its requests to clients wait at most 64 at a time. On the old main 100,000 pings took the
+ * gateway from ~135 to ~500 MB, a roots/list flood held other clients' calls past 10 s, and
+ * SIGTERM could not end the gateway (one drain listener per answer written: quadratic).
+ */
+describe('a flood of requests from one upstream', () => {
+  const cases = [
+    { kind: 'ping', deaf: false },
+    { kind: 'roots', deaf: false },
+    { kind: 'ping', deaf: true },
+  ] as const;
+  for (const { kind, deaf } of cases) {
+    it(`(${kind}${deaf ? ', never reading the answers' : ''}) leaves other calls answered, grows memory under 200 MB, and SIGTERM ends the gateway`, async () => {
+      const gateway = await gatewayProcess();
+      const [a, b] = [await connect(gateway.url), await connect(gateway.url)];
+      expect(text(await b.callTool({ name: 'calm_ok', arguments: {} }))).toBe('ok from calm');
+      expect(text(await a.callTool({ name: 'noisy_ok', arguments: {} }))).toBe('ok from noisy');
+      const before = rssMiB(gateway.child.pid!);
+      expect(text(await a.callTool({ name: 'noisy_flood', arguments: { kind, deaf, count: 100_000 } }))).toBe('flooding');
+      for (let i = 0; i < 20; i++) expect(text(await b.callTool({ name: 'calm_ok', arguments: {} }, undefined, { timeout: 10_000 }))).toBe('ok from calm');
+      // The gateway has read thousands of the requests by now (the pipe holds a few hundred).
+      await gateway.stderrMatching(/\[noisy\] sent 5000/);
+      expect(text(await b.callTool({ name: 'calm_ok', arguments: {} }, undefined, { timeout: 10_000 }))).toBe('ok from calm');
+      expect(rssMiB(gateway.child.pid!) - before).toBeLessThan(200);
+      if (!deaf) {
+        await gateway.stderrMatching(/\[noisy\] answered 3000/);
+        // Still flooding (100,000 take the flooding upstream 100 s at its budget): only it slowed.
+        expect(text(await a.callTool({ name: 'noisy_stop', arguments: {} }, undefined, { timeout: 20_000 }))).toBe('stopped');
+      }
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    }, 60_000);
+  }
+
+  it('(roots/list to a client that never answers) holds at most 64 of them open at that client, refusing the rest', async () => {
+    const gateway = await gatewayProcess();
+    const asked = new EventCounter();
+    const client = new Client({ name: 'slow-roots', version: '1' }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      asked.hit();
+      return new Promise(() => {});
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    clients.push(client);
+    expect(text(await client.callTool({ name: 'noisy_flood', arguments: { kind: 'roots', count: 100_000 } }))).toBe('flooding');
+    await asked.reached(MAX_ASKING);
+    // Refused ones are answered at once: the flooding upstream hears thousands of answers.
+    await gateway.stderrMatching(/\[noisy\] answered 3000/);
+    expect(asked.count).toBe(MAX_ASKING);
+  }, 60_000);
+
+  it('(answers to requests never sent) logs at most ten warnings a second, then how many more came', async () => {
+    const gateway = await gatewayProcess();
+    const client = await connect(gateway.url);
+    expect(text(await client.callTool({ name: 'noisy_ok', arguments: {} }))).toBe('ok from noisy');
+    const start = performance.now();
+    expect(text(await client.callTool({ name: 'noisy_flood', arguments: { kind: 'stray', count: 3000 } }))).toBe('flooding');
+    await gateway.stderrMatching(/noisy: \d+ more warnings left out \(over 10 a second\)/);
+    await gateway.stderrMatching(/\[noisy\] sent 3000/);
+    const seconds = (performance.now() - start) / 1000;
+    const warned = gateway.stderr().match(/unknown message ID/g) ?? [];
+    expect(warned.length).toBeGreaterThan(0);
+    expect(warned.length).toBeLessThanOrEqual(WARNINGS_PER_SECOND * (Math.ceil(seconds) + 1));
   }, 60_000);
 });

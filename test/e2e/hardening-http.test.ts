@@ -9,7 +9,7 @@ import { serveHttp, type HttpFront, type HttpOptions } from '../../src/front/htt
 import type { Served } from '../../src/front/serve.js';
 import { requestMode } from '../../src/focus/policy.js';
 import type { Gateway } from '../../src/hub/gateway.js';
-import { childPids, cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
+import { childPids, cleanupAfterEach, deferred, EventCounter, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
 
 /** Issue 10 over a real HTTP listener on 127.0.0.1: findings 1, 2, 6 and the HTTP items of 10. */
 
@@ -114,8 +114,19 @@ describe('HTTP sessions and limits (finding 6, finding 10)', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
-  it('caps open connections: a newcomer displaces the oldest socket without a request, and is dropped when every one is serving', async () => {
-    const http = await front({ maxConnections: 2 });
+  it('caps open connections: a newcomer displaces the oldest socket without a request or idle between requests, and is dropped when every one is serving', async () => {
+    // A tool that answers only when told: its calls keep their sockets serving.
+    const release = deferred();
+    const running = new EventCounter();
+    const app = new McpServer({ name: 'notes', version: '1.0.0' });
+    app.registerTool('read_slowly', { description: 'Read a note, slowly.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
+      running.hit();
+      await release.promise;
+      return { content: [{ type: 'text', text: 'a note' }] };
+    });
+    const curated = await curate(app, { name: 'notes', config: {} });
+    const http = await serveHttp(curated.gateway, { port: 0, maxConnections: 2 });
+    cleanups.push(() => curated.close(), () => http.close());
     const { port } = new URL(http.url);
     const open = (): Promise<Socket> =>
       new Promise((resolve, reject) => {
@@ -130,19 +141,30 @@ describe('HTTP sessions and limits (finding 6, finding 10)', () => {
     expect([idle[1]!.destroyed, newcomer.destroyed]).toEqual([false, false]);
     for (const socket of [...idle, newcomer]) socket.destroy();
     await Promise.all([idle[1]!, newcomer].map(closed));
-    // Two keep-alive sockets that were answered count as serving: a third is dropped at once.
-    const answered = async (): Promise<Socket> => {
-      const socket = await open();
-      const head = new Promise<void>((resolve) => socket.once('data', () => resolve()));
-      socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-      await head;
-      return socket;
-    };
-    const kept = [await answered(), await answered()];
-    const third = await open();
-    await closed(third);
-    expect(kept.every((socket) => !socket.destroyed)).toBe(true);
-    for (const socket of kept) socket.destroy();
+    // A keep-alive socket that was answered waits for its next request: it gives way too.
+    const answered = await open();
+    await new Promise<void>((resolve) => {
+      answered.once('data', () => resolve());
+      answered.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    });
+    const [second, third] = [await open(), await open()];
+    await closed(answered);
+    for (const socket of [second, third]) socket.destroy();
+    await Promise.all([second, third].map(closed));
+    // Two sockets answering a request (a call in flight) are serving: a third is dropped at once.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_slowly', arguments: {}, _meta: meta } });
+    const serving = [await open(), await open()];
+    for (const socket of serving)
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: read_slowly\r\nContent-Length: ${Buffer.byteLength(call)}\r\n\r\n${call}`);
+    const answers = serving.map((socket) => new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+    // Both calls are running (their requests were whole): the late connection is dropped.
+    await running.reached(2);
+    await closed(await open());
+    expect(serving.every((socket) => !socket.destroyed)).toBe(true);
+    release.resolve();
+    for (const answer of answers) expect(await answer).toMatch(/^HTTP\/1\.1 200/);
+    for (const socket of serving) socket.destroy();
   });
 
   it('--mode a,b serves each of them, the first also at /mcp', async () => {

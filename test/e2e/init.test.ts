@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempTree, runCli } from '../harness/index.js';
+import { FIXTURES, ROOT, tempTree, runCli } from '../harness/index.js';
 
 /** Issue 23 item 2 and issue 19's init items: strategy per client, client snippets, env, pass-through. */
 
@@ -95,5 +95,42 @@ describe('lazytools init for the client it imports from', () => {
     expect(stderr).not.toMatch(/github: .*containers/);
     expect(stderr).not.toMatch(/remote: .*git/);
     expect(stderr).not.toMatch(/looks like a secret/);
+  });
+
+  it('links the rc schema where it exists: the project\'s installed copy, else this version\'s published one', () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const schemaOf = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { $schema: string }).$schema;
+    // A global install or npx: nothing in the project, so the published file of this version.
+    const bare = project('claude_desktop_config.json');
+    expect(init(['--from', 'claude_desktop_config.json'], bare).code).toBe(0);
+    expect(schemaOf(path.join(bare, '.lazytoolsrc.json'))).toBe(`https://unpkg.com/lazytools@${version}/lazytools.schema.json`);
+    // A devDependency (npm's layout), the rc in the project or in a subfolder: a path that resolves from the rc.
+    const local = project('claude_desktop_config.json');
+    mkdirSync(path.join(local, 'node_modules', 'lazytools'), { recursive: true });
+    writeFileSync(path.join(local, 'node_modules', 'lazytools', 'lazytools.schema.json'), readFileSync(path.join(ROOT, 'lazytools.schema.json')));
+    for (const out of ['.lazytoolsrc.json', 'config/lazytools.json']) {
+      mkdirSync(path.dirname(path.join(local, out)), { recursive: true });
+      expect(init(['--from', 'claude_desktop_config.json', '--out', out], local).code).toBe(0);
+      const link = schemaOf(path.join(local, out));
+      expect(link).toMatch(/^\.{1,2}\/.*node_modules\/lazytools\/lazytools\.schema\.json$/);
+      expect(existsSync(path.resolve(path.dirname(path.join(local, out)), link))).toBe(true);
+    }
+  });
+
+  it('places tools one by one instead of a group per server, so the unplaced ones name their closest groups; the tip never adds a whole server to a mode', () => {
+    const dir = tempTree({ 'package.json': '{}', 'mcp.json': JSON.stringify({ mcpServers: { kitchen: { command: process.execPath, args: [FIXTURES.kitchenSink] } } }) });
+    const made = init(['--from', 'mcp.json'], dir);
+    expect(made.code).toBe(0);
+    expect((JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { groups?: unknown }).groups).toBeUndefined();
+    // The tip: search and pin, never `"groups": [..., "kitchen"]` (a server's whole cost in one mode).
+    expect(made.stderr).not.toMatch(/"groups":/);
+    expect(made.stderr).toContain('{"modes":{"development":{"pin":["kitchen:<tool>"]}}}');
+    expect(made.stderr).toMatch(/search_tools/);
+    expect(runCli(['lock'], { cwd: dir }).code).toBe(0);
+    const unplaced = runCli(['groups', '--unplaced', '--json'], { cwd: dir });
+    const report = JSON.parse(unplaced.stdout) as { tools: Array<{ id: string; groups: unknown[]; closest: string[]; unplaced: string }> };
+    expect(report.tools.length).toBeGreaterThan(0);
+    expect(report.tools.filter((tool) => /is in no mode/.test(tool.unplaced))).toEqual([]);
+    expect(report.tools.filter((tool) => tool.closest.length > 0).length).toBeGreaterThan(0);
   });
 });

@@ -79,6 +79,19 @@ describe('lazytools lock', () => {
     expect(drift.stderr).toContain('is out of date (1 added, 1 removed, 1 changed)');
   });
 
+  it('says once per server why it could not be reached (a secret left unset)', () => {
+    const { dir } = rcProject({
+      servers: {
+        billing: { command: process.execPath, args: [KITCHEN_SINK], env: { BILLING_TOKEN: '${BILLING_TOKEN}' } },
+        wiki: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${WIKI_TOKEN}' } },
+      },
+    });
+    const locked = runCli(['lock'], { cwd: dir, env: { BILLING_TOKEN: '', WIKI_TOKEN: '' } });
+    expect(locked.code).toBe(1);
+    for (const name of ['BILLING_TOKEN', 'WIKI_TOKEN']) expect(locked.stderr.split(`environment variable ${name} is not set`)).toHaveLength(2);
+    expect(locked.stderr).toMatch(/could not reach 2 server\(s\):\n {2}billing: .*BILLING_TOKEN is not set/);
+  });
+
   it('lets status and check run from the lock without --catalog', () => {
     const { dir } = referenceRc();
     expect(cli(['status', '--json'], dir).code).toBe(2);

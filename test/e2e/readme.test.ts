@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -87,13 +87,17 @@ describe('README walk', () => {
     // The README's install command (`npm i -g ./lazytools-*.tgz` from a checkout) into a temp prefix;
     // dependencies come from the npm cache `npm ci` filled (--prefer-offline), else the registry.
     const work = tempTree({ 'package.json': '{"name":"walk-install","private":true}' });
-    const npm = (args: string[], cwd: string) => spawnSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_ignore_scripts: 'true' } });
+    const npm = (args: string[], cwd: string, scripts = false) =>
+      spawnSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', `--loglevel=${scripts ? 'warn' : 'error'}`], { cwd, encoding: 'utf8', env: { ...process.env, ...(scripts ? {} : { npm_config_ignore_scripts: 'true' }) } });
     const packed = npm(['pack', '--pack-destination', work, '--ignore-scripts'], ROOT);
     expect(packed.status, packed.stderr).toBe(0);
     const tarball = path.join(work, packed.stdout.trim().split('\n').pop() ?? '');
     const prefix = path.join(work, 'prefix');
-    const global = npm(['install', '--global', '--prefix', prefix, tarball], work);
+    // Scripts allowed, as a user runs it: the tarball is built, so npm finds no script of ours to
+    // run or (npm 11, allowScripts) to warn about.
+    const global = npm(['install', '--global', '--prefix', prefix, tarball], work, true);
     expect(global.status, global.stderr).toBe(0);
+    expect(global.stderr).not.toMatch(/install-scripts|allowScripts|lazytools@[\d.]+ \(/);
     const bin = process.platform === 'win32' ? path.join(prefix, 'lazytools.cmd') : path.join(prefix, 'bin', 'lazytools');
     const installed = (args: string[], cwd: string) => spawnSync(bin, args, { cwd, encoding: 'utf8', env: { ...env(), NO_COLOR: '1' } });
     expect(installed(['--version'], work).stdout.trim()).toBe((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
@@ -111,12 +115,20 @@ describe('README walk', () => {
     const entry = (JSON.parse(shown.stdout.slice(shown.stdout.indexOf('{'))) as { mcpServers: { lazytools: { command: string; args: string[] } } }).mcpServers.lazytools;
     expect(entry.command).toBe(process.execPath);
     expect(entry.args[0]?.startsWith(path.join(prefix, 'lib', 'node_modules', 'lazytools'))).toBe(true);
+    // The rc links the schema this version publishes (nothing of lazytools lies in the project).
+    const schemaOf = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { $schema: string }).$schema;
+    expect(schemaOf(path.join(work, 'rc.json'))).toMatch(/^https:\/\/unpkg\.com\/lazytools@\d+\.\d+\.\d+\/lazytools\.schema\.json$/);
     // A project that depends on the tarball: `npx lazytools` runs its local copy, and the library loads
     // with only `dependencies` installed (no dev dependency is needed at run time).
     const local = npm(['install', tarball], work);
     expect(local.status, local.stderr).toBe(0);
     const npx = spawnSync('npx', ['--no-install', 'lazytools', '--version'], { cwd: work, encoding: 'utf8' });
     expect(npx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // There init links the project's own copy of the schema, a path that resolves from the rc.
+    const localInit = spawnSync('npx', ['--no-install', 'lazytools', 'init', '--from', 'claude-desktop', '--out', 'local.json'], { cwd: work, encoding: 'utf8', env: { ...process.env, ...env() } });
+    expect(localInit.status, localInit.stderr).toBe(0);
+    expect(schemaOf(path.join(work, 'local.json'))).toBe('./node_modules/lazytools/lazytools.schema.json');
+    expect(existsSync(path.join(work, 'node_modules', 'lazytools', 'lazytools.schema.json'))).toBe(true);
     const library = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('lazytools'); console.log(typeof m.curate, typeof m.serve, typeof m.statusReport)"], { cwd: work, encoding: 'utf8' });
     expect({ out: library.stdout.trim(), err: library.stderr }).toEqual({ out: 'function function function', err: '' });
   }, 240_000);

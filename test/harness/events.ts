@@ -71,3 +71,10 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** A process's resident memory in MiB (Linux /proc), for bounds on what a flood may grow. */
+export function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) / 1024;
+}

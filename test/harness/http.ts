@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request, type IncomingMessage } from 'node:http';
+import { request, type Agent, type IncomingMessage } from 'node:http';
 import type { HttpOptions } from '../../src/front/http.js';
 import { serve, type ServeOptions, type Served } from '../../src/front/serve.js';
 import { silentLogger } from '../../src/util/log.js';
@@ -67,6 +67,63 @@ export function rawPost(target: string | { port: number; path: string }, body: s
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     };
     const req = typeof target === 'string' ? request(target, options, answered) : request({ host: '127.0.0.1', port: target.port, path: target.path, ...options }, answered);
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The `_meta` envelope of a raw 2026-07-28 request (`capabilities` are the client's). */
+export function modernMeta(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': capabilities };
+}
+
+/** A raw subscriptions/listen stream (rawListen): how it was answered and what it heard since. */
+export interface RawListen {
+  status: number;
+  /** The first bytes of the answer (the acknowledgement, or the whole refusal). */
+  first: string;
+  /** Everything read from the stream so far. */
+  text(): string;
+  /** Resolves once the stream's text matches `pattern`. */
+  heard(pattern: RegExp): Promise<void>;
+  /** Resolves once the stream ended (closed by the server, or by close()). */
+  ended: Promise<void>;
+  isOpen(): boolean;
+  close(): void;
+}
+
+/**
+ * Opens a 2026-07-28 subscriptions/listen stream on `port` with a raw POST (`params` besides the
+ * filter and `_meta`, `headers` added, `agent` to keep sockets apart); resolves once its first
+ * bytes, or its whole refusal, arrived.
+ */
+export function rawListen(port: number, options: { id?: number | string; capabilities?: Record<string, unknown>; headers?: Record<string, string>; agent?: Agent } = {}): Promise<RawListen> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: options.id ?? 1, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta(options.capabilities) } });
+  const headers = { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen', ...options.headers };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, agent: options.agent }, (res) => {
+      let text = '';
+      const waiters: Array<() => void> = [];
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        for (const wake of waiters.splice(0)) wake();
+      });
+      res.on('error', () => {});
+      const ended = new Promise<void>((done) => res.once('close', () => done()));
+      res.once('data', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          first: text,
+          text: () => text,
+          heard: async (pattern) => {
+            while (!pattern.test(text)) await new Promise<void>((wake) => waiters.push(wake));
+          },
+          ended,
+          isOpen: () => !res.destroyed && !res.complete,
+          close: () => req.destroy(),
+        }),
+      );
+    });
     req.on('error', reject);
     req.end(body);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { buildCatalog, closestGroups, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
@@ -12,6 +12,23 @@ const tool = (name: string, description?: string, extra: Partial<ToolDefinition>
   ...(description === undefined ? {} : { description }),
   inputSchema: { type: 'object', properties: {} },
   ...extra,
+});
+
+describe('closest groups of an unplaced tool', () => {
+  const groups = [
+    { name: 'history', config: { topics: ['changes'], readOnly: true } },
+    { name: 'tasks', config: { topics: ['tracker'] } },
+  ];
+  const topics = [
+    { topic: 'changes', score: 7, reason: 'name "commit"' },
+    { topic: 'tracker', score: 2.25, reason: 'name "status"' },
+  ];
+
+  it('says when the closest group takes only read-only tools and the tool may write', () => {
+    expect(closestGroups(groups)({ topics, readOnly: false })).toEqual(['history 7 (read-only group)', 'tasks 2.25']);
+    expect(closestGroups(groups, true)({ topics, readOnly: false })).toEqual(['history 7 (name "commit", read-only group: this tool may write)', 'tasks 2.25 (name "status")']);
+    expect(closestGroups(groups)({ topics, readOnly: true })).toEqual(['history 7', 'tasks 2.25']);
+  });
 });
 
 describe('summaries', () => {

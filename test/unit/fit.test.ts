@@ -146,4 +146,30 @@ describe('budget-fitted modes', () => {
       await gateway.close();
     }
   });
+
+  it('ranks the mode\'s shown tools with its held-back ones: a held-back destructive tool does not outrank the reader the query asks for', async () => {
+    const tool = (name: string, description: string, annotations: Record<string, boolean>) => ({ name, description, inputSchema: { type: 'object' as const, properties: { id: { type: 'string' } } }, annotations });
+    const deploys = {
+      server: 'deploys',
+      tools: [
+        tool('getDeployments', 'Lists deployments', { readOnlyHint: true }),
+        tool('deleteDeployment', 'Deletes a deployment', { destructiveHint: true }),
+        tool('getDomains', 'Lists domains', { readOnlyHint: true }),
+      ],
+    };
+    // Only the pinned reader fits: the others are held back.
+    const config = resolveConfig({ groups: { deploys: { servers: ['deploys'] } }, modes: { shipping: { groups: ['deploys'], budget: 1, pin: ['deploys:getDeployments'] } }, defaultMode: 'shipping', strategy: 'hybrid' });
+    const gateway = new Gateway({ config, upstreams: [], locked: [deploys] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'fit-test' });
+    try {
+      const fitted = modeFit(gateway.catalog, gateway.config, 'shipping');
+      expect([fitted?.shownIds.has('deploys:getDeployments'), fitted?.heldBackIds.has('deploys:deleteDeployment')]).toEqual([true, true]);
+      const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'recent deployments', enable: false } })) as CallToolResult;
+      const hits = (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((hit) => hit.name);
+      expect(hits.slice(0, 2)).toEqual(['getDeployments', 'deleteDeployment']);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
 });

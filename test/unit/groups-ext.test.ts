@@ -209,6 +209,27 @@ describe('groups/list and groups/get through a 2025 session', () => {
   });
 });
 
+describe('groups/list names the user\'s groups as the rc does', () => {
+  it('a tool in an rc group and in a preset group of the same size is in the rc one, with its description', async () => {
+    const memory = new McpServer({ name: 'memory', version: '1.0.0' });
+    for (const name of ['create_entities', 'read_graph', 'search_nodes'])
+      memory.registerTool(name, { description: `${name.replace('_', ' ')} in the knowledge graph.`, inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: name }] }));
+    const config: RcConfig = {
+      groups: { files: { description: 'My files', servers: ['files'] }, notes: { description: 'My notes', tools: ['memory:*'] } },
+      modes: { writing: { groups: ['files'] }, noting: { groups: ['notes', 'files'] } },
+      defaultMode: 'writing',
+    };
+    const server = await curate(memory, { config, logger: silentLogger });
+    cleanups.push(() => server.close());
+    // The preset `memory` group holds the same three tools; ties used to go to it (presets come first).
+    expect(server.gateway.catalog.groups.get('memory')?.tools).toHaveLength(3);
+    const client = await connect(server, true);
+    const groups = (await client.request({ method: 'groups/list' } as never, z.looseObject({ groups: z.array(z.looseObject({ name: z.string(), description: z.string() })) }))).groups;
+    expect(groups.map((group) => group.name)).toEqual(['notes']);
+    expect(groups[0]?.description).toMatch(/^My notes/);
+  });
+});
+
 describe('status: what the extension costs per mode', async () => {
   const { catalog, config } = await referenceProject();
   const { groupsReport, groupsSummary } = await import('../../src/tokens/groups.js');

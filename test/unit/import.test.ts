@@ -44,10 +44,17 @@ describe('client config import: server shapes', () => {
     expect(rc.servers?.fetch).toMatchObject({ command: 'uvx', args: ['mcp-server-fetch'] });
   });
 
-  it('gives each server a group of its own and starts in development', () => {
+  it('writes no group of its own (placement puts each tool where it says) and starts in development', () => {
     const { rc } = importServers({ mcpServers: { files: { command: 'x' }, remote: { url: 'https://x.test/mcp' } } }, FILE);
-    expect(rc.groups).toEqual({ files: { description: 'All tools of files', servers: ['files'] }, remote: { description: 'All tools of remote', servers: ['remote'] } });
+    expect(rc.groups).toBeUndefined();
     expect(rc.defaultMode).toBe('development');
+  });
+
+  it('moves a secret given as a NAME=value argument (vercel-mcp VERCEL_API_KEY=...) to ${NAME}, leaving other settings', () => {
+    const { rc, moved, warnings } = importServers({ mcpServers: { vercel: { command: 'npx', args: ['vercel-mcp', 'VERCEL_API_KEY=vk_9Tz3Qm7Lp2Xc8Rb5Wn1Fd6Hy', 'LOG_LEVEL=debug'] } } }, FILE);
+    expect(rc.servers?.vercel?.args).toEqual(['vercel-mcp', 'VERCEL_API_KEY=${VERCEL_API_KEY}', 'LOG_LEVEL=debug']);
+    expect(moved).toEqual(['VERCEL_API_KEY']);
+    expect(warnings).toEqual([]);
   });
 
   it('turns names into server names the rc accepts', () => {

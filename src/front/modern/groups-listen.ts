@@ -5,6 +5,7 @@ import { viewDigest } from '../../focus/group-view.js';
 import { isRequest, type RawNotification, type RequestId } from '../../util/jsonrpc.js';
 import type { Gateway } from '../../hub/gateway.js';
 import { declaresGroups, groupsOf } from '../../handlers/groups-ext.js';
+import { GROUPS_EXTENSION } from '../../groups/wire.js';
 import { AnnouncedList } from '../../handlers/list-changes.js';
 import type { ModernRoute } from './route.js';
 import { VARIANT_META } from './variants.js';
@@ -19,14 +20,30 @@ import { ModernView } from './view.js';
  * endpoint, token, variant) changed after an rc reload or an upstream's list change.
  */
 
+/** What a groups listen stream keeps of its request: its id and the variant it asked for, never the request itself (its `_meta` may be megabytes). */
+export interface GroupsListen {
+  id: RequestId;
+  variant: unknown;
+}
+
+/** Characters of a variant a stream keeps (mode names are shorter; a longer one names no mode). */
+const MAX_VARIANT = 256;
+
 /** The subscription a listen request opens for groups, or undefined when it does not ask for them. */
-export function groupsSubscription(message: unknown): RequestId | undefined {
+export function groupsSubscription(message: unknown): GroupsListen | undefined {
   if (!isRequest(message) || message.method !== 'subscriptions/listen') return undefined;
   const params = message.params ?? {};
   const meta = params._meta as Record<string, unknown> | undefined;
   const filter = params.notifications as { toolsListChanged?: unknown } | undefined;
-  return filter?.toolsListChanged === true && declaresGroups(meta?.[CLIENT_CAPABILITIES_META_KEY]) ? message.id : undefined;
+  if (filter?.toolsListChanged !== true || !declaresGroups(meta?.[CLIENT_CAPABILITIES_META_KEY])) return undefined;
+  const asked = meta?.[VARIANT_META];
+  // A variant is a mode name: anything else is refused the same way, however long it is.
+  const variant = typeof asked === 'string' && asked.length > MAX_VARIANT ? `${asked.slice(0, MAX_VARIANT)}…` : typeof asked === 'string' || asked === undefined ? asked : null;
+  return { id: message.id, variant };
 }
+
+/** Views whose group digests are kept per catalog and config (the oldest is evicted past it). */
+export const MAX_VIEW_DIGESTS = 256;
 
 /** Group digests per view key, for one catalog and config (a rebuild or reload makes new ones). */
 const digestsByCatalog = new WeakMap<object, { config: object; digests: Map<string, string> }>();
@@ -41,25 +58,32 @@ function viewDigests(gateway: Gateway): Map<string, string> {
 }
 
 /**
- * Watches the groups of one listen request's view and calls `send` with the stamped notification
+ * What a view's groups depend on besides the catalog and config: its mode, whether it is bound,
+ * its boundary and strategy. The client's capabilities are not part of it: every listen that
+ * hears groups declared the extension, and nothing else of them changes the groups (a key that
+ * held them let each request with new capabilities add an entry, 1 MB each).
+ */
+const GROUPS_DECLARED = { extensions: { [GROUPS_EXTENSION]: {} } };
+
+/**
+ * Watches the groups of one listen stream's view and calls `send` with the stamped notification
  * when they change. Returns the function that stops watching.
  */
-export function watchGroups(gateway: Gateway, route: ModernRoute, message: unknown, send: (notification: RawNotification) => void): () => void {
-  const id = (message as { id: RequestId }).id;
-  const meta = ((message as { params?: { _meta?: Record<string, unknown> } }).params?._meta ?? {}) as Record<string, unknown>;
+export function watchGroups(gateway: Gateway, route: ModernRoute, listen: GroupsListen, send: (notification: RawNotification) => void): () => void {
+  const { id, variant } = listen;
   const digest = (): string => {
-    const resolved = requestMode(gateway.config, { ...route, variant: meta[VARIANT_META] });
+    const resolved = requestMode(gateway.config, { ...route, variant });
     if ('refusal' in resolved) return resolved.refusal;
-    const capabilities = meta[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown>;
     const boundary = boundaryOf(route);
     const strategy = route.strategy ?? gateway.config.strategy;
     // Streams of one view share one digest per catalog: a change costs one view build per view,
     // not one per open stream.
-    const key = JSON.stringify([resolved.mode, resolved.bound, boundary, strategy, capabilities]);
+    const key = JSON.stringify([resolved.mode, resolved.bound, boundary, strategy]);
     const cached = viewDigests(gateway);
     let found = cached.get(key);
     if (found === undefined) {
-      found = viewDigest(groupsOf(new ModernView(gateway, resolved.mode, resolved.bound, boundary, strategy, capabilities)));
+      found = viewDigest(groupsOf(new ModernView(gateway, resolved.mode, resolved.bound, boundary, strategy, GROUPS_DECLARED)));
+      if (cached.size >= MAX_VIEW_DIGESTS) cached.delete(cached.keys().next().value as string);
       cached.set(key, found);
     }
     return found;
@@ -74,17 +98,38 @@ export function watchGroups(gateway: Gateway, route: ModernRoute, message: unkno
   return () => gateway.listChangeListeners.delete(listener);
 }
 
-/** Writes group changes into the SSE response of an HTTP listen request, while it stays open. */
+/**
+ * Writes group changes into the SSE response of an HTTP listen request, while it stays open. The
+ * watch starts only once the SDK accepted the stream (its 200 event-stream head): a refused listen
+ * never costs a watch.
+ */
 export function groupsOnHttpStream(gateway: Gateway, route: ModernRoute, body: unknown, res: ServerResponse): void {
-  if (groupsSubscription(body) === undefined) return;
-  const stop = watchGroups(gateway, route, body, (notification) => {
-    // Only into the open event stream the SDK answered with, in whole frames as the SDK writes
-    // them. A refused listen is a small JSON body the adapter writes and ends within one task, so
-    // an open 200 response here is the stream (headers given to writeHead are not readable back).
-    if (!res.headersSent || res.writableEnded || res.statusCode !== 200) return;
-    res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+  const listen = groupsSubscription(body);
+  if (listen !== undefined) watchOnceStreaming(res, () => {
+    const stop = watchGroups(gateway, route, listen, (notification) => {
+      // Only into the open event stream, in whole frames as the SDK writes them.
+      if (!res.writableEnded) res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+    });
+    res.once('close', stop);
   });
-  res.once('close', stop);
+}
+
+/** Runs `start` once `res` is answered with a 200 event stream (never for a refusal). */
+function watchOnceStreaming(res: ServerResponse, start: () => void): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    res.writeHead = writeHead;
+    const written = (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    if (args[0] === 200 && isEventStream(args[1]) && !res.destroyed) start();
+    return written;
+  } as typeof res.writeHead;
+}
+
+/** True when headers given to writeHead (an object or a flat array) declare an event stream. */
+function isEventStream(headers: unknown): boolean {
+  if (typeof headers !== 'object' || headers === null) return false;
+  const pairs: Array<[unknown, unknown]> = Array.isArray(headers) ? headers.flatMap((_, i) => (i % 2 === 0 ? [[headers[i], headers[i + 1]] as [unknown, unknown]] : [])) : Object.entries(headers);
+  return pairs.some(([name, value]) => String(name).toLowerCase() === 'content-type' && String(value).startsWith('text/event-stream'));
 }
 
 /** The listen subscriptions of one stdio connection that hear group changes. */
@@ -99,10 +144,10 @@ export class StdioGroupsListens {
 
   /** A client message: a listen request for groups starts watching, its cancellation stops. */
   inbound(message: unknown): void {
-    const id = groupsSubscription(message);
-    if (id !== undefined) {
-      this.open.get(id)?.();
-      this.open.set(id, watchGroups(this.gateway, this.route, message, this.send));
+    const listen = groupsSubscription(message);
+    if (listen !== undefined) {
+      this.open.get(listen.id)?.();
+      this.open.set(listen.id, watchGroups(this.gateway, this.route, listen, this.send));
       return;
     }
     const cancelled = message as { method?: unknown; params?: { requestId?: RequestId } };
