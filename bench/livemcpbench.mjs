@@ -129,6 +129,16 @@ export async function livemcpbench({ snapshot, dist = path.join(ROOT, 'dist'), b
 
 const fmt = (x) => `${x.mean.toFixed(3)} [${x.low.toFixed(2)}, ${x.high.toFixed(2)}]`;
 
+/** Markdown table of a `livemcpbench` report. */
+export function liveTable(report) {
+  const lines = ['| half (n) | hit@1 | hit@5 | recall@10 | hit@5 before | recall@10 before | hit@5 won/lost |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of report.rows) {
+    const b = r.baselineHit5 ? [fmt(r.baselineHit5), fmt(r.baselineRecall10), r.hit5WonLost.join(' / ')] : ['-', '-', '-'];
+    lines.push(`| ${r.half} (${r.n}) | ${fmt(r.hit1)} | ${fmt(r.hit5)} | ${fmt(r.recall10)} | ${b.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -144,11 +154,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.log(JSON.stringify(report, null, 2));
   } else {
     console.log(`LiveMCPBench: ${report.tasks} tasks, ${report.tools} tools from ${report.servers} servers (raw task text)\n`);
-    console.log('| half (n) | hit@1 | hit@5 | recall@10 | hit@5 before | recall@10 before | hit@5 won/lost |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const r of report.rows) {
-      const b = r.baselineHit5 ? [fmt(r.baselineHit5), fmt(r.baselineRecall10), r.hit5WonLost.join(' / ')] : ['-', '-', '-'];
-      console.log(`| ${r.half} (${r.n}) | ${fmt(r.hit1)} | ${fmt(r.hit5)} | ${fmt(r.recall10)} | ${b.join(' | ')} |`);
-    }
+    console.log(liveTable(report));
     if (args.includes('--misses')) {
       for (const r of report.rows) {
         console.log(`\n${r.half} half, tasks with recall@10 < 1:`);
