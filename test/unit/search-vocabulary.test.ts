@@ -6,6 +6,7 @@ import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { cleanQuery } from '../../src/search/query.js';
+import { expandQuery, stem } from '../../src/search/text.js';
 import { readVocabulary, searchVocabulary, vocabularyFolder } from '../../src/search/vocabulary.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { CATALOGS } from '../harness/index.js';
@@ -98,6 +99,12 @@ describe('search vocabulary at work (synthetic servers, words nobody listed for 
   it('drops email addresses from queries: a person, not the topic', () => {
     expect(cleanQuery('email tom@acme.io the onboarding checklist')).toBe('email the onboarding checklist');
     expect(top('email tom@acme.io the onboarding checklist')).toBe('mail:send_email');
+  });
+
+  it('keeps word senses apart: a plan is no request to think, "me" no current-user call', () => {
+    const expanded = (query: string) => expandQuery(query).map((e) => e.term);
+    expect(expanded('show the terraform plan for staging')).not.toContain(stem('think'));
+    expect(expanded('email tom the checklist and cc me')).not.toContain(stem('logged'));
   });
 
   it('reads "write up" as drafting something new', () => {
