@@ -21,16 +21,18 @@
 //   are reported apart and never counted (the SDK's own conformance everything-server fails the
 //   tasks extension too).
 //
-// Both CLIs import `globSync` from "fs", which Node 20 lacks; the server scenarios never call it.
-// On such a Node this script runs a copy of each CLI with that import replaced by a stub, written
-// next to the original (so its dependencies resolve the same way); node_modules is not edited.
+// Both CLIs import `globSync` from "fs", which Node 20 lacks: scripts/conformance-cli.mjs runs a
+// copy with a stub there.
+//
+// `--auth` runs the client auth scenarios instead (scripts/conformance-auth.mjs): lazytools'
+// upstream connector as the client under test; its last line is `auth: N/M scenarios pass`.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { conformanceCli } from './conformance-cli.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
@@ -43,25 +45,16 @@ const ERAS = {
 };
 
 const { values } = parseArgs({
-  options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' }, server: { type: 'string' }, 'legacy-upstream': { type: 'boolean' }, 'stdio-upstream': { type: 'boolean' } },
+  options: { era: { type: 'string', default: 'both' }, only: { type: 'string' }, scenario: { type: 'string' }, verbose: { type: 'boolean' }, server: { type: 'string' }, 'legacy-upstream': { type: 'boolean' }, 'stdio-upstream': { type: 'boolean' }, auth: { type: 'boolean' } },
 });
+if (values.auth) {
+  const { runAuthScenarios } = await import('./conformance-auth.mjs');
+  process.exit(await runAuthScenarios({ scenario: values.scenario, verbose: values.verbose }));
+}
 const eras = values.era === 'both' ? ['2025', '2026'] : [values.era];
 if (!eras.every((era) => Object.hasOwn(ERAS, era))) {
   console.error(`--era: expected 2025, 2026 or both, got "${values.era}"`);
   process.exit(2);
-}
-
-/** Path of a CLI entry that runs on this Node (a patched copy when `fs.globSync` is missing). */
-function conformanceCli(pkgName) {
-  const require = createRequire(import.meta.url);
-  const original = path.join(path.dirname(require.resolve(`${pkgName}/package.json`)), 'dist', 'index.js');
-  if (typeof fs.globSync === 'function') return original;
-  const source = fs.readFileSync(original, 'utf8');
-  const patched = source.replace(/import\{([^}]*?)globSync as (\w+),([^}]*)\}from"fs";/, (_all, before, alias, after) => `import{${before}${after}}from"fs";const ${alias}=()=>[];`);
-  if (patched === source && /globSync/.test(source)) throw new Error(`${pkgName}: the globSync import has an unexpected shape; update scripts/conformance.mjs`);
-  const copy = path.join(path.dirname(original), '.lazytools-node20.mjs');
-  fs.writeFileSync(copy, patched);
-  return copy;
 }
 
 /** Starts a process and resolves with the first line matching `pattern` on the given stream. */

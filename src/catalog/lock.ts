@@ -9,7 +9,7 @@ import { readCatalogFile } from './file.js';
 import { lockPlacement, type LockPlacement } from './placement-cache.js';
 import { ownTools, type ServedStrategy } from './own-tools.js';
 import { toolTokenCounts, type RecordedCounts } from '../util/tokens.js';
-import { writeProfile } from './profile.js';
+import { profileItems, writeProfile } from './profile.js';
 
 export { LOCK_FILE, lockPath, lockBytesIfPresent } from './lock-path.js';
 
@@ -82,11 +82,15 @@ export async function writeLock(file: string, lock: LockFile): Promise<void> {
   await writeFile(file, `${JSON.stringify(lock, null, 2)}\n`);
 }
 
-/** Tools added, removed or changed in `live` compared with `locked`. */
+/** Tools, instructions, prompts and resources added, removed or changed in `live` compared with `locked`. */
 export function diffLock(locked: readonly ServerTools[], live: readonly ServerTools[]): LockDrift {
   const index = (sources: readonly ServerTools[]) => {
     const map = new Map<string, string>();
-    for (const source of sources) for (const tool of source.tools) map.set(`${source.server}:${tool.name}`, canonical(tool));
+    for (const source of sources) {
+      for (const tool of source.tools) map.set(`${source.server}:${tool.name}`, canonical(tool));
+      // What clients read besides tools (instructions, prompts, resources) drifts too.
+      for (const [key, value] of profileItems(source.profile)) map.set(`${source.server} ${key}`, canonical(value));
+    }
     return map;
   };
   const before = index(locked);

@@ -1,5 +1,6 @@
-import type { ServerTools, ToolDefinition } from './types.js';
+import type { ServerProfile, ServerTools, ToolDefinition } from './types.js';
 import { canonical } from './lock.js';
+import { profileItems, profileWith, type ProfileContent } from './profile.js';
 
 /**
  * Tool pinning (rug-pull and tool-poisoning defence): the lock records each server's tool
@@ -16,12 +17,13 @@ export interface PinCheck {
   added: string[];
 }
 
-const canonicalCache = new WeakMap<ToolDefinition, string>();
+const canonicalCache = new WeakMap<object, string>();
 
 /** A definition's canonical text, once per definition object (live lists keep their objects). */
-function canonicalOf(tool: ToolDefinition): string {
-  let text = canonicalCache.get(tool);
-  if (text === undefined) canonicalCache.set(tool, (text = canonical(tool)));
+function canonicalOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return canonical(value);
+  let text = canonicalCache.get(value);
+  if (text === undefined) canonicalCache.set(value, (text = canonical(value)));
   return text;
 }
 
@@ -42,4 +44,32 @@ export function checkPins(live: readonly ToolDefinition[], locked: ServerTools, 
     if (!pin) kept.push(tool);
   }
   return { tools: changed.length + added.length > 0 ? kept : live, changed, added };
+}
+
+/** What pinning makes of a server's instructions, prompts and resources (profile.ts names the items). */
+export interface ProfilePinCheck {
+  /** What may be served: with `pin`, only the items the lock holds as they are; else all of them. */
+  served: ProfileContent;
+  /** Items whose live value differs from the lock's. */
+  changed: string[];
+  /** Live items the lock does not hold. */
+  added: string[];
+}
+
+/**
+ * Compares what a server shows besides tools (instructions, prompts, resources, templates) with
+ * what the lock recorded, item by item: a changed or new item is drift, as for tools, and `pin`
+ * holds it back. A server the lock lacks (`locked` undefined) has every item added.
+ */
+export function checkProfilePins(live: ProfileContent, locked: ServerProfile | undefined, pin: boolean): ProfilePinCheck {
+  const before = new Map(profileItems(locked));
+  const changed: string[] = [];
+  const added: string[] = [];
+  for (const [key, value] of profileItems(live)) {
+    const old = before.get(key);
+    if (old === undefined) added.push(key);
+    else if (old !== value && canonicalOf(old) !== canonicalOf(value)) changed.push(key);
+  }
+  const drifted = new Set([...changed, ...added]);
+  return { served: pin && drifted.size > 0 ? profileWith(live, (key) => !drifted.has(key)) : live, changed, added };
 }

@@ -47,6 +47,38 @@ export function writeProfile(profile: ServerProfile | undefined): Record<string,
   return out;
 }
 
+/** What of a profile a client reads and pinning covers (capabilities and the era are not content). */
+export type ProfileContent = Pick<ServerProfile, 'instructions' | 'prompts' | 'resources' | 'resourceTemplates'>;
+
+const ITEM_NAMES: Readonly<Record<(typeof LIST_KEYS)[number][0], string>> = { prompts: 'prompt', resources: 'resource', resourceTemplates: 'resource template' };
+
+/**
+ * The items of a profile's content, each under a key that names it for a person (`instructions`,
+ * `prompt "x"`, `resource "file:///a"`, `resource template "t/{id}"`), with where it is: what pin
+ * checks and `lock --check` compare one by one. Absent and empty are the same.
+ */
+export function profileItems(profile: ProfileContent | undefined): Array<[key: string, value: unknown]> {
+  return itemsOf(profile).map(([key, value]) => [key, value]);
+}
+
+/** A profile's content with only the items `keep` accepts (by profileItems key). */
+export function profileWith(profile: ProfileContent | undefined, keep: (key: string) => boolean): ProfileContent {
+  const out: ProfileContent = { prompts: [], resources: [], resourceTemplates: [] };
+  for (const [key, value, list] of itemsOf(profile)) {
+    if (!keep(key)) continue;
+    if (list === undefined) out.instructions = value as string;
+    else (out[list] as unknown[]).push(value);
+  }
+  return out;
+}
+
+function itemsOf(profile: ProfileContent | undefined): Array<[string, unknown, (typeof LIST_KEYS)[number][0] | undefined]> {
+  const items: Array<[string, unknown, (typeof LIST_KEYS)[number][0] | undefined]> = [];
+  if (profile?.instructions) items.push(['instructions', profile.instructions, undefined]);
+  for (const [key, id] of LIST_KEYS) for (const item of profile?.[key] ?? []) items.push([`${ITEM_NAMES[key]} ${JSON.stringify((item as Record<string, unknown>)[id])}`, item, key]);
+  return items;
+}
+
 /** A server/discover result as the client can reuse it: versions, capabilities and server info of the right types. */
 function wellFormedDiscover(discover: unknown): discover is Record<string, unknown> {
   if (!isObject(discover)) return false;

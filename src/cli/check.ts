@@ -1,6 +1,8 @@
 import { openProject, type Project } from '../project.js';
 import { modeFit, type ModeFit } from '../focus/fit.js';
 import { statusReport, type ModeStatus } from '../tokens/report.js';
+import { signInMessage } from '../upstream/auth/needs-sign-in.js';
+import { serversNeedingSignIn } from '../upstream/auth/state.js';
 import { ConfigError } from '../util/errors.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
@@ -30,8 +32,13 @@ it is over only with "fit": false or when its pinned tools alone cost more than 
   }
   // A partial lock (lock could not reach a server): those tools are not checked.
   const missing = values.catalog ? [] : missingFromLock(project);
+  const signIn = new Set(missing.length > 0 ? serversNeedingSignIn(project.config, io.env).map((state) => state.server) : []);
   for (const server of missing)
-    io.err(`warning: server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`);
+    io.err(
+      signIn.has(server)
+        ? `warning: ${signInMessage(server)}, then lazytools lock (its tools are not in the lock, so they are not checked)`
+        : `warning: server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`,
+    );
   const report = statusReport(project.catalog, project.config);
   const over = report.modes.filter((mode) => !mode.withinBudget);
   const where = project.config.file ?? 'presets';

@@ -34,7 +34,7 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const read = await readJsonFile(source, { comments: true });
   const scopes = client === 'claude-code' && path.basename(source) === '.mcp.json' ? withClaudeCodeScopes(read, io.cwd) : undefined;
   const imported = importServers(scopes?.json ?? read, source, { cwd: io.cwd, disabled: scopes?.disabled });
-  if (scopes?.note) imported.notes.unshift(scopes.note);
+  imported.notes.unshift(...(scopes?.notes ?? []));
   const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
   const rc = { $schema: schemaReference(out), ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);

@@ -14,7 +14,7 @@ import { warmEmbeddings } from './embeddings.js';
 const lockFlags = {
   config: configFlag,
   out: { type: 'string', value: 'F', help: 'lock file to write (default: lazytools.lock.json beside the rc file)' },
-  check: { type: 'boolean', help: 'compare the live upstreams with the lock: exit 0 when they match, 1 on drift\n(tools added, removed or changed), 2 when there is no lock' },
+  check: { type: 'boolean', help: 'compare the live upstreams with the lock: exit 0 when they match, 1 on drift\n(tools, instructions, prompts or resources added, removed or changed), 2 when there is no lock' },
 } as const satisfies FlagSpecs;
 
 export const lockCommand: Command = defineCommand('lock', lockFlags, {

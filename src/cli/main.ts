@@ -14,6 +14,7 @@ const commands: Array<{ name: string; summary: string; load: () => Promise<Comma
   { name: 'mode', summary: 'Resolve a phrase ("switch to security review") to a focus mode', load: async () => (await import('./search.js')).modeCommand },
   { name: 'lock', summary: 'Record every upstream\'s tools in lazytools.lock.json (or --check it for drift)', load: async () => (await import('./lock.js')).lockCommand },
   { name: 'stats', summary: 'Show recorded tool usage per mode and suggest mode changes', load: async () => (await import('./stats.js')).statsCommand },
+  { name: 'auth', summary: 'Sign in to a remote (url) server with OAuth, or show (--status) or forget (--logout) sign-ins', load: async () => (await import('./auth.js')).authCommand },
   { name: 'init', summary: 'Write a .lazytoolsrc.json from an existing client\'s MCP servers', load: async () => (await import('./init.js')).initCommand },
 ];
 

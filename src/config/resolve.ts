@@ -47,6 +47,8 @@ export interface ResolvedConfig {
   pin: boolean;
   /** Bearer tokens (by label) mapped to modes; empty when the rc maps none. */
   tokens: TokenGrant[];
+  /** sha256 (lower-case hex) of the bearer token of /readyz and /metrics (rc `auth.operator`). */
+  operatorToken?: string | undefined;
   /** Modes offered as server variants (SEP-2053 draft), or undefined when variants are off. */
   variants: string[] | undefined;
   /** ttlMs of 2026-07-28 list results. */
@@ -151,6 +153,9 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     hashes.set(sha256, label);
     tokens.push({ label, sha256, modes: unique(grant.modes) });
   }
+  const operatorToken = rc.auth?.operator?.sha256.toLowerCase();
+  if (operatorToken !== undefined && hashes.has(operatorToken))
+    throw new ConfigError(`auth.operator.sha256: the same token as auth.tokens.${hashes.get(operatorToken)}: the operator's token must be its own`, file);
   (rc.variants?.modes ?? []).forEach((mode, index) => knownMode(mode, `variants.modes[${index}]`));
   const variants = rc.variants?.enabled ? unique(rc.variants.modes ?? Object.keys(modes)) : undefined;
 
@@ -173,6 +178,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     usage: rc.usage ?? false,
     pin: rc.pin ?? false,
     tokens,
+    operatorToken,
     variants,
     cacheTtlMs: rc.cache?.ttlMs ?? 60_000,
     startTimeoutMs: rc.startTimeout ?? 30_000,

@@ -26,10 +26,40 @@ export function hasUserinfo(url: string): boolean {
   return parsed.username !== '' || parsed.password !== '';
 }
 
-/** A variable name or a glob over names for envPassthrough. */
-const envName = z.string().regex(/^[A-Za-z0-9_*?]+$/, 'a variable name or a glob over names (letters, digits, "_", "*", "?"), e.g. KUBECONFIG or AWS_*');
+/**
+ * A variable name or a glob over names for envPassthrough. A glob of wildcards only (`*`) is
+ * refused: it would hand a server the whole environment, every other service's keys with it.
+ */
+const envName = z
+  .string()
+  .regex(/^[A-Za-z0-9_*?]+$/, 'a variable name or a glob over names (letters, digits, "_", "*", "?"), e.g. KUBECONFIG or AWS_*')
+  .refine((name) => !/^[*?]*\*[*?]*$/.test(name), 'a glob of wildcards only would pass the whole environment (every key and token in it): name the variables, or a prefix such as AWS_*');
 
-/** One upstream MCP server: stdio (`command`) or Streamable HTTP (`url`). `${VAR}` reads the environment. */
+/**
+ * How lazytools signs in to a remote server (OAuth 2.1). Without it a `url` server that answers
+ * 401 is signed in to with `lazytools auth <server>`: discovery, then a client ID metadata
+ * document (`clientMetadataUrl`) or dynamic registration, then the browser. Secrets come from
+ * the environment (`${VAR}`); tokens never go in the rc.
+ */
+export const oauthSchema = z.strictObject({
+  clientId: z.string().min(1).optional().describe('A client registered with the authorization server beforehand (skips dynamic registration).'),
+  clientSecret: z.string().min(1).optional().describe('That client\'s secret, as `${VAR}` (never written in the rc).'),
+  privateKey: z.string().min(1).optional().describe('client_credentials with private_key_jwt: the client\'s private key (PEM), as `${VAR}`.'),
+  signingAlgorithm: z.string().min(1).optional().describe('JWT algorithm for `privateKey` (default ES256).'),
+  grant: z
+    .enum(['authorization_code', 'client_credentials'])
+    .optional()
+    .describe('authorization_code (default): a person signs in with `lazytools auth`; client_credentials: the client\'s own credentials, for machines and CI (needs clientId and clientSecret or privateKey).'),
+  scope: z.string().min(1).optional().describe('Scope to ask for (default: the server\'s WWW-Authenticate scope, else its scopes_supported).'),
+  clientMetadataUrl: z
+    .string()
+    .refine((url) => URL.canParse(url) && new URL(url).protocol === 'https:' && new URL(url).pathname !== '/', 'expected an https URL with a path (a client ID metadata document)')
+    .optional()
+    .describe('https URL of a client ID metadata document to use as client_id where the authorization server accepts them.'),
+  redirectPort: z.number().int().min(1).max(65535).optional().describe('Loopback port of the sign-in redirect (http://127.0.0.1:PORT/callback; default: a free one). Set it for a pre-registered client.'),
+});
+
+/** One upstream MCP server: stdio (`command`) or HTTP (`url`). `${VAR}` reads the environment. */
 export const serverSchema = z
   .strictObject({
     command: z.string().min(1).optional().describe('Executable to start (stdio upstream).'),
@@ -45,8 +75,16 @@ export const serverSchema = z
       .refine((url) => URL.canParse(url.replace(/\$\{[^}]*\}/g, 'x')), 'expected an http(s) URL')
       .refine((url) => !hasUserinfo(url.replace(/\$\{[^}]*\}/g, 'x')), USERINFO_MESSAGE)
       .optional()
-      .describe('Streamable HTTP endpoint of the upstream; `${VAR}` is read from the environment.'),
+      .describe('HTTP endpoint of the upstream (Streamable HTTP, or HTTP+SSE: see `transport`); `${VAR}` is read from the environment.'),
     headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
+    transport: z
+      .enum(['streamable-http', 'sse'])
+      .optional()
+      .describe('HTTP transport of `url`: streamable-http or sse (the deprecated HTTP+SSE). Default: Streamable HTTP, falling back to HTTP+SSE when the server refuses it.'),
+    oauth: z
+      .union([z.literal(false), oauthSchema])
+      .optional()
+      .describe('OAuth 2.1 sign-in to `url` (see `lazytools auth`); false: never sign in (a 401 is an error).'),
     timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds (default 120000).'),
     idleTimeout: z.number().int().positive().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
     startTimeout: z.number().int().positive().optional().describe('Milliseconds a start (spawn, initialize, lists) may take before the server is reported failed (default: the top-level startTimeout, 30000).'),
@@ -60,10 +98,29 @@ export const serverSchema = z
     if (server.url !== undefined) {
       for (const key of ['args', 'env', 'cwd', 'envPassthrough'] as const)
         if (server[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" applies to stdio servers only (this one has "url")` });
-    } else if (server.headers !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['headers'], message: '"headers" applies to HTTP servers only (this one has "command")' });
+      if (server.oauth) oauthIssues(server.oauth, server.headers, ctx);
+    } else {
+      for (const key of ['headers', 'transport', 'oauth'] as const)
+        if (server[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" applies to HTTP servers only (this one has "command")` });
     }
   });
+
+/** What an `oauth` entry needs besides its types: a grant's credentials, one way to authenticate. */
+function oauthIssues(oauth: z.infer<typeof oauthSchema>, headers: Record<string, string> | undefined, ctx: z.RefinementCtx): void {
+  const at = (key: string) => ['oauth', key];
+  if (Object.keys(headers ?? {}).some((header) => header.toLowerCase() === 'authorization'))
+    ctx.addIssue({ code: 'custom', path: ['oauth'], message: 'expected either an "Authorization" header or "oauth", not both: the sign-in sets Authorization' });
+  if (oauth.grant === 'client_credentials') {
+    if (oauth.clientId === undefined) ctx.addIssue({ code: 'custom', path: at('clientId'), message: 'client_credentials needs "clientId" (and "clientSecret" or "privateKey")' });
+    else if (oauth.clientSecret === undefined && oauth.privateKey === undefined) ctx.addIssue({ code: 'custom', path: at('clientSecret'), message: 'client_credentials needs "clientSecret" or "privateKey" (as ${VAR})' });
+  } else if (oauth.privateKey !== undefined) ctx.addIssue({ code: 'custom', path: at('privateKey'), message: '"privateKey" applies to "grant": "client_credentials" only' });
+  if (oauth.clientSecret !== undefined && oauth.clientId === undefined) ctx.addIssue({ code: 'custom', path: at('clientSecret'), message: '"clientSecret" needs the "clientId" it belongs to' });
+  for (const key of ['clientSecret', 'privateKey'] as const) {
+    const value = oauth[key];
+    if (value !== undefined && !/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(value))
+      ctx.addIssue({ code: 'custom', path: at(key), message: `"${key}" must come from the environment (\${NAME}), not be written in the rc` });
+  }
+}
 
 /**
  * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords/topics, then readOnly,
@@ -160,6 +217,10 @@ export const tokenGrantSchema = z.strictObject({
 /** Bearer tokens mapped to modes (HTTP only). */
 export const authSchema = z.strictObject({
   tokens: z.record(key, tokenGrantSchema).optional().describe('Bearer tokens by label, each stored as its sha256 and mapped to the modes it may use.'),
+  operator: z
+    .strictObject({ sha256: tokenGrantSchema.shape.sha256, description: z.string().optional() })
+    .optional()
+    .describe('The bearer token of /readyz and /metrics (stored as its sha256); it opens nothing else, and no mode token opens them.'),
 });
 
 /**

@@ -29,7 +29,8 @@ export function accessFor(authorization: string | undefined, config: Pick<Resolv
   return { kind: 'refused', message: given === '' ? 'Unauthorized: send Authorization: Bearer <token>' : 'Unauthorized: unknown bearer token' };
 }
 
-function safeEqual(a: string, b: string): boolean {
+/** Compares two secrets in constant time (for equal lengths). */
+export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

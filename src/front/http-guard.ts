@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { ConfigError } from '../util/errors.js';
-import { accessFor, type Access } from './auth.js';
+import { createHash } from 'node:crypto';
+import { accessFor, bearerToken, safeEqual, type Access } from './auth.js';
 
 /** Hosts a loopback listener answers to, whatever it is bound to. */
 export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -46,6 +47,35 @@ export function guardRequest(headers: IncomingHttpHeaders, port: number, bound: 
   const access = accessFor(headers.authorization, config, options.token);
   if (access.kind === 'refused') return { refusal: { status: 401, message: access.message } };
   return { access };
+}
+
+/**
+ * Who may read the operator endpoints (/readyz, /metrics: every server and mode name, failed
+ * servers' stderr, every token's call counts): the rc's `auth.operator` token or the shared
+ * `--token`; on a gateway without any token, a connection from this machine (loopback). A mode
+ * token of `auth.tokens` never does: its holder would see past its modes. Host and Origin are
+ * checked first.
+ */
+export function operatorRefusal(headers: IncomingHttpHeaders, remote: string | undefined, port: number, bound: string, options: GuardOptions, config: Pick<ResolvedConfig, 'tokens' | 'operatorToken'>): Refusal | undefined {
+  const refusal = hostOriginRefusal(headers, port, bound, options);
+  if (refusal) return refusal;
+  const given = bearerToken(headers.authorization);
+  const digest = given === '' ? '' : createHash('sha256').update(given).digest('hex');
+  if (config.operatorToken !== undefined && digest === config.operatorToken) return undefined;
+  if (options.token && safeEqual(given, options.token)) return undefined;
+  if (digest !== '' && config.tokens.some((grant) => grant.sha256 === digest))
+    return { status: 403, message: 'Forbidden: a mode token does not open the operator endpoints (rc auth.operator has their token)' };
+  // A gateway that asks for tokens asks for one here too (behind a reverse proxy every client is loopback).
+  if (config.operatorToken !== undefined || options.token || config.tokens.length > 0)
+    return { status: 401, message: `Unauthorized: send the operator's bearer token (rc auth.operator${options.token ? ' or --token' : ''})` };
+  if (remote !== undefined && isLoopbackAddress(remote)) return undefined;
+  return { status: 403, message: 'Forbidden: without a token (rc auth.operator or --token), the operator endpoints answer this machine only' };
+}
+
+/** True for 127.0.0.0/8 and ::1 (IPv4-mapped too). */
+function isLoopbackAddress(address: string): boolean {
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
 }
 
 /** Host and Origin checks of one request: the refusal, or undefined. Pure. */

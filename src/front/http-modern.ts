@@ -4,6 +4,7 @@ import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/
 import type { Gateway } from '../hub/gateway.js';
 import { answerId, errorEnvelope, ErrorCode } from '../protocol/errors.js';
 import { Shares } from '../util/counts.js';
+import { outsideText } from '../util/redact.js';
 import { watchListChanges } from '../handlers/list-changes.js';
 import { ROUTE_KEY, type ModernRoute } from './modern/route.js';
 import { createModernServer } from './modern/server.js';
@@ -17,6 +18,12 @@ export const MAX_LISTEN_PER_TOKEN = 512;
  * stream is open, so a long-lived request must be small (1,024 streams hold at most 64 MiB).
  */
 export const MAX_LISTEN_BYTES = 64 * 1024;
+/**
+ * Longest `params.name` / `params.uri` a request may carry: the SDK checks it against the request's
+ * Mcp-Name header (which Node caps at 16 KiB) and echoes it whole when they differ (a 2 MB URI
+ * came back twice, 4 MB), so a longer one is refused here, in a few bytes.
+ */
+export const MAX_MIRRORED_PARAM = 8 * 1024;
 
 /** The 2026-07-28 leg of the HTTP front. */
 export interface ModernHttp {
@@ -46,7 +53,7 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
       legacy: 'reject',
       bus,
       maxRequestBodySize: options.maxBodyBytes,
-      onerror: (error) => gateway.logger.info(`2026-07-28 request: ${error.message}`),
+      onerror: (error) => gateway.logger.info(`2026-07-28 request: ${outsideText(error.message)}`),
     },
   );
   const node = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
@@ -55,6 +62,14 @@ export function createModernHttp(gateway: Gateway, options: { maxBodyBytes: numb
     async handle(req, res, body, route) {
       const label = route.tokenLabel;
       const listen = (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+      const params = (body as { params?: { name?: unknown; uri?: unknown } } | undefined)?.params;
+      const mirrored = [params?.name, params?.uri].find((value) => typeof value === 'string' && value.length > MAX_MIRRORED_PARAM);
+      if (mirrored !== undefined) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify(errorEnvelope(answerId(body), ErrorCode.InvalidParams, `params.${params?.name === mirrored ? 'name' : 'uri'} is over ${MAX_MIRRORED_PARAM} characters: no such tool, prompt or resource is served`)),
+        );
+        return;
+      }
       if (listen && Buffer.byteLength(JSON.stringify(body)) > MAX_LISTEN_BYTES) {
         res.writeHead(413, { 'content-type': 'application/json' }).end(
           JSON.stringify(errorEnvelope(answerId(body), ErrorCode.InvalidRequest, `subscriptions/listen request larger than ${MAX_LISTEN_BYTES} bytes: a stream's request is held while it is open`)),

@@ -2,33 +2,51 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRequest } from '../util/jsonrpc.js';
 import type { Gateway } from '../hub/gateway.js';
 import type { Metrics } from './metrics.js';
+import type { Refusal } from './http-guard.js';
 
 /**
  * What the HTTP front serves operators besides MCP, and which MCP requests wait for the initial
- * start. `/healthz` is answered before any check (http.ts); these after the Host, Origin and
- * token checks.
+ * start. `/healthz` is answered before any check; `/readyz` and `/metrics` after the Host and
+ * Origin checks, to their own token (http-guard operatorRefusal), never to a mode token.
  */
 
-/** `/healthz`: 200 while the process is up (a probe names the pod's address: no Host check). */
-export function isHealthz(req: IncomingMessage): boolean {
-  return req.url === '/healthz' && (req.method === 'GET' || req.method === 'HEAD');
+/** What an operator request needs of the front. */
+export interface OpsContext {
+  gateway: Gateway;
+  metrics: Metrics | undefined;
+  /** Why this request may not read /readyz and /metrics, or undefined (http-guard operatorRefusal). */
+  refusal: () => Refusal | undefined;
+  reply: (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
 }
 
 /**
- * `/readyz` (503 until the initial starts settled; each server's state) and `/metrics` (when
- * metrics are on). Returns false for any other path.
+ * Answers `/healthz` (200 while the process is up; a probe names the pod's address, so no Host
+ * check), `/readyz` (503 until the initial starts settled; each server's state) and
+ * `/metrics` (when metrics are on); other methods than GET and HEAD there answer 405. Returns
+ * false for any other path.
  */
-export async function operatorEndpoint(pathname: string, res: ServerResponse, gateway: Gateway, metrics: Metrics | undefined): Promise<boolean> {
+export async function operatorRequest(req: IncomingMessage, res: ServerResponse, pathname: string, ops: OpsContext): Promise<boolean> {
+  if (pathname !== '/healthz' && pathname !== '/readyz' && !(pathname === '/metrics' && ops.metrics)) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    ops.reply(res, 405, { error: `Method ${String(req.method).slice(0, 16)} not allowed: ${pathname} answers GET and HEAD` }, { allow: 'GET, HEAD' });
+    return true;
+  }
+  if (pathname === '/healthz') {
+    ops.reply(res, 200, { status: 'ok' });
+    return true;
+  }
+  const refusal = ops.refusal();
+  if (refusal) {
+    ops.reply(res, refusal.status, { error: refusal.message }, refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+    return true;
+  }
   if (pathname === '/readyz') {
-    res.writeHead(gateway.settled ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ready: gateway.settled, servers: gateway.serverStates() }));
+    ops.reply(res, ops.gateway.settled ? 200 : 503, { ready: ops.gateway.settled, servers: ops.gateway.serverStates() });
     return true;
   }
-  if (pathname === '/metrics' && metrics) {
-    const { contentType, body } = await metrics.render();
-    res.writeHead(200, { 'content-type': contentType }).end(body);
-    return true;
-  }
-  return false;
+  const { contentType, body } = await (ops.metrics as Metrics).render();
+  res.writeHead(200, { 'content-type': contentType }).end(body);
+  return true;
 }
 
 /** What is answered before the initial start settled: the handshake and pings. */

@@ -10,9 +10,9 @@ import { addCloseListener } from '../util/close.js';
 import { boundaryOf, requestMode, servedRefusal, unknownServedMode } from '../focus/policy.js';
 import { ConfigError } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/errors.js';
-import { guardRequest, refuseOpenAddress } from './http-guard.js';
+import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.js';
 import type { Gateway } from '../hub/gateway.js';
-import { isHealthz, isListen, operatorEndpoint, waitsForStart } from './http-ops.js';
+import { isListen, operatorRequest, waitsForStart } from './http-ops.js';
 import type { Metrics } from './metrics.js';
 import { classifyEra } from '../protocol/era.js';
 import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
@@ -128,7 +128,10 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const limits = limitConnections(server, perAddress, options.maxConnections ?? 2_000);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (isHealthz(req)) return reply(res, 200, { status: 'ok' });
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    // /healthz, and /readyz and /metrics to their own token (http-ops, http-guard operatorRefusal).
+    const refusal = () => operatorRefusal(req.headers, req.socket.remoteAddress, port, host, options, gateway.config);
+    if (await operatorRequest(req, res, url.pathname, { gateway, metrics: options.metrics, refusal, reply })) return;
     // Host, Origin, then the bearer token against --token and the rc's auth.tokens (http-guard).
     const guarded = guardRequest(req.headers, port, host, options, gateway.config);
     if ('refusal' in guarded) {
@@ -136,9 +139,6 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return refuse(res, guarded.refusal.status, guarded.refusal.message);
     }
     const access = guarded.access;
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    // Readiness and metrics: behind the token when one is set.
-    if (await operatorEndpoint(url.pathname, res, gateway, options.metrics)) return;
     const grant = access.kind === 'modes' ? access.grant : undefined;
     // Refusals name only the modes this caller may use.
     const served = (fixedModes ?? Object.keys(gateway.config.modes)).filter((name) => !grant || grant.modes.includes(name));
@@ -343,7 +343,7 @@ function refuse(res: ServerResponse, status: number, message: string, code: numb
  * A JSON answer. Sent before the request's body was read (a refusal), it closes the connection:
  * a client trickling a body it was refused cannot keep the socket.
  */
-function reply(res: ServerResponse, status: number, body: unknown): void {
+function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const close = res.req.complete ? {} : { connection: 'close' };
-  res.writeHead(status, { 'content-type': 'application/json', ...close }).end(JSON.stringify(body));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers, ...close }).end(JSON.stringify(body));
 }

@@ -256,14 +256,23 @@ export class StartAnswers {
     const list = this.list && this.own.get(this.list.id);
     if (!this.init || !init) return;
     let stale = false;
+    let initStale = false;
     for (const [id, given] of this.given) {
       const own = this.own.get(id);
       if (own === undefined || serialize(own) === given) continue;
       stale = true;
+      if (id === this.init.id) initStale = true;
       this.logger.warn(`start answers: the ${id === this.init.id ? 'initialize' : 'tools/list'} answer given early differed from the gateway's; entry removed`);
       if (id === this.list?.id) void this.transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' } as JSONRPCMessage);
     }
-    if (stale) return removeQuietly(this.file(this.init.params));
+    if (stale) removeQuietly(this.file(this.init.params));
+    // A client keeps the instructions and capabilities of initialize for the session, and nothing
+    // tells it of new ones: the connection ends, so it starts afresh on the real answer.
+    if (initStale) {
+      this.logger.error('start answers: ending the connection, so the client starts again with the gateway\'s own initialize answer');
+      void this.transport.close();
+    }
+    if (stale) return;
     if (!this.list || !list || this.given.has(this.list.id) || !this.cacheable || !this.legacy?.(this.init.message) || !('result' in init) || !('result' in list)) return;
     const entry: Entry = { init: { ...init }, listParams: this.list.params, list: { ...list } };
     writeCacheFile(this.folder, path.basename(this.file(this.init.params)), JSON.stringify(entry), MAX_ENTRIES);

@@ -64,7 +64,7 @@ const INSTRUCTIONS: Record<Era, string> = {
 export function serverInstructions(era: Era, upstreams: Iterable<Upstream>): string {
   const parts = [INSTRUCTIONS[era]];
   for (const upstream of upstreams) {
-    const text = upstream.instructions?.trim();
+    const text = (upstream.servedInstructions ? upstream.servedInstructions() : upstream.instructions)?.trim();
     if (text) parts.push(`## ${upstream.name}\n${capText(text, MAX_UPSTREAM_INSTRUCTIONS, 'instructions')}`);
   }
   return parts.join('\n\n');

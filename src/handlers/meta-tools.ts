@@ -11,7 +11,7 @@ import { errorResult, jsonResult } from './results.js';
 import { callCatalogTool, type CallContext, type CallingSession } from './call.js';
 import type { ToolSession } from './context.js';
 import { argumentProblems } from './validate.js';
-import { fitLines, fitting, PAGE_MAX_BYTES } from './paging.js';
+import { fitLines, fitting, jsonBytes, PAGE_MAX_BYTES } from './paging.js';
 import { exampleArguments } from './examples.js';
 import { MAX_QUERIES } from '../search/engine.js';
 
@@ -143,6 +143,12 @@ function describeHit(tool: CatalogTool, detail: 'name' | 'summary' | 'schema', s
   return detail === 'schema' ? { ...base, description: tool.definition.description, inputSchema: tool.definition.inputSchema } : base;
 }
 
+/**
+ * describe_tools: each name's definition, group peers and examples, described one by one until
+ * three quarters of the answer bound (PAGE_MAX_BYTES) are used, so the work and the answer stay
+ * bounded however many names come (60,000 unknown names answered 4.46 MB); the names left out
+ * follow in `notDescribed`, as many as the last quarter holds, and the note counts the rest.
+ */
 function describeTools(session: MetaToolSession, args: Record<string, unknown>): CallToolResult {
   const { names } = args;
   if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string'))
@@ -150,7 +156,7 @@ function describeTools(session: MetaToolSession, args: Record<string, unknown>):
   const catalog = session.gateway.catalog;
   const config = session.gateway.config;
   let hinted = 0;
-  const described = (names as string[]).map((name) => {
+  const describe = (name: string) => {
     const found = findTool(catalog, name);
     // Outside a token's modes a tool is unknown: neither its schema nor its name is told.
     const tool = found && withinBoundary(config, session.boundary, found) ? found : undefined;
@@ -163,11 +169,32 @@ function describeTools(session: MetaToolSession, args: Record<string, unknown>):
     const related = [...new Set(peers.filter((t) => t !== tool && withinBoundary(config, session.boundary, t)).map((t) => t.exposedName))].slice(0, 8);
     const examples = own(config.tools, tool.id)?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
-  });
-  const { kept, omitted } = fitting(described);
-  if (omitted === 0) return jsonResult({ tools: kept });
-  const rest = described.slice(kept.length).map((entry) => entry.name);
-  return jsonResult({ tools: kept, notDescribed: rest, note: `${omitted} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed".` });
+  };
+  const tools: object[] = [];
+  let bytes = 0;
+  for (const name of names as string[]) {
+    const entry = describe(name);
+    const size = jsonBytes(entry) + 1;
+    if (tools.length > 0 && bytes + size > (PAGE_MAX_BYTES * 3) / 4) break;
+    tools.push(entry);
+    bytes += size;
+  }
+  if (tools.length === names.length) return jsonResult({ tools });
+  const left = (names as string[]).slice(tools.length);
+  const { kept: notDescribed, omitted } = fittingNames(left.map(echoName), PAGE_MAX_BYTES / 4 - 512);
+  const after = omitted > 0 ? ` (and the ${omitted} names after them: this answer holds at most ${notDescribed.length})` : '';
+  return jsonResult({ tools, notDescribed, note: `${left.length} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed"${after}.` });
+}
+
+/** The longest prefix of `names` whose JSON fits in `maxBytes`, and how many were left out. */
+function fittingNames(names: readonly string[], maxBytes: number): { kept: string[]; omitted: number } {
+  let bytes = 0;
+  let end = 0;
+  for (; end < names.length; end++) {
+    bytes += Buffer.byteLength(JSON.stringify(names[end])) + 1;
+    if (bytes > maxBytes) break;
+  }
+  return { kept: names.slice(0, end), omitted: names.length - end };
 }
 
 async function executeTool(session: MetaToolSession, args: Record<string, unknown>, call: CallContext): Promise<CallToolResult> {

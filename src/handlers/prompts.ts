@@ -10,7 +10,7 @@ import { echoName } from '../util/errors.js';
  * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
  * tool names are: `server_name` where two servers share a name (or always with `prefix: always`).
  */
-export function buildPromptIndex(upstreams: Iterable<Upstream>, prefix: 'auto' | 'always' | undefined): PromptIndex {
+export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'primitives'>>, prefix: 'auto' | 'always' | undefined): PromptIndex {
   const counts = new Map<string, number>();
   const all = [...upstreams];
   for (const upstream of all) for (const prompt of upstream.primitives.prompts) counts.set(prompt.name, (counts.get(prompt.name) ?? 0) + 1);

@@ -48,7 +48,7 @@ const MAX_TEMPLATE_URI = 8 * 1024;
 export const MAX_SUBSCRIPTIONS = 1_000;
 
 /** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins). */
-export function buildResourceIndex(upstreams: Iterable<Upstream>): ResourceIndex {
+export function buildResourceIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'primitives'>>): ResourceIndex {
   const resources: ResourceDefinition[] = [...RESOURCES];
   const templates: TemplateDefinition[] = [...RESOURCE_TEMPLATES];
   const exact = new Map<string, string>();

@@ -35,6 +35,14 @@ export abstract class ToolLists {
   /** The focus state as a cache key: the same object means the same visible set. */
   protected abstract focusKey(): object;
 
+  /**
+   * What the caller's groups (groups-ext groupsOf) depend on besides the catalog and config: its
+   * focus state (a session's changes with its events; its strategy and boundary never do).
+   */
+  groupsKey(): unknown {
+    return this.focusKey();
+  }
+
   /** lazytools' own tools for the caller's strategy as the list carries them (a session drops list_tool_groups for a groups client). */
   protected listedOwn(): ToolDefinition[] {
     return this.ownDefinitions();

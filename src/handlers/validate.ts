@@ -1,5 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { RE2JS } from 're2js';
 import type { ToolDefinition } from '../catalog/catalog.js';
+import { linearRegExp } from '../util/linear-regexp.js';
 
 /** Loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
 let ajv: Promise<Ajv> | undefined;
@@ -13,10 +15,10 @@ const compiled = new WeakMap<object, ValidateFunction | null>();
 export async function argumentProblems(tool: ToolDefinition, args: unknown): Promise<string[]> {
   let validate = compiled.get(tool.inputSchema);
   if (validate === undefined) {
-    ajv ??= import('ajv').then((loaded) => {
+    ajv ??= Promise.all([import('ajv'), import('re2js')]).then(([loaded, { RE2JS }]) => {
       // Node's loader names ajv's CommonJS export; the CLI bundle hands over module.exports as default.
       const Ajv = (loaded as Partial<typeof loaded>).Ajv ?? (loaded.default as unknown as typeof loaded).Ajv;
-      return new Ajv({ allErrors: true, strict: false, validateSchema: false, code: { regExp: guardedRegExp } });
+      return new Ajv({ allErrors: true, strict: false, validateSchema: false, code: { regExp: Object.assign((pattern: string) => patternTest(RE2JS, pattern), { code: 'linearRegExp' }) } });
     });
     const compiler = await ajv;
     try {
@@ -30,54 +32,18 @@ export async function argumentProblems(tool: ToolDefinition, args: unknown): Pro
   return [...new Set((validate.errors ?? []).map(describe))].sort();
 }
 
-/**
- * ajv's RegExp engine, refusing upstream patterns that can backtrack for ever: ajv then cannot
- * compile the schema, which is left to the upstream (as any schema ajv cannot compile). The
- * gateway tests patterns against what the client sends, in its one event loop: `^(a+)+$` held
- * it 11 s on 27 characters through execute_tool, doubling with each more.
- */
-const guardedRegExp = Object.assign(
-  (pattern: string, flags: string) => {
-    if (riskyPattern(pattern)) throw new Error(`lazytools does not run the pattern ${JSON.stringify(pattern.slice(0, 80))}: it may backtrack without bound`);
-    return new RegExp(pattern, flags);
-  },
-  { code: 'new RegExp' },
-);
+/** Patterns longer than this are left to the upstream (compiling one costs in its length). */
+const MAX_PATTERN = 1_000;
 
 /**
- * True for a pattern a backtracking engine may take exponential time on: a repeated group whose
- * body repeats or alternates (`(a+)+`, `(a|ab)*`, `(\w+\.)+`), a backreference, or a pattern
- * over 1,000 characters. Conservative: a safe pattern may be refused (then not enforced here).
+ * ajv's RegExp engine: the gateway tests upstream patterns against what a client sends, in its one
+ * event loop, so each runs in linear time (util/linear-regexp). A pattern that cannot (a
+ * backreference, lookaround) or is over MAX_PATTERN makes ajv fail to compile the schema, which
+ * is then left to the upstream (as any schema ajv cannot compile).
  */
-export function riskyPattern(pattern: string): boolean {
-  if (pattern.length > 1_000 || /\\[1-9]|\\k</.test(pattern)) return true;
-  // Per open group: does its body hold a quantifier or an alternation?
-  const open: boolean[] = [];
-  const mark = () => {
-    if (open.length > 0) open[open.length - 1] = true;
-  };
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') i++;
-    else if (c === '[') {
-      // A class is one atom: skip to its closing bracket.
-      i++;
-      if (pattern[i] === '^') i++;
-      if (pattern[i] === ']') i++;
-      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
-    } else if (c === '(') {
-      open.push(false);
-      // Group syntax, not quantifiers: (?: (?= (?! (?<= (?<! (?<name>
-      if (pattern[i + 1] === '?') i += pattern[i + 2] === '<' && pattern[i + 3] !== '=' && pattern[i + 3] !== '!' ? pattern.indexOf('>', i) - i : 2;
-    } else if (c === ')') {
-      const inner = open.pop() ?? false;
-      const next = pattern[i + 1];
-      const repeated = next === '*' || next === '+' || (next === '{' && !/^\{\d+\}/.test(pattern.slice(i + 1)));
-      if (inner && repeated) return true;
-      if (inner || repeated) mark();
-    } else if (c === '*' || c === '+' || c === '?' || c === '{' || c === '|') mark();
-  }
-  return false;
+function patternTest(engine: typeof RE2JS, pattern: string): { test(text: string): boolean } {
+  if (pattern.length > MAX_PATTERN) throw new Error(`lazytools does not run patterns over ${MAX_PATTERN} characters`);
+  return linearRegExp(engine, pattern);
 }
 
 function describe(error: ErrorObject): string {

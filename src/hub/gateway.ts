@@ -9,7 +9,7 @@ import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { addCloseListener } from '../util/close.js';
 import { requireMode } from '../focus/policy.js';
-import { checkPins } from '../catalog/pin.js';
+import { Pins } from './pins.js';
 import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
@@ -61,8 +61,8 @@ export class Gateway implements SessionHub {
   private semantic: EmbeddingSearch | undefined;
   /** Tools held back by rc `pin` (by exposed name and id), with why: a call names the reason. */
   heldBack: ReadonlyMap<string, string> = new Map();
-  /** Pin drift already logged (once per tool and cause). */
-  private readonly reported = new Set<string>();
+  /** What each upstream may show, checked against the lock (rc `pin`). */
+  private readonly pins: Pins;
   /** Tool lists from the lock, by server. */
   private readonly locked: Map<string, ServerTools>;
   private readonly env: NodeJS.ProcessEnv | undefined;
@@ -95,6 +95,7 @@ export class Gateway implements SessionHub {
     const upstreams = options.upstreams ?? createUpstreams(options.config, { env: options.env, logger: this.logger });
     this.upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
     this.locked = new Map((options.locked ?? []).map((entry) => [entry.server, entry]));
+    this.pins = new Pins(this.locked, this.logger);
     // What the lock knows of a server stands in for it until it starts (capabilities, prompts, ...).
     for (const upstream of upstreams) seedFromLock(upstream, this.locked.get(upstream.name));
     for (const upstream of upstreams) this.watch(upstream);
@@ -146,13 +147,13 @@ export class Gateway implements SessionHub {
 
   /** Every upstream's prompts under unique names (rebuilt when an upstream's list changes). */
   prompts(): PromptIndex {
-    this.promptIndex ??= buildPromptIndex(this.upstreams.values(), this.config.prefix);
+    this.promptIndex ??= buildPromptIndex(this.servedPrimitives(), this.config.prefix);
     return this.promptIndex;
   }
 
   /** lazytools' own resources and every upstream's, with the owner of each URI. */
   resources(): ResourceIndex {
-    this.resourceIndex ??= buildResourceIndex(this.upstreams.values());
+    this.resourceIndex ??= buildResourceIndex(this.servedPrimitives());
     return this.resourceIndex;
   }
 
@@ -160,6 +161,11 @@ export class Gateway implements SessionHub {
   async applyLogLevels(): Promise<void> {
     const level = upstreamLogLevel(this.sessions);
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, level, this.sentLogLevels)));
+  }
+
+  /** Each upstream's prompts and resources as clients may see them (rc `pin`: hub/pins.ts). */
+  private servedPrimitives(): Array<{ name: string; primitives: Upstream['primitives'] }> {
+    return [...this.upstreams.values()].map((upstream) => this.pins.primitives(upstream, this.config.pin));
   }
 
   /** The search index over the current catalog (built on first use). */
@@ -270,6 +276,7 @@ export class Gateway implements SessionHub {
     upstream.onNotification = (u, notification) => this.upstreamNotification(u, notification);
     upstream.onRequest = (u, request, signal) => forwardClientRequest(u, request, signal, this.sessions);
     upstream.clientCapabilities = () => reflectedCapabilities(this.sessions, ROUTABLE_CAPABILITIES);
+    upstream.servedInstructions = () => this.pins.profile(upstream, this.config.pin).instructions;
   }
 
   private primitivesChanged(kind: PrimitiveKind): void {
@@ -303,32 +310,11 @@ export class Gateway implements SessionHub {
     else for (const session of this.sessions) deliverLog(session, upstream.name, params, undefined);
   }
 
-  /**
-   * An upstream's live tools checked against the lock (catalog/pin.ts): drift is reported once per
-   * definition, and with rc `pin` the drifted tools are held back (named in `held`).
-   */
-  private pinned(upstream: Upstream, held: Map<string, string>): readonly ToolDefinition[] {
-    const locked = this.locked.get(upstream.name);
-    if (!locked) return upstream.tools;
-    const check = checkPins(upstream.tools, locked, this.config.pin);
-    for (const [names, how] of [
-      [check.changed, 'its definition differs from the lock'],
-      [check.added, 'the lock does not list it'],
-    ] as const)
-      for (const name of names) {
-        const message = `tool "${name}" of server "${upstream.name}": ${how}${this.config.pin ? '; held back (rc pin: true) until `lazytools lock` records it' : '; run `lazytools lock` after reviewing it'}`;
-        if (this.config.pin) held.set(`${upstream.name}:${name}`, message).set(name, message);
-        if (!this.reported.has(message)) this.logger.warn(message);
-        this.reported.add(message);
-      }
-    return check.tools;
-  }
-
   private build(): Catalog {
     const sources: ServerTools[] = [];
     const held = new Map<string, string>();
     for (const upstream of this.upstreams.values()) {
-      if (upstream.status === 'ready' || upstream.tools.length > 0) sources.push({ server: upstream.name, tools: this.pinned(upstream, held) });
+      if (upstream.status === 'ready' || upstream.tools.length > 0) sources.push({ server: upstream.name, tools: this.pins.tools(upstream, this.config.pin, held) });
       else {
         const locked = this.locked.get(upstream.name);
         if (locked) sources.push(locked);

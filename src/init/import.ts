@@ -5,6 +5,7 @@ import { ConfigError } from '../util/errors.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import type { RcConfig, ServerConfig } from '../config/schema.js';
 import { isSecretKey, looksSecret } from '../config/secrets.js';
+import { mcpRemoteEntry } from './mcp-remote.js';
 import { envName, moveHeader, scrubArgs, scrubUrl, Variables, vscodeVariables } from './variables.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
@@ -98,7 +99,10 @@ export function importServers(json: unknown, file: string, options: ImportOption
   const warnings: string[] = [];
   const disabled: string[] = [];
   for (const [rawName, value] of entries) {
-    const entry = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const given = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    // mcp-remote bridges to a remote server and signs in itself: imported as that server.
+    const remote = mcpRemoteEntry(given);
+    const entry = remote?.entry ?? given;
     if (rawName === 'lazytools' || (Array.isArray(entry.args) && entry.args.includes('lazytools'))) {
       skipped.push(`${rawName} (lazytools itself)`);
       continue;
@@ -140,8 +144,19 @@ export function importServers(json: unknown, file: string, options: ImportOption
           headers[key] = isSecretKey(key) || looksSecret(value) ? moveHeader(value, envName(`${name}_${key}`), name, variables) : value;
         }
       if (Object.keys(headers).length > 0) server.headers = headers;
-      if (entry.type === 'sse' || entry.transport === 'sse')
-        notes.push(`server "${name}" was an SSE server: imported as Streamable HTTP, the only HTTP transport lazytools speaks; check that ${url} answers Streamable HTTP (often at /mcp instead of /sse)`);
+      if (entry.type === 'sse' || entry.transport === 'sse' || remote?.transport === 'sse') {
+        server.transport = 'sse';
+        notes.push(`server "${name}" is an HTTP+SSE server: imported with "transport": "sse"`);
+      } else if (remote?.transport) server.transport = remote.transport;
+      if (remote) {
+        // A fixed Authorization header replaces a sign-in (the rc cannot hold both).
+        const fixed = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
+        const { clientSecret, ...oauth } = remote.oauth ?? {};
+        if (remote.oauth && !fixed) server.oauth = { ...oauth, ...(clientSecret ? { clientSecret: variables.move(clientSecret, envName(`${name}_CLIENT_SECRET`), name) } : {}) };
+        const dropped = [...remote.dropped, ...(remote.oauth && fixed ? ['OAuth client'] : [])];
+        const how = fixed ? 'it sends its Authorization header instead of signing in' : `lazytools signs in to it itself: run lazytools auth ${name}`;
+        notes.push(`server "${name}" ran mcp-remote for ${url}: imported as that remote server${dropped.length > 0 ? ` (its ${dropped.join(', ')} not imported)` : ''}; ${how}`);
+      }
     } else {
       skipped.push(`${rawName} (neither "command" nor "url")`);
       continue;
@@ -211,25 +226,41 @@ function disabledIn(project: unknown): string[] {
  * Claude Code's `.mcp.json` (project scope) with the servers Claude Code also starts in `cwd` from
  * ~/.claude.json: user scope (its top-level `mcpServers`) and local scope (`projects[cwd]`), a
  * name in several scopes taken as Claude Code does (local, then project, then user); and the
- * names it keeps off there. An unreadable or foreign ~/.claude.json adds nothing.
+ * names it keeps off: those turned off there, and the `.mcp.json` servers it has not approved for
+ * this folder (it asks before starting one: `enabledMcpjsonServers`, `enableAllProjectMcpServers`
+ * in ~/.claude.json's project entry, ~/.claude/settings.json or the folder's own
+ * .claude/settings.local.json; never the committed .claude/settings.json, which a pull request
+ * may write). An unreadable or foreign file adds nothing.
  */
-export function withClaudeCodeScopes(json: unknown, cwd: string, home = os.homedir()): { json: unknown; disabled: Set<string>; note?: string } {
-  let claude: unknown;
-  try {
-    claude = JSON.parse(readFileSync(path.join(home, '.claude.json'), 'utf8')) as unknown;
-  } catch {
-    return { json, disabled: new Set() };
-  }
+export function withClaudeCodeScopes(json: unknown, cwd: string, home = os.homedir()): { json: unknown; disabled: Set<string>; notes: string[] } {
+  const claude = readJsonQuietly(path.join(home, '.claude.json'));
   const projects = isRecord(claude) && isRecord(claude.projects) ? claude.projects : {};
   const project = hasOwn(projects, cwd) ? projects[cwd] : undefined;
   const user = isRecord(claude) && isRecord(claude.mcpServers) ? claude.mcpServers : {};
   const local = isRecord(project) && isRecord(project.mcpServers) ? project.mcpServers : {};
   const disabled = new Set(disabledIn(project));
-  if (!isRecord(json) || Object.keys(user).length + Object.keys(local).length === 0) return { json, disabled };
-  const shared = isRecord(json.mcpServers) ? json.mcpServers : {};
+  const notes: string[] = [];
+  const shared = isRecord(json) && isRecord(json.mcpServers) ? json.mcpServers : {};
+  const approvals = [project, readJsonQuietly(path.join(home, '.claude', 'settings.json')), readJsonQuietly(path.join(cwd, '.claude', 'settings.local.json'))];
+  const all = approvals.some((source) => isRecord(source) && source.enableAllProjectMcpServers === true);
+  const approved = new Set(approvals.flatMap((source) => (isRecord(source) && Array.isArray(source.enabledMcpjsonServers) ? source.enabledMcpjsonServers.filter((name): name is string => typeof name === 'string') : [])));
+  const unapproved = all ? [] : Object.keys(shared).filter((name) => !approved.has(name) && !hasOwn(local, name) && !disabled.has(name));
+  for (const name of unapproved) disabled.add(name);
+  if (unapproved.length > 0)
+    notes.push(`${unapproved.join(', ')}: in .mcp.json but not approved in Claude Code for this folder (enabledMcpjsonServers or enableAllProjectMcpServers), so imported disabled like Claude Code keeps them`);
+  if (!isRecord(json) || Object.keys(user).length + Object.keys(local).length === 0) return { json, disabled, notes };
   const mcpServers = dictionary([...Object.entries(user), ...Object.entries(shared), ...Object.entries(local)]);
-  const note = `also took the servers Claude Code starts here from ${path.join(home, '.claude.json')}: ${Object.keys(user).length} of user scope, ${Object.keys(local).length} of local scope (a name in several scopes as Claude Code takes it: local, project, user)`;
-  return { json: { ...json, mcpServers }, disabled, note };
+  notes.unshift(`also took the servers Claude Code starts here from ${path.join(home, '.claude.json')}: ${Object.keys(user).length} of user scope, ${Object.keys(local).length} of local scope (a name in several scopes as Claude Code takes it: local, project, user)`);
+  return { json: { ...json, mcpServers }, disabled, notes };
+}
+
+/** A JSON file's value, or undefined when it cannot be read or parsed. */
+function readJsonQuietly(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every literal string of a server (what could still hold a secret), with its key path. */

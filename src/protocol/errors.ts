@@ -46,8 +46,12 @@ export function rpcError(code: number, message: string, data?: unknown): Error {
  * 2026-07-28 spec requires and the SDK emits on every revision (see {@link ErrorCode}).
  */
 export function resourceNotFound(uri: string, message: string): Error {
-  return rpcError(ErrorCode.InvalidParams, message, { uri });
+  // The client's URI, echoed bounded: a 2 MB one came back whole (in `message` too, before it was cut there).
+  return rpcError(ErrorCode.InvalidParams, message, { uri: uri.length > MAX_URI_ECHO ? `${uri.slice(0, MAX_URI_ECHO)}… [URI cut by lazytools at ${MAX_URI_ECHO} characters]` : uri });
 }
+
+/** Characters of a requested URI an error gives back in `data.uri` (URIs beyond it are not real addresses). */
+export const MAX_URI_ECHO = 2_048;
 
 /** The id an answer to this message carries: its own when it is a valid id, else null. */
 export function answerId(message: unknown): string | number | null {

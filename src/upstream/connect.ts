@@ -1,13 +1,18 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/client';
-import { interpolate, interpolateMap, UnsetVariableError } from '../config/env.js';
+import { interpolate, interpolateMap, PLAIN_VARIABLES, UnsetVariableError } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { USERINFO_MESSAGE, type ServerConfig } from '../config/schema.js';
+import type { ServerConfig } from '../config/schema.js';
 import { compareStrings } from '../util/compare.js';
 import { compileGlob } from '../util/glob.js';
-import { ConfigError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { registerSecret } from '../util/redact.js';
+import { authorizedFetch } from './auth/fetch.js';
+import { AuthSession } from './auth/session.js';
+import { remoteTarget } from './auth/target.js';
+import type { HttpTransportKind } from './http-transport.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { streamCauses, type CausedBy } from './stream-cause.js';
 import { Upstream } from './upstream.js';
@@ -34,7 +39,7 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
     .map(([name, server]) => {
       const options = { timeoutMs: server.timeout, idleTimeoutMs: server.idleTimeout, startTimeoutMs: server.startTimeout ?? config.startTimeoutMs, logger, sharedServer: server.url !== undefined };
       try {
-        const passthrough = passedThrough(server.envPassthrough ?? config.envPassthrough, env);
+        const passthrough = passedThrough(server.envPassthrough ?? config.envPassthrough, env, config.tokens);
         return new Upstream(name, { connect: connector(name, server, env, baseDir, logger, config.file, passthrough), ...options });
       } catch (error) {
         if (!(error instanceof UnsetVariableError)) throw error;
@@ -45,12 +50,29 @@ export function createUpstreams(config: ResolvedConfig, options: UpstreamsOption
     });
 }
 
-/** Our variables that `patterns` (names or globs) name, for a child's environment. */
-export function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
+/** lazytools' own variables (its bearer token, its cache folder...): never an upstream's. */
+const OWN_VARIABLES = /^LAZYTOOLS_/i;
+
+/**
+ * Our variables that `patterns` (names or globs) name, for a child's environment: never
+ * lazytools' own (LAZYTOOLS_*, its bearer token among them) nor one holding a bearer token of the
+ * rc (`tokens`: their sha256). Each value passed is a secret from then on (shown as `${NAME}`, as
+ * a `${VAR}` of the rc is), but for the plain ones every client sets (PLAIN_VARIABLES: HOME, PATH...).
+ */
+export function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv, tokens: ReadonlyArray<{ sha256: string }> = []): Record<string, string> {
   const out: Record<string, string> = {};
   if (patterns.length === 0) return out;
   const matchers = patterns.map((pattern) => compileGlob(pattern));
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && matchers.some((re) => re.test(key))) out[key] = value;
+  const token = (value: string): boolean => {
+    if (tokens.length === 0) return false;
+    const digest = createHash('sha256').update(value).digest('hex');
+    return tokens.some((grant) => grant.sha256 === digest);
+  };
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || OWN_VARIABLES.test(key) || !matchers.some((re) => re.test(key)) || token(value)) continue;
+    out[key] = value;
+    if (!PLAIN_VARIABLES.has(key.toUpperCase())) registerSecret(value, key);
+  }
   return out;
 }
 
@@ -65,14 +87,17 @@ function connector(
 ): () => Promise<Transport> {
   const at = `servers.${name}`;
   if (server.url !== undefined) {
-    const url = new URL(interpolate(server.url, env, `${at}.url`, file));
-    if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
-    const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
+    const target = remoteTarget(name, server, env, file);
+    // Every connection to the server (both eras, the twin too) shares one sign-in session.
+    const session = target.oauth ? new AuthSession(name, target.url, target.oauth.settings, target.oauth.file) : undefined;
+    const remembered: { kind?: HttpTransportKind } = {};
     return async () => {
       // The SDK client is loaded with the first connection (a gateway on the lock starts without it).
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-      const causes = streamCauses();
-      const transport: Transport & CausedBy = Object.assign(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: causes.fetch }), { requestCause: causes.take });
+      const { httpTransport } = await import('./http-transport.js');
+      const causes = streamCauses(session ? authorizedFetch(session) : fetch);
+      const transport: Transport & CausedBy = Object.assign(httpTransport(target.url, target.transport, { headers: target.headers, fetch: causes.fetch }, remembered), {
+        requestCause: causes.take,
+      });
       return transport;
     };
   }

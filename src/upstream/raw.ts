@@ -3,7 +3,7 @@ import { isNotification, isRequest, isResponse } from '../util/jsonrpc.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../util/lines.js';
 import { RateLimit } from '../util/rate-limit.js';
-import { containsSecret, outsideText, redactValue } from '../util/redact.js';
+import { mayHoldSecret, outsideText, redactValue } from '../util/redact.js';
 import type { CallHandle, CallTable, Pending } from './calls.js';
 import { UpstreamError } from './error.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -161,8 +161,8 @@ export function sendCancel(transport: Transport | undefined, id: string, reason:
  * broken or mixed line cannot reach the client under the client's id.
  */
 function rawLine(server: string, line: string, calls: CallTable, handlers: RawHandlers): boolean {
-  // A line that repeats a secret takes the parsed path, where it is redacted (onmessage).
-  if (!line.endsWith('"}') || !line.startsWith('{"result":') || containsSecret(line)) return false;
+  // A line that repeats a secret (escaped or not) takes the parsed path, where it is redacted (onmessage).
+  if (!line.endsWith('"}') || !line.startsWith('{"result":') || mayHoldSecret(line)) return false;
   const at = line.lastIndexOf(RAW_TAIL);
   if (at < 0) return false;
   const idStart = at + RAW_TAIL.length - 3;

@@ -45,6 +45,8 @@ export abstract class UpstreamState {
    * front reflects its clients' own. Default: everything lazytools can route.
    */
   clientCapabilities: (() => Record<string, unknown>) | undefined;
+  /** What clients are shown of the server's instructions (rc `pin`: the lock's); unset: `instructions`. */
+  servedInstructions: (() => string | undefined) | undefined;
   /** Requests the upstream sends its client (sampling, elicitation, roots); the answer goes back. */
   onRequest: ((upstream: this, request: UpstreamRequest, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined;
 

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -45,7 +45,10 @@ export class UsageRecorder {
     const lines = `${this.buffer.join('\n')}\n`;
     this.buffer = [];
     this.writing = this.writing.then(async () => {
-      await mkdir(path.dirname(this.file), { recursive: true });
+      const folder = path.dirname(this.file);
+      await mkdir(folder, { recursive: true });
+      // Nor into a folder a symlink names (`.lazytools` -> elsewhere, say from a pull request).
+      if (!(await lstat(folder)).isDirectory()) return;
       // Never through a symlink (it would append to whatever file it names: the open fails) and
       // never into a FIFO or device (non-blocking, they open at once and are skipped): the records
       // are dropped like any failed write.
@@ -98,13 +101,16 @@ const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT |
 
 /**
  * Reads a usage file's newest records (its last USAGE_READ_MAX bytes); malformed lines are
- * skipped. Anything but a regular file (a FIFO, a device, a directory) reads as no records:
+ * skipped. Anything but a regular file (a FIFO, a device, a directory), or a file in a folder that
+ * is a symlink, reads as no records:
  * opening never waits for a writer and reading never runs past the bound, so a poisoned file
  * cannot hang or slow a start.
  */
 export async function readUsage(file: string): Promise<UsageRecord[]> {
   let text: string;
   try {
+    // A usage folder that is a symlink is not ours: neither read nor written (see flush).
+    if (!(await lstat(path.dirname(file))).isDirectory()) return [];
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const info = await handle.stat();

@@ -25,6 +25,11 @@ export function registerSecret(value: string, name: string): void {
   }
 }
 
+/** Stops redacting `value` (a credential replaced by a newer one: the list stays short). */
+export function forgetSecret(value: string): void {
+  for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) if (secrets.delete(form)) ordered = undefined;
+}
+
 /** `text` with every registered secret replaced by its `${VAR}`. */
 export function redact(text: string): string {
   if (secrets.size === 0 || text.length === 0) return text;
@@ -40,6 +45,24 @@ export function containsSecret(text: string): boolean {
   for (const value of secrets.keys()) if (text.includes(value)) return true;
   return false;
 }
+
+/**
+ * True when a line of JSON text may hold a registered secret in its strings as a reader decodes
+ * them. The registered forms cover the value as written plainly and as JSON.stringify escapes it
+ * (`\"`, `\\`, `\n`…); an encoder may also escape any other character (`\u0026` for `&` as Go
+ * writes it, `\/` as PHP does, every character as `\uXXXX`), so a line holding such an escape
+ * may hide one: the caller parses it (JSON.parse decodes) instead of passing it on unread.
+ */
+export function mayHoldSecret(line: string): boolean {
+  return secrets.size > 0 && (containsSecret(line) || HIDING_ESCAPE.test(line));
+}
+
+/**
+ * `\u` and `\/`: the escapes JSON.stringify never writes for a character it can write as is. A
+ * regular expression scans a backslash-dense line (text with many `\n`) ten times faster than
+ * `includes` does.
+ */
+const HIDING_ESCAPE = /\\[u/]/;
 
 /**
  * A JSON value (an upstream's message) with every registered secret in its strings and keys

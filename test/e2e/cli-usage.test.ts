@@ -27,7 +27,7 @@ describe('usage errors', () => {
 
 describe('--help of every command', () => {
   it('knows the commands', () => {
-    expect(COMMANDS.sort()).toEqual(['check', 'groups', 'init', 'lock', 'mode', 'search', 'serve', 'stats', 'status']);
+    expect(COMMANDS.sort()).toEqual(['auth', 'check', 'groups', 'init', 'lock', 'mode', 'search', 'serve', 'stats', 'status']);
   });
 
   it.each(COMMANDS)('%s --help describes every flag of its synopsis', (command) => {

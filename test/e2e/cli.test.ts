@@ -158,7 +158,8 @@ describe('lazytools init', () => {
   });
 
   it('writes an rc from a client config, keeping secrets out of it', () => {
-    const dir = tempTree({ 'package.json': '{}', '.mcp.json': clientConfig });
+    // Approved in Claude Code (the folder's local settings): imported enabled.
+    const dir = tempTree({ 'package.json': '{}', '.mcp.json': clientConfig, '.claude/settings.local.json': JSON.stringify({ enableAllProjectMcpServers: true }) });
     // An empty home: a developer's own ~/.claude.json (user scope servers) stays out of the test.
     const { code, stdout, stderr } = runCli(['init', '--from', 'claude-code'], { cwd: dir, env: { HOME: tempTree({}), USERPROFILE: tempTree({}) } });
     expect(code).toBe(0);

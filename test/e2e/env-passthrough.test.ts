@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { configSchema } from '../../src/config/schema.js';
@@ -52,5 +53,43 @@ describe('issue 19: environment pass-through', () => {
     expect(JSON.stringify(http.error?.issues)).toContain('\\"envPassthrough\\" applies to stdio servers only');
     const bad = configSchema.safeParse({ envPassthrough: ['A B'] });
     expect(bad.success).toBe(false);
+  });
+});
+
+/**
+ * What passes through is bounded and redacted. On the old main `["*"]` handed a server the whole
+ * environment, the gateway's own bearer token included, and a value passed through (an AWS key
+ * under `["AWS_*"]`, as `init` suggests) reached clients and /readyz as it was.
+ */
+describe('environment pass-through keeps the gateway\'s secrets', () => {
+  it('refuses a glob of wildcards only ("*"): it would pass the whole environment', () => {
+    for (const envPassthrough of [['*'], ['**'], ['?*']]) {
+      const top = configSchema.safeParse({ envPassthrough });
+      expect(top.success, envPassthrough[0]).toBe(false);
+      expect(JSON.stringify(top.error?.issues)).toContain('would pass the whole environment');
+      expect(configSchema.safeParse({ servers: { s: { ...SERVER, envPassthrough } } }).success).toBe(false);
+    }
+    expect(configSchema.safeParse({ envPassthrough: ['AWS_*', 'K?BECONFIG'] }).success).toBe(true);
+  });
+
+  it("never passes lazytools' own variables (its bearer token) nor a variable holding a token of the rc", async () => {
+    const token = 'rc-token-value-4242';
+    const sha256 = createHash('sha256').update(token).digest('hex');
+    const env = { ...ENV, LAZYTOOLS_TOKEN: 'gateway-token', LAZYTOOLS_CACHE_DIR: '/tmp/x', MY_TOKEN: token, MY_OTHER: 'fine' };
+    const upstream = createUpstreams(resolveConfig({ auth: { tokens: { ci: { sha256, modes: ['all'] } } }, servers: { s: { ...SERVER, envPassthrough: ['LAZY*', 'MY_*'] } } }), { env }).find((u) => u.name === 's')!;
+    started.push(upstream);
+    const names = JSON.parse(((await upstream.call({ name: 'env', arguments: {} })) as { content: Array<{ text: string }> }).content[0]!.text) as string[];
+    expect(names).toContain('MY_OTHER');
+    for (const name of ['LAZYTOOLS_TOKEN', 'LAZYTOOLS_CACHE_DIR', 'MY_TOKEN']) expect(names).not.toContain(name);
+  });
+
+  it('shows a value passed through as ${NAME} in what the server sends back, as a ${VAR} of the rc is', async () => {
+    const secret = 'AKIA-passed-through-9f3e';
+    const upstream = createUpstreams(resolveConfig({ servers: { leaky: { command: process.execPath, args: [FIXTURES.echoSecretServer], envPassthrough: ['SECRET_*'] } } }), { env: { ...ENV, SECRET_VALUE: secret } })[0]!;
+    started.push(upstream);
+    const result = JSON.stringify(await upstream.call({ name: 'echo_secret', arguments: {} }));
+    expect(result).toContain('the key is ${SECRET_VALUE}');
+    expect(result).not.toContain(secret);
+    expect(upstream.instructions).toBe('Use key ${SECRET_VALUE} wisely.');
   });
 });

@@ -78,7 +78,7 @@ describe('init keeps servers the client has turned off turned off', () => {
     const claude = {
       mcpServers: { search: { command: 'npx', args: ['search-mcp'] }, memory: { command: 'npx', args: ['user-memory'] } },
       projects: {
-        [dir]: { mcpServers: { notes: { command: 'npx', args: ['notes-mcp'] } }, disabledMcpjsonServers: ['everything'], disabledMcpServers: ['sqlite'] },
+        [dir]: { mcpServers: { notes: { command: 'npx', args: ['notes-mcp'] } }, enabledMcpjsonServers: ['memory'], disabledMcpjsonServers: ['everything'], disabledMcpServers: ['sqlite'] },
         '/elsewhere': { mcpServers: { other: { command: 'x' } }, disabledMcpjsonServers: ['memory'] },
       },
     };
@@ -92,6 +92,28 @@ describe('init keeps servers the client has turned off turned off', () => {
     expect([servers.memory?.disabled, servers.everything?.disabled, servers.sqlite?.disabled, servers.notes?.disabled]).toEqual([undefined, true, true, undefined]);
     expect(stderr).toContain('2 of user scope, 1 of local scope');
   });
+
+  it('Claude Code: .mcp.json servers it has not approved for the folder are imported disabled, saying so', () => {
+    const shared = { mcpServers: { memory: { command: 'npx', args: ['memory'] }, everything: { command: 'npx', args: ['everything'] } } };
+    const disabledOf = (files: Record<string, string>, claude: unknown) => {
+      const home = tempTree({});
+      const dir = tempTree({ 'package.json': '{}', '.mcp.json': JSON.stringify(shared), ...files });
+      if (claude !== undefined) writeFileSync(path.join(home, '.claude.json'), JSON.stringify(typeof claude === 'function' ? (claude as (dir: string) => unknown)(dir) : claude));
+      const { code, stderr } = lazytools(['init', '--from', 'claude-code'], dir, { HOME: home, USERPROFILE: home });
+      expect(code, stderr).toBe(0);
+      const servers = rcOf(dir).servers;
+      return { disabled: Object.keys(servers).filter((name) => servers[name]?.disabled === true).sort(), stderr };
+    };
+    // Never run in Claude Code here: nothing approved.
+    const none = disabledOf({}, undefined);
+    expect(none.disabled).toEqual(['everything', 'memory']);
+    expect(none.stderr).toMatch(/memory, everything: in \.mcp\.json but not approved in Claude Code for this folder/);
+    expect(disabledOf({}, (dir: string) => ({ projects: { [dir]: { enabledMcpjsonServers: ['memory'] } } })).disabled).toEqual(['everything']);
+    expect(disabledOf({}, (dir: string) => ({ projects: { [dir]: { enableAllProjectMcpServers: true } } })).disabled).toEqual([]);
+    expect(disabledOf({ '.claude/settings.local.json': JSON.stringify({ enabledMcpjsonServers: ['everything'] }) }, undefined).disabled).toEqual(['memory']);
+    // The committed project settings approve nothing: a pull request could write them.
+    expect(disabledOf({ '.claude/settings.json': JSON.stringify({ enableAllProjectMcpServers: true }) }, undefined).disabled).toEqual(['everything', 'memory']);
+  });
 });
 
 describe('init asks the client entry only for variables lazytools needs', () => {
@@ -103,7 +125,8 @@ describe('init asks the client entry only for variables lazytools needs', () => 
         search: { command: 'npx', args: ['-y', 'search-mcp'], env: { SEARCH_API_KEY: '${SEARCH_API_KEY}' } },
       },
     };
-    const dir = tempTree({ 'package.json': '{}', '.mcp.json': JSON.stringify(mcp) });
+    // Approved in Claude Code (the folder's local settings): imported enabled.
+    const dir = tempTree({ 'package.json': '{}', '.mcp.json': JSON.stringify(mcp), '.claude/settings.local.json': JSON.stringify({ enableAllProjectMcpServers: true }) });
     const { code, stdout, stderr } = lazytools(['init', '--from', '.mcp.json'], dir, { HOME: tempTree({}) });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^claude mcp add --scope local --env 'SEARCH_API_KEY=<SEARCH_API_KEY>' lazytools -- /m);

@@ -52,14 +52,16 @@ describe('issue 19: health, readiness and metrics', () => {
     expect((await get(`${base}/metrics`)).status).toBe(404);
   });
 
-  it('/metrics (rc metrics: true) counts calls, errors and latency per server and tool, sessions, list_changed and tokens per mode, behind the rc token', async () => {
+  it('/metrics (rc metrics: true) counts calls, errors and latency per server and tool, sessions, list_changed and tokens per mode, to the operator token only', async () => {
     const token = 'metrics-token-19';
+    const operator = 'operator-token-35';
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
     const dir = tempTree({ 'package.json': '{}' });
     writeFileSync(
       path.join(dir, '.lazytoolsrc.json'),
       JSON.stringify({
         servers: { kitchen: { command: process.execPath, args: [KITCHEN] } },
-        auth: { tokens: { ops: { sha256: createHash('sha256').update(token).digest('hex'), modes: ['all', 'debugging'] } } },
+        auth: { tokens: { ops: { sha256: sha256(token), modes: ['all', 'debugging'] } }, operator: { sha256: sha256(operator) } },
         metrics: true,
         strategy: 'notify',
       }),
@@ -68,6 +70,14 @@ describe('issue 19: health, readiness and metrics', () => {
     const base = gateway.url.replace(/\/mcp$/, '');
     expect((await get(`${base}/metrics`)).status).toBe(401);
     expect((await get(`${base}/healthz`)).status).toBe(200);
+    // A mode token does not see past its modes: every server's state and every token's calls are not its to read.
+    for (const endpoint of ['metrics', 'readyz']) expect((await get(`${base}/${endpoint}`, token)).status).toBe(403);
+    // 503 while the server is still starting, else 200: either way, answered.
+    expect([200, 503]).toContain((await get(`${base}/readyz`, operator)).status);
+    for (const endpoint of ['metrics', 'readyz', 'healthz']) {
+      const posted = await fetch(`${base}/${endpoint}`, { method: 'POST', headers: { authorization: `Bearer ${operator}` }, body: '{}' });
+      expect([endpoint, posted.status, posted.headers.get('allow')]).toEqual([endpoint, 405, 'GET, HEAD']);
+    }
     const client = new Client({ name: 'metrics', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     try {
@@ -75,7 +85,7 @@ describe('issue 19: health, readiness and metrics', () => {
       await client.callTool({ name: 'test_simple_text', arguments: {} });
       const failed = (await client.callTool({ name: 'test_error_handling', arguments: {} })) as { isError?: boolean };
       expect(failed.isError).toBe(true);
-      const metrics = await get(`${base}/metrics`, token);
+      const metrics = await get(`${base}/metrics`, operator);
       expect(metrics.status).toBe(200);
       expect(metrics.type).toContain('text/plain');
       expect(metrics.body).toContain('lazytools_tool_calls_total{server="kitchen",tool="test_simple_text"} 2');

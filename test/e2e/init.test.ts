@@ -21,7 +21,8 @@ const client = {
 };
 
 function project(file: string) {
-  return tempTree({ 'package.json': '{}', [file]: JSON.stringify(client) });
+  // Claude Code's .mcp.json servers approved for the folder (local settings): imported enabled.
+  return tempTree({ 'package.json': '{}', [file]: JSON.stringify(client), '.claude/settings.local.json': JSON.stringify({ enableAllProjectMcpServers: true }) });
 }
 
 const rcOf = (dir: string) => JSON.parse(readFileSync(path.join(dir, '.lazytoolsrc.json'), 'utf8')) as { strategy?: string; servers: Record<string, { env?: Record<string, string> }> };

@@ -4,10 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LockFile } from '../../src/catalog/lock.js';
 import { serve, type Served } from '../../src/front/serve.js';
-import type { Logger } from '../../src/util/log.js';
-import { allText, text, BIN, serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
+import { allText, text, BIN, lockEditor, recordingLogger, serverEntry, tempTree, serveHttpGateway } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -26,20 +24,11 @@ function lockedProject(extra: Record<string, unknown> = {}) {
   writeFileSync(file, JSON.stringify(rc));
   const locked = spawnSync(process.execPath, [BIN, 'lock', '--config', file], { cwd: dir, encoding: 'utf8' });
   expect(locked.status, locked.stderr).toBe(0);
-  const lockFile = path.join(dir, 'lazytools.lock.json');
-  const edit = (change: (lock: LockFile) => void) => {
-    const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as LockFile;
-    change(lock);
-    writeFileSync(lockFile, JSON.stringify(lock, null, 2));
-  };
+  const edit = lockEditor(path.join(dir, 'lazytools.lock.json'));
+
   return { dir, file, edit };
 }
 
-/** A logger that keeps what it was told. */
-function recording(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return { lines, info: () => {}, warn: (message: string) => lines.push(message), error: (message: string) => lines.push(message) };
-}
 
 describe('the lock is data to verify (real gateway over HTTP, the memory server, cold start from the lock)', () => {
   let served: Served | undefined;
@@ -65,7 +54,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       entry.write = { readOnly: true, kind: 'read', reason: 'readOnlyHint: true' };
       entry.groups = [...(entry.groups ?? []), { group: 'reading', reason: 'forged' }];
     });
-    const logger = recording();
+    const logger = recordingLogger();
     served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const audit = await connect('audit-token');
     const names = (await audit.listTools()).tools.map((tool) => tool.name);
@@ -98,7 +87,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       // Topics left alone, a group placement forged.
       other.groups = [...(other.groups ?? []), { group: 'wikis', reason: 'topic wiki 12 (forged)', score: 12 }];
     });
-    const logger = recording();
+    const logger = recordingLogger();
     served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
     const wiki = await connect('wiki-token');
     const names = (await wiki.listTools()).tools.map((tool) => tool.name);
@@ -119,7 +108,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
     const deep = `${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
     const lockFile = path.join(dir, 'lazytools.lock.json');
     writeFileSync(lockFile, readFileSync(lockFile, 'utf8').replaceAll('"DEEP"', deep));
-    const logger = recording();
+    const logger = recordingLogger();
     served = await serve({ config: file, http: { port: 0, token: 'admin' }, logger });
     const admin = await connect('admin');
     expect((await admin.callTool({ name: 'read_graph', arguments: {} })).isError).toBeFalsy();
@@ -136,7 +125,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       if (!tool) throw new Error('no read_graph in the lock');
       tool.description = 'Read the entire knowledge graph (as reviewed)';
     });
-    const logger = recording();
+    const logger = recordingLogger();
     served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const admin = await connect('admin');
     const held = await admin.callTool({ name: 'read_graph', arguments: {} });
@@ -159,7 +148,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
     ]) {
       const { file, edit } = lockedProject();
       edit((lock) => Object.assign(lock.servers.memory!, { protocol }));
-      served = await serveHttpGateway(file, { http: { token: 'admin' }, logger: recording() });
+      served = await serveHttpGateway(file, { http: { token: 'admin' }, logger: recordingLogger() });
       const admin = await connect('admin');
       const graph = await admin.callTool({ name: 'read_graph', arguments: {} });
       expect(graph.isError, `${JSON.stringify(protocol)}: ${allText(graph)}`).toBeFalsy();
@@ -175,7 +164,7 @@ describe('the lock is data to verify (real gateway over HTTP, the memory server,
       const tool = lock.servers.memory?.tools.find((t) => t.name === 'read_graph');
       if (tool) tool.description = 'Read the entire knowledge graph (as reviewed)';
     });
-    const logger = recording();
+    const logger = recordingLogger();
     served = await serveHttpGateway(file, { http: { token: 'admin' }, logger });
     const admin = await connect('admin');
     expect((await admin.callTool({ name: 'read_graph', arguments: {} })).isError).toBeFalsy();

@@ -97,3 +97,26 @@ describe('values of ${VAR} an upstream repeats never leave the gateway', () => {
     expect(`${result.stdout}${result.stderr}`).not.toContain(SECRET);
   });
 });
+
+/**
+ * A value the upstream JSON-escapes (as Go's encoder writes `&<>`, PHP's `/`, or every character as
+ * \uXXXX) decodes to the value itself at the client: the stdio relay's unparsed path must recognize
+ * it under the escapes. On the old main a stdio 2025 client read the value in all three.
+ */
+describe('values of ${VAR} an upstream JSON-escapes', () => {
+  const ESCAPED_SECRET = 's3cr&t<k3y>/p4th';
+  it.each(['go', 'php', 'unicode'])('(%s escapes) never reach a stdio client, which reads ${VAR} instead', async (style) => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const rc = { servers: { escaping: { command: process.execPath, args: [FIXTURES.escaping], env: { SECRET_VALUE: '${LT_ESCAPED_SECRET}' } } } };
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify(rc));
+    const client = new Client({ name: 'redaction-escapes', version: '1' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--ignore-lock'], { cwd: dir, env: { ...env, LT_ESCAPED_SECRET: ESCAPED_SECRET } })));
+    try {
+      const result = JSON.stringify(await client.callTool({ name: 'echo_escaped', arguments: { style } }));
+      expect(result).toContain('the key is ${LT_ESCAPED_SECRET}');
+      expect(result).not.toContain(JSON.stringify(ESCAPED_SECRET).slice(1, -1));
+    } finally {
+      await client.close();
+    }
+  });
+});

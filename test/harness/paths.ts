@@ -19,6 +19,8 @@ export const FIXTURES = {
   rawServer: path.join(ROOT, 'test/fixtures/hardening/raw-server.mjs'),
   hostileServer: path.join(ROOT, 'test/fixtures/hardening/hostile-server.mjs'),
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),
+  /** Repeats SECRET_VALUE JSON-escaped as Go, PHP or all-\uXXXX encoders write it. */
+  escaping: path.join(ROOT, 'test/fixtures/servers/escaping.mjs'),
   /** Never answers initialize. */
   silent: path.join(ROOT, 'test/fixtures/servers/silent.mjs'),
   /** Leaves a grandchild that outlives stdin. */
@@ -26,6 +28,12 @@ export const FIXTURES = {
   generatedServer: path.join(ROOT, 'test/fixtures/servers/generated-server.mjs'),
   /** Floods notifications on demand (`<name>_flood`), over stdio or `--http PORT`; FLOOD_NAME names its tools. */
   flood: path.join(ROOT, 'test/fixtures/servers/flood.mjs'),
+  /** A hosted-style server: Streamable HTTP and HTTP+SSE (`--sse-only`), OAuth-guarded with `--issuer URL`. */
+  remoteServer: path.join(ROOT, 'test/fixtures/remote-server.mjs'),
+  /** A real OAuth 2.1 authorization server (oidc-provider) that always signs alice in. */
+  oauthServer: path.join(ROOT, 'test/fixtures/oauth-server.mjs'),
+  /** A browser for LAZYTOOLS_BROWSER that follows a sign-in's redirects (cookies kept). */
+  headlessBrowser: path.join(ROOT, 'test/fixtures/headless-browser.mjs'),
 } as const;
 
 /** mcp-remote's stdio bridge (Claude Desktop's way to an HTTP server). */

@@ -1,10 +1,12 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildCatalog, type ServerTools } from '../../src/catalog/catalog.js';
 import { mergeCatalogs, readCatalogFile } from '../../src/catalog/file.js';
+import type { LockFile } from '../../src/catalog/lock.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
+import type { Logger } from '../../src/util/log.js';
 import { CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, serverEntry } from './paths.js';
 
 /** Both shared catalogs: 154 tools over five servers. */
@@ -60,4 +62,19 @@ export function referenceRc(extra: Record<string, unknown> = {}): { dir: string;
   const file = path.join(dir, '.lazytoolsrc.json');
   writeFileSync(file, JSON.stringify(rc, null, 2));
   return { dir, file };
+}
+
+/** Rewrites the lock file `lockFile` through `change` (a test's forged or edited lock). */
+export function lockEditor(lockFile: string): (change: (lock: LockFile) => void) => void {
+  return (change) => {
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as LockFile;
+    change(lock);
+    writeFileSync(lockFile, JSON.stringify(lock, null, 2));
+  };
+}
+
+/** A logger that keeps its warnings and errors, for a test to read. */
+export function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, info: () => {}, warn: (message: string) => lines.push(message), error: (message: string) => lines.push(message) };
 }

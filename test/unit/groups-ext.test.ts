@@ -8,6 +8,7 @@ import { curate, type CuratedServer } from '../../src/front/curate.js';
 import { listedTools } from '../../src/focus/visible.js';
 import { buildGroupView, groupResult, type GroupView } from '../../src/focus/group-view.js';
 import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
+import { groupsOf } from '../../src/handlers/groups-ext.js';
 import { GROUP_NAME_RULE, NameTable, wireName } from '../../src/groups/names.js';
 import { silentLogger } from '../../src/util/log.js';
 import { Gateway } from '../../src/hub/gateway.js';
@@ -256,6 +257,33 @@ describe('2026-07-28 tools/list and its shared cache hint', () => {
       const plain = names({});
       expect(plain).toContain('list_tool_groups');
       expect(names({ extensions: { [GROUPS_EXTENSION]: {} } })).toEqual(plain);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+/**
+ * groups/list and groups/get answer from one built view per view and catalog: on the old main each
+ * request walked the whole catalog again (49-113 ms at 10,000 tools; 20 concurrent groups/get held
+ * another client's tools/list 375 ms).
+ */
+describe('group views are built once per view and catalog', () => {
+  it('requests of one view share a view; another mode or a rebuild builds anew; a session keeps its own', async () => {
+    const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: await stackSources() });
+    try {
+      const declared = { extensions: { [GROUPS_EXTENSION]: {} } };
+      const request = (mode: string) => new ModernView(gateway, mode, false, boundaryOf({}), 'proxy', declared);
+      const first = groupsOf(request('development'));
+      expect(groupsOf(request('development'))).toBe(first);
+      expect(groupsOf(request('security_review'))).not.toBe(first);
+      gateway.rebuild();
+      const rebuilt = groupsOf(request('development'));
+      expect(rebuilt).not.toBe(first);
+      expect([...rebuilt.groups.keys()]).toEqual([...first.groups.keys()]);
+      const session = gateway.createSession({});
+      const before = groupsOf(session);
+      expect(groupsOf(session)).toBe(before);
     } finally {
       await gateway.close();
     }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
-import { clearSecrets, containsSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
+import { clearSecrets, containsSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
 /** Issue 10, finding 7: values from ${VAR} are shown as ${VAR}; outside text is cut short. */
 
@@ -25,6 +25,18 @@ describe('redaction', () => {
     expect(redact(`fetch ${value} failed`)).toBe('fetch https://api.test/?key=${API_KEY} failed');
     expect(redact(`sent ${encodeURIComponent('s3cr3t/+value"x')}`)).toBe('sent ${API_KEY}');
     expect(redact(JSON.stringify({ echoed: 's3cr3t/+value"x' }))).toBe('{"echoed":"${API_KEY}"}');
+  });
+
+  it('a JSON line may hold a secret behind an escape a reader decodes (\\uXXXX, \\/), never behind the escapes JSON.stringify writes', () => {
+    const line = (text: string) => `{"result":{"content":[{"type":"text","text":${text}}]},"jsonrpc":"2.0","id":"lt-1"}`;
+    expect(mayHoldSecret(line('"a \\u0026 b"'))).toBe(false);
+    registerSecret('s3cr&t<k3y>/p4th', 'KEY');
+    expect(mayHoldSecret(line('"the key is s3cr&t<k3y>/p4th"'))).toBe(true);
+    expect(mayHoldSecret(line('"the key is s3cr\\u0026t\\u003ck3y\\u003e/p4th"'))).toBe(true);
+    expect(mayHoldSecret(line('"the key is s3cr&t<k3y>\\/p4th"'))).toBe(true);
+    expect(mayHoldSecret(line('"plain text\\nwith \\"quotes\\" and \\\\ backslashes"'))).toBe(false);
+    // What the parsed path makes of an escaped line: the reader's text, redacted.
+    expect(redactValue(JSON.parse(line('"the key is s3cr\\u0026t\\u003ck3y\\u003e\\/p4th"')))).toEqual(JSON.parse(line('"the key is ${KEY}"')));
   });
 
   it('leaves short values and defaults alone', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { guardRequest, type GuardOptions } from '../../src/front/http-guard.js';
+import { guardRequest, operatorRefusal, type GuardOptions } from '../../src/front/http-guard.js';
 
 // The guard the HTTP front runs on every request (Host, Origin, then the bearer token via auth.ts).
 const PORT = 8080;
@@ -137,5 +137,34 @@ describe('HTTP front: order of the checks', () => {
     ['all good', { host: 'localhost:8080', origin: 'http://localhost:1', authorization: 'Bearer sekret' }, 200],
   ])('%s -> %i', (_case, headers, status) => {
     expect(statusOf(headers, options)).toBe(status);
+  });
+});
+
+describe('HTTP front: operator endpoints (/readyz, /metrics)', () => {
+  const host = { host: '127.0.0.1:8080' };
+  const as = (token: string) => ({ ...host, authorization: `Bearer ${token}` });
+  const operator = { ...RC_TOKENS, operatorToken: sha('ops-token') };
+  const status = (headers: IncomingHttpHeaders, remote: string, options: GuardOptions, config: Parameters<typeof operatorRefusal>[5]) => operatorRefusal(headers, remote, PORT, '127.0.0.1', options, config)?.status ?? 200;
+
+  it('open to the rc operator token or the shared --token, never to a mode token', () => {
+    expect(status(as('ops-token'), '10.0.0.9', {}, operator)).toBe(200);
+    expect(status(as('shared'), '10.0.0.9', { token: 'shared' }, operator)).toBe(200);
+    expect(status(as('ci-token'), '127.0.0.1', {}, operator)).toBe(403);
+    expect(status(as('ci-token'), '127.0.0.1', {}, RC_TOKENS)).toBe(403);
+    expect(status(as('ci-token'), '127.0.0.1', { token: 'shared' }, RC_TOKENS)).toBe(403);
+    expect(status(host, '127.0.0.1', {}, operator)).toBe(401);
+    expect(status(as('nope'), '127.0.0.1', { token: 'shared' }, NO_TOKENS)).toBe(401);
+  });
+
+  it('on a gateway without tokens, only a connection from this machine reads them', () => {
+    for (const remote of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1']) expect(status(host, remote, {}, NO_TOKENS)).toBe(200);
+    for (const remote of ['10.0.0.9', '::ffff:192.168.1.4', 'fe80::1']) expect(status(host, remote, {}, NO_TOKENS)).toBe(403);
+    // A gateway that asks for tokens asks for the operator's here, loopback or not (a reverse proxy).
+    expect(status(host, '127.0.0.1', {}, RC_TOKENS)).toBe(401);
+  });
+
+  it('checks Host and Origin first', () => {
+    expect(status({ ...as('ops-token'), host: 'evil.example:8080' }, '127.0.0.1', {}, operator)).toBe(403);
+    expect(status({ ...as('ops-token'), origin: 'https://evil.example' }, '127.0.0.1', {}, operator)).toBe(403);
   });
 });

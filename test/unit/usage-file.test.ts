@@ -61,6 +61,18 @@ describe('the usage file, poisoned', () => {
     expect(await readUsage(path.join(dir, 'plain', 'usage.jsonl'))).toMatchObject([{ mode: 'development', tool: 'memory:read_graph', via: 'search' }]);
   });
 
+  it('a .lazytools that is itself a symlink is neither written through nor read', async () => {
+    const dir = tempTree({ 'elsewhere/usage.jsonl': `${line(1)}\n` });
+    symlinkSync(path.join(dir, 'elsewhere'), path.join(dir, '.lazytools'));
+    const file = path.join(dir, '.lazytools', 'usage.jsonl');
+    const recorder = new UsageRecorder(file);
+    recorder.record('development', 'memory:read_graph', 'direct');
+    await recorder.flush();
+    expect(readFileSync(path.join(dir, 'elsewhere', 'usage.jsonl'), 'utf8')).toBe(`${line(1)}\n`);
+    expect(readdirSync(path.join(dir, 'elsewhere'))).toEqual(['usage.jsonl']);
+    await expect(readUsage(file)).resolves.toEqual([]);
+  });
+
   it('an append past USAGE_FILE_MAX trims the file to its newest whole records, so it never grows without bound', async () => {
     const dir = tempTree({});
     const file = path.join(dir, 'usage.jsonl');

@@ -1,5 +1,6 @@
 import { MissingRequiredClientCapabilityError, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { resourceNotFound } from '../../protocol/errors.js';
+import { echoName } from '../../util/errors.js';
 import type { Upstream } from '../../upstream/upstream.js';
 import type { Gateway } from '../../hub/gateway.js';
 import { listPage } from '../../handlers/paging.js';
@@ -49,7 +50,7 @@ export function registerModernPrimitives(server: Server, gateway: Gateway, moder
     const requestView = view(ctx);
     if (uri.startsWith(OWN_SCHEME)) return readResource(requestView, uri) as never;
     const upstream = resourceOwner(routingOf(requestView), uri);
-    if (!upstream) throw resourceNotFound(uri, `Resource not found: no server lists "${uri}" or a template that matches it`);
+    if (!upstream) throw resourceNotFound(uri, `Resource not found: no server lists "${echoName(uri)}" or a template that matches it`);
     return withInputRounds(gateway, modernRoute, requestView, ctx, `resources/read ${uri}`, (signal) => relay(upstream, 'resources/read', request.params, ctx, requestView, signal)) as never;
   });
   if (offered.completions)

@@ -61,6 +61,11 @@ export class ModernView extends ToolLists implements ToolsView, PolicySubject, S
     return this;
   }
 
+  /** Requests of one view see the same groups: its mode, binding, boundary and strategy say which (not the request object). */
+  override groupsKey(): string {
+    return JSON.stringify([this.mode, this.bound, this.boundary, this.strategy]);
+  }
+
   /** True when this request's client capabilities declare the groups extension (its own list then). */
   get groupsDeclared(): boolean {
     return declaresGroups(this.declared);

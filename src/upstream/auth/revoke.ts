@@ -1,0 +1,28 @@
+import type { SignIn } from './store.js';
+import type { ClientSettings } from './target.js';
+
+/**
+ * Asks the authorization server to revoke a sign-in's grant (RFC 7009: the refresh token, else
+ * the access token), where its metadata offers a revocation endpoint. Best effort: says what
+ * happened, never throws (the local sign-in is removed either way).
+ */
+export async function revokeSignIn(signIn: SignIn, settings: ClientSettings | undefined): Promise<string> {
+  const endpoint = (signIn.discovery?.authorizationServerMetadata as { revocation_endpoint?: unknown } | undefined)?.revocation_endpoint;
+  const tokens = signIn.tokens;
+  if (!tokens) return 'no tokens to revoke';
+  if (typeof endpoint !== 'string' || !URL.canParse(endpoint)) return 'the authorization server offers no revocation: revoke the grant in its account settings if you want it gone there too';
+  const client = signIn.client;
+  const clientId = settings?.clientId ?? client?.client_id;
+  const secret = settings?.clientSecret ?? (client as { client_secret?: string } | undefined)?.client_secret;
+  const body = new URLSearchParams(tokens.refresh_token ? { token: tokens.refresh_token, token_type_hint: 'refresh_token' } : { token: tokens.access_token, token_type_hint: 'access_token' });
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (clientId && secret) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  else if (clientId) body.set('client_id', clientId);
+  try {
+    const response = await fetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+    await response.body?.cancel().catch(() => {});
+    return response.ok ? 'revoked at the authorization server' : `the authorization server refused to revoke it (HTTP ${response.status})`;
+  } catch (error) {
+    return `could not reach the authorization server to revoke it (${(error as Error).message})`;
+  }
+}

@@ -1,0 +1,65 @@
+import { interpolate, interpolateMap } from '../../config/env.js';
+import { USERINFO_MESSAGE, type ServerConfig } from '../../config/schema.js';
+import { ConfigError } from '../../util/errors.js';
+import { signInFile, signInFolder } from './store.js';
+
+/** The rc's `oauth` of one server with `${VAR}` read: what the sign-in and its refreshes use. */
+export interface ClientSettings {
+  grant: 'authorization_code' | 'client_credentials';
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  privateKey?: string | undefined;
+  signingAlgorithm?: string | undefined;
+  scope?: string | undefined;
+  clientMetadataUrl?: string | undefined;
+  redirectPort?: number | undefined;
+}
+
+/** One remote (`url`) server of the rc, resolved: where it is, how to reach it, how to sign in. */
+export interface RemoteTarget {
+  name: string;
+  url: URL;
+  headers: Record<string, string>;
+  /** Forced by the rc; undefined: Streamable HTTP with a fallback to HTTP+SSE. */
+  transport: 'streamable-http' | 'sse' | undefined;
+  /** How to sign in, and where the sign-in is kept; undefined: never (rc `oauth: false`, an Authorization header, no user folder). */
+  oauth: { settings: ClientSettings; file: string } | undefined;
+}
+
+/**
+ * Resolves a `url` server of the rc (`${VAR}` read from `env`, `file` named in errors).
+ *
+ * @throws ConfigError (an UnsetVariableError for a missing variable) naming the key path.
+ */
+export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, file: string | undefined): RemoteTarget {
+  const at = `servers.${name}`;
+  if (server.url === undefined) throw new ConfigError(`${at}: "${name}" is not a remote server (it has no "url")`, file);
+  const url = new URL(interpolate(server.url, env, `${at}.url`, file));
+  if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
+  const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
+  const signsIn = server.oauth !== false && !Object.keys(headers).some((header) => header.toLowerCase() === 'authorization');
+  const folder = signsIn ? signInFolder(env) : undefined;
+  const settings = folder ? clientSettings(server, env, `${at}.oauth`, file) : undefined;
+  // The person's sign-in through discovery is the default; another client or grant keeps its own.
+  const client = settings && (settings.grant !== 'authorization_code' || settings.clientId !== undefined) ? `${settings.grant} ${settings.clientId ?? ''}` : '';
+  const oauth = folder && settings ? { settings, file: signInFile(folder, url.href, client) } : undefined;
+  return { name, url, headers, transport: server.transport, oauth };
+}
+
+function clientSettings(server: ServerConfig, env: NodeJS.ProcessEnv, at: string, file: string | undefined): ClientSettings {
+  const rc = server.oauth || {};
+  const read = (key: 'clientId' | 'clientSecret' | 'privateKey' | 'scope' | 'clientMetadataUrl' | 'signingAlgorithm') => {
+    const value = rc[key];
+    return value === undefined ? undefined : interpolate(value, env, `${at}.${key}`, file);
+  };
+  return {
+    grant: rc.grant ?? 'authorization_code',
+    clientId: read('clientId'),
+    clientSecret: read('clientSecret'),
+    privateKey: read('privateKey'),
+    signingAlgorithm: read('signingAlgorithm'),
+    scope: read('scope'),
+    clientMetadataUrl: read('clientMetadataUrl'),
+    redirectPort: rc.redirectPort,
+  };
+}

@@ -1,0 +1,170 @@
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type FetchLike,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type OAuthClientProvider,
+  type Transport,
+  type TransportSendOptions,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import { isNeedsSignIn } from './auth/needs-sign-in.js';
+
+/** The two HTTP transports of MCP: Streamable HTTP, and the deprecated HTTP+SSE (`GET /sse`). */
+export type HttpTransportKind = 'streamable-http' | 'sse';
+
+export interface HttpTransportOptions {
+  headers: Record<string, string>;
+  fetch: FetchLike;
+  /** `lazytools auth` only: the SDK then runs the sign-in on a 401 (the gateway's fetch does not). */
+  authProvider?: OAuthClientProvider | undefined;
+}
+
+/**
+ * The transport to a `url` server: the one the rc forces, the one this server answered on before
+ * (`remembered`), or Streamable HTTP falling back to HTTP+SSE as the SDK's client guidance says
+ * (a POST the server refuses with a 4xx that is not JSON-RPC, then a GET expecting the SSE
+ * stream's `endpoint` event). `remembered` hears the verdict so later connections go straight there.
+ */
+export function httpTransport(url: URL, kind: HttpTransportKind | undefined, options: HttpTransportOptions, remembered?: { kind?: HttpTransportKind | undefined }): Transport {
+  const forced = kind ?? remembered?.kind;
+  if (forced === 'sse') return sseTransport(url, options);
+  if (forced === 'streamable-http') return streamable(url, options);
+  return new FallbackTransport(url, options, (verdict) => {
+    if (remembered) remembered.kind = verdict;
+  });
+}
+
+function streamable(url: URL, options: HttpTransportOptions): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider });
+}
+
+function sseTransport(url: URL, options: HttpTransportOptions): SSEClientTransport {
+  return new SSEClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider });
+}
+
+/**
+ * Streamable HTTP until the server refuses the first request the way an HTTP+SSE-only server
+ * does, then HTTP+SSE: the SSE stream is opened and the request sent again there. Everything a
+ * client sets on this transport (handlers, protocol version) reaches the one in use.
+ */
+class FallbackTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+  private inner: Transport;
+  private decided = false;
+  private protocolVersion: string | undefined;
+
+  constructor(
+    private readonly url: URL,
+    private readonly options: HttpTransportOptions,
+    private readonly decide: (kind: HttpTransportKind) => void,
+  ) {
+    this.inner = this.wire(streamable(url, options));
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean {
+    return (this.inner as { hasPerRequestStream?: boolean }).hasPerRequestStream === true;
+  }
+
+  /** The transport in use (`lazytools auth` finishes a sign-in on it). */
+  get current(): Transport {
+    return this.inner;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.decided) return this.inner.send(message, options);
+    try {
+      await this.inner.send(message, options);
+      this.settle('streamable-http');
+    } catch (error) {
+      if (!('method' in message) || !refusedAsSseServer(error)) throw error;
+      const sse: Transport = this.wire(sseTransport(this.url, this.options));
+      try {
+        await sse.start();
+      } catch (refused) {
+        // An HTTP+SSE server that wants a sign-in: it is one (a sign-in finishes on it).
+        if (!wantsSignIn(refused)) {
+          // Not an HTTP+SSE server either: the Streamable HTTP answer says more.
+          await sse.close().catch(() => {});
+          throw error;
+        }
+        await this.switchTo(sse);
+        throw refused;
+      }
+      await this.switchTo(sse);
+      await sse.send(message, options);
+    }
+  }
+
+  /** Uses the HTTP+SSE transport from now on (the verdict is remembered). */
+  private async switchTo(sse: Transport): Promise<void> {
+    const old = this.inner;
+    this.inner = sse;
+    old.onclose = undefined;
+    await old.close().catch(() => {});
+    if (this.protocolVersion) sse.setProtocolVersion?.(this.protocolVersion);
+    this.settle('sse');
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private settle(kind: HttpTransportKind): void {
+    this.decided = true;
+    this.decide(kind);
+  }
+
+  /** Passes the transport's events on to whoever listens on this one (read when they happen). */
+  private wire<T extends Transport>(transport: T): T {
+    transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      if (transport === this.inner) this.onmessage?.(message, extra);
+    };
+    transport.onerror = (error) => {
+      // Before the first answer the failing send says it all (and a fallback makes it moot).
+      if (transport === this.inner && this.decided) this.onerror?.(error);
+    };
+    transport.onclose = () => {
+      if (transport === this.inner) this.onclose?.();
+    };
+    return transport;
+  }
+}
+
+/** True when opening the SSE stream failed for want of a sign-in (the SDK's, or the gateway's). */
+function wantsSignIn(error: unknown): boolean {
+  return UnauthorizedError.isInstance(error) || isNeedsSignIn(error);
+}
+
+/**
+ * True for the answer an HTTP+SSE-only server gives a Streamable HTTP POST: a 4xx other than
+ * 401/403 whose body is not a JSON-RPC error (a Streamable HTTP server that refuses a request
+ * says why in JSON-RPC).
+ */
+function refusedAsSseServer(error: unknown): boolean {
+  const data = (error as { data?: { status?: unknown; text?: unknown } } | undefined)?.data;
+  const status = data?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500 || status === 401 || status === 403) return false;
+  const text = typeof data?.text === 'string' ? data.text : '';
+  try {
+    return typeof (JSON.parse(text) as { error?: { code?: unknown } }).error?.code !== 'number';
+  } catch {
+    return true;
+  }
+}
