@@ -13,6 +13,7 @@ import { compact } from './compact.mjs';
 import { fit, fitSection } from './fit.mjs';
 import { quality } from './quality.mjs';
 import { evaluate, table as searchTable } from './search-eval.mjs';
+import { livemcpbench, liveTable, snapshotPath } from './livemcpbench.mjs';
 import { scale } from './scale.mjs';
 import { tokens } from './tokens.mjs';
 import { ROOT, spread as runSpread } from './lib.mjs';
@@ -37,6 +38,9 @@ log('search quality');
 const qual = quality();
 // The honest protocol: dev/test halves, intervals, and a paired baseline when SEARCH_BASELINE names another built clone.
 const searchRows = await evaluate({ baseline: process.env.SEARCH_BASELINE });
+// The public LiveMCPBench, when a snapshot of its repository is named (its data is never copied here).
+const liveSnapshot = snapshotPath(process.env.LIVEMCPBENCH);
+const live = liveSnapshot ? await livemcpbench({ snapshot: liveSnapshot, baseline: process.env.SEARCH_BASELINE }) : undefined;
 log('stdio overhead and list_changed latency (3 repeats)');
 // Repeats show the spread: on 2 shared cores, scheduling noise moves the ratio run to run.
 const repeats = [];
@@ -261,6 +265,7 @@ Every query set split once into a dev half (tuned on) and a test half (reported)
 
 ${searchTable(searchRows)}
 
+${live ? `The public LiveMCPBench (\`bench/livemcpbench.mjs\`, \`LIVEMCPBENCH=<snapshot of icip-cas/LiveMCPBench>\`): ${live.tasks} annotated tasks searched by their raw question over ${live.tools} tools of ${live.servers} servers, halves by the same hash.\n\n${liveTable(live)}\n` : 'LiveMCPBench: not run (set `LIVEMCPBENCH` to a snapshot of icip-cas/LiveMCPBench).\n'}
 ${fitSection(fitted)}
 ## Reproduce
 

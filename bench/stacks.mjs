@@ -73,10 +73,13 @@ export function stackReport({ name, catalogs, tasks, intents }) {
     const filter = rules?.readOnly ? (tool) => modeAllows(rules, tool) : undefined;
     const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set(), fitted?.shownIds);
     const top5 = gold.some((id) => hits.some((hit) => hit.tool.id === id));
+    // Search alone, over every tool with no mode in play: what the ranking does, whatever placement does.
+    const plain = index.search(task.task, { limit: 5 });
+    const searchTop5 = gold.some((id) => plain.some((hit) => hit.tool.id === id));
     const picked = resolveIntentIn(task.task, modeList, catalog, config, index).mode ?? config.defaultMode;
     const pickedFit = fitOf(picked);
     const intentShown = Boolean(pickedFit) && gold.some((id) => pickedFit.shownIds.has(id));
-    return { task: task.task, split: task.split, mode: task.mode, known, shown, reached: shown || top5, intentMode: picked, intentShown, tokens: byName.get(task.mode)?.tokens ?? 0, top5: hits.map((h) => h.tool.id) };
+    return { task: task.task, split: task.split, mode: task.mode, known, shown, reached: shown || top5, searchTop5, intentMode: picked, intentShown, tokens: byName.get(task.mode)?.tokens ?? 0, top5: hits.map((h) => h.tool.id) };
   });
   const summarize = (list) => {
     const count = (key) => list.filter((r) => r[key]).length;
@@ -88,10 +91,12 @@ export function stackReport({ name, catalogs, tasks, intents }) {
       shown: count('shown'),
       shownOrTop5: count('reached'),
       intentShown: count('intentShown'),
+      searchTop5: count('searchTop5'),
       unknownMode: list.filter((r) => !r.known).length,
       shownRate: round(count('shown') / list.length, 3),
       shownOrTop5Rate: round(count('reached') / list.length, 3),
       intentShownRate: round(count('intentShown') / list.length, 3),
+      searchTop5Rate: round(count('searchTop5') / list.length, 3),
       meanTokens: Math.round(meanTokens),
       cutVsAll: round(1 - meanTokens / catalog.totalTokens, 4),
     };
@@ -132,12 +137,12 @@ const pct = (x) => `${(x * 100).toFixed(1)}%`;
 /** One Markdown table row per set and split. */
 export function stacksTable(reports) {
   const lines = [
-    '| set | split | tasks | gold shown in task mode | shown or search top 5 | intent mode shows gold | mean mode tokens (cut vs all) | preset mean cut | over budget | unplaced tools |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
+    '| set | split | tasks | gold shown in task mode | shown or search top 5 | search alone top 5 | intent mode shows gold | mean mode tokens (cut vs all) | preset mean cut | over budget | unplaced tools |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
   ];
   for (const r of reports) {
     for (const [split, s] of Object.entries(r.splits)) {
-      lines.push(`| ${r.name} (${r.tools} tools) | ${split} | ${s.tasks} | ${s.shown} (${pct(s.shownRate)}) | ${s.shownOrTop5} (${pct(s.shownOrTop5Rate)}) | ${s.intentShown} (${pct(s.intentShownRate)}) | ${s.meanTokens} (${pct(s.cutVsAll)}) | ${pct(r.presetMeanCut)} | ${r.overBudget.length ? r.overBudget.join(', ') : 'none'} | ${r.unplacedTools} |`);
+      lines.push(`| ${r.name} (${r.tools} tools) | ${split} | ${s.tasks} | ${s.shown} (${pct(s.shownRate)}) | ${s.shownOrTop5} (${pct(s.shownOrTop5Rate)}) | ${s.searchTop5} (${pct(s.searchTop5Rate)}) | ${s.intentShown} (${pct(s.intentShownRate)}) | ${s.meanTokens} (${pct(s.cutVsAll)}) | ${pct(r.presetMeanCut)} | ${r.overBudget.length ? r.overBudget.join(', ') : 'none'} | ${r.unplacedTools} |`);
     }
   }
   return lines.join('\n');
@@ -151,7 +156,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (args.includes('--misses')) {
     for (const r of reports) {
       for (const row of r.rows.filter((x) => !x.shown || !x.reached || !x.intentShown)) {
-        process.stderr.write(`${r.name} [${row.split}] ${row.shown ? 'shown' : row.reached ? 'top5 ' : 'MISS '} intent=${row.intentMode}${row.intentShown ? '' : '(no)'} mode=${row.mode}${row.known ? '' : '(unknown)'}: ${row.task}\n`);
+        process.stderr.write(`${r.name} [${row.split}] ${row.shown ? 'shown' : row.reached ? 'top5 ' : 'MISS '}${row.searchTop5 ? '' : ' (search alone misses)'} intent=${row.intentMode}${row.intentShown ? '' : '(no)'} mode=${row.mode}${row.known ? '' : '(unknown)'}: ${row.task}\n`);
       }
     }
   }

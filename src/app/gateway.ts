@@ -1,6 +1,7 @@
 import { buildCatalog, type Catalog, type CatalogTool, type ServerTools, type ToolDefinition } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { SearchIndex } from '../search/engine.js';
+import { EmbeddingSearch } from '../search/embedding-search.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
@@ -58,6 +59,7 @@ export class Gateway implements Hub {
   /** Set when the rc says `usage: true`. */
   readonly usage: UsageRecorder | undefined;
   private index: SearchIndex | undefined;
+  private semantic: EmbeddingSearch | undefined;
   /** Tools held back because they drifted from the lock under rc `pin` (by exposed name and id), with why: a call names the reason. */
   driftHeld: ReadonlyMap<string, string> = new Map();
   /** What each upstream may show, checked against the lock (rc `pin`). */
@@ -173,6 +175,12 @@ export class Gateway implements Hub {
     return this.index;
   }
 
+  /** Meaning for search from rc `discovery.embeddings` over the current catalog (set up on first use), or undefined. */
+  get embeddings(): EmbeddingSearch | undefined {
+    if (this.config.embeddings) this.semantic ??= new EmbeddingSearch(this.catalog.tools, this.config.embeddings, (message) => this.logger.warn(message), { env: this.env });
+    return this.config.embeddings ? this.semantic : undefined;
+  }
+
   /** lazytools' own tools for a strategy (memoized: their fingerprints are cached per object). */
   ownTools(strategy: ServedStrategy): ToolDefinition[] {
     let tools = this.ownToolsByStrategy.get(strategy);
@@ -193,7 +201,7 @@ export class Gateway implements Hub {
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     this.catalog = this.build();
-    this.index = undefined;
+    this.index = this.semantic = undefined;
     for (const session of this.sessions) session.catalogChanged();
     this.listsChanged('tools');
   }
@@ -228,7 +236,7 @@ export class Gateway implements Hub {
     const started = await Promise.allSettled(starting.map((u) => u.start()));
     for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
     this.catalog = this.build();
-    this.index = undefined;
+    this.index = this.semantic = undefined;
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     for (const session of this.sessions) session.reconfigure();

@@ -7,7 +7,7 @@ import type { RelayFailure } from '../handlers/caller.js';
 /** Requests one session may have in flight on the relay (a bound on memory, not on work). */
 export const MAX_INFLIGHT = 10_000;
 
-/** A transport that writes an already-serialized line (stdio, front/stdio.ts): answers pass through unparsed. */
+/** A transport that writes an already-serialized line (stdio, transports/stdio.ts): answers pass through unparsed. */
 export interface RawLineTransport {
   sendRawLine(line: string): void;
 }

@@ -5,7 +5,7 @@ import { projectFolder } from '../util/root.js';
 
 /**
  * Where a project's lock is, and its bytes: apart from lock.ts (which builds catalogs), so a
- * gateway answering its opening from start answers (front/start-answers.ts) loads neither the
+ * gateway answering its opening from start answers (transports/start-answers.ts) loads neither the
  * catalog builder nor its dependencies before the answers are out.
  */
 

@@ -30,7 +30,7 @@ const digests = new WeakMap<Uint8Array, string>();
 
 /**
  * The sha256 of a lock's bytes, computed once per buffer (about 35 ms at 18.6 MB): the stamp and
- * the start answers (front/start-answers.ts) are both keyed by it, and a start reads the lock once.
+ * the start answers (transports/start-answers.ts) are both keyed by it, and a start reads the lock once.
  */
 export function contentDigest(bytes: Uint8Array): string {
   let digest = digests.get(bytes);

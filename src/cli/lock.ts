@@ -9,6 +9,7 @@ import { compareStrings } from '../util/compare.js';
 import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { counted } from '../util/plural.js';
+import { warmEmbeddings } from './embeddings.js';
 
 const lockFlags = {
   config: configFlag,
@@ -51,5 +52,6 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
   // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
   await writeLock(out, makeLock(live.sources, config));
   io.err(`wrote ${out} (${counted(live.sources.reduce((n, s) => n + s.tools.length, 0), 'tool')} from ${counted(live.sources.length, 'server')})${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
+  await warmEmbeddings(live.sources, config, io);
   return failed ? 1 : 0;
 });

@@ -10,6 +10,7 @@ import { resolveIntentIn } from '../search/intent-catalog.js';
 import { defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
+import { denseFor } from './embeddings.js';
 
 const searchFlags = {
   ...projectOptions,
@@ -24,7 +25,8 @@ export const searchCommand: Command = defineCommand('search', searchFlags, { arg
   if (queries.length > MAX_QUERIES) throw new UsageError(`at most ${MAX_QUERIES} queries (QUERY and --query), one per step of a task`);
   const limit = intFlag(values.limit, 'limit', 5);
   const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
-  const hits = new SearchIndex(project.catalog.tools, project.catalog.groups).searchMany(queries, { limit });
+  const dense = await denseFor(project.catalog, project.config, queries, io);
+  const hits = new SearchIndex(project.catalog.tools, project.catalog.groups).searchMany(queries, { limit, dense });
   const rows = hits.map(({ tool, score }) => ({ name: tool.exposedName, server: tool.server, tool: tool.name, score, summary: tool.summary }));
   if (values.json) io.out(JSON.stringify(rows, null, 2));
   else if (rows.length === 0) io.out(`no tools match "${queries.join('; ').slice(0, 200)}"`);

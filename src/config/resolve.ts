@@ -3,7 +3,7 @@ import { didYouMean } from '../util/closest.js';
 import { dictionary, own } from '../util/own.js';
 import type { TokenizerName } from '../util/tokens.js';
 import { loadPresets, type Presets } from './presets.js';
-import type { DefinitionsSetting, GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
+import type { DefinitionsSetting, EmbeddingsConfig, GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
 
 /** A mode after presets, rc overrides and `extends` are folded together. */
 export interface ResolvedMode {
@@ -44,6 +44,8 @@ export interface ResolvedConfig {
   hiddenTools: 'allow' | 'reject';
   /** Cap on tools search made visible in one session (rc `discovery.maxEnabled`). */
   maxDiscovered: number;
+  /** An embeddings endpoint search adds meaning from (rc `discovery.embeddings`), with defaults applied. */
+  embeddings: EmbeddingsSettings | undefined;
   usage: boolean;
   /** Hold back tools whose live definition differs from the lock (rc `pin`). */
   pin: boolean;
@@ -67,6 +69,9 @@ export interface ResolvedConfig {
   /** Serve /metrics over HTTP (rc `metrics`). */
   metrics: boolean;
 }
+
+/** rc `discovery.embeddings` with its defaults (search/embeddings.ts reads it). */
+export type EmbeddingsSettings = EmbeddingsConfig & { weight: number; timeoutMs: number };
 
 /** Decayed call counts: mode -> `server:tool` id -> weight. */
 export type UsageWeights = ReadonlyMap<string, ReadonlyMap<string, number>>;
@@ -180,6 +185,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     tools: dictionary(Object.entries(rc.tools ?? {})),
     hiddenTools: rc.policy?.hiddenTools ?? 'allow',
     maxDiscovered: rc.discovery?.maxEnabled ?? 20,
+    embeddings: rc.discovery?.embeddings && { ...rc.discovery.embeddings, weight: rc.discovery.embeddings.weight ?? 0.25, timeoutMs: rc.discovery.embeddings.timeoutMs ?? 1500 },
     usage: rc.usage ?? false,
     pin: rc.pin ?? false,
     tokens,

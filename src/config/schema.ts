@@ -243,6 +243,18 @@ export const variantsSchema = z.strictObject({
   modes: z.array(key).optional().describe('Modes offered as variants (default: every mode).'),
 });
 
+/**
+ * An embeddings endpoint for search (search/embeddings.ts): tool texts are embedded once (at
+ * `lock` or on the first search, cached by definition), each search's queries as it runs.
+ */
+export const embeddingsSchema = z.strictObject({
+  url: z.string().min(1).describe('Base URL of an OpenAI-compatible API; lazytools POSTs to <url>/embeddings (e.g. http://127.0.0.1:11434/v1 for Ollama). `${VAR}` reads the environment.'),
+  model: z.string().min(1).describe('Embedding model name the endpoint serves (e.g. nomic-embed-text).'),
+  apiKey: z.string().optional().describe('Bearer token for the endpoint, best as `${VAR}` (redacted from logs).'),
+  weight: z.number().min(0).max(1).optional().describe('How much meaning counts against word matches, 0..1 (default 0.25; a strong model may warrant more).'),
+  timeoutMs: z.number().int().positive().optional().describe('Milliseconds a search waits for the endpoint before answering by words alone (default 1500).'),
+});
+
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   servers: z.record(name, serverSchema).optional(),
@@ -266,6 +278,7 @@ export const configSchema = z.strictObject({
   discovery: z
     .strictObject({
       maxEnabled: z.number().int().nonnegative().optional().describe('Cap on tools search_tools adds (discovers) into a session\'s list, least recently used out first (default 20).'),
+      embeddings: embeddingsSchema.optional().describe('An OpenAI-compatible embeddings endpoint (Ollama, llama.cpp, vLLM, a hosted API) whose vectors search adds to word matching; optional.'),
     })
     .optional(),
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
@@ -291,5 +304,6 @@ export type ModeConfig = z.infer<typeof modeSchema>;
 export type ToolOverride = z.infer<typeof toolOverrideSchema>;
 export type Strategy = z.infer<typeof strategySchema>;
 export type DefinitionsSetting = z.infer<typeof definitionsSchema>;
+export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
 /** The rc file as written (after validation). */
 export type RcConfig = z.infer<typeof configSchema>;

@@ -8,6 +8,7 @@ import type { FocusEvent, FocusState } from '../focus/state.js';
 import type { Era } from '../protocol/era.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { SearchIndex } from '../search/engine.js';
+import type { EmbeddingSearch } from '../search/embedding-search.js';
 import type { UsageRecorder } from '../usage/record.js';
 import type { CallOrigin, PromptDefinition, ResourceDefinition, TemplateDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -135,6 +136,8 @@ export interface CatalogHub {
   readonly catalog: Catalog;
   readonly config: ResolvedConfig;
   readonly search: SearchIndex;
+  /** Meaning for search from an embeddings endpoint (rc `discovery.embeddings`), when one is set up. */
+  readonly embeddings?: Pick<EmbeddingSearch, 'lookup'> | undefined;
   /** Tools held back because they drifted from the lock under rc `pin` (by exposed name and id), with why. */
   readonly driftHeld: ReadonlyMap<string, string>;
   readonly usage: UsageRecorder | undefined;

@@ -40,7 +40,7 @@ export async function handleMetaTool(session: Caller, name: string, raw: unknown
   }
 }
 
-function searchTools(session: Caller, raw: unknown): CallToolResult {
+async function searchTools(session: Caller, raw: unknown): Promise<CallToolResult> {
   const read = readArgs(searchToolsArgs, SEARCH_TOOLS, raw);
   if ('problem' in read) return toolError(read.problem);
   const { limit = 5, group, detail = 'summary', enable } = read.args;
@@ -56,7 +56,9 @@ function searchTools(session: Caller, raw: unknown): CallToolResult {
     mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
   // The mode's tools, held back (left out of its list to fit the budget) or shown, rank first.
   const fitted = modeFit(hub.catalog, config, session.mode);
-  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
+  // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
+  const dense = await hub.embeddings?.lookup(queries);
+  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(hub.config, session, session.strategy);

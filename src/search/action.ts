@@ -1,36 +1,32 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { stem, terms } from './text.js';
+import { searchVocabulary } from './vocabulary.js';
 
 /**
  * What a query asks to do and what a tool does, in three kinds: read, write, destroy. A query
  * that does not ask to change anything should find readers before writers, and a destructive
- * tool only when the query asks to delete; a tool whose verb is the query's ("list" ->
- * a `get` tool described "Get or list ...") goes first among equals.
+ * tool only when the query asks to delete; a tool whose verb is the query's ("list" -> a tool
+ * named `*_get`, described "Get or list ...") goes first among equals. The verbs are data:
+ * vocabulary/search/actions.json.
  */
 export const Action = { Read: 0, Write: 1, Destroy: 2 } as const;
 export type Action = (typeof Action)[keyof typeof Action];
 
-const DESTROY_WORDS = 'delete remove drop erase destroy purge kill terminate uninstall wipe clear clean cleanup revoke unset truncate discard forget'.split(' ');
-const WRITE_WORDS = (
-  'create add make new store save write update edit set change modify send post upload push move rename install start run deploy sync ' +
-  'schedule assign mark close merge insert put patch record append fill type click submit publish book reserve rerun restart scale trigger ' +
-  'archive complete resolve reply comment invite apply generate convert draw'
-).split(' ');
-/**
- * Verbs that name a way of reading: matched against a tool's name words and its description's
- * first words. (Write verbs are not: "add" would lift every add_* tool over the one that edits.)
- */
-const READ_WORDS = 'list get read show view find search fetch query look check describe count browse inspect open see analyze compare measure'.split(' ');
-
 let stems: { destroy: Set<string>; write: Set<string>; verbs: Set<string> } | undefined;
 
+/**
+ * The action verbs (vocabulary/search/actions.json), stemmed. Read verbs are also matched against
+ * a tool's name and its description's first words; write verbs are not ("add" would lift every
+ * add_* tool over the one that edits).
+ */
 function verbStems() {
-  stems ??= {
-    destroy: new Set(DESTROY_WORDS.map(stem)),
-    write: new Set(WRITE_WORDS.map(stem)),
-    verbs: new Set(READ_WORDS.map(stem)),
-  };
-  return stems;
+  if (stems) return stems;
+  const { actions } = searchVocabulary();
+  return (stems = {
+    destroy: new Set(actions.destroy.map(stem)),
+    write: new Set(actions.write.map(stem)),
+    verbs: new Set(actions.read.map(stem)),
+  });
 }
 
 /** Whether a stemmed term is one of the action verbs (read, write or destroy): a word that names no server. */

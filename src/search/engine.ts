@@ -3,6 +3,7 @@ import { MAX_QUERIES } from '../catalog/own-args.js';
 import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
 import { Action, actionFactor, isActionTerm, leadVerbs, queryAction, queryVerbs, toolAction } from './action.js';
+import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 
 /** One ranked search hit. */
 export interface SearchHit {
@@ -16,6 +17,8 @@ export interface SearchOptions {
   group?: string | undefined;
   /** Only tools this predicate keeps (e.g. a read-only mode's). */
   filter?: ((tool: CatalogTool) => boolean) | undefined;
+  /** Meaning next to words, per query (an embeddings endpoint; see dense.ts). */
+  dense?: DenseLookup | undefined;
 }
 
 /** Field weights: what a word in each field is worth relative to the description. */
@@ -127,7 +130,8 @@ export class SearchIndex {
     const limit = options.limit ?? 5;
     if (!(limit >= 1)) return [];
     const expansion = expandQuery(query);
-    if (expansion.length === 0 || this.tools.length === 0) return [];
+    const dense = options.dense?.(query);
+    if ((expansion.length === 0 && !dense) || this.tools.length === 0) return [];
     const scores = new Float64Array(this.tools.length);
     const matched = new Uint16Array(this.tools.length);
     const n = this.tools.length;
@@ -149,16 +153,17 @@ export class SearchIndex {
     const asks = queryAction(own);
     const wanted = queryVerbs(own);
     const ownSet = new Set(own);
-    const hits: SearchHit[] = [];
+    const hits: RankedDoc[] = [];
+    const keep = (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
+    // With meaning to fuse, a pool of lexical candidates; else the page asked for.
+    const depth = dense ? Math.max(limit, DENSE_POOL) : limit;
     // Up to a page of results: keep the best ones while scoring; for more, sort once at the end.
-    const small = limit <= 64;
+    const small = depth <= 64;
     for (let doc = 0; doc < n; doc++) {
       let score = scores[doc] ?? 0;
       if (score <= 0) continue;
       const tool = this.tools[doc];
-      if (!tool) continue;
-      if (options.group !== undefined && !tool.groups.includes(options.group)) continue;
-      if (options.filter && !options.filter(tool)) continue;
+      if (!tool || !keep(tool)) continue;
       // Reward tools whose name is covered by the query, and queries fully covered by the tool.
       const name = this.nameTerms[doc] ?? [];
       let covered = 0;
@@ -170,11 +175,12 @@ export class SearchIndex {
       if (wanted.length > 0 && this.verbs[doc]?.some((verb) => wanted.includes(verb))) score *= VERB_MATCH;
       const key = this.serverKeys[doc] ?? '';
       if (key !== '' && ownSet.has(key)) score *= SERVER_NAMED;
-      if (small) keepTop(hits, { tool, score }, limit);
-      else hits.push({ tool, score });
+      if (small) keepTop(hits, { tool, score, doc }, depth);
+      else hits.push({ tool, score, doc });
     }
     if (!small) hits.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    return hits.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
+    const ranked = dense ? fuseDense(hits.slice(0, depth), dense, this.tools, (doc) => keep(this.tools[doc] as CatalogTool), limit) : hits;
+    return ranked.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
 
   /**
@@ -249,10 +255,10 @@ function before(a: SearchHit, b: SearchHit): boolean {
  * Keeps `top` the best `limit` hits in order, one insertion at a time: a query over 10,000 tools
  * may match thousands, and sorting them all to return five cost more than the scoring.
  */
-function keepTop(top: SearchHit[], hit: SearchHit, limit: number): void {
-  if (top.length >= limit && !before(hit, top[top.length - 1] as SearchHit)) return;
+function keepTop<T extends SearchHit>(top: T[], hit: T, limit: number): void {
+  if (top.length >= limit && !before(hit, top[top.length - 1] as T)) return;
   let i = top.length;
-  while (i > 0 && before(hit, top[i - 1] as SearchHit)) i--;
+  while (i > 0 && before(hit, top[i - 1] as T)) i--;
   top.splice(i, 0, hit);
   if (top.length > limit) top.pop();
 }

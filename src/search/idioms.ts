@@ -1,38 +1,10 @@
-/**
- * Idioms whose words mislead one by one: "find out why" is no search, "log in" is not about
- * logs, "pull up the postmortem" is no git pull. Each is read as the one word it means, in queries
- * and tool text alike, before stemming and synonyms. Only phrases whose parts would each match
- * the wrong tools belong here; plain synonyms live in text.ts.
+import { searchVocabulary } from './vocabulary.js';
+
+/*
+ * Idioms whose words mislead one by one ("find out why" is no search, "log in" is not about logs):
+ * each is read as the one word it means, in queries and tool text alike, before stemming and
+ * synonyms. The phrases are data: vocabulary/search/idioms.json.
  */
-const IDIOMS: ReadonlyArray<readonly [string, string]> = [
-  ['find out', 'investigate'],
-  ['figure out', 'investigate'],
-  ['look into', 'investigate'],
-  ['dig into', 'investigate'],
-  ['pull up', 'retrieve'],
-  ['bring up', 'retrieve'],
-  ['look up', 'lookup'],
-  ['log in', 'login'],
-  ['log into', 'login'],
-  ['sign in', 'login'],
-  ['log out', 'logout'],
-  ['sign out', 'logout'],
-  ['sign up', 'signup'],
-  ['spin up', 'start'],
-  ['kick off', 'start'],
-  ['fire up', 'start'],
-  ['tear down', 'delete'],
-  ['shut down', 'stop'],
-  ['roll back', 'rollback'],
-  ['go over', 'review'],
-  ['go through', 'review'],
-  ['look over', 'review'],
-  ['takes so long', 'slow'],
-  ['take so long', 'slow'],
-  ['taking so long', 'slow'],
-  ['takes forever', 'slow'],
-  ['take forever', 'slow'],
-];
 
 /** First word -> the idioms starting with it, as word lists with their replacement. */
 let byFirst: Map<string, Array<{ rest: string[]; as: string }>> | undefined;
@@ -40,7 +12,7 @@ let byFirst: Map<string, Array<{ rest: string[]; as: string }>> | undefined;
 function table(): Map<string, Array<{ rest: string[]; as: string }>> {
   if (byFirst) return byFirst;
   byFirst = new Map();
-  for (const [phrase, as] of IDIOMS) {
+  for (const [phrase, as] of searchVocabulary().idioms) {
     const [first = '', ...rest] = phrase.split(' ');
     let list = byFirst.get(first);
     if (!list) byFirst.set(first, (list = []));

@@ -1,7 +1,8 @@
 import type { ResolvedMode } from '../config/resolve.js';
-import { normalized } from '../catalog/text.js';
 import { compareStrings } from '../util/compare.js';
+import { normalized } from '../catalog/text.js';
 import { expandQuery, terms } from './text.js';
+import { stem as singular } from '../util/stem.js';
 import { MAX_QUERY_CHARS } from './query.js';
 import { echoName } from '../util/errors.js';
 
@@ -33,8 +34,8 @@ const INTENT_THRESHOLD = 0.35;
 export function resolveIntent(input: string, modes: readonly ResolvedMode[], threshold = INTENT_THRESHOLD, evidence?: ReadonlyMap<string, number>): IntentMatch {
   // A task phrase, not a document: a megabyte intent was read whole against every mode's aliases.
   const phrase = input.slice(0, MAX_QUERY_CHARS);
-  const text = normalized(phrase);
   const expansion = expandQuery(phrase);
+  const text = stemmedWords(phrase);
   const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) + EVIDENCE_WEIGHT * (evidence?.get(mode.name) ?? 0) }));
   scored.sort((a, b) => b.score - a.score || compareStrings(a.mode, b.mode));
   const best = scored[0];
@@ -109,22 +110,37 @@ function headline(description: string): string {
   return `${space > HEADLINE / 2 ? cut.slice(0, space) : cut}…`;
 }
 
-function scoreMode(mode: ResolvedMode, text: string, expansion: Array<{ term: string; weight: number }>): number {
-  let score = 0;
-  const phrases = [mode.name.replace(/_/g, ' '), ...mode.aliases];
-  for (const phrase of phrases) {
-    const needle = normalized(phrase);
-    // An alias of stopwords only ("all") is in most phrases ("find all the TODOs"): found whole, it says nothing.
-    if (needle.trim().length > 0 && text.includes(needle) && terms(phrase).length > 0) score += 2 + needle.trim().split(' ').length;
-  }
-  const vocabulary = new Map<string, number>();
+const vocabularies = new WeakMap<ResolvedMode, { terms: Map<string, number>; phrases: string[] }>();
+
+/** A mode's words with their weights (name 1.5, aliases 1, description 0.5) and its name and aliases as stemmed phrases. */
+function vocabularyOf(mode: ResolvedMode): { terms: Map<string, number>; phrases: string[] } {
+  let vocabulary = vocabularies.get(mode);
+  if (vocabulary) return vocabulary;
+  const weights = new Map<string, number>();
   const add = (words: string[], weight: number) => {
-    for (const word of words) vocabulary.set(word, Math.max(vocabulary.get(word) ?? 0, weight));
+    for (const word of words) weights.set(word, Math.max(weights.get(word) ?? 0, weight));
   };
   add(terms(mode.name), 1.5);
   add(terms(mode.aliases.join(' ')), 1);
   add(terms(mode.description), 0.5);
-  for (const { term, weight } of expansion) score += (vocabulary.get(term) ?? 0) * weight;
+  // An alias of stopwords only ("all") is in most phrases ("find all the TODOs"): found whole, it says nothing.
+  const phrases = [mode.name.replace(/_/g, ' '), ...mode.aliases].filter((phrase) => terms(phrase).length > 0).map(stemmedWords);
+  vocabulary = { terms: weights, phrases };
+  vocabularies.set(mode, vocabulary);
+  return vocabulary;
+}
+
+/** A text's words, plurals made singular, between spaces: " any open incident " for "Any open incidents?". */
+function stemmedWords(text: string): string {
+  return ` ${normalized(text).trim().split(' ').filter((word) => word.length > 0).map(singular).join(' ')} `;
+}
+
+function scoreMode(mode: ResolvedMode, text: string, expansion: ReadonlyArray<{ term: string; weight: number }>): number {
+  let score = 0;
+  const vocabulary = vocabularyOf(mode);
+  // A name or alias found whole, plurals or not ("open incidents" has the alias "incident").
+  for (const phrase of vocabulary.phrases) if (text.includes(phrase)) score += 2 + phrase.trim().split(' ').length;
+  for (const { term, weight } of expansion) score += (vocabulary.terms.get(term) ?? 0) * weight;
   return score;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Query hygiene: raw task text as an agent or a user pastes it carries URLs, file paths, ids,
- * hashes and base64 blobs. Their fragments are not what the task is about and, left in, they
+ * hashes, email addresses and base64 blobs. Their fragments are not what the task is about and, left in, they
  * outnumber the words that are. Before a query is tokenized, a URL becomes its host's words
  * (and a few plain path words), a path its last name, an opaque token nothing; the text read is
  * bounded, so a query's work is too.
@@ -30,11 +30,13 @@ const HOST_NOISE = new Set('www m com org net io dev app ai co uk de fr jp cn ru
 const PATH_NOISE = new Set('home root users user tmp var usr opt mnt src lib bin etc data documents desktop downloads'.split(' '));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BLOB = /^[A-Za-z0-9+/=_-]{40,}$/;
+/** An email address names a person, not what to do: "email tom@acme.io the checklist" is about sending email. */
+const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i;
 const EDGE_PUNCTUATION = /^[("'`<[{]+|[)"'`>\]},.;:!?]+$/g;
 
 /**
  * The query text that carries meaning: URLs as host words, paths as their last name, opaque
- * tokens (UUIDs, hashes, long ids, base64) dropped, about `MAX_QUERY_CHARS` kept.
+ * tokens (UUIDs, hashes, long ids, base64, email addresses) dropped, about `MAX_QUERY_CHARS` kept.
  *
  * @example
  * cleanQuery('summarize https://www.youtube.com/watch?v=dQw4w9WgXcQ'); // 'summarize youtube watch'
@@ -42,7 +44,7 @@ const EDGE_PUNCTUATION = /^[("'`<[{]+|[)"'`>\]},.;:!?]+$/g;
 export function cleanQuery(query: string): string {
   const text = query.length > MAX_QUERY_READ ? query.slice(0, MAX_QUERY_READ) : query;
   // Plain prose (no URL, path or long token) passes unchanged: most queries.
-  if (text.length <= MAX_QUERY_CHARS && !/[/\\:]|\S{20,}/.test(text)) return text;
+  if (text.length <= MAX_QUERY_CHARS && !/[/\\:@]|\S{20,}/.test(text)) return text;
   const out: string[] = [];
   let kept = 0;
   for (const raw of text.split(/\s+/)) {
@@ -67,7 +69,7 @@ export function isOpaqueWord(word: string): boolean {
 }
 
 function isOpaque(token: string): boolean {
-  if (UUID.test(token)) return true;
+  if (UUID.test(token) || EMAIL_ADDRESS.test(token)) return true;
   if (BLOB.test(token) && !/^[a-z]+(?:[-_][a-z]+)*$/i.test(token)) return true;
   if (token.startsWith('data:') && token.length > 40) return true;
   return /^[A-Za-z0-9]+$/.test(token) && token.length >= 12 && isOpaqueWord(token.toLowerCase());

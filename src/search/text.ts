@@ -2,44 +2,53 @@ import { stem as porter2 } from 'porter2';
 import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from './query.js';
 import { unicodeWords } from './tokenize.js';
 import { readIdioms } from './idioms.js';
+import { searchVocabulary } from './vocabulary.js';
 
 /**
  * Query and document text processing for search: words of every script (see tokenize.ts),
- * stopwords, the Porter2 stemmer for English words and a small synonym table (pull request / PR,
- * bug / issue, CVE / advisory / vulnerability, ...). No model, no network: the same input always
- * gives the same terms.
+ * stopwords, the Porter2 stemmer for English words and a synonym table (pull request / PR,
+ * bug / issue, CVE / advisory / vulnerability, ...), the word lists as reviewed data in
+ * vocabulary/search/ (vocabulary.ts). No model, no network: the same input always gives the
+ * same terms.
  */
 
-const STOPWORDS = new Set(
-  'a an and are as at be by can do does for from get give has have how i in into is it its my of on or our please show that the their them then there these this to use using want we what when where which who will with you your all any some need needs tool tools'.split(' '),
-);
-
-/**
- * Words that say how, not what: a query's generic verbs ("make", "save", "help") weigh less than
- * its object words, so "save the summary as a note" is about notes more than about saving.
- */
-const GENERIC = new Set('make save set put take help try let see check handle perform provide just also via like'.split(' '));
-const GENERIC_WEIGHT = 0.5;
-
-/**
- * Parts of a user interface. The word before one names which part ("the search page", "the
- * checkout page", "the pay button"), not what to do with it: a tool acts on any page, so
- * "search" there should not call up search tools, nor "checkout" a git checkout.
- */
-const UI_PARTS = new Set('page pages screen form button field modal dialog popup box bar menu panel widget banner'.split(' '));
-/** Words before a part that still say which tool: a new page, the open page. */
-const PART_KEEPS = new Set('new open current active main same blank whole full entire'.split(' '));
-const PART_NAME_WEIGHT = 0.3;
-
-function namesPart(word: string, next: string | undefined): boolean {
-  return next !== undefined && UI_PARTS.has(next) && !PART_KEEPS.has(word) && !UI_PARTS.has(word);
+/** Query and tool-text word roles, from the shipped vocabulary (read on first use). */
+interface Roles {
+  stopwords: ReadonlySet<string>;
+  generic: ReadonlySet<string>;
+  uiParts: ReadonlySet<string>;
+  partKeeps: ReadonlySet<string>;
+  /** Matches a hyphenated modifier's second half ("-related" of "LLM-related"), to drop it. */
+  modifierSuffix: RegExp;
 }
 
-/**
- * A hyphenated modifier ("LLM-related", "cloud-based") says what the thing is about with its
- * first half; the second half would otherwise match unrelated tools ("relations").
- */
-const MODIFIER_SUFFIX = /-(?:related|based|specific|oriented|powered|driven|friendly|enabled|aware|style|like)\b/gi;
+let roles: Roles | undefined;
+
+function wordRoles(): Roles {
+  if (roles) return roles;
+  const vocabulary = searchVocabulary();
+  return (roles = {
+    stopwords: vocabulary.stopwords,
+    generic: vocabulary.generic,
+    uiParts: vocabulary.uiParts,
+    partKeeps: vocabulary.partKeeps,
+    modifierSuffix: new RegExp(`-(?:${vocabulary.modifierSuffixes.join('|')})\\b`, 'gi'),
+  });
+}
+
+/** A query's own generic verb ("make", "save", "help") weighs this much: it says how, not what. */
+const GENERIC_WEIGHT = 0.5;
+/** The word before a part of a user interface ("the search page") weighs this much: it names which part. */
+const PART_NAME_WEIGHT = 0.3;
+
+function namesPart(word: string, next: string | undefined, { uiParts, partKeeps }: Roles): boolean {
+  return next !== undefined && uiParts.has(next) && !partKeeps.has(word) && !uiParts.has(word);
+}
+
+/** Drops hyphenated modifiers' second halves: "LLM-related" is about LLMs, not relations. */
+function withoutModifiers(text: string): string {
+  return text.includes('-') ? text.replace(wordRoles().modifierSuffix, '') : text;
+}
 
 /** A text's words, idioms read as the word they mean (idioms.ts). */
 function words(text: string): readonly string[] {
@@ -67,90 +76,24 @@ export function stem(word: string): string {
 
 /** Stemmed terms of a text, stopwords dropped. */
 export function terms(text: string): string[] {
+  const { stopwords } = wordRoles();
   const out: string[] = [];
-  for (const word of words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text)) if (!STOPWORDS.has(word)) out.push(stem(word));
+  for (const word of words(withoutModifiers(text))) if (!stopwords.has(word)) out.push(stem(word));
   return out;
 }
 
-/**
- * Synonyms: each entry's phrases are interchangeable. Query phrases expand to the others at a
- * lower weight, so "leaked credentials" finds secret scanning and "PR" finds pull requests.
- */
-const SYNONYMS: string[][] = [
-  ['pr', 'pull request', 'merge request', 'mr'],
-  ['bug', 'issue', 'ticket', 'defect'],
-  ['cve', 'advisory', 'vulnerability', 'vulnerable', 'security alert', 'ghsa'],
-  ['leaked credentials', 'leaked secret', 'exposed token', 'secret scanning', 'credential leak', 'api key', 'secret'],
-  ['dependency', 'dependabot', 'package', 'library'],
-  ['static analysis', 'code scanning', 'codeql', 'sast'],
-  ['ci', 'actions', 'workflow', 'pipeline', 'build', 'job'],
-  ['log', 'logs', 'output', 'print', 'printed', 'stdout'],
-  ['repo', 'repository', 'project'],
-  ['folder', 'directory', 'dir'],
-  ['file', 'document'],
-  ['delete', 'remove', 'drop', 'erase'],
-  ['create', 'add', 'new', 'make', 'open', 'report', 'raise', 'draft'],
-  ['list', 'show', 'enumerate'],
-  ['read', 'view', 'fetch', 'get', 'see', 'look at', 'contents', 'open', 'grab', 'retrieve'],
-  ['edit', 'modify', 'change', 'update', 'patch'],
-  ['write', 'save', 'store', 'overwrite'],
-  ['find', 'search', 'look for', 'lookup', 'query', 'recall', 'remember about', 'what do you know'],
-  ['move', 'rename', 'relocate'],
-  ['comment', 'reply', 'remark', 'feedback'],
-  ['review', 'approve', 'code review'],
-  ['ask', 'request', 'invite'],
-  ['diff', 'changes', 'what changed', 'patch'],
-  ['merge', 'land', 'integrate'],
-  ['notification', 'inbox', 'alert', 'mention'],
-  ['assign', 'assignee', 'owner', 'delegate'],
-  ['label', 'tag'],
-  ['milestone', 'sprint', 'iteration', 'deadline'],
-  ['board', 'project', 'kanban', 'roadmap'],
-  ['user', 'person', 'people', 'member', 'account', 'profile'],
-  ['org', 'organization', 'company'],
-  ['team', 'group'],
-  ['gist', 'snippet', 'paste'],
-  ['discussion', 'forum', 'thread'],
-  ['memory', 'remember', 'knowledge graph', 'entity', 'observation', 'note', 'fact'],
-  ['relation', 'relationship', 'link', 'connection'],
-  ['think', 'reason', 'reasoning', 'step by step', 'sequential thinking', 'plan'],
-  ['env', 'environment', 'variable', 'config'],
-  ['star', 'favorite', 'bookmark'],
-  ['fork', 'copy'],
-  ['branch', 'ref'],
-  ['commit', 'change history', 'history', 'revision'],
-  ['blame', 'who changed', 'who wrote', 'authorship'],
-  ['release', 'version', 'changelog'],
-  ['tree', 'structure', 'layout', 'hierarchy'],
-  ['size', 'metadata', 'info', 'stat', 'detail'],
-  ['sum', 'add numbers', 'arithmetic', 'math'],
-  ['image', 'picture', 'logo', 'png'],
-  ['compress', 'zip', 'gzip', 'archive'],
-  ['me', 'myself', 'whoami', 'who am i', 'logged in', 'current user', 'authenticated user', 'my account'],
-  ['duplicate', 'dupe', 'similar'],
-  ['collaborator', 'contributor', 'access'],
-  ['trigger', 'run', 'rerun', 'start', 'dispatch'],
-  ['close', 'reopen', 'state', 'status'],
-  ['sub issue', 'subtask', 'child issue', 'parent issue'],
-  ['reaction', 'emoji', 'thumbs up'],
-  ['quality', 'lint', 'code smell'],
-  ['draft', 'wip', 'ready for review'],
-  ['push', 'upload', 'publish'],
-  ['network request', 'api call', 'api calls', 'xhr', 'http request', 'network call', 'network traffic'],
-  ['performance', 'slow', 'takes so long', 'perf', 'latency', 'profiling', 'speed up', 'load time'],
-  ['process', 'dev server', 'running command', 'background job'],
-  ['kubernetes', 'k8s', 'kube', 'pod', 'pods', 'kubectl', 'namespace', 'cluster'],
-  ['investigate', 'diagnose', 'debug', 'troubleshoot', 'inspect', 'describe', 'root cause'],
-  ['login', 'credentials', 'password', 'fill form'],
-  ['accessibility', 'a11y'],
-  ['terminal', 'shell', 'command line', 'cli', 'npm', 'npx', 'yarn', 'pnpm', 'bash'],
-  ['meeting', 'event', 'calendar', 'appointment'],
-  ['rollout', 'rollback', 'restart', 'redeploy'],
-  ['extract', 'scrape', 'article text', 'page content'],
-  ['export', 'download', 'save as'],
-  ['database', 'data source', 'datasource', 'db'],
-  ['mark as done', 'mark as complete', 'complete', 'update status'],
-];
+/** What a query's lead word means beyond itself ("email" -> "send email"), when it is a lead verb. */
+function leadVerb(list: readonly string[]): string | undefined {
+  const { openers, leadVerbs } = searchVocabulary();
+  for (let i = 0; i < list.length && i < LEAD_WINDOW; i++) {
+    const word = list[i] ?? '';
+    if (!openers.has(word)) return leadVerbs.get(word);
+  }
+  return undefined;
+}
+
+/** Words read from a query's start to find its verb ("could you please just ..."). */
+const LEAD_WINDOW = 8;
 
 export interface Expansion {
   term: string;
@@ -175,7 +118,7 @@ let synonymEntries: Map<string, SynonymEntry[]> | undefined;
 function synonyms(): Map<string, SynonymEntry[]> {
   if (synonymEntries) return synonymEntries;
   const byFirst = new Map<string, SynonymEntry[]>();
-  for (const set of SYNONYMS) {
+  for (const set of searchVocabulary().synonyms) {
     set.forEach((text, i) => {
       const phrase = words(text).map(stem);
       const first = phrase[0];
@@ -205,17 +148,28 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   let own = 0;
   const kept: string[] = [];
   let read = 0;
-  const list = words(text.includes('-') ? text.replace(MODIFIER_SUFFIX, '') : text);
+  const list = words(withoutModifiers(text));
+  const role = wordRoles();
   for (let i = 0; i < list.length; i++) {
     const word = list[i] ?? '';
     if (own >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
     if (word.length > MAX_WORD_CHARS || isOpaqueWord(word)) continue;
     const term = stem(word);
     kept.push(term);
-    if (STOPWORDS.has(word) || weights.has(term)) continue;
-    add(term, GENERIC.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1]) ? PART_NAME_WEIGHT : 1);
+    if (role.stopwords.has(word) || weights.has(term)) continue;
+    add(term, role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1], role) ? PART_NAME_WEIGHT : 1);
     owned.add(term);
     own++;
+  }
+  // A request's first word is its verb: "email Tom ..." sends an email (vocabulary/search/lead-verbs.json).
+  const means = leadVerb(list);
+  if (means !== undefined) {
+    for (const word of words(means)) {
+      const term = stem(word);
+      if (!weights.has(term)) kept.push(term);
+      add(term, 1);
+      owned.add(term);
+    }
   }
   for (let i = 0; i < kept.length; i++) {
     for (const entry of synonyms().get(kept[i] ?? '') ?? []) {

@@ -146,7 +146,7 @@ export interface TwinUpstream {
  * second connection in 2026-07-28 when the server speaks it, so its own input_required rounds
  * reach the client as it sent them (keys, state, several rounds) with nothing kept here. Not for
  * a stdio server (a second process would not share its state) nor one that speaks only 2025:
- * their requests to the client become lazytools' own rounds (front/input-rounds.ts).
+ * their requests to the client become lazytools' own rounds (callers/input-rounds.ts).
  */
 export class TwinSlot<T extends TwinUpstream> {
   /** null once the server proved 2025-only: asked once per process. */

@@ -5,7 +5,7 @@ import { stderrLogger } from './log.js';
 
 /*
  * lazytools' user cache: files that make a start faster and never change what it does (verified-
- * lock stamps, catalog/lock-stamp.ts; start answers, front/start-answers.ts). Never in the
+ * lock stamps, catalog/lock-stamp.ts; start answers, transports/start-answers.ts). Never in the
  * project, whose files anyone who can open a pull request may write.
  */
 

@@ -83,7 +83,7 @@ describe('README walk', () => {
     expect(Object.keys(rc.servers)).toEqual(['memory']);
   });
 
-  it('installs from a packed tarball like any npm CLI: global bin, npx in a project, the library, modes/', () => {
+  it('installs from a packed tarball like any npm CLI: global bin, npx in a project, the library, modes/ and vocabulary/', () => {
     // The README's install command (`npm i -g ./lazytools-*.tgz` from a checkout) into a temp prefix;
     // dependencies come from the npm cache `npm ci` filled (--prefer-offline), else the registry.
     const work = tempTree({ 'package.json': '{"name":"walk-install","private":true}' });
@@ -105,6 +105,10 @@ describe('README walk', () => {
     const status = installed(['status', '--json', '--catalog', REFERENCE_CATALOG], work);
     expect(status.status, status.stderr).toBe(0);
     expect((JSON.parse(status.stdout) as { modes: unknown[] }).modes).toHaveLength(readdirSync(path.join(ROOT, 'modes')).filter((file) => file !== 'groups.json').length);
+    // vocabulary/ too: search reads its word lists there ("folder" is a directory, "make a new" creates).
+    const found = installed(['search', 'make a new folder', '--catalog', REFERENCE_CATALOG, '--json'], work);
+    expect(found.status, found.stderr).toBe(0);
+    expect((JSON.parse(found.stdout) as Array<{ tool: string }>)[0]?.tool).toBe('create_directory');
     // init's snippet starts the installed package, by absolute paths that outlive the shell.
     const shown = installed(['init', '--from', 'claude-desktop', '--out', path.join(work, 'rc.json')], work);
     expect(shown.status, shown.stderr).toBe(0);

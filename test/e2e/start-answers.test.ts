@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GITHUB_CATALOG, startCli, stopAll, tempTree } from '../harness/index.js';
 
-// Start answers through the real CLI (front/start-answers.ts): `lazytools serve` over stdio on a
+// Start answers through the real CLI (transports/start-answers.ts): `lazytools serve` over stdio on a
 // lock answers initialize and the first tools/list from an earlier start's answers, then builds
 // its catalog and checks them. The lock is the GitHub server's catalog (117 tools), in mode `all`.
 

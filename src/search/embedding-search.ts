@@ -1,0 +1,82 @@
+import type { CatalogTool } from '../catalog/catalog.js';
+import { DENSE_POOL, type DenseLookup, type DenseQuery } from './dense.js';
+import { MAX_QUERIES } from '../catalog/own-args.js';
+import { EmbeddingsClient, type EmbeddingsSettings } from './embeddings.js';
+import { ToolVectors, type FillReport } from './tool-vectors.js';
+import { userCacheFolder } from '../util/user-cache.js';
+
+/**
+ * The embeddings endpoint at search time: the catalog's tool vectors (filled once, from the user
+ * cache and then the endpoint, in the background of the first search) and each search's query
+ * vectors, as a `DenseLookup` for the engine. Every failure degrades to words alone: a search
+ * never waits longer than the configured timeout for meaning, and never fails for it.
+ */
+export class EmbeddingSearch {
+  private readonly client: EmbeddingsClient | undefined;
+  private readonly vectors: ToolVectors | undefined;
+  private ready = false;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    tools: readonly CatalogTool[],
+    readonly settings: EmbeddingsSettings,
+    private readonly warn: (message: string) => void,
+    options: { env?: NodeJS.ProcessEnv | undefined; cacheFolder?: string | undefined } = {},
+  ) {
+    try {
+      this.client = new EmbeddingsClient(settings, options.env ?? process.env);
+      this.vectors = new ToolVectors(tools, this.client, options.cacheFolder ?? userCacheFolder('embeddings', options.env ?? process.env));
+    } catch (error) {
+      this.warnOnce('setup', `discovery.embeddings: ${(error as Error).message}; search uses words only`);
+    }
+  }
+
+  /** Fills the tool vectors (once): cached ones, then the endpoint for the rest. */
+  async warm(): Promise<FillReport | undefined> {
+    if (!this.vectors) return undefined;
+    const report = await this.vectors.fill();
+    this.ready = true;
+    if (report.error) this.warnOnce('fill', `discovery.embeddings: ${this.client?.endpoint}: ${report.error}; ${this.vectors.count} of ${this.vectors.tools.length} tools have vectors, the others are found by words only`);
+    return report;
+  }
+
+  /**
+   * The dense side of a search over `queries`, or undefined (words only) when the endpoint is not
+   * set up, the tool vectors are not ready within the timeout, or the queries cannot be embedded.
+   */
+  async lookup(queries: readonly string[]): Promise<DenseLookup | undefined> {
+    const { client, vectors } = this;
+    const list = [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
+    if (!client || !vectors || list.length === 0) return undefined;
+    const started = Date.now();
+    const warming = this.warm();
+    if (!this.ready) await Promise.race([warming, delay(this.settings.timeoutMs)]);
+    if (vectors.count === 0) return undefined;
+    const remaining = Math.max(1, this.settings.timeoutMs - (Date.now() - started));
+    let embedded: Float32Array[];
+    try {
+      embedded = await client.embed(list, remaining);
+    } catch (error) {
+      this.warnOnce('query', `discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; searches use words only while it fails`);
+      return undefined;
+    }
+    const byQuery = new Map<string, DenseQuery>();
+    list.forEach((query, i) => {
+      const vector = embedded[i];
+      if (!vector) return;
+      byQuery.set(query, { similarity: (doc) => vectors.similarity(doc, vector), nearest: vectors.nearest(vector, DENSE_POOL), weight: this.settings.weight });
+    });
+    return (query) => byQuery.get(query.trim());
+  }
+
+  /** One warning per kind of failure (setup, filling the tool vectors, embedding queries): a failing endpoint must not flood the log. */
+  private warnOnce(kind: string, message: string): void {
+    if (this.warned.has(kind)) return;
+    this.warned.add(kind);
+    this.warn(message);
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,121 @@
+import { interpolate } from '../config/env.js';
+import type { EmbeddingsSettings } from '../config/resolve.js';
+import { isObject } from '../util/json.js';
+
+/**
+ * An OpenAI-compatible embeddings endpoint (`POST {url}/embeddings`, `{ model, input }` in,
+ * `{ data: [{ index, embedding }] }` out): Ollama, llama.cpp, vLLM, LM Studio or a hosted API,
+ * for users who run one (rc `discovery.embeddings`). Never required: search is lexical without
+ * it, and falls back to lexical whenever the endpoint is slow, down or answers nonsense.
+ */
+/** The endpoint's settings: rc `discovery.embeddings` with defaults (config/resolve.ts). */
+export type { EmbeddingsSettings } from '../config/resolve.js';
+
+/** Texts per request when embedding a catalog. */
+export const EMBED_BATCH = 64;
+/** Characters of one text sent at most (a tool's name and description start say what it does). */
+export const MAX_EMBED_CHARS = 2_000;
+/** Bytes of one answer read at most: 64 vectors of 4,096 numbers in JSON fit well within it. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** Dimensions accepted at most (the largest common models have 4,096). */
+const MAX_DIMS = 8_192;
+
+/** A failure of the endpoint, with a message fit for a log line (never the key). */
+export class EmbeddingsError extends Error {}
+
+/** The endpoint's client: one POST per batch, answers validated and bounded. */
+export class EmbeddingsClient {
+  readonly endpoint: string;
+  private readonly headers: Record<string, string>;
+
+  /** @throws ConfigError when `url` or `apiKey` names an unset variable, or `url` is not http(s). */
+  constructor(
+    readonly settings: EmbeddingsSettings,
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    const url = new URL(interpolate(settings.url, env, 'discovery.embeddings.url'));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EmbeddingsError(`discovery.embeddings.url: expected an http or https URL, got ${url.protocol}`);
+    this.endpoint = `${url.href.replace(/\/+$/, '')}/embeddings`;
+    this.headers = { 'content-type': 'application/json' };
+    if (settings.apiKey !== undefined) this.headers.authorization = `Bearer ${interpolate(settings.apiKey, env, 'discovery.embeddings.apiKey')}`;
+  }
+
+  /**
+   * One vector per input, in order, each normalized to length 1.
+   *
+   * @throws EmbeddingsError when the endpoint fails, times out or answers something else.
+   */
+  async embed(inputs: readonly string[], timeoutMs: number): Promise<Float32Array[]> {
+    if (inputs.length === 0) return [];
+    let response: Response;
+    try {
+      response = await fetch(this.endpoint, {
+        method: 'POST',
+        headers: this.headers,
+        body: JSON.stringify({ model: this.settings.model, input: inputs.map((text) => text.slice(0, MAX_EMBED_CHARS)) }),
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      const name = (error as Error).name;
+      throw new EmbeddingsError(name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach it (${(error as Error).message})`);
+    }
+    const text = await readBounded(response);
+    if (!response.ok) throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new EmbeddingsError('the answer is not JSON');
+    }
+    return vectorsOf(json, inputs.length);
+  }
+}
+
+/** The answer's body as text, refused past MAX_ANSWER_BYTES. */
+async function readBounded(response: Response): Promise<string> {
+  const length = Number(response.headers.get('content-length') ?? 0);
+  if (length > MAX_ANSWER_BYTES) throw new EmbeddingsError(`the answer is over ${MAX_ANSWER_BYTES} bytes`);
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new EmbeddingsError(`the answer is over ${MAX_ANSWER_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `data[].embedding` ordered by `index`, checked (one per input, same length, finite) and normalized. */
+function vectorsOf(json: unknown, count: number): Float32Array[] {
+  const data = isObject(json) && Array.isArray(json.data) ? json.data : undefined;
+  if (!data || data.length !== count) throw new EmbeddingsError(`expected ${count} embeddings in "data", got ${data ? data.length : 'none'}`);
+  const out: Float32Array[] = new Array<Float32Array>(count);
+  let dims = -1;
+  data.forEach((item: unknown, position: number) => {
+    const embedding = isObject(item) ? item.embedding : undefined;
+    const index = isObject(item) && typeof item.index === 'number' ? item.index : position;
+    if (!Array.isArray(embedding) || embedding.length === 0 || embedding.length > MAX_DIMS) throw new EmbeddingsError('an embedding is not an array of numbers');
+    if (dims === -1) dims = embedding.length;
+    if (embedding.length !== dims || !Number.isInteger(index) || index < 0 || index >= count || out[index]) throw new EmbeddingsError('embeddings of different lengths or indexes');
+    const vector = new Float32Array(dims);
+    let norm = 0;
+    for (let i = 0; i < dims; i++) {
+      const x = embedding[i] as unknown;
+      if (typeof x !== 'number' || !Number.isFinite(x)) throw new EmbeddingsError('an embedding holds something other than finite numbers');
+      vector[i] = x;
+      norm += x * x;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let i = 0; i < dims; i++) vector[i] = (vector[i] ?? 0) / norm;
+    out[index] = vector;
+  });
+  return out;
+}

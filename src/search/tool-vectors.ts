@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CatalogTool } from '../catalog/catalog.js';
+import { writeCacheFile } from '../util/user-cache.js';
+import { EMBED_BATCH, MAX_EMBED_CHARS, type EmbeddingsClient } from './embeddings.js';
+import { unicodeWords } from './tokenize.js';
+
+/** Cache files kept (one per endpoint and model). */
+const CACHE_FILES = 8;
+/** Vectors one cache file keeps at most (the current catalog's first). */
+const CACHE_ENTRIES = 50_000;
+/** How long one batch of tool texts may take. */
+const BATCH_TIMEOUT_MS = 120_000;
+
+/** What filling the vectors did: embedded now, read from the cache, and the endpoint's failure if any. */
+export interface FillReport {
+  embedded: number;
+  cached: number;
+  error?: string | undefined;
+}
+
+/**
+ * One vector per catalog tool from an embeddings endpoint, kept quantized (int8 and a scale per
+ * row: a quarter of float32) and cached in the user cache by the digest of the text embedded, so a
+ * catalog read again, or a re-lock, only pays for tools whose definition changed.
+ */
+export class ToolVectors {
+  private dims = 0;
+  private rows = new Int8Array(0);
+  private readonly scales: Float32Array;
+  private readonly have: Uint8Array;
+  private readonly digests: string[];
+  private readonly texts: string[];
+  private filling: Promise<FillReport> | undefined;
+
+  constructor(
+    readonly tools: readonly CatalogTool[],
+    private readonly client: EmbeddingsClient,
+    private readonly cacheFolder: string | undefined,
+  ) {
+    this.scales = new Float32Array(tools.length);
+    this.have = new Uint8Array(tools.length);
+    this.texts = tools.map(toolText);
+    this.digests = this.texts.map((text) => createHash('sha256').update(text).digest('base64url').slice(0, 22));
+  }
+
+  /** How many tools have a vector. */
+  get count(): number {
+    let n = 0;
+    for (const flag of this.have) n += flag;
+    return n;
+  }
+
+  /** Reads cached vectors and embeds the rest (once; later calls share the first). */
+  fill(): Promise<FillReport> {
+    this.filling ??= this.load();
+    return this.filling;
+  }
+
+  /** Cosine of tool `doc` with a normalized query vector, or undefined when the tool has none. */
+  similarity(doc: number, query: Float32Array): number | undefined {
+    if (this.have[doc] !== 1 || query.length !== this.dims) return undefined;
+    let dot = 0;
+    const base = doc * this.dims;
+    for (let i = 0; i < this.dims; i++) dot += (query[i] ?? 0) * (this.rows[base + i] ?? 0);
+    return dot * (this.scales[doc] ?? 0);
+  }
+
+  /** The `limit` tools closest to a normalized query vector, best first. */
+  nearest(query: Float32Array, limit: number): Array<{ doc: number; similarity: number }> {
+    const out: Array<{ doc: number; similarity: number }> = [];
+    for (let doc = 0; doc < this.tools.length; doc++) {
+      const similarity = this.similarity(doc, query);
+      if (similarity === undefined) continue;
+      if (out.length >= limit && similarity <= (out[out.length - 1]?.similarity ?? -Infinity)) continue;
+      let i = out.length;
+      while (i > 0 && similarity > (out[i - 1]?.similarity ?? Infinity)) i--;
+      out.splice(i, 0, { doc, similarity });
+      if (out.length > limit) out.pop();
+    }
+    return out;
+  }
+
+  private async load(): Promise<FillReport> {
+    const cache = this.readCache();
+    let cached = 0;
+    const missing: number[] = [];
+    this.tools.forEach((_, doc) => {
+      const entry = cache.vectors.get(this.digests[doc] ?? '');
+      if (entry && this.set(doc, entry, cache.dims)) cached++;
+      else missing.push(doc);
+    });
+    let embedded = 0;
+    let error: string | undefined;
+    for (let i = 0; i < missing.length; i += EMBED_BATCH) {
+      const batch = missing.slice(i, i + EMBED_BATCH);
+      try {
+        const vectors = await this.client.embed(batch.map((doc) => this.texts[doc] ?? ''), BATCH_TIMEOUT_MS);
+        batch.forEach((doc, k) => {
+          const vector = vectors[k];
+          if (vector && this.set(doc, quantize(vector), vector.length)) embedded++;
+        });
+      } catch (failure) {
+        error = (failure as Error).message;
+        break;
+      }
+    }
+    if (embedded > 0) this.writeCache(cache.vectors);
+    return { embedded, cached, error };
+  }
+
+  /** Stores a quantized row; false when its length differs from the vectors already held. */
+  private set(doc: number, entry: { row: Int8Array; scale: number }, dims: number): boolean {
+    if (this.dims === 0) {
+      this.dims = dims;
+      this.rows = new Int8Array(this.tools.length * dims);
+    }
+    if (dims !== this.dims || entry.row.length !== dims) return false;
+    this.rows.set(entry.row, doc * dims);
+    this.scales[doc] = entry.scale;
+    this.have[doc] = 1;
+    return true;
+  }
+
+  private cacheName(): string {
+    return `${createHash('sha256').update(`${this.client.endpoint}\u0000${this.client.settings.model}`).digest('base64url').slice(0, 22)}.json`;
+  }
+
+  /** The cache file's vectors (none when it is missing, unreadable or of other dimensions). */
+  private readCache(): { dims: number; vectors: Map<string, { row: Int8Array; scale: number }> } {
+    const vectors = new Map<string, { row: Int8Array; scale: number }>();
+    if (!this.cacheFolder) return { dims: 0, vectors };
+    try {
+      const json = JSON.parse(readFileSync(path.join(this.cacheFolder, this.cacheName()), 'utf8')) as { dims?: unknown; vectors?: Record<string, unknown> };
+      const dims = typeof json.dims === 'number' && Number.isInteger(json.dims) && json.dims > 0 ? json.dims : 0;
+      for (const [digest, value] of Object.entries(json.vectors ?? {})) {
+        if (typeof value !== 'string') continue;
+        const bytes = Buffer.from(value, 'base64');
+        if (bytes.length !== dims + 4) continue;
+        vectors.set(digest, { row: new Int8Array(bytes.buffer, bytes.byteOffset, dims).slice(), scale: bytes.readFloatLE(dims) });
+      }
+      return { dims, vectors };
+    } catch {
+      return { dims: 0, vectors };
+    }
+  }
+
+  /** Writes this catalog's vectors, then older cached ones up to CACHE_ENTRIES. Best effort. */
+  private writeCache(old: ReadonlyMap<string, { row: Int8Array; scale: number }>): void {
+    if (!this.cacheFolder) return;
+    const out: Record<string, string> = {};
+    let count = 0;
+    this.tools.forEach((_, doc) => {
+      if (this.have[doc] !== 1 || count >= CACHE_ENTRIES) return;
+      const bytes = Buffer.alloc(this.dims + 4);
+      bytes.set(new Uint8Array(this.rows.buffer, this.rows.byteOffset + doc * this.dims, this.dims));
+      bytes.writeFloatLE(this.scales[doc] ?? 0, this.dims);
+      out[this.digests[doc] ?? ''] = bytes.toString('base64');
+      count++;
+    });
+    for (const [digest, entry] of old) {
+      if (count >= CACHE_ENTRIES) break;
+      if (out[digest] !== undefined || entry.row.length !== this.dims) continue;
+      const bytes = Buffer.alloc(this.dims + 4);
+      bytes.set(new Uint8Array(entry.row.buffer, entry.row.byteOffset, this.dims));
+      bytes.writeFloatLE(entry.scale, this.dims);
+      out[digest] = bytes.toString('base64');
+      count++;
+    }
+    writeCacheFile(this.cacheFolder, this.cacheName(), JSON.stringify({ model: this.client.settings.model, dims: this.dims, vectors: out }), CACHE_FILES);
+  }
+}
+
+/** The text a tool is embedded by: its name as words, its title, its description (bounded). */
+export function toolText(tool: CatalogTool): string {
+  const definition = tool.definition;
+  const title = definition.title ?? definition.annotations?.title;
+  const head = `${unicodeWords(tool.name).join(' ')}${title ? ` (${title})` : ''}`;
+  return `${head}: ${definition.description ?? tool.summary}`.slice(0, MAX_EMBED_CHARS);
+}
+
+/** A normalized vector as int8 with its scale (the largest component maps to 127). */
+function quantize(vector: Float32Array): { row: Int8Array; scale: number } {
+  let max = 0;
+  for (const x of vector) max = Math.max(max, Math.abs(x));
+  const scale = max > 0 ? max / 127 : 0;
+  const row = new Int8Array(vector.length);
+  for (let i = 0; i < vector.length; i++) row[i] = scale > 0 ? Math.round((vector[i] ?? 0) / scale) : 0;
+  return { row, scale };
+}

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../util/errors.js';
+import { packageRoot } from '../util/root.js';
+
+/**
+ * The word knowledge search reads, as reviewed data in `vocabulary/search/*.json` (one file per
+ * kind, a reason on every entry), never in code: stopwords, generic verbs, parts of a user
+ * interface, modifier suffixes, idioms, synonyms, action verbs and lead verbs. Read once, on first use (the
+ * first search or intent), so a gateway that never searches never reads it.
+ */
+export interface SearchVocabulary {
+  stopwords: ReadonlySet<string>;
+  /** Light verbs and fillers: a query's own occurrence weighs half. */
+  generic: ReadonlySet<string>;
+  /** Parts of a user interface ("page", "button") and the words before one that still pick a tool. */
+  uiParts: ReadonlySet<string>;
+  partKeeps: ReadonlySet<string>;
+  /** Second halves of hyphenated modifiers ("related" of "LLM-related"). */
+  modifierSuffixes: readonly string[];
+  /** Phrase -> the one word it means. */
+  idioms: ReadonlyArray<readonly [string, string]>;
+  /** Sets of interchangeable phrases. */
+  synonyms: readonly (readonly string[])[];
+  actions: { destroy: readonly string[]; write: readonly string[]; read: readonly string[] };
+  /** Words before a request's verb ("please", "can you"), and lead words that mean more ("email" -> "send email"). */
+  openers: ReadonlySet<string>;
+  leadVerbs: ReadonlyMap<string, string>;
+}
+
+/** The folder of the shipped search vocabulary. */
+export function vocabularyFolder(): string {
+  return path.join(packageRoot(), 'vocabulary', 'search');
+}
+
+const reason = z.string().trim().min(8, 'a reason of a few words');
+const word = z.string().trim().min(1).max(64);
+const words = z.array(word).min(1);
+const file = <T extends z.ZodType>(entry: T) => z.strictObject({ note: z.string().min(1), entries: z.array(entry).min(1) });
+const wordsEntry = z.strictObject({ words, reason });
+
+const FILES = {
+  stopwords: file(wordsEntry),
+  'generic-words': file(wordsEntry),
+  'ui-parts': file(z.strictObject({ kind: z.enum(['part', 'keep']), words, reason })),
+  'modifier-suffixes': file(z.strictObject({ words: z.array(z.string().regex(/^[a-z]+$/, 'a lowercase word')).min(1), reason })),
+  idioms: file(z.strictObject({ phrase: z.string().regex(/^[a-z]+(?: [a-z]+)+$/, 'two or more lowercase words'), means: z.string().regex(/^[a-z]+$/, 'one lowercase word'), reason })),
+  synonyms: file(z.strictObject({ set: z.array(word).min(2), reason })),
+  actions: file(z.strictObject({ kind: z.enum(['read', 'write', 'destroy']), words, reason })),
+  'lead-verbs': file(
+    z.discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('opener'), words, reason }),
+      z.strictObject({ kind: z.literal('verb'), word: z.string().regex(/^[a-z]+$/, 'one lowercase word'), means: z.string().regex(/^[a-z]+(?: [a-z]+)*$/, 'lowercase words'), reason }),
+    ]),
+  ),
+} as const;
+
+type Files = { [K in keyof typeof FILES]: z.infer<(typeof FILES)[K]> };
+
+let cached: SearchVocabulary | undefined;
+
+/** The shipped search vocabulary (read and validated once). */
+export function searchVocabulary(): SearchVocabulary {
+  return (cached ??= readVocabulary(vocabularyFolder()));
+}
+
+/**
+ * Reads and validates a vocabulary folder.
+ *
+ * @throws ConfigError naming the file and what was expected when a file does not fit.
+ */
+export function readVocabulary(dir: string): SearchVocabulary {
+  const read = <K extends keyof typeof FILES>(name: K): Files[K] => {
+    const where = path.join(dir, `${name}.json`);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(where, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`cannot read the search vocabulary: ${(error as Error).message}`, where);
+    }
+    const result = FILES[name].safeParse(json, { jitless: true });
+    if (!result.success) throw new ConfigError(`invalid search vocabulary\n${z.prettifyError(result.error)}`, where);
+    return result.data as Files[K];
+  };
+  const flat = (entries: ReadonlyArray<{ words: readonly string[] }>) => entries.flatMap((entry) => entry.words.map((w) => w.toLowerCase()));
+  const ui = read('ui-parts').entries;
+  const actions = read('actions').entries;
+  const ofKind = (kind: 'read' | 'write' | 'destroy') => flat(actions.filter((entry) => entry.kind === kind));
+  const lead = read('lead-verbs').entries;
+  return {
+    stopwords: new Set(flat(read('stopwords').entries)),
+    generic: new Set(flat(read('generic-words').entries)),
+    uiParts: new Set(flat(ui.filter((entry) => entry.kind === 'part'))),
+    partKeeps: new Set(flat(ui.filter((entry) => entry.kind === 'keep'))),
+    modifierSuffixes: flat(read('modifier-suffixes').entries),
+    idioms: read('idioms').entries.map((entry) => [entry.phrase, entry.means] as const),
+    synonyms: read('synonyms').entries.map((entry) => entry.set.map((phrase) => phrase.toLowerCase())),
+    actions: { destroy: ofKind('destroy'), write: ofKind('write'), read: ofKind('read') },
+    openers: new Set(lead.flatMap((entry) => (entry.kind === 'opener' ? entry.words : []))),
+    leadVerbs: new Map(lead.flatMap((entry) => (entry.kind === 'verb' ? [[entry.word, entry.means] as const] : []))),
+  };
+}

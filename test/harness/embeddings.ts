@@ -1,0 +1,62 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * An OpenAI-compatible `/v1/embeddings` endpoint on 127.0.0.1 with a toy model, for tests of rc
+ * `discovery.embeddings`: a word's vector is its concept's dimension, and "zorbify" means what
+ * "frobnicate" means (no word list of lazytools knows either). It records what it is asked,
+ * answers 401 without the bearer key, and misbehaves on demand (`mode`).
+ */
+export interface ToyEmbeddings {
+  /** Base URL (`http://127.0.0.1:PORT/v1`). */
+  url: string;
+  /** Every input embedded so far, in order. */
+  inputs: string[];
+  /** The Authorization header of every request. */
+  authorizations: Array<string | undefined>;
+  mode: 'ok' | 'garbage' | 'hang';
+  close(): Promise<void>;
+}
+
+export const TOY_EMBEDDINGS_KEY = 'toy-secret-key-4711';
+const CONCEPTS: Record<string, string> = { zorbify: 'frob', zorbifies: 'frob', frobnicate: 'frob', frobnicates: 'frob' };
+const DIMS = 64;
+
+function toyVector(text: string): number[] {
+  const vector = new Array<number>(DIMS).fill(0);
+  for (const word of text.toLowerCase().split(/[^a-z]+/)) {
+    if (word.length < 3) continue;
+    const concept = CONCEPTS[word] ?? word;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < concept.length; i++) h = Math.imul(h ^ concept.charCodeAt(i), 0x01000193) >>> 0;
+    vector[h % DIMS] = (vector[h % DIMS] ?? 0) + 1;
+  }
+  return vector;
+}
+
+export async function toyEmbeddings(): Promise<ToyEmbeddings> {
+  const hanging: ServerResponse[] = [];
+  const state = { inputs: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'] };
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      state.authorizations.push(req.headers.authorization);
+      if (req.url !== '/v1/embeddings' || req.headers.authorization !== `Bearer ${TOY_EMBEDDINGS_KEY}`) return void res.writeHead(401).end('{"error":"unauthorized"}');
+      const { input } = JSON.parse(body) as { input: string[] };
+      state.inputs.push(...input);
+      if (state.mode === 'hang') return void hanging.push(res);
+      const data = state.mode === 'garbage' ? [{ index: 0, embedding: ['x'] }] : input.map((item, index) => ({ object: 'embedding', index, embedding: toyVector(item) }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const res of hanging.splice(0)) res.destroy();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return Object.assign(state, { url, close });
+}

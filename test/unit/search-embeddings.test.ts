@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/resolve.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { Gateway } from '../../src/app/gateway.js';
+import type { Logger } from '../../src/util/log.js';
+import { inMemoryClient, tempTree, text } from '../harness/index.js';
+import { TOY_EMBEDDINGS_KEY as KEY, toyEmbeddings, type ToyEmbeddings } from '../harness/embeddings.js';
+
+const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } });
+const SOURCES = [
+  { server: 'shop', tools: [tool('frobnicate_widgets', 'Frobnicates the widgets of a project'), tool('list_widgets', 'List the widgets of a project'), tool('list_projects', 'List projects')] },
+  { server: 'mail', tools: [tool('send_email', 'Send an email'), tool('list_emails', 'List emails')] },
+];
+
+/** rc `discovery.embeddings` against a toy endpoint on 127.0.0.1 (test/harness/embeddings.ts). */
+describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
+  let toy: ToyEmbeddings;
+  const cache = tempTree({});
+  const env = { TOY_KEY: KEY, LAZYTOOLS_CACHE_DIR: cache };
+  beforeAll(async () => (toy = await toyEmbeddings()));
+  afterAll(() => toy.close());
+
+  function gateway(embeddings: Record<string, unknown>, warnings: string[] = []) {
+    const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+    const config = resolveConfig({ discovery: { embeddings: { url: toy.url, model: 'toy', apiKey: '${TOY_KEY}', ...embeddings } } } as RcConfig);
+    return new Gateway({ config, upstreams: [], locked: SOURCES, logger, env });
+  }
+  const search = async (g: Gateway, query: string) => {
+    const client = await inMemoryClient((t) => g.createSession().connect(t), { name: 'embeddings-test' });
+    return text(await client.callTool({ name: 'search_tools', arguments: { query, detail: 'name', limit: 3 } }));
+  };
+
+  it('finds a tool by meaning when no word of the query is in it, sending the key only to the endpoint', async () => {
+    const plain = new Gateway({ config: resolveConfig({}), upstreams: [], locked: SOURCES });
+    expect(await search(plain, 'zorbify')).toContain('No tools match');
+    const answer = await search(gateway({ weight: 0.5 }), 'zorbify');
+    expect(JSON.parse(answer.split('\n')[0] ?? '[]')[0]).toMatchObject({ name: 'frobnicate_widgets' });
+    expect(toy.authorizations.every((value) => value === `Bearer ${KEY}`)).toBe(true);
+    expect(answer).not.toContain(KEY);
+  });
+
+  it('embeds a catalog once: a second gateway reads the tool vectors from the user cache and embeds only its queries', async () => {
+    const before = toy.inputs.length;
+    await search(gateway({ weight: 0.5 }), 'zorbify the widgets');
+    expect(toy.inputs.slice(before)).toEqual(['zorbify the widgets']);
+  });
+
+  it('answers by words alone, with one warning, when the endpoint fails, answers nonsense or is slow', async () => {
+    const down = await toyEmbeddings();
+    await down.close();
+    for (const [setup, url] of [['garbage', toy.url], ['hang', toy.url], ['down', down.url]] as const) {
+      toy.mode = setup === 'down' ? 'ok' : setup;
+      const warnings: string[] = [];
+      const g = gateway({ url, timeoutMs: 300, weight: 0.5 }, warnings);
+      // A fresh catalog digest: no cached vectors to fall back on.
+      for (let i = 0; i < 2; i++) expect(await search(g, `list widgets ${setup}`), setup).toContain('list_widgets');
+      expect(warnings, setup).toHaveLength(1);
+      expect(warnings.join('\n')).not.toContain(KEY);
+    }
+    toy.mode = 'ok';
+  });
+});
