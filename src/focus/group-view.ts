@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Catalog, CatalogTool } from '../catalog/catalog.js';
-import { NameTable } from '../groups/names.js';
+import { NameTable, toolGroupName } from '../groups/names.js';
 import type { GetGroupResult, Group } from '../groups/wire.js';
 
 /**
@@ -29,11 +29,12 @@ import type { GetGroupResult, Group } from '../groups/wire.js';
 /** Above this many tools a group gets child groups: about where models start to choose worse. */
 export const MAX_LEAF = 40;
 
-/** One group of a view: its wire object, its scoped tools (leaves) or children (parents). */
+/** One group of a view: its wire object, its scoped tools (leaves) or children (parents), its instructions (modes). */
 export interface GroupEntry {
   readonly group: Group;
   readonly tools: readonly CatalogTool[];
   readonly children: readonly Group[];
+  readonly instructions?: string;
 }
 
 /** Every group of one client view. */
@@ -72,7 +73,7 @@ export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView 
     const home = homeGroup(catalog, tool);
     buckets.get(home === undefined ? `server:${tool.server}` : `group:${home}`)?.tools.push(tool);
   }
-  const names = new NameTable();
+  const names = new NameTable(toolGroupName);
   const groups = new Map<string, GroupEntry>();
   const home = new Map<string, string>();
   const place = (base: string, description: string, tools: CatalogTool[]): Group => {
@@ -104,8 +105,10 @@ export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView 
 export function groupResult(view: GroupView, name: string): GetGroupResult | undefined {
   const entry = view.groups.get(name);
   if (!entry) return undefined;
-  if (entry.children.length > 0) return { contents: { groups: [...entry.children] } };
-  return { contents: { tools: entry.tools.map((tool) => tool.listed) } };
+  const instructions = entry.instructions === undefined ? {} : { instructions: entry.instructions };
+  if (entry.children.length > 0) return { ...instructions, contents: { groups: [...entry.children] } };
+  if (entry.tools.length === 0 && entry.instructions !== undefined) return { instructions: entry.instructions };
+  return { ...instructions, contents: { tools: entry.tools.map((tool) => tool.listed) } };
 }
 
 /**
@@ -114,7 +117,7 @@ export function groupResult(view: GroupView, name: string): GetGroupResult | und
  */
 export function viewDigest(view: GroupView): string {
   const hash = createHash('sha1').update(JSON.stringify(view.top));
-  for (const [name, entry] of view.groups) hash.update(`${name}:${entry.children.map((c) => c.name).join(',')}:${entry.tools.map((t) => t.exposedName).join(',')}\n`);
+  for (const [name, entry] of view.groups) hash.update(`${name}:${entry.children.map((c) => c.name).join(',')}:${entry.tools.map((t) => t.exposedName).join(',')}:${entry.instructions ?? ''}\n`);
   return hash.digest('base64');
 }
 
@@ -134,19 +137,19 @@ function homeGroup(catalog: Catalog, tool: CatalogTool): string | undefined {
   return best?.name;
 }
 
-/** Runs of at most `size` tools whose listed definitions take at most `maxBytes` (a bigger tool alone). */
-function chunks(tools: readonly CatalogTool[], size: number, bytesOf: (tool: CatalogTool) => number, maxBytes: number): CatalogTool[][] {
-  const out: CatalogTool[][] = [];
-  let part: CatalogTool[] = [];
+/** Runs of at most `size` items whose bytes take at most `maxBytes` (a bigger item alone): a leaf's tools, a mode's groups. */
+export function chunks<T>(items: readonly T[], size: number, bytesOf: (item: T) => number, maxBytes: number): T[][] {
+  const out: T[][] = [];
+  let part: T[] = [];
   let bytes = 0;
-  for (const tool of tools) {
-    const next = bytesOf(tool);
+  for (const item of items) {
+    const next = bytesOf(item);
     if (part.length > 0 && (part.length >= size || bytes + next > maxBytes)) {
       out.push(part);
       part = [];
       bytes = 0;
     }
-    part.push(tool);
+    part.push(item);
     bytes += next;
   }
   if (part.length > 0) out.push(part);
@@ -160,6 +163,7 @@ function listedBytes(tools: readonly CatalogTool[], bytesOf: (tool: CatalogTool)
   return bytes;
 }
 
-function count(n: number): string {
+/** "1 tool", "3 tools". */
+export function count(n: number): string {
   return n === 1 ? '1 tool' : `${n} tools`;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import { LIST_TOOL_GROUPS } from '../catalog/own-tools.js';
 import { buildGroupView, groupResult, viewDigest, type GroupView } from '../focus/group-view.js';
+import { offeredModes, withModeGroups } from '../focus/mode-groups.js';
 import { GROUPS_EXTENSION } from '../groups/wire.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import { methodNotFound, unknownGroup } from '../protocol/errors.js';
@@ -23,7 +24,7 @@ import { AnnouncedList } from './list-changes.js';
  * What a view of the groups reads of a caller (a 2025 session or a 2026-07-28 request); its
  * `groupsKey` is what its groups depend on besides the catalog and config (the cache key of groupsOf).
  */
-export type GroupsSubject = Pick<Caller, 'hub' | 'listedTools' | 'refusal'> & Partial<Pick<Caller, 'groupsKey'>>;
+export type GroupsSubject = Pick<Caller, 'hub' | 'listedTools' | 'refusal' | 'fixedMode' | 'boundary'> & Partial<Pick<Caller, 'groupsKey'>>;
 
 /** The settings object lazytools advertises: it announces group changes (see groupsChanged). */
 export const GROUPS_SETTINGS = { listChanged: true } as const;
@@ -77,13 +78,17 @@ export function groupsOf(subject: GroupsSubject): GroupView {
 }
 
 function buildGroups(subject: GroupsSubject): GroupView {
-  return buildGroupView({
-    catalog: subject.hub.catalog,
-    top: topLevelTools(subject),
+  const { catalog, config } = subject.hub;
+  const top = topLevelTools(subject);
+  const tools = buildGroupView({
+    catalog,
+    top,
     callable: (tool) => subject.refusal(tool) === undefined,
     // One groups/get answer stays within a tools/list page, whatever the upstream's schemas.
     size: { bytes: (tool) => jsonBytes(tool.listed), max: PAGE_MAX_BYTES },
   });
+  // The modes it may switch to lead to their tools' groups (focus/mode-groups.ts).
+  return withModeGroups(tools, { catalog, config, modes: offeredModes(config, subject), top, maxBytes: PAGE_MAX_BYTES });
 }
 
 /**

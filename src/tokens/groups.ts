@@ -4,6 +4,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { callRefusal } from '../focus/policy.js';
 import { listedTools, visibleTools } from '../focus/visible.js';
 import { buildGroupView, groupResult } from '../focus/group-view.js';
+import { offeredModes, withModeGroups } from '../focus/mode-groups.js';
 import { countTextTokens } from '../util/tokens.js';
 import { servedStrategy } from '../focus/scope.js';
 
@@ -11,7 +12,8 @@ import { servedStrategy } from '../focus/scope.js';
  * What the groups extension (io.modelcontextprotocol/groups) costs a client that negotiates it,
  * per mode: the `groups/list` answer, and each `groups/get` answer (fetched only when the host
  * pulls the group in). Counted with the catalog's tokenizer over the JSON answers lazytools sends
- * a session in that mode (one page of groups/list; every group, nested ones too).
+ * a session in that mode on a switchable endpoint (one page of groups/list; every group, nested
+ * ones and the modes' navigation groups too).
  */
 export interface GroupsCost {
   /** Tokens of the groups/list answer. */
@@ -34,7 +36,9 @@ export function groupsReport(catalog: Catalog, config: ResolvedConfig, strategy:
     const focus = { mode: mode.name, enabled: [], disabled: [], discovered: [] };
     const visible = new Set(visibleTools(catalog, config, focus).map((tool) => tool.id));
     const subject = { mode: mode.name, fixedMode: undefined, inMode: (tool: { id: string }) => visible.has(tool.id) };
-    const view = buildGroupView({ catalog, top: listedTools(catalog, config, focus, strategy), callable: (tool) => callRefusal(config, subject, tool) === undefined });
+    const top = listedTools(catalog, config, focus, strategy);
+    const tools = buildGroupView({ catalog, top, callable: (tool) => callRefusal(config, subject, tool) === undefined });
+    const view = withModeGroups(tools, { catalog, config, modes: offeredModes(config, subject), top });
     const getTokens: Record<string, number> = Object.create(null) as Record<string, number>;
     for (const name of [...view.groups.keys()].sort()) getTokens[name] = count(JSON.stringify(groupResult(view, name)));
     return { mode: mode.name, listTokens: count(JSON.stringify({ groups: view.top })), getTokens };

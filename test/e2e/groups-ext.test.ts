@@ -22,7 +22,7 @@ const GroupSchema = z.looseObject({ name: z.string(), description: z.string() })
 const ListSchema = z.looseObject({ groups: z.array(GroupSchema), nextCursor: z.string().optional() });
 const GetSchema = z.looseObject({
   instructions: z.string().optional(),
-  contents: z.looseObject({ tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown() })).optional(), groups: z.array(GroupSchema).optional() }),
+  contents: z.looseObject({ tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown() })).optional(), groups: z.array(GroupSchema).optional() }).optional(),
 });
 
 /** An rc over the kitchen-sink fixture: mode `basic` shows one tool, `media_types` holds three more. */
@@ -58,8 +58,8 @@ async function walk(client: AnyClient): Promise<Map<string, string[]>> {
     const name = queue.shift()!;
     if (seen.has(name)) continue;
     const got = await client.request({ method: 'groups/get', params: { name } } as never, GetSchema);
-    seen.set(name, (got.contents.tools ?? []).map((t) => t.name));
-    queue.push(...(got.contents.groups ?? []).map((g) => g.name));
+    seen.set(name, (got.contents?.tools ?? []).map((t) => t.name));
+    queue.push(...(got.contents?.groups ?? []).map((g) => g.name));
   }
   return seen;
 }
@@ -91,6 +91,13 @@ async function exercise(client: AnyClient): Promise<void> {
   expect(result.isError).toBeFalsy();
   expect(result.content[0]?.type).toBe('audio');
   expect(await rpcCode(client.request({ method: 'groups/get', params: { name: 'no-such-group' } } as never, GetSchema))).toBe(-32002);
+  // Modes are navigation: a mode's group leads to the groups of its tools, so one nested load gives them.
+  const modes = (await listGroups(client)).filter((group) => group.name.startsWith('mode-'));
+  expect(modes.map((group) => group.name)).toEqual(expect.arrayContaining(['mode-basic', 'mode-media']));
+  expect(modes.find((group) => group.name === 'mode-media')?.description).toBe('Mode media: Media tools. Its tools here: 3 in 1 group.');
+  const media = await new GroupToolRegistry(client).load('mode-media', { nested: true });
+  expect(media.groups.map((group) => group.name)).toEqual(['media-types']);
+  expect(media.tools.map((tool) => tool.name)).toEqual(['test_audio_content', 'test_embedded_resource', 'test_image_content']);
 }
 
 describe('io.modelcontextprotocol/groups over HTTP', () => {
@@ -103,6 +110,20 @@ describe('io.modelcontextprotocol/groups over HTTP', () => {
       await exercise(client);
     } finally {
       await client.close();
+    }
+  });
+
+  it('a fixed-mode endpoint offers only its own mode, in both eras', async () => {
+    for (const version of [undefined, MODERN] as const) {
+      const client = declaring(version);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${suite.url}/media`)));
+      try {
+        const modes = (await listGroups(client)).map((group) => group.name).filter((name) => name.startsWith('mode-'));
+        expect(modes).toEqual(['mode-media']);
+        expect(await rpcCode(client.request({ method: 'groups/get', params: { name: 'mode-basic' } } as never, GetSchema))).toBe(-32002);
+      } finally {
+        await client.close();
+      }
     }
   });
 

@@ -7,9 +7,11 @@ import type { RcConfig } from '../../src/config/schema.js';
 import { curate, type CuratedServer } from '../../src/app/curate.js';
 import { listedTools } from '../../src/focus/visible.js';
 import { buildGroupView, groupResult, type GroupView } from '../../src/focus/group-view.js';
-import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
+import { withModeGroups } from '../../src/focus/mode-groups.js';
+import { getGroup, listGroups } from '../../src/groups/client.js';
+import { GROUPS_EXTENSION, type Group } from '../../src/groups/wire.js';
 import { groupsOf } from '../../src/handlers/groups.js';
-import { GROUP_NAME_RULE, NameTable, wireName } from '../../src/groups/names.js';
+import { GROUP_NAME_RULE, MODE_PREFIX, NameTable, wireName } from '../../src/groups/names.js';
 import { silentLogger } from '../../src/util/log.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { ModernRequest } from '../../src/callers/request.js';
@@ -163,6 +165,17 @@ async function curated(config: RcConfig): Promise<CuratedServer> {
 
 const List = z.looseObject({ groups: z.array(z.looseObject({ name: z.string() })) });
 const Get = z.looseObject({ contents: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })).optional() }) });
+/** The tool groups a client reaches from groups/list through the modes' groups (by name), as groups/list and contents.groups carry them. */
+async function toolGroups(client: Client): Promise<Group[]> {
+  const seen = new Map<string, Group>();
+  const queue = await listGroups(client);
+  for (let group = queue.shift(); group !== undefined; group = queue.shift()) {
+    if (seen.has(group.name)) continue;
+    seen.set(group.name, group);
+    queue.push(...(await getGroup(client, group.name)).groups);
+  }
+  return [...seen.values()].filter((group) => !group.name.startsWith(MODE_PREFIX)).sort((a, b) => (a.name < b.name ? -1 : 1));
+}
 const codeOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { code?: number }) => error.code);
 
 describe('groups/list and groups/get through a 2025 session', () => {
@@ -199,13 +212,12 @@ describe('groups/list and groups/get through a 2025 session', () => {
 
   it('scoped tools stay callable, and policy still refuses what the mode forbids (it is in no group then)', async () => {
     const open = await connect(await curated(rc), true);
-    const groups = (await open.request({ method: 'groups/list' } as never, List)).groups.map((group) => group.name);
-    expect(groups).toEqual(['billing', 'deleting', 'listing']);
+    expect((await toolGroups(open)).map((group) => group.name)).toEqual(['billing', 'deleting', 'listing']);
     const called = (await open.callTool({ name: 'delete_note', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
     expect(called.isError).toBeFalsy();
     const strict = await connect(await curated({ ...rc, policy: { hiddenTools: 'reject' } }), true);
     expect(await codeOf(strict.request({ method: 'groups/get', params: { name: 'deleting' } } as never, Get))).toBe(-32002);
-    expect((await strict.request({ method: 'groups/list' } as never, List)).groups).toEqual([]);
+    expect(await toolGroups(strict)).toEqual([]);
     const refused = (await strict.callTool({ name: 'delete_note', arguments: {} })) as { isError?: boolean };
     expect(refused.isError).toBe(true);
   });
@@ -226,7 +238,7 @@ describe('groups/list names the user\'s groups as the rc does', () => {
     // The preset `memory` group holds the same three tools; ties used to go to it (presets come first).
     expect(server.gateway.catalog.groups.get('memory')?.tools).toHaveLength(3);
     const client = await connect(server, true);
-    const groups = (await client.request({ method: 'groups/list' } as never, z.looseObject({ groups: z.array(z.looseObject({ name: z.string(), description: z.string() })) }))).groups;
+    const groups = await toolGroups(client);
     expect(groups.map((group) => group.name)).toEqual(['notes']);
     expect(groups[0]?.description).toMatch(/^My notes/);
   });
@@ -240,8 +252,10 @@ describe('status: what the extension costs per mode', async () => {
     const report = groupsReport(catalog, config);
     expect(report.map((entry) => entry.mode)).toEqual(Object.keys(config.modes));
     const development = report.find((entry) => entry.mode === 'development')!;
-    const view = buildGroupView({ catalog, top: listedTools(catalog, config, focus('development'), 'hybrid'), callable: () => true });
+    const top = listedTools(catalog, config, focus('development'), 'hybrid');
+    const view = withModeGroups(buildGroupView({ catalog, top, callable: () => true }), { catalog, config, modes: Object.values(config.modes), top });
     expect(Object.keys(development.getTokens)).toEqual([...view.groups.keys()].sort());
+    expect(Object.keys(development.getTokens)).toContain('mode-development');
     expect(development.listTokens).toBeGreaterThan(0);
     // groups/list is the light part: far below what fetching every group costs.
     expect(development.listTokens * 5).toBeLessThan(Object.values(development.getTokens).reduce((a, b) => a + b, 0));
