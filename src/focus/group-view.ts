@@ -29,12 +29,11 @@ import type { GetGroupResult, Group } from '../groups/wire.js';
 /** Above this many tools a group gets child groups: about where models start to choose worse. */
 export const MAX_LEAF = 40;
 
-/** One group of a view: its wire object, its scoped tools (leaves) or children (parents), its instructions (modes). */
+/** One group of a view: its wire object, its scoped tools (leaves) or children (parents). */
 export interface GroupEntry {
   readonly group: Group;
   readonly tools: readonly CatalogTool[];
   readonly children: readonly Group[];
-  readonly instructions?: string;
 }
 
 /** Every group of one client view. */
@@ -105,10 +104,8 @@ export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView 
 export function groupResult(view: GroupView, name: string): GetGroupResult | undefined {
   const entry = view.groups.get(name);
   if (!entry) return undefined;
-  const instructions = entry.instructions === undefined ? {} : { instructions: entry.instructions };
-  if (entry.children.length > 0) return { ...instructions, contents: { groups: [...entry.children] } };
-  if (entry.tools.length === 0 && entry.instructions !== undefined) return { instructions: entry.instructions };
-  return { ...instructions, contents: { tools: entry.tools.map((tool) => tool.listed) } };
+  if (entry.children.length > 0) return { contents: { groups: [...entry.children] } };
+  return { contents: { tools: entry.tools.map((tool) => tool.listed) } };
 }
 
 /**
@@ -117,7 +114,7 @@ export function groupResult(view: GroupView, name: string): GetGroupResult | und
  */
 export function viewDigest(view: GroupView): string {
   const hash = createHash('sha1').update(JSON.stringify(view.top));
-  for (const [name, entry] of view.groups) hash.update(`${name}:${entry.children.map((c) => c.name).join(',')}:${entry.tools.map((t) => t.exposedName).join(',')}:${entry.instructions ?? ''}\n`);
+  for (const [name, entry] of view.groups) hash.update(`${name}:${entry.children.map((c) => c.name).join(',')}:${entry.tools.map((t) => t.exposedName).join(',')}\n`);
   return hash.digest('base64');
 }
 
@@ -163,7 +160,6 @@ function listedBytes(tools: readonly CatalogTool[], bytesOf: (tool: CatalogTool)
   return bytes;
 }
 
-/** "1 tool", "3 tools". */
-export function count(n: number): string {
+function count(n: number): string {
   return n === 1 ? '1 tool' : `${n} tools`;
 }

@@ -17,8 +17,7 @@ import { modeMembers } from './visible.js';
  * every group: `groups/list` is the modes, and `mode-all` leads to every group.
  *
  * - Which modes: a fixed mode offers only itself; otherwise every mode the boundary allows (a
- *   token's modes), as focus_mode would switch to them, in config order. A mode none of whose
- *   tools this view may call is left out (groups disclose what the caller can use).
+ *   token's modes), as focus_mode would switch to them, in config order.
  * - Names: `mode-` and the mode's wire name (`security_review` -> `mode-security-review`); tool
  *   groups never start with `mode-` (groups/names toolGroupName), so the two cannot collide;
  *   modes are named in config order over every mode, so a name does not change with the view.
@@ -26,8 +25,10 @@ import { modeMembers } from './visible.js';
  *   children holds one, else those children (a group holds other tools too: groups are shared
  *   navigation, one home per tool). A mode listing more than MAX_LEAF groups, or more than the
  *   byte bound, lists parts (`mode-all-1`, ...) of at most that many: one `groups/get` stays small.
- * - A mode whose tools here are all in `tools/list` has no contents: its answer is instructions
- *   saying so. Its description says what the mode is for and where its tools are.
+ * - A mode none of whose tools this view scopes (all in `tools/list`, or none callable) has no
+ *   group: there is nothing to navigate to (the draft: no empty answers). The mode the caller is
+ *   in usually has none (hybrid lists its tools), unless its budget holds some back.
+ * - Its description says what the mode is for and where its tools are, in one bounded line.
  */
 
 /** What the modes offered depend on: the caller's fixed mode and boundary (focus/scope.ts). */
@@ -78,15 +79,12 @@ export function withModeGroups(view: GroupView, input: ModeGroupsInput, maxChild
         scoped++;
       } else if (topIds.has(id)) shown++;
     }
-    if (scoped + shown === 0) continue;
+    // Nothing of the mode to disclose here (its tools are all in tools/list, or none may be called): no group.
+    if (scoped === 0) continue;
     const cover = view.top.flatMap((root) => coverOf(view, root, needed).groups);
     const name = wire.get(mode.name) as string;
     const group = { name, description: modeDescription(mode, scoped, cover.length, shown) };
     modeTop.push(group);
-    if (cover.length === 0) {
-      groups.set(name, { group, tools: [], children: [], instructions: `Every tool of mode ${shortName(mode)} this connection may call is in tools/list already.` });
-      continue;
-    }
     for (const child of cover) listed.add(child.name);
     const parts = chunks(cover, maxChildren, groupBytes, maxBytes);
     if (parts.length === 1) {
@@ -119,7 +117,7 @@ function coverOf(view: GroupView, root: Group, needed: ReadonlySet<string>): { g
 function modeDescription(mode: ResolvedMode, scoped: number, groups: number, shown: number): string {
   const said = mode.description.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
   const text = said.length > DESCRIPTION_MAX ? `${said.slice(0, DESCRIPTION_MAX - 1)}…` : said;
-  const where = [scoped > 0 ? `${scoped} in ${groups === 1 ? '1 group' : `${groups} groups`}` : '', shown > 0 ? `${shown} in tools/list` : ''].filter(Boolean).join(', ');
+  const where = `${scoped} in ${groups === 1 ? '1 group' : `${groups} groups`}${shown > 0 ? `, ${shown} in tools/list` : ''}`;
   return `Mode ${shortName(mode)}${mode.readOnly ? ' (read-only)' : ''}${text === '' ? '' : `: ${text}`}. Its tools here: ${where}.`;
 }
 

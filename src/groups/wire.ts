@@ -17,5 +17,5 @@ export interface Group {
 /** What `groups/get` answers: at least one of `instructions` and `contents`. */
 export interface GetGroupResult {
   instructions?: string;
-  contents?: { tools?: Array<Record<string, unknown>>; groups?: Group[] };
+  contents: { tools?: Array<Record<string, unknown>>; groups?: Group[] };
 }

@@ -9,7 +9,7 @@ import { listedTools, modeMembers } from '../../src/focus/visible.js';
 import { buildGroupView, groupResult, MAX_LEAF, type GroupView } from '../../src/focus/group-view.js';
 import { offeredModes, withModeGroups, type ModeOffer } from '../../src/focus/mode-groups.js';
 import { initialFocus } from '../../src/focus/state.js';
-import { GroupToolRegistry, listGroups } from '../../src/groups/client.js';
+import { getGroup, GroupToolRegistry, listGroups } from '../../src/groups/client.js';
 import { GROUP_NAME_RULE, MODE_PREFIX, modeGroupName, NameTable, toolGroupName } from '../../src/groups/names.js';
 import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
 import { silentLogger } from '../../src/util/log.js';
@@ -66,6 +66,7 @@ describe('modes as navigation groups (154 reference tools)', async () => {
     return { top, tools, view: withModeGroups(tools, { catalog, config, modes: offeredModes(config, offer), top }, maxChildren) };
   };
   const withTools = Object.keys(config.modes).filter((mode) => modeMembers(catalog, config, focus(mode)).length > 0);
+  expect(withTools.length).toBeLessThan(Object.keys(config.modes).length);
   const cases = ['development', 'security_review', 'all'].flatMap((mode) => (['hybrid', 'proxy'] as const).map((strategy) => ({ mode, strategy })));
 
   for (const { mode, strategy } of cases)
@@ -88,29 +89,35 @@ describe('modes as navigation groups (154 reference tools)', async () => {
       expect(new Set(tools).size).toBe(tools.length);
       expect(tools.length + top.length).toBe(catalog.tools.length);
       for (const [name, entry] of view.groups) if (name.startsWith(MODE_PREFIX)) expect(entry.tools).toEqual([]);
-      // Modes come first, in rc order; every mode with tools here is offered (a mode of no tool here is none).
+      // Modes come first, in rc order: every mode with tools this view scopes (a mode with none has nothing to lead to).
       const modes = view.top.filter((group) => group.name.startsWith(MODE_PREFIX)).map((group) => group.name);
       expect(view.top.slice(0, modes.length).map((group) => group.name)).toEqual(modes);
-      expect(modes).toEqual(withTools.map(modeGroupName));
-      expect(withTools.length).toBeLessThan(Object.keys(config.modes).length);
+      const topIds = new Set(top.map((tool) => tool.id));
+      const scoping = Object.keys(config.modes).filter((name) => modeMembers(catalog, config, focus(name)).some((tool) => !topIds.has(tool.id)));
+      expect(modes).toEqual(scoping.map(modeGroupName));
+      if (strategy === 'proxy') expect(modes.length).toBeGreaterThan(5);
     });
 
   it("one mode's groups lead to every tool of the mode the view scopes, and each holds some of them", () => {
-    const { top, view } = viewOf('development', 'hybrid');
-    const topIds = new Set(top.map((tool) => tool.id));
-    for (const mode of withTools) {
-      const members = modeMembers(catalog, config, focus(mode)).map((tool) => tool.id);
-      const name = modeGroupName(mode);
-      const reached = walk(view, [name]);
-      const scoped = new Set(reached.tools);
-      for (const id of members) expect(topIds.has(id) || scoped.has(id)).toBe(true);
-      const memberSet = new Set(members);
-      const leaves = reached.reached.filter((group) => view.groups.get(group)!.tools.length > 0);
-      for (const leaf of leaves) expect(view.groups.get(leaf)!.tools.some((tool) => memberSet.has(tool.id))).toBe(true);
-      // What groups/get of the mode answers: its groups, or words saying its tools are listed already.
-      const answer = groupResult(view, name)!;
-      if (members.every((id) => topIds.has(id))) expect(answer).toEqual({ instructions: expect.stringContaining('tools/list') });
-      else expect(answer.contents?.groups?.length).toBeGreaterThan(0);
+    for (const strategy of ['hybrid', 'proxy'] as const) {
+      const { top, view } = viewOf('development', strategy);
+      const topIds = new Set(top.map((tool) => tool.id));
+      for (const mode of withTools) {
+        const members = modeMembers(catalog, config, focus(mode)).map((tool) => tool.id);
+        const name = modeGroupName(mode);
+        // A mode whose tools are all in tools/list here has no group; any other lists groups.
+        if (members.every((id) => topIds.has(id))) {
+          expect(groupResult(view, name)).toBeUndefined();
+          continue;
+        }
+        expect(groupResult(view, name)?.contents.groups?.length).toBeGreaterThan(0);
+        const reached = walk(view, [name]);
+        const scoped = new Set(reached.tools);
+        for (const id of members) expect(topIds.has(id) || scoped.has(id)).toBe(true);
+        const memberSet = new Set(members);
+        const leaves = reached.reached.filter((group) => view.groups.get(group)!.tools.length > 0);
+        for (const leaf of leaves) expect(view.groups.get(leaf)!.tools.some((tool) => memberSet.has(tool.id))).toBe(true);
+      }
     }
   });
 
@@ -129,7 +136,7 @@ describe('modes as navigation groups (154 reference tools)', async () => {
     const fixed = viewOf('security_review', 'hybrid', { fixedMode: 'security_review', boundary: { modes: ['security_review'], token: false } }).view;
     expect(fixed.top.filter((group) => group.name.startsWith(MODE_PREFIX)).map((group) => group.name)).toEqual(['mode-security-review']);
     expect(fixed.groups.has('mode-development')).toBe(false);
-    const bounded = viewOf('development', 'hybrid', { fixedMode: undefined, boundary: { modes: ['development', 'research'], token: true } }).view;
+    const bounded = viewOf('development', 'proxy', { fixedMode: undefined, boundary: { modes: ['development', 'research'], token: true } }).view;
     expect(bounded.top.filter((group) => group.name.startsWith(MODE_PREFIX)).map((group) => group.name)).toEqual(['mode-development', 'mode-research']);
     const underModes = new Set(walk(bounded, ['mode-development', 'mode-research']).reached);
     const rest = bounded.top.filter((group) => !group.name.startsWith(MODE_PREFIX));
@@ -140,8 +147,8 @@ describe('modes as navigation groups (154 reference tools)', async () => {
 
   it("a mode's description says what it is for and where its tools are, in a bounded size", () => {
     const { view } = viewOf('development', 'hybrid');
-    const development = view.top.find((group) => group.name === 'mode-development')!;
-    expect(development.description).toMatch(/^Mode development: .+\. Its tools here: (\d+ in \d+ groups?, )?\d+ in tools\/list\.$/);
+    const review = view.top.find((group) => group.name === 'mode-security-review')!;
+    expect(review.description).toMatch(/^Mode security_review \(read-only\): .+\. Its tools here: \d+ in \d+ groups?, \d+ in tools\/list\.$/);
     // An rc may give a mode any name and description: what a model reads stays one bounded line.
     const name = 'm'.repeat(500);
     const mode = { ...config.modes.development!, name, description: 'word\n'.repeat(2_000) };
@@ -183,26 +190,31 @@ async function curated(): Promise<CuratedServer> {
   return result;
 }
 
+const codeOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { code?: number }) => error.code);
 const modesOf = async (client: Client) => (await listGroups(client)).map((group) => group.name).filter((name) => name.startsWith(MODE_PREFIX));
 
 describe('modes through groups/list and groups/get (2025 session, v2 SDK client)', () => {
   it("one nested load of a mode's group gives the host the mode's tools, callable at once", async () => {
     const client = await connect(await curated());
-    expect(await modesOf(client)).toEqual(expect.arrayContaining(['mode-notes', 'mode-cleanup']));
+    // The mode the session is in lists all its tools: it has nothing to lead to, so no group.
+    expect(await modesOf(client)).toContain('mode-cleanup');
+    expect(await modesOf(client)).not.toContain('mode-notes');
+    expect(await codeOf(getGroup(client, 'mode-notes'))).toBe(-32002);
     const registry = new GroupToolRegistry(client);
     const loaded = await registry.load('mode-cleanup', { nested: true });
     expect(loaded.groups.map((group) => group.name)).toEqual(['deleting']);
     expect(loaded.tools.map((tool) => tool.name)).toEqual(['delete_note']);
     const called = (await client.callTool({ name: 'delete_note', arguments: {} })) as { isError?: boolean };
     expect(called.isError).toBeFalsy();
-    // The mode the session is in lists its tools already: its group says so instead.
-    expect((await registry.load('mode-notes')).instructions).toEqual([expect.stringContaining('tools/list')]);
   });
 
   it('a fixed-mode session is offered only its mode; a token only its modes', async () => {
     const server = await curated();
-    expect(await modesOf(await connect(server, { mode: 'cleanup' }))).toEqual(['mode-cleanup']);
-    expect(await modesOf(await connect(server, { boundary: { modes: ['notes'], token: true } }))).toEqual(['mode-notes']);
+    // Under proxy the fixed mode's tools are scoped, so its group leads to them; no other mode is offered.
+    expect(await modesOf(await connect(server, { mode: 'cleanup', strategy: 'proxy' }))).toEqual(['mode-cleanup']);
+    expect(await modesOf(await connect(server, { mode: 'notes', strategy: 'proxy' }))).toEqual(['mode-notes']);
+    expect((await modesOf(await connect(server, { boundary: { modes: ['notes', 'cleanup'], token: true }, strategy: 'proxy' }))).sort()).toEqual(['mode-cleanup', 'mode-notes']);
+    expect((await modesOf(await connect(server, { strategy: 'proxy' }))).length).toBeGreaterThan(2);
   });
 
   it('a focus switch moves the mode groups along, and the session hears notifications/groups/list_changed', async () => {
@@ -212,6 +224,6 @@ describe('modes through groups/list and groups/get (2025 session, v2 SDK client)
     expect((await new GroupToolRegistry(client).load('mode-cleanup')).groups).toHaveLength(1);
     await client.callTool({ name: 'focus_mode', arguments: { mode: 'cleanup' } });
     await changed;
-    expect((await new GroupToolRegistry(client).load('mode-cleanup')).instructions).toEqual([expect.stringContaining('tools/list')]);
+    expect(await codeOf(getGroup(client, 'mode-cleanup'))).toBe(-32002);
   });
 });
