@@ -3,6 +3,7 @@
  * event waits, the CLI as a process, SDK clients, the HTTP gateway). test/README.md says which
  * SDK client a test uses.
  */
+export * from './apps.js';
 export * from './cli.js';
 export * from './clients.js';
 export * from './events.js';

@@ -18,7 +18,7 @@ import { ModernRequest } from '../../src/callers/request.js';
 import type { FrontSession } from '../../src/callers/session.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, inMemoryClientV2, referenceProject, stackSources, toolList } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClientV2, namedToolsApp, referenceProject, stackSources, toolList } from '../harness/index.js';
 
 /** The draft extension's rules (io.modelcontextprotocol/groups, 2026-09-28) on lazytools' groups and modes. */
 
@@ -136,16 +136,7 @@ describe('wire names', () => {
 
 const cleanups = cleanupAfterEach();
 
-function app(): McpServer {
-  const server = new McpServer({ name: 'app', version: '1.0.0' });
-  const tool = (name: string, readOnly: boolean) =>
-    server.registerTool(name, { description: `${name.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: readOnly } }, () => ({ content: [{ type: 'text', text: name }] }));
-  tool('read_note', true);
-  tool('list_notes', true);
-  tool('delete_note', false);
-  tool('send_invoice', false);
-  return server;
-}
+const app = () => namedToolsApp({ read_note: true, list_notes: true, delete_note: false, send_invoice: false });
 
 const rc: RcConfig = {
   groups: { reading: { tools: ['read_note'] }, listing: { tools: ['list_notes'] }, deleting: { tools: ['delete_note'] }, billing: { tools: ['*invoice*'] } },

@@ -1,5 +1,4 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
@@ -13,7 +12,7 @@ import { getGroup, GroupToolRegistry, listGroups } from '../../src/groups/client
 import { GROUP_NAME_RULE, MODE_PREFIX, modeGroupName, NameTable, toolGroupName } from '../../src/groups/names.js';
 import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
 import { silentLogger } from '../../src/util/log.js';
-import { cleanupAfterEach, inMemoryClientV2, referenceProject } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClientV2, namedToolsApp, referenceProject } from '../harness/index.js';
 
 /**
  * Modes as navigation groups of the draft extension io.modelcontextprotocol/groups: each mode the
@@ -163,15 +162,7 @@ describe('modes as navigation groups (154 reference tools)', async () => {
 
 const cleanups = cleanupAfterEach();
 
-function app(): McpServer {
-  const server = new McpServer({ name: 'app', version: '1.0.0' });
-  const tool = (name: string, readOnly: boolean) =>
-    server.registerTool(name, { description: `${name.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: readOnly } }, () => ({ content: [{ type: 'text', text: name }] }));
-  tool('read_note', true);
-  tool('list_notes', true);
-  tool('delete_note', false);
-  return server;
-}
+const app = () => namedToolsApp({ read_note: true, list_notes: true, delete_note: false });
 
 const rc: RcConfig = {
   groups: { reading: { tools: ['read_note', 'list_notes'] }, deleting: { tools: ['delete_note'] } },

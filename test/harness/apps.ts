@@ -1,0 +1,14 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+/**
+ * A small in-process v2 server with argument-less tools, each answering its own name: `tools`
+ * maps a tool name to whether it is read-only (`readOnlyHint`). For curate() tests of groups,
+ * modes and policy, where what the tools do does not matter.
+ */
+export function namedToolsApp(tools: Readonly<Record<string, boolean>>): McpServer {
+  const server = new McpServer({ name: 'app', version: '1.0.0' });
+  for (const [name, readOnly] of Object.entries(tools))
+    server.registerTool(name, { description: `${name.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: readOnly } }, () => ({ content: [{ type: 'text', text: name }] }));
+  return server;
+}
