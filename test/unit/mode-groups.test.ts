@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import type { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
@@ -171,7 +172,7 @@ const rc: RcConfig = {
 };
 
 async function connect(server: CuratedServer, session?: SessionOptions): Promise<Client> {
-  const serve = session === undefined ? (t: never) => server.connect(t) : (t: never) => server.gateway.createSession(session).connect(t);
+  const serve = (t: InMemoryTransport) => (session === undefined ? server.connect(t) : server.gateway.createSession(session).connect(t));
   return inMemoryClientV2(serve, { name: 'mode-groups', clientOptions: { capabilities: { extensions: { [GROUPS_EXTENSION]: {} } } }, cleanups });
 }
 
