@@ -80,7 +80,9 @@ export function stackReport({ name, catalogs, tasks, intents }) {
   });
   const summarize = (list) => {
     const count = (key) => list.filter((r) => r[key]).length;
-    const meanTokens = list.reduce((s, r) => s + r.tokens, 0) / Math.max(1, list.length);
+    // A mode the presets lack has no list to cost: its tasks count as misses, not as free lists.
+    const costed = list.filter((r) => r.known);
+    const meanTokens = costed.reduce((s, r) => s + r.tokens, 0) / Math.max(1, costed.length);
     return {
       tasks: list.length,
       shown: count('shown'),

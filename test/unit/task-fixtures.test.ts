@@ -14,7 +14,26 @@ interface Task {
 }
 const FIXTURES = path.join(ROOT, 'test/fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
-const PRESETS = ['code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
+// The preset modes a task may be labelled with: the ten first presets and the six that cover the
+// rest of a product team's work (customer operations, sales, data, messaging, infrastructure, content).
+const PRESETS = [
+  'analytics',
+  'browser_testing',
+  'code_review',
+  'communications',
+  'content',
+  'customer_support',
+  'daily_checkin',
+  'debugging',
+  'development',
+  'infrastructure',
+  'operations',
+  'research',
+  'sales',
+  'security_review',
+  'sprint_planning',
+  'task_management',
+];
 
 /** Every `server:tool` id of the given catalog files. */
 function toolIds(...files: string[]): Set<string> {
@@ -30,7 +49,15 @@ const SETS = [
   { file: 'tasks/stack-tasks.json', catalogs: ['developer-stack.json'], splits: ['dev', 'test'] },
   { file: 'tasks/stack-tasks-blind.json', catalogs: ['developer-stack.json'], splits: ['blind'] },
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
+  { file: 'tasks/commerce-stack-tasks.json', catalogs: ['commerce-stack.json'], splits: ['dev', 'test'] },
 ];
+
+interface Phrase {
+  phrase: string;
+  modes: string[];
+  split: string;
+}
+const PHRASE_SETS = [{ file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] }];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
@@ -47,6 +74,19 @@ describe('developer task fixtures', () => {
       expect(t.gold.filter((id) => !ids.has(id)), t.task).toEqual([]);
     }
     expect(new Set(tasks.map((t) => t.task.toLowerCase())).size).toBe(tasks.length);
+  });
+
+  it.each(PHRASE_SETS)('$file: each intent phrase has text, preset modes and a split', ({ file, splits }) => {
+    const { note, phrases } = json(file) as { note: unknown; phrases: Phrase[] };
+    expect(typeof note).toBe('string');
+    expect(phrases.length).toBeGreaterThanOrEqual(20);
+    for (const p of phrases) {
+      expect(p.phrase.trim(), JSON.stringify(p)).not.toBe('');
+      expect(p.modes.length, p.phrase).toBeGreaterThan(0);
+      expect(p.modes.filter((mode) => !PRESETS.includes(mode)), p.phrase).toEqual([]);
+      expect(splits, p.phrase).toContain(p.split);
+    }
+    expect(new Set(phrases.map((p) => p.phrase.toLowerCase())).size).toBe(phrases.length);
   });
 
   it('keeps the blind set apart from the tuned stack tasks', () => {
