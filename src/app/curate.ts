@@ -42,7 +42,7 @@ export interface CuratedServer {
  *
  * @example
  * const app = new McpServer({ name: 'billing', version: '1.0.0' }); // tool ids: billing:<tool>
- * app.registerTool('create_invoice', { ... }, handler);
+ * app.registerTool('bill_customer', { ... }, handler);
  * const curated = await curate(app, { config: { groups: { billing: { tools: ['*invoice*'] } },
  *   modes: { billing: { groups: ['billing'] } }, defaultMode: 'billing' } });
  * await curated.connect(new StdioServerTransport());
@@ -79,7 +79,7 @@ export async function curate(server: ConnectableServer, options: CurateOptions =
 
 /**
  * The server's own name, from the `serverInfo` of an in-memory handshake (then closed), so tool
- * ids read `billing:create_invoice` for `new McpServer({ name: 'billing' })`; "app" when it has none.
+ * ids read `billing:bill_customer` for `new McpServer({ name: 'billing' })`; "app" when it has none.
  */
 async function serverName(server: ConnectableServer): Promise<string> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

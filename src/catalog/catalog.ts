@@ -6,6 +6,8 @@ import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, confirmsPlacements, toolGlob, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { placedTopics } from './placement.js';
+import { serverProfiles, type ServerProfileMatch } from './profiles.js';
+import { loadPresets } from '../config/presets.js';
 import { confirmedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
@@ -26,11 +28,13 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   let compiled: CompiledGroup[] | undefined;
   let digest: string | undefined;
   const groupsOf: Groups = {
-    compiled: () => (compiled ??= Object.entries(config.groups).map(([name, group]) => compileGroup(name, group))),
+    // Server profiles add tools to the preset groups only: an rc group of the same name is the user's.
+    compiled: () => (compiled ??= Object.entries(config.groups).map(([name, group]) => compileGroup(name, group, { profiles: own(loadPresets().groups, name) === group }))),
     digest: () => (digest ??= groupsDigest(config)),
   };
   const nameCounts = new Map<string, number>();
   const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
+  const profiles = serverProfiles(sorted);
   for (const source of sorted) for (const tool of source.tools) nameCounts.set(tool.name, (nameCounts.get(tool.name) ?? 0) + 1);
 
   // Exposed names: the upstream name, prefixed with the server on collisions (or always). A
@@ -59,7 +63,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
       continue;
     }
     taken.add(exposedName);
-    tools.push(makeTool(server, tool, exposedName, groupsOf, config));
+    tools.push(makeTool(server, tool, exposedName, groupsOf, config, profiles.get(server)));
   }
 
   const groups = new Map<string, CatalogGroup>();
@@ -156,7 +160,7 @@ interface Groups {
   digest(): string;
 }
 
-function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: Groups, config: ResolvedConfig): CatalogTool {
+function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: Groups, config: ResolvedConfig, profile: ServerProfileMatch | undefined): CatalogTool {
   const id = `${server}:${tool.name}`;
   const title = toolTitle(tool);
   const summary = own(config.tools, id)?.summary ?? summarize(tool.description, title ?? tool.name);
@@ -167,7 +171,7 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   // What group filters see, made only when a group is tested (a stamped lock's placements need none).
   let candidate: GroupCandidate | undefined;
   const candidateOf = (): GroupCandidate =>
-    (candidate ??= { id, server, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: new Map(placedTopics(topics).map((score) => [score.topic, score])) });
+    (candidate ??= { id, server, name: tool.name, profile, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: new Map(placedTopics(topics).map((score) => [score.topic, score])) });
   let placements = hasCachedGroupPlacements(tool) ? confirmedGroupPlacements(tool, server, groups.digest(), summary, (cached) => confirmsPlacements(cached, groups.compiled(), candidateOf())) : undefined;
   if (!placements) {
     placements = [];

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { closestGroups, type Catalog, type CatalogTool, type GroupPlacement } from './catalog.js';
-import { PLACEMENT_THRESHOLD, placedTopics, scoreTopics } from './placement.js';
+import { isAboutServer, PLACEMENT_THRESHOLD, placedTopics, scoreTopics } from './placement.js';
 
 /** Why one tool shows where it shows: its groups with reasons, its modes, its write status. */
 export interface ToolPlacement {
@@ -17,6 +17,10 @@ export interface ToolPlacement {
   closest: string[];
   /** For a tool no mode but catch-all ones (`all`) shows: why (no group, or groups no mode uses). */
   unplaced?: string;
+  /** For such a tool: the modes whose work came closest, `mode (topic score: evidence)`, best first (empty: no mode's words are in it). */
+  closestModes?: string[];
+  /** True when the tool is named for its server itself (login, health, limits): no mode's work by design. */
+  aboutServer?: boolean;
 }
 
 export interface PlacementReport {
@@ -36,16 +40,51 @@ export interface PlacementReport {
  */
 export function placementReport(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'groups'>, filter: (tool: CatalogTool) => boolean = () => true): PlacementReport {
   const closest = closestGroups(Object.entries(config.groups).map(([name, group]) => ({ name, config: group })), true);
+  const nearModes = closestModes(config);
   const tools = catalog.tools.filter(filter).map((tool): ToolPlacement => {
     const groups = tool.placements.filter((placement) => !catalog.groups.get(placement.group)?.catchAll);
     const modes = Object.values(config.modes)
       .filter((mode) => (!mode.readOnly || tool.readOnly) && mode.groups.some((group) => groups.some((g) => g.group === group)))
       .map((mode) => mode.name);
     const placement: ToolPlacement = { id: tool.id, name: tool.exposedName, groups, modes, readOnly: tool.readOnly, write: { kind: tool.write.kind, reason: tool.write.reason }, closest: groups.length === 0 ? closest(tool) : [] };
-    if (modes.length === 0) placement.unplaced = unplacedReason(groups, config.modes);
+    if (modes.length === 0) {
+      placement.unplaced = unplacedReason(groups, config.modes);
+      placement.closestModes = nearModes(tool);
+      if (isAboutServer(tool.name)) placement.aboutServer = true;
+    }
     return placement;
   });
   return { threshold: PLACEMENT_THRESHOLD, tools, unplaced: tools.filter((tool) => tool.modes.length === 0).map((tool) => tool.id) };
+}
+
+/** Modes an unplaced tool came closest to: at most three. */
+const CLOSEST_MODES = 3;
+
+/**
+ * The modes whose work an unplaced tool came closest to: the topics it scored for below the
+ * threshold (best first), through the groups that take each topic, to the modes that use those
+ * groups and would let the tool in (read-only modes only for a reader), with the evidence.
+ */
+function closestModes(config: Pick<ResolvedConfig, 'modes' | 'groups'>): (tool: CatalogTool) => string[] {
+  const byTopic = new Map<string, ResolvedConfig['modes'][string][]>();
+  for (const mode of Object.values(config.modes))
+    for (const group of mode.groups)
+      for (const topic of config.groups[group]?.topics ?? []) {
+        const list = byTopic.get(topic) ?? [];
+        if (!list.includes(mode)) list.push(mode);
+        byTopic.set(topic, list);
+      }
+  return (tool) => {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const score of tool.topics)
+      for (const mode of byTopic.get(score.topic) ?? []) {
+        if (seen.has(mode.name) || out.length >= CLOSEST_MODES || (mode.readOnly && !tool.readOnly)) continue;
+        seen.add(mode.name);
+        out.push(`${mode.name} (topic ${score.topic} ${score.score} of ${PLACEMENT_THRESHOLD}: ${score.reason})`);
+      }
+    return out;
+  };
 }
 
 /** Why a tool shows in no mode but catch-all ones. */

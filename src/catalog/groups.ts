@@ -1,6 +1,7 @@
 import type { GroupConfig } from '../config/schema.js';
 import { anyGlob, compileGlob, type Glob } from '../util/glob.js';
 import type { TopicScore } from './placement.js';
+import type { ServerProfileMatch } from './profiles.js';
 import { normalized } from './text.js';
 
 /** What a group filter sees of a tool. */
@@ -12,6 +13,9 @@ export interface GroupCandidate {
   readOnly: boolean;
   /** Topics placement put the tool in (score at or above the threshold), by topic name. */
   topics?: ReadonlyMap<string, TopicScore>;
+  /** The tool's upstream name and its server's profile (vocabulary/servers.json), when one matched. */
+  name?: string;
+  profile?: ServerProfileMatch | undefined;
 }
 
 /** A group ready to test tools: the config plus its compiled filter pipeline. */
@@ -20,7 +24,7 @@ export interface CompiledGroup {
   description: string;
   config: GroupConfig;
   matches(tool: GroupCandidate): boolean;
-  /** Why the group keeps `tool` ("tool glob \"get_me\"", "topic browser 7 (...)"), or undefined when it does not. */
+  /** Why the group keeps `tool` ("tool glob \"get_viewer\"", "topic browser 7 (...)"), or undefined when it does not. */
   explain(tool: GroupCandidate): Match | undefined;
 }
 
@@ -35,11 +39,12 @@ type Filter = (tool: GroupCandidate) => Match | boolean;
 
 /**
  * Compiles a group to an ordered filter pipeline: `servers`, then `tools`, `keywords` or `topics`
- * (any one matching keeps the tool), then `readOnly`, then `exclude` and `excludeTopics`. An unset filter lets
+ * (any one matching keeps the tool; for a preset group, `profiles`, also a server profile that
+ * puts the tool in it), then `readOnly`, then `exclude` and `excludeTopics`. An unset filter lets
  * everything through; an empty list lets nothing through, so `{}` is every tool and
  * `{ tools: [] }` none.
  */
-export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
+export function compileGroup(name: string, config: GroupConfig, options: { profiles?: boolean } = {}): CompiledGroup {
   const pipeline: Filter[] = [];
   if (config.servers) {
     const servers = config.servers.map(compileGlob);
@@ -55,8 +60,11 @@ export function compileGroup(name: string, config: GroupConfig): CompiledGroup {
     const ids = anyGlob(each);
     const phrases = (config.keywords ?? []).map((keyword) => normalized(keyword).trimEnd());
     const topics = config.topics ?? [];
+    const profiles = options.profiles === true;
     pipeline.push((tool) => {
       if (globs.length > 0 && ids.test(tool.id)) return { reason: `tool glob "${globs[each.findIndex((glob) => glob.test(tool.id))] ?? ''}"` };
+      const profiled = profiles && tool.profile !== undefined && tool.name !== undefined ? tool.profile.groups.get(name) : undefined;
+      if (profiled && tool.name !== undefined && profiled.some((glob) => glob.test(tool.name ?? ''))) return { reason: `server profile ${tool.profile?.name ?? ''}` };
       const phrase = phrases.length > 0 ? phrases.find((p) => tool.text.includes(p)) : undefined;
       if (phrase !== undefined) return { reason: `keyword "${phrase.trim()}"` };
       let best: TopicScore | undefined;

@@ -8,6 +8,7 @@ import { PLACEMENT_REVISION, PLACEMENT_THRESHOLD, scoreTopics, type PlacementInp
 import { writeStatus, type WriteStatus } from './read-only.js';
 import { writeStamp, type LockStamp } from './lock-stamp.js';
 import { placementCode } from './placement-code.js';
+import { profilesDigestInput } from './profiles.js';
 
 /**
  * Placement results kept between runs. Scoring topics and matching groups is most of building a
@@ -145,10 +146,10 @@ let version: string | undefined;
 /**
  * Changes whenever placement may score differently: with the package version, with the placement
  * code itself (placement-code.ts: a digest of its modules), with `PLACEMENT_REVISION` and with
- * the vocabulary.
+ * the vocabulary and server profiles.
  */
 export function placementVersion(): string {
-  version ??= `${VERSION}+${PLACEMENT_REVISION}+${placementCode()}+${digest(JSON.stringify([TOPICS, [...WRITE_VERBS], [...READ_VERBS], [...META_NAME_WORDS], META_NAME_PHRASES, PLACEMENT_THRESHOLD]))}`;
+  version ??= `${VERSION}+${PLACEMENT_REVISION}+${placementCode()}+${digest(JSON.stringify([TOPICS, [...WRITE_VERBS], [...READ_VERBS], [...META_NAME_WORDS], META_NAME_PHRASES, PLACEMENT_THRESHOLD, profilesDigestInput()]))}`;
   return version;
 }
 

@@ -20,7 +20,10 @@ export const PLACEMENT_MODULES: readonly string[] = [
   'catalog/groups',
   'catalog/text',
   'catalog/placement-cache',
+  'catalog/profiles',
   'config/topics',
+  'config/vocabulary',
+  'semantic/words',
   'util/glob',
 ];
 

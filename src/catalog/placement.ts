@@ -1,4 +1,5 @@
 import { META_NAME_PHRASES, META_NAME_WORDS, TOPICS, type TopicSpec } from '../config/topics.js';
+import { stem } from '../semantic/words.js';
 import { proseWords, words } from './text.js';
 
 /**
@@ -112,28 +113,6 @@ function weighted(list: string, separator: string): Array<[string, number]> {
     });
 }
 
-const stems = new Map<string, string>();
-
-/** A light stem so "logs" and "log" meet: plurals dropped. Memoized (tool vocabularies repeat). */
-export function stem(word: string): string {
-  let result = stems.get(word);
-  if (result === undefined) {
-    result = stemWord(word);
-    if (stems.size < 100_000) stems.set(word, result);
-  }
-  return result;
-}
-
-function stemWord(word: string): string {
-  if (word.length <= 3) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}ie`;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
-  if (word.endsWith('es') && /(?:ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s')) return word.slice(0, -1);
-  return word;
-}
-
 /**
  * Topic scores of one tool, best first: every placed topic and the best three below the threshold;
  * none for tools about the server itself (health, login, rate limits).
@@ -179,8 +158,7 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
   };
 
   const nameWords = words(input.name);
-  const nameText = ` ${nameWords.join(' ')} `;
-  if (nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `))) return [];
+  if (isAboutServer(input.name)) return [];
   scan(input.server, 'server');
   scan(nameWords, 'name');
   const title = typeof input.title === 'string' ? input.title : typeof input.annotations?.title === 'string' ? input.annotations.title : undefined;
@@ -199,7 +177,6 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
     }
   }
   if (input.annotations?.openWorldHint === true && totals.has('web')) credit('web', 'field', 0.5, 'openWorldHint');
-
   const score = (topic: string) => totals.get(topic)?.score ?? 0;
   const kept: Array<{ topic: string; score: number; evidence: string[] }> = [];
   for (const [topic, total] of totals) {
@@ -218,6 +195,13 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
     out.push({ topic: entry.topic, score: entry.score, reason: entry.evidence.join(', ') });
   }
   return out;
+}
+
+/** True for a tool named for its server itself (health, login, rate limits, feedback): placed in no topic. */
+export function isAboutServer(name: string): boolean {
+  const nameWords = words(name);
+  const nameText = ` ${nameWords.join(' ')} `;
+  return nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `));
 }
 
 /** Topics a tool is placed in: those at or above the threshold. */

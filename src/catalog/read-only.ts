@@ -1,4 +1,4 @@
-import { READ_VERBS, WRITE_VERBS } from '../config/topics.js';
+import { POSTED_READS, READ_ONLY_PHRASES, READ_VERBS, STRONG_WRITES, WRITE_FORMS, WRITE_VERBS } from '../config/topics.js';
 import { DESCRIPTION_CHARS, type PlacementInput } from './placement.js';
 import { proseWords, words } from './text.js';
 
@@ -13,20 +13,6 @@ export interface WriteStatus {
   kind: 'read' | 'write' | 'unknown';
   reason: string;
 }
-
-/** Verbs that write wherever they stand in a name ("get_or_create_user"). Words that are also nouns ("run", "post", "push") count only as the name's first verb ("get_run_details" reads). */
-const STRONG_WRITES = new Set(
-  'create update delete remove write send replace insert drop edit upsert kill execute exec publish deploy uninstall overwrite truncate modify'.split(' '),
-);
-const WRITE_PHRASES = /\b(?:creates|updates|deletes|removes|writes|sends|executes|modifies|inserts|pushes|merges|overwrites|publishes|deploys|installs|uninstalls|kills|terminates|renames|uploads|clicks|navigates|submits)\b/i;
-const READ_PHRASES = /\b(?:read[- ]only|readonly|does not modify|doesn't modify|without modifying|no side effects)\b/i;
-
-/**
- * Read verbs that, after `post` at the head of a name, make a query sent by HTTP POST
- * (`API-post-search`): OpenAPI-generated servers name a tool by method and path and mark every
- * POST `destructiveHint`, though a search by POST only reads.
- */
-const POSTED_READS = new Set(['search', 'query', 'list', 'find', 'lookup', 'retrieve', 'get', 'read', 'fetch']);
 
 /** The read verb of a `post <read verb>` name (filler "api" and "mcp" skipped), else undefined. */
 function postedRead(names: readonly string[]): string | undefined {
@@ -48,7 +34,7 @@ export function writeStatus(input: PlacementInput): WriteStatus {
   const description = typeof input.description === 'string' ? input.description.slice(0, DESCRIPTION_CHARS) : '';
   const nameWords = words(input.name);
   const posted = postedRead(nameWords);
-  if (posted !== undefined && !nameWords.some((word) => STRONG_WRITES.has(word)) && !WRITE_PHRASES.test(description)) {
+  if (posted !== undefined && !nameWords.some((word) => STRONG_WRITES.has(word)) && !proseWords(description).some((word) => WRITE_FORMS.has(word))) {
     // Before destructiveHint: a generator's method-wide annotation, not a statement about this tool.
     return { readOnly: true, kind: 'read', reason: `name "post ${posted}": a ${posted} sent by HTTP POST (its destructiveHint follows the method)` };
   }
@@ -63,9 +49,10 @@ export function writeStatus(input: PlacementInput): WriteStatus {
     if (lead && WRITE_VERBS.has(lead) && !READ_VERBS.has(lead)) return { readOnly: false, kind: 'write', reason: `description verb "${lead}"` };
     if (lead) readVerb = `description verb "${lead}"`;
   }
-  const saysReadOnly = READ_PHRASES.test(description);
-  const writes = WRITE_PHRASES.exec(description);
-  if (writes && !saysReadOnly) return { readOnly: false, kind: 'write', reason: `description says "${writes[0]}"` };
+  const prose = ` ${proseWords(description).join(' ')} `;
+  const saysReadOnly = READ_ONLY_PHRASES.some((phrase) => prose.includes(` ${proseWords(phrase).join(' ')} `));
+  const writes = proseWords(description).find((word) => WRITE_FORMS.has(word));
+  if (writes && !saysReadOnly) return { readOnly: false, kind: 'write', reason: `description says "${writes}"` };
   if (readVerb) return { readOnly: true, kind: 'read', reason: saysReadOnly ? `${readVerb}, description says read-only` : readVerb };
   if (saysReadOnly) return { readOnly: true, kind: 'read', reason: 'description says read-only' };
   return { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };

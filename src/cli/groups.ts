@@ -19,13 +19,14 @@ const groupsFlags = {
   ...projectOptions,
   tool: { type: 'string', value: 'GLOB', help: 'only tools whose "server:tool" id matches (a glob without ":" matches any server)' },
   unplaced: { type: 'boolean', help: 'only tools no mode but "all" shows (in no group, or in groups no mode uses), with why' },
-  json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest,unplaced?,fit:[{mode,shown,priority,reason,why}]}],"unplaced"}' },
+  json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest,unplaced?,closestModes?,fit:[{mode,shown,priority,reason,why}]}],"unplaced"}' },
 } as const satisfies FlagSpecs;
 
 export const groupsCommand: Command = defineCommand('groups', groupsFlags, {
   about: `Shows per tool the groups it is in and why (tool glob, keyword, or topic with its score and
 evidence), the modes that show it, and whether it only reads. Tools in no group get the
-groups they came closest to; add them with rc "groups" (a group's "tools" or "topics").
+groups they came closest to, and tools no mode shows the modes whose work came closest, with
+the evidence; add them with rc "groups" (a group's "tools" or "topics").
 Per mode that includes a tool: its priority there, whether the mode shows it within its budget
 or holds it back (reachable through search_tools), and the signals behind the priority.`,
 }, async ({ values }, io) => {
@@ -68,6 +69,8 @@ function render(tool: ToolPlacement & { fit: FitLine[] }): string {
   if (tool.groups.length === 0) lines.push(`  no group${tool.closest.length > 0 ? `; closest: ${tool.closest.join('; ')}` : ''}`);
   for (const group of tool.groups) lines.push(`  ${group.group.padEnd(16)} ${group.reason}`);
   lines.push(`  modes: ${tool.modes.length > 0 ? tool.modes.join(', ') : `(none but "all": ${tool.unplaced ?? 'in no mode'})`}`);
+  if (tool.closestModes !== undefined)
+    lines.push(`  closest modes: ${tool.closestModes.length > 0 ? tool.closestModes.join('; ') : tool.aboutServer ? 'none: it is about its server itself (login, health, limits, feedback), not any work' : 'none: no word of its name, description or fields is evidence of any mode\'s work'}`);
   for (const fit of tool.fit) lines.push(`    ${fit.mode}: ${fit.shown ? 'shown' : 'held back'}, priority ${fit.priority}: ${fit.reason}${fit.why.length > 0 ? ` [${fit.why.join(', ')}]` : ''}`);
   return lines.join('\n');
 }

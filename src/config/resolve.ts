@@ -10,9 +10,13 @@ export interface ResolvedMode {
   name: string;
   description: string;
   aliases: string[];
+  /** Typical tasks (rc `tasks`, else the parent's): with the description, what fitting ranks tools against. */
+  tasks: string[];
   groups: string[];
   readOnly: boolean;
   budget: number | undefined;
+  /** The most a large catalog lets the mode spend (rc `maxBudget`); undefined: `budget`. See focus/fit.ts. */
+  maxBudget: number | undefined;
   /** Fit the shown tools to the budget (rc `fit`, default true; see focus/fit.ts). */
   fit: boolean;
   /** Globs on `server:tool` ids this mode never holds back (rc `pin`, with the parent's). */
@@ -92,7 +96,12 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
   const groups = dictionary([...Object.entries(presets.groups), ...Object.entries(rc.groups ?? {})]);
   const merged = dictionary<ModeConfig>();
   for (const [name, mode] of Object.entries(presets.modes)) merged[name] = { ...mode };
-  for (const [name, mode] of Object.entries(rc.modes ?? {})) merged[name] = { ...own(merged, name), ...mode };
+  for (const [name, mode] of Object.entries(rc.modes ?? {})) {
+    const preset = own(merged, name);
+    // A budget set in the rc is the user's: the preset's room to grow on large catalogs goes with the preset's budget.
+    const keepsGrowth = mode.budget === undefined || mode.maxBudget !== undefined;
+    merged[name] = { ...(preset && !keepsGrowth ? { ...preset, maxBudget: undefined } : preset), ...mode };
+  }
 
   const modes = dictionary<ResolvedMode>();
   const resolving = new Set<string>();
@@ -120,9 +129,11 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
       name,
       description: mode.description ?? parent?.description ?? name,
       aliases: mode.aliases ?? [],
+      tasks: mode.tasks ?? parent?.tasks ?? [],
       groups: unique([...(parent?.groups ?? []), ...ownGroups]),
       readOnly: mode.readOnly ?? parent?.readOnly ?? false,
       budget: mode.budget ?? parent?.budget ?? rc.budget,
+      maxBudget: mode.maxBudget ?? (mode.budget === undefined ? parent?.maxBudget : undefined),
       fit: mode.fit ?? parent?.fit ?? true,
       pin: unique([...(parent?.pin ?? []), ...(mode.pin ?? [])]),
       lean: mode.lean ?? parent?.lean,

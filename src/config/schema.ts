@@ -145,10 +145,20 @@ export const groupSchema = z.strictObject({
 export const modeSchema = z.strictObject({
   description: z.string().optional(),
   aliases: z.array(z.string()).optional().describe('What people say for this mode ("security audit", "standup").'),
+  tasks: z
+    .array(z.string())
+    .optional()
+    .describe('Typical tasks of the mode as people phrase them ("refund the last charge"): budget fitting shows first the tools closest to these and the description.'),
   groups: z.array(z.string()).optional().describe('Groups whose tools the mode shows.'),
   extends: z.string().optional().describe('Another mode whose groups this one adds to.'),
   readOnly: z.boolean().optional().describe('Show and allow only tools annotated readOnlyHint: true.'),
   budget: z.number().int().positive().optional().describe('Token budget for the mode\'s tool definitions.'),
+  maxBudget: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('On a large catalog the mode may spend more than "budget": up to 5% of what listing every tool costs, at most this many tokens (default: "budget"; a mode that sets "budget" without it keeps that budget).'),
   fit: z
     .boolean()
     .optional()

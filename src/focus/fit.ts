@@ -1,12 +1,14 @@
-import type { Catalog, CatalogTool } from '../catalog/catalog.js';
+import { sumTokens, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
-import { globMatcher, modeNamed, modeShows } from './policy.js';
+import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { servedStrategy } from './scope.js';
-import { capability, listedThing, modeFocus, nameWords, toolPriority, type Priority } from './priority.js';
+import { modeProfile } from './profile.js';
+import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
+import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -29,6 +31,7 @@ export interface ModeFit {
   mode: string;
   /** True when fitting applies: the mode has a budget and rc `fit` is not false. */
   fit: boolean;
+  /** What the mode may spend here: its budget, grown on a large catalog up to `maxBudget` (see effectiveBudget). */
   budget: number | undefined;
   /** Tokens of lazytools' own tools, counted in the budget. */
   ownTokens: number;
@@ -69,6 +72,15 @@ export function modeFit(catalog: Catalog, config: FitConfig, mode: string): Mode
 /** What fitting reads from the configuration. */
 export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible' | 'tools' | 'strategy' | 'usageWeights'>;
 
+const prefixCache = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
+
+/** Per server of the catalog, the words it puts before every tool name (computed once per catalog). */
+function prefixesOf(catalog: Catalog): Map<string, ReadonlySet<string>> {
+  let found = prefixCache.get(catalog);
+  if (!found) prefixCache.set(catalog, (found = serverPrefixes(catalog.tools)));
+  return found;
+}
+
 /**
  * Fits a mode to its budget. Pure and deterministic: the same catalog, config and mode give the
  * same lists. The budget counts what `listStatus` counts (listed tools plus lazytools' own tools
@@ -82,16 +94,24 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const always = globMatcher(config.alwaysVisible);
   const modePin = globMatcher(mode.pin);
   const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
-  const members = catalog.tools.filter((tool) => modeShows(config, mode, tool));
+  // Tools the mode's sessions called lately join its groups' tools (see usedInMode).
+  const byUse = new Set<string>();
+  const members = catalog.tools.filter((tool) => {
+    if (modeShows(config, mode, tool)) return true;
+    if (!usedInMode(config, mode, tool)) return false;
+    byUse.add(tool.id);
+    return true;
+  });
   const strategy = servedStrategy(config.strategy);
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = ownToolsTokens(config, strategy, catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);
   // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
   const listed = new Map<string, Set<string>>();
+  const prefixes = fit ? prefixesOf(catalog) : new Map<string, ReadonlySet<string>>();
   if (fit) {
     for (const tool of members) {
-      const name = nameWords(tool);
+      const name = nameWords(tool, prefixes.get(tool.server));
       if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
         let set = listed.get(tool.server);
         if (!set) listed.set(tool.server, (set = new Set()));
@@ -99,7 +119,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
       }
     }
   }
-  const focus = modeFocus(mode);
+  const profile = fit ? modeProfile(mode, config.modes) : undefined;
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   const pinReason = (tool: CatalogTool): string | undefined => {
@@ -111,20 +131,25 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   };
   // Unfitted modes (no budget, or fit: false) show every member: no priorities to compute, and no
   // token counts to pay for (a 10,000-tool "all" mode would count them all).
-  const scored = members.map((tool) => ({
-    tool,
-    pin: pinReason(tool),
-    ...(fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), focus }) : { priority: 0, why: [] }),
-  }));
-  const ordered = fit ? breadthOrder(scored, groups) : scored;
+  const scored = members.map((tool) => {
+    const scoring = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, signals: [] };
+    if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
+    return new Entry(tool, pinReason(tool), scoring.priority, scoring.signals);
+  });
+  const ordered = fit ? breadthOrder(scored, groups, prefixes) : scored;
 
-  const budget = (mode.budget ?? Number.POSITIVE_INFINITY) - ownTokens;
+  const effective = fit ? effectiveBudget(mode, sumTokens(members)) : mode.budget;
+  const budget = (effective ?? Number.POSITIVE_INFINITY) - ownTokens;
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
   let left = budget - pinnedTokens;
   const ranked: RankedTool[] = [];
   // Entries are this call's own objects: completed in place, not copied (a mode may hold 10,000 tools).
-  const rank = (entry: Scored, shown: boolean, reason: string) => ranked.push(Object.assign(entry, { shown, reason }));
+  const rank = (entry: Scored, shown: boolean, reason: string) => {
+    entry.shown = shown;
+    entry.reason = reason;
+    ranked.push(entry);
+  };
   for (const entry of pinned) rank(entry, true, entry.pin ?? 'pinned');
   for (const entry of ordered) {
     if (entry.pin !== undefined) continue;
@@ -147,7 +172,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   return {
     mode: mode.name,
     fit,
-    budget: mode.budget,
+    budget: effective,
     ownTokens,
     members,
     memberIds: new Set(members.map((tool) => tool.id)),
@@ -161,7 +186,43 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   };
 }
 
-type Scored = Priority & { tool: CatalogTool; pin: string | undefined };
+/**
+ * One member as fitting ranks it: its signals are worded only when `why` is read (fitting ranks
+ * every member of every mode; status --explain and groups read a few).
+ */
+class Entry implements RankedTool {
+  shown = false;
+  reason = '';
+  first = false;
+  private worded: string[] | undefined;
+
+  constructor(
+    readonly tool: CatalogTool,
+    readonly pin: string | undefined,
+    public priority: number,
+    readonly signals: Signal[],
+  ) {}
+
+  get why(): string[] {
+    return (this.worded ??= wordSignals(this.signals));
+  }
+}
+
+type Scored = Entry;
+
+/** The share of what a mode's groups hold that its list may grow to, between its budget and maxBudget. */
+export const MEMBER_SHARE = 0.25;
+
+/**
+ * What a mode may spend: its budget, or where its groups hold much more (a large catalog: more
+ * servers doing the mode's work, each with its own entry points), up to MEMBER_SHARE of what they
+ * hold, at most `maxBudget`. A fixed budget would show a shrinking part of the mode's work as a
+ * catalog grows. `memberTokens` is what listing every member would cost.
+ */
+export function effectiveBudget(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, memberTokens: number): number | undefined {
+  if (mode.budget === undefined || mode.maxBudget === undefined || mode.maxBudget <= mode.budget) return mode.budget;
+  return Math.min(mode.maxBudget, Math.max(mode.budget, Math.floor(MEMBER_SHARE * memberTokens)));
+}
 
 const ownTokensCache = new WeakMap<object, Map<string, number>>();
 
@@ -195,14 +256,14 @@ const FIRST_MIN = 2;
  * web searches) loses `REDUNDANT`: the budget goes to what no shown tool does yet, and search
  * still finds the twin. Twins share a mode group: Notion's search is no web search. Ties break by id.
  */
-function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
+function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: ReadonlyMap<string, ReadonlySet<string>>): Scored[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
   const serverRank = new Map<string, number>();
   const groupRank = new Map<string, number>();
   const doneBy = new Map<string, CatalogTool>();
   const adjusted = byScore.map((entry) => {
     const group = entry.tool.groups.find((g) => groups.has(g)) ?? '';
-    const does = `${group} ${capability(entry.tool)}`;
+    const does = `${group} ${capability(entry.tool, prefixes.get(entry.tool.server))}`;
     const twin = doneBy.get(does);
     if (twin === undefined) doneBy.set(does, entry.tool);
     const redundant = twin !== undefined && twin.server !== entry.tool.server;
@@ -211,10 +272,12 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>): Scored[] {
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
     const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
-    // The entry and its `why` are this fit's own (toolPriority made them): completed in place.
-    entry.why.push(inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`);
-    if (redundant) entry.why.push(`-${REDUNDANT} does what ${twin.id} does`);
-    return Object.assign(entry, { priority, first: inServer === 0 && !redundant && entry.priority >= FIRST_MIN });
+    // The entry and its signals are this fit's own (toolPriority made them): completed in place.
+    entry.signals.push([undefined, () => (inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`)]);
+    if (redundant) entry.signals.push([undefined, () => `-${REDUNDANT} does what ${twin.id} does`]);
+    entry.first = inServer === 0 && !redundant && entry.priority >= FIRST_MIN;
+    entry.priority = priority;
+    return entry;
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
 }

@@ -144,6 +144,22 @@ export function modeAllows(mode: Pick<ResolvedMode, 'readOnly'> | undefined, too
   return !mode?.readOnly || tool.readOnly;
 }
 
+/**
+ * Decayed calls (usage.jsonl, half-life 14 days) that make a tool a member of a mode its groups
+ * leave out: called there once today, or twice in the last fortnight.
+ */
+export const USED_MEMBER = 0.9;
+
+/**
+ * True when the session's calls made the tool part of the mode: it was called in that mode lately
+ * (through execute_tool after search_tools found it, or by name) and the mode's read-only rule lets
+ * it in. Budget fitting ranks it with the mode's own tools and policy counts it in the mode; a
+ * bearer token's boundary still follows the modes' groups (modeShows), never usage.
+ */
+export function usedInMode(config: Pick<ResolvedConfig, 'usageWeights'>, mode: ResolvedMode, tool: CatalogTool): boolean {
+  return (config.usageWeights?.get(mode.name)?.get(tool.id) ?? 0) >= USED_MEMBER && modeAllows(mode, tool);
+}
+
 /** True when the mode is read-only. */
 export function isReadOnly(config: Pick<ResolvedConfig, 'modes'>, name: string): boolean {
   return modeNamed(config, name)?.readOnly ?? false;

@@ -2,7 +2,7 @@ import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js
 import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { FocusState } from './state.js';
-import { modeAllows, modeNamed } from './policy.js';
+import { modeAllows, modeNamed, usedInMode } from './policy.js';
 import { modeFit, type FitConfig } from './fit.js';
 
 /** What visibility reads from the configuration. */
@@ -37,10 +37,11 @@ export function visibleTools(catalog: Catalog, config: VisibleConfig, focus: Foc
 }
 
 /**
- * Every tool of the session's mode, shown or held back by the budget (plus enabled groups and
- * discovered tools): what the mode's rules let the session reach (policy's `inMode`).
+ * Every tool of the session's mode, shown or held back by the budget (plus enabled groups,
+ * discovered tools and tools called in the mode lately, see usedInMode): what the mode's rules
+ * let the session reach (policy's `inMode`).
  */
-export function modeMembers(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, focus: FocusState): CatalogTool[] {
+export function modeMembers(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible' | 'usageWeights'>, focus: FocusState): CatalogTool[] {
   const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
   const groups = new Set([...mode.groups, ...focus.enabled]);
@@ -50,7 +51,7 @@ export function modeMembers(catalog: Catalog, config: Pick<ResolvedConfig, 'mode
   const discovered = new Set(focus.discovered);
   return catalog.tools.filter((tool) => {
     if (!modeAllows(mode, tool)) return false;
-    return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id) || pinned(tool.id);
+    return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id) || pinned(tool.id) || usedInMode(config, mode, tool);
   });
 }
 

@@ -40,7 +40,7 @@ export function callableTool(tool: CatalogTool): CallableTool {
   return { name: tool.exposedName, purpose: tool.summary, arguments: args };
 }
 
-/** One line of the reply: `create_entities(entities: object[]): Create multiple new entities…`. */
+/** One line of the reply: `add_note(title: string, tags?: string[]): Add a note…`. */
 export function callableLine(tool: CallableTool): string {
   const shown = tool.arguments.slice(0, ARGUMENTS_SHOWN).map((arg) => `${arg.name}${arg.required ? '' : '?'}: ${arg.type}`);
   const more = tool.arguments.length > ARGUMENTS_SHOWN ? `, … ${tool.arguments.length - ARGUMENTS_SHOWN} more` : '';

@@ -5,7 +5,7 @@ import { stem, terms } from './text.js';
  * What a query asks to do and what a tool does, in three kinds: read, write, destroy. A query
  * that does not ask to change anything should find readers before writers, and a destructive
  * tool only when the query asks to delete; a tool whose verb is the query's ("list" ->
- * `kubectl_get`, described "Get or list ...") goes first among equals.
+ * a `get` tool described "Get or list ...") goes first among equals.
  */
 export const Action = { Read: 0, Write: 1, Destroy: 2 } as const;
 export type Action = (typeof Action)[keyof typeof Action];

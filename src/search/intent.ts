@@ -93,7 +93,20 @@ export function unclearIntentText(phrase: string, match: IntentMatch, modes: rea
     match.alternatives.length > 0
       ? `Not sure which mode fits "${echoName(phrase)}" (confidence ${match.confidence}, needs ${INTENT_THRESHOLD}). Closest: ${match.alternatives.map((a) => `${a.mode} (${a.confidence})`).join(', ')}.`
       : `No mode matches "${echoName(phrase)}": none of its words appear in a mode's name, aliases or description.`;
-  return [head, 'Name one of these modes, or describe the work in other words:', ...modes.map((mode) => `- ${mode.name}: ${mode.description}`)].join('\n');
+  return [head, 'Name one of these modes, or describe the work in other words:', ...modes.map((mode) => `- ${mode.name}: ${headline(mode.description)}`)].join('\n');
+}
+
+/** Characters of a mode's description a line of the unclear-intent answer keeps: every mode fits the bounded reply. */
+const HEADLINE = 60;
+
+/** A description's headline: up to its first colon ("Help customers: customers, orders, ..."), cut at a word. */
+function headline(description: string): string {
+  const colon = description.indexOf(':');
+  const head = colon > 0 ? description.slice(0, colon) : description;
+  if (head.length <= HEADLINE) return head;
+  const cut = head.slice(0, HEADLINE);
+  const space = cut.lastIndexOf(' ');
+  return `${space > HEADLINE / 2 ? cut.slice(0, space) : cut}…`;
 }
 
 function scoreMode(mode: ResolvedMode, text: string, expansion: Array<{ term: string; weight: number }>): number {

@@ -82,7 +82,7 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
       // Under proxy no mode tool is listed: nothing is held back, everything is one execute_tool away.
       const heldBack = strategy === 'proxy' ? [] : [...(fitted?.heldBack ?? [])];
       const figures = listStatus(catalog, listed, own);
-      const budget = mode.budget ?? null;
+      const budget = fitted?.budget ?? mode.budget ?? null;
       const groupTokens = mode.groups
         .map((group) => ({ group, tokens: sumTokens(listed.filter((tool) => tool.groups.includes(group))) }))
         .sort((a, b) => b.tokens - a.tokens);

@@ -45,7 +45,8 @@ export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig
     const mode = own(config.modes, row.mode);
     if (around < threshold || !mode) continue;
     const tool = catalog?.byId.get(row.tool);
-    const inMode = catalog !== undefined && tool !== undefined && modeMembers(catalog, config, { mode: row.mode, enabled: [], disabled: [], discovered: [] }).includes(tool);
+    // In the mode by its groups: use alone makes a tool a member only while the calls are recent, a group keeps it.
+    const inMode = catalog !== undefined && tool !== undefined && modeMembers(catalog, { ...config, usageWeights: undefined }, { mode: row.mode, enabled: [], disabled: [], discovered: [] }).includes(tool);
     const placements = inMode ? [] : (tool?.placements ?? []).filter((p) => !mode.groups.includes(p.group) && !catalog?.groups.get(p.group)?.catchAll);
     const groups = placements.map((p) => p.group);
     const reasons = placements.map((p) => p.reason);

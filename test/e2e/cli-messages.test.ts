@@ -102,7 +102,7 @@ describe('lazytools CLI messages', () => {
     expect(code).toBe(0);
     expect(stdout).not.toMatch(/closest/i);
     expect(stdout).toContain('No mode matches "x"');
-    expect(stdout).toContain('- security_review: Security audit:');
+    expect(stdout).toContain('- security_review: Security and access audit, read-only');
     const json = JSON.parse(cli(['mode', 'x', '--json'], project()).stdout) as { mode: null; alternatives: unknown[] };
     expect(json).toEqual({ mode: null, confidence: 0, alternatives: [] });
   });

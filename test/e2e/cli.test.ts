@@ -19,7 +19,7 @@ describe('lazytools status', () => {
     const { code, stdout } = cli(['status', ...catalogs, '--json'], tempTree({ 'package.json': '{}' }));
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as { modes: Array<Record<string, unknown>> };
-    expect(json.modes).toHaveLength(11);
+    expect(json.modes).toHaveLength(17);
     for (const mode of json.modes) {
       expect(Object.keys(mode)).toEqual(['name', 'tools', 'totalTools', 'tokens', 'totalTokens', 'reduction', 'budget', 'withinBudget', 'toolNames', 'toolIds', 'fit', 'heldBack', 'heldBackTokens']);
       const { toolNames, toolIds } = mode as { toolNames: string[]; toolIds: string[] };

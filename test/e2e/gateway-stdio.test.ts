@@ -110,7 +110,7 @@ describe('lazytools serve over stdio with real reference servers', () => {
     const mode = (await client.callTool({ name: 'focus_mode', arguments: { mode: 'securty_review' } })) as CallToolResult;
     expect(mode.isError).toBe(true);
     expect(text(mode)).toContain('Unknown mode "securty_review". Did you mean "security_review"');
-    expect(text(mode)).toContain('Valid modes: all, browser_testing, code_review');
+    expect(text(mode)).toContain('Valid modes: all, analytics, browser_testing, code_review');
     const group = (await client.callTool({ name: 'focus_mode', arguments: { enable_group: 'nope' } })) as CallToolResult;
     expect(group.isError).toBe(true);
     expect(text(group)).toContain('Unknown group "nope"');

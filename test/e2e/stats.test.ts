@@ -33,7 +33,7 @@ describe('usage record and stats', () => {
     const stats = spawnSync(process.execPath, [BIN, 'stats', '--catalog', REFERENCE_CATALOG], { cwd: dir, encoding: 'utf8' });
     expect(stats.status).toBe(0);
     expect(stats.stdout).toContain('5 calls');
-    expect(stats.stdout).toContain('- development: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics" (tool glob "everything:*") to modes.development.groups');
+    expect(stats.stdout).toContain('- development: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics" (server profile everything) to modes.development.groups');
     expect(stats.stdout).not.toContain('get-env was reached');
     const json = JSON.parse(spawnSync(process.execPath, [BIN, 'stats', '--json'], { cwd: dir, encoding: 'utf8' }).stdout) as { calls: number };
     expect(json.calls).toBe(5);

@@ -144,22 +144,35 @@ describe('config resolution', () => {
     const config = resolveConfig({ modes: { security_review: { budget: 100 } } });
     const mode = config.modes.security_review!;
     expect(mode.budget).toBe(100);
-    expect(mode.groups).toEqual(['security', 'code', 'context', 'local_code']);
+    expect(mode.groups).toEqual(['security', 'code', 'context', 'local_code', 'access']);
     expect(mode.readOnly).toBe(true);
     expect(mode.aliases).toContain('security audit');
   });
 
   it('adds parent groups with extends, and applies the default budget', () => {
     const config = resolveConfig({ budget: 5000, modes: { secdev: { extends: 'security_review', groups: ['ci'] } } });
-    expect(config.modes.secdev).toMatchObject({ groups: ['security', 'code', 'context', 'local_code', 'ci'], readOnly: true, budget: 4000, fit: true });
+    expect(config.modes.secdev).toMatchObject({ groups: ['security', 'code', 'context', 'local_code', 'access', 'ci'], readOnly: true, budget: 4000, fit: true });
     expect(config.modes.all!.budget).toBe(5000);
   });
 
-  it('ships eleven preset modes and development as the default', () => {
+  it('keeps a preset\'s room to grow on large catalogs only with the preset\'s budget', () => {
+    const preset = resolveConfig({}).modes.security_review!;
+    expect(preset.maxBudget).toBeGreaterThan(preset.budget ?? Infinity);
+    // A budget the user sets is the user's: no growth unless the rc says how much.
+    expect(resolveConfig({ modes: { security_review: { budget: 3000 } } }).modes.security_review).toMatchObject({ budget: 3000, maxBudget: undefined });
+    expect(resolveConfig({ modes: { security_review: { budget: 3000, maxBudget: 4500 } } }).modes.security_review).toMatchObject({ budget: 3000, maxBudget: 4500 });
+    expect(resolveConfig({ modes: { security_review: { description: 'Audit' } } }).modes.security_review?.maxBudget).toBe(preset.maxBudget);
+    // extends inherits the parent's budget and its growth; its own budget takes neither.
+    expect(resolveConfig({ modes: { sec2: { extends: 'security_review' } } }).modes.sec2).toMatchObject({ budget: preset.budget, maxBudget: preset.maxBudget });
+    expect(resolveConfig({ modes: { sec2: { extends: 'security_review', budget: 2000 } } }).modes.sec2).toMatchObject({ budget: 2000, maxBudget: undefined });
+  });
+
+  it('ships sixteen preset modes besides all, and development as the default', () => {
     const config = resolveConfig({});
-    expect(Object.keys(config.modes).sort()).toEqual(
-      ['all', 'browser_testing', 'code_review', 'daily_checkin', 'debugging', 'development', 'operations', 'research', 'security_review', 'sprint_planning', 'task_management'],
-    );
+    expect(Object.keys(config.modes).sort()).toEqual([
+      'all', 'analytics', 'browser_testing', 'code_review', 'communications', 'content', 'customer_support', 'daily_checkin', 'debugging', 'development',
+      'infrastructure', 'operations', 'research', 'sales', 'security_review', 'sprint_planning', 'task_management',
+    ]);
     expect(config.defaultMode).toBe('development');
     expect(config.strategy).toBe('auto');
   });

@@ -20,7 +20,8 @@ describe('discovery on the reference catalogs (offline)', () => {
     const { client } = await connect(small);
     const index = text(await client.callTool({ name: 'list_tool_groups', arguments: {} }));
     expect(index).toContain('security (11,');
-    expect(countToolTokens({ name: '', description: index, inputSchema: {} })).toBeLessThan(500);
+    // One line per group holding tools: the product-team presets add groups (cloud, access) here.
+    expect(countToolTokens({ name: '', description: index, inputSchema: {} })).toBeLessThan(560);
     const security = text(await client.callTool({ name: 'list_tool_groups', arguments: { group: 'security' } }));
     expect(security.split('\n')).toHaveLength(12);
     const proxyTokens = tokensOf((await client.listTools()).tools as ToolDefinition[]);

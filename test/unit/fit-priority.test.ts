@@ -36,7 +36,7 @@ describe('tool priority signals', () => {
   });
 
   it('shows Notion search where Notion is in a mode, before its user directory', () => {
-    const fitted = ranked({}, 'development');
+    const fitted = ranked({}, 'research');
     expect(fitted.shownIds.has('notion:API-post-search')).toBe(true);
     expect(fitted.shownIds.has('notion:API-get-users')).toBe(false);
     expect(why(fitted, 'notion:API-post-search')).toContain('entry point ("search")');
@@ -65,22 +65,29 @@ describe('tool priority signals', () => {
     expect(why(reads, 'notion:API-post-page')).toContain('writes (read-leaning mode)');
   });
 
-  it('ranks first what the mode\'s description names: debugging keeps the console and network requests', () => {
+  it('ranks first what the mode\'s description and tasks name: debugging keeps the console and network requests', () => {
     const described = ranked({ modes: { debugging: { budget: 7000 } } }, 'debugging');
-    for (const id of ['chrome-devtools:list_network_requests', 'chrome-devtools:list_console_messages', 'playwright:browser_console_messages']) expect(described.shownIds.has(id), id).toBe(true);
-    expect(why(described, 'chrome-devtools:list_network_requests')).toContain('named in the mode\'s description ("network")');
-    // The same mode and budget, described without them, holds them back.
-    const plain = ranked({ modes: { debugging: { budget: 7000, description: 'Find and fix bugs' } } }, 'debugging');
-    for (const id of ['chrome-devtools:list_network_requests', 'chrome-devtools:list_console_messages', 'playwright:browser_console_messages']) expect(plain.shownIds.has(id), id).toBe(false);
-    expect(why(plain, 'chrome-devtools:list_network_requests')).not.toContain('description');
+    for (const id of ['chrome-devtools:list_network_requests', 'chrome-devtools:list_console_messages', 'playwright:browser_network_requests']) expect(described.shownIds.has(id), id).toBe(true);
+    expect(why(described, 'chrome-devtools:list_network_requests')).toContain('close to the mode\'s work ("network", "requests")');
+    // The same mode and budget, described without them and with no tasks, holds them back.
+    const plain = ranked({ modes: { debugging: { budget: 7000, description: 'Find and fix bugs', tasks: [] } } }, 'debugging');
+    for (const id of ['chrome-devtools:list_network_requests', 'chrome-devtools:list_console_messages', 'playwright:browser_network_requests']) expect(plain.shownIds.has(id), id).toBe(false);
+    expect(why(plain, 'chrome-devtools:list_network_requests')).not.toContain('close to');
+  });
+
+  it('weighs a word by how few modes name it: one every mode names says nothing', () => {
+    // "network" named by every mode's description is no reason to show a tool first.
+    const rc: RcConfig = { modes: Object.fromEntries(Object.keys(project().config.modes).map((name) => [name, { tasks: ['watch the network'] }])) };
+    const fitted = ranked({ ...rc, modes: { ...rc.modes, debugging: { budget: 7000, description: 'Find and fix bugs', tasks: ['watch the network'] } } }, 'debugging');
+    expect(why(fitted, 'chrome-devtools:list_network_requests')).not.toContain('close to');
   });
 
   it('counts a niche word as niche only where the mode does not name it', () => {
-    const rc = (description: string) => ({ modes: { browser_testing: { description } } });
+    const rc = (description: string) => ({ modes: { browser_testing: { description, tasks: [] } } });
     expect(why(ranked(rc('Test pages'), 'browser_testing'), 'chrome-devtools:performance_start_trace')).toContain('niche');
     const named = why(ranked(rc('Test pages: performance traces'), 'browser_testing'), 'chrome-devtools:performance_start_trace');
     expect(named).not.toContain('niche');
-    expect(named).toContain('named in the mode\'s description');
+    expect(named).toContain('close to the mode\'s work ("performance", "trace")');
   });
 
   it('ranks a list before the get of one item its server also lists', () => {

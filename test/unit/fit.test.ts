@@ -124,8 +124,8 @@ describe('budget-fitted modes', () => {
   });
 
   it('keeps held-back tools reachable: search_tools ranks them first, policy counts them in the mode', async () => {
-    // Verbatim definitions: desktop-commander's create_directory is then held back from development.
-    const config = resolveConfig({ policy: { hiddenTools: 'reject' }, definitions: 'verbatim' });
+    // Verbatim definitions and a low rc priority: desktop-commander's create_directory is held back from development.
+    const config = resolveConfig({ policy: { hiddenTools: 'reject' }, definitions: 'verbatim', tools: { 'desktop-commander:create_directory': { priority: -20 } } });
     const gateway = new Gateway({ config, upstreams: [], locked: sources });
     const session = gateway.createSession();
     const client = await inMemoryClient((t) => session.connect(t), { name: 'fit-test' });

@@ -68,7 +68,7 @@ describe('visibleTools', () => {
     expect(names({ ...base, enabled: ['ci'] })).toContain('github:actions_list');
     expect(names({ ...base, enabled: ['ci'] })).not.toContain('github:actions_run_trigger');
     expect(names({ ...base, discovered: ['github:list_gists'] })).toContain('github:list_gists');
-    expect(activeGroups(config, { ...base, enabled: ['ci'], disabled: ['code'] })).toEqual(['security', 'context', 'local_code', 'ci']);
+    expect(activeGroups(config, { ...base, enabled: ['ci'], disabled: ['code'] })).toEqual(['security', 'context', 'local_code', 'access', 'ci']);
     expect(visibleTools(catalog, config, { ...base, mode: 'missing' })).toEqual([]);
   });
 });

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { statusReport } from '../../src/tokens/report.js';
 import { referenceProject } from '../harness/index.js';
 
-const PRESETS = ['all', 'browser_testing', 'code_review', 'daily_checkin', 'debugging', 'development', 'operations', 'research', 'security_review', 'sprint_planning', 'task_management'];
+const PRESETS = [
+  'all', 'analytics', 'browser_testing', 'code_review', 'communications', 'content', 'customer_support', 'daily_checkin', 'debugging', 'development',
+  'infrastructure', 'operations', 'research', 'sales', 'security_review', 'sprint_planning', 'task_management',
+];
 
 describe('preset modes on the reference catalogs (154 tools)', async () => {
   const { config, catalog } = await referenceProject();

@@ -126,7 +126,7 @@ describe('library mode: curate(McpServer)', () => {
     const { client } = await clientFor((t) => curated.connect(t));
     const result = (await client.callTool({ name: 'create_invoice', arguments: { customer: 'x', amount: 1 } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(text(result)).toBe('Mode "reading" is read-only and "create_invoice" may write (it is not annotated readOnlyHint: true, and its name or description does not show it only reads). Modes that include it: all, billing (switch with focus_mode).');
+    expect(text(result)).toBe('Mode "reading" is read-only and "create_invoice" may write (it is not annotated readOnlyHint: true, and its name or description does not show it only reads). Modes that include it: all, billing, customer_support (switch with focus_mode).');
     expect(text(await client.callTool({ name: 'list_invoices', arguments: {} }))).toBe('[]');
   });
 

@@ -1,0 +1,112 @@
+import type { CatalogTool } from '../catalog/catalog.js';
+import { proseWords } from '../catalog/text.js';
+import type { ResolvedMode } from '../config/resolve.js';
+import { stem } from '../semantic/words.js';
+import { fittingWords, nameWords } from './words.js';
+
+/**
+ * What a mode is for, as words: its description and typical tasks (rc `tasks`), each word weighted
+ * by how much it tells this mode apart from the others ("refund" says customer_support, "list"
+ * says nothing). Budget fitting shows first the tools whose names say what the mode is for.
+ */
+export interface ModeProfile {
+  /** Stem -> weight (0 for words every mode uses). */
+  readonly terms: ReadonlyMap<string, number>;
+}
+
+/** Words of prose that name nothing a tool does. */
+const STOP = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'by', 'from', 'at', 'as', 'is', 'are', 'be', 'it', 'its', 'this', 'that', 'my', 'me', 'i', 'we', 'our', 'us', 'you', 'your', 'all', 'any', 'some', 'each', 'into', 'about', 'what', 'which', 'who', 'how', 'why', 'do', 'does', 'did', 'have', 'has', 'last', 'next', 'new', 'this', 'them', 'they', 'their', 'there', 'can', 'should', 'will', 'e', 'g', 's', 't']);
+
+interface Profiles {
+  /** In how many modes each stem appears. */
+  df: Map<string, number>;
+  count: number;
+  byName: Map<string, ModeProfile>;
+}
+
+const profiles = new WeakMap<object, Profiles>();
+
+/**
+ * The profile of `mode` among `modes` (the config's: a word's weight falls with the number of
+ * modes that use it). The counts are taken once per modes object, each profile once per mode.
+ */
+export function modeProfile(mode: Pick<ResolvedMode, 'name' | 'description' | 'tasks'>, modes: Readonly<Record<string, Pick<ResolvedMode, 'name' | 'description' | 'tasks'>>>): ModeProfile {
+  let all = profiles.get(modes);
+  if (!all) {
+    const df = new Map<string, number>();
+    const list = Object.values(modes);
+    for (const other of list) for (const term of termsOf(other)) df.set(term, (df.get(term) ?? 0) + 1);
+    profiles.set(modes, (all = { df, count: list.length, byName: new Map() }));
+  }
+  let profile = all.byName.get(mode.name);
+  if (!profile) {
+    const terms = new Map<string, number>();
+    const count = Math.max(all.count, 2);
+    for (const term of termsOf(mode)) terms.set(term, Math.log(count / Math.max(1, Math.min(count, all.df.get(term) ?? 1))));
+    profile = { terms };
+    all.byName.set(mode.name, profile);
+  }
+  return profile;
+}
+
+/** What of a mode's description and tasks a profile reads: descriptions and task lists can be any size in an rc. */
+const MAX_TEXT = 4_000;
+const MAX_TASKS = 40;
+
+/** The distinct stems of a mode's description and tasks. */
+function termsOf(mode: Pick<ResolvedMode, 'description' | 'tasks'>): Set<string> {
+  const { plain, primary, secondary, change } = fittingWords();
+  const out = new Set<string>();
+  // Verbs of looking and making (get, list, create, update) are every mode's: the kind of verb is
+  // priority's business. Domain actions (refund, publish) stay: they say what a mode is for.
+  for (const text of [mode.description, ...mode.tasks.slice(0, MAX_TASKS)])
+    for (const word of proseWords(text.slice(0, MAX_TEXT))) if (!STOP.has(word) && !plain.has(word) && !primary.has(word) && !secondary.has(word) && !change.has(word) && word.length > 1) out.add(stem(word));
+  return out;
+}
+
+/** How close a tool is to a mode's work, and the words that say so. */
+export interface Closeness {
+  score: number;
+  words: string[];
+}
+
+/** Summary words count this much of a name word: a name says what the tool does, a summary also what it touches. */
+const SUMMARY_WEIGHT = 0.35;
+/** The most closeness can add: a tool named after the mode's work, not a tool with a long name. */
+const CAP = 3;
+
+/**
+ * The tool's name words (and, less, its summary's) that the mode's profile holds, weighted by the
+ * profile: "refund_charge" in customer_support scores on "refund", "list_pods" there on nothing.
+ */
+export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, profile: ModeProfile, prefix?: ReadonlySet<string>): Closeness {
+  let score = 0;
+  const found: string[] = [];
+  for (const [term, word, weight] of toolTerms(tool, prefix)) {
+    const value = profile.terms.get(term) ?? 0;
+    if (value <= 0) continue;
+    score += value * weight;
+    if (weight === 1) found.push(word);
+  }
+  return { score: Math.min(CAP, Math.round(score * 100) / 100), words: found };
+}
+
+/** Per tool object, its distinct stems with the word and weight: read once, whatever the number of modes. */
+const termCache = new WeakMap<object, ReadonlyArray<readonly [string, string, number]>>();
+
+function toolTerms(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, prefix: ReadonlySet<string> | undefined): ReadonlyArray<readonly [string, string, number]> {
+  const cached = termCache.get(tool);
+  if (cached) return cached;
+  const seen = new Set<string>();
+  const out: Array<readonly [string, string, number]> = [];
+  const add = (word: string, weight: number) => {
+    const term = stem(word);
+    if (seen.has(term)) return;
+    seen.add(term);
+    out.push([term, word, weight]);
+  };
+  for (const word of nameWords(tool, prefix)) add(word, 1);
+  for (const word of proseWords(tool.summary)) if (!STOP.has(word)) add(word, SUMMARY_WEIGHT);
+  termCache.set(tool, out);
+  return out;
+}
