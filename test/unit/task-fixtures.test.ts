@@ -51,6 +51,7 @@ const SETS = [
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
   { file: 'tasks/commerce-stack-tasks.json', catalogs: ['commerce-stack.json'], splits: ['dev', 'test'] },
   { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['blind'] },
+  { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
 ];
 
 interface Phrase {
@@ -61,6 +62,7 @@ interface Phrase {
 const PHRASE_SETS = [
   { file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] },
   { file: 'tasks/backoffice-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
 ];
 
 describe('developer task fixtures', () => {
