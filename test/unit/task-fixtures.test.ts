@@ -50,6 +50,7 @@ const SETS = [
   { file: 'tasks/stack-tasks-blind.json', catalogs: ['developer-stack.json'], splits: ['blind'] },
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
   { file: 'tasks/commerce-stack-tasks.json', catalogs: ['commerce-stack.json'], splits: ['dev', 'test'] },
+  { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
 ];
 
 interface Phrase {
@@ -57,7 +58,10 @@ interface Phrase {
   modes: string[];
   split: string;
 }
-const PHRASE_SETS = [{ file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] }];
+const PHRASE_SETS = [
+  { file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] },
+  { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
+];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
