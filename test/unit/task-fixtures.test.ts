@@ -52,6 +52,7 @@ const SETS = [
   { file: 'tasks/commerce-stack-tasks.json', catalogs: ['commerce-stack.json'], splits: ['dev', 'test'] },
   { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['blind'] },
   { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
+  { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
 ];
 
 interface Phrase {
@@ -63,6 +64,7 @@ const PHRASE_SETS = [
   { file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] },
   { file: 'tasks/backoffice-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
 ];
 
 describe('developer task fixtures', () => {
