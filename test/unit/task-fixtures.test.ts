@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../harness/index.js';
 
-// The developer task sets bench/fit.mjs measures: a typo in a gold id or a mode would silently
-// count as a miss, so their shape is checked here against the catalogs they were written over.
+// The task sets bench/fit.mjs and the stack benches measure: a typo in a gold id or a mode would
+// silently count as a miss, so their shape is checked here against the catalogs they were written over.
 
 interface Task {
   task: string;
@@ -14,7 +14,25 @@ interface Task {
 }
 const FIXTURES = path.join(ROOT, 'test/fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
-const PRESETS = ['code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
+/** The preset modes a task may be labelled with: the ten first presets and the six product-team ones. */
+const PRESETS = [
+  'analytics',
+  'browser_testing',
+  'code_review',
+  'communications',
+  'content',
+  'customer_support',
+  'daily_checkin',
+  'debugging',
+  'development',
+  'infrastructure',
+  'operations',
+  'research',
+  'sales',
+  'security_review',
+  'sprint_planning',
+  'task_management',
+];
 
 /** Every `server:tool` id of the given catalog files. */
 function toolIds(...files: string[]): Set<string> {
@@ -30,7 +48,11 @@ const SETS = [
   { file: 'tasks/stack-tasks.json', catalogs: ['developer-stack.json'], splits: ['dev', 'test'] },
   { file: 'tasks/stack-tasks-blind.json', catalogs: ['developer-stack.json'], splits: ['blind'] },
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
+  { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['blind'] },
 ];
+
+/** Intent phrase sets written with a stack: each phrase names the modes a person would accept. */
+const INTENT_SETS = [{ file: 'tasks/cloud-data-stack-intents.json', splits: ['blind'] }];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
@@ -47,6 +69,19 @@ describe('developer task fixtures', () => {
       expect(t.gold.filter((id) => !ids.has(id)), t.task).toEqual([]);
     }
     expect(new Set(tasks.map((t) => t.task.toLowerCase())).size).toBe(tasks.length);
+  });
+
+  it.each(INTENT_SETS)('$file: each phrase has text, preset modes and a split', ({ file, splits }) => {
+    const { note, phrases } = json(file) as { note: unknown; phrases: { phrase: string; modes: string[]; split: string }[] };
+    expect(typeof note).toBe('string');
+    expect(phrases.length).toBeGreaterThanOrEqual(20);
+    for (const p of phrases) {
+      expect(p.phrase.trim(), JSON.stringify(p)).not.toBe('');
+      expect(p.modes.length, p.phrase).toBeGreaterThan(0);
+      expect(p.modes.filter((mode) => !PRESETS.includes(mode)), p.phrase).toEqual([]);
+      expect(splits, p.phrase).toContain(p.split);
+    }
+    expect(new Set(phrases.map((p) => p.phrase.toLowerCase())).size).toBe(phrases.length);
   });
 
   it('keeps the blind set apart from the tuned stack tasks', () => {
