@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../harness/index.js';
 
-// The developer task sets bench/fit.mjs measures: a typo in a gold id or a mode would silently
-// count as a miss, so their shape is checked here against the catalogs they were written over.
+// The task sets bench/fit.mjs and the stack benches measure: a typo in a gold id or a mode would
+// silently count as a miss, so their shape is checked here against the catalogs they were written over.
 
 interface Task {
   task: string;
@@ -16,6 +16,7 @@ const FIXTURES = path.join(ROOT, 'test/fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
 // The preset modes a task may be labelled with: the ten first presets and the six that cover the
 // rest of a product team's work (customer operations, sales, data, messaging, infrastructure, content).
+/** The preset modes a task may be labelled with: the ten first presets and the six product-team ones. */
 const PRESETS = [
   'analytics',
   'browser_testing',
@@ -65,7 +66,11 @@ const PHRASE_SETS = [
   { file: 'tasks/backoffice-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['blind'] },
 ];
+
+/** Intent phrase sets written with a stack: each phrase names the modes a person would accept. */
+const INTENT_SETS = [{ file: 'tasks/cloud-data-stack-intents.json', splits: ['blind'] }];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
@@ -86,6 +91,8 @@ describe('developer task fixtures', () => {
 
   it.each(PHRASE_SETS)('$file: each intent phrase has text, preset modes and a split', ({ file, splits }) => {
     const { note, phrases } = json(file) as { note: unknown; phrases: Phrase[] };
+  it.each(INTENT_SETS)('$file: each phrase has text, preset modes and a split', ({ file, splits }) => {
+    const { note, phrases } = json(file) as { note: unknown; phrases: { phrase: string; modes: string[]; split: string }[] };
     expect(typeof note).toBe('string');
     expect(phrases.length).toBeGreaterThanOrEqual(20);
     for (const p of phrases) {
