@@ -1,0 +1,159 @@
+// Mode quality per stack: for every task set over a captured stack of real servers, how often the
+// task's mode shows a tool that starts it, how often search reaches one, what the modes cost, and
+// whether the mode picked from the task's own words shows one. The task sets say which split they
+// are ("dev"/"test" halves of a tuning set, "blind" for sets nobody tuned on); report blind ones.
+//
+//   node bench/stacks.mjs [--set NAME]... [--markdown] [--misses]
+//
+// A task set is test/fixtures/tasks/<name>-tasks.json with a `catalogs` key (files under
+// test/fixtures/catalogs); <name>-intents.json beside it holds intent phrases. The older sets
+// without a `catalogs` key are mapped below.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildCatalog, parseCatalog, resolveConfig, statusReport } from '../dist/index.js';
+import { mergeCatalogs } from '../dist/catalog/file.js';
+import { modeFit } from '../dist/focus/fit.js';
+import { modeAllows } from '../dist/focus/policy.js';
+import { SearchIndex } from '../dist/search/engine.js';
+import { searchWithHeldBack } from '../dist/search/held-back.js';
+import { resolveIntent } from '../dist/search/intent.js';
+import { resolveIntentIn } from '../dist/search/intent-catalog.js';
+import { ROOT, round } from './lib.mjs';
+
+const TASKS = path.join(ROOT, 'test/fixtures/tasks');
+const CATALOGS = path.join(ROOT, 'test/fixtures/catalogs');
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** Task sets written before `catalogs` was a key of the file: which catalogs they run on. */
+const LEGACY = {
+  'stack-tasks.json': { name: 'developer-stack', catalogs: ['developer-stack.json'] },
+  'stack-tasks-blind.json': { name: 'developer-stack-blind', catalogs: ['developer-stack.json'] },
+};
+
+/** Every task set: `{ name, catalogs, tasks, intents? }`. */
+export function taskSets() {
+  const sets = [];
+  for (const file of readdirSync(TASKS).sort()) {
+    if (!file.endsWith('.json') || file.endsWith('-intents.json')) continue;
+    const json = readJson(path.join(TASKS, file));
+    const legacy = LEGACY[file];
+    const catalogs = json.catalogs ?? legacy?.catalogs;
+    if (!catalogs || !Array.isArray(json.tasks)) continue;
+    const name = legacy?.name ?? file.replace(/-tasks\.json$/, '').replace(/\.json$/, '');
+    const intentsFile = path.join(TASKS, file.replace(/-tasks\.json$/, '-intents.json'));
+    const intents = file.endsWith('-tasks.json') && existsSync(intentsFile) ? readJson(intentsFile).phrases : undefined;
+    sets.push({ name, catalogs, tasks: json.tasks, intents });
+  }
+  return sets;
+}
+
+function load(catalogs) {
+  return mergeCatalogs(catalogs.map((file) => parseCatalog(readJson(path.join(CATALOGS, file)))));
+}
+
+/** The figures of one task set on the presets as shipped. */
+export function stackReport({ name, catalogs, tasks, intents }) {
+  const config = resolveConfig({});
+  const { catalog } = buildCatalog(load(catalogs), config);
+  const index = new SearchIndex(catalog.tools, catalog.groups);
+  const modes = statusReport(catalog, config).modes;
+  const byName = new Map(modes.map((m) => [m.name, m]));
+  const fits = new Map();
+  const fitOf = (mode) => {
+    if (!fits.has(mode)) fits.set(mode, config.modes[mode] ? modeFit(catalog, config, mode) : undefined);
+    return fits.get(mode);
+  };
+  const modeList = Object.values(config.modes);
+  const rows = tasks.map((task) => {
+    const gold = task.gold.filter((id) => catalog.byId.has(id));
+    const known = Boolean(config.modes[task.mode]);
+    const fitted = fitOf(task.mode);
+    const shown = Boolean(fitted) && gold.some((id) => fitted.shownIds.has(id));
+    const rules = config.modes[task.mode];
+    const filter = rules?.readOnly ? (tool) => modeAllows(rules, tool) : undefined;
+    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set());
+    const top5 = gold.some((id) => hits.some((hit) => hit.tool.id === id));
+    const picked = resolveIntentIn(task.task, modeList, catalog, config, index).mode ?? config.defaultMode;
+    const pickedFit = fitOf(picked);
+    const intentShown = Boolean(pickedFit) && gold.some((id) => pickedFit.shownIds.has(id));
+    return { task: task.task, split: task.split, mode: task.mode, known, shown, reached: shown || top5, intentMode: picked, intentShown, tokens: byName.get(task.mode)?.tokens ?? 0, top5: hits.map((h) => h.tool.id) };
+  });
+  const summarize = (list) => {
+    const count = (key) => list.filter((r) => r[key]).length;
+    const meanTokens = list.reduce((s, r) => s + r.tokens, 0) / Math.max(1, list.length);
+    return {
+      tasks: list.length,
+      shown: count('shown'),
+      shownOrTop5: count('reached'),
+      intentShown: count('intentShown'),
+      unknownMode: list.filter((r) => !r.known).length,
+      shownRate: round(count('shown') / list.length, 3),
+      shownOrTop5Rate: round(count('reached') / list.length, 3),
+      intentShownRate: round(count('intentShown') / list.length, 3),
+      meanTokens: Math.round(meanTokens),
+      cutVsAll: round(1 - meanTokens / catalog.totalTokens, 4),
+    };
+  };
+  const presets = modes.filter((m) => m.name !== 'all');
+  const members = new Set();
+  for (const mode of presets) for (const tool of fitOf(mode.name)?.members ?? []) members.add(tool.id);
+  const splits = [...new Set(rows.map((r) => r.split))].sort();
+  const presetMean = presets.reduce((s, m) => s + m.tokens, 0) / presets.length;
+  const out = {
+    name,
+    catalogs,
+    servers: catalog.servers.length,
+    tools: catalog.tools.length,
+    totalTokens: catalog.totalTokens,
+    presets: presets.length,
+    presetMeanTokens: Math.round(presetMean),
+    presetMeanCut: round(1 - presetMean / catalog.totalTokens, 4),
+    overBudget: presets.filter((m) => !m.withinBudget).map((m) => m.name),
+    unplacedTools: catalog.tools.filter((t) => !members.has(t.id)).length,
+    all: summarize(rows),
+    splits: Object.fromEntries(splits.map((split) => [split, summarize(rows.filter((r) => r.split === split))])),
+    rows,
+  };
+  if (intents) {
+    out.intents = {};
+    for (const split of [...new Set(intents.map((p) => p.split))].sort()) {
+      const set = intents.filter((p) => p.split === split);
+      const right = set.filter((p) => p.modes.includes(resolveIntent(p.phrase, modeList).mode)).length;
+      out.intents[split] = { phrases: set.length, right, rate: round(right / set.length, 3) };
+    }
+  }
+  return out;
+}
+
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+
+/** One Markdown table row per set and split. */
+export function stacksTable(reports) {
+  const lines = [
+    '| set | split | tasks | gold shown in task mode | shown or search top 5 | intent mode shows gold | mean mode tokens (cut vs all) | preset mean cut | over budget | unplaced tools |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
+  ];
+  for (const r of reports) {
+    for (const [split, s] of Object.entries(r.splits)) {
+      lines.push(`| ${r.name} (${r.tools} tools) | ${split} | ${s.tasks} | ${s.shown} (${pct(s.shownRate)}) | ${s.shownOrTop5} (${pct(s.shownOrTop5Rate)}) | ${s.intentShown} (${pct(s.intentShownRate)}) | ${s.meanTokens} (${pct(s.cutVsAll)}) | ${pct(r.presetMeanCut)} | ${r.overBudget.length ? r.overBudget.join(', ') : 'none'} | ${r.unplacedTools} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const wanted = args.flatMap((arg, i) => (args[i - 1] === '--set' ? [arg] : []));
+  const sets = taskSets().filter((s) => wanted.length === 0 || wanted.includes(s.name));
+  const reports = sets.map(stackReport);
+  if (args.includes('--misses')) {
+    for (const r of reports) {
+      for (const row of r.rows.filter((x) => !x.shown || !x.reached || !x.intentShown)) {
+        process.stderr.write(`${r.name} [${row.split}] ${row.shown ? 'shown' : row.reached ? 'top5 ' : 'MISS '} intent=${row.intentMode}${row.intentShown ? '' : '(no)'} mode=${row.mode}${row.known ? '' : '(unknown)'}: ${row.task}\n`);
+      }
+    }
+  }
+  for (const r of reports) delete r.rows;
+  if (args.includes('--markdown')) console.log(stacksTable(reports));
+  else console.log(JSON.stringify(reports, null, 2));
+}
