@@ -14,7 +14,13 @@ interface Task {
 }
 const FIXTURES = path.join(ROOT, 'test/fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
-const PRESETS = ['code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
+// The preset modes task sets are labelled with: the ten first presets and the six that cover the
+// work of a whole product team (decided 2026-11-25; a task set may use any of them).
+const PRESETS = [
+  'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management',
+  'browser_testing', 'operations', 'research',
+  'customer_support', 'sales', 'analytics', 'communications', 'infrastructure', 'content',
+];
 
 /** Every `server:tool` id of the given catalog files. */
 function toolIds(...files: string[]): Set<string> {
@@ -30,13 +36,18 @@ const SETS = [
   { file: 'tasks/stack-tasks.json', catalogs: ['developer-stack.json'], splits: ['dev', 'test'] },
   { file: 'tasks/stack-tasks-blind.json', catalogs: ['developer-stack.json'], splits: ['blind'] },
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
+  { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['blind'] },
 ];
+
+/** Intent phrase sets written with a stack's tasks: each phrase names the preset modes that fit it. */
+const INTENT_SETS = [{ file: 'tasks/content-workplace-stack-intents.json', splits: ['blind'] }];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
-    const { note, tasks } = json(file) as { note: unknown; tasks: Task[] };
+    const { note, tasks, catalogs: named } = json(file) as { note: unknown; tasks: Task[]; catalogs?: string[] };
     const ids = toolIds(...catalogs);
     expect(typeof note).toBe('string');
+    if (named) expect(named).toEqual(catalogs);
     expect(tasks.length).toBeGreaterThanOrEqual(40);
     for (const t of tasks) {
       expect(t.task.trim(), JSON.stringify(t)).not.toBe('');
@@ -47,6 +58,19 @@ describe('developer task fixtures', () => {
       expect(t.gold.filter((id) => !ids.has(id)), t.task).toEqual([]);
     }
     expect(new Set(tasks.map((t) => t.task.toLowerCase())).size).toBe(tasks.length);
+  });
+
+  it.each(INTENT_SETS)('$file: each phrase has text, preset modes and a split', ({ file, splits }) => {
+    const { note, phrases } = json(file) as { note: unknown; phrases: { phrase: string; modes: string[]; split: string }[] };
+    expect(typeof note).toBe('string');
+    expect(phrases.length).toBeGreaterThanOrEqual(20);
+    for (const p of phrases) {
+      expect(p.phrase.trim(), JSON.stringify(p)).not.toBe('');
+      expect(p.modes.length, p.phrase).toBeGreaterThan(0);
+      expect(p.modes.filter((mode) => !PRESETS.includes(mode)), p.phrase).toEqual([]);
+      expect(splits, p.phrase).toContain(p.split);
+    }
+    expect(new Set(phrases.map((p) => p.phrase.toLowerCase())).size).toBe(phrases.length);
   });
 
   it('keeps the blind set apart from the tuned stack tasks', () => {
