@@ -34,6 +34,12 @@ const PRESETS = [
   'security_review',
   'sprint_planning',
   'task_management',
+// The preset modes task sets are labelled with: the ten first presets and the six that cover the
+// work of a whole product team (decided 2026-11-25; a task set may use any of them).
+const PRESETS = [
+  'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management',
+  'browser_testing', 'operations', 'research',
+  'customer_support', 'sales', 'analytics', 'communications', 'infrastructure', 'content',
 ];
 
 /** Every `server:tool` id of the given catalog files. */
@@ -71,12 +77,18 @@ const PHRASE_SETS = [
 
 /** Intent phrase sets written with a stack: each phrase names the modes a person would accept. */
 const INTENT_SETS = [{ file: 'tasks/cloud-data-stack-intents.json', splits: ['blind'] }];
+  { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['blind'] },
+];
+
+/** Intent phrase sets written with a stack's tasks: each phrase names the preset modes that fit it. */
+const INTENT_SETS = [{ file: 'tasks/content-workplace-stack-intents.json', splits: ['blind'] }];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
-    const { note, tasks } = json(file) as { note: unknown; tasks: Task[] };
+    const { note, tasks, catalogs: named } = json(file) as { note: unknown; tasks: Task[]; catalogs?: string[] };
     const ids = toolIds(...catalogs);
     expect(typeof note).toBe('string');
+    if (named) expect(named).toEqual(catalogs);
     expect(tasks.length).toBeGreaterThanOrEqual(40);
     for (const t of tasks) {
       expect(t.task.trim(), JSON.stringify(t)).not.toBe('');
