@@ -14,28 +14,7 @@ interface Task {
 }
 const FIXTURES = path.join(ROOT, 'test/fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
-// The preset modes a task may be labelled with: the ten first presets and the six that cover the
-// rest of a product team's work (customer operations, sales, data, messaging, infrastructure, content).
-/** The preset modes a task may be labelled with: the ten first presets and the six product-team ones. */
-const PRESETS = [
-  'analytics',
-  'browser_testing',
-  'code_review',
-  'communications',
-  'content',
-  'customer_support',
-  'daily_checkin',
-  'debugging',
-  'development',
-  'infrastructure',
-  'operations',
-  'research',
-  'sales',
-  'security_review',
-  'sprint_planning',
-  'task_management',
-// The preset modes task sets are labelled with: the ten first presets and the six that cover the
-// work of a whole product team (decided 2026-11-25; a task set may use any of them).
+/** The preset modes a task may be labelled with: the ten first presets and the six that cover the work of a whole product team. */
 const PRESETS = [
   'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management',
   'browser_testing', 'operations', 'research',
@@ -60,6 +39,8 @@ const SETS = [
   { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['blind'] },
   { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
   { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
+  { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['dev'] },
+  { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['dev'] },
 ];
 
 interface Phrase {
@@ -72,16 +53,9 @@ const PHRASE_SETS = [
   { file: 'tasks/backoffice-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
-  { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['blind'] },
+  { file: 'tasks/cloud-data-stack-intents.json', splits: ['dev'] },
+  { file: 'tasks/content-workplace-stack-intents.json', splits: ['dev'] },
 ];
-
-/** Intent phrase sets written with a stack: each phrase names the modes a person would accept. */
-const INTENT_SETS = [{ file: 'tasks/cloud-data-stack-intents.json', splits: ['blind'] }];
-  { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['blind'] },
-];
-
-/** Intent phrase sets written with a stack's tasks: each phrase names the preset modes that fit it. */
-const INTENT_SETS = [{ file: 'tasks/content-workplace-stack-intents.json', splits: ['blind'] }];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
@@ -103,8 +77,6 @@ describe('developer task fixtures', () => {
 
   it.each(PHRASE_SETS)('$file: each intent phrase has text, preset modes and a split', ({ file, splits }) => {
     const { note, phrases } = json(file) as { note: unknown; phrases: Phrase[] };
-  it.each(INTENT_SETS)('$file: each phrase has text, preset modes and a split', ({ file, splits }) => {
-    const { note, phrases } = json(file) as { note: unknown; phrases: { phrase: string; modes: string[]; split: string }[] };
     expect(typeof note).toBe('string');
     expect(phrases.length).toBeGreaterThanOrEqual(20);
     for (const p of phrases) {
