@@ -1,10 +1,11 @@
 // Placement quality against hand labels: per preset mode, the precision and recall of what the
-// mode holds (shown or held back by its budget) on the real-world catalog
+// mode's groups hold (shown or held back by its budget) on the real-world catalog
 // (test/fixtures/catalogs/real-world.json, labels in real-world.labels.txt), and the share of
 // developer tools placed in a fitting mode. test/unit/placement.test.ts holds the floors; this
 // prints the figures. Usage: node bench/placement-quality.mjs
 import path from 'node:path';
 import { buildCatalog, readCatalogFile, resolveConfig, statusReport } from '../dist/index.js';
+import { modeFit } from '../dist/focus/fit.js';
 import { CODES, labels as readLabels } from './fit.mjs';
 import { ROOT, round } from './lib.mjs';
 
@@ -15,7 +16,11 @@ export async function placementQuality() {
   const { catalog } = buildCatalog(await readCatalogFile(path.join(CATALOGS, 'real-world.json')), config);
   const labels = readLabels(catalog.tools.map((tool) => tool.id));
   const report = statusReport(catalog, config);
-  const members = (mode) => [...mode.toolIds, ...mode.heldBack.map((tool) => tool.id)];
+  // What groups place: tools rc `fill` adds by closeness are measured on task sets (bench/stacks.mjs).
+  const members = (mode) => {
+    const filled = modeFit(catalog, config, mode.name)?.filledIds;
+    return [...mode.toolIds, ...mode.heldBack.map((tool) => tool.id)].filter((id) => !filled?.has(id));
+  };
   const modes = Object.values(CODES).map((name) => {
     const found = report.modes.find((mode) => mode.name === name);
     const placed = new Set(found ? members(found) : []);

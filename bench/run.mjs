@@ -15,6 +15,7 @@ import { quality } from './quality.mjs';
 import { evaluate, table as searchTable } from './search-eval.mjs';
 import { livemcpbench, liveTable, snapshotPath } from './livemcpbench.mjs';
 import { scale } from './scale.mjs';
+import { stackReport, stacksTable, taskSets } from './stacks.mjs';
 import { tokens } from './tokens.mjs';
 import { ROOT, spread as runSpread } from './lib.mjs';
 
@@ -34,6 +35,8 @@ log('compact definitions: token cut and build cost at 10,000 tools');
 const comp = compact({ runs: quick ? 3 : 5 });
 log('budget-fitted modes');
 const fitted = fit({ runs: quick ? 1 : 3 });
+log('modes on stacks of npm servers');
+const stacks = taskSets().map(stackReport);
 log('search quality');
 const qual = quality();
 // The honest protocol: dev/test halves, intervals, and a paired baseline when SEARCH_BASELINE names another built clone.
@@ -267,6 +270,12 @@ ${searchTable(searchRows)}
 
 ${live ? `The public LiveMCPBench (\`bench/livemcpbench.mjs\`, \`LIVEMCPBENCH=<snapshot of icip-cas/LiveMCPBench>\`): ${live.tasks} annotated tasks searched by their raw question over ${live.tools} tools of ${live.servers} servers, halves by the same hash.\n\n${liveTable(live)}\n` : 'LiveMCPBench: not run (set `LIVEMCPBENCH` to a snapshot of icip-cas/LiveMCPBench).\n'}
 ${fitSection(fitted)}
+## 9. Modes on stacks of npm servers
+
+Per stack of real npm servers (\`bench/stacks.mjs\`; catalogs and task sets under \`test/fixtures/\`, their sources in \`test/fixtures/catalogs/README.md\`), on the presets as shipped: how often the task's mode shows a tool that starts the task, how often it is shown or in search's top 5 (the mode's tools first), search alone over every tool, how often the mode picked from the task's own words shows one, what the task's mode costs against listing every tool, and tools in no preset but \`all\`. Split \`blind\`: written before lazytools ran on the stack and never tuned on (\`test/unit/stack-quality.test.ts\` holds floors on these only); \`dev\`/\`test\`: tuning sets.
+
+${stacksTable(stacks)}
+
 ## Reproduce
 
 \`\`\`sh

@@ -72,11 +72,11 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
   let locked = options.locked;
   const cwd = options.cwd ?? process.cwd();
-  const lockFile = locked === undefined && options.lock !== false ? await lockBytesIfPresent(file, cwd) : undefined;
+  const lockedBytes = locked === undefined && options.lock !== false ? await lockBytesIfPresent(file, cwd) : undefined;
   // stdio on a lock: the opening exchange may be answered from an earlier start's answers before
   // the catalog is built (start-answers.ts); the messages read meanwhile go to the session after.
-  let stdio = !options.http && lockFile ? new StdioFrontTransport() : undefined;
-  const opening = stdio && lockFile && startAnswers(stdio, { lockBytes: lockFile.bytes, config, mode: options.mode, strategy: options.strategy, env: options.env ?? process.env, cwd }, logger);
+  let stdio = !options.http && lockedBytes ? new StdioFrontTransport() : undefined;
+  const opening = stdio && lockedBytes && startAnswers(stdio, { lockBytes: lockedBytes.bytes, config, mode: options.mode, strategy: options.strategy, env: options.env ?? process.env, cwd }, logger);
   // Without an entry for this start, nothing waits for the client: the catalog is built at once.
   const held = opening?.known() ? await opening.open() : [];
   // What the opening did not need loads only now: the catalog builder, the hub, the SDK's server.
@@ -87,8 +87,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     import('../protocol/era.js'),
     import('../callers/session.js'),
   ]);
-  if (lockFile) {
-    const lock = await readLock(lockFile);
+  if (lockedBytes) {
+    const lock = await readLock(lockedBytes);
     logger.info(`using ${lock.file}: upstreams start on their first call`);
     for (const warning of lock.warnings) logger.warn(warning);
     locked = lock.sources;

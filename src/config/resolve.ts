@@ -19,6 +19,8 @@ export interface ResolvedMode {
   maxBudget: number | undefined;
   /** Fit the shown tools to the budget (rc `fit`, default true; see focus/fit.ts). */
   fit: boolean;
+  /** Fitting also ranks the tools closest to the mode's work that its groups leave out (rc `fill`). See focus/fit.ts. */
+  fill: boolean;
   /** Globs on `server:tool` ids this mode never holds back (rc `pin`, with the parent's). */
   pin: string[];
   /** Readers or writers first among equals when fitting (rc `lean`); undefined: decided by the mode's tools. */
@@ -140,6 +142,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
       budget: mode.budget ?? parent?.budget ?? rc.budget,
       maxBudget: mode.maxBudget ?? (mode.budget === undefined ? parent?.maxBudget : undefined),
       fit: mode.fit ?? parent?.fit ?? true,
+      fill: mode.fill ?? parent?.fill ?? false,
       pin: unique([...(parent?.pin ?? []), ...(mode.pin ?? [])]),
       lean: mode.lean ?? parent?.lean,
     };

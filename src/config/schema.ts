@@ -158,12 +158,16 @@ export const modeSchema = z.strictObject({
     .int()
     .positive()
     .optional()
-    .describe('On a large catalog the mode may spend more than "budget": up to 5% of what listing every tool costs, at most this many tokens (default: "budget"; a mode that sets "budget" without it keeps that budget).'),
+    .describe('On a large catalog the mode may spend more than "budget": up to half of what its tools cost and 15% of what listing every tool costs, at most this many tokens (default: "budget"; a mode that sets "budget" without it keeps that budget).'),
   fit: z
     .boolean()
     .optional()
     .describe('true (default): when the mode\'s groups cost more than its budget, show the highest-priority tools that fit and reach the rest through search_tools; false: show them all (check fails over budget).'),
   pin: z.array(z.string()).optional().describe('Globs on "server:tool" ids the mode always shows, whatever its budget.'),
+  fill: z
+    .boolean()
+    .optional()
+    .describe('true: budget fitting also ranks the tools closest to the mode\'s description and tasks that its groups leave out (a little below its own; its read-only rule still applies; a bearer token\'s boundary never grows by them). Presets set it; default false.'),
   lean: z
     .enum(['read', 'write'])
     .optional()

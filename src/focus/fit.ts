@@ -4,9 +4,9 @@ import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
-import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
+import { globMatcher, modeAllows, modeNamed, modeShows, usedInMode } from './policy.js';
 import { servedStrategy } from './scope.js';
-import { modeProfile } from './profile.js';
+import { closeness, modeProfile, type ModeProfile } from './profile.js';
 import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
 import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
 
@@ -35,9 +35,11 @@ export interface ModeFit {
   budget: number | undefined;
   /** Tokens of lazytools' own tools, counted in the budget. */
   ownTokens: number;
-  /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`), catalog order. */
+  /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`, shown fillers), catalog order. */
   members: readonly CatalogTool[];
   memberIds: ReadonlySet<string>;
+  /** Members only rc `fill` brought in (close to the mode's work, in none of its groups), all shown. */
+  filledIds: ReadonlySet<string>;
   /** The tools the mode's list shows, catalog order. */
   shown: readonly CatalogTool[];
   shownIds: ReadonlySet<string>;
@@ -96,7 +98,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
   // Tools the mode's sessions called lately join its groups' tools (see usedInMode).
   const byUse = new Set<string>();
-  const members = catalog.tools.filter((tool) => {
+  let members = catalog.tools.filter((tool) => {
     if (modeShows(config, mode, tool)) return true;
     if (!usedInMode(config, mode, tool)) return false;
     byUse.add(tool.id);
@@ -106,9 +108,16 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const fit = mode.fit && mode.budget !== undefined;
   const ownTokens = ownToolsTokens(config, strategy, catalog.tokenizer);
   const usage = config.usageWeights?.get(mode.name);
+  const prefixes = fit ? prefixesOf(catalog) : new Map<string, ReadonlySet<string>>();
+  const profile = fit ? modeProfile(mode, config.modes) : undefined;
+  // Tools close to the mode's work that its groups leave out (rc `fill`) are ranked with its own.
+  const filled = fit && mode.fill && profile ? fillers(catalog, mode, profile, members, prefixes) : new Set<string>();
+  if (filled.size > 0) {
+    const inMode = new Set([...members.map((tool) => tool.id), ...filled]);
+    members.splice(0, members.length, ...catalog.tools.filter((tool) => inMode.has(tool.id)));
+  }
   // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
   const listed = new Map<string, Set<string>>();
-  const prefixes = fit ? prefixesOf(catalog) : new Map<string, ReadonlySet<string>>();
   if (fit) {
     for (const tool of members) {
       const name = nameWords(tool, prefixes.get(tool.server));
@@ -119,7 +128,6 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
       }
     }
   }
-  const profile = fit ? modeProfile(mode, config.modes) : undefined;
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   const pinReason = (tool: CatalogTool): string | undefined => {
@@ -134,11 +142,15 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const scored = members.map((tool) => {
     const scoring = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, signals: [] };
     if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
+    if (filled.has(tool.id)) {
+      scoring.priority = round(scoring.priority - FILL_PENALTY);
+      scoring.signals.push([-FILL_PENALTY, 'close to the mode\'s work, outside its groups']);
+    }
     return new Entry(tool, pinReason(tool), scoring.priority, scoring.signals);
   });
   const ordered = fit ? breadthOrder(scored, groups, prefixes) : scored;
 
-  const effective = fit ? effectiveBudget(mode, sumTokens(members)) : mode.budget;
+  const effective = fit ? effectiveBudget(mode, sumTokens(members), catalogTokens(catalog)) : mode.budget;
   const budget = (effective ?? Number.POSITIVE_INFINITY) - ownTokens;
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
@@ -168,6 +180,12 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     }
   }
   const shownIds = new Set(ranked.filter((entry) => entry.shown).map((entry) => entry.tool.id));
+  if (filled.size > 0) {
+    // A filler is in the mode only where it won room: held back, it stays where its groups put it.
+    const kept = (id: string) => !filled.has(id) || shownIds.has(id);
+    members = members.filter((tool) => kept(tool.id));
+    ranked.splice(0, ranked.length, ...ranked.filter((entry) => kept(entry.tool.id)));
+  }
   const heldBack = ranked.filter((entry) => !entry.shown).map(({ tool, reason }) => ({ id: tool.id, name: tool.exposedName, tokens: tool.tokens, reason }));
   return {
     mode: mode.name,
@@ -176,6 +194,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     ownTokens,
     members,
     memberIds: new Set(members.map((tool) => tool.id)),
+    filledIds: new Set([...filled].filter((id) => shownIds.has(id))),
     shown: members.filter((tool) => shownIds.has(tool.id)),
     shownIds,
     heldBack,
@@ -210,18 +229,56 @@ class Entry implements RankedTool {
 
 type Scored = Entry;
 
-/** The share of what a mode's groups hold that its list may grow to, between its budget and maxBudget. */
-export const MEMBER_SHARE = 0.25;
+/** The share of what a mode's tools cost that its list may grow to, between its budget and maxBudget. */
+export const MEMBER_SHARE = 0.5;
+/**
+ * The share of the whole catalog a grown list may cost: a mode stays at least 85% below listing
+ * every tool (measured: 0.15 keeps the 10-server developer stack's modes 87% below it, where a cap
+ * of maxBudget alone let them reach 80%).
+ */
+export const CATALOG_SHARE = 0.15;
 
 /**
- * What a mode may spend: its budget, or where its groups hold much more (a large catalog: more
+ * What a mode may spend: its budget, or where its tools hold much more (a large catalog: more
  * servers doing the mode's work, each with its own entry points), up to MEMBER_SHARE of what they
- * hold, at most `maxBudget`. A fixed budget would show a shrinking part of the mode's work as a
- * catalog grows. `memberTokens` is what listing every member would cost.
+ * cost and CATALOG_SHARE of what the catalog costs, at most `maxBudget`. A fixed budget would show
+ * a shrinking part of the mode's work as a catalog grows. `memberTokens` is what listing every
+ * member would cost, `catalogTokens` what listing every tool would.
  */
-export function effectiveBudget(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, memberTokens: number): number | undefined {
+export function effectiveBudget(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, memberTokens: number, catalogTokens = Number.POSITIVE_INFINITY): number | undefined {
   if (mode.budget === undefined || mode.maxBudget === undefined || mode.maxBudget <= mode.budget) return mode.budget;
-  return Math.min(mode.maxBudget, Math.max(mode.budget, Math.floor(MEMBER_SHARE * memberTokens)));
+  const grown = Math.min(Math.floor(MEMBER_SHARE * memberTokens), Math.floor(CATALOG_SHARE * catalogTokens));
+  return Math.min(mode.maxBudget, Math.max(mode.budget, grown));
+}
+
+const catalogTokenCache = new WeakMap<Catalog, number>();
+
+/** What listing every tool of the catalog costs (listed definitions), once per catalog. */
+function catalogTokens(catalog: Catalog): number {
+  let tokens = catalogTokenCache.get(catalog);
+  if (tokens === undefined) catalogTokenCache.set(catalog, (tokens = sumTokens(catalog.tools)));
+  return tokens;
+}
+
+/** How close (profile.ts closeness) a tool outside the mode's groups must be to its work to be ranked with them. */
+export const FILL_CLOSENESS = 0.5;
+/** What a tool ranked by closeness alone gives up against the mode's own: its groups are the rc's word. */
+export const FILL_PENALTY = 2;
+
+/**
+ * The tools a mode with `fill` ranks besides its members: those whose names or summaries say what
+ * its description and tasks say (closeness >= FILL_CLOSENESS) and that its read-only rule allows.
+ * Groups are placed by topic words; a server whose words no topic lists (a new kind of product)
+ * still reaches the modes whose work it names.
+ */
+function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfile, members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const inMode = new Set(members.map((tool) => tool.id));
+  const out = new Set<string>();
+  for (const tool of catalog.tools) {
+    if (inMode.has(tool.id) || !modeAllows(mode, tool)) continue;
+    if (closeness(tool, profile, prefixes.get(tool.server)).score >= FILL_CLOSENESS) out.add(tool.id);
+  }
+  return out;
 }
 
 const ownTokensCache = new WeakMap<object, Map<string, number>>();

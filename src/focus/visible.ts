@@ -38,10 +38,10 @@ export function visibleTools(catalog: Catalog, config: VisibleConfig, focus: Foc
 
 /**
  * Every tool of the session's mode, shown or held back by the budget (plus enabled groups,
- * discovered tools and tools called in the mode lately, see usedInMode): what the mode's rules
- * let the session reach (policy's `inMode`).
+ * discovered tools, tools called in the mode lately, see usedInMode, and tools its `fill` ranks
+ * with its own): what the mode's rules let the session reach (policy's `inMode`).
  */
-export function modeMembers(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible' | 'usageWeights'>, focus: FocusState): CatalogTool[] {
+export function modeMembers(catalog: Catalog, config: VisibleConfig, focus: FocusState): CatalogTool[] {
   const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
   const groups = new Set([...mode.groups, ...focus.enabled]);
@@ -49,8 +49,10 @@ export function modeMembers(catalog: Catalog, config: Pick<ResolvedConfig, 'mode
   const always = idMatcher(config.alwaysVisible);
   const pinned = idMatcher(mode.pin);
   const discovered = new Set(focus.discovered);
+  const fitted = modeFit(catalog, config, focus.mode)?.memberIds;
   return catalog.tools.filter((tool) => {
     if (!modeAllows(mode, tool)) return false;
+    if (fitted?.has(tool.id) && !tool.groups.some((group) => focus.disabled.includes(group))) return true;
     return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id) || pinned(tool.id) || usedInMode(config, mode, tool);
   });
 }

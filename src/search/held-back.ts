@@ -9,7 +9,7 @@ export const HELD_BACK_BOOST = 2;
  * to the work at hand and are not in the list, so search is how the model reaches them. The
  * engine is asked for a wider pool, held-back hits are boosted, and the pool is cut to `limit`.
  * The mode's shown tools get the same boost: they belong to the work too, and a held-back
- * `deleteDeployment` must not outrank the shown `getDeployments` a query for "recent
+ * tool that deletes a deployment must not outrank the shown one that lists them, which a query for "recent
  * deployments" asks for (the engine's order among the mode's tools stands). Without held-back
  * tools it is the plain search. Several queries (one per step) are merged first.
  */

@@ -5,7 +5,7 @@ import type { SearchIndex } from './engine.js';
 import { catalogEvidence, resolveIntent, type IntentMatch, type ModeTools } from './intent.js';
 
 /** How many of search's hits for the phrase are read as evidence. */
-const EVIDENCE_HITS = 5;
+const EVIDENCE_HITS = 3;
 
 /**
  * `resolveIntent` with the catalog's word on it: the phrase is searched like a task, and a mode

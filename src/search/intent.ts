@@ -17,7 +17,7 @@ export interface IntentMatch {
 }
 
 /** What a mode showing every tool search finds for the phrase adds to its score: about a whole alias. */
-const EVIDENCE_WEIGHT = 3;
+const EVIDENCE_WEIGHT = 12;
 
 /** Below this, `resolveIntent` asks back instead of guessing. */
 const INTENT_THRESHOLD = 0.35;

@@ -52,20 +52,23 @@ describe('a full mode keeps what its work needs, spread over servers', () => {
 });
 
 describe('a budget that grows with what the mode holds', () => {
-  it('grows to a quarter of the members\' cost, between budget and maxBudget', () => {
+  it('grows to half the members\' cost, between budget and maxBudget, within 15% of the catalog', () => {
     const mode = { budget: 1000, maxBudget: 1500 };
-    expect(effectiveBudget(mode, 3000)).toBe(1000);
-    expect(effectiveBudget(mode, 5000)).toBe(1250);
+    expect(effectiveBudget(mode, 1500)).toBe(1000);
+    expect(effectiveBudget(mode, 2500)).toBe(1250);
     expect(effectiveBudget(mode, 100_000)).toBe(1500);
+    expect(effectiveBudget(mode, 100_000, 8000)).toBe(1200);
+    expect(effectiveBudget(mode, 100_000, 4000)).toBe(1000);
     expect(effectiveBudget({ budget: 1000, maxBudget: undefined }, 100_000)).toBe(1000);
     expect(effectiveBudget({ budget: undefined, maxBudget: 1500 }, 100_000)).toBeUndefined();
   });
 
   it('is the budget status reports and fitting spends', () => {
-    const grown = fitted({ modes: { customer_support: { budget: 50, maxBudget: 100_000 } } }, 'customer_support').fit;
+    const { fit: grown, catalog } = fitted({ modes: { customer_support: { budget: 50, maxBudget: 100_000, fill: false } } }, 'customer_support');
     const members = grown.members.reduce((sum, t) => sum + t.tokens, 0);
-    expect(members / 4).toBeGreaterThan(50);
-    expect(grown.budget).toBe(Math.floor(members / 4));
+    const all = catalog.tools.reduce((sum, t) => sum + t.tokens, 0);
+    expect(members / 2).toBeGreaterThan(50);
+    expect(grown.budget).toBe(Math.min(Math.floor(members / 2), Math.floor(all * 0.15)));
     expect(fitted({ modes: { customer_support: { budget: 50 } } }, 'customer_support').fit.budget).toBe(50);
   });
 });
@@ -108,5 +111,34 @@ describe('name words', () => {
     expect(nameWords({ name: 'AcmeApiV2010--CreateCall', server: 'acme' })).toEqual(['create', 'call']);
     // Three tools are too few to tell a prefix from a shared verb-less word.
     expect(serverPrefixes(tools.slice(0, 3)).size).toBe(0);
+  });
+});
+
+describe('fill: a mode ranks tools close to its work that its groups leave out', () => {
+  const rota = [{ server: 'rotaplan', tools: [tool('schedule_shift', 'Schedule a staff shift on the rota')] }];
+  const staffing = (extra: Record<string, unknown>): RcConfig => ({ modes: { staffing: { description: 'Staff rotas: schedule and swap shifts', tasks: ['schedule a shift for Ana on Friday'], groups: [], budget: 5000, fill: true, ...extra } } });
+  const fill = (rc: RcConfig) => {
+    const config = resolveConfig(rc);
+    const { catalog } = buildCatalog([...sources, ...rota], config);
+    const fit = modeFit(catalog, config, 'staffing');
+    if (!fit) throw new Error('no mode staffing');
+    return { fit, members: modeMembers(catalog, config, { mode: 'staffing', enabled: [], disabled: [], discovered: [] }).map((t) => t.id) };
+  };
+
+  it('shows them after its own, says why, and counts them in the mode', () => {
+    const { fit, members } = fill(staffing({}));
+    expect(fit.filledIds.has('rotaplan:schedule_shift')).toBe(true);
+    expect(fit.shownIds.has('rotaplan:schedule_shift')).toBe(true);
+    expect(fit.ranked.find((entry) => entry.tool.id === 'rotaplan:schedule_shift')?.why.join('; ')).toContain('outside its groups');
+    expect(members).toContain('rotaplan:schedule_shift');
+    expect(fit.filledIds.has('acmepay:refund_charge')).toBe(false);
+  });
+
+  it('leaves them out without fill, in a read-only mode when they write, and when they win no room', () => {
+    expect(fill(staffing({ fill: false })).fit.memberIds.has('rotaplan:schedule_shift')).toBe(false);
+    expect(fill(staffing({ readOnly: true })).fit.memberIds.has('rotaplan:schedule_shift')).toBe(false);
+    const tight = fill(staffing({ budget: 1 }));
+    expect(tight.fit.memberIds.has('rotaplan:schedule_shift')).toBe(false);
+    expect(tight.members).not.toContain('rotaplan:schedule_shift');
   });
 });

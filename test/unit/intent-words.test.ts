@@ -4,7 +4,7 @@ import { resolveIntent } from '../../src/search/intent.js';
 
 /** Intent from words alone, on made-up modes: how names and aliases are found in a phrase. */
 
-const mode = (name: string, aliases: string[], description: string): ResolvedMode => ({ name, aliases, description, tasks: [], groups: [], readOnly: false, budget: undefined, maxBudget: undefined, fit: true, pin: [], lean: undefined });
+const mode = (name: string, aliases: string[], description: string): ResolvedMode => ({ name, aliases, description, tasks: [], groups: [], readOnly: false, budget: undefined, maxBudget: undefined, fit: true, fill: false, pin: [], lean: undefined });
 const MODES = [
   mode('operations', ['incident', 'on call'], 'Run production'),
   mode('analytics', ['dashboard'], 'Answer questions with data'),

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../harness/index.js';
 
-// The developer task sets bench/fit.mjs measures: a typo in a gold id or a mode would silently
-// count as a miss, so their shape is checked here against the catalogs they were written over.
+// The task sets bench/fit.mjs and the stack benches measure: a typo in a gold id or a mode would
+// silently count as a miss, so their shape is checked here against the catalogs they were written over.
 
 interface Task {
   task: string;
@@ -14,25 +14,11 @@ interface Task {
 }
 const FIXTURES = path.join(ROOT, 'test/fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
-// The preset modes a task may be labelled with: the ten first presets and the six that cover the
-// rest of a product team's work (customer operations, sales, data, messaging, infrastructure, content).
+/** The preset modes a task may be labelled with: the ten first presets and the six that cover the work of a whole product team. */
 const PRESETS = [
-  'analytics',
-  'browser_testing',
-  'code_review',
-  'communications',
-  'content',
-  'customer_support',
-  'daily_checkin',
-  'debugging',
-  'development',
-  'infrastructure',
-  'operations',
-  'research',
-  'sales',
-  'security_review',
-  'sprint_planning',
-  'task_management',
+  'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management',
+  'browser_testing', 'operations', 'research',
+  'customer_support', 'sales', 'analytics', 'communications', 'infrastructure', 'content',
 ];
 
 /** Every `server:tool` id of the given catalog files. */
@@ -50,6 +36,11 @@ const SETS = [
   { file: 'tasks/stack-tasks-blind.json', catalogs: ['developer-stack.json'], splits: ['blind'] },
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
   { file: 'tasks/commerce-stack-tasks.json', catalogs: ['commerce-stack.json'], splits: ['dev', 'test'] },
+  { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['blind'] },
+  { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
+  { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
+  { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['dev'] },
+  { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['dev'] },
 ];
 
 interface Phrase {
@@ -57,13 +48,21 @@ interface Phrase {
   modes: string[];
   split: string;
 }
-const PHRASE_SETS = [{ file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] }];
+const PHRASE_SETS = [
+  { file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] },
+  { file: 'tasks/backoffice-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/cloud-data-stack-intents.json', splits: ['dev'] },
+  { file: 'tasks/content-workplace-stack-intents.json', splits: ['dev'] },
+];
 
 describe('developer task fixtures', () => {
   it.each(SETS)('$file: each task has text, a preset mode, known gold tools and a split', ({ file, catalogs, splits }) => {
-    const { note, tasks } = json(file) as { note: unknown; tasks: Task[] };
+    const { note, tasks, catalogs: named } = json(file) as { note: unknown; tasks: Task[]; catalogs?: string[] };
     const ids = toolIds(...catalogs);
     expect(typeof note).toBe('string');
+    if (named) expect(named).toEqual(catalogs);
     expect(tasks.length).toBeGreaterThanOrEqual(40);
     for (const t of tasks) {
       expect(t.task.trim(), JSON.stringify(t)).not.toBe('');
