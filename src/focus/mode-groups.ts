@@ -3,9 +3,7 @@ import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { modeGroupName, NameTable, wireName } from '../groups/names.js';
 import type { Group } from '../groups/wire.js';
 import { chunks, MAX_LEAF, type GroupEntry, type GroupView } from './group-view.js';
-import { boundaryAllowsMode, type PolicySubject } from './policy.js';
-import { initialFocus } from './state.js';
-import { modeMembers } from './visible.js';
+import { boundaryAllowsMode, modeShows, usedInMode, type PolicySubject } from './policy.js';
 
 /**
  * Modes as navigation groups of the draft extension `io.modelcontextprotocol/groups`: each mode
@@ -21,7 +19,8 @@ import { modeMembers } from './visible.js';
  * - Names: `mode-` and the mode's wire name (`security_review` -> `mode-security-review`); tool
  *   groups never start with `mode-` (groups/names toolGroupName), so the two cannot collide;
  *   modes are named in config order over every mode, so a name does not change with the view.
- * - Contents: the fewest tool groups that hold the mode's scoped tools: a parent when each of its
+ * - Contents: the fewest tool groups that hold the mode's own tools this view scopes (its groups,
+ *   pins, `alwaysVisible` and tools used in it lately; see memberIds): a parent when each of its
  *   children holds one, else those children (a group holds other tools too: groups are shared
  *   navigation, one home per tool). A mode listing more than MAX_LEAF groups, or more than the
  *   byte bound, lists parts (`mode-all-1`, ...) of at most that many: one `groups/get` stays small.
@@ -68,7 +67,7 @@ export function withModeGroups(view: GroupView, input: ModeGroupsInput, maxChild
   const modeTop: Group[] = [];
   const listed = new Set<string>();
   for (const mode of input.modes) {
-    const members = memberIds(catalog, config, mode.name);
+    const members = memberIds(catalog, config, mode);
     const needed = new Set<string>();
     let scoped = 0;
     let shown = 0;
@@ -133,11 +132,20 @@ function groupBytes(group: Group): number {
 /** Member ids per mode, kept per catalog and config: a view of every mode walks the catalog once per mode, not once per view. */
 const members = new WeakMap<Catalog, { config: object; byMode: Map<string, ReadonlySet<string>> }>();
 
-/** The ids of the tools a switch to `mode` would put in it (focus/visible modeMembers of its initial focus). */
-function memberIds(catalog: Catalog, config: ModeGroupsInput['config'], mode: string): ReadonlySet<string> {
+/**
+ * The ids of the mode's own tools: what it shows before any session change or fitting (its groups,
+ * `pin`, `alwaysVisible`, under its read-only rule: policy modeShows) and the tools called in it
+ * lately (usedInMode). Not the tools its `fill` ranks in from outside its groups: finding those
+ * fits the mode to its budget, about 190 ms a mode at 10,000 tools, which every catalog change
+ * would then cost each groups view (and each groups listen stream) for every mode.
+ */
+function memberIds(catalog: Catalog, config: ModeGroupsInput['config'], mode: ResolvedMode): ReadonlySet<string> {
   let entry = members.get(catalog);
   if (entry?.config !== config) members.set(catalog, (entry = { config, byMode: new Map() }));
-  let ids = entry.byMode.get(mode);
-  if (ids === undefined) entry.byMode.set(mode, (ids = new Set(modeMembers(catalog, config, initialFocus(mode)).map((tool) => tool.id))));
+  let ids = entry.byMode.get(mode.name);
+  if (ids === undefined) {
+    ids = new Set(catalog.tools.filter((tool) => modeShows(config, mode, tool) || usedInMode(config, mode, tool)).map((tool) => tool.id));
+    entry.byMode.set(mode.name, ids);
+  }
   return ids;
 }

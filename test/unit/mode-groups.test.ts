@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate, type CuratedServer } from '../../src/app/curate.js';
 import type { SessionOptions } from '../../src/callers/session.js';
-import { listedTools, modeMembers } from '../../src/focus/visible.js';
+import { modeShows, usedInMode } from '../../src/focus/policy.js';
+import { listedTools } from '../../src/focus/visible.js';
 import { buildGroupView, groupResult, MAX_LEAF, type GroupView } from '../../src/focus/group-view.js';
 import { offeredModes, withModeGroups, type ModeOffer } from '../../src/focus/mode-groups.js';
 import { initialFocus } from '../../src/focus/state.js';
@@ -65,7 +66,9 @@ describe('modes as navigation groups (154 reference tools)', async () => {
     const tools = buildGroupView({ catalog, top, callable: () => true });
     return { top, tools, view: withModeGroups(tools, { catalog, config, modes: offeredModes(config, offer), top }, maxChildren) };
   };
-  const withTools = Object.keys(config.modes).filter((mode) => modeMembers(catalog, config, focus(mode)).length > 0);
+  /** A mode's own tools, as the mode rules say (its groups, pins, alwaysVisible, use): what its group leads to. */
+  const ownTools = (mode: string) => catalog.tools.filter((tool) => modeShows(config, config.modes[mode]!, tool) || usedInMode(config, config.modes[mode]!, tool));
+  const withTools = Object.keys(config.modes).filter((mode) => ownTools(mode).length > 0);
   expect(withTools.length).toBeLessThan(Object.keys(config.modes).length);
   const cases = ['development', 'security_review', 'all'].flatMap((mode) => (['hybrid', 'proxy'] as const).map((strategy) => ({ mode, strategy })));
 
@@ -93,7 +96,7 @@ describe('modes as navigation groups (154 reference tools)', async () => {
       const modes = view.top.filter((group) => group.name.startsWith(MODE_PREFIX)).map((group) => group.name);
       expect(view.top.slice(0, modes.length).map((group) => group.name)).toEqual(modes);
       const topIds = new Set(top.map((tool) => tool.id));
-      const scoping = Object.keys(config.modes).filter((name) => modeMembers(catalog, config, focus(name)).some((tool) => !topIds.has(tool.id)));
+      const scoping = Object.keys(config.modes).filter((name) => ownTools(name).some((tool) => !topIds.has(tool.id)));
       expect(modes).toEqual(scoping.map(modeGroupName));
       if (strategy === 'proxy') expect(modes.length).toBeGreaterThan(5);
     });
@@ -103,7 +106,7 @@ describe('modes as navigation groups (154 reference tools)', async () => {
       const { top, view } = viewOf('development', strategy);
       const topIds = new Set(top.map((tool) => tool.id));
       for (const mode of withTools) {
-        const members = modeMembers(catalog, config, focus(mode)).map((tool) => tool.id);
+        const members = ownTools(mode).map((tool) => tool.id);
         const name = modeGroupName(mode);
         // A mode whose tools are all in tools/list here has no group; any other lists groups.
         if (members.every((id) => topIds.has(id))) {
