@@ -51,7 +51,7 @@ export function modeProfile(mode: Pick<ResolvedMode, 'name' | 'description' | 't
 
 /** What of a mode's description and tasks a profile reads: descriptions and task lists can be any size in an rc. */
 const MAX_TEXT = 4_000;
-const MAX_TASKS = 40;
+const MAX_TASKS = 100;
 
 /** The distinct stems of a mode's description and tasks. */
 function termsOf(mode: Pick<ResolvedMode, 'description' | 'tasks'>): Set<string> {
