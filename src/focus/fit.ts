@@ -262,6 +262,8 @@ function catalogTokens(catalog: Catalog): number {
 
 /** How close (profile.ts closeness) a tool outside the mode's groups must be to its work to be ranked with them. */
 export const FILL_CLOSENESS = 0.5;
+/** The most tools fill ranks in one mode (the closest): on a catalog of 10,000 tools thousands pass FILL_CLOSENESS. */
+export const MAX_FILL = 150;
 /** What a tool ranked by closeness alone gives up against the mode's own: its groups are the rc's word. */
 export const FILL_PENALTY = 2;
 
@@ -273,12 +275,15 @@ export const FILL_PENALTY = 2;
  */
 function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfile, members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
   const inMode = new Set(members.map((tool) => tool.id));
-  const out = new Set<string>();
+  const close: Array<{ id: string; score: number }> = [];
   for (const tool of catalog.tools) {
     if (inMode.has(tool.id) || !modeAllows(mode, tool)) continue;
-    if (closeness(tool, profile, prefixes.get(tool.server)).score >= FILL_CLOSENESS) out.add(tool.id);
+    const { score } = closeness(tool, profile, prefixes.get(tool.server));
+    if (score >= FILL_CLOSENESS) close.push({ id: tool.id, score });
   }
-  return out;
+  // The closest first, at most MAX_FILL: ranked below the mode's own, only the closest win room.
+  if (close.length > MAX_FILL) close.sort((a, b) => b.score - a.score).splice(MAX_FILL);
+  return new Set(close.map((entry) => entry.id));
 }
 
 const ownTokensCache = new WeakMap<object, Map<string, number>>();
