@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from '../config/resolve.js';
+import { own } from '../util/own.js';
 import { closestGroups, type Catalog, type CatalogTool, type GroupPlacement } from './catalog.js';
 import { isAboutServer, PLACEMENT_THRESHOLD, placedTopics, scoreTopics } from './placement.js';
 
@@ -69,7 +70,7 @@ function closestModes(config: Pick<ResolvedConfig, 'modes' | 'groups'>): (tool: 
   const byTopic = new Map<string, ResolvedConfig['modes'][string][]>();
   for (const mode of Object.values(config.modes))
     for (const group of mode.groups)
-      for (const topic of config.groups[group]?.topics ?? []) {
+      for (const topic of own(config.groups, group)?.topics ?? []) {
         const list = byTopic.get(topic) ?? [];
         if (!list.includes(mode)) list.push(mode);
         byTopic.set(topic, list);

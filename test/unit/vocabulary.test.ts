@@ -21,7 +21,7 @@ function entries(value: unknown, at: string, out: Array<{ at: string; entry: Rec
   return out;
 }
 
-/** Tool names of the fixture catalogs that could only mean one server (as ../shared/tools/server-names.mjs picks them). */
+/** Tool names of the fixture catalogs that could only mean one server: six or more characters with an underscore, a dash or a capital. */
 function fixtureToolNames(): Set<string> {
   const names = new Set<string>();
   for (const file of readdirSync(CATALOGS).filter((name) => name.endsWith('.json'))) {
