@@ -114,7 +114,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const filled = fit && mode.fill && profile ? fillers(catalog, mode, profile, members, prefixes) : new Set<string>();
   if (filled.size > 0) {
     const inMode = new Set([...members.map((tool) => tool.id), ...filled]);
-    members.splice(0, members.length, ...catalog.tools.filter((tool) => inMode.has(tool.id)));
+    members = catalog.tools.filter((tool) => inMode.has(tool.id));
   }
   // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
   const listed = new Map<string, Set<string>>();

@@ -45,15 +45,17 @@ export function modeMembers(catalog: Catalog, config: VisibleConfig, focus: Focu
   const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
   const groups = new Set([...mode.groups, ...focus.enabled]);
-  for (const group of focus.disabled) groups.delete(group);
+  const disabled = new Set(focus.disabled);
+  for (const group of disabled) groups.delete(group);
   const always = idMatcher(config.alwaysVisible);
   const pinned = idMatcher(mode.pin);
   const discovered = new Set(focus.discovered);
-  const fitted = modeFit(catalog, config, focus.mode)?.memberIds;
+  // A filler goes with its groups, as in visibleTools: out when the session disabled one of them.
+  const filled = modeFit(catalog, config, focus.mode)?.filledIds;
+  const isFiller = (tool: CatalogTool) => filled?.has(tool.id) === true && !tool.groups.some((group) => disabled.has(group));
   return catalog.tools.filter((tool) => {
     if (!modeAllows(mode, tool)) return false;
-    if (fitted?.has(tool.id) && !tool.groups.some((group) => focus.disabled.includes(group))) return true;
-    return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id) || pinned(tool.id) || usedInMode(config, mode, tool);
+    return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id) || pinned(tool.id) || usedInMode(config, mode, tool) || isFiller(tool);
   });
 }
 
