@@ -31,17 +31,15 @@ export class LineReader {
     let start = 0;
     let newline = chunk.indexOf(10);
     while (newline !== -1) {
-      const piece = chunk.subarray(start, newline);
-      if (this.skipping) {
-        this.endSkip(piece);
-        start = newline + 1;
-        newline = chunk.indexOf(10, start);
-        continue;
+      if (this.skipping) this.endSkip(chunk.subarray(start, newline));
+      // A whole line in one chunk (the usual case) is decoded in place, without a view or a copy.
+      else if (this.chunks.length === 0) this.line(chunk.toString('utf8', start, newline));
+      else {
+        const line = Buffer.concat([...this.chunks, chunk.subarray(start, newline)]);
+        this.chunks = [];
+        this.size = 0;
+        this.line(line.toString('utf8'));
       }
-      const line = this.chunks.length === 0 ? piece : Buffer.concat([...this.chunks, piece]);
-      this.chunks = [];
-      this.size = 0;
-      this.line(line);
       start = newline + 1;
       newline = chunk.indexOf(10, start);
     }
@@ -73,8 +71,8 @@ export class LineReader {
     this.oversize?.(skipped.size + piece.length, skipped.head, tail);
   }
 
-  private line(bytes: Buffer): void {
-    const text = bytes.toString('utf8').trim();
+  private line(decoded: string): void {
+    const text = decoded.trim();
     if (text.length === 0) return;
     if (this.intercept?.(text)) return;
     let value: unknown;
