@@ -63,7 +63,7 @@ export function toolRelayRoute(caller: Caller, params: Record<string, unknown>):
   const name = params.name;
   return {
     upstream,
-    params: { ...params, name: tool.name },
+    params: tool.name === name ? params : { ...params, name: tool.name },
     failure: (error) => ({ result: toolFailed(name, error) }),
     record: () => caller.recordUsage(tool, 'direct'),
   };

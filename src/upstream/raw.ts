@@ -109,7 +109,12 @@ function unaskedMethod(message: JSONRPCMessage, calls: CallTable): string | unde
   return typeof id === 'string' && !calls.has(id) ? 'response' : undefined;
 }
 
-/** Relays a request on the raw path: tracked in the call table, sent, cancellable (telling the upstream). */
+/**
+ * Relays a request on the raw path: sent, tracked in the call table, cancellable (telling the
+ * upstream). Over stdio the line is written first and tracked right after, in the same turn: its
+ * answer can only be read on a later one, and the table's bookkeeping stays off the path between
+ * reading a request and writing it on. A failure to write settles the call.
+ */
 export function relayRaw(
   server: string,
   transport: Transport,
@@ -118,8 +123,16 @@ export function relayRaw(
   request: { method: string; params: Record<string, unknown>; timeoutMs: number },
   entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'>,
 ): CallHandle {
-  calls.add(id, request.method, request.params, request.timeoutMs, entry);
-  sendRaw(server, transport, calls, id, request.method, request.params, entry.onProgress !== undefined);
+  const message = requestLine(id, request.method, request.params, entry.onProgress !== undefined);
+  const unreachable = (problem: string) => calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText(problem)}`));
+  if (transport instanceof StdioUpstreamTransport) {
+    const problem = transport.sendNow(message);
+    calls.add(id, request.method, request.params, request.timeoutMs, entry);
+    if (problem !== undefined) unreachable(problem);
+  } else {
+    calls.add(id, request.method, request.params, request.timeoutMs, entry);
+    transport.send(message).catch((error: unknown) => unreachable((error as Error).message));
+  }
   return {
     cancel: (reason) => {
       if (!calls.has(id)) return;
@@ -130,11 +143,10 @@ export function relayRaw(
 }
 
 /**
- * Sends a request on our id `id`: the caller's progress token is replaced by our id when it wants
- * progress, dropped otherwise. Over stdio the line is written at once; a failure to write settles
- * the call.
+ * A request on our id `id`: the caller's progress token is replaced by our id when it wants
+ * progress, dropped otherwise.
  */
-function sendRaw(server: string, transport: Transport, calls: CallTable, id: string, method: string, params: Record<string, unknown>, progress: boolean): void {
+function requestLine(id: string, method: string, params: Record<string, unknown>, progress: boolean): JSONRPCMessage {
   const meta = (params._meta ?? undefined) as Record<string, unknown> | undefined;
   let outgoing: Record<string, unknown> = params;
   if (progress) outgoing = { ...params, _meta: { ...meta, progressToken: id } };
@@ -142,12 +154,7 @@ function sendRaw(server: string, transport: Transport, calls: CallTable, id: str
     const { progressToken: _dropped, ...rest } = meta;
     outgoing = { ...params, _meta: rest };
   }
-  const message = { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
-  const unreachable = (error: unknown) => calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText((error as Error).message)}`));
-  if (transport instanceof StdioUpstreamTransport) {
-    const problem = transport.sendNow(message);
-    if (problem !== undefined) unreachable(new Error(problem));
-  } else transport.send(message).catch(unreachable);
+  return { jsonrpc: '2.0', id, method, params: outgoing } as JSONRPCMessage;
 }
 
 /** Tells the upstream a request of ours is no longer wanted (cancel or timeout). */
@@ -179,9 +186,11 @@ function rawLine(server: string, line: string, calls: CallTable, handlers: RawHa
   }
   const message = value as { id?: unknown; result?: unknown };
   if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
+  // The line goes on first; the table's bookkeeping (metrics, backoff) follows, off the path
+  // between reading the answer and writing it.
+  pending.raw(line.slice(0, at + KEPT_TAIL));
   calls.take(id, (message.result as { isError?: unknown }).isError === true);
   handlers.answered();
-  pending.raw(line.slice(0, at + KEPT_TAIL));
   return true;
 }
 
