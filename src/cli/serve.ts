@@ -1,5 +1,6 @@
 import { serve } from '../app/serve.js';
 import { steadyYoungGeneration } from '../util/memory.js';
+import { quickerTierUp } from '../util/tier-up.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import {configFlag, defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
@@ -72,6 +73,9 @@ export const serveCommand: Command = defineCommand('serve', serveFlags, { about:
       io.err(['Connect a client:', ...httpSnippets(url, token).map(({ client, snippet }) => `  ${client.padEnd(15)}${snippet}`)].join('\n'));
     },
   });
+  // Started: from here on the gateway relays the same few messages for as long as it runs, worth
+  // optimizing early (start-up code keeps V8's default, so cold start compiles no more than before).
+  quickerTierUp();
   // A person who ran `lazytools serve` in a terminal sees why nothing happens: stdio waits for a client.
   if (!http && process.stdin.isTTY)
     io.err('lazytools: serving MCP over stdio, waiting for an MCP client on stdin (a client starts this command itself; see `lazytools init`). Ctrl+C to stop; `lazytools serve --http 8080` serves clients over HTTP instead.');
