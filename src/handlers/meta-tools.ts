@@ -54,11 +54,13 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const boundary = session.boundary?.token ? session.boundary : undefined;
   const filter =
     mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
-  // The mode's tools, held back (left out of its list to fit the budget) or shown, rank first.
+  // The mode's tools the model cannot see rank first: held back (left out of its list to fit the
+  // budget), and under proxy, whose list carries only lazytools' own tools, the shown ones too.
   const fitted = modeFit(hub.catalog, config, session.mode);
+  const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
-  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
+  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), unlisted);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(hub.config, session, session.strategy);
