@@ -92,6 +92,22 @@ function leadVerb(list: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a query is a question ("which deals closed in October?", "any unread emails?", "did the
+ * deploy fail"): its first word after the openers is a question word (vocabulary/search/lead-verbs.json).
+ * A question asks to read: its verbs ("closed", "fail") say what state to look for, not what to do.
+ * "How do I create ..." is no question of this kind: it asks for the tool that creates.
+ */
+export function asksQuestion(query: string): boolean {
+  const { openers, questions } = searchVocabulary();
+  const list = words(cleanQuery(query).slice(0, 512));
+  for (let i = 0; i < list.length && i < LEAD_WINDOW; i++) {
+    const word = list[i] ?? '';
+    if (!openers.has(word)) return questions.has(word);
+  }
+  return false;
+}
+
 /** Words read from a query's start to find its verb ("could you please just ..."). */
 const LEAD_WINDOW = 8;
 
