@@ -13,7 +13,7 @@ export const HELD_BACK_BOOST = 2;
  * how the model reaches them. Tools already in the caller's list get no lift: the model has them,
  * and each of the `limit` places is worth one it has not. The lift never carries a destructive
  * tool the query does not ask to delete: a query for "recent deployments" must not find a held-back
- * `deleteDeployment` over the reader the list shows. The engine is asked for a wider pool, the
+ * tool that deletes them over the reader the list shows. The engine is asked for a wider pool, the
  * mode's hits are boosted, and the pool is cut to `limit`. Without such tools it is the plain
  * search. Several queries (one per step) are merged first.
  */
