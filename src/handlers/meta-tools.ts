@@ -186,7 +186,7 @@ async function executeTool(session: Caller, raw: unknown, call: CallContext): Pr
     const problems = await argumentProblems(tool.definition, toolArgs);
     if (problems.length > 0) return toolError(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
-  return callCatalogTool(session, name, toolArgs, call, 'execute_tool', rule?.refusal);
+  return callCatalogTool(session, name, toolArgs, call, 'execute_tool', rule);
 }
 
 function listToolGroups(session: Caller, raw: unknown): CallToolResult {
