@@ -29,7 +29,8 @@ export function callContext(ctx: ServerContext): CallContext {
 export function permitted(caller: Caller, name: string, refusal: (tool: CatalogTool) => string | undefined = (tool) => caller.refusal(tool)): { tool: CatalogTool; upstream: Upstream } | { result: CallToolResult } {
   const { catalog, config, driftHeld } = caller.hub;
   const tool = findTool(catalog, name);
-  const held = tool ? undefined : driftHeld.get(name);
+  // A held-back tool is in no mode yet: for a token's caller it does not exist (its reason names its server).
+  const held = tool || caller.boundary?.token ? undefined : driftHeld.get(name);
   if (held) return { result: toolError(`"${name}" is held back: ${held}.`) };
   if (!tool) return { result: unknownTool(name, didYouMean(name, visibleToolNames(catalog, config, caller.boundary))) };
   const refused = refusal(tool);
