@@ -219,12 +219,13 @@ function groupIndex(session: Caller): string {
 }
 
 /** The group of that name when the caller may see some of its tools (every group unless a token bounds it). */
-function visibleGroup(session: Caller, name: string): CatalogGroup | undefined {
+export function visibleGroup(session: Caller, name: string): CatalogGroup | undefined {
   const group = session.hub.catalog.groups.get(name);
   if (!group || !session.boundary?.token) return group;
   return groupToolsWithin(session.hub.config, session.boundary, group).length > 0 ? group : undefined;
 }
 
-function visibleGroupNames(session: Caller): string[] {
+/** The names of the groups the caller may see (visibleGroup), for "did you mean" hints. */
+export function visibleGroupNames(session: Caller): string[] {
   return [...session.hub.catalog.groups.keys()].filter((name) => visibleGroup(session, name) !== undefined);
 }
