@@ -1,12 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/scope.js';
-import { Upstream } from '../../src/upstream/upstream.js';
 import { silentLogger } from '../../src/util/log.js';
-import { cleanupAfterEach, inMemoryClient, namedToolsApp, text } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, text } from '../harness/index.js';
 
 /**
  * With rc `pin: true`, a tool the lock lacks is held back and a call names why ("server "x" is
@@ -17,18 +15,6 @@ import { cleanupAfterEach, inMemoryClient, namedToolsApp, text } from '../harnes
  */
 
 const cleanups = cleanupAfterEach();
-
-function inProcess(name: string, tools: Record<string, boolean>): Upstream {
-  const app = namedToolsApp(tools);
-  return new Upstream(name, {
-    connect: () => {
-      const [client, server] = InMemoryTransport.createLinkedPair();
-      void app.connect(server);
-      return client;
-    },
-    logger: silentLogger,
-  });
-}
 
 describe('drift-held tools and a bearer token', () => {
   it('a token\'s call of a held-back tool is "Unknown tool", naming no server; without a token it says why', async () => {
@@ -41,7 +27,7 @@ describe('drift-held tools and a bearer token', () => {
     });
     const locked = [{ server: 'notes', tools: [{ name: 'read_note', inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } }] }];
     // notes is locked (its live definition differs: held back too), vault is not in the lock at all.
-    const gateway = new Gateway({ config, upstreams: [inProcess('notes', { read_note: true }), inProcess('vault', { open_vault: false })], locked, logger: silentLogger });
+    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', namedToolsApp({ read_note: true })), inProcessUpstream('vault', namedToolsApp({ open_vault: false }))], locked, logger: silentLogger });
     await gateway.start();
     cleanups.push(() => gateway.close());
     const call = async (boundary: ReturnType<typeof boundaryOf> | undefined, name: string) => {

@@ -1,13 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { Upstream } from '../../src/upstream/upstream.js';
 import { readUsage, usagePath, withUsage } from '../../src/usage/record.js';
 import { silentLogger } from '../../src/util/log.js';
-import { cleanupAfterEach, inMemoryClient, namedToolsApp, rcProject, text } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, rcProject, text } from '../harness/index.js';
 
 /**
  * Recorded calls (rc `usage: true`) make a tool part of the mode they were recorded in (policy
@@ -33,15 +31,7 @@ const rc = {
 async function gatewayOf(file: string, dir: string): Promise<Gateway> {
   const loaded = await loadConfig({ file });
   const config = await withUsage(resolveConfig(loaded.config, loaded.file), dir);
-  const app = namedToolsApp({ read_inbox: true, send_mail: false });
-  const upstream = new Upstream('app', {
-    connect: () => {
-      const [client, server] = InMemoryTransport.createLinkedPair();
-      void app.connect(server);
-      return client;
-    },
-    logger: silentLogger,
-  });
+  const upstream = inProcessUpstream('app', namedToolsApp({ read_inbox: true, send_mail: false }));
   const gateway = new Gateway({ config, upstreams: [upstream], logger: silentLogger });
   await gateway.start();
   cleanups.push(() => gateway.close());
