@@ -71,7 +71,7 @@ export function stackReport({ name, catalogs, tasks, intents }) {
     const shown = Boolean(fitted) && gold.some((id) => fitted.shownIds.has(id));
     const rules = config.modes[task.mode];
     const filter = rules?.readOnly ? (tool) => modeAllows(rules, tool) : undefined;
-    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set(), fitted?.shownIds);
+    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set());
     const top5 = gold.some((id) => hits.some((hit) => hit.tool.id === id));
     // Search alone, over every tool with no mode in play: what the ranking does, whatever placement does.
     const plain = index.search(task.task, { limit: 5 });

@@ -29,7 +29,8 @@ export function callContext(ctx: ServerContext): CallContext {
 export function permitted(caller: Caller, name: string, refusal: (tool: CatalogTool) => string | undefined = (tool) => caller.refusal(tool)): { tool: CatalogTool; upstream: Upstream } | { result: CallToolResult } {
   const { catalog, config, driftHeld } = caller.hub;
   const tool = findTool(catalog, name);
-  const held = tool ? undefined : driftHeld.get(name);
+  // A held-back tool is in no mode yet: for a token's caller it does not exist (its reason names its server).
+  const held = tool || caller.boundary?.token ? undefined : driftHeld.get(name);
   if (held) return { result: toolError(`"${name}" is held back: ${held}.`) };
   if (!tool) return { result: unknownTool(name, didYouMean(name, visibleToolNames(catalog, config, caller.boundary))) };
   const refused = refusal(tool);
@@ -44,7 +45,7 @@ export function permitted(caller: Caller, name: string, refusal: (tool: CatalogT
  * session changes): the mode's own rules (read-only, hiddenTools, a token's boundary), or why the
  * caller may not run anything in that mode (unknown to it, or its mode is fixed to another).
  */
-export function ruleOfMode(caller: Caller, mode: string): { refusal: (tool: CatalogTool) => string | undefined } | { refused: string } {
+export function ruleOfMode(caller: Caller, mode: string): ModeRule | { refused: string } {
   const config = caller.hub.config;
   const modes = visibleModeNames(config, caller.boundary);
   const unknown = () => ({ refused: new UnknownNameError('mode', mode, modes).message });
@@ -60,16 +61,23 @@ export function ruleOfMode(caller: Caller, mode: string): { refusal: (tool: Cata
     boundary: caller.boundary,
     inMode: (tool: CatalogTool) => (members ??= new Set(modeMembers(caller.hub.catalog, config, initialFocus(mode)).map((member) => member.id))).has(tool.id),
   };
-  return { refusal: (tool) => callRefusal(config, subject, tool) };
+  return { mode, refusal: (tool) => callRefusal(config, subject, tool) };
+}
+
+/** The mode a call runs in when it is not the caller's own (execute_tool's `mode`), and that mode's rule. */
+export interface ModeRule {
+  mode: string;
+  refusal: (tool: CatalogTool) => string | undefined;
 }
 
 /**
  * Calls a catalog tool by exposed name or id once the permit allows it (a server known only from
- * the lock starts first, and the permit is asked again of its live definition); `refusal` is the
- * caller's own rule unless execute_tool names another mode. Failures are `isError` results
+ * the lock starts first, and the permit is asked again of its live definition); the caller's own
+ * mode and rule unless execute_tool names another mode (`other`). Failures are `isError` results
  * naming the tool.
  */
-export async function callCatalogTool(caller: Caller, name: string, args: unknown, call: CallContext | undefined, via: CallVia, refusal?: (tool: CatalogTool) => string | undefined): Promise<CallToolResult> {
+export async function callCatalogTool(caller: Caller, name: string, args: unknown, call: CallContext | undefined, via: CallVia, other?: ModeRule): Promise<CallToolResult> {
+  const refusal = other?.refusal;
   let found = permitted(caller, name, refusal);
   if ('result' in found) return found.result;
   if (found.upstream.status !== 'ready') {
@@ -84,7 +92,10 @@ export async function callCatalogTool(caller: Caller, name: string, args: unknow
     if ('result' in found) return found.result;
   }
   const { tool, upstream } = found;
-  caller.recordUsage(tool, via);
+  // A call is counted in the mode it ran in: recorded calls make a tool part of that mode
+  // (policy usedInMode), so one run in another mode must not widen the caller's own.
+  if (other === undefined) caller.recordUsage(tool, via);
+  else caller.hub.usage?.record(other.mode, tool.id, via);
   const progressToken = call?.progressToken;
   try {
     const result = await upstream.call(

@@ -13,11 +13,14 @@ import type { Caller } from './caller.js';
  * how to find the rest.
  */
 
-/** One tool as the reply names it (structuredContent carries these). */
+/** One tool as the reply names it (structuredContent carries these, as its line does). */
 export interface CallableTool {
   name: string;
   purpose: string;
+  /** Its first ARGUMENTS_SHOWN arguments, schema order. */
   arguments: Array<{ name: string; type: string; required: boolean }>;
+  /** How many arguments past those the tool takes (describe_tools gives its schema). */
+  moreArguments?: number;
 }
 
 /** Tokens a reply's tool lines may take for a mode without a budget (what the model reads stays bounded). */
@@ -32,18 +35,24 @@ function typeOf(schema: unknown): string {
   return name === 'array' && typeof items?.type === 'string' ? `${items.type}[]` : name || 'any';
 }
 
-/** A tool in callable form. */
+/**
+ * A tool in callable form: what its line says and no more. The reply is bounded by the tokens of
+ * its lines, so its structured form carries the arguments a line names (an upstream schema of
+ * thousands of properties made a reply of a few KB of text carry MBs of structuredContent).
+ */
 export function callableTool(tool: CatalogTool): CallableTool {
   const schema = tool.definition.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
-  const args = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, type: typeOf(property), required: required.has(name) }));
-  return { name: tool.exposedName, purpose: tool.summary, arguments: args };
+  const properties = Object.entries(schema.properties ?? {});
+  const args = properties.slice(0, ARGUMENTS_SHOWN).map(([name, property]) => ({ name, type: typeOf(property), required: required.has(name) }));
+  const more = properties.length - args.length;
+  return { name: tool.exposedName, purpose: tool.summary, arguments: args, ...(more > 0 ? { moreArguments: more } : {}) };
 }
 
 /** One line of the reply: `add_note(title: string, tags?: string[]): Add a note…`. */
 export function callableLine(tool: CallableTool): string {
-  const shown = tool.arguments.slice(0, ARGUMENTS_SHOWN).map((arg) => `${arg.name}${arg.required ? '' : '?'}: ${arg.type}`);
-  const more = tool.arguments.length > ARGUMENTS_SHOWN ? `, … ${tool.arguments.length - ARGUMENTS_SHOWN} more` : '';
+  const shown = tool.arguments.map((arg) => `${arg.name}${arg.required ? '' : '?'}: ${arg.type}`);
+  const more = tool.moreArguments ? `, … ${tool.moreArguments} more` : '';
   return `- ${tool.name}(${shown.join(', ')}${more}): ${tool.purpose}`;
 }
 

@@ -13,6 +13,7 @@ import { outsideText } from '../util/redact.js';
 import { textResult } from './results.js';
 import { callableTools } from './callable.js';
 import { reachOf, reachText } from './reach.js';
+import { visibleGroup, visibleGroupNames } from './meta-tools.js';
 import type { Caller } from './caller.js';
 
 /** focus_mode's arguments as parsed (the enum its definition offers is not asked here: intent picks among every mode). */
@@ -139,7 +140,11 @@ function readFocusArgs(caller: Caller, raw: unknown, groups: 'switch' | 'refuse'
     }
     target = match.mode;
   }
-  for (const group of [enable, disable]) if (group !== undefined && !hasOwn(config.groups, group)) return { answer: toolError(new UnknownNameError('group', group, Object.keys(config.groups)).message) };
+  // Under a token, a group none of whose tools it may see is unknown, and the hint names only the ones it may.
+  const bounded = caller.boundary?.token === true;
+  for (const group of [enable, disable])
+    if (group !== undefined && (!hasOwn(config.groups, group) || (bounded && !visibleGroup(caller, group))))
+      return { answer: toolError(new UnknownNameError('group', group, bounded ? visibleGroupNames(caller) : Object.keys(config.groups)).message) };
   return { target, enable, disable };
 }
 

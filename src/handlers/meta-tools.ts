@@ -54,11 +54,13 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const boundary = session.boundary?.token ? session.boundary : undefined;
   const filter =
     mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
-  // The mode's tools, held back (left out of its list to fit the budget) or shown, rank first.
+  // The mode's tools the model cannot see rank first: held back (left out of its list to fit the
+  // budget), and under proxy, whose list carries only lazytools' own tools, the shown ones too.
   const fitted = modeFit(hub.catalog, config, session.mode);
+  const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
-  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), fitted?.shownIds);
+  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), unlisted);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long.
   const query = queries.join('; ').slice(0, 200);
   const canEnable = mayEnable(hub.config, session, session.strategy);
@@ -184,7 +186,7 @@ async function executeTool(session: Caller, raw: unknown, call: CallContext): Pr
     const problems = await argumentProblems(tool.definition, toolArgs);
     if (problems.length > 0) return toolError(`Invalid arguments for "${tool.exposedName}":\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
-  return callCatalogTool(session, name, toolArgs, call, 'execute_tool', rule?.refusal);
+  return callCatalogTool(session, name, toolArgs, call, 'execute_tool', rule);
 }
 
 function listToolGroups(session: Caller, raw: unknown): CallToolResult {
@@ -217,12 +219,13 @@ function groupIndex(session: Caller): string {
 }
 
 /** The group of that name when the caller may see some of its tools (every group unless a token bounds it). */
-function visibleGroup(session: Caller, name: string): CatalogGroup | undefined {
+export function visibleGroup(session: Caller, name: string): CatalogGroup | undefined {
   const group = session.hub.catalog.groups.get(name);
   if (!group || !session.boundary?.token) return group;
   return groupToolsWithin(session.hub.config, session.boundary, group).length > 0 ? group : undefined;
 }
 
-function visibleGroupNames(session: Caller): string[] {
+/** The names of the groups the caller may see (visibleGroup), for "did you mean" hints. */
+export function visibleGroupNames(session: Caller): string[] {
   return [...session.hub.catalog.groups.keys()].filter((name) => visibleGroup(session, name) !== undefined);
 }

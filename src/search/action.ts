@@ -59,11 +59,18 @@ export function leadVerbs(tool: CatalogTool, nameTerms: readonly string[]): stri
   return [...new Set([...nameTerms, ...lead])].filter((term) => verbs.has(term));
 }
 
-/** Score factor for a tool of kind `tool` under a query asking for `query`. */
-export function actionFactor(query: Action, tool: Action): number {
-  if (tool === Action.Destroy && query !== Action.Destroy) return query === Action.Read ? 0.45 : 0.6;
+/** What a tool that changes things is worth under a question ("which deals closed?"), besides being no reader. */
+const QUESTION_CHANGE = 0.7;
+
+/**
+ * Score factor for a tool of kind `tool` under a query asking for `query`. A question asks to
+ * read, and a tool that changes things answers none: it falls further behind the readers.
+ */
+export function actionFactor(query: Action, tool: Action, question = false): number {
+  const change = question && tool !== Action.Read ? QUESTION_CHANGE : 1;
+  if (tool === Action.Destroy && query !== Action.Destroy) return change * (query === Action.Read ? 0.45 : 0.6);
   // Reads and writes: the kind the query asks for first, the other close behind.
-  return (tool === Action.Read) === (query === Action.Read) ? 1 : 0.85;
+  return change * ((tool === Action.Read) === (query === Action.Read) ? 1 : 0.85);
 }
 
 /** The query's action verbs (stemmed), to match against a tool's `leadVerbs`. */

@@ -1,7 +1,7 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { MAX_QUERIES } from '../catalog/own-args.js';
 import { compareStrings } from '../util/compare.js';
-import { expandQuery, terms } from './text.js';
+import { asksQuestion, expandQuery, terms } from './text.js';
 import { Action, actionFactor, isActionTerm, leadVerbs, queryAction, queryVerbs, toolAction } from './action.js';
 import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 
@@ -150,7 +150,9 @@ export class SearchIndex {
     const termWeight = new Map(expansion.map((e) => [e.term, e.weight]));
     const queryTerms = expansion.filter((e) => e.weight >= 1).length;
     const own = expansion.filter((e) => e.own).map((e) => e.term);
-    const asks = queryAction(own);
+    // A question ("which deals closed in October?") asks to read, whatever its verbs.
+    const question = asksQuestion(query);
+    const asks = question ? Action.Read : queryAction(own);
     const wanted = queryVerbs(own);
     const ownSet = new Set(own);
     const hits: RankedDoc[] = [];
@@ -171,7 +173,7 @@ export class SearchIndex {
       if (name.length > 0) score *= 1 + (0.5 * covered) / name.length;
       if (queryTerms > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms;
       // Readers before writers unless the query asks for a change; destroyers only when it asks to delete.
-      score *= actionFactor(asks, (this.actions[doc] ?? Action.Read) as Action);
+      score *= actionFactor(asks, (this.actions[doc] ?? Action.Read) as Action, question);
       if (wanted.length > 0 && this.verbs[doc]?.some((verb) => wanted.includes(verb))) score *= VERB_MATCH;
       const key = this.serverKeys[doc] ?? '';
       if (key !== '' && ownSet.has(key)) score *= SERVER_NAMED;

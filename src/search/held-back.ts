@@ -1,31 +1,39 @@
 import { compareStrings } from '../util/compare.js';
+import { Action, queryAction, toolAction } from './action.js';
 import type { SearchHit, SearchIndex, SearchOptions } from './engine.js';
+import { expandQuery, terms } from './text.js';
 
 /** What a held-back tool's score is multiplied by: the mode's own tools come before the rest. */
 export const HELD_BACK_BOOST = 2;
 
 /**
- * Search where tools the session's mode holds back (to fit its budget) rank first: they belong
- * to the work at hand and are not in the list, so search is how the model reaches them. The
- * engine is asked for a wider pool, held-back hits are boosted, and the pool is cut to `limit`.
- * The mode's shown tools get the same boost: they belong to the work too, and a held-back
- * tool that deletes a deployment must not outrank the shown one that lists them, which a query for "recent
- * deployments" asks for (the engine's order among the mode's tools stands). Without held-back
- * tools it is the plain search. Several queries (one per step) are merged first.
+ * Search where the mode's tools the caller cannot see rank first: those it holds back to fit its
+ * budget, and (`unlisted`) the ones it shows when the caller's list does not carry them (the
+ * proxy strategy lists only lazytools' own tools). They belong to the work at hand and search is
+ * how the model reaches them. Tools already in the caller's list get no lift: the model has them,
+ * and each of the `limit` places is worth one it has not. The lift never carries a destructive
+ * tool the query does not ask to delete: a query for "recent deployments" must not find a held-back
+ * tool that deletes them over the reader the list shows. The engine is asked for a wider pool, the
+ * mode's hits are boosted, and the pool is cut to `limit`. Without such tools it is the plain
+ * search. Several queries (one per step) are merged first.
  */
 export function searchWithHeldBack(
   index: Pick<SearchIndex, 'searchMany'>,
   queries: readonly string[],
   options: SearchOptions,
   heldBack: ReadonlySet<string>,
-  shown: ReadonlySet<string> = new Set(),
+  unlisted: ReadonlySet<string> = new Set(),
 ): SearchHit[] {
-  if (heldBack.size === 0) return index.searchMany(queries, options);
+  if (heldBack.size === 0 && unlisted.size === 0) return index.searchMany(queries, options);
   const limit = options.limit ?? 5;
   const pool = index.searchMany(queries, { ...options, limit: Math.max(limit * 4, 20) });
-  const boosted = (id: string) => heldBack.has(id) || shown.has(id);
+  const deletes = queries.some((query) => queryAction(expandQuery(query).filter((term) => term.own).map((term) => term.term)) === Action.Destroy);
+  const boost = (hit: SearchHit): number => {
+    if (!heldBack.has(hit.tool.id) && !unlisted.has(hit.tool.id)) return 1;
+    return !deletes && toolAction(hit.tool, terms(hit.tool.name)) === Action.Destroy ? 1 : HELD_BACK_BOOST;
+  };
   return pool
-    .map((hit) => (boosted(hit.tool.id) ? { tool: hit.tool, score: Math.round(hit.score * HELD_BACK_BOOST * 1000) / 1000 } : hit))
+    .map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * boost(hit) * 1000) / 1000 }))
     .sort((a, b) => b.score - a.score || compareStrings(a.tool.exposedName, b.tool.exposedName))
     .slice(0, limit);
 }

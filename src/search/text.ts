@@ -92,6 +92,22 @@ function leadVerb(list: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a query is a question ("which deals closed in October?", "any unread emails?", "did the
+ * deploy fail"): its first word after the openers is a question word (vocabulary/search/lead-verbs.json).
+ * A question asks to read: its verbs ("closed", "fail") say what state to look for, not what to do.
+ * "How do I create ..." is no question of this kind: it asks for the tool that creates.
+ */
+export function asksQuestion(query: string): boolean {
+  const { openers, questions } = searchVocabulary();
+  const list = words(cleanQuery(query).slice(0, 512));
+  for (let i = 0; i < list.length && i < LEAD_WINDOW; i++) {
+    const word = list[i] ?? '';
+    if (!openers.has(word)) return questions.has(word);
+  }
+  return false;
+}
+
 /** Words read from a query's start to find its verb ("could you please just ..."). */
 const LEAD_WINDOW = 8;
 
@@ -135,48 +151,52 @@ function synonyms(): Map<string, SynonymEntry[]> {
 
 /**
  * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5), synonym expansions
- * at `synonymWeight` (split over a multi-word alternative's words). Synonym phrases match the
- * query as written, stopwords included. The query is cleaned first (URLs, paths, ids: see
- * `cleanQuery`) and keeps at most `MAX_QUERY_TERMS` distinct terms of its own.
+ * at `synonymWeight` times the weight of the words they stand for (split over a multi-word
+ * alternative's words): "see" is a light verb at 0.5, so what it expands to weighs 0.35, not 0.7.
+ * Synonym phrases match the query as written, stopwords included. The query is cleaned first
+ * (URLs, paths, ids: see `cleanQuery`) and keeps at most `MAX_QUERY_TERMS` distinct terms of its own.
  */
 export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   // Cleaned text is about MAX_QUERY_CHARS long plus its last token, which may be a 64 KB run: cut it.
   const text = cleanQuery(query).slice(0, 2 * MAX_QUERY_CHARS);
   const weights = new Map<string, number>();
-  const owned = new Set<string>();
+  /** The weight of each own term as the query says it (synonyms may raise `weights` later). */
+  const owned = new Map<string, number>();
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-  let own = 0;
   const kept: string[] = [];
   let read = 0;
   const list = words(withoutModifiers(text));
   const role = wordRoles();
   for (let i = 0; i < list.length; i++) {
     const word = list[i] ?? '';
-    if (own >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
+    if (owned.size >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
     if (word.length > MAX_WORD_CHARS || isOpaqueWord(word)) continue;
     const term = stem(word);
     kept.push(term);
-    if (role.stopwords.has(word) || weights.has(term)) continue;
-    add(term, role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1], role) ? PART_NAME_WEIGHT : 1);
-    owned.add(term);
-    own++;
+    if (role.stopwords.has(word) || owned.has(term)) continue;
+    const weight = role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1], role) ? PART_NAME_WEIGHT : 1;
+    add(term, weight);
+    owned.set(term, weight);
   }
   // A request's first word is its verb: "email Tom ..." sends an email (vocabulary/search/lead-verbs.json).
   const means = leadVerb(list);
   if (means !== undefined) {
     for (const word of words(means)) {
       const term = stem(word);
-      if (!weights.has(term)) kept.push(term);
+      if (!owned.has(term)) kept.push(term);
       add(term, 1);
-      owned.add(term);
+      owned.set(term, 1);
     }
   }
   for (let i = 0; i < kept.length; i++) {
     for (const entry of synonyms().get(kept[i] ?? '') ?? []) {
       const { phrase } = entry;
-      if (phrase.every((word, k) => kept[i + k] === word)) {
-        for (const alternative of entry.alternatives) for (const term of alternative) add(term, synonymWeight * Math.min(1, 1.5 / alternative.length));
-      }
+      if (!phrase.every((word, k) => kept[i + k] === word)) continue;
+      // A phrase weighs what its weightiest own word does; one of stopwords only ("who am i") weighs 1.
+      let source = 0;
+      for (const word of phrase) source = Math.max(source, owned.get(word) ?? 0);
+      const weight = synonymWeight * (source > 0 ? source : 1);
+      for (const alternative of entry.alternatives) for (const term of alternative) add(term, weight * Math.min(1, 1.5 / alternative.length));
     }
   }
   return [...weights].map(([term, weight]) => (owned.has(term) ? { term, weight, own: true } : { term, weight }));

@@ -27,6 +27,8 @@ export interface SearchVocabulary {
   /** Words before a request's verb ("please", "can you"), and lead words that mean more ("email" -> "send email"). */
   openers: ReadonlySet<string>;
   leadVerbs: ReadonlyMap<string, string>;
+  /** Lead words that make a request a question ("which", "any", "did"): it asks to read, whatever its verbs. */
+  questions: ReadonlySet<string>;
 }
 
 /** The folder of the shipped search vocabulary. */
@@ -51,6 +53,7 @@ const FILES = {
   'lead-verbs': file(
     z.discriminatedUnion('kind', [
       z.strictObject({ kind: z.literal('opener'), words, reason }),
+      z.strictObject({ kind: z.literal('question'), words, reason }),
       z.strictObject({ kind: z.literal('verb'), word: z.string().regex(/^[a-z]+$/, 'one lowercase word'), means: z.string().regex(/^[a-z]+(?: [a-z]+)*$/, 'lowercase words'), reason }),
     ]),
   ),
@@ -99,5 +102,6 @@ export function readVocabulary(dir: string): SearchVocabulary {
     actions: { destroy: ofKind('destroy'), write: ofKind('write'), read: ofKind('read') },
     openers: new Set(lead.flatMap((entry) => (entry.kind === 'opener' ? entry.words : []))),
     leadVerbs: new Map(lead.flatMap((entry) => (entry.kind === 'verb' ? [[entry.word, entry.means] as const] : []))),
+    questions: new Set(lead.flatMap((entry) => (entry.kind === 'question' ? entry.words : []))),
   };
 }

@@ -30,8 +30,8 @@ export const MAX_MIRRORED_PARAM = 8 * 1024;
 
 /** The 2026-07-28 leg of the HTTP front. */
 export interface ModernHttp {
-  /** Serves one modern-classified POST (already read and parsed) for its route. */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown, route: Route): Promise<void>;
+  /** Serves one modern-classified POST (already read and parsed: its body and size in bytes) for its route. */
+  handle(req: IncomingMessage, res: ServerResponse, read: { body: unknown; bytes: number }, route: Route): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,7 +62,7 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
   const node = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
   const changes = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
   return {
-    async handle(req, res, body, route) {
+    async handle(req, res, { body, bytes }, route) {
       const label = route.tokenLabel;
       const listen = (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
       const params = (body as { params?: { name?: unknown; uri?: unknown } } | undefined)?.params;
@@ -73,7 +73,8 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
         );
         return;
       }
-      if (listen && Buffer.byteLength(JSON.stringify(body)) > MAX_LISTEN_BYTES) {
+      // The size as read: serializing the parsed body again cost another copy of it per refusal.
+      if (listen && bytes > MAX_LISTEN_BYTES) {
         res.writeHead(413, { 'content-type': 'application/json' }).end(
           JSON.stringify(errorEnvelope(answerId(body), ErrorCode.InvalidRequest, `subscriptions/listen request larger than ${MAX_LISTEN_BYTES} bytes: a stream's request is held while it is open`)),
         );

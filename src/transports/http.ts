@@ -166,10 +166,12 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
       if (req.method === 'POST') busy(entry, res);
     }
     let body: unknown;
+    let bodyBytes = 0;
     if (req.method === 'POST') {
       const parsed = await readBody(req, maxBody);
       if (!parsed.ok) return refuse(res, parsed.status, parsed.message, parsed.code);
       body = parsed.value;
+      bodyBytes = parsed.bytes;
       // Requests that read the catalog wait for the initial start (bounded by the start
       // timeouts), so a first list is whole; the handshake is answered at once.
       const starting = gateway.ready();
@@ -190,7 +192,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     const callerRoute: Route = { ...baseRoute, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
-    if (req.method === 'POST' && classifyEra(body, req.headers) !== 'legacy') return modern.handle(req, res, body, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 });
+    if (req.method === 'POST' && classifyEra(body, req.headers) !== 'legacy') return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 });
     if (req.method !== 'POST' || !isInitialize(body))
       return refuse(res, 400, 'Bad Request: no valid session ID; the first request must be initialize');
 
@@ -315,7 +317,7 @@ function isInitialize(body: unknown): boolean {
   return isInitializeRequest(body);
 }
 
-async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; code: number; message: string }> {
+async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; value: unknown; bytes: number } | { ok: false; status: number; code: number; message: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -324,7 +326,7 @@ async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; 
     chunks.push(chunk);
   }
   try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown, bytes: size };
   } catch {
     return { ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: invalid JSON' };
   }

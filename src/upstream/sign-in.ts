@@ -1,5 +1,5 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
-import { outsideText } from '../util/redact.js';
+import { outsideText, registerSecret } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import { listTools } from './lister.js';
 import type { HttpTransportKind } from './http-transport.js';
@@ -46,7 +46,11 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
   const timeout = options.timeoutMs ?? 30_000;
   const persist = async (next: SignIn) => {
     // Until tokens come, nothing is written: a gateway keeps using the sign-in it has.
-    if (next.tokens) await withSignInLock(file, async () => writeSignIn(file, next));
+    if (!next.tokens) return;
+    // Redacted from here on, as the gateway does with the tokens it sends: the server's answers
+    // this sign-in prints (why it could not be listed) may quote its Authorization header.
+    for (const token of [next.tokens.access_token, next.tokens.refresh_token]) if (token) registerSecret(token, `oauth:${target.name}`);
+    await withSignInLock(file, async () => writeSignIn(file, next));
   };
   if (settings.grant === 'client_credentials') {
     const { auth, createPrivateKeyJwtAuth } = await import('@modelcontextprotocol/client');

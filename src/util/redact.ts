@@ -82,9 +82,17 @@ export function redactValue<T>(value: T): T {
   }) as T;
 }
 
-/** Text from outside (an upstream's error body) cut to `max` characters and redacted. */
+/** Control characters but tab and newline: ESC starts terminal sequences, CR rewrites a log line. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text from outside (an upstream's error body) cut to `max` characters and redacted, its control
+ * characters written as `\uXXXX`: it reaches terminals through logs and CLI output, where an
+ * upstream's escape sequences could recolour, hide or rewrite what the user reads.
+ */
 export function outsideText(text: string, max = 500): string {
-  const clean = redact(String(text));
+  const clean = redact(String(text)).replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return clean.length > max ? `${clean.slice(0, max)}… (${clean.length - max} more characters)` : clean;
 }
 

@@ -1,5 +1,7 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { Upstream } from '../../src/upstream/upstream.js';
+import { silentLogger } from '../../src/util/log.js';
 
 /**
  * A small in-process v2 server with argument-less tools, each answering its own name: `tools`
@@ -11,4 +13,19 @@ export function namedToolsApp(tools: Readonly<Record<string, boolean>>): McpServ
   for (const [name, readOnly] of Object.entries(tools))
     server.registerTool(name, { description: `${name.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: readOnly } }, () => ({ content: [{ type: 'text', text: name }] }));
   return server;
+}
+
+/**
+ * An upstream named `name` whose server runs in this process (a namedToolsApp, say), for Gateway
+ * tests that call tools: connected once, over an in-memory transport, logging nothing.
+ */
+export function inProcessUpstream(name: string, server: McpServer): Upstream {
+  return new Upstream(name, {
+    connect: () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      void server.connect(serverSide);
+      return clientSide;
+    },
+    logger: silentLogger,
+  });
 }

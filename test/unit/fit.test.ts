@@ -147,7 +147,7 @@ describe('budget-fitted modes', () => {
     }
   });
 
-  it('ranks the mode\'s shown tools with its held-back ones: a held-back destructive tool does not outrank the reader the query asks for', async () => {
+  it('never lifts a held-back destructive tool the query does not ask for over the reader the list shows', async () => {
     const tool = (name: string, description: string, annotations: Record<string, boolean>) => ({ name, description, inputSchema: { type: 'object' as const, properties: { id: { type: 'string' } } }, annotations });
     const deploys = {
       server: 'deploys',
@@ -166,10 +166,33 @@ describe('budget-fitted modes', () => {
       expect([fitted?.shownIds.has('deploys:getDeployments'), fitted?.heldBackIds.has('deploys:deleteDeployment')]).toEqual([true, true]);
       const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'recent deployments', enable: false } })) as CallToolResult;
       const hits = (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((hit) => hit.name);
-      expect(hits.slice(0, 2)).toEqual(['getDeployments', 'deleteDeployment']);
+      expect(hits[0]).toBe('getDeployments');
+      expect(hits.indexOf('deleteDeployment')).not.toBe(0);
     } finally {
       await client.close();
       await gateway.close();
     }
+  });
+
+  it('spends search places on the mode\'s tools the caller cannot see: held back under hybrid, shown ones too under proxy', async () => {
+    const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' as const, properties: { id: { type: 'string' } } }, annotations: { readOnlyHint: true } });
+    const shop = { server: 'shop', tools: [tool('listOrders', 'Lists orders'), tool('searchOrders', 'Searches orders')] };
+    const hits = async (strategy: 'hybrid' | 'proxy') => {
+      // Only the pinned listOrders fits the budget: searchOrders is held back.
+      const config = resolveConfig({ groups: { shop: { servers: ['shop'] } }, modes: { selling: { groups: ['shop'], budget: 1, pin: ['shop:listOrders'] } }, defaultMode: 'selling', strategy });
+      const gateway = new Gateway({ config, upstreams: [], locked: [shop] });
+      const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'fit-test' });
+      try {
+        expect(modeFit(gateway.catalog, gateway.config, 'selling')?.heldBackIds.has('shop:searchOrders')).toBe(true);
+        const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'orders', enable: false } })) as CallToolResult;
+        return (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((hit) => hit.name);
+      } finally {
+        await client.close();
+        await gateway.close();
+      }
+    };
+    // Equal words, so the lift decides: hybrid lists listOrders already, proxy lists neither.
+    expect(await hits('hybrid')).toEqual(['searchOrders', 'listOrders']);
+    expect((await hits('proxy'))[0]).toBe('listOrders');
   });
 });

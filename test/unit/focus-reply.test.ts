@@ -66,4 +66,26 @@ describe('focus_mode replies are terse and bounded at 10,000 tools', () => {
     for (const args of [{ status: true }, { intent: 'zzz qqq' }]) expect(text(focusMode(request(), args)).length).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
     expect(text(focusMode(request(), { mode: 'billing' }))).toContain('This request runs in mode wide: 10000 of 10000 tools');
   });
+
+  it('the tools a reply carries are bounded in structuredContent too: the arguments their lines name, and how many more', () => {
+    // Thirty tools of 2,000 long-named arguments each: the lines name 12 of each, as their tokens count.
+    const properties = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`argument_${'x'.repeat(100)}_${i}`, { type: 'string' }]));
+    const tools = Array.from({ length: 30 }, (_, i) => ({ name: `wide_${i}`, description: 'A tool of many arguments.', inputSchema: { type: 'object' as const, properties, required: [`argument_${'x'.repeat(100)}_0`] } }));
+    const config = resolveConfig({ groups: { wide: { servers: ['wide'] } }, modes: { wide: { groups: ['wide'], budget: 3000 }, other: { groups: [] } } });
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'wide', tools }] });
+    const request = new ModernRequest(gateway, { baseUrl: 'http://127.0.0.1:1/mcp' }, { mode: 'other', fixedMode: undefined, boundary: boundaryOf({}) });
+    const result = focusMode(request, { mode: 'wide' });
+    const reply = text(result);
+    const structured = result.structuredContent as { tools: Array<{ name: string; arguments: Array<{ name: string; required: boolean }>; moreArguments?: number }> };
+    expect(structured.tools.length).toBeGreaterThan(0);
+    for (const tool of structured.tools) {
+      expect(tool.arguments).toHaveLength(12);
+      expect(tool.arguments[0]).toMatchObject({ required: true });
+      expect(tool.moreArguments).toBe(1_988);
+      expect(reply).toContain(`- ${tool.name}(argument_${'x'.repeat(100)}_0: string, `);
+    }
+    expect(reply).toContain(', … 1988 more): ');
+    // What the model reads in structured form is about what the lines say (it was 3.5 MB for 17 KB of text).
+    expect(JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(reply.length * 2);
+  });
 });

@@ -49,4 +49,8 @@ describe('redaction', () => {
     expect(text).toHaveLength(500 + '… (700 more characters)'.length);
     expect(text.endsWith('… (700 more characters)')).toBe(true);
   });
+
+  it('writes outside text\'s control characters as escapes: an upstream cannot send a terminal sequence', () => {
+    expect(outsideText('boom \u001b[2J\u001b[31mfake prompt$ \rover\u0007\tok\nnext')).toBe('boom \\u001b[2J\\u001b[31mfake prompt$ \\u000dover\\u0007\tok\nnext');
+  });
 });

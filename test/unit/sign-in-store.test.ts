@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,25 @@ describe('sign-in store', () => {
       writeFileSync(file, text);
       expect(readSignIn(file)).toBeUndefined();
     }
+  });
+
+  it('reads a file that is not the user\'s own as no sign-in: a link, or a file or folder others may write', () => {
+    // Its tokens would be sent and its authorization server's endpoints given the rc's client
+    // secret (a refresh, a logout's revocation): planted in a shared config folder, it is not ours.
+    const file = signInFile(folder(), 'https://mcp.example.test/mcp');
+    writeSignIn(file, signIn('https://mcp.example.test/mcp'));
+    const link = path.join(path.dirname(file), 'linked.json');
+    symlinkSync(file, link);
+    expect(readSignIn(link)).toBeUndefined();
+    if (process.getuid === undefined) return;
+    chmodSync(file, 0o666);
+    expect(readSignIn(file)).toBeUndefined();
+    expect(new SignInReader(file).get()).toBeUndefined();
+    chmodSync(file, 0o600);
+    chmodSync(path.dirname(file), 0o777);
+    expect(readSignIn(file)).toBeUndefined();
+    chmodSync(path.dirname(file), 0o700);
+    expect(readSignIn(file)?.tokens?.access_token).toBe('at-1');
   });
 
   it('reads the file again once another process changed it', () => {

@@ -33,12 +33,12 @@ interface Floor {
 }
 
 const BLIND: Array<{ tasks: string; catalogs: string[]; floor: Floor }> = [
-  // Measured 2026-11-26: shown 58.1%, reached 83.8%, intent 62.9%, mean cut 88.2%.
-  { tasks: 'backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], floor: { shown: 0.53, reached: 0.8, intent: 0.58 } },
-  // Measured 2026-11-26: shown 61.0%, reached 84.8%, intent 63.8%, mean cut 87.3%.
-  { tasks: 'growth-stack-tasks.json', catalogs: ['growth-stack.json'], floor: { shown: 0.55, reached: 0.8, intent: 0.6 } },
-  // Measured 2026-11-26: shown 54.8%, reached 87.1%, intent 74.2%, mean cut 91.5%.
-  { tasks: 'research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], floor: { shown: 0.5, reached: 0.82, intent: 0.68 } },
+  // Measured 2026-11-26: shown 58.1%, reached 84.8%, intent 62.9%, mean cut 88.2%.
+  { tasks: 'backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], floor: { shown: 0.53, reached: 0.81, intent: 0.58 } },
+  // Measured 2026-11-26: shown 61.0%, reached 88.6%, intent 63.8%, mean cut 87.3%.
+  { tasks: 'growth-stack-tasks.json', catalogs: ['growth-stack.json'], floor: { shown: 0.55, reached: 0.84, intent: 0.6 } },
+  // Measured 2026-11-26: shown 54.8%, reached 92.5%, intent 74.2%, mean cut 91.5%.
+  { tasks: 'research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], floor: { shown: 0.5, reached: 0.88, intent: 0.68 } },
   // Measured 2026-11-26: shown 91.7%, reached 97.9%, intent 83.3%, mean cut 87.6%.
   { tasks: 'stack-tasks-blind.json', catalogs: ['developer-stack.json'], floor: { shown: 0.88, reached: 0.95, intent: 0.8 } },
 ];
@@ -66,7 +66,8 @@ function measure(taskFile: string, catalogs: string[]) {
     if (!fit || !rules) throw new Error(`${taskFile}: no preset mode ${task.mode}`);
     const isShown = task.gold.some((id) => fit.shownIds.has(id));
     const filter = rules.readOnly ? (tool: Parameters<typeof modeAllows>[1]) => modeAllows(rules, tool) : undefined;
-    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fit.heldBackIds, fit.shownIds);
+    // A client that lists the mode (notify, hybrid): its shown tools are in the list, search reaches the rest.
+    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fit.heldBackIds);
     const picked = fitOf(resolveIntentIn(task.task, modes, catalog, config, index).mode ?? config.defaultMode);
     if (isShown) shown++;
     if (isShown || task.gold.some((id) => hits.some((hit) => hit.tool.id === id))) reached++;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { type Stats, chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { withFileLock } from '../../util/file-lock.js';
@@ -55,8 +55,14 @@ export function signInFile(folder: string, url: string, client = ''): string {
   return path.join(folder, `${host}-${digest}.json`);
 }
 
-/** The sign-in stored in `file`, or undefined (none, or not one lazytools wrote). */
+/**
+ * The sign-in stored in `file`, or undefined (none, or not one lazytools wrote). A file that is
+ * not the user's own is none: a link, or a file or folder another user owns or others may write
+ * (a shared LAZYTOOLS_CONFIG_DIR). Its tokens would be sent, and its authorization server's
+ * endpoints would get the rc's client secret (a refresh, `auth --logout`'s revocation).
+ */
 export function readSignIn(file: string): SignIn | undefined {
+  if (!ownPrivate(lstatSync(file, { throwIfNoEntry: false })) || !ownPrivate(statSync(path.dirname(file), { throwIfNoEntry: false }))) return undefined;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -68,6 +74,16 @@ export function readSignIn(file: string): SignIn | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * True for a file or folder (the file itself, not a link: lstat) that the user owns and others may
+ * not write; on systems without user ids (Windows), for any file or folder.
+ */
+function ownPrivate(stat: Stats | undefined): boolean {
+  if (!stat || !(stat.isFile() || stat.isDirectory())) return false;
+  const uid = process.getuid?.();
+  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0);
 }
 
 /** Writes a sign-in whole, readable by the user only. */

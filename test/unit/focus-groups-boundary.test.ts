@@ -1,0 +1,56 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/app/gateway.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { boundaryOf } from '../../src/focus/scope.js';
+import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
+
+/**
+ * A bearer token's caller knows only the groups with a tool it may see: list_tool_groups and
+ * lazytools://groups leave the others out, and refusals name only what it may use. focus_mode's
+ * enable_group and disable_group took any group of the rc, and a name it did not know answered
+ * with every group of the rc ("Valid groups: ..., vault, ...") and a "did you mean" among them
+ * (fails on the old main). Without a token every group is named, as before.
+ */
+
+const cleanups = cleanupAfterEach();
+const tool = (name: string) => ({ name, description: `${name.replace('_', ' ')}.`, inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } });
+const config = resolveConfig({
+  groups: { reading: { servers: ['notes'] }, writing: { servers: ['drafts'] }, vault_secrets: { servers: ['vault'] } },
+  modes: { notes: { groups: ['reading'] }, drafts: { groups: ['writing'] }, vault: { groups: ['vault_secrets'] } },
+  defaultMode: 'notes',
+  strategy: 'hybrid',
+});
+const locked = [
+  { server: 'notes', tools: [tool('read_note')] },
+  { server: 'drafts', tools: [tool('read_draft')] },
+  { server: 'vault', tools: [tool('read_secret')] },
+];
+
+async function focus(tokenModes: string[] | undefined, args: Record<string, unknown>): Promise<CallToolResult> {
+  const gateway = new Gateway({ config, upstreams: [], locked });
+  cleanups.push(() => gateway.close());
+  const session = gateway.createSession(tokenModes ? { boundary: boundaryOf({ tokenModes, tokenLabel: 'ci' }) } : {});
+  const client = await inMemoryClient((t) => session.connect(t), { name: 'focus-groups-boundary', cleanups });
+  return (await client.callTool({ name: 'focus_mode', arguments: args })) as CallToolResult;
+}
+
+describe('focus_mode groups under a bearer token', () => {
+  it('a group outside the token\'s modes is unknown, and the hint names only the token\'s groups', async () => {
+    for (const args of [{ enable_group: 'vault_secret' }, { enable_group: 'vault_secrets' }, { disable_group: 'vault_secrets' }, { enable_group: 'nothing' }]) {
+      const answer = await focus(['notes', 'drafts'], args);
+      expect(answer.isError, JSON.stringify(args)).toBe(true);
+      const said = text(answer).replace(/"[^"]*"/, '');
+      expect(said, JSON.stringify(args)).toMatch(/^Unknown group \./);
+      expect(said).toContain('reading');
+      expect(said).not.toContain('vault');
+    }
+    // The token's own groups still change.
+    expect((await focus(['notes', 'drafts'], { enable_group: 'writing' })).isError).toBeFalsy();
+  });
+
+  it('without a token every group of the rc is named', async () => {
+    expect(text(await focus(undefined, { enable_group: 'vault_secret' }))).toContain('vault_secrets');
+    expect((await focus(undefined, { enable_group: 'vault_secrets' })).isError).toBeFalsy();
+  });
+});
