@@ -9,6 +9,7 @@ import { listSignIns, readSignIn, removeSignIn, signInFolder } from '../upstream
 import { remoteTarget, type RemoteTarget } from '../upstream/auth/target.js';
 import { UnknownNameError } from '../util/errors.js';
 import { own } from '../util/own.js';
+import { outsideText } from '../util/redact.js';
 import { counted } from '../util/plural.js';
 import { configFlag, defineCommand, type FlagSpecs, intFlag, UsageError } from './args.js';
 import type { CliIO, Command } from './io.js';
@@ -102,6 +103,9 @@ function label(state: SignInState): string {
   }
 }
 
+/** Characters of a scope `auth --status` prints. */
+const MAX_SCOPE = 300;
+
 /** ", expires in 54 min, scope "a b", refreshable" for a state that has tokens. */
 function describe(state: SignInState): string {
   const parts: string[] = [];
@@ -109,9 +113,10 @@ function describe(state: SignInState): string {
     const minutes = Math.round((state.expiresAt - Date.now()) / 60_000);
     parts.push(minutes >= 0 ? `expires in ${minutes} min` : `expired ${-minutes} min ago`);
   }
-  if (state.scope) parts.push(`scope "${state.scope}"`);
+  // Scopes are the authorization server's words: written as outside text (control characters escaped).
+  if (state.scope) parts.push(`scope "${outsideText(state.scope, MAX_SCOPE)}"`);
   if (state.refreshable) parts.push('refreshable');
-  if (state.pendingScope) parts.push(`asks for more: "${state.pendingScope}"`);
+  if (state.pendingScope) parts.push(`asks for more: "${outsideText(state.pendingScope, MAX_SCOPE)}"`);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 

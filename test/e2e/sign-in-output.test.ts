@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
-import { FIXTURES, httpFixture, rcProject, startCli, stopAll } from '../harness/index.js';
+import { signInFile, signInFolder, writeSignIn } from '../../src/upstream/auth/store.js';
+import { FIXTURES, httpFixture, rcProject, runCli, startCli, stopAll } from '../harness/index.js';
 
 /**
  * `lazytools auth` prints what a server answers when it cannot be listed after the sign-in, and a
@@ -86,5 +87,28 @@ describe('lazytools auth output', () => {
     expect(cli.stderr()).toContain('Bearer ${oauth:echo}');
     expect(output).not.toContain(token);
     expect(output).not.toContain('ci-bot-secret-0123456789');
+  });
+
+  it('auth --status writes a stored scope\'s control characters as escapes: an authorization server cannot send a terminal sequence', () => {
+    const url = 'http://127.0.0.1:9/mcp';
+    const project = rcProject({ servers: { remote: { url } } });
+    const env = { LAZYTOOLS_CONFIG_DIR: path.join(project.dir, 'config'), LAZYTOOLS_CACHE_DIR: '' };
+    const folder = signInFolder(env);
+    expect(folder).toBeDefined();
+    const scope = 'mcp:tools \u001b[2J\u001b]0;owned\u0007';
+    writeSignIn(signInFile(folder as string, url), {
+      version: 1,
+      server: 'remote',
+      url,
+      grant: 'authorization_code',
+      tokens: { access_token: 'stored-access-token-0123456789', token_type: 'Bearer', scope },
+      expiresAt: Date.now() + 3_600_000,
+      pendingScope: 'admin \u001b[31m',
+    });
+    const run = runCli(['auth', '--status', '--config', project.file], { cwd: project.dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('scope "mcp:tools \\u001b[2J\\u001b]0;owned\\u0007"');
+    expect(run.stdout).toContain('asks for more: "admin \\u001b[31m"');
+    expect([...`${run.stdout}${run.stderr}`].filter((char) => char < ' ' && char !== '\n' && char !== '\t')).toEqual([]);
   });
 });

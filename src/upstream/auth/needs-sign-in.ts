@@ -1,3 +1,5 @@
+import { outsideText } from '../../util/redact.js';
+
 /**
  * A remote server that cannot be used until someone signs in (`lazytools auth <server>`): no
  * stored sign-in, one that can no longer be refreshed, or a server asking for more access (scope)
@@ -17,7 +19,8 @@ export class NeedsSignIn extends Error {
 
 /** "server "X" needs sign-in: run lazytools auth X" (with the scope a step-up asked for). */
 export function signInMessage(server: string, scope?: string): string {
-  const more = scope ? ` with more access (scope "${scope}")` : '';
+  // The scope is the server's (WWW-Authenticate): outside text, control characters escaped.
+  const more = scope ? ` with more access (scope "${outsideText(scope, 300)}")` : '';
   return `server "${server}" needs sign-in${more}: run lazytools auth ${server}`;
 }
 
