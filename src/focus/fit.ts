@@ -72,7 +72,7 @@ export function modeFit(catalog: Catalog, config: FitConfig, mode: string): Mode
 }
 
 /** What fitting reads from the configuration. */
-export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible' | 'tools' | 'strategy' | 'usageWeights'>;
+export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible' | 'tools' | 'strategy' | 'usageWeights' | 'hiddenTools'>;
 
 const prefixCache = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
 

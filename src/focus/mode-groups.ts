@@ -41,7 +41,7 @@ export function offeredModes(config: Pick<ResolvedConfig, 'modes'>, offer: ModeO
 /** What the mode groups of one view are built from. */
 export interface ModeGroupsInput {
   catalog: Catalog;
-  config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible' | 'usageWeights'>;
+  config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible' | 'usageWeights' | 'hiddenTools'>;
   /** The modes to offer (offeredModes). */
   modes: readonly ResolvedMode[];
   /** The tools the view lists at top level (`tools/list`), own tools aside. */

@@ -154,9 +154,13 @@ export const USED_MEMBER = 0.9;
  * True when the session's calls made the tool part of the mode: it was called in that mode lately
  * (through execute_tool after search_tools found it, or by name) and the mode's read-only rule lets
  * it in. Budget fitting ranks it with the mode's own tools and policy counts it in the mode; a
- * bearer token's boundary still follows the modes' groups (modeShows), never usage.
+ * bearer token's boundary still follows the modes' groups (modeShows), never usage. Under
+ * `hiddenTools: "reject"` a mode is what the rc and placement make it: a session's calls of tools
+ * it enabled there must not make the mode's fixed endpoint run them for every later client, so
+ * calls rank a mode's tools but add none.
  */
-export function usedInMode(config: Pick<ResolvedConfig, 'usageWeights'>, mode: ResolvedMode, tool: CatalogTool): boolean {
+export function usedInMode(config: Pick<ResolvedConfig, 'usageWeights' | 'hiddenTools'>, mode: ResolvedMode, tool: CatalogTool): boolean {
+  if (config.hiddenTools === 'reject') return false;
   return (config.usageWeights?.get(mode.name)?.get(tool.id) ?? 0) >= USED_MEMBER && modeAllows(mode, tool);
 }
 

@@ -63,4 +63,25 @@ describe('usage is recorded in the mode a call ran in', () => {
     expect(text(refused)).toMatch(/not part of mode "a"/);
     await fixed.close();
   });
+
+  it('under hiddenTools reject, calls of a tool a session enabled never make it the mode\'s: the fixed endpoint still refuses it', async () => {
+    const { dir, file } = rcProject(rc);
+    const first = await gatewayOf(file, dir);
+    const open = await inMemoryClient((t) => first.createSession().connect(t), { name: 'usage-modes' });
+    // The switchable session in mode a enables the sending group and calls send_mail twice.
+    expect(((await open.callTool({ name: 'focus_mode', arguments: { enable_group: 'sending' } })) as CallToolResult).isError).toBeFalsy();
+    for (let i = 0; i < 2; i++) expect(text((await open.callTool({ name: 'send_mail', arguments: {} })) as CallToolResult)).toBe('send_mail');
+    await open.close();
+    await first.close();
+    expect((await readUsage(usagePath(file, dir))).map((record) => `${record.mode} ${record.tool}`)).toEqual(['a app:send_mail', 'a app:send_mail']);
+
+    // The record ranks mode a's tools but adds none: the fixed endpoint of mode a neither lists nor runs send_mail.
+    const second = await gatewayOf(file, dir);
+    const fixed = await inMemoryClient((t) => second.createSession({ mode: 'a' }).connect(t), { name: 'usage-modes' });
+    expect((await fixed.listTools()).tools.map((tool) => tool.name)).not.toContain('send_mail');
+    const refused = (await fixed.callTool({ name: 'send_mail', arguments: {} })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/not part of mode "a"/);
+    await fixed.close();
+  });
 });
