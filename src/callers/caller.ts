@@ -109,9 +109,9 @@ export abstract class CallerBase implements Caller {
     return { session: this, requestId };
   }
 
-  /** Counts a call for the usage record (rc `usage: true`) under the caller's mode. */
-  recordUsage(tool: CatalogTool, via: CallVia): void {
-    this.hub.usage?.record(this.mode, tool.id, via);
+  /** Counts a call for the usage record (rc `usage: true`) under the mode it ran in (the caller's unless named). */
+  recordUsage(tool: CatalogTool, via: CallVia, mode: string = this.mode): void {
+    this.hub.usage?.record(mode, tool.id, via);
   }
 
   /** A request runs the handler; a session relates its focus changes to the request. */

@@ -206,9 +206,9 @@ export class FrontSession extends CallerBase implements OpenSession {
     for (const tool of tools) this.searched.add(tool.id);
   }
 
-  /** Counts a call for the usage record (search, direct or execute_tool). */
-  override recordUsage(tool: CatalogTool, via: CallVia): void {
-    this.hub.usage?.record(this.focus.mode, tool.id, this.searched.has(tool.id) ? 'search' : via);
+  /** Counts a call for the usage record (search, direct or execute_tool) under the mode it ran in. */
+  override recordUsage(tool: CatalogTool, via: CallVia, mode: string = this.focus.mode): void {
+    this.hub.usage?.record(mode, tool.id, this.searched.has(tool.id) ? 'search' : via);
   }
 
   /** Runs a handler with `requestId` as the request focus changes relate to. */

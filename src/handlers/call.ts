@@ -94,8 +94,7 @@ export async function callCatalogTool(caller: Caller, name: string, args: unknow
   const { tool, upstream } = found;
   // A call is counted in the mode it ran in: recorded calls make a tool part of that mode
   // (policy usedInMode), so one run in another mode must not widen the caller's own.
-  if (other === undefined) caller.recordUsage(tool, via);
-  else caller.hub.usage?.record(other.mode, tool.id, via);
+  caller.recordUsage(tool, via, other?.mode);
   const progressToken = call?.progressToken;
   try {
     const result = await upstream.call(

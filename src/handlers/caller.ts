@@ -61,7 +61,8 @@ export interface Caller {
   /** Runs a handler with `requestId` as the request focus changes relate to. */
   whileHandling<T>(requestId: RequestId | undefined, handler: () => T): T;
   noteSearched(tools: readonly CatalogTool[]): void;
-  recordUsage(tool: CatalogTool, via: CallVia): void;
+  /** Counts a call for the usage record in `mode` (the caller's own unless execute_tool named another). */
+  recordUsage(tool: CatalogTool, via: CallVia, mode?: string): void;
   /** The origin upstream requests carry for a request of this caller. */
   origin(requestId: RequestId | undefined): CallOrigin;
   /** The capabilities the client declared (initialize's, or the request's `_meta`). */
