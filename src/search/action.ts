@@ -1,5 +1,5 @@
 import type { CatalogTool } from '../catalog/catalog.js';
-import { stem, terms } from './text.js';
+import { asksQuestion, expandQuery, stem, terms } from './text.js';
 import { searchVocabulary } from './vocabulary.js';
 
 /**
@@ -33,6 +33,16 @@ function verbStems() {
 export function isActionTerm(term: string): boolean {
   const { destroy, write, verbs } = verbStems();
   return destroy.has(term) || write.has(term) || verbs.has(term);
+}
+
+/**
+ * What a query asks for, as search reads it: a question ("which deals closed in October?") asks to
+ * read whatever its verbs; otherwise its own terms (`own`, stemmed; read from `query` when not
+ * given) say. Ranking and the mode's lift (held-back.ts) ask it alike.
+ */
+export function queryAsks(query: string, own?: readonly string[]): { asks: Action; question: boolean } {
+  if (asksQuestion(query)) return { asks: Action.Read, question: true };
+  return { asks: queryAction(own ?? expandQuery(query).filter((term) => term.own).map((term) => term.term)), question: false };
 }
 
 /** What a query's own terms (stemmed) ask for. */

@@ -1,8 +1,8 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { MAX_QUERIES } from '../catalog/own-args.js';
 import { compareStrings } from '../util/compare.js';
-import { asksQuestion, expandQuery, terms } from './text.js';
-import { Action, actionFactor, isActionTerm, leadVerbs, queryAction, queryVerbs, toolAction } from './action.js';
+import { expandQuery, terms } from './text.js';
+import { Action, actionFactor, isActionTerm, leadVerbs, queryAsks, queryVerbs, toolAction } from './action.js';
 import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 
 /** One ranked search hit. */
@@ -151,8 +151,7 @@ export class SearchIndex {
     const queryTerms = expansion.filter((e) => e.weight >= 1).length;
     const own = expansion.filter((e) => e.own).map((e) => e.term);
     // A question ("which deals closed in October?") asks to read, whatever its verbs.
-    const question = asksQuestion(query);
-    const asks = question ? Action.Read : queryAction(own);
+    const { asks, question } = queryAsks(query, own);
     const wanted = queryVerbs(own);
     const ownSet = new Set(own);
     const hits: RankedDoc[] = [];

@@ -1,7 +1,7 @@
 import { compareStrings } from '../util/compare.js';
-import { Action, queryAction, toolAction } from './action.js';
+import { Action, queryAsks, toolAction } from './action.js';
 import type { SearchHit, SearchIndex, SearchOptions } from './engine.js';
-import { expandQuery, terms } from './text.js';
+import { terms } from './text.js';
 
 /** What a held-back tool's score is multiplied by: the mode's own tools come before the rest. */
 export const HELD_BACK_BOOST = 2;
@@ -27,7 +27,8 @@ export function searchWithHeldBack(
   if (heldBack.size === 0 && unlisted.size === 0) return index.searchMany(queries, options);
   const limit = options.limit ?? 5;
   const pool = index.searchMany(queries, { ...options, limit: Math.max(limit * 4, 20) });
-  const deletes = queries.some((query) => queryAction(expandQuery(query).filter((term) => term.own).map((term) => term.term)) === Action.Destroy);
+  // What the queries ask, read as ranking reads it: a question asks to read, whatever its verbs.
+  const deletes = queries.some((query) => queryAsks(query).asks === Action.Destroy);
   const boost = (hit: SearchHit): number => {
     if (!heldBack.has(hit.tool.id) && !unlisted.has(hit.tool.id)) return 1;
     return !deletes && toolAction(hit.tool, terms(hit.tool.name)) === Action.Destroy ? 1 : HELD_BACK_BOOST;
