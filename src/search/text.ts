@@ -82,14 +82,20 @@ export function terms(text: string): string[] {
   return out;
 }
 
-/** What a query's lead word means beyond itself ("email" -> "send email"), when it is a lead verb. */
-function leadVerb(list: readonly string[]): string | undefined {
-  const { openers, leadVerbs } = searchVocabulary();
+/** A request's lead word: its first past the openers ("could you please just ..."), within LEAD_WINDOW words. */
+function leadWord(list: readonly string[]): string | undefined {
+  const { openers } = searchVocabulary();
   for (let i = 0; i < list.length && i < LEAD_WINDOW; i++) {
     const word = list[i] ?? '';
-    if (!openers.has(word)) return leadVerbs.get(word);
+    if (!openers.has(word)) return word;
   }
   return undefined;
+}
+
+/** What a query's lead word means beyond itself ("email" -> "send email"), when it is a lead verb. */
+function leadVerb(list: readonly string[]): string | undefined {
+  const word = leadWord(list);
+  return word === undefined ? undefined : searchVocabulary().leadVerbs.get(word);
 }
 
 /**
@@ -99,13 +105,8 @@ function leadVerb(list: readonly string[]): string | undefined {
  * "How do I create ..." is no question of this kind: it asks for the tool that creates.
  */
 export function asksQuestion(query: string): boolean {
-  const { openers, questions } = searchVocabulary();
-  const list = words(cleanQuery(query).slice(0, 512));
-  for (let i = 0; i < list.length && i < LEAD_WINDOW; i++) {
-    const word = list[i] ?? '';
-    if (!openers.has(word)) return questions.has(word);
-  }
-  return false;
+  const word = leadWord(words(cleanQuery(query).slice(0, 512)));
+  return word !== undefined && searchVocabulary().questions.has(word);
 }
 
 /** Words read from a query's start to find its verb ("could you please just ..."). */
