@@ -153,23 +153,25 @@ export class ToolVectors {
     let count = 0;
     this.tools.forEach((_, doc) => {
       if (this.have[doc] !== 1 || count >= CACHE_ENTRIES) return;
-      const bytes = Buffer.alloc(this.dims + 4);
-      bytes.set(new Uint8Array(this.rows.buffer, this.rows.byteOffset + doc * this.dims, this.dims));
-      bytes.writeFloatLE(this.scales[doc] ?? 0, this.dims);
-      out[this.digests[doc] ?? ''] = bytes.toString('base64');
+      out[this.digests[doc] ?? ''] = encodeRow(this.rows.subarray(doc * this.dims, (doc + 1) * this.dims), this.scales[doc] ?? 0);
       count++;
     });
     for (const [digest, entry] of old) {
       if (count >= CACHE_ENTRIES) break;
       if (out[digest] !== undefined || entry.row.length !== this.dims) continue;
-      const bytes = Buffer.alloc(this.dims + 4);
-      bytes.set(new Uint8Array(entry.row.buffer, entry.row.byteOffset, this.dims));
-      bytes.writeFloatLE(entry.scale, this.dims);
-      out[digest] = bytes.toString('base64');
+      out[digest] = encodeRow(entry.row, entry.scale);
       count++;
     }
     writeCacheFile(this.cacheFolder, this.cacheName(), JSON.stringify({ model: this.client.settings.model, dims: this.dims, vectors: out }), CACHE_FILES);
   }
+}
+
+/** A quantized row as the cache keeps it (readCache reads it back): its int8 bytes, then its scale as float32 LE, base64. */
+function encodeRow(row: Int8Array, scale: number): string {
+  const bytes = Buffer.alloc(row.length + 4);
+  bytes.set(new Uint8Array(row.buffer, row.byteOffset, row.length));
+  bytes.writeFloatLE(scale, row.length);
+  return bytes.toString('base64');
 }
 
 /** The text a tool is embedded by: its name as words, its title, its description (bounded). */
