@@ -7,9 +7,9 @@ import { signIn } from '../upstream/sign-in.js';
 import { signInState, type SignInState } from '../upstream/auth/state.js';
 import { listSignIns, readSignIn, removeSignIn, signInFolder } from '../upstream/auth/store.js';
 import { remoteTarget, type RemoteTarget } from '../upstream/auth/target.js';
+import { scopeText } from '../upstream/auth/needs-sign-in.js';
 import { UnknownNameError } from '../util/errors.js';
 import { own } from '../util/own.js';
-import { outsideText } from '../util/redact.js';
 import { counted } from '../util/plural.js';
 import { configFlag, defineCommand, type FlagSpecs, intFlag, UsageError } from './args.js';
 import type { CliIO, Command } from './io.js';
@@ -103,9 +103,6 @@ function label(state: SignInState): string {
   }
 }
 
-/** Characters of a scope `auth --status` prints. */
-const MAX_SCOPE = 300;
-
 /** ", expires in 54 min, scope "a b", refreshable" for a state that has tokens. */
 function describe(state: SignInState): string {
   const parts: string[] = [];
@@ -113,10 +110,9 @@ function describe(state: SignInState): string {
     const minutes = Math.round((state.expiresAt - Date.now()) / 60_000);
     parts.push(minutes >= 0 ? `expires in ${minutes} min` : `expired ${-minutes} min ago`);
   }
-  // Scopes are the authorization server's words: written as outside text (control characters escaped).
-  if (state.scope) parts.push(`scope "${outsideText(state.scope, MAX_SCOPE)}"`);
+  if (state.scope) parts.push(`scope "${scopeText(state.scope)}"`);
   if (state.refreshable) parts.push('refreshable');
-  if (state.pendingScope) parts.push(`asks for more: "${outsideText(state.pendingScope, MAX_SCOPE)}"`);
+  if (state.pendingScope) parts.push(`asks for more: "${scopeText(state.pendingScope)}"`);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 

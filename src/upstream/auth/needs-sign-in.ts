@@ -17,10 +17,17 @@ export class NeedsSignIn extends Error {
   }
 }
 
+/** Characters of a scope any message prints. */
+const MAX_SCOPE = 300;
+
+/** A scope as lazytools prints it: the servers' words (token answers, WWW-Authenticate), bounded, control characters escaped. */
+export function scopeText(scope: string): string {
+  return outsideText(scope, MAX_SCOPE);
+}
+
 /** "server "X" needs sign-in: run lazytools auth X" (with the scope a step-up asked for). */
 export function signInMessage(server: string, scope?: string): string {
-  // The scope is the server's (WWW-Authenticate): outside text, control characters escaped.
-  const more = scope ? ` with more access (scope "${outsideText(scope, 300)}")` : '';
+  const more = scope ? ` with more access (scope "${scopeText(scope)}")` : '';
   return `server "${server}" needs sign-in${more}: run lazytools auth ${server}`;
 }
 
