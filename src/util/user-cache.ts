@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { type Stats, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stderrLogger } from './log.js';
@@ -40,11 +40,20 @@ const warned = new Set<string>();
  * is made private when first written). Only on systems with user ids (not Windows).
  */
 function untrusted(folder: string): string | undefined {
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
+  if (process.getuid === undefined) return undefined;
   const stat = statSync(folder, { throwIfNoEntry: false });
   if (stat === undefined) return undefined;
-  if (!stat.isDirectory()) return 'is not a folder';
+  return stat.isDirectory() ? notOwnPrivate(stat) : 'is not a folder';
+}
+
+/**
+ * Why a file or folder is not the user's own private one (another user owns it, or others may
+ * write it), else undefined; always undefined on systems without user ids (Windows). The user
+ * cache and the sign-in store (upstream/auth/store.ts) both ask it.
+ */
+export function notOwnPrivate(stat: Pick<Stats, 'uid' | 'mode'>): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
   if (stat.uid !== uid) return `belongs to another user (uid ${stat.uid})`;
   if ((stat.mode & 0o022) !== 0) return `may be written by others (mode ${(stat.mode & 0o777).toString(8)})`;
   return undefined;

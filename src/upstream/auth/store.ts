@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { withFileLock } from '../../util/file-lock.js';
 import { isObject } from '../../util/json.js';
-import { userConfigFolder } from '../../util/user-cache.js';
+import { notOwnPrivate, userConfigFolder } from '../../util/user-cache.js';
 
 /*
  * Sign-ins to remote servers, one file per server URL in the user's config folder
@@ -81,9 +81,7 @@ export function readSignIn(file: string): SignIn | undefined {
  * not write; on systems without user ids (Windows), for any file or folder.
  */
 function ownPrivate(stat: Stats | undefined): boolean {
-  if (!stat || !(stat.isFile() || stat.isDirectory())) return false;
-  const uid = process.getuid?.();
-  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0);
+  return stat !== undefined && (stat.isFile() || stat.isDirectory()) && notOwnPrivate(stat) === undefined;
 }
 
 /** Writes a sign-in whole, readable by the user only. */
