@@ -43,6 +43,9 @@ export function writeStatus(input: PlacementInput): WriteStatus {
   if (strong) return { readOnly: false, kind: 'write', reason: `name verb "${strong}"` };
   const first = nameWords.find((word) => WRITE_VERBS.has(word) || READ_VERBS.has(word));
   if (first && WRITE_VERBS.has(first) && !READ_VERBS.has(first)) return { readOnly: false, kind: 'write', reason: `name verb "${first}"` };
+  // "Get or add comments", an `action` of "get" or "add": one tool that reads and writes.
+  const alsoWrites = joinedWrite(description) ?? enumWrite(input.inputSchema);
+  if (alsoWrites) return { readOnly: false, kind: 'write', reason: alsoWrites };
   let readVerb = first !== undefined ? `name verb "${first}"` : undefined;
   if (!readVerb) {
     const lead = proseWords(description.slice(0, 60)).slice(0, 2).map(verbStem).find((word) => WRITE_VERBS.has(word) || READ_VERBS.has(word) || word === 'return');
@@ -64,4 +67,32 @@ function verbStem(word: string): string {
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
+}
+
+/** Connectives of a description's lead that give a tool a second action: "Get or add", "List and create". */
+const JOINS = new Set(['or', 'and']);
+
+/** A write verb the description's first verb is joined to ("Get or add comments"), worded as a reason. */
+function joinedWrite(description: string): string | undefined {
+  const [verb, join, other] = proseWords(description.slice(0, 60)).slice(0, 3).map(verbStem);
+  if (verb === undefined || join === undefined || other === undefined || !READ_VERBS.has(verb) || !JOINS.has(join)) return undefined;
+  return WRITE_VERBS.has(other) && !READ_VERBS.has(other) ? `description verb "${other}" ("${verb} ${join} ${other}")` : undefined;
+}
+
+/**
+ * A top-level argument whose values are all verbs, one of them a write ({"action": "get" | "add"}):
+ * the tool does what the caller picks, so it may write.
+ */
+function enumWrite(schema: PlacementInput['inputSchema']): string | undefined {
+  const properties = schema?.properties;
+  if (!properties || typeof properties !== 'object') return undefined;
+  for (const [field, spec] of Object.entries(properties).slice(0, 200)) {
+    const values: unknown = (spec as { enum?: unknown } | null)?.enum;
+    if (!Array.isArray(values) || values.length < 2 || values.length > 50) continue;
+    const verbs = values.map((value) => (typeof value === 'string' ? value.toLowerCase() : ''));
+    if (!verbs.every((verb) => WRITE_VERBS.has(verb) || READ_VERBS.has(verb))) continue;
+    const write = verbs.find((verb) => WRITE_VERBS.has(verb) && !READ_VERBS.has(verb));
+    if (write !== undefined) return `argument "${field.slice(0, 40)}" may be "${write}"`;
+  }
+  return undefined;
 }

@@ -47,6 +47,16 @@ describe('writeStatus: read-only only with evidence', () => {
     expect(writeStatus(tool(name, description))).toMatchObject({ readOnly: true, kind: 'read' });
   });
 
+  it('writes when its description joins a write to its read ("Get or add comments") or an argument picks a write', () => {
+    expect(writeStatus(tool('comments', 'Get or add comments on an issue.'))).toMatchObject({ readOnly: false, kind: 'write', reason: 'description verb "add" ("get or add")' });
+    expect(writeStatus(tool('list_pages', 'List and create pages'))).toMatchObject({ readOnly: false, kind: 'write' });
+    const action = { inputSchema: { type: 'object', properties: { action: { type: 'string', enum: ['get', 'add'] }, id: { type: 'string' } } } };
+    expect(writeStatus(tool('get_comments', 'Fetch comments', action))).toMatchObject({ readOnly: false, kind: 'write', reason: 'argument "action" may be "add"' });
+    // Enums of states or sort keys are no actions; reading verbs alone stay reads.
+    const state = { inputSchema: { type: 'object', properties: { state: { enum: ['open', 'closed'] }, view: { enum: ['get', 'list'] } } } };
+    expect(writeStatus(tool('list_issues', 'List issues or pull requests', state))).toMatchObject({ readOnly: true, kind: 'read' });
+  });
+
   it('reads a search sent by HTTP POST (OpenAPI-generated "API-post-search", marked destructive by method), not a POST that creates', () => {
     const destructive = { annotations: { destructiveHint: true } };
     expect(writeStatus(tool('API-post-search', 'Notion | Search by title', destructive))).toMatchObject({ readOnly: true, kind: 'read' });
