@@ -16,7 +16,7 @@ import { modeAllows } from '../dist/focus/policy.js';
 import { SearchIndex } from '../dist/search/engine.js';
 import { searchWithHeldBack } from '../dist/search/held-back.js';
 import { resolveIntent } from '../dist/search/intent.js';
-import { resolveIntentIn } from '../dist/search/intent-catalog.js';
+import { resolveIntentIn } from '../dist/focus/intent-catalog.js';
 import { realShapedSources } from './placement.mjs';
 import { ROOT, round } from './lib.mjs';
 
@@ -152,7 +152,7 @@ export function taskReport(sources, tasks, pickMode) {
   };
 }
 
-/** The mode `focus_mode {intent}` picks for the task's text: its words and the tools search finds for it (search/intent-catalog). */
+/** The mode `focus_mode {intent}` picks for the task's text: its words and the tools search finds for it (focus/intent-catalog). */
 export function intentMode(task, config, catalog, index) {
   return resolveIntentIn(task.task, Object.values(config.modes), catalog, config, index).mode ?? config.defaultMode;
 }

@@ -17,7 +17,7 @@ import { modeAllows } from '../dist/focus/policy.js';
 import { SearchIndex } from '../dist/search/engine.js';
 import { searchWithHeldBack } from '../dist/search/held-back.js';
 import { resolveIntent } from '../dist/search/intent.js';
-import { resolveIntentIn } from '../dist/search/intent-catalog.js';
+import { resolveIntentIn } from '../dist/focus/intent-catalog.js';
 import { ROOT, round } from './lib.mjs';
 
 const TASKS = path.join(ROOT, 'test/fixtures/tasks');

@@ -1,6 +1,7 @@
 import { buildCatalog, type Catalog, type CatalogTool, type ServerTools, type ToolDefinition } from '../catalog/catalog.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { SearchIndex } from '../search/engine.js';
+import type { SearchIndex } from '../search/engine.js';
+import { catalogIndex } from '../search/catalog-index.js';
 import { EmbeddingSearch } from '../search/embedding-search.js';
 import { createUpstreams } from '../upstream/connect.js';
 import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
@@ -171,7 +172,7 @@ export class Gateway implements Hub {
 
   /** The search index over the current catalog (built on first use). */
   get search(): SearchIndex {
-    this.index ??= new SearchIndex(this.catalog.tools, this.catalog.groups);
+    this.index ??= catalogIndex(this.catalog);
     return this.index;
   }
 

@@ -6,7 +6,7 @@ import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { hasOwn } from '../util/own.js';
 import { unclearIntentText } from '../search/intent.js';
-import { resolveIntentIn } from '../search/intent-catalog.js';
+import { resolveIntentIn } from '../focus/intent-catalog.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';

@@ -6,7 +6,7 @@ import { buildCatalog } from '../../src/catalog/catalog.js';
 import { readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { resolveIntentIn } from '../../src/search/intent-catalog.js';
+import { resolveIntentIn } from '../../src/focus/intent-catalog.js';
 import { CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree, runCli } from '../harness/index.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */

@@ -8,7 +8,7 @@ import { modeFit } from '../../src/focus/fit.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { catalogEvidence } from '../../src/search/intent.js';
-import { resolveIntentIn } from '../../src/search/intent-catalog.js';
+import { resolveIntentIn } from '../../src/focus/intent-catalog.js';
 import { CATALOGS, inMemoryClient } from '../harness/index.js';
 
 /**
