@@ -4,11 +4,12 @@ import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
-import { globMatcher, modeAllows, modeNamed, modeShows, usedInMode } from './policy.js';
+import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { servedStrategy } from './scope.js';
-import { closeness, modeProfile, type ModeProfile } from './profile.js';
+import { modeProfile } from './profile.js';
 import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
 import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
+import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -110,8 +111,10 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const usage = config.usageWeights?.get(mode.name);
   const prefixes = fit ? prefixesOf(catalog) : new Map<string, ReadonlySet<string>>();
   const profile = fit ? modeProfile(mode, config.modes) : undefined;
-  // Tools close to the mode's work that its groups leave out (rc `fill`) are ranked with its own.
-  const filled = fit && mode.fill && profile ? fillers(catalog, mode, profile, members, prefixes) : new Set<string>();
+  // Tools close to the mode's work that its groups leave out (rc `fill`), or that its typical tasks
+  // find, are ranked with its own.
+  const covered = fit && mode.fill ? modeCoverage(catalog, config.modes, mode) : new Map<string, never>();
+  const filled = fit && mode.fill && profile ? fillers(catalog, mode, profile, members, prefixes, covered) : new Set<string>();
   if (filled.size > 0) {
     const inMode = new Set([...members.map((tool) => tool.id), ...filled]);
     members = catalog.tools.filter((tool) => inMode.has(tool.id));
@@ -141,6 +144,13 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   // token counts to pay for (a 10,000-tool "all" mode would count them all).
   const scored = members.map((tool) => {
     const scoring = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, signals: [] };
+    // Its groups are the rc's word on a member; a typical task is the word on what they leave out.
+    const coverage = filled.has(tool.id) ? covered.get(tool.id) : undefined;
+    if (coverage) {
+      const value = round(Math.min(COVERAGE_CAP, coverage.score));
+      scoring.priority = round(scoring.priority + value);
+      scoring.signals.push([value, () => `a typical task of the mode finds it ("${clip(coverage.task)}")`]);
+    }
     if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
     if (filled.has(tool.id)) {
       scoring.priority = round(scoring.priority - FILL_PENALTY);
@@ -260,32 +270,6 @@ function catalogTokens(catalog: Catalog): number {
   return tokens;
 }
 
-/** How close (profile.ts closeness) a tool outside the mode's groups must be to its work to be ranked with them. */
-export const FILL_CLOSENESS = 0.5;
-/** The most tools fill ranks in one mode (the closest): on a catalog of 10,000 tools thousands pass FILL_CLOSENESS. */
-export const MAX_FILL = 150;
-/** What a tool ranked by closeness alone gives up against the mode's own: its groups are the rc's word. */
-export const FILL_PENALTY = 2;
-
-/**
- * The tools a mode with `fill` ranks besides its members: those whose names or summaries say what
- * its description and tasks say (closeness >= FILL_CLOSENESS) and that its read-only rule allows.
- * Groups are placed by topic words; a server whose words no topic lists (a new kind of product)
- * still reaches the modes whose work it names.
- */
-function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfile, members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
-  const inMode = new Set(members.map((tool) => tool.id));
-  const close: Array<{ id: string; score: number }> = [];
-  for (const tool of catalog.tools) {
-    if (inMode.has(tool.id) || !modeAllows(mode, tool)) continue;
-    const { score } = closeness(tool, profile, prefixes.get(tool.server));
-    if (score >= FILL_CLOSENESS) close.push({ id: tool.id, score });
-  }
-  // The closest first, at most MAX_FILL: ranked below the mode's own, only the closest win room.
-  if (close.length > MAX_FILL) close.sort((a, b) => b.score - a.score).splice(MAX_FILL);
-  return new Set(close.map((entry) => entry.id));
-}
-
 const ownTokensCache = new WeakMap<object, Map<string, number>>();
 
 /**
@@ -346,4 +330,9 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: R
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** A task as `status --explain` quotes it: rc tasks may be any length. */
+function clip(task: string): string {
+  return task.length > 60 ? `${task.slice(0, 57)}...` : task;
 }

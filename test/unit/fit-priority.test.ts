@@ -44,7 +44,7 @@ describe('tool priority signals', () => {
 
   it('spends the budget on what no shown tool does yet: a twin of another server is held back and says why', () => {
     // At a budget that holds one web search (the preset's 8,000 has room for both).
-    const fitted = ranked({ modes: { development: { budget: 7000 } } }, 'development');
+    const fitted = ranked({ modes: { development: { budget: 7000, fill: false } } }, 'development');
     expect(fitted.shownIds.has('tavily:tavily_search')).toBe(true);
     expect(fitted.shownIds.has('brave-search:brave_web_search')).toBe(false);
     expect(why(fitted, 'brave-search:brave_web_search')).toContain('does what tavily:tavily_search does');
@@ -56,10 +56,10 @@ describe('tool priority signals', () => {
 
   it('keeps the tools that create and update first in a write-leaning mode (rc lean)', () => {
     // A budget that holds a few of Notion's 24 tools (compact, they all fit the preset's 6,000).
-    const writes = ranked({ modes: { task_management: { budget: 2500 } } }, 'task_management');
+    const writes = ranked({ modes: { task_management: { budget: 2500, fill: false } } }, 'task_management');
     for (const id of ['notion:API-post-page', 'notion:API-patch-page', 'notion:API-create-a-comment']) expect(writes.shownIds.has(id)).toBe(true);
     // The same mode told to lean on reading shows readers instead (at a budget that holds them and few more).
-    const reads = ranked({ modes: { task_management: { budget: 2000, lean: 'read' } } }, 'task_management');
+    const reads = ranked({ modes: { task_management: { budget: 2000, lean: 'read', fill: false } } }, 'task_management');
     expect(reads.shownIds.has('notion:API-post-page')).toBe(false);
     expect(reads.shownIds.has('notion:API-retrieve-a-page')).toBe(true);
     expect(why(reads, 'notion:API-post-page')).toContain('writes (read-leaning mode)');
@@ -99,8 +99,9 @@ describe('tool priority signals', () => {
 
   it('gives a server a slot ahead of the others only for an entry point', () => {
     // brave-search's tools in debugging are a twin of Tavily's search or niche (images, news, places):
-    // none of them takes a first slot, so no 1,000-token local search is shown.
-    const fitted = ranked({}, 'debugging');
+    // none of them takes a first slot, so no 1,000-token local search is shown (priority alone:
+    // without fill, whose typical tasks would rank what they find).
+    const fitted = ranked({ modes: { debugging: { fill: false } } }, 'debugging');
     for (const kind of ['local', 'web', 'image', 'news', 'video', 'place']) expect(fitted.shownIds.has(`brave-search:brave_${kind}_search`)).toBe(false);
     expect(fitted.shownIds.has('tavily:tavily_search')).toBe(true);
   });

@@ -36,7 +36,7 @@ const SETS = [
   { file: 'tasks/stack-tasks-blind.json', catalogs: ['developer-stack.json'], splits: ['blind'] },
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
   { file: 'tasks/commerce-stack-tasks.json', catalogs: ['commerce-stack.json'], splits: ['dev', 'test'] },
-  { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['blind'] },
+  { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['dev'] },
   { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
   { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
   { file: 'tasks/ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], splits: ['blind'] },
@@ -51,7 +51,7 @@ interface Phrase {
 }
 const PHRASE_SETS = [
   { file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] },
-  { file: 'tasks/backoffice-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/backoffice-stack-intents.json', splits: ['dev'] },
   { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/ops-life-stack-intents.json', splits: ['blind'] },

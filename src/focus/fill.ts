@@ -1,0 +1,122 @@
+import type { Catalog, CatalogTool } from '../catalog/catalog.js';
+import type { ResolvedMode } from '../config/resolve.js';
+import { catalogIndex } from '../search/catalog-index.js';
+import { modeAllows } from './policy.js';
+import { closeness, type ModeProfile } from './profile.js';
+
+/**
+ * rc `fill`: the tools a mode ranks besides its groups' members, and what its typical tasks find.
+ * Groups are placed by topic words, which miss a new kind of product (an HR suite's leave
+ * requests, an identity provider's sign-in logs); a mode's description and tasks say what its work
+ * is in people's words, so the tools search finds for them belong in its ranking whatever groups
+ * they landed in.
+ */
+
+/** How close (profile.ts closeness) a tool outside the mode's groups must be to its work to be ranked with them. */
+export const FILL_CLOSENESS = 0.5;
+/** The most tools closeness ranks in one mode (the closest): on a catalog of 10,000 tools thousands pass FILL_CLOSENESS. */
+export const MAX_FILL = 150;
+/** What a tool ranked by closeness alone gives up against the mode's own: its groups are the rc's word. */
+export const FILL_PENALTY = 2;
+
+/**
+ * The tools a mode with `fill` ranks besides its members: those whose names or summaries say what
+ * its description and tasks say (closeness >= FILL_CLOSENESS), and those search finds for its
+ * description or one of its tasks (see taskCoverage), that its read-only rule allows.
+ */
+export function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfile, members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>, covered: ReadonlyMap<string, Coverage>): Set<string> {
+  const inMode = new Set(members.map((tool) => tool.id));
+  const close: Array<{ id: string; score: number }> = [];
+  for (const tool of catalog.tools) {
+    if (inMode.has(tool.id) || !modeAllows(mode, tool)) continue;
+    const { score } = closeness(tool, profile, prefixes.get(tool.server));
+    if (score >= FILL_CLOSENESS) close.push({ id: tool.id, score });
+  }
+  // The closest first, at most MAX_FILL: ranked below the mode's own, only the closest win room.
+  if (close.length > MAX_FILL) close.sort((a, b) => b.score - a.score).splice(MAX_FILL);
+  const out = new Set(close.map((entry) => entry.id));
+  for (const id of covered.keys()) if (!inMode.has(id)) out.add(id);
+  return out;
+}
+
+/** How much a mode's typical tasks ask for a tool: reciprocal ranks summed over the tasks that find it. */
+export interface Coverage {
+  score: number;
+  /** The task (or description) that ranks it highest, for `status --explain`. */
+  task: string;
+}
+
+/** Hits read per typical task: a task's tool is seldom first, often in the first ten. */
+export const TASK_HITS = 10;
+/** Typical tasks searched per mode (the description counts as one): bounds fitting on an rc with huge task lists and many modes. */
+export const MAX_TASK_QUERIES = 60;
+/** What coverage adds to a tool's priority at most (and per unit of reciprocal rank). */
+export const COVERAGE_CAP = 2;
+
+/**
+ * The tools search finds for the mode's description and each of its tasks (rc `tasks`, the presets'
+ * "typical tasks"; at most `queries` of them), among those the mode's read-only rule allows: a tool
+ * ranked r-th (from 0) by a task scores 1/(1+r) from it. Deterministic (search is), on the
+ * catalog's shared index.
+ */
+export function taskCoverage(catalog: Pick<Catalog, 'tools' | 'groups'>, mode: Pick<ResolvedMode, 'description' | 'tasks' | 'readOnly'>, queries = MAX_TASK_QUERIES): Map<string, Coverage> {
+  const index = catalogIndex(catalog);
+  const out = new Map<string, Coverage & { best: number }>();
+  const allowed = (tool: CatalogTool) => modeAllows(mode, tool);
+  for (const task of [mode.description, ...mode.tasks].slice(0, queries)) {
+    index.search(task, { limit: TASK_HITS, filter: allowed }).forEach((hit, rank) => {
+      const value = 1 / (1 + rank);
+      const entry = out.get(hit.tool.id);
+      if (!entry) out.set(hit.tool.id, { score: value, task, best: value });
+      else {
+        entry.score += value;
+        if (value > entry.best) Object.assign(entry, { task, best: value });
+      }
+    });
+  }
+  return new Map([...out].map(([id, { score, task }]) => [id, { score, task }]));
+}
+
+/** Searches all modes' typical tasks may cost together: an rc of a thousand modes with `fill` reads a few tasks of each. */
+export const MAX_COVERAGE_QUERIES = 2_000;
+
+type Modes = Readonly<Record<string, ResolvedMode>>;
+
+interface CoverageTable {
+  byMode: Map<string, Map<string, Coverage>>;
+  /** Per tool, the most any mode's tasks give it. */
+  best: Map<string, number>;
+}
+
+const tables = new WeakMap<object, WeakMap<Modes, CoverageTable>>();
+
+/** Every `fill` mode's task coverage, once per catalog and modes object. */
+function coverageTable(catalog: Catalog, modes: Modes): CoverageTable {
+  let byModes = tables.get(catalog);
+  if (!byModes) tables.set(catalog, (byModes = new WeakMap()));
+  let table = byModes.get(modes);
+  if (table) return table;
+  const filling = Object.values(modes).filter((mode) => mode.fill);
+  const queries = Math.min(MAX_TASK_QUERIES, Math.max(1, Math.floor(MAX_COVERAGE_QUERIES / Math.max(1, filling.length))));
+  table = { byMode: new Map(), best: new Map() };
+  for (const mode of filling) {
+    const coverage = taskCoverage(catalog, mode, queries);
+    table.byMode.set(mode.name, coverage);
+    for (const [id, { score }] of coverage) table.best.set(id, Math.max(table.best.get(id) ?? 0, score));
+  }
+  byModes.set(modes, table);
+  return table;
+}
+
+/**
+ * What the mode's typical tasks find that no other mode's (with `fill`) find more: a tool joins,
+ * by its tasks, the mode whose work asks for it most. On a small catalog every task's top 10 holds
+ * loose matches ("build the container image" finds a demo server's tiny image); kept for every
+ * mode they made each one list nearly the whole catalog.
+ */
+export function modeCoverage(catalog: Catalog, modes: Modes, mode: ResolvedMode): Map<string, Coverage> {
+  const table = coverageTable(catalog, modes);
+  const own = table.byMode.get(mode.name);
+  if (!own) return new Map();
+  return new Map([...own].filter(([id, coverage]) => coverage.score >= (table.best.get(id) ?? 0)));
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { modeCoverage, taskCoverage } from '../../src/focus/fill.js';
+import { modeFit } from '../../src/focus/fit.js';
+
+// rc `fill` on invented servers whose words no topic knows: a people-ops suite. Its leave and
+// time-off tools land in no group a mode lists; the mode's own tasks say they are its work.
+const tool = (name: string, description: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({ name, description, inputSchema: { type: 'object' }, ...extra });
+const reads = { annotations: { readOnlyHint: true } };
+const sources = [
+  {
+    server: 'peoplehub',
+    tools: [
+      tool('leave_request_create', 'File a leave request for an employee', { annotations: { readOnlyHint: false } }),
+      tool('leave_balance', 'Days of leave an employee has left', reads),
+      tool('weather_now', 'Current weather at a city', reads),
+    ],
+  },
+  { server: 'notes', tools: [tool('create_note', 'Create a note'), tool('list_notes', 'List notes', reads)] },
+];
+// The presets' fill is off here: what their tasks find would compete for these tools (see below).
+const presetsOff = Object.fromEntries(Object.keys(resolveConfig({}).modes).map((name) => [name, { fill: false }]));
+const rc = (fill: boolean, readOnly = false, extra: RcConfig['modes'] = {}): RcConfig => ({
+  groups: { notes: { tools: ['notes:*'] } },
+  modes: { ...presetsOff, people: { groups: ['notes'], budget: 100_000, fill, readOnly, description: 'People operations', tasks: ['book annual leave for sofia', 'how many leave days has marco got left'] }, ...extra },
+});
+
+function fitted(config: RcConfig) {
+  const resolved = resolveConfig(config);
+  const { catalog } = buildCatalog(sources, resolved);
+  const fit = modeFit(catalog, resolved, 'people');
+  if (!fit) throw new Error('no mode people');
+  return { fit, catalog };
+}
+
+describe('fill: what a mode\'s typical tasks find', () => {
+  it('ranks and shows the tools its tasks find outside its groups, and says which task', () => {
+    const { fit } = fitted(rc(true));
+    expect(fit.shownIds.has('peoplehub:leave_request_create')).toBe(true);
+    expect(fit.filledIds.has('peoplehub:leave_balance')).toBe(true);
+    const why = fit.ranked.find((entry) => entry.tool.id === 'peoplehub:leave_balance')?.why.join('; ');
+    expect(why).toContain('a typical task of the mode finds it ("how many leave days has marco got left")');
+    // What no task (and no word of the mode) asks for stays out.
+    expect(fit.memberIds.has('peoplehub:weather_now')).toBe(false);
+  });
+
+  it('leaves the mode to its groups without fill', () => {
+    const { fit } = fitted(rc(false));
+    expect([...fit.memberIds].sort()).toEqual(['notes:create_note', 'notes:list_notes']);
+  });
+
+  it('never brings a writer into a read-only mode', () => {
+    const { fit, catalog } = fitted(rc(true, true));
+    expect(fit.shownIds.has('peoplehub:leave_balance')).toBe(true);
+    expect(fit.memberIds.has('peoplehub:leave_request_create')).toBe(false);
+    expect(taskCoverage(catalog, { description: 'People operations', tasks: ['book annual leave'], readOnly: true }).has('peoplehub:leave_request_create')).toBe(false);
+  });
+
+  it('gives a tool to the mode whose tasks find it most, not to every mode whose tasks find it at all', () => {
+    const payroll = { groups: ['notes'], budget: 100_000, fill: true, description: 'Payroll', tasks: ['leave balance of an employee', 'leave days left', 'file a leave request'] };
+    const resolved = resolveConfig(rc(true, false, { payroll }));
+    const { catalog } = buildCatalog(sources, resolved);
+    const why = (mode: string) => modeFit(catalog, resolved, mode)?.ranked.find((entry) => entry.tool.id === 'peoplehub:leave_balance')?.why.join('; ') ?? '';
+    // Payroll's tasks rank the balance first more often than people's: it is payroll's typical task,
+    // and people keeps it only by the words of its profile (closeness), without the task's lift.
+    expect(why('payroll')).toContain('a typical task of the mode finds it');
+    expect(why('people')).not.toContain('a typical task');
+    expect(modeCoverage(catalog, resolved.modes, resolved.modes.people!).has('peoplehub:leave_balance')).toBe(false);
+    expect(modeCoverage(catalog, resolved.modes, resolved.modes.payroll!).has('peoplehub:leave_balance')).toBe(true);
+  });
+
+  it('scores a task\'s first hit 1 and later ones by reciprocal rank, summed over tasks', () => {
+    const { catalog } = fitted(rc(true));
+    const coverage = taskCoverage(catalog, { description: 'People operations', tasks: ['leave balance', 'leave balance of an employee'], readOnly: false });
+    expect(coverage.get('peoplehub:leave_balance')).toEqual({ score: 2, task: 'leave balance' });
+    const second = coverage.get('peoplehub:leave_request_create');
+    expect(second?.score).toBeGreaterThan(0);
+    expect(second?.score).toBeLessThanOrEqual(1);
+  });
+});
