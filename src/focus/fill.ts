@@ -79,6 +79,17 @@ export function taskCoverage(catalog: Pick<Catalog, 'tools' | 'groups'>, mode: P
 
 /** Searches all modes' typical tasks may cost together: an rc of a thousand modes with `fill` reads a few tasks of each. */
 export const MAX_COVERAGE_QUERIES = 2_000;
+/**
+ * Searches times catalog tools that coverage may cost (a search touches about every tool on a
+ * common word): 650 tools read all of the presets' tasks, 6,000 a sixth of them.
+ */
+export const COVERAGE_WORK = 1_000_000;
+/**
+ * Fewer tasks per mode than this say too little to be worth the search index they need: past about
+ * 6,000 tools under the presets, fill ranks by closeness alone (building the index for 10,000 tools
+ * costs half a second, and fitting every preset stays within its 1 s).
+ */
+export const MIN_TASK_QUERIES = 10;
 
 type Modes = Readonly<Record<string, ResolvedMode>>;
 
@@ -97,9 +108,10 @@ function coverageTable(catalog: Catalog, modes: Modes): CoverageTable {
   let table = byModes.get(modes);
   if (table) return table;
   const filling = Object.values(modes).filter((mode) => mode.fill);
-  const queries = Math.min(MAX_TASK_QUERIES, Math.max(1, Math.floor(MAX_COVERAGE_QUERIES / Math.max(1, filling.length))));
+  const total = Math.min(MAX_COVERAGE_QUERIES, COVERAGE_WORK / Math.max(1, catalog.tools.length));
+  const queries = Math.min(MAX_TASK_QUERIES, Math.max(1, Math.floor(total / Math.max(1, filling.length))));
   table = { byMode: new Map(), best: new Map() };
-  for (const mode of filling) {
+  for (const mode of queries < MIN_TASK_QUERIES ? [] : filling) {
     const coverage = taskCoverage(catalog, mode, queries);
     table.byMode.set(mode.name, coverage);
     for (const [id, { score }] of coverage) table.best.set(id, Math.max(table.best.get(id) ?? 0, score));

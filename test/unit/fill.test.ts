@@ -71,6 +71,16 @@ describe('fill: what a mode\'s typical tasks find', () => {
     expect(modeCoverage(catalog, resolved.modes, resolved.modes.payroll!).has('peoplehub:leave_balance')).toBe(true);
   });
 
+  it('bounds what coverage costs: with too many modes with fill to read 10 tasks of each, fill ranks by closeness alone', () => {
+    const many = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`m${i}`, { groups: ['notes'], budget: 1_000, fill: true, description: `Mode ${i}`, tasks: ['leave balance'] }]));
+    const resolved = resolveConfig(rc(true, false, many));
+    const { catalog } = buildCatalog(sources, resolved);
+    // 2,000 searches over 251 modes is 7 per mode: none is run.
+    expect(modeCoverage(catalog, resolved.modes, resolved.modes.people!).size).toBe(0);
+    const few = resolveConfig(rc(true, false, Object.fromEntries(Object.entries(many).slice(0, 10))));
+    expect(modeCoverage(buildCatalog(sources, few).catalog, few.modes, few.modes.people!).size).toBeGreaterThan(0);
+  });
+
   it('scores a task\'s first hit 1 and later ones by reciprocal rank, summed over tasks', () => {
     const { catalog } = fitted(rc(true));
     const coverage = taskCoverage(catalog, { description: 'People operations', tasks: ['leave balance', 'leave balance of an employee'], readOnly: false });
