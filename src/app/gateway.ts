@@ -297,7 +297,11 @@ export class Gateway implements Hub {
     }
   }
 
-  /** Log messages go to the causing session (or every session); resources/updated to subscribers. */
+  /**
+   * Log messages go to the causing session, else to every session that may reach the upstream (a
+   * token's session hears only its modes' servers, as it lists only their prompts and resources);
+   * resources/updated to subscribers.
+   */
   private upstreamNotification(upstream: Upstream, notification: Notification): void {
     const params = notification.params as Record<string, unknown> | undefined;
     if (notification.method === 'notifications/resources/updated') {
@@ -308,7 +312,7 @@ export class Gateway implements Hub {
     if (notification.method !== 'notifications/message') return;
     const found = causingSession(upstream, this.sessions);
     if (found && 'session' in found && found.origin) deliverLog(found.session, upstream.name, params, found.origin.requestId);
-    else for (const session of this.sessions) deliverLog(session, upstream.name, params, undefined);
+    else for (const session of this.sessions) if (session.routing.upstreams.has(upstream.name)) deliverLog(session, upstream.name, params, undefined);
   }
 
   private build(): Catalog {
