@@ -12,7 +12,7 @@ import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
-import { forwardClientRequest, causingSession, reflectedCapabilities } from '../callers/client-requests.js';
+import { forwardClientRequest, logRecipient, reflectedCapabilities } from '../callers/client-requests.js';
 import type { Hub, OpenSession } from '../callers/hub.js';
 import { InputRounds } from '../callers/input-rounds.js';
 import { openSession, sessionRoute, type FrontSession, type SessionOptions } from '../callers/session.js';
@@ -298,9 +298,10 @@ export class Gateway implements Hub {
   }
 
   /**
-   * Log messages go to the causing session, else to every session that may reach the upstream (a
-   * token's session hears only its modes' servers, as it lists only their prompts and resources);
-   * resources/updated to subscribers.
+   * A log line goes to the session whose call caused it, to nobody while calls of several callers
+   * are in flight there (client-requests.ts logRecipient), else to every session that may reach
+   * the upstream (a token's session hears only its modes' servers, as it lists only their prompts
+   * and resources); resources/updated to subscribers.
    */
   private upstreamNotification(upstream: Upstream, notification: Notification): void {
     const params = notification.params as Record<string, unknown> | undefined;
@@ -310,9 +311,10 @@ export class Gateway implements Hub {
       return;
     }
     if (notification.method !== 'notifications/message') return;
-    const found = causingSession(upstream, this.sessions);
-    if (found && 'session' in found && found.origin) deliverLog(found.session, upstream.name, params, found.origin.requestId);
-    else for (const session of this.sessions) if (session.routing.upstreams.has(upstream.name)) deliverLog(session, upstream.name, params, undefined);
+    const recipient = logRecipient(upstream, this.sessions);
+    if (recipient === 'everyone') {
+      for (const session of this.sessions) if (session.routing.upstreams.has(upstream.name)) deliverLog(session, upstream.name, params, undefined);
+    } else if (recipient) deliverLog(recipient.session, upstream.name, params, recipient.origin.requestId);
   }
 
   private build(): Catalog {
