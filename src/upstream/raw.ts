@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
-import { isNotification, isRequest, isResponse } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, isNotification, isRequest, isResponse, tooDeep } from '../protocol/jsonrpc.js';
+import { MAX_MESSAGE_DEPTH } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
 import { RateLimit } from '../util/rate-limit.js';
@@ -59,9 +60,12 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     transport.onAnswerDropped = () => dropped.allow();
   }
   const sdkMessage = transport.onmessage;
+  // A stdio upstream's lines had their depth checked as they were read (protocol/lines.ts).
+  const unchecked = !(transport instanceof StdioUpstreamTransport);
   transport.onmessage = (incoming, extra) => {
     const unasked = unaskedMethod(incoming, calls);
     if (unasked !== undefined && handlers.gated(unasked)) return;
+    if (unchecked && tooDeep(incoming) !== undefined) return refuseDeep(server, incoming, calls, handlers, (answer) => sdkMessage?.(answer, extra));
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
     const message = redactValue(incoming);
     const mixed = message as { id?: unknown; method?: unknown };
@@ -96,6 +100,18 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     }
     sdkMessage?.(message, extra);
   };
+}
+
+/**
+ * A message nested too deep to pass on (protocol/jsonrpc tooDeep): an answer to one of our calls
+ * fails it, one to the SDK's own request becomes an error for it, anything else is dropped with a warning.
+ */
+function refuseDeep(server: string, message: JSONRPCMessage, calls: CallTable, handlers: RawHandlers, toSdk: (answer: JSONRPCMessage) => void): void {
+  const problem = `upstream "${server}" sent a message nested more than ${MAX_MESSAGE_DEPTH} levels deep`;
+  const id = (message as { id?: unknown }).id;
+  if (isResponse(message) && typeof id === 'string' && calls.has(id)) calls.settle(id, new UpstreamError(server, problem));
+  else if (isResponse(message) && (typeof id === 'string' || typeof id === 'number')) toSdk(errorEnvelope(id, ErrorCode.InvalidRequest, problem));
+  else handlers.warn(`${problem}: dropped`);
 }
 
 /**
