@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { answerId, errorEnvelope, ErrorCode, isEnvelope, tooDeep } from './jsonrpc.js';
+import { answerId, errorEnvelope, ErrorCode, isEnvelope } from './jsonrpc.js';
 
 /** Most bytes one line may hold before the peer is considered broken (64 MiB). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -84,11 +84,6 @@ export class LineReader {
     }
     if (!isEnvelope(value)) {
       this.reply(errorEnvelope(answerId(value), ErrorCode.InvalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 object'), text);
-      return;
-    }
-    const deep = tooDeep(value);
-    if (deep !== undefined) {
-      this.reply(errorEnvelope(answerId(value), ErrorCode.InvalidRequest, deep), text);
       return;
     }
     this.onMessage(value);

@@ -60,12 +60,12 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     transport.onAnswerDropped = () => dropped.allow();
   }
   const sdkMessage = transport.onmessage;
-  // A stdio upstream's lines had their depth checked as they were read (protocol/lines.ts).
-  const unchecked = !(transport instanceof StdioUpstreamTransport);
   transport.onmessage = (incoming, extra) => {
     const unasked = unaskedMethod(incoming, calls);
     if (unasked !== undefined && handlers.gated(unasked)) return;
-    if (unchecked && tooDeep(incoming) !== undefined) return refuseDeep(server, incoming, calls, handlers, (answer) => sdkMessage?.(answer, extra));
+    // What is passed on is serialized again; answers to the SDK's own requests (lists, on numeric
+    // ids) are not, and the lists' too-deep entries are left out one by one (catalog/admit.ts).
+    if (!sdkAnswer(incoming) && tooDeep(incoming) !== undefined) return refuseDeep(server, incoming, calls, handlers, transport);
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
     const message = redactValue(incoming);
     const mixed = message as { id?: unknown; method?: unknown };
@@ -102,15 +102,20 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
   };
 }
 
+/** An answer to a request of the SDK client's own (numeric ids; ours are `lt-N`). */
+function sdkAnswer(message: JSONRPCMessage): boolean {
+  return isResponse(message) && typeof message.id === 'number';
+}
+
 /**
  * A message nested too deep to pass on (protocol/jsonrpc tooDeep): an answer to one of our calls
- * fails it, one to the SDK's own request becomes an error for it, anything else is dropped with a warning.
+ * fails it, a request is answered with an error, anything else is dropped with a warning.
  */
-function refuseDeep(server: string, message: JSONRPCMessage, calls: CallTable, handlers: RawHandlers, toSdk: (answer: JSONRPCMessage) => void): void {
+function refuseDeep(server: string, message: JSONRPCMessage, calls: CallTable, handlers: RawHandlers, transport: Transport): void {
   const problem = `upstream "${server}" sent a message nested more than ${MAX_MESSAGE_DEPTH} levels deep`;
   const id = (message as { id?: unknown }).id;
   if (isResponse(message) && typeof id === 'string' && calls.has(id)) calls.settle(id, new UpstreamError(server, problem));
-  else if (isResponse(message) && (typeof id === 'string' || typeof id === 'number')) toSdk(errorEnvelope(id, ErrorCode.InvalidRequest, problem));
+  else if (isRequest(message)) void transport.send(errorEnvelope(message.id, ErrorCode.InvalidRequest, problem)).catch(() => {});
   else handlers.warn(`${problem}: dropped`);
 }
 

@@ -1,17 +1,19 @@
+import { PassThrough } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/server';
 import { LoggingMessageNotificationSchema, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { LineReader } from '../../src/protocol/lines.js';
+import { StdioFrontTransport } from '../../src/transports/stdio.js';
 import { MAX_MESSAGE_DEPTH, nestedDeeperThan } from '../../src/util/bounds.js';
 import { cleanupAfterEach, inMemoryClient, inProcessUpstream, text } from '../harness/index.js';
 
 /**
- * A whole message nested over MAX_MESSAGE_DEPTH levels is refused where it comes in: read from a
- * line (a stdio client or upstream), or from an upstream over any other transport, whose answer
- * the gateway would serialize again (JSON.stringify overflowed the stack from about 5,000 levels).
+ * A whole message nested over MAX_MESSAGE_DEPTH levels is refused where it comes in (a stdio
+ * client's line, an HTTP body, any upstream's message but answers to the SDK's own list requests,
+ * whose entries are admitted one by one): passed on, it would be serialized again, and
+ * JSON.stringify overflowed the stack from about 5,000 levels.
  * The e2e side (the real gateway over stdio and HTTP) is test/e2e/nesting-bounds.test.ts.
  */
 
@@ -31,16 +33,26 @@ describe('message depth', () => {
     expect(nestedDeeperThan(nested(1_000_000), MAX_MESSAGE_DEPTH)).toBe(true);
   });
 
-  it('a line nested too deep gets an error for its id; one within the bound is read', () => {
+  it('a stdio client\'s message nested too deep gets an error for its id; one within the bound is read', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new StdioFrontTransport(input, output);
     const messages: JSONRPCMessage[] = [];
-    const replies: unknown[] = [];
-    const lines = new LineReader((message) => messages.push(message), (reply) => replies.push(reply));
+    const lastRead = new Promise<void>((resolve) => {
+      transport.onmessage = (message) => {
+        messages.push(message as JSONRPCMessage);
+        if ((message as { id?: unknown }).id === 8) resolve();
+      };
+    });
+    await transport.start();
+    cleanups.push(() => transport.close());
+    const answered = new Promise<string>((resolve) => output.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
     const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
-    lines.push(Buffer.from(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a":${deep}}}}\n`));
-    expect(replies).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: `Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep` } }]);
     const within = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'x', arguments: { a: nested(MAX_MESSAGE_DEPTH - 5) } } });
-    lines.push(Buffer.from(`${within}\n`));
+    input.write(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a":${deep}}}}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"x":${deep}}}\n${within}\n`);
+    await lastRead;
     expect(messages.map((message) => (message as { id?: unknown }).id)).toEqual([8]);
+    expect(JSON.parse(await answered)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: `Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep` } });
   });
 
   it('an upstream over another transport: a too-deep answer fails its call, a too-deep log line is dropped', async () => {
