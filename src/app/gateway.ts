@@ -160,8 +160,12 @@ export class Gateway implements Hub {
 
   /** Asks each logging upstream for the most verbose level a session set. */
   async applyLogLevels(): Promise<void> {
-    const level = upstreamLogLevel(this.sessions);
-    await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, level, this.sentLogLevels)));
+    await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, this.logLevelFor(upstream), this.sentLogLevels)));
+  }
+
+  /** The most verbose level a session that may reach the upstream asked for (a token's, only of its servers). */
+  private logLevelFor(upstream: Upstream): string | undefined {
+    return upstreamLogLevel([...this.sessions].filter((session) => session.routing.upstreams.has(upstream.name)));
   }
 
   /** Each upstream's prompts and resources as clients may see them (rc `pin`: app/drift-guard.ts). */
@@ -267,7 +271,7 @@ export class Gateway implements Hub {
       this.subscriptions.renew(u);
       // A (re)started process knows no level yet.
       this.sentLogLevels.delete(u);
-      void sendLogLevel(u, upstreamLogLevel(this.sessions), this.sentLogLevels);
+      void sendLogLevel(u, this.logLevelFor(u), this.sentLogLevels);
       if (u.primitives.prompts.length > 0) this.primitivesChanged('prompts');
       if (u.primitives.resources.length > 0 || u.primitives.templates.length > 0) this.primitivesChanged('resources');
     };

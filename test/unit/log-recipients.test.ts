@@ -107,4 +107,28 @@ describe('upstream log lines: who hears them', () => {
     expect(bystander.logs).toEqual(['notes: idle']);
     expect([...a.logs, ...b.logs]).not.toContain('notes: one of two calls');
   });
+
+  it('a token\'s logging/setLevel reaches only the servers of its modes', async () => {
+    const config = resolveConfig({
+      groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
+      modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
+      defaultMode: 'notes',
+      strategy: 'hybrid',
+    });
+    const levels: Record<string, string[]> = { notes: [], vault: [] };
+    const app = (name: 'notes' | 'vault', tool: string) => {
+      const server = loggingApp(tool);
+      server.server.setRequestHandler('logging/setLevel', (request) => {
+        levels[name].push(request.params.level);
+        return {};
+      });
+      return server;
+    };
+    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', app('notes', 'read_note')), inProcessUpstream('vault', app('vault', 'open_vault'))] });
+    await gateway.start();
+    cleanups.push(() => gateway.close());
+    const client = await inMemoryClient((t) => gateway.createSession({ boundary: boundaryOf({ tokenModes: ['notes'], tokenLabel: 'ci' }) }).connect(t), { name: 'log-levels', cleanups });
+    await client.setLoggingLevel('debug');
+    expect(levels).toEqual({ notes: ['debug'], vault: [] });
+  });
 });
