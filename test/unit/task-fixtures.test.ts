@@ -39,6 +39,7 @@ const SETS = [
   { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['blind'] },
   { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
   { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
+  { file: 'tasks/ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['dev'] },
 ];
@@ -53,6 +54,7 @@ const PHRASE_SETS = [
   { file: 'tasks/backoffice-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/ops-life-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-intents.json', splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-intents.json', splits: ['dev'] },
 ];
