@@ -115,7 +115,7 @@ describe('upstream log lines: who hears them', () => {
       defaultMode: 'notes',
       strategy: 'hybrid',
     });
-    const levels: Record<string, string[]> = { notes: [], vault: [] };
+    const levels: Record<'notes' | 'vault', string[]> = { notes: [], vault: [] };
     const app = (name: 'notes' | 'vault', tool: string) => {
       const server = loggingApp(tool);
       server.server.setRequestHandler('logging/setLevel', (request) => {
