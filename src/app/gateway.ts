@@ -13,7 +13,7 @@ import { own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
-import { forwardClientRequest, causingSession, reflectedCapabilities } from '../callers/client-requests.js';
+import { forwardClientRequest, logRecipient, reflectedCapabilities } from '../callers/client-requests.js';
 import type { Hub, OpenSession } from '../callers/hub.js';
 import { InputRounds } from '../callers/input-rounds.js';
 import { openSession, sessionRoute, type FrontSession, type SessionOptions } from '../callers/session.js';
@@ -161,8 +161,12 @@ export class Gateway implements Hub {
 
   /** Asks each logging upstream for the most verbose level a session set. */
   async applyLogLevels(): Promise<void> {
-    const level = upstreamLogLevel(this.sessions);
-    await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, level, this.sentLogLevels)));
+    await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, this.logLevelFor(upstream), this.sentLogLevels)));
+  }
+
+  /** The most verbose level a session that may reach the upstream asked for (a token's, only of its servers). */
+  private logLevelFor(upstream: Upstream): string | undefined {
+    return upstreamLogLevel([...this.sessions].filter((session) => session.routing.upstreams.has(upstream.name)));
   }
 
   /** Each upstream's prompts and resources as clients may see them (rc `pin`: app/drift-guard.ts). */
@@ -268,7 +272,7 @@ export class Gateway implements Hub {
       this.subscriptions.renew(u);
       // A (re)started process knows no level yet.
       this.sentLogLevels.delete(u);
-      void sendLogLevel(u, upstreamLogLevel(this.sessions), this.sentLogLevels);
+      void sendLogLevel(u, this.logLevelFor(u), this.sentLogLevels);
       if (u.primitives.prompts.length > 0) this.primitivesChanged('prompts');
       if (u.primitives.resources.length > 0 || u.primitives.templates.length > 0) this.primitivesChanged('resources');
     };
@@ -298,7 +302,12 @@ export class Gateway implements Hub {
     }
   }
 
-  /** Log messages go to the causing session (or every session); resources/updated to subscribers. */
+  /**
+   * A log line goes to the session whose call caused it, to nobody while calls of several callers
+   * are in flight there (client-requests.ts logRecipient), else to every session that may reach
+   * the upstream (a token's session hears only its modes' servers, as it lists only their prompts
+   * and resources); resources/updated to subscribers.
+   */
   private upstreamNotification(upstream: Upstream, notification: Notification): void {
     const params = notification.params as Record<string, unknown> | undefined;
     if (notification.method === 'notifications/resources/updated') {
@@ -307,9 +316,10 @@ export class Gateway implements Hub {
       return;
     }
     if (notification.method !== 'notifications/message') return;
-    const found = causingSession(upstream, this.sessions);
-    if (found && 'session' in found && found.origin) deliverLog(found.session, upstream.name, params, found.origin.requestId);
-    else for (const session of this.sessions) deliverLog(session, upstream.name, params, undefined);
+    const recipient = logRecipient(upstream, this.sessions);
+    if (recipient === 'everyone') {
+      for (const session of this.sessions) if (session.routing.upstreams.has(upstream.name)) deliverLog(session, upstream.name, params, undefined);
+    } else if (recipient) deliverLog(recipient.session, upstream.name, params, recipient.origin.requestId);
   }
 
   private build(): Catalog {

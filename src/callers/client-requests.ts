@@ -73,6 +73,22 @@ export function causingSession<S extends SessionLink>(upstream: Upstream, sessio
 }
 
 /**
+ * Who hears an upstream's log line (notifications/message): the session whose calls are in flight
+ * there (the latest of them), when only one caller's are; nobody when calls of several callers, or
+ * of a 2026-07-28 request (no session to hear it), are in flight: the line belongs to one of
+ * those calls and never to a bystander; with no call in flight, a line no call caused: `everyone`
+ * (every session that may reach the upstream).
+ */
+export function logRecipient<S extends SessionLink>(upstream: Upstream, sessions: ReadonlySet<S>): { session: S; origin: CallOrigin } | 'everyone' | undefined {
+  const origins = possibleCauses(upstream);
+  const latest = origins[origins.length - 1];
+  if (!latest) return 'everyone';
+  const session = latest.session as S;
+  if (!sessions.has(session) || origins.some((origin) => origin.session !== session)) return undefined;
+  return { session, origin: latest };
+}
+
+/**
  * A 2026-07-28 request in flight on an upstream (callers/request.ts): it has no channel for
  * server-to-client requests, so one it caused is answered through the request itself (an input
  * round, or -32021 when its client did not declare the capability), never handed to another

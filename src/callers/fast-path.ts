@@ -24,9 +24,9 @@ export function fastPath(caller: Caller, message: unknown, relay: FrontRelay, ad
   const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
   const route = fastRoute(caller, message.method, params, advertised);
   if (!route || route.upstream.status !== 'ready') return false;
-  relay.send({ id: message.id, upstream: route.upstream, method: message.method, params: route.params, progressToken: token, origin: caller.origin(message.id), failure: route.failure });
+  const sent = relay.send({ id: message.id, upstream: route.upstream, method: message.method, params: route.params, progressToken: token, origin: caller.origin(message.id), failure: route.failure });
   // Bookkeeping after the request is on its way: off the path between reading it and writing it on.
-  route.record?.();
+  if (sent) route.record?.();
   return true;
 }
 

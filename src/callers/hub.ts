@@ -32,6 +32,8 @@ export interface Hub extends CatalogHub, RoutingContext {
 
 /** A 2025 session as the gateway keeps it: told of reloads, catalog rebuilds and upstream list changes. */
 export interface OpenSession extends SessionLink {
+  /** The upstreams this session may reach (a token's servers only): what it may hear from. */
+  readonly routing: Pick<RoutingContext, 'upstreams'>;
   /** After a config reload: keeps its mode and groups where they still fit; a fixed mode gone ends it. */
   reconfigure(): void;
   /** After the catalog was rebuilt: checks its list (list_changed only when it changed). */

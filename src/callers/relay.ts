@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, type RequestId } from '../protocol/jsonrpc.js';
 import type { RelayFailure } from '../handlers/caller.js';
 
 /** Requests one session may have in flight on the relay (a bound on memory, not on work). */
@@ -58,9 +58,16 @@ export class FrontRelay {
     this.inflight.clear();
   }
 
-  send(request: RelayRequest): void {
+  /** Relays the request; false when it was refused instead (its id is already in flight). */
+  send(request: RelayRequest): boolean {
     const { id, progressToken: token } = request;
     const transport = this.transport;
+    // Ids tell a session's requests in flight apart (and count them): one reused would replace
+    // the first, which ran on upstream unanswered and uncounted.
+    if (this.inflight.has(id)) {
+      void transport.send(errorEnvelope(id, ErrorCode.InvalidRequest, 'Invalid Request: a request with this id is already in flight')).catch(() => {});
+      return false;
+    }
     const onProgress =
       token === undefined
         ? undefined
@@ -90,5 +97,6 @@ export class FrontRelay {
       raw && ((prefix) => finish(() => raw.sendRawLine(`${prefix},"id":${JSON.stringify(id)}}`))),
       { method: request.method, origin: request.origin },
     );
+    return true;
   }
 }

@@ -97,11 +97,13 @@ export class FrontSession extends CallerBase implements OpenSession {
     const front: CallerFront<FrontSession> = { era: 'legacy', callerOf: () => this, run: (_caller, ctx: ServerContext, _subject, work) => work(callContext(ctx)) };
     registerPrimitives(this.server, front, { prompts: capabilities.prompts !== undefined, completions: capabilities.completions !== undefined });
     if (capabilities.logging) registerLogging(this.server, front);
-    this.server.setNotificationHandler('notifications/roots/list_changed', () => forwardRootsChanged(this, hub.upstreams.values()));
+    // Roots go only to the servers this session may reach (a token's servers), and only those
+    // make it the session their own requests go to.
+    this.server.setNotificationHandler('notifications/roots/list_changed', () => forwardRootsChanged(this, this.routing.upstreams.values()));
     this.server.oninitialized = () => {
       this.resolvedStrategy = servedStrategy(this.route.strategy ?? hub.config.strategy, 'legacy', this.server.getClientVersion()?.name);
       this.toolList.mark();
-      if (this.clientCapabilities()?.roots) offerRoots(this, hub.upstreams.values(), hub.sessions);
+      if (this.clientCapabilities()?.roots) offerRoots(this, this.routing.upstreams.values(), hub.sessions);
     };
     this.toolList.mark();
   }

@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { RE2JS } from 're2js';
 import type { ToolDefinition } from '../catalog/catalog.js';
+import { capText } from '../util/bounds.js';
 import { linearRegExp } from '../util/linear-regexp.js';
 
 /** Loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
@@ -8,8 +9,21 @@ let ajv: Promise<Ajv> | undefined;
 const compiled = new WeakMap<object, ValidateFunction | null>();
 
 /**
+ * Problems an answer names at most, the rest counted: the model reads them, and one argument of a
+ * million wrong items (or an upstream enum of 40,000 values, or 40,000 required properties) made
+ * an answer of tens of MB.
+ */
+export const MAX_PROBLEMS = 20;
+/** Characters of one problem at most (its path holds the model's keys, its values the upstream's). */
+export const MAX_PROBLEM_CHARS = 300;
+/** Allowed values an enum problem names at most, in about this many characters (describe_tools gives the schema). */
+const ENUM_VALUES_SHOWN = 10;
+const ENUM_TEXT_CHARS = 160;
+
+/**
  * Checks tool arguments against the tool's JSON Schema. Returns one line per failing field, sorted
- * (`owner: required property is missing`), or an empty list when they fit. A schema ajv cannot
+ * (`owner: required property is missing`), at most MAX_PROBLEMS of them and a last line counting
+ * the rest, each at most MAX_PROBLEM_CHARS; or an empty list when they fit. A schema ajv cannot
  * compile is not enforced (the upstream still validates).
  */
 export async function argumentProblems(tool: ToolDefinition, args: unknown): Promise<string[]> {
@@ -29,7 +43,14 @@ export async function argumentProblems(tool: ToolDefinition, args: unknown): Pro
     compiled.set(tool.inputSchema, validate);
   }
   if (!validate || validate(args)) return [];
-  return [...new Set((validate.errors ?? []).map(describe))].sort();
+  const errors = validate.errors ?? [];
+  const shown = new Set<string>();
+  let read = 0;
+  for (; read < errors.length && shown.size < MAX_PROBLEMS; read++) shown.add(capText(describe(errors[read] as ErrorObject), MAX_PROBLEM_CHARS, 'problem'));
+  const problems = [...shown].sort();
+  const rest = errors.length - read;
+  if (rest > 0) problems.push(`… and ${rest} more problems (fix these first; describe_tools gives the schema)`);
+  return problems;
 }
 
 /** Patterns longer than this are left to the upstream (compiling one costs in its length). */
@@ -59,8 +80,19 @@ function describe(error: ErrorObject): string {
       return `${join(base, String(params.missingProperty))}: required property is missing`;
     case 'additionalProperties':
       return `${join(base, String(params.additionalProperty))}: unknown property`;
-    case 'enum':
-      return `${base || '(arguments)'}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'enum': {
+      const allowed = params.allowedValues as unknown[];
+      const shown: string[] = [];
+      let length = 0;
+      for (const value of allowed.slice(0, ENUM_VALUES_SHOWN)) {
+        const text = capText(JSON.stringify(value) ?? String(value), 60, 'value');
+        if (shown.length > 0 && length + text.length > ENUM_TEXT_CHARS) break;
+        shown.push(text);
+        length += text.length + 2;
+      }
+      const more = shown.length < allowed.length ? `, … (${allowed.length} values)` : '';
+      return `${base || '(arguments)'}: must be one of ${shown.join(', ')}${more}`;
+    }
     default:
       return `${base || '(arguments)'}: ${error.message ?? error.keyword}`;
   }

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { MAX_MESSAGE_DEPTH, nestedDeeperThan } from '../util/bounds.js';
 
 /**
  * JSON-RPC as lazytools reads and writes it outside an SDK server: loose shapes for the hot path
@@ -92,4 +93,12 @@ export function answerId(message: unknown): string | number | null {
 /** A JSON-RPC error response, for answers written outside an SDK server (id null when unknown). */
 export function errorEnvelope(id: string | number | null, code: number, message: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage;
+}
+
+/**
+ * Why a message from outside (a client's or an upstream's) is refused for its nesting, or
+ * undefined: passed on, it is serialized again, which past MAX_MESSAGE_DEPTH overflows the stack.
+ */
+export function tooDeep(message: unknown): string | undefined {
+  return nestedDeeperThan(message, MAX_MESSAGE_DEPTH) ? `Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep` : undefined;
 }

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { answerId, errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
 import { LineReader, serialize } from '../protocol/lines.js';
 
 /**
@@ -28,6 +29,13 @@ export class StdioFrontTransport implements Transport {
   tap: { inbound(message: JSONRPCMessage): void; outbound(message: JSONRPCMessage): boolean } | undefined;
   private readonly reader = new LineReader(
     (message) => {
+      // Passed on, a message is serialized again: too deep, that overflows the stack.
+      const deep = tooDeep(message);
+      if (deep !== undefined) {
+        const id = answerId(message);
+        if (id !== null) void this.send(errorEnvelope(id, ErrorCode.InvalidRequest, deep)).catch(() => {});
+        return;
+      }
       this.tap?.inbound(message);
       this.onmessage?.(message);
     },

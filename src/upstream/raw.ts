@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
-import { isNotification, isRequest, isResponse } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, isNotification, isRequest, isResponse, tooDeep } from '../protocol/jsonrpc.js';
+import { MAX_MESSAGE_DEPTH } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
 import { RateLimit } from '../util/rate-limit.js';
@@ -62,6 +63,9 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
   transport.onmessage = (incoming, extra) => {
     const unasked = unaskedMethod(incoming, calls);
     if (unasked !== undefined && handlers.gated(unasked)) return;
+    // What is passed on is serialized again; answers to the SDK's own requests (lists, on numeric
+    // ids) are not, and the lists' too-deep entries are left out one by one (catalog/admit.ts).
+    if (!sdkAnswer(incoming) && tooDeep(incoming) !== undefined) return refuseDeep(server, incoming, calls, handlers, transport);
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
     const message = redactValue(incoming);
     const mixed = message as { id?: unknown; method?: unknown };
@@ -96,6 +100,23 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     }
     sdkMessage?.(message, extra);
   };
+}
+
+/** An answer to a request of the SDK client's own (numeric ids; ours are `lt-N`). */
+function sdkAnswer(message: JSONRPCMessage): boolean {
+  return isResponse(message) && typeof message.id === 'number';
+}
+
+/**
+ * A message nested too deep to pass on (protocol/jsonrpc tooDeep): an answer to one of our calls
+ * fails it, a request is answered with an error, anything else is dropped with a warning.
+ */
+function refuseDeep(server: string, message: JSONRPCMessage, calls: CallTable, handlers: RawHandlers, transport: Transport): void {
+  const problem = `upstream "${server}" sent a message nested more than ${MAX_MESSAGE_DEPTH} levels deep`;
+  const id = (message as { id?: unknown }).id;
+  if (isResponse(message) && typeof id === 'string' && calls.has(id)) calls.settle(id, new UpstreamError(server, problem));
+  else if (isRequest(message)) void transport.send(errorEnvelope(message.id, ErrorCode.InvalidRequest, problem)).catch(() => {});
+  else handlers.warn(`${problem}: dropped`);
 }
 
 /**

@@ -27,6 +27,38 @@ export function valueTooBig(value: unknown, maxDepth = MAX_VALUE_DEPTH, maxNodes
   return undefined;
 }
 
+/**
+ * Deepest nesting of one whole JSON-RPC message taken from a client or an upstream. JSON.parse
+ * takes any depth, but a message re-serialized on its way on (JSON.stringify, redaction) overflowed
+ * the stack from about 5,000 levels: a 10 KB client line, or an upstream's result or log line,
+ * ended the gateway. Real messages stay under 40 levels (tool definitions are bounded at 64).
+ */
+export const MAX_MESSAGE_DEPTH = 512;
+
+/**
+ * True when `value` nests objects and arrays deeper than `max` levels: an iterative walk that
+ * stops at the first such level (its cost is the value's size at most, never its depth).
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const items: object[] = [value];
+  const depths: number[] = [1];
+  const visit = (child: unknown, depth: number) => {
+    if (child === null || typeof child !== 'object') return;
+    items.push(child);
+    depths.push(depth);
+  };
+  // On every message read: plain loops, no array of children made per object.
+  while (items.length > 0) {
+    const item = items.pop() as Record<string, unknown>;
+    const depth = depths.pop() as number;
+    if (depth > max) return true;
+    if (Array.isArray(item)) for (let i = 0; i < item.length; i++) visit(item[i], depth + 1);
+    else for (const key in item) if (Object.hasOwn(item, key)) visit(item[key], depth + 1);
+  }
+  return false;
+}
+
 /** `text` cut to `max` characters with a note saying so (a whole code point is kept or dropped). */
 export function capText(text: string, max: number, what: string): string {
   if (text.length <= max) return text;

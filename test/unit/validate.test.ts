@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
-import { argumentProblems } from '../../src/handlers/validate.js';
+import { argumentProblems, MAX_PROBLEM_CHARS, MAX_PROBLEMS } from '../../src/handlers/validate.js';
 
 const tool = (inputSchema: Record<string, unknown>): ToolDefinition => ({ name: 't', inputSchema: inputSchema as ToolDefinition['inputSchema'] });
 
@@ -53,5 +53,28 @@ describe('execute_tool argument validation', () => {
     const broken = tool({ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } });
     expect(await argumentProblems(broken, { a: 'anything' })).toEqual([]);
     expect(await argumentProblems(tool({ type: 'no-such-type' }), 1)).toEqual([]);
+  });
+
+  it('stays bounded whatever the arguments or the schema: at most MAX_PROBLEMS lines, each cut, the rest counted', async () => {
+    // An argument of 200,000 wrong items answered 200,000 lines (a million: 30 MB); an upstream
+    // enum of 40,000 values, or 40,000 required properties, several MB; a 1 MB key, 1 MB.
+    const list = tool({ type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } } });
+    const values = Array.from({ length: 40_000 }, (_, i) => `value-${i}-${'x'.repeat(200)}`);
+    const cases: Array<[ToolDefinition, unknown]> = [
+      [list, { items: new Array(200_000).fill(1) }],
+      [tool({ type: 'object', properties: { v: { enum: values } } }), { v: 'nope' }],
+      [tool({ type: 'object', required: Array.from({ length: 40_000 }, (_, i) => `field_${i}_${'y'.repeat(100)}`) }), {}],
+      [tool({ type: 'object', additionalProperties: false }), { ['k'.repeat(1_000_000)]: 1 }],
+    ];
+    for (const [schema, args] of cases) {
+      const problems = await argumentProblems(schema, args);
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems.length).toBeLessThanOrEqual(MAX_PROBLEMS + 1);
+      for (const problem of problems) expect(problem.length).toBeLessThanOrEqual(MAX_PROBLEM_CHARS + 60);
+    }
+    const items = await argumentProblems(list, { items: new Array(200_000).fill(1) });
+    expect(items.slice(0, 2)).toEqual(['items[0]: must be string', 'items[10]: must be string']);
+    expect(items.at(-1)).toBe('… and 199980 more problems (fix these first; describe_tools gives the schema)');
+    expect((await argumentProblems(cases[1]![0], { v: 'nope' }))[0]).toMatch(/^v: must be one of "value-0-x+… \[value cut by lazytools at 60 characters\], … \(40000 values\)$/);
   });
 });

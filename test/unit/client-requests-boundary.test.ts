@@ -1,0 +1,58 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Gateway } from '../../src/app/gateway.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { boundaryOf } from '../../src/focus/scope.js';
+import { cleanupAfterEach, inMemoryClient, inProcessUpstream } from '../harness/index.js';
+
+/**
+ * A client with roots gives them to the running upstreams no session reached yet, and becomes
+ * theirs (offerRoots): under a bearer token, only the upstreams its modes reach. A token of mode
+ * `notes` handed its roots to the `vault` server and became the session vault's own requests went
+ * to, so vault's elicitation reached a client that may not use vault (fails on the old main).
+ */
+
+const cleanups = cleanupAfterEach();
+
+function app(tool: string): McpServer {
+  const server = new McpServer({ name: tool, version: '1.0.0' });
+  server.registerTool(tool, { description: `${tool.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: tool }] }));
+  return server;
+}
+
+describe('roots and server requests under a bearer token', () => {
+  it('the token\'s roots and its client reach only the servers of its modes', async () => {
+    const config = resolveConfig({
+      groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
+      modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
+      defaultMode: 'notes',
+      strategy: 'hybrid',
+    });
+    const notes = app('read_note');
+    const vault = app('open_vault');
+    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes), inProcessUpstream('vault', vault)] });
+    await gateway.start();
+    cleanups.push(() => gateway.close());
+    const asked: string[] = [];
+    const client = await inMemoryClient((t) => gateway.createSession({ boundary: boundaryOf({ tokenModes: ['notes'], tokenLabel: 'ci' }) }).connect(t), {
+      name: 'client-requests-boundary',
+      cleanups,
+      capabilities: { roots: { listChanged: true }, elicitation: {} },
+      prepare: (c) => {
+        c.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///home/ci/private', name: 'private' }] }));
+        c.setRequestHandler(ElicitRequestSchema, (request) => {
+          asked.push(request.params.message);
+          return { action: 'decline' };
+        });
+      },
+    });
+    // The control: the token's own server gets its roots.
+    await client.ping();
+    expect((await notes.server.listRoots()).roots.map((root) => root.uri)).toEqual(['file:///home/ci/private']);
+    expect((await vault.server.listRoots()).roots).toEqual([]);
+    await expect(vault.server.elicitInput({ mode: 'form', message: 'vault: confirm the transfer', requestedSchema: { type: 'object', properties: {} } })).rejects.toThrow();
+    expect(asked).toEqual([]);
+  });
+});
