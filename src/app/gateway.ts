@@ -59,7 +59,6 @@ export class Gateway implements Hub {
   warnings: string[] = [];
   /** Set when the rc says `usage: true`. */
   readonly usage: UsageRecorder | undefined;
-  private index: SearchIndex | undefined;
   private semantic: EmbeddingSearch | undefined;
   /** Tools held back because they drifted from the lock under rc `pin` (by exposed name and id), with why: a call names the reason. */
   driftHeld: ReadonlyMap<string, string> = new Map();
@@ -174,10 +173,9 @@ export class Gateway implements Hub {
     return [...this.upstreams.values()].map((upstream) => this.drift.primitives(upstream, this.config.pin));
   }
 
-  /** The search index over the current catalog (built on first use). */
+  /** The search index over the current catalog (built on first use, once per catalog: catalogIndex). */
   get search(): SearchIndex {
-    this.index ??= catalogIndex(this.catalog);
-    return this.index;
+    return catalogIndex(this.catalog);
   }
 
   /** Meaning for search from rc `discovery.embeddings` over the current catalog (set up on first use), or undefined. */
@@ -206,7 +204,7 @@ export class Gateway implements Hub {
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     this.catalog = this.build();
-    this.index = this.semantic = undefined;
+    this.semantic = undefined;
     for (const session of this.sessions) session.catalogChanged();
     this.listsChanged('tools');
   }
@@ -241,7 +239,7 @@ export class Gateway implements Hub {
     const started = await Promise.allSettled(starting.map((u) => u.start()));
     for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
     this.catalog = this.build();
-    this.index = this.semantic = undefined;
+    this.semantic = undefined;
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     for (const session of this.sessions) session.reconfigure();
