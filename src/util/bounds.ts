@@ -15,14 +15,25 @@ export const MAX_VALUE_NODES = 50_000;
  * walk is iterative and stops at the first bound crossed, so its own cost is bounded too.
  */
 export function valueTooBig(value: unknown, maxDepth = MAX_VALUE_DEPTH, maxNodes = MAX_VALUE_NODES): string | undefined {
-  const stack: Array<[unknown, number]> = [[value, 1]];
+  // Read on every message too (nestedDeeperThan): two stacks and plain loops, no pair or array
+  // of children made per value; with no bound on their number, scalars are not even stacked.
+  const items: unknown[] = [value];
+  const depths: number[] = [1];
+  const counted = Number.isFinite(maxNodes);
+  const push = (child: unknown, depth: number) => {
+    if (!counted && (child === null || typeof child !== 'object')) return;
+    items.push(child);
+    depths.push(depth);
+  };
   let nodes = 0;
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
+  while (items.length > 0) {
+    const item = items.pop();
+    const depth = depths.pop() as number;
     if (++nodes > maxNodes) return `more than ${maxNodes} values`;
     if (item === null || typeof item !== 'object') continue;
     if (depth > maxDepth) return `nested more than ${maxDepth} levels deep`;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+    if (Array.isArray(item)) for (let i = 0; i < item.length; i++) push(item[i], depth + 1);
+    else for (const key in item) if (Object.hasOwn(item, key)) push((item as Record<string, unknown>)[key], depth + 1);
   }
   return undefined;
 }
@@ -35,28 +46,9 @@ export function valueTooBig(value: unknown, maxDepth = MAX_VALUE_DEPTH, maxNodes
  */
 export const MAX_MESSAGE_DEPTH = 512;
 
-/**
- * True when `value` nests objects and arrays deeper than `max` levels: an iterative walk that
- * stops at the first such level (its cost is the value's size at most, never its depth).
- */
+/** True when `value` nests objects and arrays deeper than `max` levels (valueTooBig's walk, with no bound on its size). */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  const items: object[] = [value];
-  const depths: number[] = [1];
-  const visit = (child: unknown, depth: number) => {
-    if (child === null || typeof child !== 'object') return;
-    items.push(child);
-    depths.push(depth);
-  };
-  // On every message read: plain loops, no array of children made per object.
-  while (items.length > 0) {
-    const item = items.pop() as Record<string, unknown>;
-    const depth = depths.pop() as number;
-    if (depth > max) return true;
-    if (Array.isArray(item)) for (let i = 0; i < item.length; i++) visit(item[i], depth + 1);
-    else for (const key in item) if (Object.hasOwn(item, key)) visit(item[key], depth + 1);
-  }
-  return false;
+  return valueTooBig(value, max, Number.POSITIVE_INFINITY) !== undefined;
 }
 
 /** `text` cut to `max` characters with a note saying so (a whole code point is kept or dropped). */
