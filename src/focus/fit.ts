@@ -4,12 +4,16 @@ import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
+import { clipText } from '../util/bounds.js';
 import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { servedStrategy } from './scope.js';
 import { modeProfile } from './profile.js';
 import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
 import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
 import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
+
+/** Characters of a typical task `status --explain` quotes: rc tasks may be any length. */
+const TASK_QUOTE = 60;
 
 /** A tool of the mode that its list leaves out to stay within budget (a contract: `status --json`). */
 export interface HeldBack {
@@ -149,7 +153,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     if (coverage) {
       const value = round(Math.min(COVERAGE_CAP, coverage.score));
       scoring.priority = round(scoring.priority + value);
-      scoring.signals.push([value, () => `a typical task of the mode finds it ("${clip(coverage.task)}")`]);
+      scoring.signals.push([value, () => `a typical task of the mode finds it ("${clipText(coverage.task, TASK_QUOTE)}")`]);
     }
     if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
     if (filled.has(tool.id)) {
@@ -330,9 +334,4 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: R
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
-}
-
-/** A task as `status --explain` quotes it: rc tasks may be any length. */
-function clip(task: string): string {
-  return task.length > 60 ? `${task.slice(0, 57)}...` : task;
 }

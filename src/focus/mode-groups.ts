@@ -4,6 +4,7 @@ import { modeGroupName, NameTable, wireName } from '../groups/names.js';
 import type { Group } from '../groups/wire.js';
 import { chunks, MAX_LEAF, type GroupEntry, type GroupView } from './group-view.js';
 import { boundaryAllowsMode, modeShows, usedInMode, type PolicySubject } from './policy.js';
+import { clipText } from '../util/bounds.js';
 
 /**
  * Modes as navigation groups of the draft extension `io.modelcontextprotocol/groups`: each mode
@@ -115,14 +116,14 @@ function coverOf(view: GroupView, root: Group, needed: ReadonlySet<string>): { g
 /** "Mode security_review (read-only): … Its tools here: 12 in 3 groups, 5 in tools/list." (one line, bounded) */
 function modeDescription(mode: ResolvedMode, scoped: number, groups: number, shown: number): string {
   const said = mode.description.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
-  const text = said.length > DESCRIPTION_MAX ? `${said.slice(0, DESCRIPTION_MAX - 1)}…` : said;
+  const text = clipText(said, DESCRIPTION_MAX);
   const where = `${scoped} in ${groups === 1 ? '1 group' : `${groups} groups`}${shown > 0 ? `, ${shown} in tools/list` : ''}`;
   return `Mode ${shortName(mode)}${mode.readOnly ? ' (read-only)' : ''}${text === '' ? '' : `: ${text}`}. Its tools here: ${where}.`;
 }
 
 /** A mode's name as a model reads it in a description (an rc may name a mode at any length). */
 function shortName(mode: ResolvedMode): string {
-  return mode.name.length > NAME_MAX ? `${mode.name.slice(0, NAME_MAX - 1)}…` : mode.name;
+  return clipText(mode.name, NAME_MAX);
 }
 
 function groupBytes(group: Group): number {

@@ -10,6 +10,7 @@ import { resolveIntentIn } from '../focus/intent-catalog.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
+import { clipText } from '../util/bounds.js';
 import { textResult } from './results.js';
 import { callableTools } from './callable.js';
 import { reachOf, reachText } from './reach.js';
@@ -56,7 +57,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   const report = status(session);
   const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.length ?? 0;
   const lines = [
-    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clip(modeNamed(config, report.mode)?.description ?? '', 160)}`,
+    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clipText(modeNamed(config, report.mode)?.description ?? '', 160)}`,
     `Groups: ${someOf(report.groups, 8) || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
@@ -156,12 +157,12 @@ export const FOCUS_REPLY_MAX = 1_500;
 
 /** The reply's lines joined, cut to FOCUS_REPLY_MAX characters (rc text such as descriptions can be long). */
 export function boundedReply(lines: readonly string[]): string {
-  return clip(lines.join('\n'), FOCUS_REPLY_MAX);
+  return clipText(lines.join('\n'), FOCUS_REPLY_MAX);
 }
 
 /** ": +a, +b, -c" with at most NAMES_SHOWN names in all, added first. */
 function changeNames(added: readonly string[], removed: readonly string[]): string {
-  const names = [...added.map((name) => `+${clip(name, 64)}`), ...removed.map((name) => `-${clip(name, 64)}`)];
+  const names = [...added.map((name) => `+${clipText(name, 64)}`), ...removed.map((name) => `-${clipText(name, 64)}`)];
   if (names.length === 0) return '';
   const shown = names.slice(0, NAMES_SHOWN);
   return `: ${shown.join(', ')}${names.length > shown.length ? ', …' : ''}`;
@@ -173,9 +174,6 @@ function someOf(items: readonly string[], max: number): string {
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 /**
  * The status report: mode, groups, and what the client's list holds against the catalog, counted

@@ -51,6 +51,11 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return valueTooBig(value, max, Number.POSITIVE_INFINITY) !== undefined;
 }
 
+/** `text` in at most `max` characters: cut with an ellipsis when longer (a line a model or a person reads, not a value). */
+export function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 /** `text` cut to `max` characters with a note saying so (a whole code point is kept or dropped). */
 export function capText(text: string, max: number, what: string): string {
   if (text.length <= max) return text;
