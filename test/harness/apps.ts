@@ -5,11 +5,12 @@ import { silentLogger } from '../../src/util/log.js';
 
 /**
  * A small in-process v2 server with argument-less tools, each answering its own name: `tools`
- * maps a tool name to whether it is read-only (`readOnlyHint`). For curate() tests of groups,
- * modes and policy, where what the tools do does not matter.
+ * maps a tool name to whether it is read-only (`readOnlyHint`). For curate() and Gateway tests of
+ * groups, modes, policy and routing, where what the tools do does not matter; `logging` declares
+ * the logging capability (for tests of who hears its log lines).
  */
-export function namedToolsApp(tools: Readonly<Record<string, boolean>>): McpServer {
-  const server = new McpServer({ name: 'app', version: '1.0.0' });
+export function namedToolsApp(tools: Readonly<Record<string, boolean>>, options: { logging?: boolean } = {}): McpServer {
+  const server = new McpServer({ name: 'app', version: '1.0.0' }, options.logging ? { capabilities: { logging: {} } } : undefined);
   for (const [name, readOnly] of Object.entries(tools))
     server.registerTool(name, { description: `${name.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: readOnly } }, () => ({ content: [{ type: 'text', text: name }] }));
   return server;

@@ -1,11 +1,9 @@
-import { McpServer } from '@modelcontextprotocol/server';
 import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, inMemoryClient, inProcessUpstream } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp } from '../harness/index.js';
 
 /**
  * A client with roots gives them to the running upstreams no session reached yet, and becomes
@@ -16,12 +14,6 @@ import { cleanupAfterEach, inMemoryClient, inProcessUpstream } from '../harness/
 
 const cleanups = cleanupAfterEach();
 
-function app(tool: string): McpServer {
-  const server = new McpServer({ name: tool, version: '1.0.0' });
-  server.registerTool(tool, { description: `${tool.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: tool }] }));
-  return server;
-}
-
 describe('roots and server requests under a bearer token', () => {
   it('the token\'s roots and its client reach only the servers of its modes', async () => {
     const config = resolveConfig({
@@ -30,8 +22,8 @@ describe('roots and server requests under a bearer token', () => {
       defaultMode: 'notes',
       strategy: 'hybrid',
     });
-    const notes = app('read_note');
-    const vault = app('open_vault');
+    const notes = namedToolsApp({ read_note: true });
+    const vault = namedToolsApp({ open_vault: true });
     const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes), inProcessUpstream('vault', vault)] });
     await gateway.start();
     cleanups.push(() => gateway.close());

@@ -1,11 +1,11 @@
-import { McpServer } from '@modelcontextprotocol/server';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
+import type { RcConfig } from '../../src/config/schema.js';
 import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, inMemoryClient, inProcessUpstream } from '../harness/index.js';
+import { cleanupAfterEach, deferred, inMemoryClient, inProcessUpstream, namedToolsApp } from '../harness/index.js';
 
 /**
  * Who hears an upstream's log line. One that no call caused goes to every session: under a bearer
@@ -17,27 +17,25 @@ import { cleanupAfterEach, inMemoryClient, inProcessUpstream } from '../harness/
 
 const cleanups = cleanupAfterEach();
 
-function loggingApp(tool: string): McpServer {
-  const server = new McpServer({ name: tool, version: '1.0.0' }, { capabilities: { logging: {} } });
-  server.registerTool(tool, { description: `${tool.replace('_', ' ')}.`, inputSchema: z.object({}), annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: tool }] }));
-  return server;
-}
+const loggingApp = (tool: string) => namedToolsApp({ [tool]: true }, { logging: true });
+
+/** Two servers, each the only one of its mode: a token of `notes` may never reach `vault`. */
+const TWO_SERVERS: RcConfig = {
+  groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
+  modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
+  defaultMode: 'notes',
+  strategy: 'hybrid',
+};
 
 describe('upstream log lines: who hears them', () => {
   it('a log line of a server outside the token\'s modes reaches only sessions that may use that server', async () => {
-    const config = resolveConfig({
-      groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
-      modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
-      defaultMode: 'notes',
-      strategy: 'hybrid',
-    });
+    const config = resolveConfig(TWO_SERVERS);
     const notes = loggingApp('read_note');
     const vault = loggingApp('open_vault');
     const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes), inProcessUpstream('vault', vault)] });
     await gateway.start();
     cleanups.push(() => gateway.close());
-    let heard!: () => void;
-    const adminHeard = new Promise<void>((resolve) => (heard = resolve));
+    const adminHeard = deferred();
     const open = (boundary?: ReturnType<typeof boundaryOf>) => {
       const logs: unknown[] = [];
       const client = inMemoryClient((t) => gateway.createSession(boundary ? { boundary } : {}).connect(t), {
@@ -46,7 +44,7 @@ describe('upstream log lines: who hears them', () => {
         prepare: (c) =>
           c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
             logs.push(n.params.data);
-            if (!boundary && n.params.data === 'notes: indexed') heard();
+            if (!boundary && n.params.data === 'notes: indexed') adminHeard.resolve();
           }),
       });
       return { client, logs };
@@ -56,7 +54,7 @@ describe('upstream log lines: who hears them', () => {
     const [bounded] = await Promise.all([token.client, admin.client]);
     await vault.server.sendLoggingMessage({ level: 'info', data: 'vault: rotated the root key' });
     await notes.server.sendLoggingMessage({ level: 'info', data: 'notes: indexed' });
-    await adminHeard;
+    await adminHeard.promise;
     // The token's session was written to in the same turn; a round trip on its transport flushes it.
     await bounded.ping();
     expect(admin.logs).toEqual(expect.arrayContaining(['vault: rotated the root key', 'notes: indexed']));
@@ -66,21 +64,18 @@ describe('upstream log lines: who hears them', () => {
   it('a line sent while two sessions\' calls are in flight reaches neither a bystander nor a guess', async () => {
     const config = resolveConfig({ groups: { notes: { servers: ['notes'] } }, modes: { notes: { groups: ['notes'] } }, defaultMode: 'notes', strategy: 'hybrid' });
     const notes = loggingApp('read_note');
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = deferred();
     let started = 0;
-    let bothStarted!: () => void;
-    const inFlight = new Promise<void>((resolve) => (bothStarted = resolve));
+    const inFlight = deferred();
     notes.registerTool('wait_note', { description: 'Wait for a note.', inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async () => {
-      if (++started === 2) bothStarted();
-      await gate;
+      if (++started === 2) inFlight.resolve();
+      await gate.promise;
       return { content: [{ type: 'text', text: 'waited' }] };
     });
     const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes)] });
     await gateway.start();
     cleanups.push(() => gateway.close());
-    let heard!: () => void;
-    const bystanderHeard = new Promise<void>((resolve) => (heard = resolve));
+    const bystanderHeard = deferred();
     const open = async (name: string) => {
       const logs: unknown[] = [];
       const client = await inMemoryClient((t) => gateway.createSession({}).connect(t), {
@@ -89,32 +84,27 @@ describe('upstream log lines: who hears them', () => {
         prepare: (c) =>
           c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
             logs.push(n.params.data);
-            if (name === 'bystander' && n.params.data === 'notes: idle') heard();
+            if (name === 'bystander' && n.params.data === 'notes: idle') bystanderHeard.resolve();
           }),
       });
       return { client, logs };
     };
     const [a, b, bystander] = await Promise.all([open('a'), open('b'), open('bystander')]);
     const calls = [a.client.callTool({ name: 'wait_note', arguments: {} }), b.client.callTool({ name: 'wait_note', arguments: {} })];
-    await inFlight;
+    await inFlight.promise;
     await notes.server.sendLoggingMessage({ level: 'info', data: 'notes: one of two calls' });
-    release();
+    gate.resolve();
     await Promise.all(calls);
     // With no call in flight, a line is everyone's: the bystander hears it, after the first one.
     await notes.server.sendLoggingMessage({ level: 'info', data: 'notes: idle' });
-    await bystanderHeard;
+    await bystanderHeard.promise;
     await Promise.all([a.client.ping(), b.client.ping()]);
     expect(bystander.logs).toEqual(['notes: idle']);
     expect([...a.logs, ...b.logs]).not.toContain('notes: one of two calls');
   });
 
   it('a token\'s logging/setLevel reaches only the servers of its modes', async () => {
-    const config = resolveConfig({
-      groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
-      modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
-      defaultMode: 'notes',
-      strategy: 'hybrid',
-    });
+    const config = resolveConfig(TWO_SERVERS);
     const levels: Record<'notes' | 'vault', string[]> = { notes: [], vault: [] };
     const app = (name: 'notes' | 'vault', tool: string) => {
       const server = loggingApp(tool);

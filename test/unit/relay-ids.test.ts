@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { cleanupAfterEach, inProcessUpstream } from '../harness/index.js';
+import { cleanupAfterEach, deferred, inProcessUpstream } from '../harness/index.js';
 
 /**
  * The relay keeps a session's requests in flight by the client's id, at most MAX_INFLIGHT. A
@@ -18,15 +18,13 @@ describe('relayed requests keep their ids apart', () => {
   it('a second request on an id still in flight is refused and never reaches the upstream', async () => {
     const config = resolveConfig({ groups: { notes: { servers: ['notes'] } }, modes: { notes: { groups: ['notes'] } }, defaultMode: 'notes', strategy: 'hybrid' });
     const notes = new McpServer({ name: 'notes', version: '1.0.0' });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = deferred();
     let calls = 0;
-    let firstArrived!: () => void;
-    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    const arrived = deferred();
     notes.registerTool('wait_note', { description: 'Wait for a note.', inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async () => {
       calls++;
-      firstArrived();
-      await gate;
+      arrived.resolve();
+      await gate.promise;
       return { content: [{ type: 'text', text: `call ${calls}` }] };
     });
     const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes)] });
@@ -51,14 +49,14 @@ describe('relayed requests keep their ids apart', () => {
     const call = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call', params: { name: 'wait_note', arguments: {} } };
     const done = answerTo(1);
     await client.send(call);
-    await arrived;
+    await arrived.promise;
     await client.send(call);
     // A ping behind it: the refusal, written at once, arrives first.
     const pinged = answerTo(2);
     await client.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     await pinged;
     expect(answers.filter((answer) => answer.id === 1)).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid Request: a request with this id is already in flight' } }]);
-    release();
+    gate.resolve();
     await done;
     expect(calls).toBe(1);
     expect(answers.find((answer) => answer.id === 1 && answer.result)).toMatchObject({ result: { content: [{ type: 'text', text: 'call 1' }] } });
