@@ -10,6 +10,10 @@ import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js'
 import type { Command } from './io.js';
 import { counted } from '../util/plural.js';
 import { warmEmbeddings } from './embeddings.js';
+import { outsideText } from '../util/redact.js';
+
+/** Characters of a drifted item's id `lock --check` prints (a server name and a tool, prompt or resource name). */
+const DRIFT_ID_MAX = 300;
 
 const lockFlags = {
   config: configFlag,
@@ -45,7 +49,8 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
       io.out(`${out} matches the upstreams`);
       return 0;
     }
-    for (const [kind, ids] of Object.entries(drift)) for (const id of ids) io.out(`${kind.padEnd(7)} ${id}`);
+    // An id carries an upstream's words (a prompt's name): its control characters are printed escaped, never run by the terminal.
+    for (const [kind, ids] of Object.entries(drift)) for (const id of ids) io.out(`${kind.padEnd(7)} ${outsideText(id, DRIFT_ID_MAX)}`);
     io.err(`${out} is out of date (${drift.added.length} added, ${drift.removed.length} removed, ${drift.changed.length} changed): run \`lazytools lock\``);
     return 1;
   }

@@ -68,12 +68,16 @@ describe('pin: true', () => {
       kitchen.instructions = 'Reviewed instructions.';
       kitchen.prompts = kitchen.prompts.map((prompt) => (prompt.name === 'test_simple_prompt' ? { ...prompt, description: 'As reviewed' } : prompt));
       kitchen.resources = kitchen.resources.slice(1);
+      // A name with a C1 control (CSI): printed as it came, it would recolour the user's terminal.
+      kitchen.prompts.push({ name: 'gone\u009b31m', description: 'Locked, no longer served' });
     });
     const check = runCli(['lock', '--check', '--config', file], { cwd: dir });
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('changed kitchen instructions');
     expect(check.stdout).toContain('changed kitchen prompt "test_simple_prompt"');
     expect(check.stdout).toMatch(/added {3}kitchen resource "[^"]+"/);
+    expect(check.stdout).toContain('removed kitchen prompt "gone\\u009b31m"');
+    expect(check.stdout).not.toContain('\u009b');
     const logger = recordingLogger();
     served = await serveHttpGateway(file, { logger });
     const client = await connect();
