@@ -1,9 +1,6 @@
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/app/gateway.js';
-import { resolveConfig } from '../../src/config/resolve.js';
-import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, deferred, inMemoryClient, inProcessUpstream, namedToolsApp } from '../harness/index.js';
+import { cleanupAfterEach, deferred, inMemoryClient, namedToolsApp, notesAndVaultGateway, notesToken } from '../harness/index.js';
 
 /**
  * Who hears that an upstream's prompts (or resources) changed: the sessions that list them. A
@@ -22,19 +19,11 @@ function promptingApp(tool: string) {
 
 describe('prompts list_changed: who hears it', () => {
   it('a server outside the token\'s modes changing its prompts tells only sessions that may use it', async () => {
-    const config = resolveConfig({
-      groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
-      modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
-      defaultMode: 'notes',
-      strategy: 'hybrid',
-    });
     const notes = promptingApp('read_note');
     const vault = promptingApp('open_vault');
-    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes), inProcessUpstream('vault', vault)] });
-    await gateway.start();
-    cleanups.push(() => gateway.close());
+    const gateway = await notesAndVaultGateway(notes, vault, cleanups);
     const adminHeardBoth = deferred();
-    const open = (boundary?: ReturnType<typeof boundaryOf>) => {
+    const open = (boundary?: ReturnType<typeof notesToken>) => {
       let heard = 0;
       const client = inMemoryClient((t) => gateway.createSession(boundary ? { boundary } : {}).connect(t), {
         name: 'prompts-boundary',
@@ -47,7 +36,7 @@ describe('prompts list_changed: who hears it', () => {
       });
       return { client, heard: () => heard };
     };
-    const token = open(boundaryOf({ tokenModes: ['notes'], tokenLabel: 'ci' }));
+    const token = open(notesToken());
     const admin = open();
     const [bounded] = await Promise.all([token.client, admin.client]);
     expect((await bounded.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['read_note_help']);
