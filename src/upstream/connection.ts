@@ -75,10 +75,19 @@ function describe(error: unknown, transport: Transport | undefined): string {
   if (transport instanceof StdioUpstreamTransport && transport.exit) {
     const { code, signal } = transport.exit;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    const stderr = transport.stderrSummary;
-    return `the process ${how} during start-up (${base})${stderr ? `; its stderr said:\n${outsideText(stderr, 1400)}` : ''}${brokenNpxCache(stderr)}`;
+    return `the process ${how} during start-up (${base})${stderrSaid(transport)}${brokenNpxCache(transport.stderrSummary)}`;
   }
   return base;
+}
+
+/**
+ * What a starting child wrote on stderr, as the tail of a start-up error (`; its stderr said:` and
+ * its last lines), or '' when it wrote nothing or is no process: a proxy that cannot reach its
+ * host says so there, and waits.
+ */
+export function stderrSaid(transport: Transport | undefined): string {
+  const stderr = transport instanceof StdioUpstreamTransport ? transport.stderrSummary : '';
+  return stderr ? `; its stderr said:\n${outsideText(stderr, 1400)}` : '';
 }
 
 /**

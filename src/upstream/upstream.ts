@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../util/log.js';
 import { limitWarnings } from '../util/rate-limit.js';
 import { awaitCall, CallTable, type CallDone, type CallHandle, type RawDone } from './calls.js';
 import { limitAsking, ROUTABLE_CAPABILITIES, type ClientHooks } from './client.js';
-import { openConnection, StartFailure } from './connection.js';
+import { openConnection, StartFailure, stderrSaid } from './connection.js';
 import { UpstreamError } from './error.js';
 import { createLifecycle, waitSeconds, type Lifecycle } from './lifecycle.js';
 import { ListWatch } from './lister.js';
@@ -152,7 +152,7 @@ export class Upstream extends UpstreamState {
     let timer: NodeJS.Timeout | undefined;
     const limit = this.startTimeoutMs;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new UpstreamError(this.name, `upstream "${this.name}" gave no answer within the start timeout (${limit} ms)`)), limit);
+      timer = setTimeout(() => reject(new UpstreamError(this.name, `upstream "${this.name}" gave no answer within the start timeout (${limit} ms)${stderrSaid(this.connecting)}`)), limit);
     });
     try {
       await Promise.race([started, late]);

@@ -65,7 +65,7 @@ describe('complete first answers', () => {
     const rc = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { servers: Record<string, unknown> };
     rc.servers = {
       memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
-      silent: { command: process.execPath, args: [FIXTURES.silent], startTimeout: 1500 },
+      silent: { command: process.execPath, args: [FIXTURES.silent], startTimeout: 1500, env: { SILENT_STDERR: 'getaddrinfo ENOTFOUND mcp.example.test' } },
     };
     writeFileSync(file, JSON.stringify(rc));
     const gateway = await serveHttpCli([], { cwd: dir });
@@ -74,7 +74,8 @@ describe('complete first answers', () => {
     try {
       const first = await client.listTools();
       expect(first.tools.map((tool) => tool.name)).toContain('create_entities');
-      await gateway.stderrMatching(/upstream "silent" gave no answer within the start timeout \(1500 ms\); serving the other servers without it/);
+      // What it wrote on stderr while it kept the start waiting says why.
+      await gateway.stderrMatching(/upstream "silent" gave no answer within the start timeout \(1500 ms\); its stderr said:\ngetaddrinfo ENOTFOUND mcp\.example\.test; serving the other servers without it/);
       const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as { content: Array<{ text: string }> };
       expect(status.content[0]?.text).toMatch(/Servers down: silent \(upstream "silent" gave no answer within the start timeout/);
     } finally {
