@@ -2,7 +2,8 @@ import { type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliStdio, FIXTURES, httpFixture, rcProject, text } from '../harness/index.js';
+import path from 'node:path';
+import { cliStdio, FIXTURES, httpFixture, rcProject, runCli, text } from '../harness/index.js';
 
 /**
  * What one answer of a remote (Streamable HTTP) upstream may hold of the gateway: as much as one
@@ -56,4 +57,26 @@ describe('remote upstream answers', () => {
       expect(text(result)).toContain('over 64 MiB');
     }
   }, TIMEOUT);
+});
+
+describe('a remote upstream that refuses with a hostile body', () => {
+  let upstream: { child: ChildProcess; url: string };
+
+  beforeAll(async () => {
+    upstream = await httpFixture(FIXTURES.hostileHttp, ['--refuse']);
+  });
+
+  afterAll(() => {
+    upstream?.child.kill();
+  });
+
+  it('reaches lazytools auth\'s terminal escaped and cut (it printed the 200 KB body raw)', () => {
+    const project = rcProject({ servers: { evil: { url: upstream.url, transport: 'streamable-http' } } });
+    const run = runCli(['auth', 'evil', '--no-browser', '--timeout', '5'], { cwd: project.dir, env: { LAZYTOOLS_CONFIG_DIR: path.join(project.dir, 'config'), LAZYTOOLS_CACHE_DIR: '' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('\\u001b[31mred\\u001b]0;title\\u0007 yyy');
+    // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
+    expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stderr.length).toBeLessThan(5_000);
+  });
 });
