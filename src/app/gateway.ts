@@ -271,10 +271,10 @@ export class Gateway implements Hub {
       // A (re)started process knows no level yet.
       this.sentLogLevels.delete(u);
       void sendLogLevel(u, this.logLevelFor(u), this.sentLogLevels);
-      if (u.primitives.prompts.length > 0) this.primitivesChanged('prompts');
-      if (u.primitives.resources.length > 0 || u.primitives.templates.length > 0) this.primitivesChanged('resources');
+      if (u.primitives.prompts.length > 0) this.primitivesChanged(u, 'prompts');
+      if (u.primitives.resources.length > 0 || u.primitives.templates.length > 0) this.primitivesChanged(u, 'resources');
     };
-    upstream.onPrimitivesChanged = (_u, kind) => this.primitivesChanged(kind);
+    upstream.onPrimitivesChanged = (u, kind) => this.primitivesChanged(u, kind);
     // An idle stop would end the subscriptions with the process: updates would stop silently.
     upstream.keepAlive = () => this.subscriptions.holds(upstream.name);
     upstream.onNotification = (u, notification) => this.upstreamNotification(u, notification);
@@ -283,10 +283,11 @@ export class Gateway implements Hub {
     upstream.servedInstructions = () => this.drift.profile(upstream, this.config.pin).instructions;
   }
 
-  private primitivesChanged(kind: PrimitiveKind): void {
+  /** An upstream's prompts or resources changed: the sessions that list them hear so (a token's, only of its modes' servers). */
+  private primitivesChanged(upstream: Upstream, kind: PrimitiveKind): void {
     if (kind === 'prompts') this.promptIndex = undefined;
     else this.resourceIndex = undefined;
-    for (const session of this.sessions) session.listChanged(kind);
+    for (const session of this.sessions) if (session.routing.upstreams.has(upstream.name)) session.listChanged(kind);
     this.listsChanged(kind);
   }
 

@@ -49,13 +49,13 @@ export async function openConnection(options: OpenOptions): Promise<Connection> 
     ({ client, transport } = await connectEitherEra(options.connect, options.hooks, options.known, options.timeout, options.twin));
     options.opened(client, transport);
     const discover = client.getProtocolEra() === 'modern' ? client.getDiscoverResult() : undefined;
-    const capabilities = redactValue(client.getServerCapabilities() as Record<string, unknown> | undefined);
-    const instructions = redactValue(client.getInstructions());
+    const capabilities = redactValue(client.getServerCapabilities() as Record<string, unknown> | undefined, options.name);
+    const instructions = redactValue(client.getInstructions(), options.name);
     const [tools, primitives] = await Promise.all([listTools(client, options.timeout, options.warn), listPrimitives(client, options.timeout, options.warn)]);
     const modern = discover ? new ModernChannel(options.name, client, capabilities ?? {}, options.hooks, options.ask) : undefined;
     // The twin serves requests only: the main connection watches for changes.
     if (!options.twin) void modern?.listen();
-    return { client, transport, discovery: discover ? { kind: 'modern', discover: redactValue(discover) } : { kind: 'legacy' }, capabilities, instructions, tools, primitives, modern };
+    return { client, transport, discovery: discover ? { kind: 'modern', discover: redactValue(discover, options.name) } : { kind: 'legacy' }, capabilities, instructions, tools, primitives, modern };
   } catch (error) {
     const failed = error instanceof ConnectFailure ? error : undefined;
     const message = describe(failed ? failed.failure : error, failed ? failed.transport : transport);

@@ -67,7 +67,7 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     // ids) are not, and the lists' too-deep entries are left out one by one (catalog/admit.ts).
     if (!sdkAnswer(incoming) && tooDeep(incoming) !== undefined) return refuseDeep(server, incoming, calls, handlers, transport);
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
-    const message = redactValue(incoming);
+    const message = redactValue(incoming, server);
     const mixed = message as { id?: unknown; method?: unknown };
     if (typeof mixed.id === 'string' && calls.has(mixed.id) && mixed.method !== undefined && ('result' in message || 'error' in message)) {
       calls.settle(mixed.id, new UpstreamError(server, `upstream "${server}" answered with a message that is both a request and a response`));
@@ -190,7 +190,7 @@ export function sendCancel(transport: Transport | undefined, id: string, reason:
  */
 function rawLine(server: string, line: string, calls: CallTable, handlers: RawHandlers): boolean {
   // A line that repeats a secret (escaped or not) takes the parsed path, where it is redacted (onmessage).
-  if (!line.endsWith('"}') || !line.startsWith('{"result":') || mayHoldSecret(line)) return false;
+  if (!line.endsWith('"}') || !line.startsWith('{"result":') || mayHoldSecret(line, server)) return false;
   const at = line.lastIndexOf(RAW_TAIL);
   if (at < 0) return false;
   const idStart = at + RAW_TAIL.length - 3;

@@ -50,7 +50,7 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
     if (!next.tokens) return;
     // Redacted from here on, as the gateway does with the tokens it sends: the server's answers
     // this sign-in prints (why it could not be listed) may quote its Authorization header.
-    for (const token of [next.tokens.access_token, next.tokens.refresh_token]) if (token) registerSecret(token, `oauth:${target.name}`);
+    for (const token of [next.tokens.access_token, next.tokens.refresh_token]) if (token) registerSecret(token, `oauth:${target.name}`, target.name);
     await withSignInLock(file, async () => writeSignIn(file, next));
   };
   if (settings.grant === 'client_credentials') {

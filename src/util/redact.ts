@@ -9,40 +9,61 @@
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const MIN_SECRET_LENGTH = 4;
 
-/** value -> `${VAR}`; kept sorted longest first when read, so overlapping values redact whole. */
-const secrets = new Map<string, string>();
-let ordered: Array<[string, string]> | undefined;
+/** A registered value: what it is written back as, and the one server whose messages it is looked for in (none: every server's). */
+interface Secret {
+  placeholder: string;
+  scope: string | undefined;
+}
 
-/** Remembers that `value` came from environment variable `name` (also its URL-encoded form). */
-export function registerSecret(value: string, name: string): void {
+/** value -> its Secret; kept sorted longest first when read, so overlapping values redact whole. */
+const secrets = new Map<string, Secret>();
+let ordered: Array<[string, Secret]> | undefined;
+
+/**
+ * Remembers that `value` came from environment variable `name` (also its URL-encoded and JSON
+ * forms). With `scope`, a server's own credential (an OAuth token its authorization server chose):
+ * looked for in that server's messages and in free text (logs, errors, CLI output), never in other
+ * servers' messages. An authorization server may answer with any string as a token, `"text"` or
+ * `"tools/list"` too; redacted in every server's messages it broke them all.
+ */
+export function registerSecret(value: string, name: string, scope?: string): void {
   if (value.length < MIN_SECRET_LENGTH) return;
   const placeholder = `\${${name}}`;
   for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) {
-    if (form.length >= MIN_SECRET_LENGTH && !secrets.has(form)) {
-      secrets.set(form, placeholder);
+    const known = secrets.get(form);
+    // A value the rc also holds (scope none) stays redacted everywhere.
+    if (form.length >= MIN_SECRET_LENGTH && (!known || (known.scope !== undefined && scope === undefined))) {
+      secrets.set(form, { placeholder, scope });
       ordered = undefined;
     }
   }
 }
 
-/** Stops redacting `value` (a credential replaced by a newer one: the list stays short). */
-export function forgetSecret(value: string): void {
-  for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) if (secrets.delete(form)) ordered = undefined;
+/** Does `secret` apply in `scope`? Free text (no scope) hides every secret; a server's messages its own and the rc's. */
+function applies(secret: Secret, scope: string | undefined): boolean {
+  return scope === undefined || secret.scope === undefined || secret.scope === scope;
 }
 
-/** `text` with every registered secret replaced by its `${VAR}`. */
-export function redact(text: string): string {
+/** Stops redacting `value`, a server's credential replaced by a newer one (the list stays short); a value the rc holds stays. */
+export function forgetSecret(value: string): void {
+  for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) {
+    if (secrets.get(form)?.scope !== undefined && secrets.delete(form)) ordered = undefined;
+  }
+}
+
+/** `text` with every registered secret (of `scope`: see registerSecret) replaced by its `${VAR}`. */
+export function redact(text: string, scope?: string): string {
   if (secrets.size === 0 || text.length === 0) return text;
   ordered ??= [...secrets].sort(([a], [b]) => b.length - a.length);
   let out = text;
-  for (const [value, placeholder] of ordered) if (out.includes(value)) out = out.split(value).join(placeholder);
+  for (const [value, secret] of ordered) if (applies(secret, scope) && out.includes(value)) out = out.split(value).join(secret.placeholder);
   return out;
 }
 
-/** True when `text` holds a registered secret: a cheap scan (no parsing) for hot paths. */
-export function containsSecret(text: string): boolean {
+/** True when `text` holds a registered secret (of `scope`): a cheap scan (no parsing) for hot paths. */
+export function containsSecret(text: string, scope?: string): boolean {
   if (secrets.size === 0) return false;
-  for (const value of secrets.keys()) if (text.includes(value)) return true;
+  for (const [value, secret] of secrets) if (applies(secret, scope) && text.includes(value)) return true;
   return false;
 }
 
@@ -53,8 +74,8 @@ export function containsSecret(text: string): boolean {
  * writes it, `\/` as PHP does, every character as `\uXXXX`), so a line holding such an escape
  * may hide one: the caller parses it (JSON.parse decodes) instead of passing it on unread.
  */
-export function mayHoldSecret(line: string): boolean {
-  return secrets.size > 0 && (containsSecret(line) || HIDING_ESCAPE.test(line));
+export function mayHoldSecret(line: string, scope?: string): boolean {
+  return secrets.size > 0 && (containsSecret(line, scope) || HIDING_ESCAPE.test(line));
 }
 
 /**
@@ -69,16 +90,18 @@ const HIDING_ESCAPE = /\\[u/]/;
  * written back as `${VAR}`: the same value when no secret is registered or none occurs (one
  * serialization to look), else a redacted copy. The upstream side applies it to everything an
  * upstream sends, so tool lists, prompts, resources, results, errors (`data` included) and what
- * is written from them (the lock, usage) carry no value the rc passed to it.
+ * is written from them (the lock, usage) carry no value the rc passed to it; `scope` names that
+ * upstream, whose own credentials are looked for too (registerSecret).
  */
-export function redactValue<T>(value: T): T {
-  if (secrets.size === 0 || value === null || typeof value !== 'object') return typeof value === 'string' ? (redact(value) as T) : value;
+export function redactValue<T>(value: T, scope?: string): T {
+  if (secrets.size === 0 || value === null || typeof value !== 'object') return typeof value === 'string' ? (redact(value, scope) as T) : value;
   const text = JSON.stringify(value);
-  if (text === undefined || !containsSecret(text)) return value;
+  if (text === undefined || !containsSecret(text, scope)) return value;
+  const holds = (key: string) => containsSecret(key, scope);
   return JSON.parse(text, (_key, item: unknown) => {
-    if (typeof item === 'string') return redact(item);
-    if (item === null || typeof item !== 'object' || Array.isArray(item) || !Object.keys(item).some(containsSecret)) return item;
-    return Object.fromEntries(Object.entries(item as Record<string, unknown>).map(([key, entry]) => [redact(key), entry]));
+    if (typeof item === 'string') return redact(item, scope);
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || !Object.keys(item).some(holds)) return item;
+    return Object.fromEntries(Object.entries(item as Record<string, unknown>).map(([key, entry]) => [redact(key, scope), entry]));
   }) as T;
 }
 

@@ -1,9 +1,6 @@
 import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/app/gateway.js';
-import { resolveConfig } from '../../src/config/resolve.js';
-import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp } from '../harness/index.js';
+import { cleanupAfterEach, inMemoryClient, namedToolsApp, notesAndVaultGateway, notesToken } from '../harness/index.js';
 
 /**
  * A client with roots gives them to the running upstreams no session reached yet, and becomes
@@ -16,19 +13,11 @@ const cleanups = cleanupAfterEach();
 
 describe('roots and server requests under a bearer token', () => {
   it('the token\'s roots and its client reach only the servers of its modes', async () => {
-    const config = resolveConfig({
-      groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
-      modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
-      defaultMode: 'notes',
-      strategy: 'hybrid',
-    });
     const notes = namedToolsApp({ read_note: true });
     const vault = namedToolsApp({ open_vault: true });
-    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes), inProcessUpstream('vault', vault)] });
-    await gateway.start();
-    cleanups.push(() => gateway.close());
+    const gateway = await notesAndVaultGateway(notes, vault, cleanups);
     const asked: string[] = [];
-    const client = await inMemoryClient((t) => gateway.createSession({ boundary: boundaryOf({ tokenModes: ['notes'], tokenLabel: 'ci' }) }).connect(t), {
+    const client = await inMemoryClient((t) => gateway.createSession({ boundary: notesToken() }).connect(t), {
       name: 'client-requests-boundary',
       cleanups,
       capabilities: { roots: { listChanged: true }, elicitation: {} },

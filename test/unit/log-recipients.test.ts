@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import type { RcConfig } from '../../src/config/schema.js';
-import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, deferred, inMemoryClient, inProcessUpstream, namedToolsApp } from '../harness/index.js';
+import { cleanupAfterEach, deferred, inMemoryClient, inProcessUpstream, namedToolsApp, notesAndVaultGateway, notesToken } from '../harness/index.js';
 
 /**
  * Who hears an upstream's log line. One that no call caused goes to every session: under a bearer
@@ -19,24 +17,13 @@ const cleanups = cleanupAfterEach();
 
 const loggingApp = (tool: string) => namedToolsApp({ [tool]: true }, { logging: true });
 
-/** Two servers, each the only one of its mode: a token of `notes` may never reach `vault`. */
-const TWO_SERVERS: RcConfig = {
-  groups: { notes: { servers: ['notes'] }, vault: { servers: ['vault'] } },
-  modes: { notes: { groups: ['notes'] }, vault: { groups: ['vault'] } },
-  defaultMode: 'notes',
-  strategy: 'hybrid',
-};
-
 describe('upstream log lines: who hears them', () => {
   it('a log line of a server outside the token\'s modes reaches only sessions that may use that server', async () => {
-    const config = resolveConfig(TWO_SERVERS);
     const notes = loggingApp('read_note');
     const vault = loggingApp('open_vault');
-    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', notes), inProcessUpstream('vault', vault)] });
-    await gateway.start();
-    cleanups.push(() => gateway.close());
+    const gateway = await notesAndVaultGateway(notes, vault, cleanups);
     const adminHeard = deferred();
-    const open = (boundary?: ReturnType<typeof boundaryOf>) => {
+    const open = (boundary?: ReturnType<typeof notesToken>) => {
       const logs: unknown[] = [];
       const client = inMemoryClient((t) => gateway.createSession(boundary ? { boundary } : {}).connect(t), {
         name: 'logging-boundary',
@@ -49,7 +36,7 @@ describe('upstream log lines: who hears them', () => {
       });
       return { client, logs };
     };
-    const token = open(boundaryOf({ tokenModes: ['notes'], tokenLabel: 'ci' }));
+    const token = open(notesToken());
     const admin = open();
     const [bounded] = await Promise.all([token.client, admin.client]);
     await vault.server.sendLoggingMessage({ level: 'info', data: 'vault: rotated the root key' });
@@ -104,7 +91,6 @@ describe('upstream log lines: who hears them', () => {
   });
 
   it('a token\'s logging/setLevel reaches only the servers of its modes', async () => {
-    const config = resolveConfig(TWO_SERVERS);
     const levels: Record<'notes' | 'vault', string[]> = { notes: [], vault: [] };
     const app = (name: 'notes' | 'vault', tool: string) => {
       const server = loggingApp(tool);
@@ -114,10 +100,8 @@ describe('upstream log lines: who hears them', () => {
       });
       return server;
     };
-    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('notes', app('notes', 'read_note')), inProcessUpstream('vault', app('vault', 'open_vault'))] });
-    await gateway.start();
-    cleanups.push(() => gateway.close());
-    const client = await inMemoryClient((t) => gateway.createSession({ boundary: boundaryOf({ tokenModes: ['notes'], tokenLabel: 'ci' }) }).connect(t), { name: 'log-levels', cleanups });
+    const gateway = await notesAndVaultGateway(app('notes', 'read_note'), app('vault', 'open_vault'), cleanups);
+    const client = await inMemoryClient((t) => gateway.createSession({ boundary: notesToken() }).connect(t), { name: 'log-levels', cleanups });
     await client.setLoggingLevel('debug');
     expect(levels).toEqual({ notes: ['debug'], vault: [] });
   });

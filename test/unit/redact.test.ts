@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
-import { clearSecrets, containsSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
+import { clearSecrets, containsSecret, forgetSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
 /** Values from ${VAR} are shown as ${VAR}; outside text is cut short. */
 
@@ -17,6 +17,28 @@ describe('redaction', () => {
     const leaky = { error: { code: -32000, message: 'bad tok-123456', data: { key: 'tok-123456', nested: [{ 'tok-123456': 1 }] } }, n: 1234, b: true };
     expect(redactValue(leaky)).toEqual({ error: { code: -32000, message: 'bad ${TOKEN}', data: { key: '${TOKEN}', nested: [{ '${TOKEN}': 1 }] } }, n: 1234, b: true });
     expect(leaky.error.message).toBe('bad tok-123456');
+  });
+
+  it('a server\'s own credential is looked for in its messages and in free text, never in another server\'s messages', () => {
+    // An authorization server may choose any string as a token: "text" is every content block's type.
+    registerSecret('text', 'oauth:evil', 'evil');
+    const message = { result: { content: [{ type: 'text', text: 'done' }] } };
+    expect(redactValue(message, 'good')).toBe(message);
+    // Its own server's messages, and free text, are rewritten (keys too): that server's problem alone.
+    const broken = { result: { content: [{ type: '${oauth:evil}', '${oauth:evil}': 'done' }] } };
+    expect(redactValue(message)).toEqual(broken);
+    expect(redactValue(message, 'evil')).toEqual(broken);
+    expect(mayHoldSecret('{"result":{"type":"text"}}', 'good')).toBe(false);
+    expect(mayHoldSecret('{"result":{"type":"text"}}', 'evil')).toBe(true);
+    expect(redact('log: the token is text')).toBe('log: the token is ${oauth:evil}');
+    // A value the rc also holds stays redacted everywhere, and forgetting the credential keeps it.
+    registerSecret('shared-9f8e7d', 'oauth:evil', 'evil');
+    registerSecret('shared-9f8e7d', 'API_KEY');
+    expect(redactValue({ key: 'shared-9f8e7d' }, 'good')).toEqual({ key: '${API_KEY}' });
+    forgetSecret('shared-9f8e7d');
+    expect(redact('shared-9f8e7d')).toBe('${API_KEY}');
+    forgetSecret('text');
+    expect(redact('text')).toBe('text');
   });
 
   it('shows every interpolated value as its ${VAR}, also URL- and JSON-encoded', () => {

@@ -133,7 +133,7 @@ export class AuthSession {
     const refresh = this.reader.get()?.tokens?.refresh_token;
     for (const value of [token, refresh]) {
       if (!value || this.redacted.includes(value)) continue;
-      registerSecret(value, `oauth:${this.server}`);
+      registerSecret(value, `oauth:${this.server}`, this.server);
       this.redacted.push(value);
     }
     while (this.redacted.length > 4) forgetSecret(this.redacted.shift() as string);

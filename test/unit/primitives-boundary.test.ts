@@ -1,0 +1,51 @@
+import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach, deferred, inMemoryClient, namedToolsApp, notesAndVaultGateway, notesToken } from '../harness/index.js';
+
+/**
+ * Who hears that an upstream's prompts (or resources) changed: the sessions that list them. A
+ * bearer token's session lists only its modes' servers, and heard every server's list changes
+ * (fails on the old main: the token of mode `notes` was told when `vault` added a prompt).
+ */
+
+const cleanups = cleanupAfterEach();
+
+/** A server with one tool and one prompt, so it offers prompts before anyone connects. */
+function promptingApp(tool: string) {
+  const server = namedToolsApp({ [tool]: true });
+  server.registerPrompt(`${tool}_help`, { description: `How to ${tool}.` }, () => ({ messages: [] }));
+  return server;
+}
+
+describe('prompts list_changed: who hears it', () => {
+  it('a server outside the token\'s modes changing its prompts tells only sessions that may use it', async () => {
+    const notes = promptingApp('read_note');
+    const vault = promptingApp('open_vault');
+    const gateway = await notesAndVaultGateway(notes, vault, cleanups);
+    const adminHeardBoth = deferred();
+    const open = (boundary?: ReturnType<typeof notesToken>) => {
+      let heard = 0;
+      const client = inMemoryClient((t) => gateway.createSession(boundary ? { boundary } : {}).connect(t), {
+        name: 'prompts-boundary',
+        cleanups,
+        prepare: (c) =>
+          c.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+            heard++;
+            if (!boundary && heard === 2) adminHeardBoth.resolve();
+          }),
+      });
+      return { client, heard: () => heard };
+    };
+    const token = open(notesToken());
+    const admin = open();
+    const [bounded] = await Promise.all([token.client, admin.client]);
+    expect((await bounded.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['read_note_help']);
+    vault.registerPrompt('rotate_keys', { description: 'Rotate the root key.' }, () => ({ messages: [] }));
+    notes.registerPrompt('summarize_note', { description: 'Summarize a note.' }, () => ({ messages: [] }));
+    await adminHeardBoth.promise;
+    // The token's session was written to in the same turns; a round trip on its transport flushes it.
+    await bounded.ping();
+    expect(token.heard()).toBe(1);
+    expect((await bounded.listPrompts()).prompts.map((prompt) => prompt.name).sort()).toEqual(['read_note_help', 'summarize_note']);
+  });
+});
