@@ -94,7 +94,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const idleServers = (group: GroupConfig | undefined) => (group?.servers?.length ?? 0) > 0 && (group?.servers ?? []).every((name) => own(config.servers, name) !== undefined && !listing.has(name));
   const empty = [...groups.values()].filter((group) => group.tools.length === 0 && rcGroups.has(group.name) && tools.length > 0 && !idleServers(own(config.groups, group.name)));
   if (empty.length > 0) warnings.push(`group(s) matching no tool: ${empty.map((g) => g.name).join(', ')}`);
-  warnings.push(...unknownToolKeys(config, tools, listing));
+  warnings.push(...unknownToolKeys(config, tools, listing), ...unmatchedPins(config, tools, listing));
 
   let totalTokens: number | undefined;
   const catalog: Catalog = {
@@ -110,6 +110,28 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     tokenizer: config.tokenizer,
   };
   return { catalog, warnings };
+}
+
+/**
+ * `alwaysVisible` and mode `pin` globs that match no tool: a typo (`get_projet`) would otherwise
+ * show or pin nothing while `check` passes. A glob naming an rc server that listed nothing here
+ * (not started yet, or missing from the lock) is not judged.
+ */
+function unmatchedPins(config: ResolvedConfig, tools: readonly CatalogTool[], listed: ReadonlySet<string>): string[] {
+  if (tools.length === 0) return [];
+  const ids = tools.map((tool) => tool.id);
+  const lists: Array<[string, readonly string[], string]> = [['alwaysVisible', config.alwaysVisible, 'shows'], ...Object.entries(config.modes).map(([name, mode]): [string, readonly string[], string] => [`modes.${name}.pin`, mode.pin, 'pins'])];
+  const out: string[] = [];
+  for (const [key, globs, verb] of lists) {
+    for (const glob of globs) {
+      const server = glob.includes(':') ? glob.slice(0, glob.indexOf(':')) : undefined;
+      if (server !== undefined && !listed.has(server) && Object.prototype.hasOwnProperty.call(config.servers, server)) continue;
+      const matches = idMatcher([glob]);
+      if (ids.some(matches)) continue;
+      out.push(`${key} "${glob}" matches no tool, so it ${verb} nothing.${didYouMean(glob, ids)}`);
+    }
+  }
+  return out;
 }
 
 /**

@@ -52,20 +52,25 @@ export function stdioSnippet(client: ClientName, launch: Launch, args: string[],
 }
 
 /**
- * Each client's entry for an HTTP gateway at `url`. With a bearer token the entries send
- * `Authorization: Bearer ${LAZYTOOLS_TOKEN}`, never the token itself.
+ * Each client's entry for an HTTP gateway at `url`. With a bearer token the entries never hold the
+ * token: each names `LAZYTOOLS_TOKEN` in the syntax its client expands. Claude Code reads
+ * `${LAZYTOOLS_TOKEN}` from its environment; Cursor expands only `${env:NAME}` (a bare `${NAME}`
+ * is sent as written, a 401); Claude Desktop starts mcp-remote without the shell's environment, so
+ * the variable mcp-remote expands in `--header` goes in the entry's `env`, a `<NAME>` to fill in as
+ * in the stdio entries; VS Code prompts for a password `input`, as its stdio entry does.
  */
 export function httpSnippets(url: string, token: boolean): Array<{ client: string; snippet: string }> {
-  const bearer = 'Bearer ${LAZYTOOLS_TOKEN}';
-  const headers = token ? { headers: { Authorization: bearer } } : {};
+  const bearer = (variable: string) => `Bearer ${variable}`;
+  const desktop = token ? { args: ['-y', 'mcp-remote', url, '--header', `Authorization:${bearer('${LAZYTOOLS_TOKEN}')}`], env: { LAZYTOOLS_TOKEN: '<LAZYTOOLS_TOKEN>' } } : { args: ['-y', 'mcp-remote', url] };
+  const input = { type: 'promptString', id: 'lazytools-token', description: 'lazytools bearer token (LAZYTOOLS_TOKEN)', password: true };
   return [
-    { client: 'Claude Code', snippet: `claude mcp add --transport http lazytools ${url}${token ? ` --header ${quote(`Authorization: ${bearer}`)}` : ''}` },
+    { client: 'Claude Code', snippet: `claude mcp add --transport http lazytools ${url}${token ? ` --header ${quote(`Authorization: ${bearer('${LAZYTOOLS_TOKEN}')}`)}` : ''}` },
+    { client: 'Claude Desktop', snippet: JSON.stringify({ mcpServers: { lazytools: { command: 'npx', ...desktop } } }) },
+    { client: 'Cursor', snippet: JSON.stringify({ mcpServers: { lazytools: { url, ...(token ? { headers: { Authorization: bearer('${env:LAZYTOOLS_TOKEN}') } } : {}) } } }) },
     {
-      client: 'Claude Desktop',
-      snippet: JSON.stringify({ mcpServers: { lazytools: { command: 'npx', args: ['-y', 'mcp-remote', url, ...(token ? ['--header', `Authorization:${bearer}`] : [])] } } }),
+      client: 'VS Code',
+      snippet: JSON.stringify({ ...(token ? { inputs: [input] } : {}), servers: { lazytools: { type: 'http', url, ...(token ? { headers: { Authorization: bearer('${input:lazytools-token}') } } : {}) } } }),
     },
-    { client: 'Cursor', snippet: JSON.stringify({ mcpServers: { lazytools: { url, ...headers } } }) },
-    { client: 'VS Code', snippet: JSON.stringify({ servers: { lazytools: { type: 'http', url, ...headers } } }) },
   ];
 }
 

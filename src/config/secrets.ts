@@ -58,7 +58,11 @@ function randomLooking(word: string): boolean {
   // Path or package segments: each a word of letters with at most a version number.
   if (token.includes('/') && token.split('/').every((segment) => segment.length < 24 || /^[a-z]+(?:[-_.][a-z0-9]+)*$/i.test(segment))) return false;
   // Words and numbers joined by `-`, `_` or `.` (`server-memory-2024-11-05`) read as a name.
-  if (token.split(/[-_./]/).every((part) => /^(?:[A-Za-z]{1,16}|[0-9]{1,8})$/.test(part))) return false;
+  const named = (text: string) => text.split(/[-_./]/).every((part) => /^(?:[A-Za-z]{1,16}|[0-9]{1,8})$/.test(part));
+  if (named(token)) return false;
+  // A path (absolute, home or relative) ending in a program or file name: a store hash or an
+  // installed folder in its middle (`/nix/store/<hash>-nodejs-20/bin/node`) is no credential.
+  if (/^(?:[/~.]|[A-Za-z]:\/)/.test(word) && token.includes('/') && named(token.slice(token.lastIndexOf('/') + 1))) return false;
   return entropy(token) >= 3.5;
 }
 

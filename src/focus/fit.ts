@@ -116,9 +116,12 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const prefixes = fit ? prefixesOf(catalog) : new Map<string, ReadonlySet<string>>();
   const profile = fit ? modeProfile(mode, config.modes) : undefined;
   // Tools close to the mode's work that its groups leave out (rc `fill`), or that its typical tasks
-  // find, are ranked with its own.
-  const covered = fit && mode.fill ? modeCoverage(catalog, config.modes, mode) : new Map<string, never>();
-  const filled = fit && mode.fill && profile ? fillers(catalog, mode, profile, members, prefixes, covered) : new Set<string>();
+  // find, are ranked with its own; not in a mode whose groups hold none of the catalog's tools
+  // (a mode of words alone, with no groups, is all fill): there nothing is its work, and search's
+  // nearest words (a coding catalog's pipelines for "the sales pipeline") would fill its budget.
+  const filling = fit && mode.fill && (members.length > 0 || mode.groups.length === 0);
+  const covered = filling ? modeCoverage(catalog, config.modes, mode) : new Map<string, never>();
+  const filled = filling && profile ? fillers(catalog, mode, profile, members, prefixes, covered) : new Set<string>();
   if (filled.size > 0) {
     const inMode = new Set([...members.map((tool) => tool.id), ...filled]);
     members = catalog.tools.filter((tool) => inMode.has(tool.id));

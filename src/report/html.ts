@@ -1,4 +1,4 @@
-import type { Catalog, CatalogTool } from '../catalog/catalog.js';
+import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import { placementReport } from '../catalog/explain.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ModeStatus, StatusReport } from '../tokens/report.js';
@@ -81,8 +81,12 @@ function modeSection(mode: ModeRow, byId: ReadonlyMap<string, CatalogTool>, conf
   const ownSegment: Segment = { key: 'lazytools (own tools)', tokens: mode.ownTokens };
   const servers = [...sumBy(listed, (tool) => tool.server), ownSegment];
   const groupOrder = own(config.modes, mode.name)?.groups ?? [];
-  // A tool in several groups counts once, in the first of the mode's groups that holds it.
-  const groups = [...sumBy(listed, (tool) => groupOrder.find((group) => tool.groups.includes(group)) ?? '(always visible)'), ownSegment];
+  // A tool in several groups counts once, in the first of the mode's groups that holds it; one in
+  // none of them is listed for a reason of its own (fill and calls add tools no group holds).
+  const always = idMatcher(config.alwaysVisible);
+  const pinned = idMatcher(own(config.modes, mode.name)?.pin ?? []);
+  const outside = (tool: CatalogTool) => (always(tool.id) ? '(always visible)' : pinned(tool.id) || own(config.tools, tool.id)?.pin === true ? '(pinned)' : '(outside its groups)');
+  const groups = [...sumBy(listed, (tool) => groupOrder.find((group) => tool.groups.includes(group)) ?? outside(tool)), ownSegment];
   const budget = mode.budget === null ? '' : `<div class="budget" style="left:${pct(mode.budget, scale)}" title="budget ${mode.budget}"></div>`;
   const status = mode.withinBudget ? 'ok' : 'over';
   const held = mode.heldBack ?? [];

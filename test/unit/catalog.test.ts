@@ -184,3 +184,21 @@ describe('tokens', () => {
     expect(countToolTokens({ ...a, description: 'A description that is only used here, and now a longer one.' })).toBeGreaterThan(first);
   });
 });
+
+describe('pins and alwaysVisible that match no tool', () => {
+  const sources = [{ server: 'gitlab', tools: [tool('get_project', 'Get a project.'), tool('list_merge_requests', 'List merge requests.')] }, { server: 'later', tools: [] }];
+  const servers = { gitlab: { command: 'x' }, later: { command: 'y' } };
+
+  it('are warned about with the closest ids: a typo would otherwise pin nothing silently', () => {
+    const config = resolveConfig({ servers, alwaysVisible: ['gitlab:get_projet', 'gitlab:get_*'], modes: { development: { pin: ['gitlab:list_merge_request', 'gitlab:list_*'] } } });
+    const { warnings } = buildCatalog(sources, config);
+    expect(warnings).toContain('alwaysVisible "gitlab:get_projet" matches no tool, so it shows nothing. Did you mean "gitlab:get_project"?');
+    expect(warnings).toContain('modes.development.pin "gitlab:list_merge_request" matches no tool, so it pins nothing. Did you mean "gitlab:list_merge_requests"?');
+    expect(warnings.filter((w) => w.includes('matches no tool'))).toHaveLength(2);
+  });
+
+  it('are not judged for a server that listed nothing yet (not started, or missing from the lock)', () => {
+    const config = resolveConfig({ servers, alwaysVisible: ['later:anything'], modes: { development: { pin: ['later:*'] } } });
+    expect(buildCatalog(sources, config).warnings.filter((w) => w.includes('matches no tool'))).toEqual([]);
+  });
+});

@@ -46,6 +46,17 @@ describe('fill: what a mode\'s typical tasks find', () => {
     expect(fit.memberIds.has('peoplehub:weather_now')).toBe(false);
   });
 
+  it('fills nothing into a mode whose groups hold none of the catalog\'s tools; a mode with no groups is all fill', () => {
+    // Groups that match nothing here (a sales mode on a catalog with no CRM): its tasks' nearest
+    // words are not its work, and filled they took its whole budget.
+    const elsewhere = { groups: ['crm'], budget: 100_000, fill: true, description: 'People operations', tasks: ['book annual leave for sofia', 'how many leave days has marco got left'] };
+    const resolved = resolveConfig({ ...rc(true, false, { elsewhere }), groups: { notes: { tools: ['notes:*'] }, crm: { tools: ['crm:*'] } } });
+    const { catalog } = buildCatalog(sources, resolved);
+    expect(modeFit(catalog, resolved, 'elsewhere')?.memberIds.size).toBe(0);
+    const words = resolveConfig(rc(true, false, { words: { ...elsewhere, groups: [] } }));
+    expect(modeFit(buildCatalog(sources, words).catalog, words, 'words')?.shownIds.has('peoplehub:leave_balance')).toBe(true);
+  });
+
   it('leaves the mode to its groups without fill', () => {
     const { fit } = fitted(rc(false));
     expect([...fit.memberIds].sort()).toEqual(['notes:create_note', 'notes:list_notes']);

@@ -134,6 +134,15 @@ describe('client config import: secrets heuristic', () => {
     expect(secrets.sort()).toEqual(['BLOB', 'CLIENT_SECRET', 'DB_PASSWORD', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'OPENAI_API_KEY']);
   });
 
+  it('reads a path ending in a program or file name as a path, whatever hash or folder is in its middle', () => {
+    const nix = '/nix/store/0c8z5l8j1q7b2n3x4v5m6k7h8g9f0d1s-nodejs-20.11.0/bin/node';
+    const installed = '/opt/mcp/_winor30_mcp-server-datadog/node_modules/.bin/mcp-server-datadog';
+    const { warnings } = importServers({ mcpServers: { a: { command: nix, args: ['/srv/_x9k2m4p6q8r1t3v5w7y0z2b4d6_cache/index.js'] }, b: { command: installed } } }, FILE);
+    expect(warnings).toEqual([]);
+    const secret = importServers({ mcpServers: { c: { command: 'server', args: ['/run/keys/q8Xr2LmZ0pV7kT4nB9wY1cF6hJ3sD5gA'] } } }, FILE);
+    expect(secret.warnings.join('\n')).toContain('servers.c.args[0] looks like a secret');
+  });
+
   it('still warns about tokens and high-entropy values left in arguments', () => {
     const { warnings } = importServers({ mcpServers: { x: { command: 'server', args: ['q8Xr2LmZ0pV7kT4nB9wY1cF6hJ3sD5gA'] }, y: { command: 'server', args: ['sk-abc'] } } }, FILE);
     expect(warnings.join('\n')).toContain('servers.x.args[0] looks like a secret');

@@ -55,3 +55,23 @@ describe('status --html', () => {
     }
   });
 });
+
+describe('status --html group bars', () => {
+  it('labels a listed tool outside the mode\'s groups by why it is listed, "(always visible)" only for alwaysVisible', async () => {
+    const cwd = tempTree({ 'package.json': '{}' });
+    const base = await openProject({ catalogs: [path.join(CATALOGS, 'real-world.json')], cwd });
+    const salesGroups = base.config.modes.sales?.groups ?? [];
+    const outside = base.catalog.tools.find((tool) => !tool.groups.some((group) => salesGroups.includes(group)));
+    expect(outside).toBeDefined();
+    const legend = (html: string, mode: string) => /<ul class="legend" data-kind="group">([\s\S]*?)<\/ul>/.exec(section(html, mode))?.[1] ?? '';
+    // Fill lists tools no group of the mode holds; the rc makes none always visible.
+    const plain = statusHtml(base.catalog, base.config, statusReport(base.catalog, base.config));
+    expect(plain.includes('(always visible)'), 'no rc alwaysVisible').toBe(false);
+    const filled = statusReport(base.catalog, base.config).modes.filter((mode) => legend(plain, mode.name).includes('(outside its groups)'));
+    expect(filled.length).toBeGreaterThan(0);
+    const rc = { alwaysVisible: [outside?.id ?? ''] };
+    const project = await openProject({ catalogs: [path.join(CATALOGS, 'real-world.json')], cwd: tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc) }) });
+    const html = statusHtml(project.catalog, project.config, statusReport(project.catalog, project.config));
+    expect(legend(html, 'sales')).toMatch(/<\/i>\(always visible\) [\d,]+<\/li>/);
+  });
+});
