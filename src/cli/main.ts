@@ -1,4 +1,5 @@
 import { VERSION } from '../util/version.js';
+import { outsideText } from '../util/redact.js';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
 import { UsageError } from './args.js';
@@ -19,6 +20,9 @@ const commands: Array<{ name: string; summary: string; load: () => Promise<Comma
 ];
 
 const version = VERSION;
+
+/** Characters of an unexpected error's message printed. */
+const UNEXPECTED_CHARS = 2_000;
 
 /**
  * Runs the CLI: `lazytools <command> [options]`. Returns the exit code; config and usage errors
@@ -59,7 +63,9 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       io.err(`lazytools ${command.name}: ${error.message}`);
       return 2;
     }
-    io.err(`lazytools ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
+    // Anything else may quote a server (an SDK error carries the body a server answered with):
+    // control characters escaped and the text cut, as every message from outside is.
+    io.err(`lazytools ${command.name}: ${outsideText(error instanceof Error ? error.message : String(error), UNEXPECTED_CHARS)}`);
     return 1;
   }
 }

@@ -3,6 +3,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { readUsage, usagePath } from '../usage/record.js';
 import { openProject } from '../project.js';
 import { suggestions, usageCounts } from '../usage/suggest.js';
+import { outsideText } from '../util/redact.js';
 import { defineCommand, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
@@ -11,6 +12,9 @@ const statsFlags = {
   ...projectOptions,
   json: { type: 'boolean', help: '{"calls","tools":[{mode,tool,direct,execute_tool,search}],"suggestions"}' },
 } as const satisfies FlagSpecs;
+
+/** Characters of a row's `mode / tool` printed. */
+const NAME_CHARS = 200;
 
 export const statsCommand: Command = defineCommand('stats', statsFlags, {
   about: `Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
@@ -34,7 +38,8 @@ execute_tool or search belongs in one of that mode's groups: stats says which.`,
     return 0;
   }
   io.out(`${records.length} calls\n\nmode / tool                                  direct  execute  search`);
-  for (const row of counts) io.out(`${`${row.mode} / ${row.tool}`.padEnd(44)} ${String(row.direct).padStart(6)} ${String(row.execute_tool).padStart(8)} ${String(row.search).padStart(7)}`);
+  // The record is a file in the project, written by whatever wrote it: its names reach a terminal escaped and cut.
+  for (const row of counts) io.out(`${outsideText(`${row.mode} / ${row.tool}`, NAME_CHARS).padEnd(44)} ${String(row.direct).padStart(6)} ${String(row.execute_tool).padStart(8)} ${String(row.search).padStart(7)}`);
   if (advice.length > 0) io.out(`\nSuggestions:\n${advice.map((s) => `- ${s.message}`).join('\n')}`);
   return 0;
 });

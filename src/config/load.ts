@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { cosmiconfig, type Loader } from 'cosmiconfig';
+import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { z } from 'zod';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
@@ -51,7 +51,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     const explorer = cosmiconfig('lazytools', {
       searchPlaces: CONFIG_SEARCH_PLACES,
       searchStrategy: 'project',
-      loaders: { '.ts': loadTypeScript, '.mts': loadTypeScript },
+      loaders: { '.js': throwsErrors(defaultLoaders['.js']), '.mjs': throwsErrors(defaultLoaders['.mjs']), '.cjs': throwsErrors(defaultLoaders['.cjs']), '.ts': throwsErrors(loadTypeScript), '.mts': throwsErrors(loadTypeScript) },
       cache: false,
     });
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd);
@@ -60,7 +60,27 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
   if (!result) return { config: {}, file: undefined };
   if (result.isEmpty) return { config: {}, file: result.filepath };
-  return { config: parseConfig(result.config, result.filepath), file: result.filepath };
+  try {
+    return { config: parseConfig(result.config, result.filepath), file: result.filepath };
+  } catch (error) {
+    // A JS or TS rc's value is code: a getter or proxy that throws while it is read.
+    throw asConfigError(error, result.filepath);
+  }
+}
+
+/**
+ * A loader whose failures are Errors: a JS or TS rc may throw anything (`throw "x"`, a rejected
+ * promise of a number), and cosmiconfig, stamping the file on what was thrown, fails on a
+ * string with a TypeError that names neither the file nor what it threw.
+ */
+function throwsErrors(loader: Loader): Loader {
+  return async (filepath, content) => {
+    try {
+      return await loader(filepath, content);
+    } catch (error) {
+      throw error instanceof Error ? error : new Error(`the file threw ${typeof error === 'string' ? JSON.stringify(error) : String(error)}`);
+    }
+  };
 }
 
 /**

@@ -47,7 +47,8 @@ export async function listGroups(client: GroupsClient): Promise<Group[]> {
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await client.request({ method: 'groups/list', params: cursor === undefined ? {} : { cursor } } as never, ListShape);
-    groups.push(...(result.groups as Group[]));
+    // One by one: spreading a page of a few hundred thousand groups overflows the stack.
+    for (const group of result.groups as Group[]) groups.push(group);
     cursor = result.nextCursor;
     if (cursor === undefined || cursors.has(cursor)) break;
     cursors.add(cursor);
@@ -83,8 +84,11 @@ export class GroupToolRegistry {
   async load(name: string, options: { nested?: boolean } = {}): Promise<{ tools: GroupTool[]; instructions: string[]; groups: Group[] }> {
     const out = { tools: [] as GroupTool[], instructions: [] as string[], groups: [] as Group[] };
     const queue = [name];
-    while (queue.length > 0) {
-      const next = queue.shift() as string;
+    // Each child is queued once, however many groups name it (an untrusted server may name the
+    // same thousands in every group).
+    const queued = new Set(queue);
+    for (let at = 0; at < queue.length; at++) {
+      const next = queue[at] as string;
       if (this.fetched.has(next) && next !== name) continue;
       this.fetched.add(next);
       const group = await getGroup(this.client, next);
@@ -94,8 +98,12 @@ export class GroupToolRegistry {
         this.registered.set(tool.name, tool);
         out.tools.push(tool);
       }
-      if (next === name) out.groups.push(...group.groups);
-      if (options.nested) queue.push(...group.groups.map((child) => child.name).filter((child) => !this.fetched.has(child)));
+      for (const child of group.groups) {
+        if (next === name) out.groups.push(child);
+        if (!options.nested || this.fetched.has(child.name) || queued.has(child.name)) continue;
+        queued.add(child.name);
+        queue.push(child.name);
+      }
     }
     return out;
   }

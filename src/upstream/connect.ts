@@ -11,6 +11,7 @@ import { silentLogger, type Logger } from '../util/log.js';
 import { registerSecret } from '../util/redact.js';
 import { authorizedFetch } from './auth/fetch.js';
 import { AuthSession } from './auth/session.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { remoteTarget } from './auth/target.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -89,12 +90,12 @@ function connector(
   if (server.url !== undefined) {
     const target = remoteTarget(name, server, env, file);
     // Every connection to the server (both eras, the twin too) shares one sign-in session.
-    const session = target.oauth ? new AuthSession(name, target.url, target.oauth.settings, target.oauth.file) : undefined;
+    const session = target.oauth ? new AuthSession(name, target.url, target.oauth.settings, target.oauth.file, boundedFetch(name)) : undefined;
     const remembered: { kind?: HttpTransportKind } = {};
     return async () => {
       // The SDK client is loaded with the first connection (a gateway on the lock starts without it).
       const { httpTransport } = await import('./http-transport.js');
-      const causes = streamCauses(session ? authorizedFetch(session) : fetch);
+      const causes = streamCauses(boundedFetch(name, session ? authorizedFetch(session) : fetch));
       const transport: Transport & CausedBy = Object.assign(httpTransport(target.url, target.transport, { headers: target.headers, fetch: causes.fetch }, remembered), {
         requestCause: causes.take,
       });

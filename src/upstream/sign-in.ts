@@ -1,6 +1,7 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { outsideText, registerSecret } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { listTools } from './lister.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { listenForCallback, type Callback } from './auth/callback.js';
@@ -60,7 +61,7 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
     const provider = new SignInProvider(signIn, withScope(settings, options.scope), { persist, addClientAuthentication });
     // The server's challenge names its metadata: probe once without a token.
     const resourceMetadataUrl = await challengeMetadata(target, timeout);
-    if ((await auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn: fetch })) !== 'AUTHORIZED') throw new Error('the authorization server gave no token');
+    if ((await auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn: boundedFetch(target.name) })) !== 'AUTHORIZED') throw new Error('the authorization server gave no token');
     return probe(target, provider, timeout, provider.signIn);
   }
   const callback = await listenForCallback(settings.redirectPort ?? 0);
@@ -108,7 +109,7 @@ async function browserSignIn(
   if (wanted) {
     // A step-up the gateway recorded (or --scope): asked for in one round, whatever the tokens hold.
     const resourceMetadataUrl = signIn.discovery?.resourceMetadataUrl ? new URL(signIn.discovery.resourceMetadataUrl) : await challengeMetadata(target, timeout);
-    const common = { serverUrl: target.url, scope: wanted, resourceMetadataUrl, fetchFn: fetch };
+    const common = { serverUrl: target.url, scope: wanted, resourceMetadataUrl, fetchFn: boundedFetch(target.name) };
     if ((await auth(provider, { ...common, forceReauthorization: true })) === 'REDIRECT' && returning) {
       const params = await returning;
       returning = undefined;
@@ -141,7 +142,7 @@ async function browserSignIn(
 /** An SDK client and the server's transport, signing in through `provider` when the server asks. */
 async function connection(target: RemoteTarget, provider: SignInProvider, modern = false): Promise<{ client: Client; transport: Transport }> {
   const [{ Client }, { httpTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('./http-transport.js')]);
-  const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch, authProvider: provider });
+  const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch: boundedFetch(target.name), authProvider: provider });
   return { client: new Client({ name: 'lazytools', version: VERSION }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), transport };
 }
 

@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { RequestId } from '../protocol/jsonrpc.js';
+import { isRequestId, requestIdOf } from './bounded-fetch.js';
 
 /** At most this many unanswered attributions are kept (an upstream that never asks keeps none). */
 const MAX_CAUSES = 1024;
@@ -46,28 +47,20 @@ export function streamCauses(base: FetchLike = fetch): StreamCauses {
   };
 }
 
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
-
-/** The id of the one JSON-RPC request a POST body carries (undefined for batches, notifications, responses). */
-function requestIdOf(body: unknown): RequestId | undefined {
-  if (typeof body !== 'string' || !body.startsWith('{')) return undefined;
-  try {
-    const message = JSON.parse(body) as { id?: unknown; method?: unknown };
-    return typeof message.method === 'string' && isRequestId(message.id) ? message.id : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** A blank line: the end of an SSE event. */
+const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
 
 /** Passes an SSE byte stream through unchanged, calling `seen` with each event's JSON object. */
 function watchEvents(seen: (message: Record<string, unknown>) => void): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
-  let buffer = '';
+  // The text of the event not yet ended, in pieces: joined only once a blank line ends it (a
+  // string grown piece by piece and read each time cost a long event its length times its pieces).
+  let pieces: string[] = [];
+  let tail = '';
   const scan = (final: boolean) => {
-    const events = buffer.split(/\r\n\r\n|\n\n|\r\r/);
-    buffer = final ? '' : (events.pop() ?? '');
+    const events = pieces.join('').split(/\r\n\r\n|\n\n|\r\r/);
+    const rest = final ? '' : (events.pop() ?? '');
+    pieces = rest ? [rest] : [];
     for (const event of events) {
       const data = event
         .split(/\r\n|\n|\r/)
@@ -85,12 +78,15 @@ function watchEvents(seen: (message: Record<string, unknown>) => void): Transfor
   };
   return new TransformStream({
     transform(chunk, controller) {
-      buffer += decoder.decode(chunk, { stream: true });
-      scan(false);
+      const text = decoder.decode(chunk, { stream: true });
+      const seam = tail + text;
+      tail = seam.slice(-3);
+      pieces.push(text);
+      if (EVENT_END.test(seam)) scan(false);
       controller.enqueue(chunk);
     },
     flush() {
-      buffer += decoder.decode();
+      pieces.push(decoder.decode());
       scan(true);
     },
   });

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { listenForCallback } from '../../src/upstream/auth/callback.js';
 import { safeToOpen } from '../../src/upstream/auth/opener.js';
@@ -34,6 +35,25 @@ describe('sign-in callback', () => {
       await fetch(`${callback.redirectUrl}?error=access_denied&error_description=${encodeURIComponent('The user said no')}&state=s`);
       await expect(denied).rejects.toThrow('the authorization server answered access_denied: The user said no');
       await expect(callback.expect('t', 20)).rejects.toThrow('no sign-in came back within 0 s');
+    } finally {
+      await callback.close();
+    }
+  });
+
+  it('answers a request whose target is no URL with 404 and still takes the sign-in', async () => {
+    const callback = await listenForCallback(0);
+    try {
+      const expected = callback.expect('s', 10_000);
+      const answer = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const socket = connect(Number(new URL(callback.redirectUrl).port), '127.0.0.1', () => socket.write('GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+      expect((await fetch(`${callback.redirectUrl}?code=good&state=s`)).status).toBe(200);
+      expect((await expected).get('code')).toBe('good');
     } finally {
       await callback.close();
     }

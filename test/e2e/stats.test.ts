@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
@@ -38,5 +39,22 @@ describe('usage record and stats', () => {
     const json = JSON.parse(spawnSync(process.execPath, [BIN, 'stats', '--json'], { cwd: dir, encoding: 'utf8' }).stdout) as { calls: number };
     expect(json.calls).toBe(5);
     expect(path.basename(usagePath(file, dir))).toBe('usage.jsonl');
+  });
+
+  it('prints names from the record with control characters escaped and long ones cut', () => {
+    const { dir } = referenceRc({ usage: true });
+    mkdirSync(path.join(dir, '.lazytools'));
+    const t = new Date().toISOString();
+    const lines = [
+      { t, mode: '\u001b[31mred\u001b[0m', tool: 'x:\u001b]0;title\u0007\u009b2J', via: 'direct' },
+      { t, mode: 'all', tool: 'y'.repeat(100_000), via: 'search' },
+    ];
+    writeFileSync(path.join(dir, '.lazytools', 'usage.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const stats = spawnSync(process.execPath, [BIN, 'stats', '--catalog', REFERENCE_CATALOG], { cwd: dir, encoding: 'utf8' });
+    expect(stats.status).toBe(0);
+    expect(stats.stdout).toContain('\\u001b[31mred\\u001b[0m / x:\\u001b]0;title\\u0007\\u009b2J');
+    // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
+    expect(stats.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(stats.stdout.length).toBeLessThan(2_000);
   });
 });

@@ -18,6 +18,8 @@ export const FIXTURES = {
   /** Answers with raw bytes a test scripts (a malformed upstream). */
   rawServer: path.join(ROOT, 'test/fixtures/hostile/raw-server.mjs'),
   hostileServer: path.join(ROOT, 'test/fixtures/hostile/hostile-server.mjs'),
+  /** A Streamable HTTP server (`--http PORT`) whose tools answer with huge or endless JSON bodies and SSE events. */
+  hostileHttp: path.join(ROOT, 'test/fixtures/hostile/http-server.mjs'),
   /** Answers and logs values nested 20,000 levels deep. */
   deepServer: path.join(ROOT, 'test/fixtures/hostile/deep-server.mjs'),
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/load.js';
+import path from 'node:path';
+import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { tempTree } from '../harness/index.js';
 
 /** Every unknown key gets a "did you mean" with its key path; a client config points at init. */
 function error(value: unknown): string {
@@ -29,5 +31,24 @@ describe('config errors', () => {
 
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
     expect(error({ policy: { zzzzzzzzzzzz: 1 } })).toMatch(/Unrecognized key: "zzzzzzzzzzzz"\.\n/);
+  });
+
+  it('a JS or TS rc that throws anything, or whose value throws when read, is a ConfigError naming the file', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['.lazytoolsrc.mjs', 'throw "a string";', 'could not read config: the file threw "a string"'],
+      ['.lazytoolsrc.mjs', 'export default Promise.reject(42);', 'could not read config: the file threw 42'],
+      ['.lazytoolsrc.ts', 'throw 7;\nexport default {};', 'could not read config: the file threw 7'],
+      ['.lazytoolsrc.js', 'module.exports = { servers: { a: { command: "node", env: { get X() { throw new Error("getter"); } } } } };', 'could not read config: getter'],
+      ['.lazytoolsrc.mjs', 'export default new Proxy({}, { ownKeys() { throw new Error("keys"); }, get() { throw new Error("get"); } });', 'could not read config: '],
+    ];
+    for (const [name, text, expected] of cases) {
+      const dir = tempTree({ 'package.json': '{}', [name]: text });
+      const thrown = await loadConfig({ cwd: dir }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(thrown, text).toBeInstanceOf(ConfigError);
+      expect((thrown as Error).message, text).toContain(`${path.join(dir, name)}: ${expected}`);
+    }
   });
 });

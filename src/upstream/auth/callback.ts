@@ -22,12 +22,14 @@ const PAGE = (text: string) => `<!doctype html><meta charset="utf-8"><title>lazy
 export function listenForCallback(port: number): Promise<Callback> {
   let waiter: { state: string; resolve: (params: URLSearchParams) => void; reject: (error: Error) => void } | undefined;
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const answer = (status: number, text: string) => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(PAGE(text));
     };
-    if (req.method !== 'GET' || url.pathname !== '/callback') return answer(404, 'Not found.');
+    // Anything on this machine may connect: a request target URL cannot read ("http://[") is
+    // answered, not thrown (a throw here ended the sign-in with a stack trace).
+    const url = URL.canParse(req.url ?? '/', 'http://127.0.0.1') ? new URL(req.url ?? '/', 'http://127.0.0.1') : undefined;
+    if (req.method !== 'GET' || url?.pathname !== '/callback') return answer(404, 'Not found.');
     const current = waiter;
     if (!current || url.searchParams.get('state') !== current.state) return answer(400, 'This sign-in link is not the one lazytools is waiting for (its state does not match). Start again with <code>lazytools auth</code>.');
     waiter = undefined;

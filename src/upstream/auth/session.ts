@@ -148,9 +148,24 @@ function expiringSoon(signIn: SignIn): boolean {
   return signIn.expiresAt - Date.now() < Math.min(RENEW_BEFORE_MS, lifetime / 4);
 }
 
-/** Every scope of the lists once, in first-seen order; undefined when there is none. */
+/** The most scopes, and characters, a recorded step-up keeps (a real server asks for a few). */
+const MAX_SCOPES = 256;
+const MAX_SCOPE_CHARS = 8_192;
+
+/**
+ * Every scope of the lists once, in first-seen order; undefined when there is none. Bounded: a
+ * server's challenges name what they like, and each 403 adds to what is recorded, so past
+ * MAX_SCOPES (or MAX_SCOPE_CHARS) only the newest are kept (the last list is the latest ask).
+ */
 function unionOf(...lists: Array<string | undefined>): string | undefined {
-  const scopes: string[] = [];
-  for (const list of lists) for (const scope of (list ?? '').split(' ')) if (scope && !scopes.includes(scope)) scopes.push(scope);
-  return scopes.length > 0 ? scopes.join(' ') : undefined;
+  const scopes = new Set<string>();
+  for (const list of lists) for (const scope of (list ?? '').split(' ')) if (scope) scopes.add(scope);
+  const kept: string[] = [];
+  let chars = 0;
+  for (const scope of [...scopes].reverse()) {
+    if (kept.length === MAX_SCOPES || chars + scope.length + 1 > MAX_SCOPE_CHARS) break;
+    kept.push(scope);
+    chars += scope.length + 1;
+  }
+  return kept.length > 0 ? kept.reverse().join(' ') : undefined;
 }

@@ -1,0 +1,104 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { MAX_LINE_BYTES } from '../protocol/lines.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
+
+/**
+ * The `fetch` of a remote server (and of its authorization server), with what one answer may
+ * hold of the gateway bounded as a stdio line is (MAX_LINE_BYTES): the SDK reads a JSON body
+ * whole and an SSE event whole before it looks at either, so a server that never ends one (or
+ * sends gigabytes) would take the gateway's memory without end. A body over the bound fails
+ * (the request that read it fails saying so); an SSE stream may last for ever, but one event
+ * over the bound ends the stream, answering the POST's own request with an error first so its
+ * call fails now instead of at its timeout.
+ */
+export function boundedFetch(server: string, base: FetchLike = fetch, max = MAX_LINE_BYTES): FetchLike {
+  return async (url, init) => {
+    const response = await base(url, init);
+    if (response.body === null) return response;
+    const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    const problem = `upstream "${server}" sent ${sse ? 'an event' : 'an answer'} over ${max / (1024 * 1024)} MiB, the most lazytools reads of one message`;
+    const body = response.body.pipeThrough(sse ? boundedEvents(max, problem, init?.method === 'POST' ? requestIdOf(init.body) : undefined) : boundedBytes(max, problem));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** The id of the one JSON-RPC request a POST body carries (undefined for batches, notifications, responses). */
+export function requestIdOf(body: unknown): RequestId | undefined {
+  if (typeof body !== 'string' || !body.startsWith('{')) return undefined;
+  try {
+    const message = JSON.parse(body) as { id?: unknown; method?: unknown };
+    return typeof message.method === 'string' && isRequestId(message.id) ? message.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** Bytes passed on until `max`, then the stream fails with `problem`. */
+function boundedBytes(max: number, problem: string): TransformStream<Uint8Array, Uint8Array> {
+  let total = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      total += chunk.byteLength;
+      if (total > max) controller.error(new Error(problem));
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * SSE bytes passed on while each event (the bytes since the last blank line) stays within `max`.
+ * Past it: a blank line ends what was sent of the event (its parser discards it as not JSON),
+ * then, when the stream answers a request of ours, an error answer to it; and the stream ends.
+ */
+function boundedEvents(max: number, problem: string, id: RequestId | undefined): TransformStream<Uint8Array, Uint8Array> {
+  let event = 0;
+  // The last byte seen ended a line (LF or CR); after a CR, a LF belongs to the same line end.
+  let lineEnd = false;
+  let afterCr = false;
+  let done = false;
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (done) return;
+      let nextCr = -1;
+      for (let at = 0; at < chunk.length; ) {
+        const lf = chunk.indexOf(LF, at);
+        if (nextCr < at) {
+          const cr = chunk.indexOf(CR, at);
+          nextCr = cr === -1 ? chunk.length : cr;
+        }
+        const end = Math.min(lf === -1 ? chunk.length : lf, nextCr);
+        if (end > at) {
+          lineEnd = false;
+          afterCr = false;
+          event += end - at;
+          if (event > max) {
+            done = true;
+            controller.enqueue(chunk.subarray(0, end - (event - max)));
+            const answer = id === undefined ? '' : `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `lazytools cut the answer: ${problem}` } })}\n\n`;
+            controller.enqueue(new TextEncoder().encode(`\n\n${answer}`));
+            controller.terminate();
+            return;
+          }
+        }
+        if (end === chunk.length) break;
+        const byte = chunk[end];
+        if (byte === LF && afterCr) afterCr = false;
+        else {
+          // A line end right after another is a blank line: the event is over.
+          if (lineEnd) event = 0;
+          lineEnd = true;
+          afterCr = byte === CR;
+        }
+        at = end + 1;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}

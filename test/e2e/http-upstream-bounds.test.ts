@@ -1,0 +1,82 @@
+import { type ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { cliStdio, FIXTURES, httpFixture, rcProject, runCli, text } from '../harness/index.js';
+
+/**
+ * What one answer of a remote (Streamable HTTP) upstream may hold of the gateway: as much as one
+ * stdio line (64 MiB). On the old main a JSON body or an SSE event was read whole however big:
+ * a body that never ended took the gateway past 13 GB in a minute, and an 80 MiB event took
+ * minutes of CPU (the stream watcher split the growing event on every chunk) before it passed.
+ * (The SDK client here reads lines up to 10 MiB, so the event that passes is 5 MiB.)
+ */
+
+const TIMEOUT = 60_000;
+
+describe('remote upstream answers', () => {
+  let upstream: { child: ChildProcess; url: string };
+  let client: Client;
+
+  beforeAll(async () => {
+    upstream = await httpFixture(FIXTURES.hostileHttp);
+    const project = rcProject({ servers: { evil: { url: upstream.url, oauth: false } }, defaultMode: 'all', strategy: 'notify' });
+    client = new Client({ name: 'bounds-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: project.dir, env: { LAZYTOOLS_CACHE_DIR: '' } })));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    upstream?.child.kill();
+  });
+
+  const call = (name: string, mib?: number) => client.callTool({ name, arguments: mib === undefined ? {} : { mib } }, undefined, { timeout: TIMEOUT });
+
+  it('a JSON answer over 64 MiB fails the call saying so, and the server keeps serving', async () => {
+    const result = await call('huge_json', 80);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('sent an answer over 64 MiB');
+    expect(text(await call('ok'))).toBe('fine');
+  }, TIMEOUT);
+
+  it('an SSE event over 64 MiB fails its call at once (the stream is cut), and one of 5 MiB passes whole', async () => {
+    const result = await call('huge_event', 80);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('sent an event over 64 MiB');
+    const whole = await call('huge_event', 5);
+    expect(whole.isError).toBeFalsy();
+    expect(text(whole).length).toBe(5 * 1024 * 1024);
+    expect(text(await call('ok'))).toBe('fine');
+  }, TIMEOUT);
+
+  it('answers that never end fail their calls instead of filling memory', async () => {
+    for (const name of ['endless_json', 'endless_event']) {
+      const result = await call(name);
+      expect(result.isError, name).toBe(true);
+      expect(text(result)).toContain('over 64 MiB');
+    }
+  }, TIMEOUT);
+});
+
+describe('a remote upstream that refuses with a hostile body', () => {
+  let upstream: { child: ChildProcess; url: string };
+
+  beforeAll(async () => {
+    upstream = await httpFixture(FIXTURES.hostileHttp, ['--refuse']);
+  });
+
+  afterAll(() => {
+    upstream?.child.kill();
+  });
+
+  it('reaches lazytools auth\'s terminal escaped and cut (it printed the 200 KB body raw)', () => {
+    const project = rcProject({ servers: { evil: { url: upstream.url, transport: 'streamable-http' } } });
+    const run = runCli(['auth', 'evil', '--no-browser', '--timeout', '5'], { cwd: project.dir, env: { LAZYTOOLS_CONFIG_DIR: path.join(project.dir, 'config'), LAZYTOOLS_CACHE_DIR: '' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('\\u001b[31mred\\u001b]0;title\\u0007 yyy');
+    // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
+    expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stderr.length).toBeLessThan(5_000);
+  });
+});
