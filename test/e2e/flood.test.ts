@@ -99,8 +99,11 @@ describe('a notification flood from an HTTP upstream', () => {
       expect(text(await client.callTool({ name: 'noisy_stop', arguments: {} }))).toBe('stopped');
       // One warning per window that dropped, with its count, never two within a window.
       for (const { message } of drops) expect(message).toMatch(new RegExp(`^noisy: \\d+ unasked messages dropped \\(over ${NOTIFICATION_BUDGET} a second\\)$`));
+      // Two reports of one window would come within milliseconds; a report whose timer or log line
+      // ran late under load (907 ms after the last one was seen beside other suites on 2 cores)
+      // shortens only the gap after it.
       const gaps = drops.slice(1).map((drop, i) => drop.at - drops[i]!.at);
-      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(BUDGET_WINDOW_MS - 20);
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(BUDGET_WINDOW_MS / 2);
     } finally {
       await served.close();
       noisy.child.kill();
