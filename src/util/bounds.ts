@@ -51,9 +51,14 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return valueTooBig(value, max, Number.POSITIVE_INFINITY) !== undefined;
 }
 
-/** `text` in at most `max` characters: cut with an ellipsis when longer (a line a model or a person reads, not a value). */
+/** `text` in at most `max` characters: cut with an ellipsis when longer (a line a model or a person reads, not a value); a whole code point is kept or dropped. */
 export function clipText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  // A lone half of a surrogate pair is no character: JSON carries it as \ud83d, a terminal shows garbage.
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 /** `text` cut to `max` characters with a note saying so (a whole code point is kept or dropped). */

@@ -6,13 +6,25 @@ import { admitTools, MAX_TOOL_DESCRIPTION } from '../../src/catalog/admit.js';
 import { buildCatalog, findTool, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { valueTooBig } from '../../src/util/bounds.js';
+import { clipText, valueTooBig } from '../../src/util/bounds.js';
 import { boundedCount, COUNTED_PREFIX, countToolTokens } from '../../src/util/tokens.js';
 
 /**
  * Bounded work per value: the matchers count their own steps, so these tests say
  * "linear" without timing anything (the e2e tests show other clients are not held up).
  */
+
+describe('clipText', () => {
+  it('keeps a line whole when it fits, else cuts it with an ellipsis, never inside a code point', () => {
+    expect(clipText('switch to review', 16)).toBe('switch to review');
+    expect(clipText('switch to review', 10)).toBe('switch to…');
+    // The cut would fall between the two halves of 🚀 (U+1F680): the rocket goes whole.
+    const clipped = clipText('launch 🚀 now', 9);
+    expect(clipped).toBe('launch …');
+    expect(clipped.length).toBeLessThanOrEqual(9);
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(clipped)).toBe(false);
+  });
+});
 
 describe('URI template matching without backtracking', () => {
   it('decides a near-miss against 12 adjacent variables in steps linear in the URI', () => {
