@@ -90,6 +90,22 @@ export function answerId(message: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/** A request id as JSON-RPC allows it: a string or a finite number. */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** The id of the one JSON-RPC request a POST body carries (undefined for batches, notifications, responses). */
+export function requestIdOf(body: unknown): RequestId | undefined {
+  if (typeof body !== 'string' || !body.startsWith('{')) return undefined;
+  try {
+    const message = JSON.parse(body) as { id?: unknown; method?: unknown };
+    return typeof message.method === 'string' && isRequestId(message.id) ? message.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A JSON-RPC error response, for answers written outside an SDK server (id null when unknown). */
 export function errorEnvelope(id: string | number | null, code: number, message: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage;

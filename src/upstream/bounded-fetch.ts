@@ -1,6 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import { requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
 
 /**
  * The `fetch` of a remote server (and of its authorization server), with what one answer may
@@ -20,21 +20,6 @@ export function boundedFetch(server: string, base: FetchLike = fetch, max = MAX_
     const body = response.body.pipeThrough(sse ? boundedEvents(max, problem, init?.method === 'POST' ? requestIdOf(init.body) : undefined) : boundedBytes(max, problem));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-}
-
-/** The id of the one JSON-RPC request a POST body carries (undefined for batches, notifications, responses). */
-export function requestIdOf(body: unknown): RequestId | undefined {
-  if (typeof body !== 'string' || !body.startsWith('{')) return undefined;
-  try {
-    const message = JSON.parse(body) as { id?: unknown; method?: unknown };
-    return typeof message.method === 'string' && isRequestId(message.id) ? message.id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 /** Bytes passed on until `max`, then the stream fails with `problem`. */

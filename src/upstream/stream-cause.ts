@@ -1,6 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import type { RequestId } from '../protocol/jsonrpc.js';
-import { isRequestId, requestIdOf } from './bounded-fetch.js';
+import { isRequestId, requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
 
 /** At most this many unanswered attributions are kept (an upstream that never asks keeps none). */
 const MAX_CAUSES = 1024;
