@@ -53,19 +53,16 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 
 /** `text` in at most `max` characters: cut with an ellipsis when longer (a line a model or a person reads, not a value); a whole code point is kept or dropped. */
 export function clipText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const code = text.charCodeAt(end - 1);
-  // A lone half of a surrogate pair is no character: JSON carries it as \ud83d, a terminal shows garbage.
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
+  return text.length <= max ? text : `${text.slice(0, wholeEnd(text, max - 1))}…`;
 }
 
 /** `text` cut to `max` characters with a note saying so (a whole code point is kept or dropped). */
 export function capText(text: string, max: number, what: string): string {
-  if (text.length <= max) return text;
-  let end = max;
+  return text.length <= max ? text : `${text.slice(0, wholeEnd(text, max))}… [${what} cut by lazytools at ${max} characters]`;
+}
+
+/** `end`, or one less when a cut there would keep the first half of a surrogate pair: half an emoji is no character (JSON carries it as \ud83d, a terminal shows garbage). */
+function wholeEnd(text: string, end: number): number {
   const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, end)}… [${what} cut by lazytools at ${max} characters]`;
+  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
 }
