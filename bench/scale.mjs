@@ -134,13 +134,26 @@ export async function interleavedColdStarts(dir, runs, bins, first = false) {
 /** Idle time after which a gateway's resident memory is read as settled (V8's memory reducer runs within it). */
 const SETTLE_MS = 10_000;
 
+/** The whole list, page after page, as a client following nextCursor receives it. */
+async function listEveryPage(client) {
+  const t = performance.now();
+  let cursor;
+  let tools = 0;
+  let pages = 0;
+  let largestPageBytes = 0;
+  do {
+    const page = await client.request('tools/list', cursor === undefined ? {} : { cursor });
+    largestPageBytes = Math.max(largestPageBytes, Buffer.byteLength(JSON.stringify(page)));
+    tools += page.result.tools.length;
+    pages++;
+    cursor = page.result.nextCursor;
+  } while (cursor !== undefined);
+  return { ms: performance.now() - t, tools, pages, largestPageBytes };
+}
+
 /** Resident MB once the gateway listed every page 30 times and was then idle for SETTLE_MS. */
 async function settledRss(client, pid) {
-  for (let k = 0; k < 30; k++) {
-    let cursor;
-    do cursor = (await client.request('tools/list', cursor === undefined ? {} : { cursor })).result.nextCursor;
-    while (cursor !== undefined);
-  }
+  for (let k = 0; k < 30; k++) await listEveryPage(client);
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   return rssMb(pid).rss;
 }
@@ -153,34 +166,25 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
     const catalog = generateCatalog(size);
     const dir = generatedProject(size, catalog);
     const runs = [];
-    const quietRss = [];
+    const settled = [];
     for (let i = 0; i < (size >= 10_000 ? 4 : coldRuns); i++) {
       const run = await coldStart(dir);
       runs.push(run.ms);
       // At 10,000 tools the later starts (from start answers) are also measured once settled: one
       // second after a burst, resident memory holds garbage V8 has not collected yet (readings
       // moved from 144 to 155 MB run to run); after SETTLE_MS idle its memory reducer has run.
-      if (i > 0 && size >= 10_000) quietRss.push(await settledRss(run.client, run.child.pid));
+      if (i > 0 && size >= 10_000) settled.push(await settledRss(run.client, run.child.pid));
       if (i === 0) {
-        // The whole list, page after page, as a client following nextCursor receives it.
         const listMs = [];
         let largestPageBytes = 0;
         let pages = 0;
         let toolsListed = 0;
         for (let k = 0; k < 30; k++) {
-          const t = performance.now();
-          let cursor;
-          let count = 0;
-          pages = 0;
-          do {
-            const page = await run.client.request('tools/list', cursor === undefined ? {} : { cursor });
-            largestPageBytes = Math.max(largestPageBytes, Buffer.byteLength(JSON.stringify(page)));
-            count += page.result.tools.length;
-            pages++;
-            cursor = page.result.nextCursor;
-          } while (cursor !== undefined);
-          listMs.push(performance.now() - t);
-          toolsListed = count;
+          const listed = await listEveryPage(run.client);
+          listMs.push(listed.ms);
+          largestPageBytes = Math.max(largestPageBytes, listed.largestPageBytes);
+          pages = listed.pages;
+          toolsListed = listed.tools;
         }
         const busy = rssMb(run.child.pid).rss;
         // Steady state: what stays resident once the gateway is quiet for a second.
@@ -190,8 +194,8 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
       }
       await stop(run.child);
     }
-    if (quietRss.length > 0) {
-      const sorted = [...quietRss].sort((a, b) => a - b);
+    if (settled.length > 0) {
+      const sorted = [...settled].sort((a, b) => a - b);
       out.sizes[size].gatewaySettledRssMb = { median: sorted[Math.floor((sorted.length - 1) / 2)], min: sorted[0], max: sorted[sorted.length - 1], runs: sorted.length };
     }
     out.sizes[size].coldStart = summary(runs.slice(1));
