@@ -158,14 +158,14 @@ export class Gateway implements Hub {
     return this.resourceIndex;
   }
 
-  /** Asks each logging upstream for the most verbose level a session set. */
+  /** Asks each logging upstream for the most verbose level a session that may reach it set. */
   async applyLogLevels(): Promise<void> {
-    await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, this.logLevelFor(upstream), this.sentLogLevels)));
+    await Promise.allSettled([...this.upstreams.values()].map((upstream) => sendLogLevel(upstream, upstreamLogLevel(this.sessionsReaching(upstream)), this.sentLogLevels)));
   }
 
-  /** The most verbose level a session that may reach the upstream asked for (a token's, only of its servers). */
-  private logLevelFor(upstream: Upstream): string | undefined {
-    return upstreamLogLevel([...this.sessions].filter((session) => session.routing.upstreams.has(upstream.name)));
+  /** The sessions that may reach the upstream (a token's, only its modes' servers): the only ones that hear from it or set its level. */
+  private sessionsReaching(upstream: Upstream): OpenSession[] {
+    return [...this.sessions].filter((session) => session.routing.upstreams.has(upstream.name));
   }
 
   /** Each upstream's prompts and resources as clients may see them (rc `pin`: app/drift-guard.ts). */
@@ -270,7 +270,7 @@ export class Gateway implements Hub {
       this.subscriptions.renew(u);
       // A (re)started process knows no level yet.
       this.sentLogLevels.delete(u);
-      void sendLogLevel(u, this.logLevelFor(u), this.sentLogLevels);
+      void sendLogLevel(u, upstreamLogLevel(this.sessionsReaching(u)), this.sentLogLevels);
       if (u.primitives.prompts.length > 0) this.primitivesChanged(u, 'prompts');
       if (u.primitives.resources.length > 0 || u.primitives.templates.length > 0) this.primitivesChanged(u, 'resources');
     };
@@ -287,7 +287,7 @@ export class Gateway implements Hub {
   private primitivesChanged(upstream: Upstream, kind: PrimitiveKind): void {
     if (kind === 'prompts') this.promptIndex = undefined;
     else this.resourceIndex = undefined;
-    for (const session of this.sessions) if (session.routing.upstreams.has(upstream.name)) session.listChanged(kind);
+    for (const session of this.sessionsReaching(upstream)) session.listChanged(kind);
     this.listsChanged(kind);
   }
 
@@ -317,7 +317,7 @@ export class Gateway implements Hub {
     if (notification.method !== 'notifications/message') return;
     const recipient = logRecipient(upstream, this.sessions);
     if (recipient === 'everyone') {
-      for (const session of this.sessions) if (session.routing.upstreams.has(upstream.name)) deliverLog(session, upstream.name, params, undefined);
+      for (const session of this.sessionsReaching(upstream)) deliverLog(session, upstream.name, params, undefined);
     } else if (recipient) deliverLog(recipient.session, upstream.name, params, recipient.origin.requestId);
   }
 
