@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config/schema.js';
 import { compareStrings } from '../util/compare.js';
 import { compileGlob } from '../util/glob.js';
 import { silentLogger, type Logger } from '../util/log.js';
-import { registerSecret } from '../util/redact.js';
+import { outsideText, registerSecret } from '../util/redact.js';
 import { authorizedFetch } from './auth/fetch.js';
 import { AuthSession } from './auth/session.js';
 import { boundedFetch } from './bounded-fetch.js';
@@ -113,9 +113,10 @@ function connector(
     noisy = true;
     logger.warn(noiseWarning(name, line));
   };
+  // Stderr lines come cut (MAX_STDERR_LINE); escaped here, as they reach a terminal.
   return async () => {
     const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
-    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...passthrough, ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${line}`), onNoise });
+    return new StdioUpstreamTransport({ command, args, env: { ...getDefaultEnvironment(), ...passthrough, ...rcEnv }, cwd, onStderr: (line) => logger.info(`[${name}] ${outsideText(line, Number.POSITIVE_INFINITY)}`), onNoise });
   };
 }
 

@@ -17,12 +17,50 @@ export const ANSWER_BACKLOG_BYTES = 1024 * 1024;
  */
 export const REQUEST_BACKLOG_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Characters of one stderr line kept (the rest is counted): a child writing without newlines
+ * grew our memory without bound, and each chunk re-split everything it had written so far.
+ */
+export const MAX_STDERR_LINE = 4_000;
+
+/** A child's stderr cut into lines, each at most MAX_STDERR_LINE characters (plus a note of what was left out); blank lines are skipped. */
+class StderrLines {
+  private pending = '';
+  private dropped = 0;
+
+  constructor(private readonly emit: (line: string) => void) {}
+
+  push(chunk: string): void {
+    let from = 0;
+    for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', from)) {
+      this.take(chunk.slice(from, end));
+      this.end();
+      from = end + 1;
+    }
+    this.take(chunk.slice(from));
+  }
+
+  /** The line so far is whole (a newline, or the child ended). */
+  end(): void {
+    const line = this.dropped > 0 ? `${this.pending}… (${this.dropped} more characters)` : this.pending;
+    this.pending = '';
+    this.dropped = 0;
+    if (line.trim()) this.emit(line);
+  }
+
+  private take(piece: string): void {
+    const room = MAX_STDERR_LINE - this.pending.length;
+    if (piece.length > room) this.dropped += piece.length - room;
+    this.pending += room > 0 ? piece.slice(0, room) : '';
+  }
+}
+
 export interface StdioUpstreamOptions {
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd: string | undefined;
-  /** Receives the child's stderr, line by line (never our stdout). */
+  /** Receives the child's stderr, line by line, each cut at MAX_STDERR_LINE characters (never our stdout). */
   onStderr: (line: string) => void;
   /**
    * Hears each stdout line that is no JSON-RPC message and names no pending call: a server
@@ -91,13 +129,9 @@ export class StdioUpstreamTransport implements Transport {
         (size, head, tail) => this.onOversize?.(size, head, tail),
       );
       child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
-      let pending = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        pending += chunk.toString('utf8');
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) if (line.trim()) this.stderrLine(line);
-      });
+      const stderr = new StderrLines((line) => this.stderrLine(line));
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => stderr.push(chunk));
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.once('error', (error) => {
         reject(error);
@@ -106,7 +140,7 @@ export class StdioUpstreamTransport implements Transport {
       });
       child.once('spawn', () => resolve());
       child.once('close', (code, signal) => {
-        if (pending.trim()) this.stderrLine(pending);
+        stderr.end();
         this.exit = { code, signal };
         this.finish();
       });

@@ -105,9 +105,12 @@ export function redactValue<T>(value: T, scope?: string): T {
   }) as T;
 }
 
-/** Control characters but tab and newline: ESC starts terminal sequences, CR rewrites a log line. */
+/**
+ * Control characters but tab and newline: ESC (and C1 CSI) start terminal sequences, CR rewrites
+ * a log line; bidirectional overrides and line separators reorder or break what is read.
+ */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text from outside (an upstream's error body) cut to `max` characters and redacted, its control

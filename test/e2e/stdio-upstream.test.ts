@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { createUpstreams } from '../../src/upstream/connect.js';
-import { ANSWER_BACKLOG_BYTES, REQUEST_BACKLOG_BYTES, StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
+import { ANSWER_BACKLOG_BYTES, MAX_STDERR_LINE, REQUEST_BACKLOG_BYTES, StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 import { FIXTURES, serverEntry } from '../harness/index.js';
 
@@ -38,6 +38,33 @@ describe('stdio upstream (real process)', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^chatty: writes lines that are not MCP messages to stdout \(first: "Starting raw server v1"\)/);
       expect(warnings[0]).toMatch(/log to stderr/);
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  /**
+   * A child's stderr is relayed to ours line by line. On the old main a child writing without
+   * newlines grew our memory by all of it (and each chunk re-split all of it: 50 MB cost 850 MB
+   * of RSS and seconds of blocked event loop), and its escape sequences reached the terminal.
+   */
+  it('relays stderr lines cut at a bound, control characters escaped, whatever the child writes', async () => {
+    const lines: string[] = [];
+    let seen: () => void = () => {};
+    const done = new Promise<void>((resolve) => (seen = resolve));
+    const logger = { warn: () => {}, error: () => {}, info: (message: string) => (lines.push(message), message.includes('done') && seen()) };
+    const config = resolveConfig({ servers: { loud: { command: process.execPath, args: [FIXTURES.rawServer, 'stderr-flood'], env: { RAW_STDERR_MB: '40' } } } });
+    const [upstream] = createUpstreams(config, { logger, env: { PATH: process.env.PATH ?? '' } });
+    if (!upstream) throw new Error('no upstream');
+    try {
+      await upstream.start();
+      await done;
+      expect(lines).toHaveLength(2);
+      const [long, escapes] = lines as [string, string];
+      expect(long.length).toBeLessThan(MAX_STDERR_LINE + 100);
+      expect(long).toMatch(new RegExp(`^\\[loud\\] x+… \\(${40 * 2 ** 20 - MAX_STDERR_LINE} more characters\\)$`));
+      expect(escapes).toBe('[loud] red \\u001b[31m\\u001b]52;c;ZXZpbA==\\u0007 \\u009b2J \\u202eevil\\u000ddone');
+      expect(upstream.status).toBe('ready');
     } finally {
       await upstream.stop();
     }
