@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { limitConnections, originForm } from './http-limits.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import type { TokenGrant } from '../config/resolve.js';
@@ -17,6 +16,7 @@ import { openSession, type FrontSession } from '../callers/session.js';
 import { isListen, operatorRequest, waitsForStart, type Metrics } from './http-ops.js';
 import { classifyEra } from '../protocol/era.js';
 import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
+import { BoundedHttpTransport } from './http-unread.js';
 
 export interface HttpOptions {
   host?: string | undefined;
@@ -70,7 +70,7 @@ interface HttpSession {
   session: FrontSession;
   /** The rc token (label and modes, grantKey) the session was opened with: its requests must keep using it. */
   grant: string | undefined;
-  transport: NodeStreamableHTTPServerTransport;
+  transport: BoundedHttpTransport;
   path: string;
   lastSeen: number;
   /** POSTs being answered: a session working on a slow call is not idle. */
@@ -204,14 +204,14 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     // The session's scope (focus/scope): the endpoint's mode narrowed by the token's modes. A
     // token of one mode fixes the session there; of several, it switches among them.
     const session = openSession(gateway, callerRoute);
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+    const transport: BoundedHttpTransport = new BoundedHttpTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         const entry: HttpSession = { session, transport, grant: grantKey(grant), path: url.pathname, lastSeen: Date.now(), active: 0 };
         busy(entry, res);
         sessions.set(id, entry);
       },
-    });
+    }, (message) => gateway.logger.warn(message));
     addCloseListener(session, () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     });

@@ -1,0 +1,78 @@
+import type { ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+
+/**
+ * Bytes a session's client may leave unread on its streams before notifications to it are dropped
+ * (answers and requests always go: their number is bounded by the calls in flight).
+ */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+
+/** What the SDK adds around each message on an SSE stream (`event: message\ndata: …\n\n`). */
+const SSE_FRAME_BYTES = 23;
+
+/**
+ * A session's Streamable HTTP transport that bounds what its client leaves unread. The SDK queues
+ * each message for a stream in memory and writes it as the socket takes it, so a client that
+ * never reads its GET stream (or reads slower than its servers log) grew the gateway's memory
+ * without bound: 55 MB a second under one logging upstream, until the process died. While one of
+ * the session's streams is stalled (its socket buffer full), what is sent and what gets written
+ * are counted; past `maxUnread` notifications are dropped (said once per stall through `warn`)
+ * until the client reads again, as the flood gate drops an upstream's excess.
+ */
+export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
+  /** The session's open responses (its GET stream, POSTs being answered). */
+  private readonly streams = new Set<ServerResponse>();
+  private written = 0;
+  /** Bytes sent since a stream stalled, less those written since: about what the queues hold. */
+  private unread = 0;
+  private writtenMark = 0;
+  private dropping = false;
+
+  constructor(
+    options: ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0],
+    private readonly warn: (message: string) => void = () => {},
+    private readonly maxUnread = MAX_UNREAD_BYTES,
+  ) {
+    super(options);
+  }
+
+  override handleRequest(...args: Parameters<NodeStreamableHTTPServerTransport['handleRequest']>): Promise<void> {
+    this.watch(args[1]);
+    return super.handleRequest(...args);
+  }
+
+  override send(message: JSONRPCMessage, options?: Parameters<NodeStreamableHTTPServerTransport['send']>[1]): Promise<void> {
+    return this.admits(message) ? super.send(message, options) : Promise.resolve();
+  }
+
+  private watch(res: ServerResponse): void {
+    const write = res.write;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      this.written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : ((chunk as Uint8Array | undefined)?.byteLength ?? 0);
+      return (write as (...all: unknown[]) => boolean).call(res, chunk, ...rest);
+    }) as typeof res.write;
+    this.streams.add(res);
+    res.once('close', () => this.streams.delete(res));
+  }
+
+  /** False for a notification while more than maxUnread bytes wait on stalled streams; counts what it lets through. */
+  private admits(message: JSONRPCMessage): boolean {
+    if (![...this.streams].some((res) => res.writableNeedDrain)) {
+      // Nothing waits on a socket: the queues are (about) empty.
+      this.unread = 0;
+      this.writtenMark = this.written;
+      this.dropping = false;
+      return true;
+    }
+    this.unread -= this.written - this.writtenMark;
+    this.writtenMark = this.written;
+    if (this.unread > this.maxUnread && 'method' in message && !('id' in message)) {
+      if (!this.dropping) this.warn(`an HTTP session's client left more than ${this.maxUnread} bytes unread: notifications to it are dropped until it reads`);
+      this.dropping = true;
+      return false;
+    }
+    this.unread += Buffer.byteLength(JSON.stringify(message)) + SSE_FRAME_BYTES;
+    return true;
+  }
+}
