@@ -1,3 +1,4 @@
+import { isSpecType, specTypeSchemas } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from './types.js';
 import { capText, valueTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
@@ -45,8 +46,9 @@ export function admitTools(tools: readonly ToolDefinition[], warn: (message: str
  * validates the whole `tools/list` answer, so one `inputSchema` that is not an object schema
  * (null, an array, `{"type": "string"}`) would make it drop every tool of every server, and a
  * `description` or `title` that is not a string broke the catalog's summary and so the whole
- * upstream's start. Such tools are skipped (`skip` is told why); a non-string `description` or
- * `title` is dropped from an otherwise good tool.
+ * upstream's start. So is any other field of the wrong type (`annotations`, `outputSchema`, `icons`,
+ * `execution`, `_meta`: see toolProblem). Such tools are skipped (`skip` is told why); a
+ * non-string `description` or `title` is dropped from an otherwise good tool.
  */
 export function usableTools(tools: unknown, skip: (name: string, reason: string) => void): ToolDefinition[] {
   if (!Array.isArray(tools)) return [];
@@ -64,22 +66,38 @@ export function usableTools(tools: unknown, skip: (name: string, reason: string)
       const { [key]: _dropped, ...rest } = usable;
       usable = rest;
     }
+    const problem = toolProblem(usable);
+    if (problem !== undefined) {
+      skip(tool.name, problem.slice(1));
+      continue;
+    }
     out.push(usable as unknown as ToolDefinition);
   }
   return out;
 }
 
 /**
- * What is wrong with a stored tool definition's types (a lock or catalog file), or undefined when
- * it fits: such a file was written from checked tools, so a wrong type means the file was edited
- * and the whole tool is left out.
+ * What is wrong with a tool definition's types, as `.key.path: expected …`, or undefined when it
+ * fits the MCP Tool shape a client's SDK checks (each field's type; the JSON inside schemas is
+ * bounded by valueTooBig instead, cheaper than a schema walk). A stored one (a lock or catalog
+ * file) was written from checked tools, so a wrong type means the file was edited and the whole
+ * tool is left out.
  */
 export function toolProblem(tool: unknown): string | undefined {
   if (!isObject(tool)) return ': expected a tool definition object';
   if (typeof tool.name !== 'string' || tool.name.length === 0) return '.name: expected a non-empty string';
   if (!isObject(tool.inputSchema)) return '.inputSchema: expected an object';
+  const input = tool.inputSchema;
+  if (input.properties !== undefined && !isObject(input.properties)) return '.inputSchema.properties: expected an object';
+  if (input.required !== undefined && !strings(input.required)) return '.inputSchema.required: expected an array of strings';
   for (const key of ['description', 'title'] as const) if (tool[key] !== undefined && typeof tool[key] !== 'string') return `.${key}: expected a string`;
   if (tool.outputSchema !== undefined && !isObject(tool.outputSchema)) return '.outputSchema: expected an object';
+  if (tool.outputSchema?.$schema !== undefined && typeof tool.outputSchema.$schema !== 'string') return '.outputSchema.$schema: expected a string';
+  if (tool._meta !== undefined && !isObject(tool._meta)) return '._meta: expected an object';
+  if (tool.icons !== undefined && !iconsFit(tool.icons)) return '.icons: expected an array of { src, mimeType?, sizes?, theme? }';
+  const execution = tool.execution;
+  if (execution !== undefined && !(isObject(execution) && (execution.taskSupport === undefined || TASK_SUPPORT.has(execution.taskSupport as string))))
+    return '.execution: expected { taskSupport?: "required" | "optional" | "forbidden" }';
   const annotations = tool.annotations;
   if (annotations === undefined) return undefined;
   if (!isObject(annotations)) return '.annotations: expected an object';
@@ -87,4 +105,49 @@ export function toolProblem(tool: unknown): string | undefined {
   for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
     if (annotations[hint] !== undefined && typeof annotations[hint] !== 'boolean') return `.annotations.${hint}: expected a boolean`;
   return undefined;
+}
+
+const TASK_SUPPORT: ReadonlySet<string> = new Set(['required', 'optional', 'forbidden']);
+
+function strings(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** An MCP `icons` list: objects with a string `src`, optional string `mimeType`, string `sizes`, a light or dark `theme`. */
+export function iconsFit(icons: unknown): boolean {
+  return (
+    Array.isArray(icons) &&
+    icons.every((icon) => isObject(icon) && typeof icon.src === 'string' && (icon.mimeType === undefined || typeof icon.mimeType === 'string') && (icon.sizes === undefined || strings(icon.sizes)) && (icon.theme === undefined || icon.theme === 'light' || icon.theme === 'dark'))
+  );
+}
+
+/** The lists lazytools relays besides tools: the field that names an item, and the MCP type a client checks each item against. */
+export const PRIMITIVE_LISTS = {
+  prompts: { id: 'name', type: 'Prompt' },
+  resources: { id: 'uri', type: 'Resource' },
+  resourceTemplates: { id: 'uriTemplate', type: 'ResourceTemplate' },
+} as const;
+
+/**
+ * The items of an upstream's (or a lock's) prompts, resources or resource templates list that a
+ * client can take, as they came. A client's SDK validates a whole list answer, and the gateway's
+ * lists merge every server's: one prompt whose `arguments` is not an array, or one resource
+ * without a string `name`, made every client drop every server's prompts (or resources). An item
+ * that does not fit its MCP type, or is too deep or too large to serialize again (valueTooBig),
+ * is skipped and `skip` told its id and why.
+ */
+export function usableItems(kind: keyof typeof PRIMITIVE_LISTS, list: unknown, skip: (id: string, reason: string) => void): Array<Record<string, unknown>> {
+  if (!Array.isArray(list)) return [];
+  const { id, type } = PRIMITIVE_LISTS[kind];
+  const out: Array<Record<string, unknown>> = [];
+  list.forEach((item: unknown, index: number) => {
+    const named = isObject(item) && typeof item[id] === 'string' ? (item[id] as string).slice(0, 80) : `#${index}`;
+    const big = valueTooBig(item);
+    if (big !== undefined) return skip(named, `it is ${big}`);
+    if (isSpecType[type](item)) return void out.push(item as Record<string, unknown>);
+    const checked = specTypeSchemas[type]['~standard'].validate(item);
+    const issue = 'issues' in checked ? checked.issues?.[0] : undefined;
+    skip(named, issue ? `${issue.path?.map((key) => (typeof key === 'object' ? key.key : key)).join('.') || id}: ${issue.message}` : `not an MCP ${type}`);
+  });
+  return out;
 }

@@ -1,13 +1,10 @@
 import type { ServerProfile } from './types.js';
 import { valueTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
+import { PRIMITIVE_LISTS, usableItems } from './admit.js';
 
 /** The keys a lock's server entry carries besides `hash` and `tools`. */
-const LIST_KEYS = [
-  ['prompts', 'name'],
-  ['resources', 'uri'],
-  ['resourceTemplates', 'uriTemplate'],
-] as const;
+const LIST_KEYS = (Object.keys(PRIMITIVE_LISTS) as Array<keyof typeof PRIMITIVE_LISTS>).map((key) => [key, PRIMITIVE_LISTS[key].id] as const);
 
 /**
  * Reads the profile a lock recorded beside a server's tools, keeping only well-formed parts: a
@@ -29,9 +26,9 @@ export function readProfile(entry: Record<string, unknown>, warn: (message: stri
   // A verdict whose discover result is malformed is forgotten: the server is probed afresh.
   else if (isObject(protocol) && protocol.era === 'modern' && wellFormedDiscover(protocol.discover) && fits('protocol.discover', protocol.discover))
     profile.protocol = { era: 'modern', discover: protocol.discover };
-  for (const [key, id] of LIST_KEYS) {
+  for (const [key] of LIST_KEYS) {
     const list = entry[key];
-    if (Array.isArray(list)) profile[key] = list.filter((item, index): item is never => isObject(item) && typeof item[id] === 'string' && fits(`${key}[${index}]`, item));
+    if (Array.isArray(list)) profile[key] = usableItems(key, list, (id, reason) => warn(`${key} ${JSON.stringify(id)}: ${reason}; left out`)) as never;
   }
   return Object.keys(profile).length > 0 ? profile : undefined;
 }

@@ -1,8 +1,7 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { admitTools, usableTools } from '../catalog/admit.js';
+import { admitTools, usableItems, usableTools, type PRIMITIVE_LISTS } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
-import { valueTooBig } from '../util/bounds.js';
 import { outsideText } from '../util/redact.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
 import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced } from './flood.js';
@@ -29,9 +28,10 @@ export async function listPages<T>(client: Client, method: string, field: string
   return items;
 }
 
-/** Entries whose `key` is a string; one too deep or too large to serialize again is left out (see valueTooBig). */
-function keyed<T extends Record<string, unknown>>(key: string): (list: unknown) => T[] {
-  return (list) => (Array.isArray(list) ? (list as T[]).filter((item) => item && typeof item[key] === 'string' && valueTooBig(item) === undefined) : []);
+/** The items of one page a client can take (catalog/admit usableItems); `warn` hears what was left out. */
+function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) => void): (list: unknown) => T[] {
+  const what = { prompts: 'prompt', resources: 'resource', resourceTemplates: 'resource template' }[kind];
+  return (list) => usableItems(kind, list, (id, reason) => warn(`${what} ${JSON.stringify(id)} skipped: ${outsideText(reason, 300)}`)) as T[];
 }
 
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
@@ -52,9 +52,9 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
     }
   };
   const [prompts, resources, templates] = await Promise.all([
-    capabilities.prompts ? safe('prompts', () => listPages(client, 'prompts/list', 'prompts', timeout, keyed<PromptDefinition>('name'))) : [],
-    capabilities.resources ? safe('resources', () => listPages(client, 'resources/list', 'resources', timeout, keyed<ResourceDefinition>('uri'))) : [],
-    capabilities.resources ? safe('resource templates', () => listPages(client, 'resources/templates/list', 'resourceTemplates', timeout, keyed<TemplateDefinition>('uriTemplate'))) : [],
+    capabilities.prompts ? safe('prompts', () => listPages(client, 'prompts/list', 'prompts', timeout, usable<PromptDefinition>('prompts', warn))) : [],
+    capabilities.resources ? safe('resources', () => listPages(client, 'resources/list', 'resources', timeout, usable<ResourceDefinition>('resources', warn))) : [],
+    capabilities.resources ? safe('resource templates', () => listPages(client, 'resources/templates/list', 'resourceTemplates', timeout, usable<TemplateDefinition>('resourceTemplates', warn))) : [],
   ]);
   return { prompts, resources, templates };
 }
