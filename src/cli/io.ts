@@ -1,4 +1,4 @@
-import { redact } from '../util/redact.js';
+import { escapeControls, redact } from '../util/redact.js';
 
 /** Where a command writes: process streams in the binary, buffers in tests. */
 export interface CliIO {
@@ -8,10 +8,14 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
 }
 
-/** The process streams; secrets from the environment are shown as `${VAR}`. */
+/**
+ * The process streams; secrets from the environment are shown as `${VAR}`, and control characters
+ * are escaped (escapeControls), whatever a command prints (a name or text from an upstream, a
+ * lock or an rc); `--json` output stays the same JSON value.
+ */
 export const processIO: CliIO = {
-  out: (text) => void process.stdout.write(line(redact(text))),
-  err: (text) => void process.stderr.write(line(redact(text))),
+  out: (text) => void process.stdout.write(line(escapeControls(redact(text)))),
+  err: (text) => void process.stderr.write(line(escapeControls(redact(text)))),
   cwd: process.cwd(),
   env: process.env,
 };

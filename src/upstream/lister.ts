@@ -47,7 +47,7 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
     try {
       return await run();
     } catch (error) {
-      warn(`could not list ${what}: ${(error as Error).message}`);
+      warn(`could not list ${what}: ${outsideText((error as Error).message)}`);
       return [];
     }
   };

@@ -1,4 +1,4 @@
-import { redact } from './redact.js';
+import { escapeControls, redact } from './redact.js';
 
 /**
  * Diagnostics go to stderr only: in stdio mode stdout carries the protocol. `LAZYTOOLS_QUIET=1`
@@ -10,16 +10,20 @@ export interface Logger {
   error(message: string): void;
 }
 
-/** Writes to stderr with secrets from the environment shown as `${VAR}`. */
+/**
+ * Writes to stderr with secrets from the environment shown as `${VAR}` and control characters
+ * escaped (escapeControls): a message may quote an upstream (an error text, a name), and an
+ * escape sequence in it would reach the operator's terminal.
+ */
 export const stderrLogger: Logger = {
   info: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] ${redact(message)}\n`);
+    if (!quiet()) process.stderr.write(`[lazytools] ${escapeControls(redact(message))}\n`);
   },
   warn: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] warning: ${redact(message)}\n`);
+    if (!quiet()) process.stderr.write(`[lazytools] warning: ${escapeControls(redact(message))}\n`);
   },
   error: (message) => {
-    process.stderr.write(`[lazytools] error: ${redact(message)}\n`);
+    process.stderr.write(`[lazytools] error: ${escapeControls(redact(message))}\n`);
   },
 };
 

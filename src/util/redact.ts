@@ -113,12 +113,22 @@ export function redactValue<T>(value: T, scope?: string): T {
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
+ * `text` with its control characters (see CONTROL) written as `\\uXXXX`: what every line written
+ * to a terminal passes through (CLI output, logs), so no message, whatever it quotes, rewrites
+ * the screen. Inside a JSON string the escape means the same character, so JSON output stays
+ * the same value.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Text from outside (an upstream's error body) cut to `max` characters and redacted, its control
  * characters written as `\uXXXX`: it reaches terminals through logs and CLI output, where an
  * upstream's escape sequences could recolour, hide or rewrite what the user reads.
  */
 export function outsideText(text: string, max = 500): string {
-  const clean = redact(String(text)).replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const clean = escapeControls(redact(String(text)));
   return clean.length > max ? `${clean.slice(0, max)}… (${clean.length - max} more characters)` : clean;
 }
 

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { processIO } from '../../src/cli/io.js';
+import { stderrLogger } from '../../src/util/log.js';
+
+/**
+ * Everything the CLI and the gateway's log write to a terminal goes through processIO or
+ * stderrLogger: control characters are escaped there, whatever a command or a message quotes
+ * (an upstream's text, a lock's, an rc's), and `--json` output stays the same JSON value. On the
+ * old main both wrote C1 CSI (U+009B), bidi overrides and ESC through as they came (fails there).
+ */
+
+afterEach(() => vi.restoreAllMocks());
+
+/** What `write` sent to `stream` while `run` ran. */
+function written(stream: NodeJS.WriteStream, run: () => void): string {
+  let out = '';
+  vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+  run();
+  vi.restoreAllMocks();
+  return out;
+}
+
+const HOSTILE = 'name \u001b[2J \u009b31m \u202eevil \u2066 \u0085 \r\tend';
+
+describe('terminal output escapes control characters in one place', () => {
+  it('processIO: text lines escaped, tab and newline kept; JSON output stays the same value', () => {
+    const text = written(process.stdout, () => processIO.out(`a\n${HOSTILE}`));
+    expect(text).toBe('a\nname \\u001b[2J \\u009b31m \\u202eevil \\u2066 \\u0085 \\u000d\tend\n');
+    const value = { tools: [{ name: HOSTILE, description: 'Read\u2028a file' }] };
+    const json = written(process.stderr, () => processIO.err(JSON.stringify(value, null, 2)));
+    expect(json).not.toMatch(/[\u0080-\u009f\u2028\u202e\u2066]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
+  it('stderrLogger: every level escaped', () => {
+    const previous = process.env.LAZYTOOLS_QUIET;
+    delete process.env.LAZYTOOLS_QUIET;
+    try {
+      const out = written(process.stderr, () => {
+        stderrLogger.info(HOSTILE);
+        stderrLogger.warn(HOSTILE);
+        stderrLogger.error(HOSTILE);
+      });
+      expect(out.split('\n').filter(Boolean)).toEqual(['info', 'warning', 'error'].map((level) => `[lazytools] ${level === 'info' ? '' : `${level}: `}name \\u001b[2J \\u009b31m \\u202eevil \\u2066 \\u0085 \\u000d\tend`));
+    } finally {
+      if (previous !== undefined) process.env.LAZYTOOLS_QUIET = previous;
+    }
+  });
+});
