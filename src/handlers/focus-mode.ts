@@ -14,6 +14,7 @@ import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { clipText } from '../util/bounds.js';
 import { textResult } from './results.js';
+import { ruleOfMode } from './call.js';
 import { callableTools } from './callable.js';
 import { reachOf, reachText } from './reach.js';
 import { visibleGroup, visibleGroupNames } from './meta-tools.js';
@@ -79,7 +80,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   const structured = { ...report, heldBack: held, taskTools: forTask.map((tool) => tool.exposedName), added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
   // Under proxy the list never changes: the reply carries the mode's tools (bounded by its budget, not by FOCUS_REPLY_MAX).
   if (session.strategy !== 'proxy' || !changing) return textResult(boundedReply(lines), structured);
-  const callable = callableTools(session, report.mode, memberTaskTools(session, task, report.mode));
+  const callable = callableTools(session, report.mode, callableTaskTools(session, task, report.mode));
   return textResult([boundedReply(lines), ...callableSection(report.mode, callable, false)].join('\n'), { ...structured, tools: callable.tools, toolsOmitted: callable.omitted });
 }
 
@@ -115,13 +116,13 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
     lines.push(`Already in mode "${target}".`);
     if (caller.strategy !== 'proxy') return textResult(boundedReply(lines), { ...current });
     // A proxy list holds none of the mode's tools: the reply names them.
-    const own = callableTools(caller, target, memberTaskTools(caller, task, target));
+    const own = callableTools(caller, target, callableTaskTools(caller, task, target));
     return textResult([boundedReply(lines), ...callableSection(target, own, false)].join('\n'), { ...current, tools: own.tools, toolsOmitted: own.omitted });
   }
   const reach = reachOf(config, caller.route, target);
   lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
   // The switch reaches the model through the reply: the mode's tools, callable at once.
-  const callable = callableTools(caller, target, memberTaskTools(caller, task, target));
+  const callable = callableTools(caller, target, callableTaskTools(caller, task, target));
   return textResult([boundedReply(lines), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, tools: callable.tools, toolsOmitted: callable.omitted });
 }
 
@@ -163,15 +164,15 @@ function readFocusArgs(
 }
 
 /**
- * The task's tools among the mode's own (shown or held back): what a reply that cannot change the
- * list puts first among the mode's callable tools, since execute_tool runs them in that mode.
+ * The task's tools that execute_tool may run in `mode` (call.ts ruleOfMode: the mode's rules, the
+ * caller's boundary, hiddenTools): what a reply that cannot change the list puts first among the
+ * mode's callable tools.
  */
-function memberTaskTools(caller: Caller, task: string | undefined, mode: string): CatalogTool[] {
+function callableTaskTools(caller: Caller, task: string | undefined, mode: string): CatalogTool[] {
   if (task === undefined) return [];
-  const members = modeFit(caller.hub.catalog, caller.hub.config, mode)?.ranked;
-  if (!members) return [];
-  const ids = new Set(members.map((entry) => entry.tool.id));
-  return taskTools(caller.hub.search, caller.hub.config, mode, caller.boundary, task, (tool) => ids.has(tool.id));
+  const rule = ruleOfMode(caller, mode);
+  if ('refused' in rule) return [];
+  return taskTools(caller.hub.search, caller.hub.config, mode, caller.boundary, task, (tool) => rule.refusal(tool) === undefined);
 }
 
 /** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */

@@ -83,11 +83,18 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     }
   });
 
-  it('where the list cannot change (2026-07-28), the mode\'s tools for the task come first in the reply', () => {
-    const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: [shop] });
-    const request = new ModernRequest(gateway, { baseUrl: 'http://127.0.0.1:1/mcp' }, { mode: 'orders', fixedMode: undefined, boundary: boundaryOf({}) });
-    const lines = (args: Record<string, unknown>) => text(focusMode(request, args)).split('\n').filter((line) => line.startsWith('- '));
-    expect(lines({ mode: 'money', intent: 'refund the customer payment' })[0]).toMatch(/^- refund_payment\(/);
-    expect(lines({ mode: 'money', intent: 'daily order totals' })[0]).toMatch(/^- order_report\(/);
+  it('where the list cannot change (2026-07-28), the task\'s tools execute_tool may run there come first in the reply', () => {
+    const linesOf = (config: RcConfig) => {
+      const gateway = new Gateway({ config: resolveConfig(config), upstreams: [], locked: [shop] });
+      const request = new ModernRequest(gateway, { baseUrl: 'http://127.0.0.1:1/mcp' }, { mode: 'money', fixedMode: undefined, boundary: boundaryOf({}) });
+      return (args: Record<string, unknown>) => text(focusMode(request, args)).split('\n').filter((line) => line.startsWith('- '));
+    };
+    const lines = linesOf(rc);
+    expect(lines({ mode: 'orders', intent: 'daily order totals' })[0]).toMatch(/^- order_report\(/);
+    // Outside the mode: runnable there under hiddenTools "allow" (the default), so named first...
+    expect(lines({ mode: 'orders', intent: 'refund the customer payment' })[0]).toMatch(/^- refund_payment\(/);
+    // ...but never where the mode would refuse it: read-only, or a gateway that rejects hidden tools.
+    expect(lines({ mode: 'review', intent: 'refund the customer payment' }).join('\n')).not.toContain('refund_payment');
+    expect(linesOf({ ...rc, policy: { hiddenTools: 'reject' } })({ mode: 'orders', intent: 'refund the customer payment' }).join('\n')).not.toContain('refund_payment');
   });
 });
