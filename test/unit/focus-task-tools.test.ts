@@ -62,6 +62,20 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     }
   });
 
+  it('brings nothing for a task no tool does: a hit must say one of its telling words, not one most tools say', async () => {
+    const paged = { server: 'paged', tools: ['notes', 'files', 'users', 'teams', 'tags'].map((thing) => ({ name: `list_${thing}`, description: `List ${thing}, 30 per page.`, inputSchema: object })) };
+    const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: [shop, paged] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'task-tools-test' });
+    try {
+      const reply = text((await client.callTool({ name: 'focus_mode', arguments: { mode: 'orders', intent: 'take a screenshot of the pricing page' } })) as CallToolResult);
+      expect(reply).not.toContain('For this task');
+      expect(text((await client.callTool({ name: 'focus_mode', arguments: { mode: 'orders', intent: 'list the tags' } })) as CallToolResult)).toMatch(/^For this task: list_tags/m);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+
   it('never offers what the mode would refuse: a read-only mode gets no writer', async () => {
     const s = await session(rc);
     try {
