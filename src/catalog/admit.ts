@@ -134,20 +134,20 @@ export const PRIMITIVE_LISTS = {
  * lists merge every server's: one prompt whose `arguments` is not an array, or one resource
  * without a string `name`, made every client drop every server's prompts (or resources). An item
  * that does not fit its MCP type, or is too deep or too large to serialize again (valueTooBig),
- * is skipped and `skip` told its id and why.
+ * is skipped and `skip` told its id (cut), why, and its index in `list`.
  */
-export function usableItems(kind: keyof typeof PRIMITIVE_LISTS, list: unknown, skip: (id: string, reason: string) => void): Array<Record<string, unknown>> {
+export function usableItems(kind: keyof typeof PRIMITIVE_LISTS, list: unknown, skip: (id: string, reason: string, index: number) => void): Array<Record<string, unknown>> {
   if (!Array.isArray(list)) return [];
   const { id, type } = PRIMITIVE_LISTS[kind];
   const out: Array<Record<string, unknown>> = [];
   list.forEach((item: unknown, index: number) => {
     const named = isObject(item) && typeof item[id] === 'string' ? (item[id] as string).slice(0, 80) : `#${index}`;
     const big = valueTooBig(item);
-    if (big !== undefined) return skip(named, `it is ${big}`);
+    if (big !== undefined) return skip(named, big, index);
     if (isSpecType[type](item)) return void out.push(item as Record<string, unknown>);
     const checked = specTypeSchemas[type]['~standard'].validate(item);
     const issue = 'issues' in checked ? checked.issues?.[0] : undefined;
-    skip(named, issue ? `${issue.path?.map((key) => (typeof key === 'object' ? key.key : key)).join('.') || id}: ${issue.message}` : `not an MCP ${type}`);
+    skip(named, issue ? `${issue.path?.map((key) => (typeof key === 'object' ? key.key : key)).join('.') || id}: ${issue.message}` : `not an MCP ${type}`, index);
   });
   return out;
 }

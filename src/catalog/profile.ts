@@ -28,7 +28,7 @@ export function readProfile(entry: Record<string, unknown>, warn: (message: stri
     profile.protocol = { era: 'modern', discover: protocol.discover };
   for (const [key] of LIST_KEYS) {
     const list = entry[key];
-    if (Array.isArray(list)) profile[key] = usableItems(key, list, (id, reason) => warn(`${key} ${JSON.stringify(id)}: ${reason}; left out`)) as never;
+    if (Array.isArray(list)) profile[key] = usableItems(key, list, (_id, reason, index) => warn(`${key}[${index}]: ${reason}; left out`)) as never;
   }
   return Object.keys(profile).length > 0 ? profile : undefined;
 }

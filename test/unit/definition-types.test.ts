@@ -81,7 +81,7 @@ describe('definitions of the wrong types cost only themselves', () => {
     expect(entry?.profile?.resources?.map((resource) => resource.uri)).toEqual(['note://1']);
     expect(entry?.profile?.resourceTemplates?.map((template) => template.uriTemplate)).toEqual(['note://{id}']);
     expect(warnings).toContain('lazytools.lock.json: servers.odd.tools[1].annotations ("annotations_string"): expected an object; the tool is left out');
-    expect(warnings.some((line) => line.startsWith('lazytools.lock.json: servers.odd.prompts "arguments_string": arguments: '))).toBe(true);
+    expect(warnings.some((line) => line.startsWith('lazytools.lock.json: servers.odd.prompts[1]: arguments: '))).toBe(true);
     expect(warnings).toHaveLength(BAD_TOOLS.length + 2 + 2 + 1);
   });
 });
