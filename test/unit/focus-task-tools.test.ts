@@ -49,6 +49,9 @@ describe('focus_mode brings the tools of the task its intent states', () => {
       const reply = await s.focus({ mode: 'orders', intent: 'refund the customer payment' });
       expect(reply).toMatch(/^For this task: refund_payment.* \(1 added to your list\)$/m);
       expect(await s.names()).toContain('refund_payment');
+      // Asked again, the task's tool is named but not counted as added: the list already holds it.
+      const again = await s.focus({ mode: 'orders', intent: 'refund the customer payment' });
+      expect(again).toMatch(/^For this task: refund_payment[^\n(]*$/m);
       // A switch without an intent adds nothing of its own.
       const plain = await session(rc);
       try {
