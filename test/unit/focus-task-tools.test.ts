@@ -90,6 +90,22 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     }
   });
 
+  it('never offers a tool outside a bearer token\'s modes, whatever the task', async () => {
+    const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: [shop] });
+    // Two modes, so the token may switch between them (one mode would be a fixed endpoint); neither holds the refund.
+    const boundary = { modes: ['orders', 'review'], token: true, label: 'clerk' };
+    const client = await inMemoryClient((t) => gateway.createSession({ boundary }).connect(t), { name: 'task-tools-test' });
+    try {
+      const reply = text((await client.callTool({ name: 'focus_mode', arguments: { mode: 'orders', intent: 'refund the customer payment' } })) as CallToolResult);
+      expect(reply).toMatch(/^Mode: orders/);
+      expect(reply).not.toContain('refund_payment');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('refund_payment');
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+
   it('adds nothing where search may not add (hiddenTools "reject"): the mode is what the rc makes it', async () => {
     const s = await session({ ...rc, policy: { hiddenTools: 'reject' } });
     try {
