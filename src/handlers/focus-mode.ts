@@ -3,7 +3,7 @@ import type { CatalogTool } from '../catalog/catalog.js';
 import { focusModeArgs, readArgs } from '../catalog/own-args.js';
 import { isReadOnly, mayEnable, modeNamed, visibleModeNames } from '../focus/policy.js';
 import { taskTools } from '../focus/task-tools.js';
-import { activeGroups } from '../focus/visible.js';
+import { activeGroups, visibleTools } from '../focus/visible.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { hasOwn } from '../util/own.js';
@@ -55,8 +55,8 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   // The task the intent states gets its tools too, where search may add to this list.
   const adding = task !== undefined && session.strategy !== 'proxy' && mayEnable(config, session, session.strategy);
   const forTask = adding ? taskTools(session.hub.search, config, session.focus.mode, session.boundary, task) : [];
-  const shown = modeFit(session.hub.catalog, config, session.focus.mode)?.shownIds;
-  const missing = forTask.filter((tool) => !shown?.has(tool.id)).map((tool) => tool.id);
+  const visible = forTask.length > 0 ? new Set(visibleTools(session.hub.catalog, config, session.focus)) : undefined;
+  const missing = forTask.filter((tool) => !visible?.has(tool)).map((tool) => tool.id);
   if (missing.length > 0) session.focusEvent({ type: 'DISCOVER', tools: missing });
   session.flushListCheck();
   const after = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));

@@ -49,6 +49,9 @@ describe('focus_mode brings the tools of the task its intent states', () => {
       const reply = await s.focus({ mode: 'orders', intent: 'refund the customer payment' });
       expect(reply).toMatch(/^For this task: refund_payment.* \(1 added to your list\)$/m);
       expect(await s.names()).toContain('refund_payment');
+      // Asked again, the task's tool is named but not counted as added: the list already holds it.
+      const again = await s.focus({ mode: 'orders', intent: 'refund the customer payment' });
+      expect(again).toMatch(/^For this task: refund_payment[^\n(]*$/m);
       // A switch without an intent adds nothing of its own.
       const plain = await session(rc);
       try {
@@ -84,6 +87,22 @@ describe('focus_mode brings the tools of the task its intent states', () => {
       expect(await s.names()).not.toContain('refund_payment');
     } finally {
       await s.close();
+    }
+  });
+
+  it('never offers a tool outside a bearer token\'s modes, whatever the task', async () => {
+    const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: [shop] });
+    // Two modes, so the token may switch between them (one mode would be a fixed endpoint); neither holds the refund.
+    const boundary = { modes: ['orders', 'review'], token: true, label: 'clerk' };
+    const client = await inMemoryClient((t) => gateway.createSession({ boundary }).connect(t), { name: 'task-tools-test' });
+    try {
+      const reply = text((await client.callTool({ name: 'focus_mode', arguments: { mode: 'orders', intent: 'refund the customer payment' } })) as CallToolResult);
+      expect(reply).toMatch(/^Mode: orders/);
+      expect(reply).not.toContain('refund_payment');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('refund_payment');
+    } finally {
+      await client.close();
+      await gateway.close();
     }
   });
 
