@@ -18,6 +18,7 @@ import { SearchIndex } from '../dist/search/engine.js';
 import { searchWithHeldBack } from '../dist/search/held-back.js';
 import { resolveIntent } from '../dist/search/intent.js';
 import { resolveIntentIn } from '../dist/focus/intent-catalog.js';
+import { taskTools } from '../dist/focus/task-tools.js';
 import { ROOT, round } from './lib.mjs';
 
 const TASKS = path.join(ROOT, 'test/fixtures/tasks');
@@ -79,7 +80,10 @@ export function stackReport({ name, catalogs, tasks, intents }) {
     const picked = resolveIntentIn(task.task, modeList, catalog, config, index).mode ?? config.defaultMode;
     const pickedFit = fitOf(picked);
     const intentShown = Boolean(pickedFit) && gold.some((id) => pickedFit.shownIds.has(id));
-    return { task: task.task, split: task.split, mode: task.mode, known, shown, reached: shown || top5, searchTop5, intentMode: picked, intentShown, tokens: byName.get(task.mode)?.tokens ?? 0, top5: hits.map((h) => h.tool.id) };
+    // focus_mode {intent} in a session: the picked mode plus the tools search finds for the task.
+    const forTask = taskTools(index, config, picked, undefined, task.task).map((tool) => tool.id);
+    const taskShown = intentShown || gold.some((id) => forTask.includes(id));
+    return { task: task.task, split: task.split, mode: task.mode, known, shown, reached: shown || top5, searchTop5, intentMode: picked, intentShown, taskShown, tokens: byName.get(task.mode)?.tokens ?? 0, top5: hits.map((h) => h.tool.id) };
   });
   const summarize = (list) => {
     const count = (key) => list.filter((r) => r[key]).length;
@@ -91,11 +95,13 @@ export function stackReport({ name, catalogs, tasks, intents }) {
       shown: count('shown'),
       shownOrTop5: count('reached'),
       intentShown: count('intentShown'),
+      taskShown: count('taskShown'),
       searchTop5: count('searchTop5'),
       unknownMode: list.filter((r) => !r.known).length,
       shownRate: round(count('shown') / list.length, 3),
       shownOrTop5Rate: round(count('reached') / list.length, 3),
       intentShownRate: round(count('intentShown') / list.length, 3),
+      taskShownRate: round(count('taskShown') / list.length, 3),
       searchTop5Rate: round(count('searchTop5') / list.length, 3),
       meanTokens: Math.round(meanTokens),
       cutVsAll: round(1 - meanTokens / catalog.totalTokens, 4),
@@ -137,12 +143,12 @@ const pct = (x) => `${(x * 100).toFixed(1)}%`;
 /** One Markdown table row per set and split. */
 export function stacksTable(reports) {
   const lines = [
-    '| set | split | tasks | gold shown in task mode | shown or search top 5 | search alone top 5 | intent mode shows gold | mean mode tokens (cut vs all) | preset mean cut | over budget | unplaced tools |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
+    '| set | split | tasks | gold shown in task mode | shown or search top 5 | search alone top 5 | intent mode shows gold | mean mode tokens (cut vs all) | preset mean cut | over budget | unplaced tools | focus by intent shows gold (mode + task tools) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
   ];
   for (const r of reports) {
     for (const [split, s] of Object.entries(r.splits)) {
-      lines.push(`| ${r.name} (${r.tools} tools) | ${split} | ${s.tasks} | ${s.shown} (${pct(s.shownRate)}) | ${s.shownOrTop5} (${pct(s.shownOrTop5Rate)}) | ${s.searchTop5} (${pct(s.searchTop5Rate)}) | ${s.intentShown} (${pct(s.intentShownRate)}) | ${s.meanTokens} (${pct(s.cutVsAll)}) | ${pct(r.presetMeanCut)} | ${r.overBudget.length ? r.overBudget.join(', ') : 'none'} | ${r.unplacedTools} |`);
+      lines.push(`| ${r.name} (${r.tools} tools) | ${split} | ${s.tasks} | ${s.shown} (${pct(s.shownRate)}) | ${s.shownOrTop5} (${pct(s.shownOrTop5Rate)}) | ${s.searchTop5} (${pct(s.searchTop5Rate)}) | ${s.intentShown} (${pct(s.intentShownRate)}) | ${s.meanTokens} (${pct(s.cutVsAll)}) | ${pct(r.presetMeanCut)} | ${r.overBudget.length ? r.overBudget.join(', ') : 'none'} | ${r.unplacedTools} | ${s.taskShown} (${pct(s.taskShownRate)}) |`);
     }
   }
   return lines.join('\n');

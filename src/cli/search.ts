@@ -7,6 +7,7 @@ import { catalogIndex } from '../search/catalog-index.js';
 import { openProject } from '../project.js';
 import { lockPath } from '../catalog/lock-path.js';
 import { resolveIntentIn } from '../focus/intent-catalog.js';
+import { taskTools } from '../focus/task-tools.js';
 import { defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
@@ -50,9 +51,15 @@ export const modeCommand: Command = defineCommand('mode', modeFlags, { args: 'PH
   const project = values.catalog !== undefined || existsSync(lockPath(file, io.cwd)) ? await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }) : undefined;
   const config = project?.config ?? resolveConfig(rc, file);
   const modes = Object.values(config.modes);
-  const match = project ? resolveIntentIn(phrase, modes, project.catalog, config, catalogIndex(project.catalog)) : resolveIntent(phrase, modes);
-  if (values.json) io.out(JSON.stringify(match, null, 2));
-  else if (match.mode) io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
+  const index = project ? catalogIndex(project.catalog) : undefined;
+  const match = project && index ? resolveIntentIn(phrase, modes, project.catalog, config, index) : resolveIntent(phrase, modes);
+  // With a catalog, the tools focus_mode would bring for the task beside the mode's own.
+  const forTask = index && match.mode !== null ? taskTools(index, config, match.mode, undefined, phrase).map((tool) => tool.exposedName) : undefined;
+  if (values.json) io.out(JSON.stringify(forTask ? { ...match, taskTools: forTask } : match, null, 2));
+  else if (match.mode) {
+    io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
+    if (forTask && forTask.length > 0) io.out(`for this task: ${forTask.join(', ')}`);
+  }
   else io.out(`${unclearIntentText(phrase, match, Object.values(config.modes))}\nThen run: lazytools mode "<mode name or clearer phrase>"`);
   return 0;
 });

@@ -102,6 +102,17 @@ export function withinBoundary(config: Pick<ResolvedConfig, 'modes' | 'alwaysVis
   });
 }
 
+/**
+ * What search may offer a caller in `mode`: only read-only tools in a read-only mode, only tools
+ * inside a bearer token's modes. Undefined when anything may be offered. search_tools and
+ * focus_mode's tools for a task both ask it, so neither ever proposes what the mode would refuse.
+ */
+export function offerFilter(config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, mode: ResolvedMode | undefined, boundary: Boundary | undefined): ((tool: CatalogTool) => boolean) | undefined {
+  const token = boundary?.token ? boundary : undefined;
+  if (!mode?.readOnly && !token) return undefined;
+  return (tool) => modeAllows(mode, tool) && withinBoundary(config, token, tool);
+}
+
 /** The exposed names of the tools the caller may see (for "did you mean" hints). */
 export function visibleToolNames(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, boundary: Boundary | undefined): Iterable<string> {
   if (!boundary?.token) return catalog.byName.keys();

@@ -58,13 +58,16 @@ export function callableLine(tool: CallableTool): string {
 
 /**
  * The tools of `mode` the caller may call, highest ranked first, in callable form, as many as fit
- * the mode's budget (UNBUDGETED_REPLY_TOKENS without one), with how many were left out.
+ * the mode's budget (UNBUDGETED_REPLY_TOKENS without one), with how many were left out. `first`:
+ * tools to put ahead of its ranking, ones the caller may run in that mode (those fitting the task
+ * an intent states).
  */
-export function callableTools(caller: Caller, mode: string): { tools: CallableTool[]; lines: string[]; omitted: number } {
+export function callableTools(caller: Caller, mode: string, first: readonly CatalogTool[] = []): { tools: CallableTool[]; lines: string[]; omitted: number } {
   const { catalog, config } = caller.hub;
   const fitted = modeFit(catalog, config, mode);
   if (!fitted) return { tools: [], lines: [], omitted: 0 };
-  const ranked = fitted.ranked.map((entry) => entry.tool).filter((tool) => withinBoundary(config, caller.boundary, tool));
+  const ahead = new Set(first);
+  const ranked = [...ahead, ...fitted.ranked.map((entry) => entry.tool).filter((tool) => !ahead.has(tool))].filter((tool) => withinBoundary(config, caller.boundary, tool));
   const budget = fitted.budget ?? UNBUDGETED_REPLY_TOKENS;
   const tools: CallableTool[] = [];
   const lines: string[] = [];

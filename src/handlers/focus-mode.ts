@@ -1,7 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CatalogTool } from '../catalog/catalog.js';
 import { focusModeArgs, readArgs } from '../catalog/own-args.js';
-import { isReadOnly, modeNamed, visibleModeNames } from '../focus/policy.js';
-import { activeGroups } from '../focus/visible.js';
+import { isReadOnly, mayEnable, modeNamed, visibleModeNames } from '../focus/policy.js';
+import { taskTools } from '../focus/task-tools.js';
+import { activeGroups, visibleTools } from '../focus/visible.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { hasOwn } from '../util/own.js';
@@ -12,6 +14,7 @@ import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { clipText } from '../util/bounds.js';
 import { textResult } from './results.js';
+import { ruleOfMode } from './call.js';
 import { callableTools } from './callable.js';
 import { reachOf, reachText } from './reach.js';
 import { visibleGroup, visibleGroupNames } from './meta-tools.js';
@@ -41,7 +44,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   // and a token's target is one of its modes (readFocusArgs): nothing left to refuse.
   const read = readFocusArgs(session, raw, 'switch');
   if ('answer' in read) return read.answer;
-  const { target, enable, disable } = read;
+  const { target, enable, disable, task } = read;
   const config = session.hub.config;
   const changing = target !== undefined || enable !== undefined || disable !== undefined;
 
@@ -49,6 +52,12 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (target !== undefined && target !== session.focus.mode) session.focusEvent({ type: 'FOCUS', mode: target });
   if (enable !== undefined) session.focusEvent({ type: 'ENABLE_GROUP', group: enable });
   if (disable !== undefined) session.focusEvent({ type: 'DISABLE_GROUP', group: disable });
+  // The task the intent states gets its tools too, where search may add to this list.
+  const adding = task !== undefined && session.strategy !== 'proxy' && mayEnable(config, session, session.strategy);
+  const forTask = adding ? taskTools(session.hub.search, config, session.focus.mode, session.boundary, task) : [];
+  const visible = forTask.length > 0 ? new Set(visibleTools(session.hub.catalog, config, session.focus)) : undefined;
+  const missing = forTask.filter((tool) => !visible?.has(tool)).map((tool) => tool.id);
+  if (missing.length > 0) session.focusEvent({ type: 'DISCOVER', tools: missing });
   session.flushListCheck();
   const after = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
   const added = [...after].filter(([id]) => !before.has(id)).map(([, name]) => name);
@@ -61,16 +70,17 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
     `Groups: ${someOf(report.groups, 8) || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
+  if (forTask.length > 0) lines.push(`For this task: ${forTask.map((tool) => clipText(tool.exposedName, 64)).join(', ')}${missing.length > 0 ? ` (${missing.length} added to your list)` : ''}`);
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
   const down = session.hub.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
   if (down.length > 0) lines.push(`Servers down: ${someOf(down.map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
-  const structured = { ...report, heldBack: held, added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
+  const structured = { ...report, heldBack: held, taskTools: forTask.map((tool) => tool.exposedName), added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
   // Under proxy the list never changes: the reply carries the mode's tools (bounded by its budget, not by FOCUS_REPLY_MAX).
   if (session.strategy !== 'proxy' || !changing) return textResult(boundedReply(lines), structured);
-  const callable = callableTools(session, report.mode);
+  const callable = callableTools(session, report.mode, callableTaskTools(session, task, report.mode));
   return textResult([boundedReply(lines), ...callableSection(report.mode, callable, false)].join('\n'), { ...structured, tools: callable.tools, toolsOmitted: callable.omitted });
 }
 
@@ -97,7 +107,7 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
   // Policy refuses focus_mode on a fixed endpoint before this runs (handlers/tools, switchRefusal).
   const read = readFocusArgs(caller, raw, 'refuse');
   if ('answer' in read) return read.answer;
-  const { target } = read;
+  const { target, task } = read;
   const config = caller.hub.config;
   const current = status(caller);
   const lines = [`This request runs in mode ${caller.mode}: ${current.visibleTools} of ${current.totalTools} tools, ${current.tokens} of ${current.totalTokens} tokens.`];
@@ -106,13 +116,13 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
     lines.push(`Already in mode "${target}".`);
     if (caller.strategy !== 'proxy') return textResult(boundedReply(lines), { ...current });
     // A proxy list holds none of the mode's tools: the reply names them.
-    const own = callableTools(caller, target);
+    const own = callableTools(caller, target, callableTaskTools(caller, task, target));
     return textResult([boundedReply(lines), ...callableSection(target, own, false)].join('\n'), { ...current, tools: own.tools, toolsOmitted: own.omitted });
   }
   const reach = reachOf(config, caller.route, target);
   lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
   // The switch reaches the model through the reply: the mode's tools, callable at once.
-  const callable = callableTools(caller, target);
+  const callable = callableTools(caller, target, callableTaskTools(caller, task, target));
   return textResult([boundedReply(lines), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, tools: callable.tools, toolsOmitted: callable.omitted });
 }
 
@@ -122,7 +132,11 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
  * checked. Returns the answer when the call ends here (a bad argument: isError; an unclear
  * intent: the candidates), else what to do. `refuse`: groups cannot change per request (2026-07-28).
  */
-function readFocusArgs(caller: Caller, raw: unknown, groups: 'switch' | 'refuse'): { answer: CallToolResult } | { target: string | undefined; enable: string | undefined; disable: string | undefined } {
+function readFocusArgs(
+  caller: Caller,
+  raw: unknown,
+  groups: 'switch' | 'refuse',
+): { answer: CallToolResult } | { target: string | undefined; enable: string | undefined; disable: string | undefined; task: string | undefined } {
   const read = readArgs(FOCUS_ARGS, 'focus_mode', raw);
   if ('problem' in read) return { answer: toolError(read.problem) };
   const { mode, intent, enable_group: enable, disable_group: disable } = read.args;
@@ -146,7 +160,19 @@ function readFocusArgs(caller: Caller, raw: unknown, groups: 'switch' | 'refuse'
   for (const group of [enable, disable])
     if (group !== undefined && (!hasOwn(config.groups, group) || (bounded && !visibleGroup(caller, group))))
       return { answer: toolError(new UnknownNameError('group', group, bounded ? visibleGroupNames(caller) : Object.keys(config.groups)).message) };
-  return { target, enable, disable };
+  return { target, enable, disable, task: intent?.trim() || undefined };
+}
+
+/**
+ * The task's tools that execute_tool may run in `mode` (call.ts ruleOfMode: the mode's rules, the
+ * caller's boundary, hiddenTools): what a reply that cannot change the list puts first among the
+ * mode's callable tools.
+ */
+function callableTaskTools(caller: Caller, task: string | undefined, mode: string): CatalogTool[] {
+  if (task === undefined) return [];
+  const rule = ruleOfMode(caller, mode);
+  if ('refused' in rule) return [];
+  return taskTools(caller.hub.search, caller.hub.config, mode, caller.boundary, task, (tool) => rule.refusal(tool) === undefined);
 }
 
 /** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */

@@ -4,7 +4,7 @@ import { describeToolsArgs, executeToolArgs, listToolGroupsArgs, readArgs, searc
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
-import { groupToolsWithin, mayEnable, modeAllows, modeNamed, visibleToolNames, withinBoundary } from '../focus/policy.js';
+import { groupToolsWithin, mayEnable, modeNamed, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { searchWithHeldBack } from '../search/held-back.js';
@@ -50,10 +50,7 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
   // nor what lies outside a token's modes.
   const config = hub.config;
-  const mode = modeNamed(config, session.mode);
-  const boundary = session.boundary?.token ? session.boundary : undefined;
-  const filter =
-    mode?.readOnly || boundary ? (tool: CatalogTool) => (!mode?.readOnly || modeAllows(mode, tool)) && withinBoundary(config, boundary, tool) : undefined;
+  const filter = offerFilter(config, modeNamed(config, session.mode), session.boundary);
   // The mode's tools the model cannot see rank first: held back (left out of its list to fit the
   // budget), and under proxy, whose list carries only lazytools' own tools, the shown ones too.
   const fitted = modeFit(hub.catalog, config, session.mode);

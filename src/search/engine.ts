@@ -184,6 +184,11 @@ export class SearchIndex {
     return ranked.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
 
+  /** How many of the catalog's tools have `term` among their words (any field): the more, the less a match on it says. */
+  termCount(term: string): number {
+    return this.postings.get(term)?.docs.length ?? 0;
+  }
+
   /**
    * One ranking from several short queries, one per step of a task ("youtube transcript", "mind
    * map"): each query is ranked alone and the rankings merged by reciprocal rank fusion, so one

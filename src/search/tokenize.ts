@@ -17,7 +17,7 @@ let segmenter: Intl.Segmenter | undefined;
 export function unicodeWords(text: string): string[] {
   // ASCII (most tool text): the catalog's own word split, without a Unicode regex per character.
   if (ASCII.test(text)) return words(text);
-  const folded = fold(text.replace(/(\p{Ll}|\p{Nd})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2'));
+  const folded = fold(text.replace(/(\p{Ll}|\p{Nd})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(?=\p{Lu}\p{Ll})/gu, '$1 '));
   const out: string[] = [];
   for (const chunk of folded.split(/[^\p{L}\p{N}\p{M}]+/u)) {
     if (chunk.length === 0) continue;

@@ -232,9 +232,15 @@ describe('lazytools search and mode', () => {
     const config = resolveConfig({});
     const { catalog } = buildCatalog(await readCatalogFile(file), config);
     const expected = resolveIntentIn(phrase, Object.values(config.modes), catalog, config, new SearchIndex(catalog.tools, catalog.groups));
-    expect((JSON.parse(stdout) as { mode: string }).mode).toBe(expected.mode);
+    const answer = JSON.parse(stdout) as { mode: string; taskTools: string[] };
+    expect(answer.mode).toBe(expected.mode);
+    // And the tools focus_mode would bring for the task: search's best three (the Figma data first).
+    expect(answer.taskTools).toHaveLength(3);
+    expect(answer.taskTools[0]).toBe('get_figma_data');
+    expect(cli(['mode', phrase, '--catalog', file], tempTree({ 'package.json': '{}' })).stdout).toMatch(/^for this task: get_figma_data, /m);
     // Without a catalog the words alone decide, and they choose otherwise (code_review holds no Figma tool).
     const words = JSON.parse(cli(['mode', phrase, '--json'], tempTree({ 'package.json': '{}' })).stdout) as { mode: string };
     expect(words.mode).not.toBe(expected.mode);
+    expect(Object.keys(words)).not.toContain('taskTools');
   });
 });

@@ -99,3 +99,15 @@ describe('search over a catalog in Chinese, Japanese, German, Russian and French
     expect(top(query)).toContain(id);
   });
 });
+
+describe('word splits of capital runs', () => {
+  it('ends an acronym before a capitalized word, in ASCII and in any script', () => {
+    expect(unicodeWords('HTMLParser getURLForID XMLHttpRequest ABcDEf')).toEqual(['html', 'parser', 'get', 'url', 'for', 'id', 'xml', 'http', 'request', 'a', 'bc', 'd', 'ef']);
+    expect(unicodeWords('ÄÖÜParser ÉTATCivil née')).toEqual(['aou', 'parser', 'etat', 'civil', 'nee']);
+  });
+
+  it('splits a long run of capitals in linear time (the two-group pattern backtracked over the run at every start)', () => {
+    // 200,000 capitals: the old split took minutes (16,000 took 0.8 s in ASCII, 18 s with one non-ASCII character).
+    for (const text of ['A'.repeat(200_000), `${'A'.repeat(200_000)}…`]) expect(unicodeWords(text)).toEqual(['a'.repeat(200_000)]);
+  });
+});
