@@ -10,8 +10,9 @@ import { BIN, FIXTURES, REFERENCE_CATALOG, tempTree } from '../harness/index.js'
 /**
  * Bounded work per value: a hostile upstream (test/fixtures/hostile/hostile-server.mjs)
  * and hostile rc globs, through the built CLI over real HTTP. Each test shows that another client
- * is answered within 1 s while the hostile value is handled (on the old main each held the event
- * loop from 77 s to minutes, or broke tools/list for every server).
+ * is answered within 1 s (or 20 plain pings' time on a machine busy enough to need more) while the
+ * hostile value is handled (on the old main each held the event loop from 77 s to minutes, or
+ * broke tools/list for every server).
  */
 
 const HOSTILE = FIXTURES.hostileServer;
@@ -81,13 +82,23 @@ async function grow(client: Client): Promise<string[]> {
   return listed(client, ['long_description']);
 }
 
-/** Runs `hostile` and, once it is under way, times a ping from another client. */
-async function otherClientWaits<T>(other: Client, hostile: () => Promise<T>): Promise<{ result: T | Error; pingMs: number }> {
-  const running = hostile().catch((error: unknown) => error as Error);
+/** How long one ping from `client` takes. */
+async function timedPing(client: Client): Promise<number> {
   const started = performance.now();
-  await other.ping();
-  const pingMs = performance.now() - started;
-  return { result: await running, pingMs };
+  await client.ping();
+  return performance.now() - started;
+}
+
+/**
+ * Runs `hostile` and, once it is under way, times a ping from another client; `limitMs` is what
+ * that ping may take: 1 s, or more when a ping with nothing hostile running was already slow (a
+ * busy machine). A handler that holds the event loop does so for 77 s to minutes, far past either.
+ */
+async function otherClientWaits<T>(other: Client, hostile: () => Promise<T>): Promise<{ result: T | Error; pingMs: number; limitMs: number }> {
+  const limitMs = Math.max(1_000, 20 * (await timedPing(other)));
+  const running = hostile().catch((error: unknown) => error as Error);
+  const pingMs = await timedPing(other);
+  return { result: await running, pingMs, limitMs };
 }
 
 describe('no single upstream value blocks or breaks the gateway', () => {
@@ -113,9 +124,9 @@ describe('no single upstream value blocks or breaks the gateway', () => {
     const { url } = await gateway(rc(true));
     const [a, b] = [await connect(url), await connect(url)];
     await listed(a);
-    const { result, pingMs } = await otherClientWaits(b, () => a.readResource({ uri: `t://${'a'.repeat(40)}` }));
+    const { result, pingMs, limitMs } = await otherClientWaits(b, () => a.readResource({ uri: `t://${'a'.repeat(40)}` }));
     expect(String(result)).toMatch(/Resource not found/);
-    expect(pingMs).toBeLessThan(1_000);
+    expect(pingMs).toBeLessThan(limitMs);
     expect((await a.readResource({ uri: `t://${'a'.repeat(40)}x` })).contents[0]).toMatchObject({ text: 'read' });
   });
 
@@ -126,8 +137,8 @@ describe('no single upstream value blocks or breaks the gateway', () => {
     // The tokenizer's tables load on first use (a one-off pause): load them before the hostile value comes.
     await a.callTool({ name: 'focus_mode', arguments: { status: true } });
     await grow(a);
-    const { result, pingMs } = await otherClientWaits(b, () => a.callTool({ name: 'focus_mode', arguments: { status: true } }));
-    expect(pingMs).toBeLessThan(1_000);
+    const { result, pingMs, limitMs } = await otherClientWaits(b, () => a.callTool({ name: 'focus_mode', arguments: { status: true } }));
+    expect(pingMs).toBeLessThan(limitMs);
     expect((result as CallToolResult).structuredContent).toMatchObject({ mode: 'all' });
   });
 });

@@ -9,18 +9,23 @@ import { referenceRc, serveHttpGateway } from '../harness/index.js';
 const MODES = ['all', 'code_review', 'daily_checkin', 'debugging', 'development', 'security_review', 'sprint_planning', 'task_management'];
 
 const SESSIONS = 100;
-const CALLS = 100;
+const CALLS = 30;
 /**
  * The load test's time limits scale with its work and the machine's pace. A watchdog fails the
  * test when no step of any session completes for STALL_MS (a hang); otherwise the run may take as
- * long as the machine needs (20 s when quiet, 150 to 260 s with two suites beside other jobs on
- * 2 cores). LIMIT_MS, 100 ms per call, is only the outer net, and the sessions' idle timeout:
- * client and gateway share one event loop here, so a loaded machine can leave a working session
- * seconds between requests, and it must not be expired meanwhile (idle expiry has its own test
- * in gateway-http.test.ts).
+ * long as the machine needs. LIMIT_MS, 300 ms per call, is only the outer net, the sessions' idle
+ * timeout and every request's own timeout (the SDKs give up after 60 s by default): client and
+ * gateway share one event loop here, so a loaded machine can leave one session a minute between
+ * its requests while the others progress, and it must not be expired or timed out meanwhile (idle
+ * expiry has its own test in gateway-http.test.ts). 100 sessions at once are what can mix answers
+ * up; 30 calls each (10,000 in all before) keep every session busy while the others run and cut
+ * the time a loaded machine spends here: with two suites at once beside two CPU hogs, 100 calls a
+ * session took 97 s and one request passed the SDK's 60 s.
  */
 const STALL_MS = 60_000;
-const LIMIT_MS = SESSIONS * CALLS * 100;
+const LIMIT_MS = SESSIONS * CALLS * 300;
+/** Each request waits as long as the test may: a stall is the watchdog's to report. */
+const WAIT = { timeout: LIMIT_MS };
 
 describe('load over HTTP (loopback)', () => {
   it(`${SESSIONS} concurrent sessions x ${CALLS} calls: every answer reaches its own session, no list moves for another`, async () => {
@@ -51,23 +56,23 @@ describe('load over HTTP (loopback)', () => {
           return response;
         },
       });
-      await step(client.connect(transport));
+      await step(client.connect(transport, WAIT));
       const mode = MODES[s % MODES.length]!;
-      await step(client.callTool({ name: 'focus_mode', arguments: { mode } }));
-      const list = (await step(client.listTools())).tools.map((t) => t.name);
+      await step(client.callTool({ name: 'focus_mode', arguments: { mode } }, undefined, WAIT));
+      const list = (await step(client.listTools(undefined, WAIT))).tools.map((t) => t.name);
       notifications = 0;
       let wrong = 0;
       for (let c = 0; c < CALLS; c++) {
         const message = `session ${s} call ${c}`;
-        const result = (await step(client.callTool({ name: 'echo', arguments: { message } }))) as CallToolResult;
+        const result = (await step(client.callTool({ name: 'echo', arguments: { message } }, undefined, WAIT))) as CallToolResult;
         if ((result.content[0] as { text: string }).text !== `Echo: ${message}`) wrong++;
       }
-      const after = (await step(client.listTools())).tools.map((t) => t.name);
-      const status = (await step(client.callTool({ name: 'focus_mode', arguments: { status: true } }))) as CallToolResult;
+      const after = (await step(client.listTools(undefined, WAIT))).tools.map((t) => t.name);
+      const status = (await step(client.callTool({ name: 'focus_mode', arguments: { status: true } }, undefined, WAIT))) as CallToolResult;
       // Barrier: a server ping on the session's standalone stream, where a notification caused by
       // another session would travel; its answer comes after anything sent there before.
       await step(standalone);
-      await step(served.http!.sessions.get(transport.sessionId!)!.session.server.ping());
+      await step(served.http!.sessions.get(transport.sessionId!)!.session.server.request({ method: 'ping' }, WAIT));
       const heard = notifications;
       // The gateway closes the session before it answers the DELETE.
       await step(transport.terminateSession());

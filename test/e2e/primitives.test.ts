@@ -19,7 +19,7 @@ import { Gateway } from '../../src/app/gateway.js';
 import { serveHttp, type HttpFront } from '../../src/transports/http.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pathToFileURL } from 'node:url';
-import { FIXTURES, serverEntry, tempTree, text, waitFor, rcProject, cliStdio } from '../harness/index.js';
+import { EventCounter, FIXTURES, serverEntry, tempTree, text, waitFor, rcProject, cliStdio } from '../harness/index.js';
 
 // Two copies of the kitchen-sink fixture behind one gateway: same prompt, tool and resource names,
 // so names are prefixed (kitchen_…, other_…) and URIs go to their first owner (kitchen).
@@ -37,7 +37,9 @@ interface Opened {
   client: Client;
   logs: Array<Record<string, unknown>>;
   updates: string[];
-  promptChanges: number;
+  /** resources/updated heard (waited on: an update travels apart from the call that caused it). */
+  updated: EventCounter;
+  promptChanges: EventCounter;
 }
 
 type Front = (capabilities: ClientCapabilities) => Promise<Opened>;
@@ -45,7 +47,7 @@ type Front = (capabilities: ClientCapabilities) => Promise<Opened>;
 /** A client with handlers for every server-to-client request and recorders for notifications. */
 async function open(transport: StdioClientTransport | StreamableHTTPClientTransport, capabilities: ClientCapabilities): Promise<Opened> {
   const client = new Client({ name: 'primitives-e2e', version: '1.0.0' }, { capabilities });
-  const opened: Opened = { client, logs: [], updates: [], promptChanges: 0 };
+  const opened: Opened = { client, logs: [], updates: [], updated: new EventCounter(), promptChanges: new EventCounter() };
   if (capabilities.sampling)
     client.setRequestHandler(CreateMessageRequestSchema, (request) => ({
       role: 'assistant',
@@ -55,8 +57,11 @@ async function open(transport: StdioClientTransport | StreamableHTTPClientTransp
   if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
   if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///work/project', name: 'project' }] }));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void opened.logs.push(n.params));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void opened.updates.push(n.params.uri));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => void opened.promptChanges++);
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    opened.updates.push(n.params.uri);
+    opened.updated.hit();
+  });
+  client.setNotificationHandler(PromptListChangedNotificationSchema, opened.promptChanges.hit);
   await client.connect(transport);
   return opened;
 }
@@ -124,17 +129,19 @@ function primitiveSuite(name: string, front: () => Front) {
 
     it('delivers resources/updated while subscribed, and none after unsubscribe', async () => {
       a.updates.length = 0;
+      const seen = a.updated.count;
       await a.client.subscribeResource({ uri: 'test://watched-resource' });
       await a.client.callTool({ name: 'kitchen_test_touch_resource', arguments: { value: 'one' } });
       // Over HTTP the update rides the session's standalone stream: wait for it.
-      await expect.poll(() => a.updates).toEqual(['test://watched-resource']);
+      await a.updated.reached(seen + 1);
+      expect(a.updates).toEqual(['test://watched-resource']);
       await a.client.unsubscribeResource({ uri: 'test://watched-resource' });
       await a.client.callTool({ name: 'kitchen_test_touch_resource', arguments: { value: 'two' } });
       expect((await a.client.readResource({ uri: 'test://watched-resource' })).contents[0]).toMatchObject({ text: 'two' });
       // Barrier: subscribe again and change it once more; an update for "two" would have come first.
       await a.client.subscribeResource({ uri: 'test://watched-resource' });
       await a.client.callTool({ name: 'kitchen_test_touch_resource', arguments: { value: 'three' } });
-      await expect.poll(() => a.updates.length).toBeGreaterThanOrEqual(2);
+      await a.updated.reached(seen + 2);
       await a.client.ping();
       expect(a.updates).toEqual(['test://watched-resource', 'test://watched-resource']);
       await a.client.unsubscribeResource({ uri: 'test://watched-resource' });
@@ -164,10 +171,10 @@ function primitiveSuite(name: string, front: () => Front) {
     });
 
     it('forwards an upstream prompt list change', async () => {
-      const before = a.promptChanges;
+      const before = a.promptChanges.count;
       await a.client.callTool({ name: 'other_test_add_prompt', arguments: { name: `added_${name}` } });
       // Re-listing happens before the notification goes out; wait on the notification itself.
-      await expect.poll(() => a.promptChanges, { timeout: 10_000 }).toBeGreaterThan(before);
+      await a.promptChanges.reached(before + 1);
       const names = (await a.client.listPrompts()).prompts.map((p) => p.name);
       expect(names).toContain(`added_${name}`);
       const got = await a.client.getPrompt({ name: `added_${name}` });
@@ -219,7 +226,7 @@ describe('stdio and HTTP fronts', () => {
       try {
         await a.client.subscribeResource({ uri: 'test://watched-resource' });
         await b.client.callTool({ name: 'kitchen_test_touch_resource', arguments: { value: 'from b' } });
-        await expect.poll(() => a.updates.length).toBe(1);
+        await a.updated.reached(1);
         await b.client.ping();
         expect(b.updates).toEqual([]);
         const elicited = await b.client.callTool({ name: 'kitchen_test_elicitation', arguments: { message: 'b?' } });

@@ -3,6 +3,7 @@ import { createActor, SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffMs, idleCheckMs, lifecycleMachine, statusOf, waitSeconds } from '../../src/upstream/lifecycle.js';
 import { Upstream } from '../../src/upstream/upstream.js';
+import { deferred } from '../harness/index.js';
 
 /**
  * The upstream lifecycle machine on a simulated clock: the delays (backoff, idle check) and what
@@ -110,12 +111,16 @@ describe('an Upstream on its lifecycle', () => {
     await serverSide.start();
     const upstream = new Upstream('slow', { connect: () => clientSide, startTimeoutMs: 60_000 });
     const statuses: string[] = [];
-    upstream.onStatus = (u) => statuses.push(u.status);
+    const starting = deferred();
+    upstream.onStatus = (u) => {
+      statuses.push(u.status);
+      if (u.status === 'starting') starting.resolve();
+    };
     const started = upstream.start().then(
       () => 'started',
       (error: Error) => error.message,
     );
-    await vi.waitFor(() => expect(upstream.status).toBe('starting'));
+    await starting.promise;
     await upstream.stop();
     expect(await started).toMatch(/could not start upstream "slow"/);
     expect(upstream.status).toBe('idle');
