@@ -273,7 +273,7 @@ ${live ? `The public LiveMCPBench (\`bench/livemcpbench.mjs\`, \`LIVEMCPBENCH=<s
 ${fitSection(fitted)}
 ## 9. Modes on stacks of npm servers
 
-Per stack of real npm servers (\`bench/stacks.mjs\`; catalogs and task sets under \`test/fixtures/\`, their sources in \`test/fixtures/catalogs/README.md\`), on the presets as shipped: how often the task's mode shows a tool that starts the task, how often it is shown or in search's top 5 (the mode's tools first), search alone over every tool, how often the mode picked from the task's own words shows one, what the task's mode costs against listing every tool, and tools in no preset but \`all\`. Split \`blind\`: written before lazytools ran on the stack and never tuned on (\`test/unit/stack-quality.test.ts\` holds floors on these only); \`dev\`/\`test\`: tuning sets.
+Per stack of real npm servers (\`bench/stacks.mjs\`; catalogs and task sets under \`test/fixtures/\`, their sources in \`test/fixtures/catalogs/README.md\`), on the presets as shipped: how often the task's mode shows a tool that starts the task, how often it is shown or in search's top 5 (the mode's tools first), search alone over every tool, how often the mode picked from the task's own words shows one, what the task's mode costs against listing every tool, tools in no preset but \`all\`, and how often \`focus_mode\` with the task as intent shows one (the picked mode, or the three tools it adds for the task). Split \`blind\`: written before lazytools ran on the stack and never tuned on (\`test/unit/stack-quality.test.ts\` holds floors on these only); \`dev\`/\`test\`: tuning sets.
 
 ${stacksTable(stacks)}
 
