@@ -60,11 +60,17 @@ export async function curate(server: ConnectableServer, options: CurateOptions =
       return clientSide;
     },
     logger: options.logger,
+    startTimeoutMs: config.startTimeoutMs,
   });
   const logger = options.logger ?? stderrLogger;
   const gateway = new Gateway({ config, upstreams: [upstream], logger });
   await gateway.start();
-  if (upstream.status !== 'ready') throw new Error(upstream.lastError ?? `could not list the tools of "${name}"`);
+  if (upstream.status !== 'ready') {
+    // Why the start failed (its error, or the start timeout it ran past), as `serve` logs it.
+    const reason = gateway.serverStates().find((state) => state.name === name)?.reason ?? upstream.lastError;
+    await gateway.close();
+    throw new Error(reason ?? `could not list the tools of "${name}"`);
+  }
   for (const warning of gateway.warnings) logger.warn(warning);
   return {
     gateway,

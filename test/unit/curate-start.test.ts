@@ -1,0 +1,25 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { curate } from '../../src/app/curate.js';
+
+/** A v1 SDK server whose tools/list answers as `list` says (never, or with an error). */
+function server(list: () => Promise<never>): Server {
+  const app = new Server({ name: 'stuck', version: '1.0.0' }, { capabilities: { tools: {} } });
+  app.setRequestHandler(ListToolsRequestSchema, list);
+  app.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  return app;
+}
+
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+
+describe('curate() when the server does not list its tools', () => {
+  it('honours the rc startTimeout and says the start timed out', async () => {
+    const failure = curate(server(() => new Promise<never>(() => {})), { config: { startTimeout: 300 }, logger: quiet as never });
+    await expect(failure).rejects.toThrow('upstream "stuck" gave no answer within the start timeout (300 ms)');
+  });
+
+  it('says what the server answered when its list fails', async () => {
+    await expect(curate(server(() => Promise.reject(new Error('database is locked'))), { logger: quiet as never })).rejects.toThrow(/database is locked/);
+  });
+});
