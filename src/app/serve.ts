@@ -7,6 +7,8 @@ import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
 import { lockBytesIfPresent } from '../catalog/lock-path.js';
 import { ConfigError } from '../util/errors.js';
+import { hasOwn } from '../util/own.js';
+import { outsideText } from '../util/redact.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import type { Gateway } from './gateway.js';
 import type { HttpFront, HttpOptions } from '../transports/http.js';
@@ -91,7 +93,10 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     const lock = await readLock(lockedBytes);
     logger.info(`using ${lock.file}: upstreams start on their first call`);
     for (const warning of lock.warnings) logger.warn(warning);
-    locked = lock.sources;
+    // A server the rc no longer names is not served from the lock: its tools could not be called.
+    locked = lock.sources.filter((source) => hasOwn(config.servers, source.server));
+    const gone = lock.sources.filter((source) => !hasOwn(config.servers, source.server)).map((source) => outsideText(source.server, 64));
+    if (gone.length > 0) logger.warn(`${lock.file}: server(s) ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ` and ${gone.length - 5} more` : ''} are in the lock but not in the rc: left out (run lazytools lock to refresh it)`);
   }
   if (Object.keys(config.servers).length === 0)
     logger.warn(

@@ -57,4 +57,23 @@ describe('partial locks', () => {
       await client.close();
     }
   }, 60_000);
+
+  it('serve leaves out a locked server the rc no longer names, and says so (its tools could not be called)', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const memory = { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } };
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { memory }, defaultMode: 'all' }));
+    expect((await startCli(['lock'], { cwd: dir }).exited).code).toBe(0);
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN] } }, defaultMode: 'all' }));
+    const gateway = await serveHttpCli([], { cwd: dir });
+    const client = new Client({ name: 'partial-lock', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('test_simple_text');
+      expect(names).not.toContain('create_entities');
+      expect(gateway.stderr()).toMatch(/lazytools\.lock\.json: server\(s\) memory are in the lock but not in the rc: left out \(run lazytools lock to refresh it\)/);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
