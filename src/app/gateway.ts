@@ -9,7 +9,7 @@ import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { requireMode } from '../focus/policy.js';
 import { DriftGuard } from './drift-guard.js';
-import { own } from '../util/own.js';
+import { hasOwn, own } from '../util/own.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { compactSoon, LARGE_CATALOG } from '../util/memory.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
@@ -217,6 +217,8 @@ export class Gateway implements Hub {
    */
   async reload(config: ResolvedConfig): Promise<void> {
     const fresh = new Map(createUpstreams(config, { env: this.env, logger: this.logger }).map((u) => [u.name, u]));
+    // A server the rc no longer names leaves the lock's stand-ins too: its tools could not be called.
+    for (const name of [...this.locked.keys()]) if (hasOwn(this.config.servers, name) && !hasOwn(config.servers, name)) this.locked.delete(name);
     const stopping: Upstream[] = [];
     const starting: Upstream[] = [];
     for (const [name, upstream] of this.upstreams) {
