@@ -7,6 +7,19 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
  * (answers and requests always go: their number is bounded by the calls in flight).
  */
 export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+/** Bytes all sessions of one HTTP front may leave unread together: the per-session bound shrinks as sessions open. */
+export const MAX_UNREAD_TOTAL = 64 * 1024 * 1024;
+/** The least a session may leave unread, however many are open (a few log lines). */
+export const MIN_UNREAD_BYTES = 64 * 1024;
+
+/**
+ * What one session may leave unread while `sessions` are open: MAX_UNREAD_BYTES, or its share of
+ * MAX_UNREAD_TOTAL when many sessions are open (1,000 stalled sessions at 8 MiB each held 8 GiB),
+ * never under MIN_UNREAD_BYTES.
+ */
+export function unreadBound(sessions: number): number {
+  return Math.max(MIN_UNREAD_BYTES, Math.min(MAX_UNREAD_BYTES, Math.floor(MAX_UNREAD_TOTAL / Math.max(1, sessions))));
+}
 
 /** What the SDK adds around each message on an SSE stream (`event: message\ndata: …\n\n`). */
 const SSE_FRAME_BYTES = 23;
@@ -32,7 +45,8 @@ export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
   constructor(
     options: ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0],
     private readonly warn: (message: string) => void = () => {},
-    private readonly maxUnread = MAX_UNREAD_BYTES,
+    /** The current bound (unreadBound of the front's open sessions). */
+    private readonly maxUnread: () => number = () => MAX_UNREAD_BYTES,
   ) {
     super(options);
   }
@@ -67,8 +81,9 @@ export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
     }
     this.unread -= this.written - this.writtenMark;
     this.writtenMark = this.written;
-    if (this.unread > this.maxUnread && 'method' in message && !('id' in message)) {
-      if (!this.dropping) this.warn(`an HTTP session's client left more than ${this.maxUnread} bytes unread: notifications to it are dropped until it reads`);
+    const bound = this.maxUnread();
+    if (this.unread > bound && 'method' in message && !('id' in message)) {
+      if (!this.dropping) this.warn(`an HTTP session's client left more than ${bound} bytes unread: notifications to it are dropped until it reads`);
       this.dropping = true;
       return false;
     }

@@ -16,7 +16,7 @@ import { openSession, type FrontSession } from '../callers/session.js';
 import { isListen, operatorRequest, waitsForStart, type Metrics } from './http-ops.js';
 import { classifyEra } from '../protocol/era.js';
 import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
-import { BoundedHttpTransport } from './http-unread.js';
+import { BoundedHttpTransport, unreadBound } from './http-unread.js';
 
 export interface HttpOptions {
   host?: string | undefined;
@@ -211,7 +211,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
         busy(entry, res);
         sessions.set(id, entry);
       },
-    }, (message) => gateway.logger.warn(message));
+    }, (message) => gateway.logger.warn(message), () => unreadBound(sessions.size));
     addCloseListener(session, () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     });
