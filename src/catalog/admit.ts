@@ -121,11 +121,11 @@ export function iconsFit(icons: unknown): boolean {
   );
 }
 
-/** The lists lazytools relays besides tools: the field that names an item, and the MCP type a client checks each item against. */
+/** The lists lazytools relays besides tools: the field that names an item, the MCP type a client checks each item against, and what a message calls one. */
 export const PRIMITIVE_LISTS = {
-  prompts: { id: 'name', type: 'Prompt' },
-  resources: { id: 'uri', type: 'Resource' },
-  resourceTemplates: { id: 'uriTemplate', type: 'ResourceTemplate' },
+  prompts: { id: 'name', type: 'Prompt', label: 'prompt' },
+  resources: { id: 'uri', type: 'Resource', label: 'resource' },
+  resourceTemplates: { id: 'uriTemplate', type: 'ResourceTemplate', label: 'resource template' },
 } as const;
 
 /**

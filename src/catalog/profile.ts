@@ -47,8 +47,6 @@ export function writeProfile(profile: ServerProfile | undefined): Record<string,
 /** What of a profile a client reads and pinning covers (capabilities and the era are not content). */
 export type ProfileContent = Pick<ServerProfile, 'instructions' | 'prompts' | 'resources' | 'resourceTemplates'>;
 
-const ITEM_NAMES: Readonly<Record<(typeof LIST_KEYS)[number][0], string>> = { prompts: 'prompt', resources: 'resource', resourceTemplates: 'resource template' };
-
 /**
  * The items of a profile's content, each under a key that names it for a person (`instructions`,
  * `prompt "x"`, `resource "file:///a"`, `resource template "t/{id}"`), with where it is: what pin
@@ -72,7 +70,7 @@ export function profileWith(profile: ProfileContent | undefined, keep: (key: str
 function itemsOf(profile: ProfileContent | undefined): Array<[string, unknown, (typeof LIST_KEYS)[number][0] | undefined]> {
   const items: Array<[string, unknown, (typeof LIST_KEYS)[number][0] | undefined]> = [];
   if (profile?.instructions) items.push(['instructions', profile.instructions, undefined]);
-  for (const [key, id] of LIST_KEYS) for (const item of profile?.[key] ?? []) items.push([`${ITEM_NAMES[key]} ${JSON.stringify((item as Record<string, unknown>)[id])}`, item, key]);
+  for (const [key, id] of LIST_KEYS) for (const item of profile?.[key] ?? []) items.push([`${PRIMITIVE_LISTS[key].label} ${JSON.stringify((item as Record<string, unknown>)[id])}`, item, key]);
   return items;
 }
 
