@@ -1,7 +1,7 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { outsideText, registerSecret } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
-import { boundedFetch } from './bounded-fetch.js';
+import { boundedFetch, fetchBefore } from './bounded-fetch.js';
 import { listTools } from './lister.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { listenForCallback, type Callback } from './auth/callback.js';
@@ -61,7 +61,12 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
     const provider = new SignInProvider(signIn, withScope(settings, options.scope), { persist, addClientAuthentication });
     // The server's challenge names its metadata: probe once without a token.
     const resourceMetadataUrl = await challengeMetadata(target, timeout);
-    if ((await auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn: boundedFetch(target.name) })) !== 'AUTHORIZED') throw new Error('the authorization server gave no token');
+    // Nobody watches this grant (CI, a machine): the authorization server's round trips share the server's timeout.
+    const deadline = AbortSignal.timeout(timeout);
+    const granted = await auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn: fetchBefore(deadline, boundedFetch(target.name)) }).catch((error: unknown) => {
+      throw deadline.aborted ? new Error(`the authorization server did not answer within ${Math.ceil(timeout / 1000)} s`) : error;
+    });
+    if (granted !== 'AUTHORIZED') throw new Error('the authorization server gave no token');
     return probe(target, provider, timeout, provider.signIn);
   }
   const callback = await listenForCallback(settings.redirectPort ?? 0);

@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { forgetSecret, outsideText, registerSecret } from '../../util/redact.js';
+import { fetchBefore } from '../bounded-fetch.js';
 import { NeedsSignIn } from './needs-sign-in.js';
 import { SignInProvider } from './provider.js';
 import { readSignIn, SignInReader, withSignInLock, writeSignIn, type SignIn } from './store.js';
@@ -7,6 +8,19 @@ import type { ClientSettings } from './target.js';
 
 /** A token is renewed this long before it expires (at most a quarter of its lifetime). */
 const RENEW_BEFORE_MS = 60_000;
+
+/**
+ * The longest one renewal (discovery, refresh or client credentials, every round trip of it) may
+ * take. Requests to the server wait on a renewal in flight: without a deadline an authorization
+ * server that answers its headers and then drips, or never answers, would hold them all for ever.
+ */
+const RENEW_TIMEOUT_MS = 30_000;
+
+/** How an AuthSession behaves beyond its server and sign-in (tests shorten the deadline). */
+export interface AuthSessionOptions {
+  /** Deadline of one renewal in milliseconds (default 30 s). */
+  renewTimeoutMs?: number | undefined;
+}
 
 /**
  * The gateway's side of one server's sign-in: the access token for each request (renewed before
@@ -30,6 +44,7 @@ export class AuthSession {
     readonly file: string,
     /** The fetch auth() uses for the authorization server: never one that adds our token. */
     private readonly plainFetch: FetchLike = fetch,
+    private readonly options: AuthSessionOptions = {},
   ) {
     this.reader = new SignInReader(file);
   }
@@ -103,19 +118,24 @@ export class AuthSession {
     const addClientAuthentication =
       privateKey && clientId ? createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey, alg: signingAlgorithm ?? 'ES256' }) : undefined;
     const provider = new SignInProvider(fresh, this.settings, { persist: (next) => writeSignIn(this.file, next), addClientAuthentication });
+    const timeoutMs = this.options.renewTimeoutMs ?? RENEW_TIMEOUT_MS;
+    const deadline = AbortSignal.timeout(timeoutMs);
     try {
       const result = await auth(provider, {
         serverUrl: this.url,
         resourceMetadataUrl: resourceMetadataUrl ?? (fresh.discovery?.resourceMetadataUrl ? new URL(fresh.discovery.resourceMetadataUrl) : undefined),
-        fetchFn: this.plainFetch,
+        fetchFn: fetchBefore(deadline, this.plainFetch),
       });
       const token = provider.signIn.tokens?.access_token;
       if (result !== 'AUTHORIZED' || !token) throw new NeedsSignIn(this.server);
       return this.remember(token);
     } catch (error) {
-      if (error instanceof NeedsSignIn) throw error;
+      // Past the deadline the SDK takes the aborted refresh for a refused one and asks for a new
+      // sign-in: the server's authorization server is slow, the sign-in is not the trouble.
+      if (error instanceof NeedsSignIn && !deadline.aborted) throw error;
       const what = this.settings.grant === 'client_credentials' ? 'could not get a token with its client credentials' : 'could not renew its sign-in';
-      throw new Error(`server "${this.server}" ${what}: ${outsideText((error as Error).message ?? String(error))}`);
+      const why = deadline.aborted ? `its authorization server did not answer within ${Math.ceil(timeoutMs / 1000)} s` : outsideText((error as Error).message ?? String(error));
+      throw new Error(`server "${this.server}" ${what}: ${why}`);
     }
   }
 

@@ -1,0 +1,88 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthSession } from '../../src/upstream/auth/session.js';
+import { writeSignIn } from '../../src/upstream/auth/store.js';
+import { signIn } from '../../src/upstream/sign-in.js';
+
+/**
+ * A renewal (refresh, client credentials) runs against the server's authorization server, which
+ * may be slow, hostile or gone quiet mid-answer. It is bounded in time: past its deadline it fails
+ * saying why, and the next renewal tries afresh. On the old code a token endpoint that sent its
+ * headers and then dripped (or never answered) held the renewal for ever: every later request to
+ * that server waited on it, whatever the authorization server did afterwards.
+ */
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** An authorization server whose token endpoint answers its headers, then a byte now and then, never the end (`mode: 'drip'`), or answers (`mode: 'answer'`). */
+async function authorizationServer(): Promise<{ origin: string; setMode(mode: 'drip' | 'answer'): void; tokenRequests(): number }> {
+  let mode: 'drip' | 'answer' = 'drip';
+  let requests = 0;
+  const server = createServer((req, res) => {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.url?.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: `${origin}/mcp`, authorization_servers: [origin] });
+    if (req.url?.startsWith('/.well-known/')) {
+      return json({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], grant_types_supported: ['authorization_code', 'refresh_token'] });
+    }
+    if (req.url === '/token' && req.method === 'POST') {
+      requests++;
+      if (mode === 'answer') return json({ access_token: 'fresh-access-token-0123456789', token_type: 'Bearer', expires_in: 3600, refresh_token: 'fresh-refresh-token-0123456789' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(drip));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, setMode: (next) => (mode = next), tokenRequests: () => requests };
+}
+
+describe('sign-in renewal', () => {
+  it('gives up on an authorization server that never finishes its answer, and the next renewal tries again', async () => {
+    const as = await authorizationServer();
+    const url = `${as.origin}/mcp`;
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'lazytools-renew-')), 'sign-ins', 'slow.json');
+    // An expired access token with a refresh token: the next token() refreshes.
+    writeSignIn(file, {
+      version: 1,
+      server: 'slow',
+      url,
+      grant: 'authorization_code',
+      client: { client_id: 'lazytools-test', issuer: as.origin },
+      redirectUri: 'http://127.0.0.1:9/callback',
+      tokens: { access_token: 'old-access-token-0123456789', token_type: 'Bearer', refresh_token: 'old-refresh-token-0123456789' },
+      expiresAt: Date.now() - 1_000,
+      savedAt: Date.now() - 3_600_000,
+    });
+    const session = new AuthSession('slow', new URL(url), { grant: 'authorization_code', clientId: 'lazytools-test' }, file, fetch, { renewTimeoutMs: 1_000 });
+    await expect(session.renew('old-access-token-0123456789')).rejects.toThrow(/server "slow" could not renew its sign-in: its authorization server did not answer within 1 s/);
+    expect(as.tokenRequests()).toBe(1);
+    // The authorization server answers again: the stuck renewal is not what later requests wait on.
+    as.setMode('answer');
+    await expect(session.renew('old-access-token-0123456789')).resolves.toBe('fresh-access-token-0123456789');
+  }, 30_000);
+});
+
+describe('a client-credentials sign-in (lazytools auth, unattended)', () => {
+  it('gives up on an authorization server that never finishes its answer within the server timeout', async () => {
+    const as = await authorizationServer();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'lazytools-renew-')), 'sign-ins', 'slow.json');
+    const target = { name: 'slow', url: new URL(`${as.origin}/mcp`), headers: {}, transport: undefined, oauth: { settings: { grant: 'client_credentials' as const, clientId: 'ci', clientSecret: 'ci-secret-0123456789' }, file } };
+    const started = signIn(target, { open: async () => false, say: () => {}, timeoutMs: 1_000 });
+    await expect(started).rejects.toThrow('the authorization server did not answer within 1 s');
+    expect(as.tokenRequests()).toBe(1);
+  }, 30_000);
+});
