@@ -83,6 +83,9 @@ function throwsErrors(loader: Loader): Loader {
   };
 }
 
+/** Characters of one key a config error's key path shows. */
+const SHOWN_KEY = 80;
+
 /**
  * Validates a config object against the rc schema.
  *
@@ -93,7 +96,13 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
   const parsed = configSchema.safeParse(value, { jitless: true });
   if (parsed.success) return parsed.data;
   // Issues are plain objects: the unknown-key ones get a message naming the closest known keys.
-  for (const issue of parsed.error.issues) if (issue.code === 'unrecognized_keys') (issue as { message: string }).message = unknownKeysMessage(issue.keys, issue.path, file);
+  for (const issue of parsed.error.issues) {
+    if (issue.code === 'unrecognized_keys') (issue as { message: string }).message = unknownKeysMessage(issue.keys, issue.path, file);
+    // A bad name (a record's key) says what a name must be, not zod's "Invalid key in record".
+    if (issue.code === 'invalid_key') (issue as { message: string }).message = `invalid name: ${issue.issues.map((inner) => inner.message).join('; ')}`;
+    // A key path names each key whole: an rc key of a megabyte would make the error as long.
+    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' && key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key));
+  }
   throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
 }
 

@@ -6,13 +6,26 @@ import { TOPICS } from './topics.js';
  * type below is inferred from it. Upstream MCP payloads are deliberately not modelled here.
  */
 
-const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" or "." (starting with a letter or digit)');
+/**
+ * Longest server, mode, group or token name. Names reach the model (focus_mode's definition lists
+ * modes and offers them as an enum, replies and status name them, a server name prefixes its tools'
+ * names), and what the model reads is bounded whatever the rc says.
+ */
+export const MAX_NAME = 64;
+
+const name = z
+  .string()
+  .max(MAX_NAME, `at most ${MAX_NAME} characters`)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" or "." (starting with a letter or digit)');
 
 /** Topic names placement knows (`src/config/topics.ts`). */
 const TOPIC_NAMES = Object.keys(TOPICS) as [string, ...string[]];
 
 /** Mode and group names become XState state names and tool-list labels: no dots or spaces. */
-const key = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_" or "-" (starting with a letter or digit)');
+const key = z
+  .string()
+  .max(MAX_NAME, `at most ${MAX_NAME} characters`)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_" or "-" (starting with a letter or digit)');
 
 const stringMap = z.record(z.string(), z.string());
 

@@ -29,6 +29,19 @@ describe('config errors', () => {
     expect(error({ mcpServers: { a: { command: 'x' } } })).toContain('Unrecognized key: "mcpServers": this is a client\'s MCP config, not a lazytools rc; import its servers with `lazytools init --from /repo/.lazytoolsrc.json`');
   });
 
+  it('a bad name says what a name must be, and a name is at most 64 characters (names reach the model)', () => {
+    expect(error({ modes: { 'a b': { groups: ['all'] } } })).toContain('✖ invalid name: letters, digits, "_" or "-" (starting with a letter or digit)\n  → at modes["a b"]');
+    const long = `m${'a'.repeat(64)}`;
+    expect(error({ modes: { [long]: { groups: ['all'] } } })).toContain(`✖ invalid name: at most 64 characters\n  → at modes.${long}`);
+    expect(error({ servers: { [`s${'s'.repeat(64)}`]: { command: 'x' } } })).toContain('invalid name: at most 64 characters');
+    expect(error({ groups: { [`g${'g'.repeat(64)}`]: { tools: ['*'] } } })).toContain('invalid name: at most 64 characters');
+    // The key path shows the start of a huge key, not all of it.
+    const huge = error({ modes: { [`m${'a'.repeat(100_000)}`]: { groups: ['all'] } } });
+    expect(huge.length).toBeLessThan(500);
+    expect(huge).toContain(`→ at modes["m${'a'.repeat(79)}…"]`);
+    expect(() => parseConfig({ modes: { [`m${'a'.repeat(63)}`]: { groups: ['all'] } } })).not.toThrow();
+  });
+
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
     expect(error({ policy: { zzzzzzzzzzzz: 1 } })).toMatch(/Unrecognized key: "zzzzzzzzzzzz"\.\n/);
   });
