@@ -83,6 +83,17 @@ function throwsErrors(loader: Loader): Loader {
   };
 }
 
+/** The key path of the first own "__proto__" key in `value` (objects and arrays, 32 levels deep), else undefined. */
+function protoKeyPath(value: unknown, at: readonly string[]): string | undefined {
+  if (typeof value !== 'object' || value === null || at.length > 32) return undefined;
+  if (Object.hasOwn(value, '__proto__')) return [...at, '__proto__'].join('.');
+  for (const [key, inner] of Object.entries(value)) {
+    const found = protoKeyPath(inner, [...at, Array.isArray(value) ? `[${key}]` : key]);
+    if (found !== undefined) return found.replace(/\.\[/g, '[');
+  }
+  return undefined;
+}
+
 /** Characters of one key a config error's key path shows. */
 const SHOWN_KEY = 80;
 
@@ -93,6 +104,9 @@ const SHOWN_KEY = 80;
  */
 export function parseConfig(value: unknown, file?: string): RcConfig {
   // jitless: one small document per process; compiling zod's fast path would cost more than it saves.
+  // zod leaves a "__proto__" key out of what it returns without a word: the entry would vanish.
+  const reserved = protoKeyPath(value, []);
+  if (reserved !== undefined) throw new ConfigError(`${reserved}: "__proto__" is not a name lazytools can keep (it is JavaScript's prototype key): rename it`, file);
   const parsed = configSchema.safeParse(value, { jitless: true });
   if (parsed.success) return parsed.data;
   // Issues are plain objects: the unknown-key ones get a message naming the closest known keys.

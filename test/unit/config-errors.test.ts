@@ -42,6 +42,12 @@ describe('config errors', () => {
     expect(() => parseConfig({ modes: { [`m${'a'.repeat(63)}`]: { groups: ['all'] } } })).not.toThrow();
   });
 
+  it('a "__proto__" key is a config error naming its key path, not an entry that vanishes', () => {
+    expect(error(JSON.parse('{"modes":{"__proto__":{"groups":["all"]}}}'))).toBe('/repo/.lazytoolsrc.json: modes.__proto__: "__proto__" is not a name lazytools can keep (it is JavaScript\'s prototype key): rename it');
+    expect(error(JSON.parse('{"groups":{"g":{"tools":["*"]}},"servers":{"a":{"command":"x","env":{"__proto__":"1"}}}}'))).toContain('servers.a.env.__proto__:');
+    expect(error(JSON.parse('{"tools":{"a:b":{"examples":[{"__proto__":1}]}}}'))).toContain('tools.a:b.examples[0].__proto__:');
+  });
+
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
     expect(error({ policy: { zzzzzzzzzzzz: 1 } })).toMatch(/Unrecognized key: "zzzzzzzzzzzz"\.\n/);
   });
