@@ -139,11 +139,20 @@ function oauthIssues(oauth: z.infer<typeof oauthSchema>, headers: Record<string,
  * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords/topics, then readOnly,
  * then exclude). An unset filter does not filter; an empty list matches nothing.
  */
+/**
+ * Longest mode, group or token description. Descriptions reach the model and clients whole in
+ * places (the groups index resource and groups/list, list_tool_groups, server variants): bounded
+ * like names, whatever the rc says. The presets' longest is under 150.
+ */
+export const MAX_DESCRIPTION = 1_000;
+
+const description = () => z.string().max(MAX_DESCRIPTION, `at most ${MAX_DESCRIPTION} characters`).optional();
+
 /** A list of placement topics (config/topics.ts). */
 const topicList = () => z.array(z.enum(TOPIC_NAMES)).optional();
 
 export const groupSchema = z.strictObject({
-  description: z.string().optional(),
+  description: description(),
   servers: z.array(z.string()).optional().describe('Globs on server names: keep only tools of these servers.'),
   tools: z.array(z.string()).optional().describe('Globs on "server:tool" ids (a glob without ":" matches any server).'),
   keywords: z.array(z.string()).optional().describe('Words or phrases matched at word starts in the tool name, title and summary.'),
@@ -156,7 +165,7 @@ export const groupSchema = z.strictObject({
 
 /** A focus mode. rc entries merge key by key over the preset of the same name. */
 export const modeSchema = z.strictObject({
-  description: z.string().optional(),
+  description: description(),
   aliases: z.array(z.string()).optional().describe('What people say for this mode ("security audit", "standup").'),
   tasks: z
     .array(z.string())
@@ -238,14 +247,14 @@ export const tokenGrantSchema = z.strictObject({
     .regex(/^[0-9a-fA-F]{64}$/, 'expected the token\'s sha256 as 64 hex digits (e.g. `printf %s "$TOKEN" | sha256sum`)')
     .describe('sha256 of the bearer token, hex (`printf %s "$TOKEN" | sha256sum`).'),
   modes: z.array(key).min(1).describe('Modes this token may use; the first is its default.'),
-  description: z.string().optional().describe('Who holds the token (shown in logs instead of the token).'),
+  description: description().describe('Who holds the token (shown in logs instead of the token).'),
 });
 
 /** Bearer tokens mapped to modes (HTTP only). */
 export const authSchema = z.strictObject({
   tokens: z.record(key, tokenGrantSchema).optional().describe('Bearer tokens by label, each stored as its sha256 and mapped to the modes it may use.'),
   operator: z
-    .strictObject({ sha256: tokenGrantSchema.shape.sha256, description: z.string().optional() })
+    .strictObject({ sha256: tokenGrantSchema.shape.sha256, description: description() })
     .optional()
     .describe('The bearer token of /readyz and /metrics (stored as its sha256); it opens nothing else, and no mode token opens them.'),
 });

@@ -42,6 +42,13 @@ describe('config errors', () => {
     expect(() => parseConfig({ modes: { [`m${'a'.repeat(63)}`]: { groups: ['all'] } } })).not.toThrow();
   });
 
+  it('a mode, group or token description is at most 1,000 characters (the groups index and variants pass it on whole)', () => {
+    const long = 'd'.repeat(1_001);
+    expect(error({ groups: { g: { tools: ['*'], description: long } } })).toContain('✖ at most 1000 characters\n  → at groups.g.description');
+    expect(error({ modes: { m: { groups: ['all'], description: long } } })).toContain('→ at modes.m.description');
+    expect(() => parseConfig({ groups: { g: { tools: ['*'], description: 'd'.repeat(1_000) } } })).not.toThrow();
+  });
+
   it('a "__proto__" key is a config error naming its key path, not an entry that vanishes', () => {
     expect(error(JSON.parse('{"modes":{"__proto__":{"groups":["all"]}}}'))).toBe('/repo/.lazytoolsrc.json: modes.__proto__: "__proto__" is not a name lazytools can keep (it is JavaScript\'s prototype key): rename it');
     expect(error(JSON.parse('{"groups":{"g":{"tools":["*"]}},"servers":{"a":{"command":"x","env":{"__proto__":"1"}}}}'))).toContain('servers.a.env.__proto__:');
