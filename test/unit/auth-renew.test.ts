@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuthSession } from '../../src/upstream/auth/session.js';
 import { writeSignIn } from '../../src/upstream/auth/store.js';
 import { signIn } from '../../src/upstream/sign-in.js';
+import { redact } from '../../src/util/redact.js';
+import { remoteTarget } from '../../src/upstream/auth/target.js';
 
 /**
  * A renewal (refresh, client credentials) runs against the server's authorization server, which
@@ -25,8 +27,8 @@ afterEach(async () => {
 });
 
 /** An authorization server whose token endpoint answers its headers, then a byte now and then, never the end (`mode: 'drip'`), or answers (`mode: 'answer'`). */
-async function authorizationServer(): Promise<{ origin: string; setMode(mode: 'drip' | 'answer'): void; tokenRequests(): number }> {
-  let mode: 'drip' | 'answer' = 'drip';
+async function authorizationServer(): Promise<{ origin: string; setMode(mode: 'drip' | 'answer' | 'echo'): void; tokenRequests(): number }> {
+  let mode: 'drip' | 'answer' | 'echo' = 'drip';
   let requests = 0;
   const server = createServer((req, res) => {
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -37,6 +39,8 @@ async function authorizationServer(): Promise<{ origin: string; setMode(mode: 'd
     }
     if (req.url === '/token' && req.method === 'POST') {
       requests++;
+      // A server that quotes the request's credentials in its error (a debug page, a hostile one).
+      if (mode === 'echo') return res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client', error_description: `bad client: ${req.headers.authorization}` }));
       if (mode === 'answer') return json({ access_token: 'fresh-access-token-0123456789', token_type: 'Bearer', expires_in: 3600, refresh_token: 'fresh-refresh-token-0123456789' });
       res.writeHead(200, { 'content-type': 'application/json' });
       const drip = setInterval(() => res.write(' '), 50);
@@ -84,5 +88,25 @@ describe('a client-credentials sign-in (lazytools auth, unattended)', () => {
     const started = signIn(target, { open: async () => false, say: () => {}, timeoutMs: 1_000 });
     await expect(started).rejects.toThrow('the authorization server did not answer within 1 s');
     expect(as.tokenRequests()).toBe(1);
+  }, 30_000);
+});
+
+describe('client credentials in an authorization server\'s error', () => {
+  it('are redacted in the Basic form the token request sent them in', async () => {
+    const as = await authorizationServer();
+    as.setMode('echo');
+    const secret = 'ci-secret-0123456789';
+    // The rc names the secret by its variable, as it must; the sign-in goes to a private folder of the test's own.
+    const env = { CI_SECRET: secret, LAZYTOOLS_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'lazytools-renew-')) };
+    const target = remoteTarget('echo', { url: `${as.origin}/mcp`, oauth: { grant: 'client_credentials', clientId: 'ci', clientSecret: '${CI_SECRET}' } }, env, undefined);
+    if (!target.oauth) throw new Error('expected a sign-in');
+    const message = await signIn({ ...target, oauth: target.oauth }, { open: async () => false, say: () => {}, timeoutMs: 5_000 }).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    const basic = Buffer.from(`ci:${secret}`).toString('base64');
+    expect(message).toContain('bad client: Basic ');
+    expect(redact(message)).not.toContain(basic);
+    expect(redact(message)).toContain('bad client: Basic ${oauth:echo client credentials}');
   }, 30_000);
 });

@@ -1,6 +1,7 @@
 import { interpolate, interpolateMap } from '../../config/env.js';
 import { USERINFO_MESSAGE, type ServerConfig } from '../../config/schema.js';
 import { ConfigError } from '../../util/errors.js';
+import { registerSecret } from '../../util/redact.js';
 import { signInFile, signInFolder } from './store.js';
 
 /** The rc's `oauth` of one server with `${VAR}` read: what the sign-in and its refreshes use. */
@@ -40,6 +41,7 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   const signsIn = server.oauth !== false && !Object.keys(headers).some((header) => header.toLowerCase() === 'authorization');
   const folder = signsIn ? signInFolder(env) : undefined;
   const settings = folder ? clientSettings(server, env, `${at}.oauth`, file) : undefined;
+  if (settings?.clientId !== undefined && settings.clientSecret !== undefined) redactBasicCredentials(name, settings.clientId, settings.clientSecret);
   // The person's sign-in through discovery is the default; another client or grant keeps its own.
   const client = settings && (settings.grant !== 'authorization_code' || settings.clientId !== undefined) ? `${settings.grant} ${settings.clientId ?? ''}` : '';
   const oauth = folder && settings ? { settings, file: signInFile(folder, url.href, client) } : undefined;
@@ -62,4 +64,15 @@ function clientSettings(server: ServerConfig, env: NodeJS.ProcessEnv, at: string
     clientMetadataUrl: read('clientMetadataUrl'),
     redirectPort: rc.redirectPort,
   };
+}
+
+/**
+ * The rc's client secret is redacted as its variable is; the token and revocation requests send
+ * it inside HTTP Basic credentials (base64 of "id:secret", the SDK's plain and RFC 6749's
+ * form-encoded), and an authorization server that quotes its request in an error (a debug page, a
+ * hostile one) would put that form in front of the person, or in a CI log.
+ */
+function redactBasicCredentials(server: string, clientId: string, clientSecret: string): void {
+  for (const pair of new Set([`${clientId}:${clientSecret}`, `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`]))
+    registerSecret(Buffer.from(pair).toString('base64'), `oauth:${server} client credentials`);
 }
