@@ -8,6 +8,7 @@ import { AuthSession } from '../../src/upstream/auth/session.js';
 import { writeSignIn } from '../../src/upstream/auth/store.js';
 import { signIn } from '../../src/upstream/sign-in.js';
 import { redact } from '../../src/util/redact.js';
+import { routeConsole } from '../../src/cli/console.js';
 import { remoteTarget } from '../../src/upstream/auth/target.js';
 
 /**
@@ -100,13 +101,20 @@ describe('client credentials in an authorization server\'s error', () => {
     const env = { CI_SECRET: secret, LAZYTOOLS_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'lazytools-renew-')) };
     const target = remoteTarget('echo', { url: `${as.origin}/mcp`, oauth: { grant: 'client_credentials', clientId: 'ci', clientSecret: '${CI_SECRET}' } }, env, undefined);
     if (!target.oauth) throw new Error('expected a sign-in');
-    const message = await signIn({ ...target, oauth: target.oauth }, { open: async () => false, say: () => {}, timeoutMs: 5_000 }).then(
-      () => '',
-      (error: Error) => error.message,
-    );
+    // The SDK warns about the error on the console with the server's text: the CLI routes that to stderr, redacted.
+    const warned: string[] = [];
+    const undo = routeConsole((text) => warned.push(text));
+    const message = await signIn({ ...target, oauth: target.oauth }, { open: async () => false, say: () => {}, timeoutMs: 5_000 })
+      .then(
+        () => '',
+        (error: Error) => error.message,
+      )
+      .finally(undo);
     const basic = Buffer.from(`ci:${secret}`).toString('base64');
     expect(message).toContain('bad client: Basic ');
     expect(redact(message)).not.toContain(basic);
     expect(redact(message)).toContain('bad client: Basic ${oauth:echo client credentials}');
+    expect(warned.join('')).toContain('bad client: Basic ${oauth:echo client credentials}');
+    expect(warned.join('')).not.toContain(basic);
   }, 30_000);
 });

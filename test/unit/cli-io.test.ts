@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routeConsole } from '../../src/cli/console.js';
 import { processIO } from '../../src/cli/io.js';
 import { stderrLogger } from '../../src/util/log.js';
 
@@ -45,5 +46,27 @@ describe('terminal output escapes control characters in one place', () => {
     } finally {
       if (previous !== undefined) process.env.LAZYTOOLS_QUIET = previous;
     }
+  });
+});
+
+describe('console output of dependencies (the MCP SDK warns there with a server\'s text)', () => {
+  it('goes to stderr as the CLI\'s own lines do: escaped, cut, never to stdout (the protocol under serve)', () => {
+    let out = '';
+    let err = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+    const undo = routeConsole();
+    try {
+      console.log('listed %s', HOSTILE);
+      console.warn(`[sdk] excluding tool '${'x'.repeat(100_000)}'`);
+    } finally {
+      undo();
+      vi.restoreAllMocks();
+    }
+    expect(out).toBe('');
+    expect(err).toContain('listed name \\u001b[2J \\u009b31m \\u202eevil');
+    expect(err).not.toContain('\u001b');
+    expect(err.length).toBeLessThan(10_000);
+    expect(err).toMatch(/… \(\d+ more characters\)\n$/);
   });
 });
