@@ -118,3 +118,32 @@ describe('client credentials in an authorization server\'s error', () => {
     expect(warned.join('')).not.toContain(basic);
   }, 30_000);
 });
+
+describe('a client secret dynamic registration issued', () => {
+  it('is redacted in the Basic form a refresh sends it in when the authorization server quotes it', async () => {
+    const as = await authorizationServer();
+    as.setMode('echo');
+    const url = `${as.origin}/mcp`;
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'lazytools-renew-')), 'sign-ins', 'dyn.json');
+    const secret = 'dynamic-secret-0123456789';
+    writeSignIn(file, {
+      version: 1,
+      server: 'dyn',
+      url,
+      grant: 'authorization_code',
+      client: { client_id: 'dyn-client', client_secret: secret, issuer: as.origin } as never,
+      redirectUri: 'http://127.0.0.1:9/callback',
+      tokens: { access_token: 'old-access-token-0123456789', token_type: 'Bearer', refresh_token: 'old-refresh-token-0123456789' },
+      expiresAt: Date.now() - 1_000,
+      savedAt: Date.now() - 3_600_000,
+    });
+    const session = new AuthSession('dyn', new URL(url), { grant: 'authorization_code' }, file);
+    // The SDK tells of the refused refresh on the console, quoting the server; the CLI routes that to stderr, redacted.
+    const warned: string[] = [];
+    const undo = routeConsole((text) => warned.push(text));
+    await session.renew('old-access-token-0123456789').catch(() => {}).finally(undo);
+    const basic = Buffer.from(`dyn-client:${secret}`).toString('base64');
+    expect(warned.join('')).toContain('bad client: Basic ${oauth:dyn client credentials}');
+    expect(warned.join('')).not.toContain(basic);
+  }, 30_000);
+});

@@ -4,7 +4,7 @@ import { fetchBefore } from '../bounded-fetch.js';
 import { NeedsSignIn } from './needs-sign-in.js';
 import { SignInProvider } from './provider.js';
 import { readSignIn, SignInReader, withSignInLock, writeSignIn, type SignIn } from './store.js';
-import type { ClientSettings } from './target.js';
+import { redactClientSecret, type ClientSettings } from './target.js';
 
 /** A token is renewed this long before it expires (at most a quarter of its lifetime). */
 const RENEW_BEFORE_MS = 60_000;
@@ -114,6 +114,9 @@ export class AuthSession {
     }
     const { auth, createPrivateKeyJwtAuth } = await import('@modelcontextprotocol/client');
     const fresh: SignIn = signIn ?? { version: 1, server: this.server, url: this.url.href, grant: this.settings.grant };
+    // A secret dynamic registration issued goes out with the refresh, as the rc's does.
+    const client = fresh.client as { client_id: string; client_secret?: unknown } | undefined;
+    if (client && typeof client.client_secret === 'string') redactClientSecret(this.server, client.client_id, client.client_secret, this.server);
     const { clientId, privateKey, signingAlgorithm } = this.settings;
     const addClientAuthentication =
       privateKey && clientId ? createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey, alg: signingAlgorithm ?? 'ES256' }) : undefined;

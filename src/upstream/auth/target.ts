@@ -41,7 +41,7 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   const signsIn = server.oauth !== false && !Object.keys(headers).some((header) => header.toLowerCase() === 'authorization');
   const folder = signsIn ? signInFolder(env) : undefined;
   const settings = folder ? clientSettings(server, env, `${at}.oauth`, file) : undefined;
-  if (settings?.clientId !== undefined && settings.clientSecret !== undefined) redactBasicCredentials(name, settings.clientId, settings.clientSecret);
+  if (settings?.clientId !== undefined && settings.clientSecret !== undefined) redactClientSecret(name, settings.clientId, settings.clientSecret);
   // The person's sign-in through discovery is the default; another client or grant keeps its own.
   const client = settings && (settings.grant !== 'authorization_code' || settings.clientId !== undefined) ? `${settings.grant} ${settings.clientId ?? ''}` : '';
   const oauth = folder && settings ? { settings, file: signInFile(folder, url.href, client) } : undefined;
@@ -67,12 +67,14 @@ function clientSettings(server: ServerConfig, env: NodeJS.ProcessEnv, at: string
 }
 
 /**
- * The rc's client secret is redacted as its variable is; the token and revocation requests send
- * it inside HTTP Basic credentials (base64 of "id:secret", the SDK's plain and RFC 6749's
- * form-encoded), and an authorization server that quotes its request in an error (a debug page, a
- * hostile one) would put that form in front of the person, or in a CI log.
+ * A client secret (the rc's, or one dynamic registration issued) is redacted whole and in the HTTP
+ * Basic credentials the token and revocation requests send it in (base64 of "id:secret", the
+ * SDK's plain and RFC 6749's form-encoded pairs): an authorization server that quotes its request
+ * in an error (a debug page, a hostile one) would put that form in front of the person, or in a
+ * CI log. `scope`: a secret the authorization server chose is that server's (redact.ts).
  */
-function redactBasicCredentials(server: string, clientId: string, clientSecret: string): void {
+export function redactClientSecret(server: string, clientId: string, clientSecret: string, scope?: string): void {
+  registerSecret(clientSecret, `oauth:${server} client secret`, scope);
   for (const pair of new Set([`${clientId}:${clientSecret}`, `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`]))
-    registerSecret(Buffer.from(pair).toString('base64'), `oauth:${server} client credentials`);
+    registerSecret(Buffer.from(pair).toString('base64'), `oauth:${server} client credentials`, scope);
 }
