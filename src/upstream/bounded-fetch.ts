@@ -22,14 +22,6 @@ export function boundedFetch(server: string, base: FetchLike = fetch, max = MAX_
   };
 }
 
-/**
- * `base` with every request (and the reading of its answer) ended when `deadline` fires: the SDK's
- * auth() makes several round trips and sets no time limit of its own.
- */
-export function fetchBefore(deadline: AbortSignal, base: FetchLike): FetchLike {
-  return (input, init) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
-}
-
 /** Bytes passed on until `max`, then the stream fails with `problem`. */
 function boundedBytes(max: number, problem: string): TransformStream<Uint8Array, Uint8Array> {
   let total = 0;

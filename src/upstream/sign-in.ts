@@ -1,10 +1,11 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { outsideText, registerSecret } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
-import { boundedFetch, fetchBefore } from './bounded-fetch.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { listTools } from './lister.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { listenForCallback, type Callback } from './auth/callback.js';
+import { fetchBefore } from './auth/deadline.js';
 import { safeToOpen, type Opener } from './auth/opener.js';
 import { SignInProvider } from './auth/provider.js';
 import { readSignIn, withSignInLock, writeSignIn, type SignIn } from './auth/store.js';

@@ -1,6 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { forgetSecret, outsideText, registerSecret } from '../../util/redact.js';
-import { fetchBefore } from '../bounded-fetch.js';
+import { fetchBefore } from './deadline.js';
 import { NeedsSignIn } from './needs-sign-in.js';
 import { SignInProvider } from './provider.js';
 import { readSignIn, SignInReader, withSignInLock, writeSignIn, type SignIn } from './store.js';
