@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { dictionary, hasOwn } from '../util/own.js';
-import type { RcConfig, ServerConfig } from '../config/schema.js';
+import { MAX_NAME, type RcConfig, type ServerConfig } from '../config/schema.js';
 import { isSecretKey, looksSecret } from '../config/secrets.js';
 import { mcpRemoteEntry } from './mcp-remote.js';
 import { envName, moveHeader, scrubArgs, scrubUrl, Variables, vscodeVariables } from './variables.js';
@@ -274,7 +274,8 @@ function literalValues(server: ServerConfig, at: string): Array<[string, string]
 
 /** A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two). */
 function uniqueName(raw: string, taken: Record<string, unknown>): string {
-  const base = raw.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'server';
+  // Room for a "-NN" suffix within the rc's longest name.
+  const base = raw.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, MAX_NAME - 4) || 'server';
   let name = base;
   for (let n = 2; hasOwn(taken, name) || name === 'lazytools'; n++) name = `${base}-${n}`;
   return name;

@@ -58,6 +58,15 @@ describe('init --from leaves no secret in the rc and keeps every server', () => 
     expect(() => parseConfig(imported.rc)).not.toThrow();
   });
 
+  it('names a server with a long name within the rc\'s 64 characters, each one distinct', () => {
+    const long = 'my company internal knowledge base server for the support team (production)';
+    const imported = importServers({ mcpServers: { [long]: { command: 'a' }, [`${long} `]: { command: 'b' } } }, 'client.json');
+    const names = Object.keys(imported.rc.servers ?? {});
+    expect(names).toHaveLength(2);
+    for (const name of names) expect(name.length).toBeLessThanOrEqual(64);
+    expect(() => parseConfig(imported.rc)).not.toThrow();
+  });
+
   it('warns about secret-looking values it cannot place', () => {
     const imported = importServers({ mcpServers: { x: { command: 'server', args: ['ghp_abcdefghijklmnopqrstuvwxyz0123456789'] } } }, 'client.json');
     expect(imported.warnings.join('\n')).toContain('servers.x.args[0] looks like a secret');
