@@ -3,7 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../util/errors.js';
 import { packageRoot } from '../util/root.js';
-import { groupSchema, modeSchema, type GroupConfig, type ModeConfig } from './schema.js';
+import { dictionary } from '../util/own.js';
+import { groupSchema, key, modeSchema, type GroupConfig, type ModeConfig } from './schema.js';
 
 /** The folder of preset modes and groups shipped with the package. */
 const PRESETS_DIR = path.join(packageRoot(), 'modes');
@@ -24,18 +25,20 @@ let modeFileSchema: z.ZodType<ModeConfig> | undefined;
  */
 export function loadPresets(dir: string = PRESETS_DIR): Presets {
   if (dir === PRESETS_DIR && cached) return cached;
-  const modes: Record<string, ModeConfig> = {};
-  let groups: Record<string, GroupConfig> = {};
+  const modes: Record<string, ModeConfig> = dictionary();
+  let groups: Record<string, GroupConfig> = dictionary();
   for (const entry of readdirSync(dir).sort()) {
     if (!entry.endsWith('.json')) continue;
     const file = path.join(dir, entry);
     const json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (entry === 'groups.json') {
-      groupsFileSchema ??= z.strictObject({ $schema: z.string().optional(), groups: z.record(z.string(), groupSchema) });
-      groups = parse(groupsFileSchema, json, file).groups;
+      groupsFileSchema ??= z.strictObject({ $schema: z.string().optional(), groups: z.record(key, groupSchema) });
+      groups = dictionary(Object.entries(parse(groupsFileSchema, json, file).groups));
     } else {
-      modeFileSchema ??= modeSchema.extend({ $schema: z.string().optional() });
-      modes[entry.slice(0, -'.json'.length)] = parse(modeFileSchema, json, file);
+      // A preset's name is its file's: held to the rc's rule for mode names ("__proto__.json" is none).
+      const name = entry.slice(0, -'.json'.length);
+      if (!key.safeParse(name).success) throw new ConfigError(`invalid preset: "${name}" is not a mode name (letters, digits, "_" or "-", at most 64 characters)`, file);
+      modes[name] = parse(modeFileSchema ??= modeSchema.extend({ $schema: z.string().optional() }), json, file);
     }
   }
   const presets = { modes, groups };

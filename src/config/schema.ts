@@ -22,7 +22,7 @@ const name = z
 const TOPIC_NAMES = Object.keys(TOPICS) as [string, ...string[]];
 
 /** Mode and group names become XState state names and tool-list labels: no dots or spaces. */
-const key = z
+export const key = z
   .string()
   .max(MAX_NAME, `at most ${MAX_NAME} characters`)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_" or "-" (starting with a letter or digit)');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { loadPresets } from '../../src/config/presets.js';
 import { tempTree } from '../harness/index.js';
 
 /** Every unknown key gets a "did you mean" with its key path; a client config points at init. */
@@ -53,6 +54,16 @@ describe('config errors', () => {
     expect(error(JSON.parse('{"modes":{"__proto__":{"groups":["all"]}}}'))).toBe('/repo/.lazytoolsrc.json: modes.__proto__: "__proto__" is not a name lazytools can keep (it is JavaScript\'s prototype key): rename it');
     expect(error(JSON.parse('{"groups":{"g":{"tools":["*"]}},"servers":{"a":{"command":"x","env":{"__proto__":"1"}}}}'))).toContain('servers.a.env.__proto__:');
     expect(error(JSON.parse('{"tools":{"a:b":{"examples":[{"__proto__":1}]}}}'))).toContain('tools.a:b.examples[0].__proto__:');
+  });
+
+  it('a preset whose file name is no mode name ("__proto__.json") is an invalid preset naming the file, not a prototype', () => {
+    const mode = JSON.stringify({ groups: ['g'], description: 'x' });
+    const dir = tempTree({ 'fine.json': mode, '__proto__.json': mode, 'groups.json': JSON.stringify({ groups: { g: { tools: ['*'] } } }) });
+    expect(() => loadPresets(dir)).toThrow(ConfigError);
+    expect(() => loadPresets(dir)).toThrow(`${path.join(dir, '__proto__.json')}: invalid preset: "__proto__" is not a mode name`);
+    const fine = loadPresets(tempTree({ 'fine.json': mode, 'toString.json': mode }));
+    expect(Object.keys(fine.modes)).toEqual(['fine', 'toString']);
+    expect(Object.getPrototypeOf(fine.modes)).toBeNull();
   });
 
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
