@@ -83,12 +83,17 @@ function throwsErrors(loader: Loader): Loader {
   };
 }
 
-/** The key path of the first own "__proto__" key in `value` (objects and arrays, 32 levels deep), else undefined. */
-function protoKeyPath(value: unknown, at: readonly string[]): string | undefined {
-  if (typeof value !== 'object' || value === null || at.length > 32) return undefined;
+/**
+ * The key path of the first own "__proto__" key in `value` (objects and arrays, 32 levels deep),
+ * else undefined. Each object is looked at once: YAML aliases share one object, and an anchor
+ * bomb (nine aliases of nine aliases ...) stays as cheap as the document it was written in.
+ */
+function protoKeyPath(value: unknown, at: readonly string[], seen = new WeakSet<object>()): string | undefined {
+  if (typeof value !== 'object' || value === null || at.length > 32 || seen.has(value)) return undefined;
+  seen.add(value);
   if (Object.hasOwn(value, '__proto__')) return [...at, '__proto__'].join('.');
   for (const [key, inner] of Object.entries(value)) {
-    const found = protoKeyPath(inner, [...at, Array.isArray(value) ? `[${key}]` : key]);
+    const found = protoKeyPath(inner, [...at, Array.isArray(value) ? `[${key}]` : key], seen);
     if (found !== undefined) return found.replace(/\.\[/g, '[');
   }
   return undefined;
