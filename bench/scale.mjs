@@ -189,6 +189,8 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
           pages = listed.pages;
           toolsListed = listed.tools;
         }
+        // A gateway serving fewer tools than generated (a lock left out) would measure nothing.
+        if (toolsListed < size) throw new Error(`scale: the gateway listed ${toolsListed} of ${size} generated tools`);
         const busy = rssMb(run.child.pid).rss;
         // Steady state: what stays resident once the gateway is quiet for a second.
         await new Promise((resolve) => setTimeout(resolve, 1_000));
