@@ -27,9 +27,11 @@ export const KEEP_ALIVE_MS = 60_000;
  * 2. else the oldest stream of the principal (token) holding the most streams there: streams are
  *    long-lived, so one token's streams never keep out another's requests (a client reconnects).
  * Only when every socket is answering a request is the new one refused. Both hold when the
- * attacker shares the clients' address (loopback, a reverse proxy).
+ * attacker shares the clients' address (loopback, a reverse proxy). Sets how long an idle
+ * keep-alive socket is kept (KEEP_ALIVE_MS): at a bound it gives way first whatever that is.
  */
 export function limitConnections(server: Server, perAddress: number, total: number): ConnectionLimits {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   /** Sockets without a whole request, oldest first (a Set keeps insertion order). */
   const waiting = new Set<Socket>();
   /** Sockets holding a stream, oldest first, with whose stream it is. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { KEEP_ALIVE_MS, limitConnections, originForm } from './http-limits.js';
+import { limitConnections, originForm } from './http-limits.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
@@ -126,7 +126,6 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     });
   });
   const limits = limitConnections(server, perAddress, options.maxConnections ?? 2_000);
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
