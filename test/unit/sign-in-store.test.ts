@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,18 @@ describe('sign-in store', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(readSignIn(file)?.tokens?.refresh_token).toBe('rt-1');
+  });
+
+  it('never writes through a link planted at its temporary file name', () => {
+    const file = signInFile(folder(), 'https://mcp.example.test/mcp');
+    writeSignIn(file, signIn('https://mcp.example.test/mcp'));
+    const victim = path.join(path.dirname(path.dirname(file)), 'victim.txt');
+    writeFileSync(victim, 'untouched\n');
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    writeSignIn(file, { ...signIn('https://mcp.example.test/mcp'), tokens: { access_token: 'at-2', token_type: 'Bearer' } });
+    expect(readFileSync(victim, 'utf8')).toBe('untouched\n');
+    expect(readSignIn(file)?.tokens?.access_token).toBe('at-2');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('reads a damaged or foreign file as no sign-in', () => {

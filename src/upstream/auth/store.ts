@@ -88,7 +88,16 @@ function ownPrivate(stat: Stats | undefined): boolean {
 export function writeSignIn(file: string, signIn: SignIn): void {
   privateFolder(path.dirname(file));
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(signIn, null, 2)}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify(signIn, null, 2)}\n`;
+  // Created afresh (O_EXCL): a link planted at the temp name is never written through; a file
+  // left there (a crashed process of the same pid, a planted link) is removed, not followed.
+  try {
+    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    unlinkSync(temp);
+    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
+  }
   renameSync(temp, file);
 }
 
