@@ -1,7 +1,8 @@
-import { type Stats, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { type Stats, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stderrLogger } from './log.js';
+import { writePrivateFile } from './private-file.js';
 
 /*
  * lazytools' user cache: files that make a start faster and never change what it does (verified-
@@ -92,9 +93,7 @@ export function writeCacheFile(folder: string, name: string, text: string, max: 
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const file = path.join(folder, name);
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, text, { mode: 0o600 });
-    renameSync(temp, file);
+    writePrivateFile(file, text);
     prune(folder, max);
     return true;
   } catch {

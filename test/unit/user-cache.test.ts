@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,17 @@ describe('user cache folder', () => {
     const base = fresh();
     writeFileSync(path.join(base, 'stamps'), 'x');
     expect(userCacheFolder('stamps', { LAZYTOOLS_CACHE_DIR: base }, () => {})).toBeUndefined();
+  });
+
+  it('never writes a cache file through a link planted at its temporary name', () => {
+    const folder = path.join(fresh(), 'answers');
+    mkdirSync(folder, { mode: 0o700 });
+    const victim = path.join(path.dirname(folder), 'victim.txt');
+    writeFileSync(victim, 'untouched\n');
+    symlinkSync(victim, path.join(folder, `entry.json.${process.pid}.tmp`));
+    expect(writeCacheFile(folder, 'entry.json', '{"cached":true}', 8)).toBe(true);
+    expect(readFileSync(victim, 'utf8')).toBe('untouched\n');
+    expect(readFileSync(path.join(folder, 'entry.json'), 'utf8')).toBe('{"cached":true}');
   });
 
   it('keeps the newest files when a folder or a file it cannot remove sits among them', () => {

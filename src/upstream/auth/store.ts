@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type Stats, chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { type Stats, chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { withFileLock } from '../../util/file-lock.js';
+import { writePrivateFile } from '../../util/private-file.js';
 import { isObject } from '../../util/json.js';
 import { notOwnPrivate, userConfigFolder } from '../../util/user-cache.js';
 
@@ -87,18 +88,7 @@ function ownPrivate(stat: Stats | undefined): boolean {
 /** Writes a sign-in whole, readable by the user only. */
 export function writeSignIn(file: string, signIn: SignIn): void {
   privateFolder(path.dirname(file));
-  const temp = `${file}.${process.pid}.tmp`;
-  const text = `${JSON.stringify(signIn, null, 2)}\n`;
-  // Created afresh (O_EXCL): a link planted at the temp name is never written through; a file
-  // left there (a crashed process of the same pid, a planted link) is removed, not followed.
-  try {
-    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    unlinkSync(temp);
-    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
-  }
-  renameSync(temp, file);
+  writePrivateFile(file, `${JSON.stringify(signIn, null, 2)}\n`);
 }
 
 /**
