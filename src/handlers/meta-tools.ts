@@ -4,11 +4,12 @@ import { describeToolsArgs, executeToolArgs, listToolGroupsArgs, readArgs, searc
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { closestNames } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
-import { groupToolsWithin, mayEnable, modeNamed, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
+import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeNamed, modesWith, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
+import { clipText } from '../util/bounds.js';
 import { jsonResult } from './results.js';
 import { callCatalogTool, ruleOfMode } from './call.js';
 import type { CallContext, Caller } from './caller.js';
@@ -69,9 +70,32 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const how = enabling ? 'added to your tool list' : notAddedNote(session, canEnable);
   const cut = omitted > 0 ? `; ${omitted} more left out to keep this answer under 1 MiB: lower "limit" or use detail "summary"` : '';
   return {
-    content: [{ type: 'text', text: hits.length === 0 ? `No tools match "${query}".` : `${JSON.stringify(tools)}\n(${how}${cut})` }],
+    content: [{ type: 'text', text: hits.length === 0 ? noMatch(session, queries, query, { limit, group, dense }) : `${JSON.stringify(tools)}\n(${how}${cut})` }],
     structuredContent: { tools, enabled: enabling },
   };
+}
+
+/** Writers named when a read-only mode's search finds only them, and modes named with them: bounded. */
+const WRITERS_NAMED = 3;
+
+/**
+ * The answer when search offers nothing. In a read-only mode the tools that match may all be
+ * writers, which the mode never offers: "No tools match" would tell the model the tool does not
+ * exist, so name them (within the caller's token) and where they run.
+ */
+function noMatch(session: Caller, queries: readonly string[], query: string, options: { limit: number; group?: string; dense?: Parameters<typeof searchWithHeldBack>[2]['dense'] }): string {
+  const config = session.hub.config;
+  const mode = modeNamed(config, session.mode);
+  if (!mode?.readOnly) return `No tools match "${query}".`;
+  const writers = searchWithHeldBack(session.hub.search, queries, { ...options, filter: offerFilter(config, undefined, session.boundary) }, new Set<string>()).map((hit) => hit.tool);
+  if (writers.length === 0) return `No tools match "${query}".`;
+  const names = writers.slice(0, WRITERS_NAMED).map((tool) => clipText(tool.exposedName, 64)).join(', ');
+  const lines = [`No tool mode "${mode.name}" offers matches "${query}": the mode is read-only, and the tools that match may write (${names}${writers.length > WRITERS_NAMED ? ', …' : ''}).`];
+  const modes = [...new Set(writers.flatMap((tool) => modesWith(config, tool)))].filter((name) => name !== 'all' && boundaryAllowsMode(session.boundary, name));
+  const some = modes.length > WRITERS_NAMED ? `${modes.slice(0, WRITERS_NAMED).join(', ')}, …` : modes.join(', ');
+  if (session.fixedMode !== undefined) lines.push(`This endpoint serves only mode "${session.fixedMode}".`);
+  else if (modes.length > 0) lines.push(session.stateless ? `Ask focus_mode how to reach a mode that includes them (${some}).` : `Switch with focus_mode to a mode that includes them (${some}).`);
+  return lines.join(' ');
 }
 
 /**

@@ -91,6 +91,20 @@ describe('hiddenTools "reject": search shows, but does not enable or run', () =>
   });
 });
 
+describe('read-only modes: search offers readers only, and says so when only writers match', () => {
+  it('a query only writers match names them and the way to a mode that runs them, instead of "No tools match"', async () => {
+    const { client } = await session(await curated({ ...notesConfig, policy: {} }));
+    const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'delete' } })) as CallToolResult;
+    expect(found.isError).toBeFalsy();
+    expect((found.structuredContent as { tools: unknown[] }).tools).toEqual([]);
+    expect(text(found)).toMatch(/^No tool mode "notes_only" offers matches "delete": the mode is read-only, and the tools that match may write \(delete_note\)\. Switch with focus_mode to a mode that includes them \(cleanup[,)]/);
+    const fixed = await session(await curated({ ...notesConfig, policy: {} }, 'notes_only'));
+    const there = (await fixed.client.callTool({ name: 'search_tools', arguments: { query: 'delete' } })) as CallToolResult;
+    expect(text(there)).toBe('No tool mode "notes_only" offers matches "delete": the mode is read-only, and the tools that match may write (delete_note). This endpoint serves only mode "notes_only".');
+    expect(text(await client.callTool({ name: 'search_tools', arguments: { query: 'zorbify' } }))).toBe('No tools match "zorbify".');
+  });
+});
+
 describe('fixed modes', () => {
   it('search_tools on a fixed mode says what is true of outside tools: callable unless hiddenTools rejects them', async () => {
     const modes = { ...notesConfig.modes, reader: { groups: ['reading'] } };
