@@ -54,9 +54,11 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (disable !== undefined) session.focusEvent({ type: 'DISABLE_GROUP', group: disable });
   // The task the intent states gets its tools too, where search may add to this list.
   const adding = task !== undefined && session.strategy !== 'proxy' && mayEnable(config, session, session.strategy);
-  const forTask = adding ? taskTools(session.hub.search, config, session.focus.mode, session.boundary, task) : [];
-  const visible = forTask.length > 0 ? new Set(visibleTools(session.hub.catalog, config, session.focus)) : undefined;
-  const missing = forTask.filter((tool) => !visible?.has(tool)).map((tool) => tool.id);
+  // Under proxy the list never changes: the task's tools runnable in the mode lead the reply's callable list instead.
+  const proxied = session.strategy === 'proxy' && changing;
+  const forTask = adding ? taskTools(session.hub.search, config, session.focus.mode, session.boundary, task) : proxied ? callableTaskTools(session, task, session.focus.mode) : [];
+  const visible = adding && forTask.length > 0 ? new Set(visibleTools(session.hub.catalog, config, session.focus)) : undefined;
+  const missing = adding ? forTask.filter((tool) => !visible?.has(tool)).map((tool) => tool.id) : [];
   if (missing.length > 0) session.focusEvent({ type: 'DISCOVER', tools: missing });
   session.flushListCheck();
   const after = new Map(session.listedTools().map((tool) => [tool.id, tool.exposedName]));
@@ -72,7 +74,8 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   ];
   // Counted in the list as it is now: rc discovery.maxEnabled may keep fewer than were added.
   const kept = missing.filter((id) => after.has(id)).length;
-  if (forTask.length > 0) lines.push(`For this task: ${forTask.map((tool) => clipText(tool.exposedName, 64)).join(', ')}${kept > 0 ? ` (${kept} added to your list)` : ''}`);
+  if (proxied) lines.push(...forTaskLine(forTask));
+  else if (forTask.length > 0) lines.push(`For this task: ${forTask.map((tool) => clipText(tool.exposedName, 64)).join(', ')}${kept > 0 ? ` (${kept} added to your list)` : ''}`);
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
@@ -81,8 +84,8 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
   const structured = { ...report, heldBack: held, taskTools: forTask.map((tool) => tool.exposedName), added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
   // Under proxy the list never changes: the reply carries the mode's tools (bounded by its budget, not by FOCUS_REPLY_MAX).
-  if (session.strategy !== 'proxy' || !changing) return textResult(boundedReply(lines), structured);
-  const callable = callableTools(session, report.mode, callableTaskTools(session, task, report.mode));
+  if (!proxied) return textResult(boundedReply(lines), structured);
+  const callable = callableTools(session, report.mode, forTask);
   return textResult([boundedReply(lines), ...callableSection(report.mode, callable, false)].join('\n'), { ...structured, tools: callable.tools, toolsOmitted: callable.omitted });
 }
 
@@ -118,14 +121,21 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
     lines.push(`Already in mode "${target}".`);
     if (caller.strategy !== 'proxy') return textResult(boundedReply(lines), { ...current });
     // A proxy list holds none of the mode's tools: the reply names them.
-    const own = callableTools(caller, target, callableTaskTools(caller, task, target));
-    return textResult([boundedReply(lines), ...callableSection(target, own, false)].join('\n'), { ...current, tools: own.tools, toolsOmitted: own.omitted });
+    const first = callableTaskTools(caller, task, target);
+    const own = callableTools(caller, target, first);
+    return textResult([boundedReply([...lines, ...forTaskLine(first)]), ...callableSection(target, own, false)].join('\n'), { ...current, taskTools: first.map((tool) => tool.exposedName), tools: own.tools, toolsOmitted: own.omitted });
   }
   const reach = reachOf(config, caller.route, target);
   lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
   // The switch reaches the model through the reply: the mode's tools, callable at once.
-  const callable = callableTools(caller, target, callableTaskTools(caller, task, target));
-  return textResult([boundedReply(lines), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, tools: callable.tools, toolsOmitted: callable.omitted });
+  const first = callableTaskTools(caller, task, target);
+  const callable = callableTools(caller, target, first);
+  return textResult([boundedReply([...lines, ...forTaskLine(first)]), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, taskTools: first.map((tool) => tool.exposedName), tools: callable.tools, toolsOmitted: callable.omitted });
+}
+
+/** Where the list cannot change, the task's tools are named, then lead the callable list below. */
+function forTaskLine(tools: readonly CatalogTool[]): string[] {
+  return tools.length > 0 ? [`For this task: ${tools.map((tool) => clipText(tool.exposedName, 64)).join(', ')} (first below)`] : [];
 }
 
 /**

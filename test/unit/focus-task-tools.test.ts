@@ -131,6 +131,21 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     }
   });
 
+  it('under proxy the reply names the task\'s tools, which lead its callable list; the list stays as it is', async () => {
+    const s = await session({ ...rc, strategy: 'proxy' });
+    try {
+      const before = await s.names();
+      const result = (await s.client.callTool({ name: 'focus_mode', arguments: { mode: 'orders', intent: 'refund the customer payment' } })) as CallToolResult;
+      const reply = text(result);
+      expect(reply).toMatch(/^For this task: refund_payment.* \(first below\)$/m);
+      expect(reply.split('\n').find((line) => line.startsWith('- '))).toMatch(/^- refund_payment\(/);
+      expect((result.structuredContent as { taskTools: string[] }).taskTools).toContain('refund_payment');
+      expect(await s.names()).toEqual(before);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('where the list cannot change (2026-07-28), the task\'s tools execute_tool may run there come first in the reply', () => {
     const linesOf = (config: RcConfig) => {
       const gateway = new Gateway({ config: resolveConfig(config), upstreams: [], locked: [shop] });
@@ -139,6 +154,9 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     };
     const lines = linesOf(rc);
     expect(lines({ mode: 'orders', intent: 'daily order totals' })[0]).toMatch(/^- order_report\(/);
+    const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: [shop] });
+    const request = new ModernRequest(gateway, { baseUrl: 'http://127.0.0.1:1/mcp' }, { mode: 'money', fixedMode: undefined, boundary: boundaryOf({}) });
+    expect(text(focusMode(request, { mode: 'orders', intent: 'daily order totals' }))).toMatch(/^For this task: order_report.* \(first below\)$/m);
     // Outside the mode: runnable there under hiddenTools "allow" (the default), so named first...
     expect(lines({ mode: 'orders', intent: 'refund the customer payment' })[0]).toMatch(/^- refund_payment\(/);
     // ...but never where the mode would refuse it: read-only, or a gateway that rejects hidden tools.
