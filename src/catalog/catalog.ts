@@ -120,15 +120,21 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
 function unmatchedPins(config: ResolvedConfig, tools: readonly CatalogTool[], listed: ReadonlySet<string>): string[] {
   if (tools.length === 0) return [];
   const ids = tools.map((tool) => tool.id);
-  const lists: Array<[string, readonly string[], string]> = [['alwaysVisible', config.alwaysVisible, 'shows'], ...Object.entries(config.modes).map(([name, mode]): [string, readonly string[], string] => [`modes.${name}.pin`, mode.pin, 'pins'])];
+  const lists: Array<[string, readonly string[], string, string | undefined]> = [
+    ['alwaysVisible', config.alwaysVisible, 'shows', undefined],
+    ...Object.entries(config.modes).map(([name, mode]): [string, readonly string[], string, string | undefined] => [`modes.${name}.pin`, mode.pin, 'pins', mode.readOnly ? name : undefined]),
+  ];
   const out: string[] = [];
-  for (const [key, globs, verb] of lists) {
+  for (const [key, globs, verb, readOnlyMode] of lists) {
     for (const glob of globs) {
       const server = glob.includes(':') ? glob.slice(0, glob.indexOf(':')) : undefined;
       if (server !== undefined && !listed.has(server) && Object.prototype.hasOwnProperty.call(config.servers, server)) continue;
       const matches = idMatcher([glob]);
-      if (ids.some(matches)) continue;
-      out.push(`${key} "${glob}" matches no tool, so it ${verb} nothing.${didYouMean(glob, ids)}`);
+      const matched = tools.filter((tool) => matches(tool.id));
+      if (matched.length === 0) out.push(`${key} "${glob}" matches no tool, so it ${verb} nothing.${didYouMean(glob, ids)}`);
+      // A read-only mode shows only readers, pinned or not: a pin of writers alone would be silently void.
+      else if (readOnlyMode !== undefined && matched.every((tool) => !tool.readOnly))
+        out.push(`${key} "${glob}" matches only tools that may write (${listSome(matched.map((tool) => tool.id), 3)}) and mode "${readOnlyMode}" is read-only, so it pins nothing: pin them in a mode that may write, or drop the mode's "readOnly".`);
     }
   }
   return out;

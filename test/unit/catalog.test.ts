@@ -197,6 +197,15 @@ describe('pins and alwaysVisible that match no tool', () => {
     expect(warnings.filter((w) => w.includes('matches no tool'))).toHaveLength(2);
   });
 
+  it('a read-only mode\'s pin that matches only writers is warned about: the mode never shows them', () => {
+    const withWriter = [{ server: 'gitlab', tools: [...(sources[0]?.tools ?? []), tool('create_issue', 'Create an issue.')] }];
+    const config = resolveConfig({ servers, modes: { review: { groups: [], readOnly: true, pin: ['gitlab:create_issue', 'gitlab:*'] }, work: { groups: [], pin: ['gitlab:create_issue'] } } });
+    const { warnings } = buildCatalog(withWriter, config);
+    expect(warnings).toContain('modes.review.pin "gitlab:create_issue" matches only tools that may write (gitlab:create_issue) and mode "review" is read-only, so it pins nothing: pin them in a mode that may write, or drop the mode\'s "readOnly".');
+    // A glob that also matches readers pins those; a mode that may write pins the writer.
+    expect(warnings.filter((w) => w.includes('may write'))).toHaveLength(1);
+  });
+
   it('are not judged for a server that listed nothing yet (not started, or missing from the lock)', () => {
     const config = resolveConfig({ servers, alwaysVisible: ['later:anything'], modes: { development: { pin: ['later:*'] } } });
     expect(buildCatalog(sources, config).warnings.filter((w) => w.includes('matches no tool'))).toEqual([]);
