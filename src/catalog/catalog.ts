@@ -78,7 +78,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
       const near = closest(tool);
       return near.length > 0 ? `${tool.id} (closest: ${near.join(', ')})` : tool.id;
     });
-    warnings.push(`${orphans.length} tool(s) match no group and show only in "all" modes: ${listSome(described)}; search_tools finds them in every mode (\`lazytools groups --unplaced\` says why each is left out)`);
+    warnings.push(`${orphans.length} tool(s) match no group, so no mode's groups show them (only "all" modes, and fill where a mode's work is close): ${listSome(described)}; search_tools finds them in every mode (\`lazytools groups --unplaced\` says why each is left out and which modes fill shows it in)`);
   }
   // Tools in groups that no mode uses (an rc group the user has not added to a mode yet) show
   // only in catch-all modes too: say so, with the groups to add.

@@ -19,7 +19,7 @@ const groupsFlags = {
   ...projectOptions,
   tool: { type: 'string', value: 'GLOB', help: 'only tools whose "server:tool" id matches (a glob without ":" matches any server)' },
   unplaced: { type: 'boolean', help: 'only tools no mode but "all" shows (in no group, or in groups no mode uses), with why' },
-  json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,readOnly,write,closest,unplaced?,closestModes?,fit:[{mode,shown,priority,reason,why}]}],"unplaced"}' },
+  json: { type: 'boolean', help: '{"threshold","tools":[{id,name,groups:[{group,reason,score?}],modes,filledIn?,readOnly,write,closest,unplaced?,closestModes?,fit:[{mode,shown,priority,reason,why}]}],"unplaced"}' },
 } as const satisfies FlagSpecs;
 
 export const groupsCommand: Command = defineCommand('groups', groupsFlags, {
@@ -47,9 +47,13 @@ or holds it back (reachable through search_tools), and the signals behind the pr
     if (!byId) ranks.set(mode, (byId = new Map((modeFit(project.catalog, project.config, mode)?.ranked ?? []).map((entry) => [entry.tool.id, entry]))));
     return byId;
   };
+  // Modes that show a tool none of their groups holds, because their work is close to it (rc
+  // `fill`): "none but all" would be false for those.
+  const filledIn = (id: string) => Object.keys(project.config.modes).filter((mode) => modeFit(project.catalog, project.config, mode)?.filledIds.has(id));
   const tools = placed.map((tool) => ({
     ...tool,
-    fit: tool.modes.flatMap((mode) => {
+    ...withFill(filledIn(tool.id)),
+    fit: [...tool.modes, ...filledIn(tool.id)].flatMap((mode) => {
       const entry = rankIn(mode).get(tool.id);
       return entry ? [{ mode, shown: entry.shown, priority: entry.priority, reason: entry.reason, why: entry.why }] : [];
     }),
@@ -60,15 +64,24 @@ or holds it back (reachable through search_tools), and the signals behind the pr
   }
   io.out(tools.map(render).join('\n'));
   const total = report.tools.length;
-  io.err(`${total - report.unplaced.length}/${total} tools shown by a mode other than "all"; ${report.unplaced.length} only in "all" modes (topic threshold ${report.threshold})`);
+  const filled = report.unplaced.filter((id) => filledIn(id).length > 0).length;
+  const byFill = filled > 0 ? ` (${filled} only by fill: in no mode's groups, close to a mode's work)` : '';
+  io.err(`${total - report.unplaced.length + filled}/${total} tools shown by a mode other than "all"${byFill}; ${report.unplaced.length - filled} only in "all" modes (topic threshold ${report.threshold})`);
   return 0;
 });
 
-function render(tool: ToolPlacement & { fit: FitLine[] }): string {
+function withFill(modes: string[]): { filledIn?: string[] } {
+  return modes.length > 0 ? { filledIn: modes } : {};
+}
+
+function render(tool: ToolPlacement & { filledIn?: string[]; fit: FitLine[] }): string {
   const lines = [`${tool.id}${tool.name !== tool.id.slice(tool.id.indexOf(':') + 1) ? ` (as ${tool.name})` : ''}  [${tool.write.kind}: ${tool.write.reason}]`];
   if (tool.groups.length === 0) lines.push(`  no group${tool.closest.length > 0 ? `; closest: ${tool.closest.join('; ')}` : ''}`);
   for (const group of tool.groups) lines.push(`  ${group.group.padEnd(16)} ${group.reason}`);
-  lines.push(`  modes: ${tool.modes.length > 0 ? tool.modes.join(', ') : `(none but "all": ${tool.unplaced ?? 'in no mode'})`}`);
+  const fill = tool.filledIn ?? [];
+  if (tool.modes.length > 0) lines.push(`  modes: ${tool.modes.join(', ')}${fill.length > 0 ? `; by fill: ${fill.join(', ')} (close to their work, outside their groups)` : ''}`);
+  else if (fill.length > 0) lines.push(`  modes: ${fill.join(', ')} (by fill only: close to their work; ${tool.unplaced ?? 'in no mode'})`);
+  else lines.push(`  modes: (none but "all": ${tool.unplaced ?? 'in no mode'})`);
   if (tool.closestModes !== undefined)
     lines.push(`  closest modes: ${tool.closestModes.length > 0 ? tool.closestModes.join('; ') : tool.aboutServer ? 'none: it is about its server itself (login, health, limits, feedback), not any work' : 'none: no word of its name, description or fields is evidence of any mode\'s work'}`);
   for (const fit of tool.fit) lines.push(`    ${fit.mode}: ${fit.shown ? 'shown' : 'held back'}, priority ${fit.priority}: ${fit.reason}${fit.why.length > 0 ? ` [${fit.why.join(', ')}]` : ''}`);

@@ -35,7 +35,7 @@ describe('lazytools groups', () => {
     expect(json.tools.find((t) => t.id === 'ops:tail')?.closest[0]).toMatch(/^observability [\d.]+ \(description "log"\)$/);
     expect(json.tools.find((t) => t.id === 'weather:get_forecast')?.closest).toEqual([]);
     const status = cli(['status', '--catalog', 'odd.json'], dir);
-    expect(status.stderr).toContain('2 tool(s) match no group and show only in "all" modes: ops:tail (closest: observability');
+    expect(status.stderr).toContain('2 tool(s) match no group, so no mode\'s groups show them (only "all" modes, and fill where a mode\'s work is close): ops:tail (closest: observability');
   });
 
   it('an rc group by topic places what the presets left out', () => {
@@ -57,6 +57,21 @@ describe('lazytools groups --unplaced counts what no mode shows', () => {
     expect(json.unplaced).toEqual(['ops:tail', 'weather:get_forecast']);
     const status = cli(['status', '--catalog', 'odd.json'], dir);
     expect(status.stderr).toContain('1 tool(s) are only in groups no mode uses (weather) and show only in "all" modes');
+  });
+});
+
+describe('lazytools groups names the modes fill shows a tool in', () => {
+  it('a tool in no group that a mode\'s fill shows is not "none but all": the modes are named, and counted as shown', () => {
+    const rc = { groups: { forecasts: { tools: ['weather:*'] } }, modes: { watch: { description: 'Watch the app: show recent log lines', tasks: ['show the recent log lines of the app'], groups: ['forecasts'], fill: true, budget: 5000 } } };
+    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify(rc) });
+    const { stdout, stderr } = cli(['groups', '--catalog', 'odd.json', '--unplaced'], dir);
+    expect(stdout).toContain('  modes: watch (by fill only: close to their work; in no group)');
+    expect(stdout).toMatch(/^ {4}watch: shown, priority/m);
+    expect(stderr).toContain('2/2 tools shown by a mode other than "all" (1 only by fill: in no mode\'s groups, close to a mode\'s work); 0 only in "all" modes');
+    const json = JSON.parse(cli(['groups', '--catalog', 'odd.json', '--tool', 'ops:tail', '--json'], dir).stdout) as { tools: Array<{ modes: string[]; filledIn?: string[] }> };
+    expect(json.tools[0]).toMatchObject({ modes: [], filledIn: ['watch'] });
+    const status = JSON.parse(cli(['status', '--catalog', 'odd.json', '--json'], dir).stdout) as { modes: Array<{ name: string; toolIds: string[] }> };
+    expect(status.modes.find((mode) => mode.name === 'watch')?.toolIds).toContain('ops:tail');
   });
 });
 

@@ -259,7 +259,7 @@ describe('status names the tools only "all" shows', () => {
     expect(lazytools(['init', '--from', 'client.json'], dir).code).toBe(0);
     const { code, stderr } = lazytools(['status', '--catalog', 'tools.json'], dir);
     expect(code).toBe(0);
-    expect(stderr).toContain('2 tool(s) match no group and show only in "all" modes: widgets:frobnicate, widgets:twiddle;');
+    expect(stderr).toContain('2 tool(s) match no group, so no mode\'s groups show them (only "all" modes, and fill where a mode\'s work is close): widgets:frobnicate, widgets:twiddle;');
     expect(stderr).toContain('`lazytools groups --unplaced` says why');
   });
 });
