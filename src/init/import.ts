@@ -148,9 +148,11 @@ export function importServers(json: unknown, file: string, options: ImportOption
         server.transport = 'sse';
         notes.push(`server "${name}" is an HTTP+SSE server: imported with "transport": "sse"`);
       } else if (remote?.transport) server.transport = remote.transport;
+      // A fixed Authorization header replaces a sign-in (the rc cannot hold both).
+      const fixed = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
+      // The client signed in to a bare URL itself; lazytools cannot use that sign-in and needs its own.
+      if (!remote && !fixed) notes.push(`server "${name}" is a remote server without an Authorization header: if it asks for a sign-in, run lazytools auth ${name} once (the client's own sign-in is not shared with lazytools)`);
       if (remote) {
-        // A fixed Authorization header replaces a sign-in (the rc cannot hold both).
-        const fixed = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
         const { clientSecret, ...oauth } = remote.oauth ?? {};
         if (remote.oauth && !fixed) server.oauth = { ...oauth, ...(clientSecret ? { clientSecret: variables.move(clientSecret, envName(`${name}_CLIENT_SECRET`), name) } : {}) };
         const dropped = [...remote.dropped, ...(remote.oauth && fixed ? ['OAuth client'] : [])];

@@ -44,6 +44,12 @@ describe('client config import: remote servers', () => {
     expect(() => parseConfig(rc, FILE)).not.toThrow();
   });
 
+  it('says a bare remote URL needs lazytools\' own sign-in (the client\'s is not shared); not for one with an Authorization header', () => {
+    const { notes } = importServers({ mcpServers: { linear: { url: 'https://mcp.linear.app/mcp' }, keyed: { url: 'https://keyed.example.test/mcp', headers: { Authorization: 'Bearer ${KEY}' } } } }, FILE);
+    expect(notes).toContain('server "linear" is a remote server without an Authorization header: if it asks for a sign-in, run lazytools auth linear once (the client\'s own sign-in is not shared with lazytools)');
+    expect(notes.join('\n')).not.toContain('lazytools auth keyed');
+  });
+
   it('leaves other npx entries alone', () => {
     const { rc } = importServers({ mcpServers: { files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } }, FILE);
     expect(rc.servers?.files).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] });
