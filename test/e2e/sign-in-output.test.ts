@@ -87,6 +87,8 @@ describe('lazytools auth output', () => {
     expect(cli.stderr()).toContain('Bearer ${oauth:echo}');
     expect(output).not.toContain(token);
     expect(output).not.toContain('ci-bot-secret-0123456789');
+    // The rc's client is bound to the server's issuer on first use, without the SDK's warning that it has no stamp.
+    expect(cli.stderr()).not.toContain('SEP-2352');
   });
 
   it('auth --status writes a stored scope\'s control characters as escapes: an authorization server cannot send a terminal sequence', () => {

@@ -69,12 +69,15 @@ export class SignInProvider implements OAuthClientProvider {
     return this.hooks.state ?? randomBytes(32).toString('base64url');
   }
 
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  clientInformation(ctx?: { issuer: string }): StoredOAuthClientInformation | undefined {
     const { clientId, clientSecret } = this.settings;
     if (clientId === undefined) return this.signIn.client;
-    // The rc's client; the issuer the SDK stamped on it last time is kept with it.
+    // The rc's client, bound to the authorization server it was first used with: the issuer the
+    // SDK stamped on it then, or on first use the one the server names now (what the SDK would
+    // stamp, without its warning that the credential has no stamp on every new sign-in).
     const stored = this.signIn.client?.client_id === clientId ? this.signIn.client : undefined;
-    return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}), ...(stored?.issuer ? { issuer: stored.issuer } : {}) };
+    const issuer = stored?.issuer ?? ctx?.issuer;
+    return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}), ...(issuer ? { issuer } : {}) };
   }
 
   async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
