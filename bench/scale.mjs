@@ -100,7 +100,10 @@ export function referenceProject() {
 
 /** A project folder serving `size` generated tools from a lock, in mode `all`. */
 export function generatedProject(size, catalog = generateCatalog(size)) {
-  const { dir, file, rc } = project([], { defaultMode: 'all' });
+  // serve leaves out locked servers the rc does not name, so the rc names each one; served from
+  // the lock, none ever starts (a start would fail: the bench also counts spawned children).
+  const servers = Object.fromEntries(Object.keys(catalog.servers).map((name) => [name, { command: process.execPath, args: ['-e', 'process.exit(1)'] }]));
+  const { dir, file, rc } = project([], { defaultMode: 'all', servers });
   writeFileSync(path.join(dir, 'lazytools.lock.json'), JSON.stringify(makeLock(parseCatalog(catalog), resolveConfig(rc, file))));
   return dir;
 }
@@ -186,6 +189,8 @@ export async function scale({ sizes = [1_000, 10_000], coldRuns = 7 } = {}) {
           pages = listed.pages;
           toolsListed = listed.tools;
         }
+        // A gateway serving fewer tools than generated (a lock left out) would measure nothing.
+        if (toolsListed < size) throw new Error(`scale: the gateway listed ${toolsListed} of ${size} generated tools`);
         const busy = rssMb(run.child.pid).rss;
         // Steady state: what stays resident once the gateway is quiet for a second.
         await new Promise((resolve) => setTimeout(resolve, 1_000));

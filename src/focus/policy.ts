@@ -136,7 +136,7 @@ export function boundaryServers(catalog: Catalog, config: Pick<ResolvedConfig, '
   return servers;
 }
 
-type PolicyConfig = Pick<ResolvedConfig, 'modes' | 'hiddenTools' | 'alwaysVisible'>;
+type PolicyConfig = Pick<ResolvedConfig, 'modes' | 'hiddenTools' | 'alwaysVisible' | 'maxDiscovered'>;
 
 /** The resolved mode of that name (own names only: "toString" is not a mode unless defined). */
 export function modeNamed(config: Pick<ResolvedConfig, 'modes'>, name: string): ResolvedMode | undefined {
@@ -198,10 +198,10 @@ export function callRefusal(config: PolicyConfig, subject: PolicySubject, tool: 
 /**
  * May search add its hits to the session's list? Never on a fixed mode (its list does not vary),
  * never under hiddenTools "reject" (search shows, a mode switch reaches), never under proxy (no
- * list to add to).
+ * list to add to), never when rc `discovery.maxEnabled` is 0 (the list keeps none).
  */
 export function mayEnable(config: PolicyConfig, subject: PolicySubject, strategy: string): boolean {
-  return strategy !== 'proxy' && subject.fixedMode === undefined && !subject.stateless && config.hiddenTools !== 'reject';
+  return strategy !== 'proxy' && subject.fixedMode === undefined && !subject.stateless && config.hiddenTools !== 'reject' && config.maxDiscovered > 0;
 }
 
 /**

@@ -70,7 +70,9 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
     `Groups: ${someOf(report.groups, 8) || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
-  if (forTask.length > 0) lines.push(`For this task: ${forTask.map((tool) => clipText(tool.exposedName, 64)).join(', ')}${missing.length > 0 ? ` (${missing.length} added to your list)` : ''}`);
+  // Counted in the list as it is now: rc discovery.maxEnabled may keep fewer than were added.
+  const kept = missing.filter((id) => after.has(id)).length;
+  if (forTask.length > 0) lines.push(`For this task: ${forTask.map((tool) => clipText(tool.exposedName, 64)).join(', ')}${kept > 0 ? ` (${kept} added to your list)` : ''}`);
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).

@@ -11,6 +11,15 @@ export interface ConnectionLimits {
 }
 
 /**
+ * How long a keep-alive socket may idle between requests (Node's default is 5 s). A client reuses
+ * an idle socket until the server's `Keep-Alive: timeout=` hint nearly runs out; on a loaded
+ * machine its timer fires late and it writes a request into a socket the server is closing
+ * (`ECONNRESET` on a POST, which fetch does not retry). A minute makes that race rare for clients
+ * that call every few seconds; idle sockets still give way at the connection bounds below.
+ */
+export const KEEP_ALIVE_MS = 60_000;
+
+/**
  * Bounds open connections, per remote address and in all, without letting sockets that do no
  * work for anyone lock out real clients. At a bound, a new connection displaces, oldest first:
  * 1. a socket without a whole request (slowloris: a head or body trickled a byte at a time; or a
@@ -18,9 +27,11 @@ export interface ConnectionLimits {
  * 2. else the oldest stream of the principal (token) holding the most streams there: streams are
  *    long-lived, so one token's streams never keep out another's requests (a client reconnects).
  * Only when every socket is answering a request is the new one refused. Both hold when the
- * attacker shares the clients' address (loopback, a reverse proxy).
+ * attacker shares the clients' address (loopback, a reverse proxy). Sets how long an idle
+ * keep-alive socket is kept (KEEP_ALIVE_MS): at a bound it gives way first whatever that is.
  */
 export function limitConnections(server: Server, perAddress: number, total: number): ConnectionLimits {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   /** Sockets without a whole request, oldest first (a Set keeps insertion order). */
   const waiting = new Set<Socket>();
   /** Sockets holding a stream, oldest first, with whose stream it is. */

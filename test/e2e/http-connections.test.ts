@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Agent, get } from 'node:http';
+import { Agent, get, request } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/app/curate.js';
 import { serveHttp, type HttpOptions } from '../../src/transports/http.js';
+import { KEEP_ALIVE_MS } from '../../src/transports/http-limits.js';
 import { cleanupAfterEach, modernMeta, rawListen, rawPost } from '../harness/index.js';
 
 /**
@@ -82,6 +83,25 @@ describe('connection bounds', () => {
     const { port, url } = await front();
     await sockets(port, 256, `${TRICKLED}Authorization: Bearer greedy-token\r\n\r\n{`, false);
     await othersServed(port, url);
+  });
+
+  it('tells keep-alive clients a socket may idle a minute (KEEP_ALIVE_MS), not Node\'s 5 s', async () => {
+    const { port } = await front();
+    const agent = new Agent({ keepAlive: true });
+    cleanups.push(async () => agent.destroy());
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta() } });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer polite-token', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+    const answer = await new Promise<{ status: number; hint: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers, agent }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, hint: String(res.headers['keep-alive']) });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    // A client's timer firing late on a busy machine wrote into sockets Node closed after 5 s.
+    expect(answer).toEqual({ status: 200, hint: `timeout=${KEEP_ALIVE_MS / 1000}` });
+    expect(KEEP_ALIVE_MS).toBeGreaterThanOrEqual(60_000);
   });
 
   it('256 keep-alive sockets idle after a request give way to new connections', async () => {

@@ -116,6 +116,21 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     }
   });
 
+  it('adds nothing, and says nothing was added, when rc discovery.maxEnabled keeps no search hits', async () => {
+    const s = await session({ ...rc, discovery: { maxEnabled: 0 } });
+    try {
+      const reply = await s.focus({ mode: 'orders', intent: 'refund the customer payment' });
+      expect(reply).not.toContain('added to your list');
+      expect(await s.names()).not.toContain('refund_payment');
+      const found = text((await s.client.callTool({ name: 'search_tools', arguments: { query: 'refund payment', enable: true } })) as CallToolResult);
+      expect(found).toContain('refund_payment');
+      expect(found).not.toContain('added to your tool list');
+      expect(await s.names()).not.toContain('refund_payment');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('where the list cannot change (2026-07-28), the task\'s tools execute_tool may run there come first in the reply', () => {
     const linesOf = (config: RcConfig) => {
       const gateway = new Gateway({ config: resolveConfig(config), upstreams: [], locked: [shop] });
