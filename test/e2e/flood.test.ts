@@ -46,6 +46,8 @@ async function connect(url: string): Promise<Client> {
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
 describe('an endless notification flood on one upstream', () => {
+  // The e2e limit (60 s), an upper bound only: the message flood took 4 s alone and 11.5 s beside
+  // another e2e suite and two CPU hogs on 2 cores; a 30 s limit left under three times that.
   for (const kind of ['tools', 'prompts', 'message'] as const) {
     it(`(${kind}) leaves the other upstream's calls answered while it runs; the flooding upstream answers once it stops`, async () => {
       const url = await gateway();
@@ -59,7 +61,7 @@ describe('an endless notification flood on one upstream', () => {
       expect(text(await a.callTool({ name: 'noisy_stop', arguments: {} }))).toBe('stopped');
       expect(text(await a.callTool({ name: 'noisy_ok', arguments: {} }))).toBe('ok from noisy');
       expect((await b.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['noisy_ok', 'calm_ok']));
-    }, 30_000);
+    });
   }
 });
 
@@ -69,8 +71,9 @@ describe('an endless notification flood on one upstream', () => {
  * window starts. The gateway runs in process, so its warnings are read with their times.
  */
 describe('a notification flood from an HTTP upstream', () => {
-  // The flood runs in this process's gateway, beside the test's client: 11 to 31 s with another
-  // suite on 2 cores, against 60 s. The limit is an upper bound only; nothing here is timed.
+  // The flood runs in this process's gateway, beside the test's client: 10 to 15 s beside another
+  // e2e suite and two CPU hogs on 2 cores, 44 s in a full suite beside them and other work. The
+  // limit is an upper bound only; nothing here is timed.
   it('drops the excess, keeps every call answered, and reports the drops at most once a second', async () => {
     const noisy = await httpFixture(FLOOD, [], { FLOOD_NAME: 'noisy' });
     const drops: Array<{ at: number; message: string }> = [];
@@ -110,7 +113,7 @@ describe('a notification flood from an HTTP upstream', () => {
       await served.close();
       noisy.child.kill();
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 /**

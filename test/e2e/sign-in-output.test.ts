@@ -80,13 +80,18 @@ describe('lazytools auth output', () => {
     const folder = path.join(configDir, 'sign-ins');
     const files = readdirSync(folder).filter((name) => name.endsWith('.json'));
     expect(files).toHaveLength(1);
-    const token = (JSON.parse(readFileSync(path.join(folder, files[0] as string), 'utf8')) as { tokens: { access_token: string } }).tokens.access_token;
+    const stored = JSON.parse(readFileSync(path.join(folder, files[0] as string), 'utf8')) as { tokens: { access_token: string }; client?: { client_id?: string; issuer?: string; client_secret?: string } };
+    const token = stored.tokens.access_token;
+    // Bound to the issuer it was first used with (kept: a later issuer never gets the secret), the secret left in the environment.
+    expect(stored.client).toEqual({ client_id: 'ci-bot', issuer: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/) as unknown as string });
     expect(token.length).toBeGreaterThan(20);
     // The server's answer is printed (it says why listing failed), with the token written as its name.
     expect(cli.stderr()).toMatch(/warning: signed in, but echo could not be listed: .*upstream rejected the credentials/);
     expect(cli.stderr()).toContain('Bearer ${oauth:echo}');
     expect(output).not.toContain(token);
     expect(output).not.toContain('ci-bot-secret-0123456789');
+    // The rc's client is bound to the server's issuer on first use, without the SDK's warning that it has no stamp.
+    expect(cli.stderr()).not.toContain('SEP-2352');
   });
 
   it('auth --status writes a stored scope\'s control characters as escapes: an authorization server cannot send a terminal sequence', () => {

@@ -69,12 +69,20 @@ export class SignInProvider implements OAuthClientProvider {
     return this.hooks.state ?? randomBytes(32).toString('base64url');
   }
 
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  async clientInformation(ctx?: { issuer: string }): Promise<StoredOAuthClientInformation | undefined> {
     const { clientId, clientSecret } = this.settings;
     if (clientId === undefined) return this.signIn.client;
-    // The rc's client; the issuer the SDK stamped on it last time is kept with it.
+    // The rc's client, bound to the authorization server it was first used with: the issuer
+    // stamped on it then. On first use it is stamped with the one the server names now and kept
+    // (as the SDK would, without its warning on every new sign-in that the credential has no
+    // stamp), so a server that later names another authorization server never gets the secret.
     const stored = this.signIn.client?.client_id === clientId ? this.signIn.client : undefined;
-    return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}), ...(stored?.issuer ? { issuer: stored.issuer } : {}) };
+    const issuer = stored?.issuer ?? ctx?.issuer;
+    if (stored?.issuer === undefined && issuer !== undefined) {
+      this.signIn.client = { client_id: clientId, issuer };
+      await this.hooks.persist(this.signIn);
+    }
+    return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}), ...(issuer ? { issuer } : {}) };
   }
 
   async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
