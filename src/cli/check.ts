@@ -39,6 +39,9 @@ it is over only with "fit": false or when its pinned tools alone cost more than 
         ? `warning: ${signInMessage(server)}, then lazytools lock (its tools are not in the lock, so they are not checked)`
         : `warning: server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`,
     );
+  // What status says about the rc (a pin or alwaysVisible glob that pins nothing, tools no group
+  // holds): check is where CI reads it.
+  for (const warning of project.warnings) io.err(`warning: ${warning}`);
   const report = statusReport(project.catalog, project.config);
   const over = report.modes.filter((mode) => !mode.withinBudget);
   const where = project.config.file ?? 'presets';

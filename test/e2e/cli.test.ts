@@ -99,6 +99,13 @@ describe('lazytools check', () => {
     expect(stdout).toMatch(/^::error file=.*\.lazytoolsrc\.json,title=lazytools budget::daily_checkin: /m);
   });
 
+  it('warns on stderr as status does: a pin that pins nothing is said in CI too', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"development":{"pin":["memory:reed_graph"]}}}' });
+    const { code, stderr } = cli(['check', ...catalogs], dir);
+    expect(code).toBe(0);
+    expect(stderr).toContain('warning: modes.development.pin "memory:reed_graph" matches no tool, so it pins nothing. Did you mean "memory:read_graph"');
+  });
+
   it('exits 2 on a misspelled key, naming it, with no stack trace', () => {
     const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"security_review":{"budgte":100}}}' });
     const { code, stderr } = cli(['check', ...catalogs], dir);
