@@ -217,7 +217,7 @@ describe('README walk', () => {
     const ms = (n: number) => Math.round(n).toLocaleString('en-US');
     for (const quoted of [
       `${lcMin.toFixed(2)}–${lcMax.toFixed(2)} ms`,
-      `${sMin.toFixed(1)}–${sMax.toFixed(1)} ms`,
+      `${sMin.toFixed(2)}–${sMax.toFixed(2)} ms`,
       `${ms(cMin)}–${ms(cMax)} ms`,
       `${stMin.toFixed(2)}–${stMax.toFixed(2)}x`,
       `${Math.round(hMin * 100)}–${Math.round(hMax * 100)}%`,
