@@ -53,7 +53,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (enable !== undefined) session.focusEvent({ type: 'ENABLE_GROUP', group: enable });
   if (disable !== undefined) session.focusEvent({ type: 'DISABLE_GROUP', group: disable });
   // The task the intent states gets its tools too, where search may add to this list.
-  const adding = task !== undefined && session.strategy !== 'proxy' && mayEnable(config, session, session.strategy);
+  const adding = task !== undefined && mayEnable(config, session, session.strategy);
   // Under proxy the list never changes: the task's tools runnable in the mode lead the reply's callable list instead.
   const proxied = session.strategy === 'proxy' && changing;
   const forTask = adding ? taskTools(session.hub.search, config, session.focus.mode, session.boundary, task) : proxied ? callableTaskTools(session, task, session.focus.mode) : [];
@@ -74,8 +74,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   ];
   // Counted in the list as it is now: rc discovery.maxEnabled may keep fewer than were added.
   const kept = missing.filter((id) => after.has(id)).length;
-  if (proxied) lines.push(...forTaskLine(forTask));
-  else if (forTask.length > 0) lines.push(`For this task: ${forTask.map((tool) => clipText(tool.exposedName, 64)).join(', ')}${kept > 0 ? ` (${kept} added to your list)` : ''}`);
+  lines.push(...forTaskLine(forTask, proxied ? 'first below' : kept > 0 ? `${kept} added to your list` : undefined));
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
@@ -123,19 +122,22 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
     // A proxy list holds none of the mode's tools: the reply names them.
     const first = callableTaskTools(caller, task, target);
     const own = callableTools(caller, target, first);
-    return textResult([boundedReply([...lines, ...forTaskLine(first)]), ...callableSection(target, own, false)].join('\n'), { ...current, taskTools: first.map((tool) => tool.exposedName), tools: own.tools, toolsOmitted: own.omitted });
+    return textResult([boundedReply([...lines, ...forTaskLine(first, 'first below')]), ...callableSection(target, own, false)].join('\n'), { ...current, taskTools: first.map((tool) => tool.exposedName), tools: own.tools, toolsOmitted: own.omitted });
   }
   const reach = reachOf(config, caller.route, target);
   lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
   // The switch reaches the model through the reply: the mode's tools, callable at once.
   const first = callableTaskTools(caller, task, target);
   const callable = callableTools(caller, target, first);
-  return textResult([boundedReply([...lines, ...forTaskLine(first)]), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, taskTools: first.map((tool) => tool.exposedName), tools: callable.tools, toolsOmitted: callable.omitted });
+  return textResult([boundedReply([...lines, ...forTaskLine(first, 'first below')]), ...callableSection(target, callable, true)].join('\n'), { ...current, target, reach: { ...reach }, taskTools: first.map((tool) => tool.exposedName), tools: callable.tools, toolsOmitted: callable.omitted });
 }
 
-/** Where the list cannot change, the task's tools are named, then lead the callable list below. */
-function forTaskLine(tools: readonly CatalogTool[]): string[] {
-  return tools.length > 0 ? [`For this task: ${tools.map((tool) => clipText(tool.exposedName, 64)).join(', ')} (first below)`] : [];
+/**
+ * The reply's line naming the task's tools, with what became of them: added to the list, or, where
+ * the list cannot change, leading the callable list below.
+ */
+function forTaskLine(tools: readonly CatalogTool[], note: string | undefined): string[] {
+  return tools.length > 0 ? [`For this task: ${tools.map((tool) => clipText(tool.exposedName, 64)).join(', ')}${note ? ` (${note})` : ''}`] : [];
 }
 
 /**
