@@ -50,14 +50,17 @@ or holds it back (reachable through search_tools), and the signals behind the pr
   // Modes that show a tool none of their groups holds, because their work is close to it (rc
   // `fill`): "none but all" would be false for those.
   const filledIn = (id: string) => Object.keys(project.config.modes).filter((mode) => modeFit(project.catalog, project.config, mode)?.filledIds.has(id));
-  const tools = placed.map((tool) => ({
-    ...tool,
-    ...withFill(filledIn(tool.id)),
-    fit: [...tool.modes, ...filledIn(tool.id)].flatMap((mode) => {
-      const entry = rankIn(mode).get(tool.id);
-      return entry ? [{ mode, shown: entry.shown, priority: entry.priority, reason: entry.reason, why: entry.why }] : [];
-    }),
-  }));
+  const tools = placed.map((tool) => {
+    const fills = filledIn(tool.id);
+    return {
+      ...tool,
+      ...withFill(fills),
+      fit: [...tool.modes, ...fills].flatMap((mode) => {
+        const entry = rankIn(mode).get(tool.id);
+        return entry ? [{ mode, shown: entry.shown, priority: entry.priority, reason: entry.reason, why: entry.why }] : [];
+      }),
+    };
+  });
   if (values.json) {
     io.out(JSON.stringify({ threshold: report.threshold, tools, unplaced: report.unplaced }, null, 2));
     return 0;
