@@ -246,8 +246,12 @@ class Entry implements RankedTool {
 
 type Scored = Entry;
 
-/** The share of what a mode's tools cost that its list may grow to, between its budget and maxBudget. */
-export const MEMBER_SHARE = 0.5;
+/**
+ * The share of what a mode's tools cost that its list may grow to, between its budget and
+ * maxBudget: all of it (0.5 held back the tools a typical task names, NAMED_BY_TASK, on stacks
+ * whose modes hold little; CATALOG_SHARE still bounds every mode).
+ */
+export const MEMBER_SHARE = 1;
 /**
  * The share of the whole catalog a grown list may cost: a mode stays at least 85% below listing
  * every tool (measured: 0.15 keeps the 10-server developer stack's modes 87% below it, where a cap
@@ -257,8 +261,8 @@ export const CATALOG_SHARE = 0.15;
 
 /**
  * What a mode may spend: its budget, or where its tools hold much more (a large catalog: more
- * servers doing the mode's work, each with its own entry points), up to MEMBER_SHARE of what they
- * cost and CATALOG_SHARE of what the catalog costs, at most `maxBudget`. A fixed budget would show
+ * servers doing the mode's work, each with its own entry points), up to what they cost (MEMBER_SHARE)
+ * and CATALOG_SHARE of what the catalog costs, at most `maxBudget`. A fixed budget would show
  * a shrinking part of the mode's work as a catalog grows. `memberTokens` is what listing every
  * member would cost, `catalogTokens` what listing every tool would.
  */

@@ -69,17 +69,23 @@ describe('fill: what a mode\'s typical tasks find', () => {
     expect(taskCoverage(catalog, { description: 'People operations', tasks: ['book annual leave'], readOnly: true }).has('peoplehub:leave_request_create')).toBe(false);
   });
 
-  it('gives a tool to the mode whose tasks find it most, not to every mode whose tasks find it at all', () => {
+  it('gives a tool to the mode whose tasks find it most, or whose task names it, not to every mode whose tasks find it at all', () => {
     const payroll = { groups: ['notes'], budget: 100_000, fill: true, description: 'Payroll', tasks: ['leave balance of an employee', 'leave days left', 'file a leave request'] };
-    const resolved = resolveConfig(rc(true, false, { payroll }));
+    // People's tasks are about notes on leave requests: they find the balance too, fourth.
+    const people = { groups: ['notes'], budget: 100_000, fill: true, description: 'People operations', tasks: ['file a leave request note for an employee', 'list notes about an employee leave request'] };
+    const resolved = resolveConfig(rc(true, false, { payroll, people }));
     const { catalog } = buildCatalog(sources, resolved);
     const why = (mode: string) => modeFit(catalog, resolved, mode)?.ranked.find((entry) => entry.tool.id === 'peoplehub:leave_balance')?.why.join('; ') ?? '';
-    // Payroll's tasks rank the balance first more often than people's: it is payroll's typical task,
-    // and people keeps it only by the words of its profile (closeness), without the task's lift.
+    // Payroll's tasks rank the balance first: it is payroll's typical task; people's find it
+    // loosely, so people keeps it only by the words of its profile (closeness), without the lift.
     expect(why('payroll')).toContain('a typical task of the mode finds it');
     expect(why('people')).not.toContain('a typical task');
-    expect(modeCoverage(catalog, resolved.modes, resolved.modes.people!).has('peoplehub:leave_balance')).toBe(false);
-    expect(modeCoverage(catalog, resolved.modes, resolved.modes.payroll!).has('peoplehub:leave_balance')).toBe(true);
+    const covers = (mode: string, id: string) => modeCoverage(catalog, resolved.modes, resolved.modes[mode]!).has(id);
+    expect(covers('people', 'peoplehub:leave_balance')).toBe(false);
+    expect(covers('payroll', 'peoplehub:leave_balance')).toBe(true);
+    // A task of each ranks the leave request first: it is both modes' tool.
+    expect(covers('people', 'peoplehub:leave_request_create')).toBe(true);
+    expect(covers('payroll', 'peoplehub:leave_request_create')).toBe(true);
   });
 
   it('bounds what coverage costs: with too many modes with fill to read 10 tasks of each, fill ranks by closeness alone', () => {
@@ -95,7 +101,7 @@ describe('fill: what a mode\'s typical tasks find', () => {
   it('scores a task\'s first hit 1 and later ones by reciprocal rank, summed over tasks', () => {
     const { catalog } = fitted(rc(true));
     const coverage = taskCoverage(catalog, { description: 'People operations', tasks: ['leave balance', 'leave balance of an employee'], readOnly: false });
-    expect(coverage.get('peoplehub:leave_balance')).toEqual({ score: 2, task: 'leave balance' });
+    expect(coverage.get('peoplehub:leave_balance')).toEqual({ score: 2, task: 'leave balance', best: 1 });
     const second = coverage.get('peoplehub:leave_request_create');
     expect(second?.score).toBeGreaterThan(0);
     expect(second?.score).toBeLessThanOrEqual(1);

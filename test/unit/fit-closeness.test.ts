@@ -52,10 +52,10 @@ describe('a full mode keeps what its work needs, spread over servers', () => {
 });
 
 describe('a budget that grows with what the mode holds', () => {
-  it('grows to half the members\' cost, between budget and maxBudget, within 15% of the catalog', () => {
+  it('grows to the members\' cost, between budget and maxBudget, within 15% of the catalog', () => {
     const mode = { budget: 1000, maxBudget: 1500 };
-    expect(effectiveBudget(mode, 1500)).toBe(1000);
-    expect(effectiveBudget(mode, 2500)).toBe(1250);
+    expect(effectiveBudget(mode, 900)).toBe(1000);
+    expect(effectiveBudget(mode, 1250)).toBe(1250);
     expect(effectiveBudget(mode, 100_000)).toBe(1500);
     expect(effectiveBudget(mode, 100_000, 8000)).toBe(1200);
     expect(effectiveBudget(mode, 100_000, 4000)).toBe(1000);
@@ -67,8 +67,8 @@ describe('a budget that grows with what the mode holds', () => {
     const { fit: grown, catalog } = fitted({ modes: { customer_support: { budget: 50, maxBudget: 100_000, fill: false } } }, 'customer_support');
     const members = grown.members.reduce((sum, t) => sum + t.tokens, 0);
     const all = catalog.tools.reduce((sum, t) => sum + t.tokens, 0);
-    expect(members / 2).toBeGreaterThan(50);
-    expect(grown.budget).toBe(Math.min(Math.floor(members / 2), Math.floor(all * 0.15)));
+    expect(members).toBeGreaterThan(50);
+    expect(grown.budget).toBe(Math.min(members, Math.floor(all * 0.15)));
     expect(fitted({ modes: { customer_support: { budget: 50 } } }, 'customer_support').fit.budget).toBe(50);
   });
 });
