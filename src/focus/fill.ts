@@ -48,7 +48,9 @@ export interface Coverage {
   task: string;
   /** What that task gives it: 1 when it ranks the tool first, 1/2 second... */
   best: number;
-  /** In the mode only because a task names it (NAMED_BY_TASK): other modes' tasks find it more. */
+  /** How many of the tasks (the description counts as one) rank it first or second (see NAMED_BY). */
+  names: number;
+  /** In the mode only because its tasks name it (NAMED_BY): other modes' tasks find it more. */
   named?: boolean;
 }
 
@@ -72,10 +74,12 @@ export function taskCoverage(catalog: Pick<Catalog, 'tools' | 'groups'>, mode: P
   for (const task of [mode.description, ...mode.tasks].slice(0, queries)) {
     index.search(task, { limit: TASK_HITS, filter: allowed }).forEach((hit, rank) => {
       const value = 1 / (1 + rank);
+      const names = rank < NAMING_RANK ? 1 : 0;
       const entry = out.get(hit.tool.id);
-      if (!entry) out.set(hit.tool.id, { score: value, task, best: value });
+      if (!entry) out.set(hit.tool.id, { score: value, task, best: value, names });
       else {
         entry.score += value;
+        entry.names += names;
         if (value > entry.best) Object.assign(entry, { task, best: value });
       }
     });
@@ -126,26 +130,30 @@ function coverageTable(catalog: Catalog, modes: Modes): CoverageTable {
   return table;
 }
 
+/** A task names a tool it ranks first or second. */
+export const NAMING_RANK = 2;
 /**
- * What a typical task gives a tool it ranks second (1/2): a tool one of the mode's tasks ranks
- * first or second is that task's tool, whatever other modes' tasks find it too, if its words are
- * the mode's at all (NAMED_CLOSENESS). Measured with MEMBER_SHARE 1, gold tools shown in the
- * task's mode / the mode picked from the task text shows one: tuning stacks 313 -> 315 and 325 of
- * 426, blind stacks 213 -> 217 and 238 -> 249 of 322; the older small catalogs lose 3 of 261.
+ * How many of a mode's tasks must name a tool (rank it first or second) for the mode to take it,
+ * whatever other modes' tasks find it too, if its words are the mode's at all (NAMED_CLOSENESS).
+ * One was not enough: on a stack with no tracker "team velocity last sprint" ranked a browser's
+ * network requests second, and sprint_planning listed them. Measured with MEMBER_SHARE 1 (gold tools
+ * shown in the task's mode / the mode picked from the task text shows one): tuning stacks
+ * 313 -> 316 and 325 -> 324 of 426, older small catalogs 211 -> 212 of 261 (one task: 315, 325 and
+ * 208; three: 314, 326 and 213).
  */
-export const NAMED_BY_TASK = 0.5;
+export const NAMED_BY = 2;
 /**
- * How close (profile.ts closeness) a tool a task names must be to the mode's work: on a small
+ * How close (profile.ts closeness) a tool the tasks name must be to the mode's work: on a small
  * catalog a task's first hits may share one loose word with it ("call the API with a test
- * payload" ranked the reference server's echo second; development then listed 35 of its 37
- * tools). Without it the tuning stacks showed 2 more, and intent 7 more.
+ * payload" ranked the reference server's echo second). Without it the tuning stacks showed one
+ * more and the older catalogs two fewer.
  */
 export const NAMED_CLOSENESS = 0.1;
 
 /**
- * What the mode's typical tasks find that no other mode's (with `fill`) find more, and what one of
- * its tasks names (ranks first or second, NAMED_BY_TASK; marked `named`): a tool joins, by its
- * tasks, the mode whose work asks for it most, and every mode whose task is plainly about it. On
+ * What the mode's typical tasks find that no other mode's (with `fill`) find more, and what its
+ * tasks name (NAMED_BY of them rank it first or second; marked `named`): a tool joins, by its
+ * tasks, the mode whose work asks for it most, and every mode whose tasks are plainly about it. On
  * a small catalog every task's top 10 holds loose matches ("build the container image" finds a
  * demo server's tiny image); kept for every mode they made each one list nearly the whole catalog.
  */
@@ -155,7 +163,7 @@ export function modeCoverage(catalog: Catalog, modes: Modes, mode: ResolvedMode)
   const out = new Map<string, Coverage>();
   for (const [id, coverage] of own ?? []) {
     if (coverage.score >= (table.best.get(id) ?? 0)) out.set(id, coverage);
-    else if (coverage.best >= NAMED_BY_TASK) out.set(id, { ...coverage, named: true });
+    else if (coverage.names >= NAMED_BY) out.set(id, { ...coverage, named: true });
   }
   return out;
 }

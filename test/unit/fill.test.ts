@@ -69,11 +69,13 @@ describe('fill: what a mode\'s typical tasks find', () => {
     expect(taskCoverage(catalog, { description: 'People operations', tasks: ['book annual leave'], readOnly: true }).has('peoplehub:leave_request_create')).toBe(false);
   });
 
-  it('gives a tool to the mode whose tasks find it most, or whose task names it, not to every mode whose tasks find it at all', () => {
+  it('gives a tool to the mode whose tasks find it most, or whose tasks name it (two rank it first or second), not to every mode whose tasks find it at all', () => {
     const payroll = { groups: ['notes'], budget: 100_000, fill: true, description: 'Payroll', tasks: ['leave balance of an employee', 'leave days left', 'file a leave request'] };
     // People's tasks are about notes on leave requests: they find the balance too, fourth.
     const people = { groups: ['notes'], budget: 100_000, fill: true, description: 'People operations', tasks: ['file a leave request note for an employee', 'list notes about an employee leave request'] };
-    const resolved = resolveConfig(rc(true, false, { payroll, people }));
+    // One task of its own names the leave request too: one is not enough (a loose match can be first).
+    const office = { groups: ['notes'], budget: 100_000, fill: true, description: 'Office', tasks: ['file a leave request note for an employee'] };
+    const resolved = resolveConfig(rc(true, false, { payroll, people, office }));
     const { catalog } = buildCatalog(sources, resolved);
     const why = (mode: string) => modeFit(catalog, resolved, mode)?.ranked.find((entry) => entry.tool.id === 'peoplehub:leave_balance')?.why.join('; ') ?? '';
     // Payroll's tasks rank the balance first: it is payroll's typical task; people's find it
@@ -83,9 +85,10 @@ describe('fill: what a mode\'s typical tasks find', () => {
     const covers = (mode: string, id: string) => modeCoverage(catalog, resolved.modes, resolved.modes[mode]!).has(id);
     expect(covers('people', 'peoplehub:leave_balance')).toBe(false);
     expect(covers('payroll', 'peoplehub:leave_balance')).toBe(true);
-    // A task of each ranks the leave request first: it is both modes' tool.
+    // Two tasks of each rank the leave request first or second: it is both modes' tool.
     expect(covers('people', 'peoplehub:leave_request_create')).toBe(true);
     expect(covers('payroll', 'peoplehub:leave_request_create')).toBe(true);
+    expect(covers('office', 'peoplehub:leave_request_create')).toBe(false);
   });
 
   it('bounds what coverage costs: with too many modes with fill to read 10 tasks of each, fill ranks by closeness alone', () => {
@@ -101,7 +104,7 @@ describe('fill: what a mode\'s typical tasks find', () => {
   it('scores a task\'s first hit 1 and later ones by reciprocal rank, summed over tasks', () => {
     const { catalog } = fitted(rc(true));
     const coverage = taskCoverage(catalog, { description: 'People operations', tasks: ['leave balance', 'leave balance of an employee'], readOnly: false });
-    expect(coverage.get('peoplehub:leave_balance')).toEqual({ score: 2, task: 'leave balance', best: 1 });
+    expect(coverage.get('peoplehub:leave_balance')).toEqual({ score: 2, task: 'leave balance', best: 1, names: 2 });
     const second = coverage.get('peoplehub:leave_request_create');
     expect(second?.score).toBeGreaterThan(0);
     expect(second?.score).toBeLessThanOrEqual(1);
