@@ -40,6 +40,7 @@ const SETS = [
   { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
   { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
   { file: 'tasks/ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], splits: ['blind'] },
+  { file: 'tasks/media-life-stack-tasks.json', catalogs: ['media-life-stack.json'], splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['dev'] },
 ];
@@ -55,6 +56,7 @@ const PHRASE_SETS = [
   { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/ops-life-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/media-life-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-intents.json', splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-intents.json', splits: ['dev'] },
 ];
