@@ -156,7 +156,8 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     if (coverage) {
       const value = round(Math.min(COVERAGE_CAP, coverage.score));
       scoring.priority = round(scoring.priority + value);
-      scoring.signals.push([value, () => `a typical task of the mode finds it ("${clipText(coverage.task, TASK_QUOTE)}")`]);
+      const how = coverage.named ? `${coverage.names} typical tasks of the mode name it, though another mode's find it more` : 'a typical task of the mode finds it';
+      scoring.signals.push([value, () => `${how} ("${clipText(coverage.task, TASK_QUOTE)}")`]);
     }
     if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
     if (filled.has(tool.id)) {

@@ -89,6 +89,13 @@ describe('fill: what a mode\'s typical tasks find', () => {
     expect(covers('people', 'peoplehub:leave_request_create')).toBe(true);
     expect(covers('payroll', 'peoplehub:leave_request_create')).toBe(true);
     expect(covers('office', 'peoplehub:leave_request_create')).toBe(false);
+    // status --explain says which: the mode whose tasks find it most, or tasks that name it.
+    const explain = (mode: string) => modeFit(catalog, resolved, mode)?.ranked.find((entry) => entry.tool.id === 'peoplehub:leave_request_create')?.why.join('; ') ?? '';
+    const named = (mode: string) => modeCoverage(catalog, resolved.modes, resolved.modes[mode]!).get('peoplehub:leave_request_create')?.named === true;
+    expect(named('people') !== named('payroll')).toBe(true);
+    const [naming, most] = named('people') ? ['people', 'payroll'] : ['payroll', 'people'];
+    expect(explain(most)).toContain('a typical task of the mode finds it');
+    expect(explain(naming)).toMatch(/\d typical tasks of the mode name it, though another mode's find it more/);
   });
 
   it('bounds what coverage costs: with too many modes with fill to read 10 tasks of each, fill ranks by closeness alone', () => {
