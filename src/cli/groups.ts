@@ -49,7 +49,16 @@ or holds it back (reachable through search_tools), and the signals behind the pr
   };
   // Modes that show a tool none of their groups holds, because their work is close to it (rc
   // `fill`): "none but all" would be false for those.
-  const filledIn = (id: string) => Object.keys(project.config.modes).filter((mode) => modeFit(project.catalog, project.config, mode)?.filledIds.has(id));
+  // Read once per mode, on first ask: the tool lines and the unplaced count below both ask.
+  let fillsOf: Map<string, string[]> | undefined;
+  const filledIn = (id: string): string[] => {
+    if (!fillsOf) {
+      fillsOf = new Map();
+      for (const mode of Object.keys(project.config.modes))
+        for (const filled of modeFit(project.catalog, project.config, mode)?.filledIds ?? []) fillsOf.set(filled, [...(fillsOf.get(filled) ?? []), mode]);
+    }
+    return fillsOf.get(id) ?? [];
+  };
   const tools = placed.map((tool) => {
     const fills = filledIn(tool.id);
     return {
