@@ -91,10 +91,10 @@ function throwsErrors(loader: Loader): Loader {
 function protoKeyPath(value: unknown, at: readonly string[], seen = new WeakSet<object>()): string | undefined {
   if (typeof value !== 'object' || value === null || at.length > 32 || seen.has(value)) return undefined;
   seen.add(value);
-  if (Object.hasOwn(value, '__proto__')) return [...at, '__proto__'].join('.');
+  if (Object.hasOwn(value, '__proto__')) return [...at, '__proto__'].join('.').replace(/\.\[/g, '[');
   for (const [key, inner] of Object.entries(value)) {
     const found = protoKeyPath(inner, [...at, Array.isArray(value) ? `[${key}]` : key], seen);
-    if (found !== undefined) return found.replace(/\.\[/g, '[');
+    if (found !== undefined) return found;
   }
   return undefined;
 }

@@ -136,10 +136,6 @@ function oauthIssues(oauth: z.infer<typeof oauthSchema>, headers: Record<string,
 }
 
 /**
- * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords/topics, then readOnly,
- * then exclude). An unset filter does not filter; an empty list matches nothing.
- */
-/**
  * Longest mode, group or token description. Descriptions reach the model and clients whole in
  * places (the groups index resource and groups/list, list_tool_groups, server variants): bounded
  * like names, whatever the rc says. The presets' longest is under 150.
@@ -151,6 +147,10 @@ const description = () => z.string().max(MAX_DESCRIPTION, `at most ${MAX_DESCRIP
 /** A list of placement topics (config/topics.ts). */
 const topicList = () => z.array(z.enum(TOPIC_NAMES)).optional();
 
+/**
+ * A tool group: data plus an ordered filter pipeline (servers, then tools/keywords/topics, then readOnly,
+ * then exclude). An unset filter does not filter; an empty list matches nothing.
+ */
 export const groupSchema = z.strictObject({
   description: description(),
   servers: z.array(z.string()).optional().describe('Globs on server names: keep only tools of these servers.'),

@@ -249,7 +249,7 @@ type Scored = Entry;
 
 /**
  * The share of what a mode's tools cost that its list may grow to, between its budget and
- * maxBudget: all of it (0.5 held back the tools a typical task names, NAMED_BY_TASK, on stacks
+ * maxBudget: all of it (0.5 held back the tools its typical tasks name, fill.ts NAMED_BY, on stacks
  * whose modes hold little; CATALOG_SHARE still bounds every mode).
  */
 export const MEMBER_SHARE = 1;
