@@ -10,6 +10,21 @@ import { unicodeWords } from './tokenize.js';
 const CACHE_FILES = 8;
 /** Vectors one cache file keeps at most (the current catalog's first). */
 const CACHE_ENTRIES = 50_000;
+/** About the most one cache file holds: 50,000 vectors of 512 dimensions, fewer of wider ones. */
+export const CACHE_BYTES = 40 * 1024 * 1024;
+
+/**
+ * How many vectors of `dims` dimensions one cache file keeps: 50,000 of 8,192 dimensions were a
+ * 546 MB JSON string, past what V8 can make (the write threw, and search with it).
+ */
+export function cacheEntries(dims: number): number {
+  return Math.min(CACHE_ENTRIES, Math.floor(CACHE_BYTES / cacheEntryBytes(dims)));
+}
+
+/** What one vector costs in the cache file: its base64 row and scale, its digest key and JSON punctuation. */
+export function cacheEntryBytes(dims: number): number {
+  return Math.ceil((dims + 4) / 3) * 4 + 30;
+}
 /** How long one batch of tool texts may take. */
 const BATCH_TIMEOUT_MS = 120_000;
 
@@ -167,14 +182,15 @@ export class ToolVectors {
   private writeCache(old: ReadonlyMap<string, { row: Int8Array; scale: number }>): void {
     if (!this.cacheFolder) return;
     const out: Record<string, string> = {};
+    const limit = cacheEntries(this.dims);
     let count = 0;
     this.tools.forEach((_, doc) => {
-      if (this.have[doc] !== 1 || count >= CACHE_ENTRIES) return;
+      if (this.have[doc] !== 1 || count >= limit) return;
       out[this.digests[doc] ?? ''] = encodeRow(this.rows.subarray(doc * this.dims, (doc + 1) * this.dims), this.scales[doc] ?? 0);
       count++;
     });
     for (const [digest, entry] of old) {
-      if (count >= CACHE_ENTRIES) break;
+      if (count >= limit) break;
       if (out[digest] !== undefined || entry.row.length !== this.dims) continue;
       out[digest] = encodeRow(entry.row, entry.scale);
       count++;

@@ -3,7 +3,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { EmbeddingsClient } from '../../src/search/embeddings.js';
-import { ToolVectors } from '../../src/search/tool-vectors.js';
+import { CACHE_BYTES, cacheEntries, cacheEntryBytes, ToolVectors } from '../../src/search/tool-vectors.js';
 import { buildCatalog } from '../../src/catalog/catalog.js';
 import type { EmbeddingsSettings } from '../../src/config/resolve.js';
 import type { Logger } from '../../src/util/log.js';
@@ -84,6 +84,12 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
     toy.mode = 'ok';
     expect(failure).toMatch(/^HTTP 500: x+ /);
     expect(failure).not.toContain(KEY.slice(0, 8));
+  });
+
+  it('keeps a cache file within about 40 MB whatever the vectors\' width', () => {
+    expect(cacheEntries(512)).toBe(50_000);
+    for (const dims of [512, 1_536, 3_072, 8_192]) expect(cacheEntries(dims) * cacheEntryBytes(dims), String(dims)).toBeLessThanOrEqual(CACHE_BYTES);
+    expect(cacheEntries(8_192)).toBeGreaterThan(3_000);
   });
 
   it('asks the endpoint again, a while after a fill that failed, for the tools still without vectors', async () => {
