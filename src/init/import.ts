@@ -114,7 +114,8 @@ export function importServers(json: unknown, file: string, options: ImportOption
     const field = <T>(key: string, expected: string, ok: (raw: unknown) => raw is T): T | undefined => {
       const raw = entry[key];
       if (raw === undefined || ok(raw)) return raw as T | undefined;
-      warnings.push(`${at}.${key}: expected ${expected}, got ${JSON.stringify(raw)}: left out, so the server may not start as it did in the client`);
+      // Said by type, never by value: a misshapen env or headers is where the client kept its secrets.
+      warnings.push(`${at}.${key}: expected ${expected}, got ${kindOf(raw)}: left out, so the server may not start as it did in the client`);
       return undefined;
     };
     const urlKey = URL_KEYS.find((key) => typeof entry[key] === 'string');
@@ -281,6 +282,14 @@ function uniqueName(raw: string, taken: Record<string, unknown>): string {
   let name = base;
   for (let n = 2; hasOwn(taken, name) || name === 'lazytools'; n++) name = `${base}-${n}`;
   return name;
+}
+
+/** What a misshapen value is, without its content: `a string`, `an array of 2 items`. */
+function kindOf(value: unknown): string {
+  if (typeof value === 'string') return 'a string';
+  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (value === null) return 'null';
+  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

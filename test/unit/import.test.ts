@@ -148,4 +148,24 @@ describe('client config import: secrets heuristic', () => {
     expect(warnings.join('\n')).toContain('servers.x.args[0] looks like a secret');
     expect(warnings.join('\n')).toContain('servers.y.args[0] looks like a secret');
   });
+
+  it('says what a misshapen env, headers or args is without quoting it (that is where the client kept its secrets)', () => {
+    const secret = 'ghp_AbCdEf1234567890abcdefGHIJKL';
+    const { warnings } = importServers(
+      {
+        mcpServers: {
+          gh: { command: 'npx', args: `--token ${secret}`, env: [`GITHUB_TOKEN=${secret}`] },
+          web: { url: 'https://mcp.example.test/mcp', headers: [`Authorization: Bearer ${secret}`] },
+          deep: { command: 'x', env: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown },
+        },
+      },
+      FILE,
+    );
+    expect(warnings).toEqual([
+      'servers.gh.args: expected an array of strings, got a string: left out, so the server may not start as it did in the client',
+      'servers.gh.env: expected an object of strings, got an array of 1 item: left out, so the server may not start as it did in the client',
+      'servers.web.headers: expected an object of strings, got an array of 1 item: left out, so the server may not start as it did in the client',
+      'servers.deep.env: expected an object of strings, got an array of 1 item: left out, so the server may not start as it did in the client',
+    ]);
+  });
 });
