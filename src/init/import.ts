@@ -98,6 +98,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
   const skipped: string[] = [];
   const warnings: string[] = [];
   const disabled: string[] = [];
+  const suffixes = new Map<string, number>();
   for (const [rawName, value] of entries) {
     const given = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
     // mcp-remote bridges to a remote server and signs in itself: imported as that server.
@@ -107,7 +108,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
       skipped.push(`${rawName} (lazytools itself)`);
       continue;
     }
-    const name = uniqueName(rawName, servers);
+    const name = uniqueName(rawName, servers, suffixes);
     if (name !== rawName) notes.push(`server "${rawName}" is named "${name}" (letters, digits, "_", "-" and "." only, names kept distinct)`);
     const at = `servers.${name}`;
     const text = (raw: unknown, where: string) => vscodeVariables(String(raw), where, variables, notes);
@@ -275,12 +276,17 @@ function literalValues(server: ServerConfig, at: string): Array<[string, string]
   return out.map(([where, value]) => [where, value.replace(/\$\{[^}]*\}/g, '')] as [string, string]).filter(([, value]) => value.length > 0);
 }
 
-/** A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two). */
-function uniqueName(raw: string, taken: Record<string, unknown>): string {
+/**
+ * A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two).
+ * `suffixes` remembers each base's next suffix, so many names of one base cost linear time.
+ */
+function uniqueName(raw: string, taken: Record<string, unknown>, suffixes: Map<string, number>): string {
   // Room for a "-NN" suffix within the rc's longest name.
   const base = raw.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, MAX_NAME - 4) || 'server';
   let name = base;
-  for (let n = 2; hasOwn(taken, name) || name === 'lazytools'; n++) name = `${base}-${n}`;
+  let n = suffixes.get(base) ?? 2;
+  while (hasOwn(taken, name) || name === 'lazytools') name = `${base}-${n++}`;
+  suffixes.set(base, n);
   return name;
 }
 

@@ -168,4 +168,15 @@ describe('client config import: secrets heuristic', () => {
       'servers.deep.env: expected an object of strings, got an array of 1 item: left out, so the server may not start as it did in the client',
     ]);
   });
+
+});
+
+describe('client config import: server names', () => {
+  it('names many servers that differ only in characters a name cannot hold apart, in time linear in their number', () => {
+    const entries = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`x${String.fromCharCode(0x4e00 + i)}`, { command: 'npx' }]));
+    const names = Object.keys(importServers({ mcpServers: entries }, FILE).rc.servers ?? {});
+    expect(names.slice(0, 3)).toEqual(['x-', 'x--2', 'x--3']);
+    expect(new Set(names).size).toBe(30_000);
+    expect(names.at(-1)).toBe('x--30000');
+  });
 });
