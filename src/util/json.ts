@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { ConfigError } from './errors.js';
 
 /**
@@ -17,13 +18,36 @@ export interface JsonOptions {
   comments?: boolean;
 }
 
-/** A file's bytes; a ConfigError naming the file when it cannot be read. */
+/**
+ * Bytes a JSON file lazytools reads (a lock, a catalog, a client config) may hold: far above any
+ * real catalog (10,000 tools lock in tens of MiB), and below what a string can hold (512 MiB).
+ */
+export const MAX_JSON_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A file's bytes; a ConfigError naming the file when it cannot be read. Only a regular file of at
+ * most MAX_JSON_FILE_BYTES is read: a lock committed as a link to `/dev/zero` (git keeps links)
+ * would grow the process without end, and a FIFO would never answer (opened non-blocking, it is
+ * refused at once).
+ */
 export async function readBytes(file: string): Promise<Buffer> {
+  let handle: FileHandle | undefined;
   try {
-    return await readFile(file);
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new ConfigError('not a regular file (a device, FIFO, socket or folder): expected a JSON file', file);
+    const tooBig = () => new ConfigError(`over ${MAX_JSON_FILE_BYTES / 1024 / 1024} MiB: too large to be a lazytools JSON file`, file);
+    if (info.size > MAX_JSON_FILE_BYTES) throw tooBig();
+    const bytes = await handle.readFile();
+    // It may have grown since the stat.
+    if (bytes.length > MAX_JSON_FILE_BYTES) throw tooBig();
+    return bytes;
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(code === 'ENOENT' ? 'file not found' : `could not read file (${code ?? String(error)})`, file);
+  } finally {
+    await handle?.close();
   }
 }
 
