@@ -89,13 +89,13 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * JSONC as JSON: comments and trailing commas become spaces (newlines kept), so positions in a
- * parse error still point into the file as written.
+ * parse error still point into the file as written. Works on UTF-16 positions throughout (an
+ * emoji before a comment once shifted every blank after it) and copies the text in slices: a
+ * client config of 100 MB once took a character array of its length, and the heap with it.
  */
 export function blankJsonc(text: string): string {
-  const out = [...text];
-  const blank = (from: number, to: number) => {
-    for (let i = from; i < to; i++) if (out[i] !== '\n' && out[i] !== '\r') out[i] = ' ';
-  };
+  // [start, end) ranges to blank, found in order; a trailing comma is found after the comments behind it.
+  const ranges: Array<[number, number]> = [];
   let comma = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -104,17 +104,26 @@ export function blankJsonc(text: string): string {
       comma = -1;
     } else if (c === '/' && text[i + 1] === '/') {
       const end = text.indexOf('\n', i);
-      blank(i, end === -1 ? text.length : end);
+      ranges.push([i, end === -1 ? text.length : end]);
       i = end === -1 ? text.length : end;
     } else if (c === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      blank(i, end === -1 ? text.length : end + 2);
+      ranges.push([i, end === -1 ? text.length : end + 2]);
       i = end === -1 ? text.length : end + 1;
     } else if (c === ',') comma = i;
     else if ((c === '}' || c === ']') && comma !== -1) {
-      out[comma] = ' ';
+      ranges.push([comma, comma + 1]);
       comma = -1;
-    } else if (c !== undefined && !/\s/.test(c)) comma = -1;
+    } else if (c !== undefined && c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') comma = -1;
   }
-  return out.join('');
+  if (ranges.length === 0) return text;
+  ranges.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let from = 0;
+  for (const [start, end] of ranges) {
+    parts.push(text.slice(from, start), text.slice(start, end).replace(/[^\r\n]/g, ' '));
+    from = end;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }

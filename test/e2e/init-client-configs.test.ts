@@ -149,6 +149,15 @@ describe('init reads client configs as their clients write them', () => {
     expect(rcOf(dir).servers.fs?.args).toEqual(['-y', 'fs-mcp', 'http://x//y', 'a,}']);
   });
 
+  it('JSONC with characters outside the BMP (an emoji) before a comment: the comment, not what follows, is blanked', () => {
+    const jsonc = ['{', '  "servers": {', '    "fs": { "command": "npx", "args": ["-y", "fs-mcp", "🗂️ files"], }, // 🗂️ the repo\'s files', '    "web": { "url": "https://mcp.example.test/mcp" }, /* 🌐 */', '  },', '}', ''].join('\n');
+    const dir = tempTree({ 'package.json': '{}', '.vscode/mcp.json': jsonc });
+    const { code, stderr } = lazytools(['init', '--from', 'vscode'], dir);
+    expect(code, stderr).toBe(0);
+    expect(rcOf(dir).servers.fs?.args).toEqual(['-y', 'fs-mcp', '🗂️ files']);
+    expect(rcOf(dir).servers.web?.url).toBe('https://mcp.example.test/mcp');
+  });
+
   it('a config that is not JSON names the line and column', () => {
     const dir = tempTree({ 'package.json': '{}', 'client.json': ['{', '  "mcpServers": {', '    "a": { "command": "x" }', '  ]', '}'].join('\n') });
     const { code, stderr } = lazytools(['init', '--from', 'client.json'], dir);
