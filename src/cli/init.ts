@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { CLIENT_NAMES, withClaudeCodeScopes, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { schemaReference } from '../init/schema-ref.js';
@@ -6,6 +6,7 @@ import { parseConfig } from '../config/load.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
+import { writeFileWhole } from '../util/private-file.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { initHints } from './init-hints.js';
 import type { Command } from './io.js';
@@ -27,7 +28,8 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const forced = values.strategy === undefined ? undefined : strategySchema.safeParse(values.strategy);
   if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
   const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
-  if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
+  // A link counts as there, dangling too: a repository can commit `.lazytoolsrc.json -> ~/.bashrc.d/x.sh`.
+  if (lstatSync(out, { throwIfNoEntry: false }) !== undefined && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
   const client = isClient ? (from as ClientName) : clientOfFile(source);
   // Claude Code starts more than .mcp.json holds: user and local scope servers live in
   // ~/.claude.json, with the project servers it keeps off.
@@ -40,7 +42,8 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   parseConfig(rc, out);
   const names = Object.keys(rc.servers ?? {});
   if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${imported.skipped.join(', ')}` : ''}`);
-  writeFileSync(out, `${JSON.stringify(rc, null, 2)}\n`);
+  // Whole, and never through a link at that name (replaced with --force, not followed).
+  writeFileWhole(out, `${JSON.stringify(rc, null, 2)}\n`);
   io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
   io.err(`strategy "${picked.strategy}": ${picked.reason}`);
   for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
