@@ -61,7 +61,10 @@ export async function readJsonBytes(file: string, options: JsonOptions = {}, rea
   try {
     return { json: JSON.parse(text) as unknown, bytes };
   } catch (error) {
-    const message = (error as Error).message;
+    // V8 quotes up to 10 characters either side of the fault ('Unexpected token 'S', "SECRET_TOK"... is
+    // not valid JSON'): a lock that is a link to another file (/proc/self/environ, a token file)
+    // would print them. The fault's position is said without its neighbours.
+    const message = (error as Error).message.replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ' (not valid JSON)');
     throw new ConfigError(`invalid JSON: ${message}${whereInJson(text, message)}`, file);
   }
 }

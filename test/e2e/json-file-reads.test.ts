@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { truncateSync, writeFileSync } from 'node:fs';
+import { symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rcProject, runCli } from '../harness/index.js';
+import { rcProject, runCli, tempTree } from '../harness/index.js';
 
 /**
  * The JSON files lazytools reads besides the rc (a project's lock, `--catalog` files): only a
@@ -43,4 +43,14 @@ describe('lock and catalog files that are not plain JSON files', () => {
     // Not approved anywhere readable: imported disabled, as Claude Code keeps it.
     expect(run.stderr).toContain('memory: in .mcp.json but not approved in Claude Code for this folder');
   });
+
+  it('a lock that is a link to a file that is no JSON (a token file, /proc/self/environ) is refused without quoting it', () => {
+    const { dir } = rcProject({});
+    const secret = path.join(tempTree({ token: 'ghp_AbCdEf1234567890abcdefGHIJKL\n' }), 'token');
+    symlinkSync(secret, path.join(dir, 'lazytools.lock.json'));
+    const run = runCli(['status'], { cwd: dir, timeout: 20_000 });
+    refused(run, 'lazytools.lock.json', /invalid JSON: Unexpected token 'g' \(not valid JSON\)/);
+    expect(run.stderr).not.toContain('hp_AbC');
+  });
 });
+
