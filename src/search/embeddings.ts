@@ -105,16 +105,20 @@ function vectorsOf(json: unknown, count: number): Float32Array[] {
     if (!Array.isArray(embedding) || embedding.length === 0 || embedding.length > MAX_DIMS) throw new EmbeddingsError('an embedding is not an array of numbers');
     if (dims === -1) dims = embedding.length;
     if (embedding.length !== dims || !Number.isInteger(index) || index < 0 || index >= count || out[index]) throw new EmbeddingsError('embeddings of different lengths or indexes');
-    const vector = new Float32Array(dims);
-    let norm = 0;
+    // Normalized in doubles, scaled by the largest component first: a finite double beyond float32
+    // (1e39) or whose square overflows (1e200) still gives a unit vector, never Infinity or NaN.
+    let largest = 0;
     for (let i = 0; i < dims; i++) {
       const x = embedding[i] as unknown;
       if (typeof x !== 'number' || !Number.isFinite(x)) throw new EmbeddingsError('an embedding holds something other than finite numbers');
-      vector[i] = x;
-      norm += x * x;
+      largest = Math.max(largest, Math.abs(x));
     }
+    const scale = largest || 1;
+    let norm = 0;
+    for (let i = 0; i < dims; i++) norm += ((embedding[i] as number) / scale) ** 2;
     norm = Math.sqrt(norm) || 1;
-    for (let i = 0; i < dims; i++) vector[i] = (vector[i] ?? 0) / norm;
+    const vector = new Float32Array(dims);
+    for (let i = 0; i < dims; i++) vector[i] = (embedding[i] as number) / scale / norm;
     out[index] = vector;
   });
   return out;

@@ -14,7 +14,9 @@ export interface ToyEmbeddings {
   inputs: string[];
   /** The Authorization header of every request. */
   authorizations: Array<string | undefined>;
-  mode: 'ok' | 'garbage' | 'hang';
+  /** `huge`: the ok vectors times `scale` (finite doubles that overflow float32, or whose squares overflow). */
+  mode: 'ok' | 'garbage' | 'hang' | 'huge';
+  scale: number;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ function toyVector(text: string): number[] {
 
 export async function toyEmbeddings(): Promise<ToyEmbeddings> {
   const hanging: ServerResponse[] = [];
-  const state = { inputs: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'] };
+  const state = { inputs: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'], scale: 1e39 };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -46,7 +48,8 @@ export async function toyEmbeddings(): Promise<ToyEmbeddings> {
       const { input } = JSON.parse(body) as { input: string[] };
       state.inputs.push(...input);
       if (state.mode === 'hang') return void hanging.push(res);
-      const data = state.mode === 'garbage' ? [{ index: 0, embedding: ['x'] }] : input.map((item, index) => ({ object: 'embedding', index, embedding: toyVector(item) }));
+      const factor = state.mode === 'huge' ? state.scale : 1;
+      const data = state.mode === 'garbage' ? [{ index: 0, embedding: ['x'] }] : input.map((item, index) => ({ object: 'embedding', index, embedding: toyVector(item).map((x) => x * factor) }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
     });
   });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { Gateway } from '../../src/app/gateway.js';
+import { EmbeddingsClient } from '../../src/search/embeddings.js';
+import type { EmbeddingsSettings } from '../../src/config/resolve.js';
 import type { Logger } from '../../src/util/log.js';
 import { inMemoryClient, tempTree, text } from '../harness/index.js';
 import { TOY_EMBEDDINGS_KEY as KEY, toyEmbeddings, type ToyEmbeddings } from '../harness/embeddings.js';
@@ -56,6 +58,19 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
       for (let i = 0; i < 2; i++) expect(await search(g, `list widgets ${setup}`), setup).toContain('list_widgets');
       expect(warnings, setup).toHaveLength(1);
       expect(warnings.join('\n')).not.toContain(KEY);
+    }
+    toy.mode = 'ok';
+  });
+
+  it('normalizes vectors whose numbers overflow float32 (1e39) or whose squares overflow (1e200) to unit vectors', async () => {
+    const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+    const [expected] = await client.embed(['frobnicate widgets'], 5_000);
+    for (const scale of [1e39, 1e200]) {
+      Object.assign(toy, { mode: 'huge', scale });
+      const [vector] = await client.embed(['frobnicate widgets'], 5_000);
+      expect([...(vector ?? [])].every(Number.isFinite), String(scale)).toBe(true);
+      expect([...(vector ?? [])], String(scale)).toEqual([...(expected ?? [])]);
+      expect(await search(gateway({ timeoutMs: 5_000 }), `zorbify ${scale}`), String(scale)).toContain('frobnicate_widgets');
     }
     toy.mode = 'ok';
   });

@@ -41,6 +41,7 @@ const SETS = [
   { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
   { file: 'tasks/ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], splits: ['blind'] },
   { file: 'tasks/media-life-stack-tasks.json', catalogs: ['media-life-stack.json'], splits: ['blind'] },
+  { file: 'tasks/people-civic-stack-tasks.json', catalogs: ['people-civic-stack.json'], splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['dev'] },
 ];
@@ -57,6 +58,7 @@ const PHRASE_SETS = [
   { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/ops-life-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/media-life-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/people-civic-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-intents.json', splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-intents.json', splits: ['dev'] },
 ];
