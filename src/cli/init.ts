@@ -7,6 +7,7 @@ import { strategySchema, type Strategy } from '../config/schema.js';
 import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
 import { writeFileWhole } from '../util/private-file.js';
+import { outsideText } from '../util/redact.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { initHints } from './init-hints.js';
 import type { Command } from './io.js';
@@ -41,14 +42,15 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const rc = { $schema: schemaReference(out), ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);
   const names = Object.keys(rc.servers ?? {});
-  if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${imported.skipped.join(', ')}` : ''}`);
+  if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${outsideText(imported.skipped.join(', '), MAX_LINE)}` : ''}`);
   // Whole, and never through a link at that name (replaced with --force, not followed).
   writeFileWhole(out, `${JSON.stringify(rc, null, 2)}\n`);
   io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
   io.err(`strategy "${picked.strategy}": ${picked.reason}`);
-  for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
-  for (const note of imported.notes) io.err(`note: ${note}`);
-  for (const warning of imported.warnings) io.err(`warning: ${warning}`);
+  // Each line quotes the client config's names, keys and URLs: cut, whatever their length there.
+  for (const skipped of imported.skipped) io.err(`skipped ${outsideText(skipped, MAX_LINE)}`);
+  for (const note of imported.notes) io.err(`note: ${outsideText(note, MAX_LINE)}`);
+  for (const warning of imported.warnings) io.err(`warning: ${outsideText(warning, MAX_LINE)}`);
   if (imported.moved.length > 0) io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file: ${imported.moved.join(', ')}`);
   if (imported.secrets.length > 0) io.err(`the rc reads these variables; set them in your environment: ${imported.secrets.join(', ')}`);
   if (imported.optional.length > 0) io.err(`also read, with a default or set for every server a client starts (no need to set them): ${imported.optional.join(', ')}`);
@@ -59,6 +61,9 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   io.out(`Replace the imported servers in your client with lazytools${imported.secrets.length > 0 ? ' (fill in the <VALUES> from your old config)' : ''}.\n${snippets.join('\n\n')}`);
   return 0;
 });
+
+/** Characters of one skipped, note or warning line init prints at most. */
+const MAX_LINE = 1_000;
 
 /** The `clientInfo.name` each client `lazytools init --from` reads sends when it connects. */
 const CLIENT_INFO_NAMES: Record<ClientName, string> = {

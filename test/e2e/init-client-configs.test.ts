@@ -158,6 +158,19 @@ describe('init reads client configs as their clients write them', () => {
     expect(rcOf(dir).servers.web?.url).toBe('https://mcp.example.test/mcp');
   });
 
+  it('names, keys and entries of any length in the client config are cut in what init prints', () => {
+    const big = 'n'.repeat(200_000);
+    const dir = tempTree({ 'package.json': '{}', 'client.json': JSON.stringify({ mcpServers: { [`${big}!`]: { command: 'npx', [big]: 1 }, [`y${big}`]: { foo: 1 } } }) });
+    const { code, stderr } = lazytools(['init', '--from', 'client.json'], dir);
+    expect(code, stderr.slice(0, 500)).toBe(0);
+    expect(stderr).toContain('more characters)');
+    expect(stderr.length).toBeLessThan(20_000);
+    const none = tempTree({ 'package.json': '{}', 'client.json': JSON.stringify({ mcpServers: { [`y${big}`]: { foo: 1 } } }) });
+    const refused = lazytools(['init', '--from', 'client.json'], none);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.length).toBeLessThan(5_000);
+  });
+
   it('a config that is not JSON names the line and column', () => {
     const dir = tempTree({ 'package.json': '{}', 'client.json': ['{', '  "mcpServers": {', '    "a": { "command": "x" }', '  ]', '}'].join('\n') });
     const { code, stderr } = lazytools(['init', '--from', 'client.json'], dir);
