@@ -1,6 +1,7 @@
 import { interpolate } from '../config/env.js';
 import type { EmbeddingsSettings } from '../config/resolve.js';
 import { isObject } from '../util/json.js';
+import { redact } from '../util/redact.js';
 
 /**
  * An OpenAI-compatible embeddings endpoint (`POST {url}/embeddings`, `{ model, input }` in,
@@ -27,6 +28,7 @@ export class EmbeddingsError extends Error {}
 export class EmbeddingsClient {
   readonly endpoint: string;
   private readonly headers: Record<string, string>;
+  private readonly key: string | undefined;
 
   /** @throws ConfigError when `url` or `apiKey` names an unset variable, or `url` is not http(s). */
   constructor(
@@ -37,7 +39,13 @@ export class EmbeddingsClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EmbeddingsError(`discovery.embeddings.url: expected an http or https URL, got ${url.protocol}`);
     this.endpoint = `${url.href.replace(/\/+$/, '')}/embeddings`;
     this.headers = { 'content-type': 'application/json' };
-    if (settings.apiKey !== undefined) this.headers.authorization = `Bearer ${interpolate(settings.apiKey, env, 'discovery.embeddings.apiKey')}`;
+    if (settings.apiKey !== undefined) this.key = interpolate(settings.apiKey, env, 'discovery.embeddings.apiKey');
+    if (this.key) this.headers.authorization = `Bearer ${this.key}`;
+  }
+
+  /** `text` with the API key (and every other registered secret) replaced by its name. */
+  private withoutKey(text: string): string {
+    return redact(this.key ? text.split(this.key).join('${apiKey}') : text);
   }
 
   /**
@@ -61,7 +69,8 @@ export class EmbeddingsClient {
       throw new EmbeddingsError(name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach it (${(error as Error).message})`);
     }
     const text = await readBounded(response);
-    if (!response.ok) throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
+    // The key is taken out before the cut: an endpoint echoing it must not leave half of it in the message.
+    if (!response.ok) throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${this.withoutKey(text).slice(0, 200)}` : ''}`);
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -13,6 +13,9 @@ const CACHE_ENTRIES = 50_000;
 /** How long one batch of tool texts may take. */
 const BATCH_TIMEOUT_MS = 120_000;
 
+/** After a fill that failed, the next one (a later search) asks the endpoint again, at most this often. */
+export const FILL_RETRY_MS = 60_000;
+
 /** What filling the vectors did: embedded now, read from the cache, and the endpoint's failure if any. */
 export interface FillReport {
   embedded: number;
@@ -33,11 +36,14 @@ export class ToolVectors {
   private readonly digests: string[];
   private readonly texts: string[];
   private filling: Promise<FillReport> | undefined;
+  /** When the last fill failed (0: it did not): one outage must not leave search on words until a restart. */
+  private failedAt = 0;
 
   constructor(
     readonly tools: readonly CatalogTool[],
     private readonly client: EmbeddingsClient,
     private readonly cacheFolder: string | undefined,
+    private readonly retryMs = FILL_RETRY_MS,
   ) {
     this.scales = new Float32Array(tools.length);
     this.have = new Uint8Array(tools.length);
@@ -52,9 +58,19 @@ export class ToolVectors {
     return n;
   }
 
-  /** Reads cached vectors and embeds the rest (once; later calls share the first). */
+  /**
+   * Reads cached vectors and embeds the rest (once; later calls share the first). After a fill
+   * that failed, a call `retryMs` later fills what is still missing.
+   */
   fill(): Promise<FillReport> {
-    this.filling ??= this.load();
+    if (this.failedAt > 0 && Date.now() - this.failedAt >= this.retryMs) {
+      this.failedAt = 0;
+      this.filling = undefined;
+    }
+    this.filling ??= this.load().then((report) => {
+      if (report.error !== undefined) this.failedAt = Date.now();
+      return report;
+    });
     return this.filling;
   }
 
@@ -87,6 +103,7 @@ export class ToolVectors {
     let cached = 0;
     const missing: number[] = [];
     this.tools.forEach((_, doc) => {
+      if (this.have[doc] === 1) return;
       const entry = cache.vectors.get(this.digests[doc] ?? '');
       if (entry && this.set(doc, entry, cache.dims)) cached++;
       else missing.push(doc);

@@ -15,7 +15,8 @@ export interface ToyEmbeddings {
   /** The Authorization header of every request. */
   authorizations: Array<string | undefined>;
   /** `huge`: the ok vectors times `scale` (finite doubles that overflow float32, or whose squares overflow). */
-  mode: 'ok' | 'garbage' | 'hang' | 'huge';
+  /** `echo`: HTTP 500 whose body quotes the request's Authorization header 180 characters in. */
+  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo';
   scale: number;
   close(): Promise<void>;
 }
@@ -48,6 +49,7 @@ export async function toyEmbeddings(): Promise<ToyEmbeddings> {
       const { input } = JSON.parse(body) as { input: string[] };
       state.inputs.push(...input);
       if (state.mode === 'hang') return void hanging.push(res);
+      if (state.mode === 'echo') return void res.writeHead(500).end(`${'x'.repeat(180)} ${req.headers.authorization ?? ''}`);
       const factor = state.mode === 'huge' ? state.scale : 1;
       const data = state.mode === 'garbage' ? [{ index: 0, embedding: ['x'] }] : input.map((item, index) => ({ object: 'embedding', index, embedding: toyVector(item).map((x) => x * factor) }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));

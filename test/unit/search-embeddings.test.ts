@@ -3,6 +3,8 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { EmbeddingsClient } from '../../src/search/embeddings.js';
+import { ToolVectors } from '../../src/search/tool-vectors.js';
+import { buildCatalog } from '../../src/catalog/catalog.js';
 import type { EmbeddingsSettings } from '../../src/config/resolve.js';
 import type { Logger } from '../../src/util/log.js';
 import { inMemoryClient, tempTree, text } from '../harness/index.js';
@@ -73,5 +75,27 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
       expect(await search(gateway({ timeoutMs: 5_000 }), `zorbify ${scale}`), String(scale)).toContain('frobnicate_widgets');
     }
     toy.mode = 'ok';
+  });
+
+  it('quotes an endpoint\'s error without the key, even where the quote is cut inside it', async () => {
+    const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+    toy.mode = 'echo';
+    const failure = await client.embed(['frobnicate widgets'], 5_000).then(() => undefined, (error: Error) => error.message);
+    toy.mode = 'ok';
+    expect(failure).toMatch(/^HTTP 500: x+ /);
+    expect(failure).not.toContain(KEY.slice(0, 8));
+  });
+
+  it('asks the endpoint again, a while after a fill that failed, for the tools still without vectors', async () => {
+    const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+    const tools = buildCatalog(SOURCES, resolveConfig({})).catalog.tools;
+    for (const [retryMs, embedded] of [[0, tools.length], [60_000, 0]] as const) {
+      const vectors = new ToolVectors(tools, client, undefined, retryMs);
+      toy.mode = 'garbage';
+      expect((await vectors.fill()).error, String(retryMs)).toBeDefined();
+      toy.mode = 'ok';
+      expect((await vectors.fill()).embedded, String(retryMs)).toBe(embedded);
+      expect(vectors.count, String(retryMs)).toBe(embedded);
+    }
   });
 });
