@@ -37,7 +37,7 @@ const SETS = [
   { file: 'tasks/developer-tasks.json', catalogs: ['real-world.json', 'reference-servers.json'], splits: ['dev', 'test'] },
   { file: 'tasks/commerce-stack-tasks.json', catalogs: ['commerce-stack.json'], splits: ['dev', 'test'] },
   { file: 'tasks/backoffice-stack-tasks.json', catalogs: ['backoffice-stack.json'], splits: ['dev'] },
-  { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['blind'] },
+  { file: 'tasks/growth-stack-tasks.json', catalogs: ['growth-stack.json'], splits: ['dev'] },
   { file: 'tasks/research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], splits: ['blind'] },
   { file: 'tasks/ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], splits: ['blind'] },
   { file: 'tasks/media-life-stack-tasks.json', catalogs: ['media-life-stack.json'], splits: ['blind'] },
@@ -54,7 +54,7 @@ interface Phrase {
 const PHRASE_SETS = [
   { file: 'tasks/commerce-stack-intents.json', splits: ['dev', 'test'] },
   { file: 'tasks/backoffice-stack-intents.json', splits: ['dev'] },
-  { file: 'tasks/growth-stack-intents.json', splits: ['blind'] },
+  { file: 'tasks/growth-stack-intents.json', splits: ['dev'] },
   { file: 'tasks/research-lab-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/ops-life-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/media-life-stack-intents.json', splits: ['blind'] },
