@@ -1,7 +1,10 @@
+import type { Boundary } from '../focus/policy.js';
 import type { SessionLink } from '../handlers/caller.js';
-import { ambiguousClientRequest, clientLacksCapability, noClientSession } from '../protocol/errors.js';
+import { ambiguousClientRequest, clientLacksCapability, noClientSession, tooManyAskingOne } from '../protocol/errors.js';
+import { MAX_ASKING } from '../upstream/client.js';
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream, UpstreamRequest } from '../upstream/upstream.js';
+import { Shares } from '../util/counts.js';
 
 /** The client capability each server-to-client request needs. */
 const NEEDS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([
@@ -49,6 +52,26 @@ function awaitingClient<T>(origin: CallOrigin | undefined, answer: Promise<T>): 
     if (left > 0) waitingOnClient.set(origin, left);
     else waitingOnClient.delete(origin);
   });
+}
+
+/**
+ * Unanswered requests of one upstream that one holder (a bearer token's sessions and requests, else
+ * one session or request) may hold: half of the upstream's MAX_ASKING. A client that never answers
+ * its questions held all 64 (each waits up to 10 minutes), and the upstream's questions for every
+ * other client were refused meanwhile; now another holder always finds room.
+ */
+export const MAX_ASKING_PER_HOLDER = MAX_ASKING / 2;
+const askingShares = new WeakMap<Upstream, Shares<unknown>>();
+
+/** Carries `ask` within the share of the caller's holder on that upstream, refused at once past it. */
+function withinShare<T>(upstream: Upstream, caller: object, method: string, ask: () => Promise<T>): Promise<T> {
+  const boundary = (caller as { boundary?: Boundary }).boundary;
+  const holder = boundary?.token ? `token:${boundary.label ?? ''}` : caller;
+  let shares = askingShares.get(upstream);
+  if (!shares) askingShares.set(upstream, (shares = new Shares()));
+  if (!shares.take(holder, MAX_ASKING_PER_HOLDER)) return Promise.reject(tooManyAskingOne(method, MAX_ASKING_PER_HOLDER));
+  const taken = shares;
+  return ask().finally(() => taken.release(holder));
 }
 
 /**
@@ -131,7 +154,10 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
   const stateless = statelessCause(upstream, request);
   if (stateless === 'ambiguous')
     throw ambiguousClientRequest(request.method, upstream.name, 'clients');
-  if (stateless) return awaitingClient(stateless.origin, stateless.asker.askClient(request.method, request.params, NEEDS.get(request.method), upstream.name));
+  if (stateless) {
+    const { asker, origin } = stateless;
+    return withinShare(upstream, asker, request.method, () => awaitingClient(origin, asker.askClient(request.method, request.params, NEEDS.get(request.method), upstream.name)));
+  }
   // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
   const cause = request.origin;
   const found = cause && sessions.has(cause.session as SessionLink) ? { session: cause.session as SessionLink, origin: cause } : causingSession(upstream, sessions);
@@ -146,7 +172,8 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
   const need = NEEDS.get(request.method);
   if (need && !found.session.clientCapabilities()?.[need])
     throw clientLacksCapability(need, request.method, upstream.name);
-  return awaitingClient(found.origin, found.session.forward(request.method, request.params, found.origin?.requestId, signal));
+  const { session, origin } = found;
+  return withinShare(upstream, session, request.method, () => awaitingClient(origin, session.forward(request.method, request.params, origin?.requestId, signal)));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { lockBytesIfPresent } from './lock-path.js';
 import { dictionary } from '../util/own.js';
+import { writeFileWhole } from '../util/private-file.js';
 import { compareStrings as compare } from '../util/compare.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { buildCatalog, type ServerTools, type ToolDefinition } from './catalog.js';
@@ -78,8 +78,13 @@ function lockTokenCounts(listed: readonly ToolDefinition[], config: ResolvedConf
   return toolTokenCounts([...listed, ...STRATEGIES.flatMap((strategy) => ownTools(strategy, modes))], config.tokenizer);
 }
 
+/**
+ * Writes the lock whole (a temporary file renamed over it): a reader (`serve --watch`, CI) never
+ * sees half of one, and a lock committed as a link (`-> ~/.bashrc`) is replaced by the file, never
+ * written through.
+ */
 export async function writeLock(file: string, lock: LockFile): Promise<void> {
-  await writeFile(file, `${JSON.stringify(lock, null, 2)}\n`);
+  writeFileWhole(file, `${JSON.stringify(lock, null, 2)}\n`);
 }
 
 /** Tools, instructions, prompts and resources added, removed or changed in `live` compared with `locked`. */

@@ -3,6 +3,7 @@ import type { ServerTools } from '../catalog/types.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { DenseLookup } from '../search/dense.js';
 import { EmbeddingSearch } from '../search/embedding-search.js';
+import { EmbeddingsClient } from '../search/embeddings.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -17,10 +18,28 @@ export async function warmEmbeddings(sources: ServerTools[], config: ResolvedCon
   if (report) io.err(`embeddings for search: ${report.embedded} tools embedded, ${report.cached} cached${report.error ? ' (the rest by words only until the endpoint answers)' : ''}`);
 }
 
-/** `search` with rc `discovery.embeddings`: the dense side of the queries (undefined: words only). */
+/**
+ * `search` with rc `discovery.embeddings`: the dense side of the queries (undefined: words only).
+ * A one-shot search waits for the tool vectors it lacks (a whole fill, batch by batch) only once
+ * the endpoint has embedded its queries within `timeoutMs`: one that is down, hangs or answers
+ * nonsense costs that long and one warning, as it does the gateway, not a fill's batch timeout.
+ */
 export async function denseFor(catalog: Catalog, config: ResolvedConfig, queries: readonly string[], io: Pick<CliIO, 'err' | 'env'>): Promise<DenseLookup | undefined> {
   if (!config.embeddings) return undefined;
-  const search = new EmbeddingSearch(catalog.tools, config.embeddings, (message) => io.err(message), { env: io.env });
+  const warn = (message: string) => io.err(message);
+  const search = new EmbeddingSearch(catalog.tools, config.embeddings, warn, { env: io.env });
+  let client: EmbeddingsClient;
+  try {
+    client = new EmbeddingsClient(config.embeddings, io.env);
+  } catch {
+    return undefined; // EmbeddingSearch said why
+  }
+  try {
+    await client.embed(queries, config.embeddings.timeoutMs);
+  } catch (error) {
+    warn(`discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; search uses words only`);
+    return undefined;
+  }
   await search.warm();
   return search.lookup(queries);
 }

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { CLIENT_NAMES, withClaudeCodeScopes, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { schemaReference } from '../init/schema-ref.js';
@@ -6,6 +6,8 @@ import { parseConfig } from '../config/load.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
+import { writeFileWhole } from '../util/private-file.js';
+import { outsideText } from '../util/redact.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { initHints } from './init-hints.js';
 import type { Command } from './io.js';
@@ -27,7 +29,8 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const forced = values.strategy === undefined ? undefined : strategySchema.safeParse(values.strategy);
   if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
   const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
-  if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
+  // A link counts as there, dangling too: a repository can commit `.lazytoolsrc.json -> ~/.bashrc.d/x.sh`.
+  if (lstatSync(out, { throwIfNoEntry: false }) !== undefined && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
   const client = isClient ? (from as ClientName) : clientOfFile(source);
   // Claude Code starts more than .mcp.json holds: user and local scope servers live in
   // ~/.claude.json, with the project servers it keeps off.
@@ -39,13 +42,15 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const rc = { $schema: schemaReference(out), ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);
   const names = Object.keys(rc.servers ?? {});
-  if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${imported.skipped.join(', ')}` : ''}`);
-  writeFileSync(out, `${JSON.stringify(rc, null, 2)}\n`);
+  if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${outsideText(imported.skipped.join(', '), MAX_LINE)}` : ''}`);
+  // Whole, and never through a link at that name (replaced with --force, not followed).
+  writeFileWhole(out, `${JSON.stringify(rc, null, 2)}\n`);
   io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
   io.err(`strategy "${picked.strategy}": ${picked.reason}`);
-  for (const skipped of imported.skipped) io.err(`skipped ${skipped}`);
-  for (const note of imported.notes) io.err(`note: ${note}`);
-  for (const warning of imported.warnings) io.err(`warning: ${warning}`);
+  // Each line quotes the client config's names, keys and URLs: cut, whatever their length there.
+  for (const skipped of imported.skipped) io.err(`skipped ${outsideText(skipped, MAX_LINE)}`);
+  for (const note of imported.notes) io.err(`note: ${outsideText(note, MAX_LINE)}`);
+  for (const warning of imported.warnings) io.err(`warning: ${outsideText(warning, MAX_LINE)}`);
   if (imported.moved.length > 0) io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file: ${imported.moved.join(', ')}`);
   if (imported.secrets.length > 0) io.err(`the rc reads these variables; set them in your environment: ${imported.secrets.join(', ')}`);
   if (imported.optional.length > 0) io.err(`also read, with a default or set for every server a client starts (no need to set them): ${imported.optional.join(', ')}`);
@@ -56,6 +61,9 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   io.out(`Replace the imported servers in your client with lazytools${imported.secrets.length > 0 ? ' (fill in the <VALUES> from your old config)' : ''}.\n${snippets.join('\n\n')}`);
   return 0;
 });
+
+/** Characters of one skipped, note or warning line init prints at most. */
+const MAX_LINE = 1_000;
 
 /** The `clientInfo.name` each client `lazytools init --from` reads sends when it connects. */
 const CLIENT_INFO_NAMES: Record<ClientName, string> = {

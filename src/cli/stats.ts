@@ -15,6 +15,8 @@ const statsFlags = {
 
 /** Characters of a row's `mode / tool` printed. */
 const NAME_CHARS = 200;
+/** Characters of one suggestion printed (it names the mode and tool of the record). */
+const SUGGESTION_CHARS = 1_000;
 
 export const statsCommand: Command = defineCommand('stats', statsFlags, {
   about: `Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
@@ -40,6 +42,6 @@ execute_tool or search belongs in one of that mode's groups: stats says which.`,
   io.out(`${records.length} calls\n\nmode / tool                                  direct  execute  search`);
   // The record is a file in the project, written by whatever wrote it: its names reach a terminal escaped and cut.
   for (const row of counts) io.out(`${outsideText(`${row.mode} / ${row.tool}`, NAME_CHARS).padEnd(44)} ${String(row.direct).padStart(6)} ${String(row.execute_tool).padStart(8)} ${String(row.search).padStart(7)}`);
-  if (advice.length > 0) io.out(`\nSuggestions:\n${advice.map((s) => `- ${s.message}`).join('\n')}`);
+  if (advice.length > 0) io.out(`\nSuggestions:\n${advice.map((s) => `- ${outsideText(s.message, SUGGESTION_CHARS)}`).join('\n')}`);
   return 0;
 });

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
+import { MAX_JSON_FILE_BYTES } from '../util/json.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import { MAX_NAME, type RcConfig, type ServerConfig } from '../config/schema.js';
 import { isSecretKey, looksSecret } from '../config/secrets.js';
@@ -98,6 +99,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
   const skipped: string[] = [];
   const warnings: string[] = [];
   const disabled: string[] = [];
+  const suffixes = new Map<string, number>();
   for (const [rawName, value] of entries) {
     const given = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
     // mcp-remote bridges to a remote server and signs in itself: imported as that server.
@@ -107,14 +109,15 @@ export function importServers(json: unknown, file: string, options: ImportOption
       skipped.push(`${rawName} (lazytools itself)`);
       continue;
     }
-    const name = uniqueName(rawName, servers);
+    const name = uniqueName(rawName, servers, suffixes);
     if (name !== rawName) notes.push(`server "${rawName}" is named "${name}" (letters, digits, "_", "-" and "." only, names kept distinct)`);
     const at = `servers.${name}`;
     const text = (raw: unknown, where: string) => vscodeVariables(String(raw), where, variables, notes);
     const field = <T>(key: string, expected: string, ok: (raw: unknown) => raw is T): T | undefined => {
       const raw = entry[key];
       if (raw === undefined || ok(raw)) return raw as T | undefined;
-      warnings.push(`${at}.${key}: expected ${expected}, got ${JSON.stringify(raw)}: left out, so the server may not start as it did in the client`);
+      // Said by type, never by value: a misshapen env or headers is where the client kept its secrets.
+      warnings.push(`${at}.${key}: expected ${expected}, got ${kindOf(raw)}: left out, so the server may not start as it did in the client`);
       return undefined;
     };
     const urlKey = URL_KEYS.find((key) => typeof entry[key] === 'string');
@@ -256,9 +259,14 @@ export function withClaudeCodeScopes(json: unknown, cwd: string, home = os.homed
   return { json: { ...json, mcpServers }, disabled, notes };
 }
 
-/** A JSON file's value, or undefined when it cannot be read or parsed. */
+/**
+ * A JSON file's value, or undefined when it cannot be read or parsed, or is no regular file of at
+ * most MAX_JSON_FILE_BYTES (a folder's `.claude/settings.local.json` may be a committed link to `/dev/zero`).
+ */
 function readJsonQuietly(file: string): unknown {
   try {
+    const info = statSync(file);
+    if (!info.isFile() || info.size > MAX_JSON_FILE_BYTES) return undefined;
     return JSON.parse(readFileSync(file, 'utf8')) as unknown;
   } catch {
     return undefined;
@@ -274,13 +282,26 @@ function literalValues(server: ServerConfig, at: string): Array<[string, string]
   return out.map(([where, value]) => [where, value.replace(/\$\{[^}]*\}/g, '')] as [string, string]).filter(([, value]) => value.length > 0);
 }
 
-/** A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two). */
-function uniqueName(raw: string, taken: Record<string, unknown>): string {
+/**
+ * A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two).
+ * `suffixes` remembers each base's next suffix, so many names of one base cost linear time.
+ */
+function uniqueName(raw: string, taken: Record<string, unknown>, suffixes: Map<string, number>): string {
   // Room for a "-NN" suffix within the rc's longest name.
   const base = raw.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, MAX_NAME - 4) || 'server';
   let name = base;
-  for (let n = 2; hasOwn(taken, name) || name === 'lazytools'; n++) name = `${base}-${n}`;
+  let n = suffixes.get(base) ?? 2;
+  while (hasOwn(taken, name) || name === 'lazytools') name = `${base}-${n++}`;
+  suffixes.set(base, n);
   return name;
+}
+
+/** What a misshapen value is, without its content: `a string`, `an array of 2 items`. */
+function kindOf(value: unknown): string {
+  if (typeof value === 'string') return 'a string';
+  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (value === null) return 'null';
+  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

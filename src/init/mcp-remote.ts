@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config/schema.js';
+import { isSecretKey, looksSecret } from '../config/secrets.js';
 
 /*
  * Client entries that reach a remote server through `mcp-remote` (`npx -y mcp-remote <url> …`):
@@ -30,6 +31,12 @@ export function mcpRemoteEntry(entry: Record<string, unknown>): McpRemoteEntry |
   const env = (typeof entry.env === 'object' && entry.env !== null ? entry.env : {}) as Record<string, unknown>;
   // mcp-remote expands ${VAR} in its arguments from its own environment (the entry's `env`).
   const expand = (value: string) => value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => (typeof env[name] === 'string' ? (env[name] as string) : whole));
+  // The URL goes into the rc and init's notes: a secret of that env stays a reference (`${TOKEN}`)
+  // there, read from lazytools' environment like the secrets init moves out of an entry's env.
+  const expandUrl = (value: string) => value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
+    const found = env[name];
+    return typeof found === 'string' && !isSecretKey(name) && !looksSecret(found) ? found : whole;
+  });
   const rest = argv.slice(at + 1);
   const headers: Record<string, string> = {};
   const dropped: string[] = [];
@@ -54,9 +61,10 @@ export function mcpRemoteEntry(entry: Record<string, unknown>): McpRemoteEntry |
     } else if (arg === '--client-metadata-url') oauth.clientMetadataUrl = value();
     else if (arg === '--client-credentials') oauth.grant = 'client_credentials';
     else if (arg.startsWith('--')) {
-      dropped.push(arg);
+      // The flag's name only: `--header=Authorization: Bearer …` carries its value inline.
+      dropped.push(arg.includes('=') ? `${arg.slice(0, arg.indexOf('='))}=…` : arg);
       if (VALUE_FLAGS.has(arg)) i++;
-    } else if (url === undefined && URL.canParse(expand(arg))) url = expand(arg);
+    } else if (url === undefined && URL.canParse(expand(arg))) url = expandUrl(arg);
     else if (/^\d{2,5}$/.test(arg)) oauth.redirectPort = Number(arg);
   }
   if (url === undefined) return undefined;

@@ -179,6 +179,11 @@ export function tooManyAsking(method: string, max: number): ProtocolError {
   return protocolError(ErrorCode.InternalError, `lazytools refused ${method}: ${max} requests of this server to its client are unanswered`);
 }
 
+/** An upstream's question to a client (or a token's clients) already holding its share of the unanswered ones. */
+export function tooManyAskingOne(method: string, max: number): ProtocolError {
+  return protocolError(ErrorCode.InternalError, `lazytools refused ${method}: ${max} requests of this server to this client are unanswered`);
+}
+
 /** An upstream's request lazytools has no route for. */
 export function cannotAnswer(method: string): ProtocolError {
   return protocolError(ErrorCode.MethodNotFound, `lazytools cannot answer ${method}`);

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { ConfigError } from './errors.js';
 
 /**
@@ -17,13 +18,36 @@ export interface JsonOptions {
   comments?: boolean;
 }
 
-/** A file's bytes; a ConfigError naming the file when it cannot be read. */
+/**
+ * Bytes a JSON file lazytools reads (a lock, a catalog, a client config) may hold: far above any
+ * real catalog (10,000 tools lock in tens of MiB), and below what a string can hold (512 MiB).
+ */
+export const MAX_JSON_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A file's bytes; a ConfigError naming the file when it cannot be read. Only a regular file of at
+ * most MAX_JSON_FILE_BYTES is read: a lock committed as a link to `/dev/zero` (git keeps links)
+ * would grow the process without end, and a FIFO would never answer (opened non-blocking, it is
+ * refused at once).
+ */
 export async function readBytes(file: string): Promise<Buffer> {
+  let handle: FileHandle | undefined;
   try {
-    return await readFile(file);
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new ConfigError('not a regular file (a device, FIFO, socket or folder): expected a JSON file', file);
+    const tooBig = () => new ConfigError(`over ${MAX_JSON_FILE_BYTES / 1024 / 1024} MiB: too large to be a lazytools JSON file`, file);
+    if (info.size > MAX_JSON_FILE_BYTES) throw tooBig();
+    const bytes = await handle.readFile();
+    // It may have grown since the stat.
+    if (bytes.length > MAX_JSON_FILE_BYTES) throw tooBig();
+    return bytes;
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(code === 'ENOENT' ? 'file not found' : `could not read file (${code ?? String(error)})`, file);
+  } finally {
+    await handle?.close();
   }
 }
 
@@ -37,7 +61,10 @@ export async function readJsonBytes(file: string, options: JsonOptions = {}, rea
   try {
     return { json: JSON.parse(text) as unknown, bytes };
   } catch (error) {
-    const message = (error as Error).message;
+    // V8 quotes up to 10 characters either side of the fault ('Unexpected token 'S', "SECRET_TOK"... is
+    // not valid JSON'): a lock that is a link to another file (/proc/self/environ, a token file)
+    // would print them. The fault's position is said without its neighbours.
+    const message = (error as Error).message.replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ' (not valid JSON)');
     throw new ConfigError(`invalid JSON: ${message}${whereInJson(text, message)}`, file);
   }
 }
@@ -65,13 +92,13 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * JSONC as JSON: comments and trailing commas become spaces (newlines kept), so positions in a
- * parse error still point into the file as written.
+ * parse error still point into the file as written. Works on UTF-16 positions throughout (an
+ * emoji before a comment once shifted every blank after it) and copies the text in slices: a
+ * client config of 100 MB once took a character array of its length, and the heap with it.
  */
 export function blankJsonc(text: string): string {
-  const out = [...text];
-  const blank = (from: number, to: number) => {
-    for (let i = from; i < to; i++) if (out[i] !== '\n' && out[i] !== '\r') out[i] = ' ';
-  };
+  // [start, end) ranges to blank, found in order; a trailing comma is found after the comments behind it.
+  const ranges: Array<[number, number]> = [];
   let comma = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -80,17 +107,26 @@ export function blankJsonc(text: string): string {
       comma = -1;
     } else if (c === '/' && text[i + 1] === '/') {
       const end = text.indexOf('\n', i);
-      blank(i, end === -1 ? text.length : end);
+      ranges.push([i, end === -1 ? text.length : end]);
       i = end === -1 ? text.length : end;
     } else if (c === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      blank(i, end === -1 ? text.length : end + 2);
+      ranges.push([i, end === -1 ? text.length : end + 2]);
       i = end === -1 ? text.length : end + 1;
     } else if (c === ',') comma = i;
     else if ((c === '}' || c === ']') && comma !== -1) {
-      out[comma] = ' ';
+      ranges.push([comma, comma + 1]);
       comma = -1;
-    } else if (c !== undefined && !/\s/.test(c)) comma = -1;
+    } else if (c !== undefined && c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') comma = -1;
   }
-  return out.join('');
+  if (ranges.length === 0) return text;
+  ranges.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let from = 0;
+  for (const [start, end] of ranges) {
+    parts.push(text.slice(from, start), text.slice(start, end).replace(/[^\r\n]/g, ' '));
+    from = end;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }

@@ -152,7 +152,7 @@ describe('a flood of requests from one upstream', () => {
     }, 60_000);
   }
 
-  it('(roots/list to a client that never answers) holds at most 64 of them open at that client, refusing the rest', async () => {
+  it('(roots/list to a client that never answers) holds at most 32 of them open at that client (half of the upstream\'s 64), refusing the rest', async () => {
     const gateway = await gatewayProcess();
     const asked = new EventCounter();
     const client = new Client({ name: 'slow-roots', version: '1' }, { capabilities: { roots: {} } });
@@ -163,10 +163,10 @@ describe('a flood of requests from one upstream', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
     clients.push(client);
     expect(text(await client.callTool({ name: 'noisy_flood', arguments: { kind: 'roots', count: 100_000 } }))).toBe('flooding');
-    await asked.reached(MAX_ASKING);
+    await asked.reached(MAX_ASKING / 2);
     // Refused ones are answered at once: the flooding upstream hears thousands of answers.
     await gateway.stderrMatching(/\[noisy\] answered 3000/);
-    expect(asked.count).toBe(MAX_ASKING);
+    expect(asked.count).toBe(MAX_ASKING / 2);
   }, 60_000);
 
   it('(answers to requests never sent) logs at most ten warnings a second, then how many more came', async () => {

@@ -149,6 +149,28 @@ describe('init reads client configs as their clients write them', () => {
     expect(rcOf(dir).servers.fs?.args).toEqual(['-y', 'fs-mcp', 'http://x//y', 'a,}']);
   });
 
+  it('JSONC with characters outside the BMP (an emoji) before a comment: the comment, not what follows, is blanked', () => {
+    const jsonc = ['{', '  "servers": {', '    "fs": { "command": "npx", "args": ["-y", "fs-mcp", "🗂️ files"], }, // 🗂️ the repo\'s files', '    "web": { "url": "https://mcp.example.test/mcp" }, /* 🌐 */', '  },', '}', ''].join('\n');
+    const dir = tempTree({ 'package.json': '{}', '.vscode/mcp.json': jsonc });
+    const { code, stderr } = lazytools(['init', '--from', 'vscode'], dir);
+    expect(code, stderr).toBe(0);
+    expect(rcOf(dir).servers.fs?.args).toEqual(['-y', 'fs-mcp', '🗂️ files']);
+    expect(rcOf(dir).servers.web?.url).toBe('https://mcp.example.test/mcp');
+  });
+
+  it('names, keys and entries of any length in the client config are cut in what init prints', () => {
+    const big = 'n'.repeat(200_000);
+    const dir = tempTree({ 'package.json': '{}', 'client.json': JSON.stringify({ mcpServers: { [`${big}!`]: { command: 'npx', [big]: 1 }, [`y${big}`]: { foo: 1 } } }) });
+    const { code, stderr } = lazytools(['init', '--from', 'client.json'], dir);
+    expect(code, stderr.slice(0, 500)).toBe(0);
+    expect(stderr).toContain('more characters)');
+    expect(stderr.length).toBeLessThan(20_000);
+    const none = tempTree({ 'package.json': '{}', 'client.json': JSON.stringify({ mcpServers: { [`y${big}`]: { foo: 1 } } }) });
+    const refused = lazytools(['init', '--from', 'client.json'], none);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.length).toBeLessThan(5_000);
+  });
+
   it('a config that is not JSON names the line and column', () => {
     const dir = tempTree({ 'package.json': '{}', 'client.json': ['{', '  "mcpServers": {', '    "a": { "command": "x" }', '  ]', '}'].join('\n') });
     const { code, stderr } = lazytools(['init', '--from', 'client.json'], dir);
@@ -170,8 +192,8 @@ describe('init says what it could not carry over', () => {
     const { code, stderr } = lazytools(['init', '--from', 'vscode'], dir);
     expect(code).toBe(0);
     expect(stderr).toContain('note: servers.pg: "envFile" was not imported (lazytools has no such setting); put its variables in "env"');
-    expect(stderr).toContain('warning: servers.odd.args: expected an array of strings, got "server.mjs"');
-    expect(stderr).toContain('warning: servers.odd.env: expected an object of strings, got ["A=1"]');
+    expect(stderr).toContain('warning: servers.odd.args: expected an array of strings, got a string');
+    expect(stderr).toContain('warning: servers.odd.env: expected an object of strings, got an array of 1 item');
     expect(stderr).not.toContain('"type" was not imported');
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempTree, runCli } from '../harness/index.js';
@@ -135,3 +135,22 @@ describe('lazytools init for the client it imports from', () => {
     expect(report.tools.filter((tool) => tool.closest.length > 0).length).toBeGreaterThan(0);
   });
 });
+
+describe('lazytools init writes only the rc it names', () => {
+  it('a .lazytoolsrc.json that is a link (a repository may commit one, dangling, into ~/.bashrc.d) is refused, and replaced with --force, never written through', () => {
+    const dir = project('.mcp.json');
+    const outside = tempTree({});
+    const target = path.join(outside, 'lazy.sh');
+    symlinkSync(target, path.join(dir, '.lazytoolsrc.json'));
+    const refused = init([], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('.lazytoolsrc.json exists; pass --force to overwrite it');
+    expect(existsSync(target)).toBe(false);
+    const forced = init(['--force'], dir);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(path.join(dir, '.lazytoolsrc.json')).isFile()).toBe(true);
+    expect(Object.keys(rcOf(dir).servers)).toContain('memory');
+  });
+});
+

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../src/catalog/lock.js';
-import { alive, BIN, childPids, deferred, EventCounter, FIXTURES, referenceRc, text, waitFor, runCli, rcProject, cliStdio } from '../harness/index.js';
+import { alive, BIN, childPids, deferred, EventCounter, FIXTURES, referenceRc, text, waitFor, runCli, rcProject, cliStdio, tempTree } from '../harness/index.js';
 
 const KITCHEN_SINK = FIXTURES.kitchenSink;
 
@@ -259,3 +259,19 @@ describe('lazy upstreams', () => {
     expect(bad.stderr).toContain('--mode: Unknown mode "securty". Did you mean "security_review"');
   });
 });
+
+describe('writing the lock', () => {
+  it('replaces a lock that is a link (one committed as lazytools.lock.json -> ~/.bashrc), never writing through it', () => {
+    const { dir } = rcProject({ servers: { kitchen: { command: process.execPath, args: [KITCHEN_SINK] } } });
+    const victim = path.join(tempTree({ '.bashrc': 'export PATH=$HOME/bin:$PATH\n' }), '.bashrc');
+    const lock = path.join(dir, 'lazytools.lock.json');
+    symlinkSync(victim, lock);
+    const run = cli(['lock'], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('export PATH=$HOME/bin:$PATH\n');
+    expect(lstatSync(lock).isFile()).toBe(true);
+    expect((JSON.parse(readFileSync(lock, 'utf8')) as LockFile).servers.kitchen?.tools.length).toBeGreaterThan(0);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
+

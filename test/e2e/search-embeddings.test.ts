@@ -47,4 +47,19 @@ describe('lazytools lock and search with an embeddings endpoint', () => {
     const plain = rcProject({});
     expect((await cli(['search', 'zorbify', '--catalog', catalog], plain.dir, env)).stdout).toContain('no tools match');
   });
+
+  it('search answers by words after timeoutMs, with one warning, when the endpoint never answers (not after a fill\'s batch timeout)', async () => {
+    const catalog = path.join(tempTree({}), 'tools.json');
+    writeFileSync(catalog, JSON.stringify({ servers: { shop: { tools: [{ name: 'list_parcels', description: 'List parcels', inputSchema: { type: 'object' } }] } } }));
+    const { dir } = rcProject({ discovery: { embeddings: { url: toy.url, model: 'toy', apiKey: '${TOY_KEY}', timeoutMs: 300 } } });
+    toy.mode = 'hang';
+    try {
+      const found = await cli(['search', 'parcels', '--catalog', catalog], dir, { ...env, LAZYTOOLS_CACHE_DIR: tempTree({}) });
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stdout).toContain('list_parcels');
+      expect(found.stderr.match(/discovery\.embeddings: .*no answer within 300 ms; search uses words only/g), found.stderr).toHaveLength(1);
+    } finally {
+      toy.mode = 'ok';
+    }
+  }, 60_000);
 });

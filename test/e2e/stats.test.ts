@@ -48,6 +48,8 @@ describe('usage record and stats', () => {
     const lines = [
       { t, mode: '\u001b[31mred\u001b[0m', tool: 'x:\u001b]0;title\u0007\u009b2J', via: 'direct' },
       { t, mode: 'all', tool: 'y'.repeat(100_000), via: 'search' },
+      // Reached often enough for a suggestion, which names the tool too.
+      ...Array.from({ length: 3 }, () => ({ t, mode: 'development', tool: `z${'z'.repeat(100_000)}`, via: 'execute_tool' })),
     ];
     writeFileSync(path.join(dir, '.lazytools', 'usage.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
     const stats = spawnSync(process.execPath, [BIN, 'stats', '--catalog', REFERENCE_CATALOG], { cwd: dir, encoding: 'utf8' });

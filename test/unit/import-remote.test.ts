@@ -50,6 +50,20 @@ describe('client config import: remote servers', () => {
     expect(notes.join('\n')).not.toContain('lazytools auth keyed');
   });
 
+  it('keeps an mcp-remote URL\'s secret a reference and never quotes a dropped flag\'s inline value', () => {
+    const token = 'tok_9f8e7d6c5b4a39281706afbe';
+    const flag = 'sk-flagsecret1234567890abcd';
+    const { rc, notes, secrets } = importServers(
+      { mcpServers: { r: { command: 'npx', args: ['-y', 'mcp-remote', 'https://mcp.example.test/u/${TOK}/${TEAM}/mcp', `--header=Authorization:Bearer ${flag}`], env: { TOK: token, TEAM: 'platform' } } } },
+      FILE,
+    );
+    // Not a secret (TEAM) is taken as mcp-remote would; the secret stays for lazytools' environment to give.
+    expect(rc.servers?.r).toEqual({ url: 'https://mcp.example.test/u/${TOK}/platform/mcp' });
+    expect(secrets).toEqual(['TOK']);
+    expect(notes.join('\n')).toContain('(its --header=… not imported)');
+    expect(JSON.stringify({ rc, notes })).not.toMatch(new RegExp(`${token}|${flag}`));
+  });
+
   it('leaves other npx entries alone', () => {
     const { rc } = importServers({ mcpServers: { files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } }, FILE);
     expect(rc.servers?.files).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] });

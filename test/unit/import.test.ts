@@ -148,4 +148,35 @@ describe('client config import: secrets heuristic', () => {
     expect(warnings.join('\n')).toContain('servers.x.args[0] looks like a secret');
     expect(warnings.join('\n')).toContain('servers.y.args[0] looks like a secret');
   });
+
+  it('says what a misshapen env, headers or args is without quoting it (that is where the client kept its secrets)', () => {
+    const secret = 'ghp_AbCdEf1234567890abcdefGHIJKL';
+    const { warnings } = importServers(
+      {
+        mcpServers: {
+          gh: { command: 'npx', args: `--token ${secret}`, env: [`GITHUB_TOKEN=${secret}`] },
+          web: { url: 'https://mcp.example.test/mcp', headers: [`Authorization: Bearer ${secret}`] },
+          deep: { command: 'x', env: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown },
+        },
+      },
+      FILE,
+    );
+    expect(warnings).toEqual([
+      'servers.gh.args: expected an array of strings, got a string: left out, so the server may not start as it did in the client',
+      'servers.gh.env: expected an object of strings, got an array of 1 item: left out, so the server may not start as it did in the client',
+      'servers.web.headers: expected an object of strings, got an array of 1 item: left out, so the server may not start as it did in the client',
+      'servers.deep.env: expected an object of strings, got an array of 1 item: left out, so the server may not start as it did in the client',
+    ]);
+  });
+
+});
+
+describe('client config import: server names', () => {
+  it('names many servers that differ only in characters a name cannot hold apart, in time linear in their number', () => {
+    const entries = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`x${String.fromCharCode(0x4e00 + i)}`, { command: 'npx' }]));
+    const names = Object.keys(importServers({ mcpServers: entries }, FILE).rc.servers ?? {});
+    expect(names.slice(0, 3)).toEqual(['x-', 'x--2', 'x--3']);
+    expect(new Set(names).size).toBe(30_000);
+    expect(names.at(-1)).toBe('x--30000');
+  });
 });
