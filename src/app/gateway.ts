@@ -237,15 +237,17 @@ export class Gateway implements Hub {
     }
     this.config = config;
     this.ownToolsByStrategy.clear();
-    await Promise.allSettled(stopping.map((u) => u.stop()));
-    const started = await Promise.allSettled(starting.map((u) => u.start()));
-    for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
+    // The new rules hold at once, read with a catalog placed under them: a new server that takes its
+    // whole start timeout must not leave the old groups in force. Each joins when it is up (onStatus).
     this.catalog = this.build();
     this.semantic = undefined;
     this.promptIndex = undefined;
     this.resourceIndex = undefined;
     for (const session of this.sessions) session.reconfigure();
     for (const kind of ['tools', 'prompts', 'resources'] as const) this.listsChanged(kind);
+    await Promise.allSettled(stopping.map((u) => u.stop()));
+    const started = await Promise.allSettled(starting.map((u) => u.start()));
+    for (const result of started) if (result.status === 'rejected') this.logger.error((result.reason as Error).message);
   }
 
   /** Closes every session and stops every upstream. */
