@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { Strategy } from '../config/schema.js';
-import { fixedModeGone, type Boundary } from '../focus/policy.js';
+import { fixedModeGone, mayEnable, type Boundary } from '../focus/policy.js';
 import { resolveScope, servedStrategy, type Route } from '../focus/scope.js';
 import { initialFocus, nextFocus, restoreFocus, type FocusEvent, type FocusState } from '../focus/state.js';
 import { callContext } from '../handlers/call.js';
@@ -192,7 +192,10 @@ export class FrontSession extends CallerBase implements OpenSession {
       return;
     }
     const scope = resolveScope(this.hub.config, this.route, { era: 'legacy' });
-    this.state = restoreFocus(this.state, this.hub.config) ?? initialFocus('refusal' in scope ? this.hub.config.defaultMode : scope.mode);
+    const kept = restoreFocus(this.state, this.hub.config);
+    // What search added stays only as far as the new rc lets search add (hiddenTools, maxEnabled).
+    const discovered = kept && mayEnable(this.hub.config, this, this.strategy) ? kept.discovered.slice(-this.hub.config.maxDiscovered) : [];
+    this.state = kept ? { ...kept, discovered } : initialFocus('refusal' in scope ? this.hub.config.defaultMode : scope.mode);
     this.catalogChanged();
   }
 
