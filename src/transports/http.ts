@@ -4,7 +4,6 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
-import type { TokenGrant } from '../config/resolve.js';
 import { addCloseListener } from '../util/close.js';
 import { servedRefusal, unknownServedMode } from '../focus/policy.js';
 import { resolveScope, type Route } from '../focus/scope.js';
@@ -17,6 +16,7 @@ import { isListen, operatorRequest, waitsForStart, type Metrics } from './http-o
 import { classifyEra } from '../protocol/era.js';
 import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
 import { BoundedHttpTransport, unreadBound } from './http-unread.js';
+import { grantKey, revokedSessions } from './http-grants.js';
 
 export interface HttpOptions {
   host?: string | undefined;
@@ -242,6 +242,11 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     }
   }, Math.min(idle, 60_000));
   sweep.unref();
+  // A reload (serve --watch) that takes a session's access away ends it (http-grants).
+  const revoke = (kind: string) => {
+    if (kind === 'tools') for (const [, entry] of revokedSessions(sessions, gateway.config, options.token)) void entry.session.close();
+  };
+  gateway.listChangeListeners.add(revoke);
 
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
@@ -266,6 +271,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     },
     async close() {
       clearInterval(sweep);
+      gateway.listChangeListeners.delete(revoke);
       await modern.close();
       await Promise.allSettled([...sessions.values()].map((entry) => entry.session.close()));
       sessions.clear();
@@ -302,14 +308,6 @@ function busy(entry: HttpSession, res: ServerResponse): void {
     entry.active--;
     entry.lastSeen = Date.now();
   });
-}
-
-/**
- * What a session's boundary was drawn from: the token's label and modes. A reload that changes the
- * token's modes ends the session's reach (404: start a new one) instead of keeping the old boundary.
- */
-function grantKey(grant: TokenGrant | undefined): string | undefined {
-  return grant && `${grant.label}\n${grant.modes.join('\n')}`;
 }
 
 function isInitialize(body: unknown): boolean {
