@@ -1,5 +1,8 @@
+import { realpath } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
+import { pathToFileURL } from 'node:url';
+import { cosmiconfig, defaultLoaders, defaultLoadersSync, type Loader } from 'cosmiconfig';
 import { z } from 'zod';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
@@ -51,7 +54,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     const explorer = cosmiconfig('lazytools', {
       searchPlaces: CONFIG_SEARCH_PLACES,
       searchStrategy: 'project',
-      loaders: { '.js': throwsErrors(defaultLoaders['.js']), '.mjs': throwsErrors(defaultLoaders['.mjs']), '.cjs': throwsErrors(defaultLoaders['.cjs']), '.ts': throwsErrors(loadTypeScript), '.mts': throwsErrors(loadTypeScript) },
+      loaders: { '.js': throwsErrors(loadJsFresh), '.mjs': throwsErrors(loadJsFresh), '.cjs': throwsErrors(loadJsFresh), '.ts': throwsErrors(loadTypeScript), '.mts': throwsErrors(loadTypeScript) },
       cache: false,
     });
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd);
@@ -139,6 +142,35 @@ function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyK
     })
     .join('; ');
 }
+
+/** How often each JS rc file was loaded in this process. */
+const jsLoads = new Map<string, number>();
+
+/**
+ * A JS rc read afresh on every load after the first (serve --watch reloads it): Node keeps an
+ * imported module by URL (a CommonJS one by path), so a reload got the first version of the file
+ * for ever while the gateway logged "reloaded". A reload imports it under a URL of its own, which
+ * costs the module cache one small module; modules the rc imports are not re-read.
+ */
+const loadJsFresh: Loader = async (filepath, content) => {
+  const real = await realpath(filepath);
+  const loads = (jsLoads.get(real) ?? 0) + 1;
+  jsLoads.set(real, loads);
+  if (loads === 1) return defaultLoaders['.js'](filepath, content);
+  delete createRequire(import.meta.url).cache[real];
+  try {
+    return ((await import(`${pathToFileURL(real).href}?reload=${loads}`)) as { default?: unknown }).default;
+  } catch (error) {
+    // Then required afresh, as cosmiconfig does (CommonJS in a "type": "module" package), and
+    // its error is the one shown unless the file is ESM that require cannot read.
+    try {
+      return defaultLoadersSync['.js'](filepath, content);
+    } catch (requireError) {
+      const esm = (requireError as NodeJS.ErrnoException).code === 'ERR_REQUIRE_ESM' || (requireError instanceof SyntaxError && requireError.message.includes('Cannot use import statement outside a module'));
+      throw esm ? error : requireError;
+    }
+  }
+};
 
 /** TypeScript configs load through jiti, so they work on Node 20 without a compile step. */
 const loadTypeScript: Loader = async (filepath) => {
