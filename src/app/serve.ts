@@ -176,10 +176,16 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
 /** Reloads the rc file on change, debounced; a broken file leaves the running config in force. */
 function watchConfig(file: string, gateway: Gateway, logger: Logger): FSWatcher {
   let timer: NodeJS.Timeout | undefined;
+  // Loads may overlap (a JS rc may await its secrets): only the latest one is applied, else a
+  // slow load of an older version would undo a newer edit (a token removed coming back).
+  let latest = 0;
   const reload = async () => {
+    const load = ++latest;
     try {
       const { config: rc } = await loadConfig({ file });
-      await gateway.reload(await withUsage(resolveConfig(rc, file), process.cwd()));
+      const config = await withUsage(resolveConfig(rc, file), process.cwd());
+      if (load !== latest) return logger.info(`reload of ${file} skipped: it changed again while it loaded`);
+      await gateway.reload(config);
       logger.info(`reloaded ${file}`);
     } catch (error) {
       logger.error(`config reload failed, keeping the previous config: ${(error as Error).message}`);
