@@ -1,16 +1,17 @@
 import type { ResolvedConfig, TokenGrant } from '../config/resolve.js';
 
 /**
- * What a 2025 HTTP session's boundary was drawn from: the rc token's label and modes
- * (undefined: opened on an open gateway or with the shared `--token`). A request of the session
- * must bring a token of the same key; a reload that changes it ends the session (revokedSessions).
+ * What a 2025 HTTP session's access was drawn from: the rc token (its hash, label and modes;
+ * undefined: opened on an open gateway or with the shared `--token`). A request of the session
+ * must bring a token of the same key; a reload that changes it (a token rotated, removed, given
+ * other modes) ends the session (revokedSessions).
  */
 export function grantKey(grant: TokenGrant | undefined): string | undefined {
-  return grant && `${grant.label}\n${grant.modes.join('\n')}`;
+  return grant && `${grant.sha256}\n${grant.label}\n${grant.modes.join('\n')}`;
 }
 
 /**
- * The sessions a reloaded rc no longer admits: their token is gone or its modes changed, or the
+ * The sessions a reloaded rc no longer admits: their token is gone, rotated or its modes changed, or the
  * gateway was open when they began and now wants tokens. Their requests are refused already; this
  * ends them too, so their GET streams stop hearing what the upstreams send (log lines, list
  * changes, resource updates) instead of doing so until the idle timeout. `--token` does not change

@@ -35,6 +35,7 @@ describe('a reload that takes access away ends the sessions that had it', () => 
   for (const [label, before, after, token] of [
     ['a token removed', { notes, other }, { other }, 'notes-token'],
     ['a token whose modes changed', { notes, other }, { notes: { ...notes, modes: ['audit'] }, other }, 'notes-token'],
+    ['a token rotated (same label and modes, a new secret)', { notes, other }, { notes: { ...notes, sha256: sha256('new-notes-token') }, other }, 'notes-token'],
     ['tokens added to a gateway that was open', {}, { other }, undefined],
   ] as const) {
     it(label, async () => {
