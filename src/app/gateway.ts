@@ -237,8 +237,7 @@ export class Gateway implements Hub {
     }
     this.config = config;
     this.ownToolsByStrategy.clear();
-    // The new rules hold at once, read with a catalog placed under them: a new server that takes its
-    // whole start timeout must not leave the old groups in force. Each joins when it is up (onStatus).
+    // The new rules hold at once, on a catalog placed under them; new servers join as they come up (onStatus).
     this.catalog = this.build();
     this.semantic = undefined;
     this.promptIndex = undefined;
