@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
-import { MAX_JSON_FILE_BYTES } from '../util/json.js';
+import { jsonFileRefusal } from '../util/json.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import { MAX_NAME, type RcConfig, type ServerConfig } from '../config/schema.js';
 import { isSecretKey, looksSecret } from '../config/secrets.js';
@@ -261,12 +261,11 @@ export function withClaudeCodeScopes(json: unknown, cwd: string, home = os.homed
 
 /**
  * A JSON file's value, or undefined when it cannot be read or parsed, or is no regular file of at
- * most MAX_JSON_FILE_BYTES (a folder's `.claude/settings.local.json` may be a committed link to `/dev/zero`).
+ * most MAX_JSON_FILE_BYTES (jsonFileRefusal; a folder's `.claude/settings.local.json` may be a committed link to `/dev/zero`).
  */
 function readJsonQuietly(file: string): unknown {
   try {
-    const info = statSync(file);
-    if (!info.isFile() || info.size > MAX_JSON_FILE_BYTES) return undefined;
+    if (jsonFileRefusal(statSync(file))) return undefined;
     return JSON.parse(readFileSync(file, 'utf8')) as unknown;
   } catch {
     return undefined;

@@ -29,14 +29,14 @@ export function mcpRemoteEntry(entry: Record<string, unknown>): McpRemoteEntry |
   const at = argv.findIndex((arg) => /(?:^|[\\/])mcp-remote(?:@[\w.^~-]+)?$/.test(arg));
   if (at < 0) return undefined;
   const env = (typeof entry.env === 'object' && entry.env !== null ? entry.env : {}) as Record<string, unknown>;
-  // mcp-remote expands ${VAR} in its arguments from its own environment (the entry's `env`).
-  const expand = (value: string) => value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => (typeof env[name] === 'string' ? (env[name] as string) : whole));
-  // The URL goes into the rc and init's notes: a secret of that env stays a reference (`${TOKEN}`)
-  // there, read from lazytools' environment like the secrets init moves out of an entry's env.
-  const expandUrl = (value: string) => value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
-    const found = env[name];
-    return typeof found === 'string' && !isSecretKey(name) && !looksSecret(found) ? found : whole;
-  });
+  // mcp-remote expands ${VAR} in its arguments from its own environment (the entry's `env`). The
+  // URL goes into the rc and init's notes: there a secret of that env stays a reference
+  // (`${TOKEN}`), read from lazytools' environment like the secrets init moves out of an entry's env.
+  const expand = (value: string, secrets = true) =>
+    value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
+      const found = env[name];
+      return typeof found === 'string' && (secrets || (!isSecretKey(name) && !looksSecret(found))) ? found : whole;
+    });
   const rest = argv.slice(at + 1);
   const headers: Record<string, string> = {};
   const dropped: string[] = [];
@@ -64,7 +64,7 @@ export function mcpRemoteEntry(entry: Record<string, unknown>): McpRemoteEntry |
       // The flag's name only: `--header=Authorization: Bearer …` carries its value inline.
       dropped.push(arg.includes('=') ? `${arg.slice(0, arg.indexOf('='))}=…` : arg);
       if (VALUE_FLAGS.has(arg)) i++;
-    } else if (url === undefined && URL.canParse(expand(arg))) url = expandUrl(arg);
+    } else if (url === undefined && URL.canParse(expand(arg))) url = expand(arg, false);
     else if (/^\d{2,5}$/.test(arg)) oauth.redirectPort = Number(arg);
   }
   if (url === undefined) return undefined;

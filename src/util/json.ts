@@ -24,6 +24,14 @@ export interface JsonOptions {
  */
 export const MAX_JSON_FILE_BYTES = 256 * 1024 * 1024;
 
+const TOO_LARGE = `over ${MAX_JSON_FILE_BYTES / 1024 / 1024} MiB: too large to be a lazytools JSON file`;
+
+/** Why a file of these facts (fs.Stats) is not read as JSON (not a regular file, or too large), or undefined. */
+export function jsonFileRefusal(info: { isFile(): boolean; size: number }): string | undefined {
+  if (!info.isFile()) return 'not a regular file (a device, FIFO, socket or folder): expected a JSON file';
+  return info.size > MAX_JSON_FILE_BYTES ? TOO_LARGE : undefined;
+}
+
 /**
  * A file's bytes; a ConfigError naming the file when it cannot be read. Only a regular file of at
  * most MAX_JSON_FILE_BYTES is read: a lock committed as a link to `/dev/zero` (git keeps links)
@@ -34,13 +42,11 @@ export async function readBytes(file: string): Promise<Buffer> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = await handle.stat();
-    if (!info.isFile()) throw new ConfigError('not a regular file (a device, FIFO, socket or folder): expected a JSON file', file);
-    const tooBig = () => new ConfigError(`over ${MAX_JSON_FILE_BYTES / 1024 / 1024} MiB: too large to be a lazytools JSON file`, file);
-    if (info.size > MAX_JSON_FILE_BYTES) throw tooBig();
+    const refused = jsonFileRefusal(await handle.stat());
+    if (refused) throw new ConfigError(refused, file);
     const bytes = await handle.readFile();
     // It may have grown since the stat.
-    if (bytes.length > MAX_JSON_FILE_BYTES) throw tooBig();
+    if (bytes.length > MAX_JSON_FILE_BYTES) throw new ConfigError(TOO_LARGE, file);
     return bytes;
   } catch (error) {
     if (error instanceof ConfigError) throw error;
