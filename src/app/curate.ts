@@ -52,11 +52,13 @@ export async function curate(server: ConnectableServer, options: CurateOptions =
   const name = options.name ?? (await serverName(server));
   let connected = false;
   const upstream = new Upstream(name, {
-    connect: () => {
+    connect: async () => {
       if (connected) throw new Error(`the in-process server "${name}" cannot be reconnected`);
       connected = true;
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      void server.connect(serverSide);
+      // Awaited: a server that will not connect (one already connected elsewhere) fails the start
+      // with its reason, instead of an unhandled rejection that ends the host process.
+      await server.connect(serverSide);
       return clientSide;
     },
     logger: options.logger,

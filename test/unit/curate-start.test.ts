@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/app/curate.js';
 
@@ -23,3 +24,18 @@ describe('curate() when the server does not list its tools', () => {
     await expect(curate(server(() => Promise.reject(new Error('database is locked'))), { logger: quiet as never })).rejects.toThrow(/database is locked/);
   });
 });
+
+describe('curate() when the server will not connect', () => {
+  // Its connect() failing was an unhandled rejection: it ended the host process.
+  it('fails the start with the server\'s reason when it is already connected elsewhere', async () => {
+    const app = server(() => Promise.resolve({ tools: [] } as never));
+    await app.connect(InMemoryTransport.createLinkedPair()[1]);
+    await expect(curate(app, { name: 'billing', config: { startTimeout: 2_000 }, logger: quiet as never })).rejects.toThrow(/Already connected/);
+  });
+
+  it('fails the start when connect() rejects', async () => {
+    const broken = { connect: () => Promise.reject(new Error('no database')) };
+    await expect(curate(broken, { name: 'billing', config: { startTimeout: 2_000 }, logger: quiet as never })).rejects.toThrow(/no database/);
+  });
+});
+
