@@ -1,6 +1,6 @@
 import { isSpecType, specTypeSchemas } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from './types.js';
-import { capText, valueTooBig } from '../util/bounds.js';
+import { capText, definitionTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { CONTROL_CHARACTERS } from './text.js';
 
@@ -14,7 +14,7 @@ export const MAX_TOOL_DESCRIPTION = 16 * 1024;
 
 /**
  * The upstream tools lazytools takes, in order: each tool whose name is over MAX_TOOL_NAME or
- * whose definition is too deep or too large (see valueTooBig) is dropped and reported through
+ * whose definition is too deep or too large (see definitionTooBig) is dropped and reported through
  * `warn`, never the whole list; a description over MAX_TOOL_DESCRIPTION is cut. Objects within
  * every bound are returned as they came (their identity keys caches).
  */
@@ -29,13 +29,15 @@ export function admitTools(tools: readonly ToolDefinition[], warn: (message: str
       warn(`tool "${tool.name.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" left out: its name has control or bidirectional-override characters`);
       continue;
     }
-    const problem = valueTooBig(tool);
+    // Measured as it is passed on: a long description is cut, never a reason to leave the tool out.
+    const description = tool.description;
+    const admitted = typeof description === 'string' && description.length > MAX_TOOL_DESCRIPTION ? { ...tool, description: capText(description, MAX_TOOL_DESCRIPTION, 'description') } : tool;
+    const problem = definitionTooBig(admitted);
     if (problem !== undefined) {
       warn(`tool "${tool.name}" left out: its definition is ${problem}`);
       continue;
     }
-    const description = tool.description;
-    out.push(typeof description === 'string' && description.length > MAX_TOOL_DESCRIPTION ? { ...tool, description: capText(description, MAX_TOOL_DESCRIPTION, 'description') } : tool);
+    out.push(admitted);
   }
   return out;
 }
@@ -133,7 +135,7 @@ export const PRIMITIVE_LISTS = {
  * client can take, as they came. A client's SDK validates a whole list answer, and the gateway's
  * lists merge every server's: one prompt whose `arguments` is not an array, or one resource
  * without a string `name`, made every client drop every server's prompts (or resources). An item
- * that does not fit its MCP type, or is too deep or too large to serialize again (valueTooBig),
+ * that does not fit its MCP type, or is too deep or too large to pass on (definitionTooBig),
  * is skipped and `skip` told its id (cut), why, and its index in `list`.
  */
 export function usableItems(kind: keyof typeof PRIMITIVE_LISTS, list: unknown, skip: (id: string, reason: string, index: number) => void): Array<Record<string, unknown>> {
@@ -142,7 +144,7 @@ export function usableItems(kind: keyof typeof PRIMITIVE_LISTS, list: unknown, s
   const out: Array<Record<string, unknown>> = [];
   list.forEach((item: unknown, index: number) => {
     const named = isObject(item) && typeof item[id] === 'string' ? (item[id] as string).slice(0, 80) : `#${index}`;
-    const big = valueTooBig(item);
+    const big = definitionTooBig(item);
     if (big !== undefined) return skip(named, big, index);
     if (isSpecType[type](item)) return void out.push(item as Record<string, unknown>);
     const checked = specTypeSchemas[type]['~standard'].validate(item);

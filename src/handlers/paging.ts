@@ -6,7 +6,7 @@ import { invalidCursor } from '../protocol/errors.js';
  * message over 10 MiB and closes the connection, so a 10,000-tool `tools/list` in one answer
  * (about 12 MB) breaks it. A page holds at most 1,000 items and at most 1 MiB of serialized
  * items, whichever comes first; a single item larger than the byte bound still gets a page of
- * its own (it is the upstream's definition, listed whole).
+ * its own (it is the upstream's definition, listed whole, and at most MAX_DEFINITION_BYTES: util/bounds).
  */
 export const PAGE_MAX_ITEMS = 1_000;
 export const PAGE_MAX_BYTES = 1024 * 1024;

@@ -15,27 +15,71 @@ export const MAX_VALUE_NODES = 50_000;
  * walk is iterative and stops at the first bound crossed, so its own cost is bounded too.
  */
 export function valueTooBig(value: unknown, maxDepth = MAX_VALUE_DEPTH, maxNodes = MAX_VALUE_NODES): string | undefined {
+  const measured = measure(value, maxDepth, maxNodes, Number.POSITIVE_INFINITY);
+  return typeof measured === 'string' ? measured : undefined;
+}
+
+/**
+ * Most bytes one upstream definition (a tool, prompt, resource or template) takes as JSON. Every
+ * answer that carries it (a tools/list page, describe_tools, search_tools with schemas) is at
+ * least its size, and an SDK stdio client closes its connection on a message over 10 MiB: one
+ * 12 MB title took every server's tools from such a client. Real definitions stay under 80 KB.
+ */
+export const MAX_DEFINITION_BYTES = 1024 * 1024;
+
+/**
+ * Why an upstream definition is too deep, too large or too long to take (valueTooBig, then its
+ * JSON over MAX_DEFINITION_BYTES), or undefined. Its text is counted in the same walk; only a
+ * definition whose count comes near the bound is serialized to measure it exactly.
+ */
+export function definitionTooBig(value: unknown): string | undefined {
+  // A character takes at least one byte, so this many characters are over the bound already.
+  const measured = measure(value, MAX_VALUE_DEPTH, MAX_VALUE_NODES, MAX_DEFINITION_BYTES);
+  if (measured === 'chars') return `over ${MAX_DEFINITION_BYTES} bytes of JSON (at most ${MAX_DEFINITION_BYTES})`;
+  if (typeof measured === 'string') return measured;
+  // A character takes at most 6 bytes (`\u0001`), a value at most 32 besides its text (a number, quotes, `:` and `,`).
+  if (measured.chars * 6 + measured.nodes * 32 <= MAX_DEFINITION_BYTES) return undefined;
+  const bytes = Buffer.byteLength(JSON.stringify(value));
+  return bytes > MAX_DEFINITION_BYTES ? `${bytes} bytes of JSON (at most ${MAX_DEFINITION_BYTES})` : undefined;
+}
+
+/**
+ * The one walk behind valueTooBig and definitionTooBig: the nodes and the characters (strings and
+ * keys) of `value`, or why it crosses a bound (`chars` for maxChars). Characters are counted only
+ * when maxChars is finite, scalars stacked only when maxNodes is.
+ */
+function measure(value: unknown, maxDepth: number, maxNodes: number, maxChars: number): { nodes: number; chars: number } | string {
   // Read on every message too (nestedDeeperThan): two stacks and plain loops, no pair or array
   // of children made per value; with no bound on their number, scalars are not even stacked.
   const items: unknown[] = [value];
   const depths: number[] = [1];
   const counted = Number.isFinite(maxNodes);
+  const texts = Number.isFinite(maxChars);
   const push = (child: unknown, depth: number) => {
     if (!counted && (child === null || typeof child !== 'object')) return;
     items.push(child);
     depths.push(depth);
   };
   let nodes = 0;
+  let chars = 0;
   while (items.length > 0) {
     const item = items.pop();
     const depth = depths.pop() as number;
     if (++nodes > maxNodes) return `more than ${maxNodes} values`;
-    if (item === null || typeof item !== 'object') continue;
+    if (item === null || typeof item !== 'object') {
+      if (texts && typeof item === 'string' && (chars += item.length) > maxChars) return 'chars';
+      continue;
+    }
     if (depth > maxDepth) return `nested more than ${maxDepth} levels deep`;
     if (Array.isArray(item)) for (let i = 0; i < item.length; i++) push(item[i], depth + 1);
-    else for (const key in item) if (Object.hasOwn(item, key)) push((item as Record<string, unknown>)[key], depth + 1);
+    else
+      for (const key in item)
+        if (Object.hasOwn(item, key)) {
+          push((item as Record<string, unknown>)[key], depth + 1);
+          if (texts && (chars += key.length) > maxChars) return 'chars';
+        }
   }
-  return undefined;
+  return { nodes, chars };
 }
 
 /**
