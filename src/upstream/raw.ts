@@ -76,8 +76,12 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     if (isResponse(message) && typeof message.id === 'string') {
       if (calls.has(message.id)) {
         if (message.error) {
-          const text = typeof message.error.message === 'string' ? message.error.message : JSON.stringify(message.error);
-          calls.settle(message.id, new UpstreamError(server, `upstream "${server}" answered with an error: ${outsideText(text)}`, { ...message.error, message: outsideText(text) }));
+          const error: unknown = message.error;
+          const text = isObject(error) && typeof error.message === 'string' ? error.message : JSON.stringify(error);
+          // Passed on verbatim only when it is a JSON-RPC error (an integer code): a client's SDK
+          // refuses any other, and the request then waits for the client's own timeout.
+          const rpcError = isObject(error) && Number.isInteger(error.code) ? { ...(error as { code: number }), message: outsideText(text) } : undefined;
+          calls.settle(message.id, new UpstreamError(server, `upstream "${server}" answered with an error: ${outsideText(text)}`, rpcError));
         } else if (!isObject(message.result)) {
           calls.settle(message.id, new UpstreamError(server, `upstream "${server}" answered with a result that is not an object`));
         } else {

@@ -1,0 +1,63 @@
+import type { Transport } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { curate } from '../../src/app/curate.js';
+import { cleanupAfterEach, inMemoryClient } from '../harness/index.js';
+
+/**
+ * An upstream's JSON-RPC error reaches the client as it came, but only a well-formed one: an error
+ * whose `code` was no integer (a string, 1.5, missing) or that was no object at all was relayed
+ * as is, the client's SDK refused the whole answer, and prompts/get or resources/read waited for
+ * the client's own timeout (60 s) instead of failing at once.
+ */
+
+const cleanups = cleanupAfterEach();
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** A server written as raw JSON-RPC (an SDK server never sends such errors): every other request fails with `error`. */
+function rawServer(error: unknown) {
+  return {
+    async connect(transport: Transport) {
+      transport.onmessage = (message) => {
+        const { id, method, params } = message as { id?: string | number; method?: string; params?: { protocolVersion?: string } };
+        if (id === undefined) return;
+        const answer = (result: unknown) => void transport.send({ jsonrpc: '2.0', id, result } as never);
+        if (method === 'initialize') return answer({ protocolVersion: params?.protocolVersion, capabilities: { tools: {}, prompts: {}, resources: {} }, serverInfo: { name: 'raw', version: '1' } });
+        if (method === 'tools/list') return answer({ tools: [{ name: 'tool', inputSchema: { type: 'object' } }] });
+        if (method === 'prompts/list') return answer({ prompts: [{ name: 'brief' }] });
+        if (method === 'resources/list') return answer({ resources: [{ uri: 'note://1', name: 'note' }] });
+        if (method === 'resources/templates/list') return answer({ resourceTemplates: [] });
+        void transport.send({ jsonrpc: '2.0', id, error } as never);
+      };
+      await transport.start();
+    },
+  };
+}
+
+describe('an upstream error that is not a JSON-RPC error', () => {
+  for (const error of [{ code: 'boom', message: 'x' }, { code: 1.5, message: 'x' }, { message: 'no code' }, 'plain text', [1, 2]])
+    it(`${JSON.stringify(error)} fails prompts/get and resources/read at once, naming the server`, async () => {
+      const curated = await curate(rawServer(error), { name: 'raw', logger: quiet as never });
+      cleanups.push(() => curated.close());
+      const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
+      for (const request of [() => client.getPrompt({ name: 'brief' }, { timeout: 5_000 }), () => client.readResource({ uri: 'note://1' }, { timeout: 5_000 })]) {
+        const failure = await request().then(
+          () => undefined,
+          (caught: unknown) => caught as { code: number; message: string },
+        );
+        expect(failure?.code).toBe(-32603);
+        expect(failure?.message).toMatch(/upstream "raw" answered with an error/);
+      }
+    });
+
+  it('a well-formed one still passes verbatim (its code, message and data)', async () => {
+    const curated = await curate(rawServer({ code: -32042, message: 'quota spent', data: { retryAfter: 30 } }), { name: 'raw', logger: quiet as never });
+    cleanups.push(() => curated.close());
+    const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
+    const failure = await client.getPrompt({ name: 'brief' }).then(
+      () => undefined,
+      (caught: unknown) => caught as { code: number; message: string; data?: unknown },
+    );
+    expect(failure?.code).toBe(-32042);
+    expect(failure?.data).toEqual({ retryAfter: 30 });
+  });
+});
