@@ -73,6 +73,11 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
       calls.settle(mixed.id, new UpstreamError(server, `upstream "${server}" answered with a message that is both a request and a response`));
       return;
     }
+    // No JSON-RPC message at all: the SDK client would drop it, and the call wait for its timeout.
+    if (typeof mixed.id === 'string' && calls.has(mixed.id) && mixed.method === undefined && !('result' in message || 'error' in message)) {
+      calls.settle(mixed.id, new UpstreamError(server, `upstream "${server}" answered with neither a result nor an error`));
+      return;
+    }
     if (isResponse(message) && typeof message.id === 'string') {
       if (calls.has(message.id)) {
         if (message.error) {

@@ -13,20 +13,20 @@ import { cleanupAfterEach, inMemoryClient } from '../harness/index.js';
 const cleanups = cleanupAfterEach();
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
-/** A server written as raw JSON-RPC (an SDK server never sends such errors): every other request fails with `error`. */
-function rawServer(error: unknown) {
+/** A server written as raw JSON-RPC (an SDK server never sends such answers): every other request is answered by `answer`. */
+function rawServer(answer: (id: string | number) => object) {
   return {
     async connect(transport: Transport) {
       transport.onmessage = (message) => {
         const { id, method, params } = message as { id?: string | number; method?: string; params?: { protocolVersion?: string } };
         if (id === undefined) return;
-        const answer = (result: unknown) => void transport.send({ jsonrpc: '2.0', id, result } as never);
-        if (method === 'initialize') return answer({ protocolVersion: params?.protocolVersion, capabilities: { tools: {}, prompts: {}, resources: {} }, serverInfo: { name: 'raw', version: '1' } });
-        if (method === 'tools/list') return answer({ tools: [{ name: 'tool', inputSchema: { type: 'object' } }] });
-        if (method === 'prompts/list') return answer({ prompts: [{ name: 'brief' }] });
-        if (method === 'resources/list') return answer({ resources: [{ uri: 'note://1', name: 'note' }] });
-        if (method === 'resources/templates/list') return answer({ resourceTemplates: [] });
-        void transport.send({ jsonrpc: '2.0', id, error } as never);
+        const result = (value: unknown) => void transport.send({ jsonrpc: '2.0', id, result: value } as never);
+        if (method === 'initialize') return result({ protocolVersion: params?.protocolVersion, capabilities: { tools: {}, prompts: {}, resources: {} }, serverInfo: { name: 'raw', version: '1' } });
+        if (method === 'tools/list') return result({ tools: [{ name: 'tool', inputSchema: { type: 'object' } }] });
+        if (method === 'prompts/list') return result({ prompts: [{ name: 'brief' }] });
+        if (method === 'resources/list') return result({ resources: [{ uri: 'note://1', name: 'note' }] });
+        if (method === 'resources/templates/list') return result({ resourceTemplates: [] });
+        void transport.send(answer(id) as never);
       };
       await transport.start();
     },
@@ -36,7 +36,7 @@ function rawServer(error: unknown) {
 describe('an upstream error that is not a JSON-RPC error', () => {
   for (const error of [{ code: 'boom', message: 'x' }, { code: 1.5, message: 'x' }, { message: 'no code' }, 'plain text', [1, 2]])
     it(`${JSON.stringify(error)} fails prompts/get and resources/read at once, naming the server`, async () => {
-      const curated = await curate(rawServer(error), { name: 'raw', logger: quiet as never });
+      const curated = await curate(rawServer((id) => ({ jsonrpc: '2.0', id, error })), { name: 'raw', logger: quiet as never });
       cleanups.push(() => curated.close());
       const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
       for (const request of [() => client.getPrompt({ name: 'brief' }, { timeout: 5_000 }), () => client.readResource({ uri: 'note://1' }, { timeout: 5_000 })]) {
@@ -50,7 +50,7 @@ describe('an upstream error that is not a JSON-RPC error', () => {
     });
 
   it('a well-formed one still passes verbatim (its code, message and data)', async () => {
-    const curated = await curate(rawServer({ code: -32042, message: 'quota spent', data: { retryAfter: 30 } }), { name: 'raw', logger: quiet as never });
+    const curated = await curate(rawServer((id) => ({ jsonrpc: '2.0', id, error: { code: -32042, message: 'quota spent', data: { retryAfter: 30 } } })), { name: 'raw', logger: quiet as never });
     cleanups.push(() => curated.close());
     const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
     const failure = await client.getPrompt({ name: 'brief' }).then(
@@ -61,3 +61,24 @@ describe('an upstream error that is not a JSON-RPC error', () => {
     expect(failure?.data).toEqual({ retryAfter: 30 });
   });
 });
+
+describe('an upstream answer with neither a result nor an error', () => {
+  // It is no JSON-RPC response: the SDK client dropped it, and the call waited for its timeout.
+  it('fails prompts/get, resources/read and tools/call at once, naming the server', async () => {
+    const curated = await curate(rawServer((id) => ({ jsonrpc: '2.0', id })), { name: 'raw', logger: quiet as never });
+    cleanups.push(() => curated.close());
+    const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
+    for (const request of [() => client.getPrompt({ name: 'brief' }, { timeout: 5_000 }), () => client.readResource({ uri: 'note://1' }, { timeout: 5_000 })]) {
+      const failure = await request().then(
+        () => undefined,
+        (caught: unknown) => caught as { code: number; message: string },
+      );
+      expect(failure?.code).toBe(-32603);
+      expect(failure?.message).toMatch(/upstream "raw" answered with neither a result nor an error/);
+    }
+    const called = await client.callTool({ name: 'tool', arguments: {} }, undefined, { timeout: 5_000 });
+    expect(called.isError).toBe(true);
+    expect(JSON.stringify(called.content)).toMatch(/neither a result nor an error/);
+  });
+});
+
