@@ -161,7 +161,12 @@ export function relayRaw(
     if (problem !== undefined) unreachable(problem);
   } else {
     calls.add(id, request.method, request.params, request.timeoutMs, entry);
-    transport.send(message).catch((error: unknown) => unreachable((error as Error).message));
+    // Streamable HTTP: the POST's answer stream ended (closed, dropped, resumption given up) and
+    // no valid answer came on it. Nothing else will come: the call fails now, not at its timeout.
+    const ended = () => {
+      if (calls.has(id)) calls.settle(id, new UpstreamError(server, `upstream "${server}" ended its answer stream without a valid answer`));
+    };
+    transport.send(message, { onRequestStreamEnd: ended }).catch((error: unknown) => unreachable((error as Error).message));
   }
   return {
     cancel: (reason) => {

@@ -21,7 +21,8 @@ describe('remote upstream answers', () => {
 
   beforeAll(async () => {
     upstream = await httpFixture(FIXTURES.hostileHttp);
-    const project = rcProject({ servers: { evil: { url: upstream.url, oauth: false } }, defaultMode: 'all', strategy: 'notify' });
+    // The call timeout is far above the test's: a call that waits for it fails the test.
+    const project = rcProject({ servers: { evil: { url: upstream.url, oauth: false, timeout: 10 * TIMEOUT } }, defaultMode: 'all', strategy: 'notify' });
     client = new Client({ name: 'bounds-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: project.dir, env: { LAZYTOOLS_CACHE_DIR: '' } })));
   });
@@ -47,6 +48,15 @@ describe('remote upstream answers', () => {
     const whole = await call('huge_event', 5);
     expect(whole.isError).toBeFalsy();
     expect(text(whole).length).toBe(5 * 1024 * 1024);
+    expect(text(await call('ok'))).toBe('fine');
+  }, TIMEOUT);
+
+  it('an answer stream that ends without a valid answer fails its call at once, not at the call timeout', async () => {
+    for (const name of ['closed_stream', 'bad_event']) {
+      const result = await call(name);
+      expect(result.isError, name).toBe(true);
+      expect(text(result)).toContain('ended its answer stream without a valid answer');
+    }
     expect(text(await call('ok'))).toBe('fine');
   }, TIMEOUT);
 
