@@ -166,7 +166,12 @@ export function relayRaw(
     const ended = () => {
       if (calls.has(id)) calls.settle(id, new UpstreamError(server, `upstream "${server}" ended its answer stream without a valid answer`));
     };
-    transport.send(message, { onRequestStreamEnd: ended }).catch((error: unknown) => unreachable((error as Error).message));
+    transport.send(message, { onRequestStreamEnd: ended }).catch((error: unknown) => {
+      // A body the transport could not read as JSON-RPC (its JSON or its schema check threw) was reached.
+      const name = (error as Error | undefined)?.name;
+      if (name === 'SyntaxError' || name === 'ZodError') calls.settle(id, new UpstreamError(server, `upstream "${server}" answered with a message that is not JSON-RPC`));
+      else unreachable((error as Error).message);
+    });
   }
   return {
     cancel: (reason) => {

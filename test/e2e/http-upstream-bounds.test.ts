@@ -60,6 +60,15 @@ describe('remote upstream answers', () => {
     expect(text(await call('ok'))).toBe('fine');
   }, TIMEOUT);
 
+  it('a JSON body that is no JSON-RPC message says so (it said "could not reach" and quoted the parser\'s issues)', async () => {
+    for (const name of ['bad_json', 'not_json']) {
+      const result = await call(name);
+      expect(result.isError, name).toBe(true);
+      expect(text(result)).toContain('upstream "evil" answered with a message that is not JSON-RPC');
+      expect(text(result)).not.toContain('could not reach');
+    }
+  }, TIMEOUT);
+
   it('answers that never end fail their calls instead of filling memory', async () => {
     for (const name of ['endless_json', 'endless_event']) {
       const result = await call(name);
