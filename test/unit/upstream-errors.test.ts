@@ -33,26 +33,33 @@ function rawServer(answer: (id: string | number) => object) {
   };
 }
 
+/** A client of the gateway curating a raw server that answers with `answer`. */
+async function clientOf(answer: (id: string | number) => object) {
+  const curated = await curate(rawServer(answer), { name: 'raw', logger: quiet as never });
+  cleanups.push(() => curated.close());
+  return inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
+}
+
+/** prompts/get and resources/read both fail at once (well within the client's timeout) as an internal error saying `said`. */
+async function expectBothFail(client: Awaited<ReturnType<typeof clientOf>>, said: RegExp): Promise<void> {
+  for (const request of [() => client.getPrompt({ name: 'brief' }, { timeout: 5_000 }), () => client.readResource({ uri: 'note://1' }, { timeout: 5_000 })]) {
+    const failure = await request().then(
+      () => undefined,
+      (caught: unknown) => caught as { code: number; message: string },
+    );
+    expect(failure?.code).toBe(-32603);
+    expect(failure?.message).toMatch(said);
+  }
+}
+
 describe('an upstream error that is not a JSON-RPC error', () => {
   for (const error of [{ code: 'boom', message: 'x' }, { code: 1.5, message: 'x' }, { message: 'no code' }, 'plain text', [1, 2]])
     it(`${JSON.stringify(error)} fails prompts/get and resources/read at once, naming the server`, async () => {
-      const curated = await curate(rawServer((id) => ({ jsonrpc: '2.0', id, error })), { name: 'raw', logger: quiet as never });
-      cleanups.push(() => curated.close());
-      const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
-      for (const request of [() => client.getPrompt({ name: 'brief' }, { timeout: 5_000 }), () => client.readResource({ uri: 'note://1' }, { timeout: 5_000 })]) {
-        const failure = await request().then(
-          () => undefined,
-          (caught: unknown) => caught as { code: number; message: string },
-        );
-        expect(failure?.code).toBe(-32603);
-        expect(failure?.message).toMatch(/upstream "raw" answered with an error/);
-      }
+      await expectBothFail(await clientOf((id) => ({ jsonrpc: '2.0', id, error })), /upstream "raw" answered with an error/);
     });
 
   it('a well-formed one still passes verbatim (its code, message and data)', async () => {
-    const curated = await curate(rawServer((id) => ({ jsonrpc: '2.0', id, error: { code: -32042, message: 'quota spent', data: { retryAfter: 30 } } })), { name: 'raw', logger: quiet as never });
-    cleanups.push(() => curated.close());
-    const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
+    const client = await clientOf((id) => ({ jsonrpc: '2.0', id, error: { code: -32042, message: 'quota spent', data: { retryAfter: 30 } } }));
     const failure = await client.getPrompt({ name: 'brief' }).then(
       () => undefined,
       (caught: unknown) => caught as { code: number; message: string; data?: unknown },
@@ -65,17 +72,8 @@ describe('an upstream error that is not a JSON-RPC error', () => {
 describe('an upstream answer with neither a result nor an error', () => {
   // It is no JSON-RPC response: the SDK client dropped it, and the call waited for its timeout.
   it('fails prompts/get, resources/read and tools/call at once, naming the server', async () => {
-    const curated = await curate(rawServer((id) => ({ jsonrpc: '2.0', id })), { name: 'raw', logger: quiet as never });
-    cleanups.push(() => curated.close());
-    const client = await inMemoryClient((t) => curated.connect(t), { name: 'upstream-errors', cleanups });
-    for (const request of [() => client.getPrompt({ name: 'brief' }, { timeout: 5_000 }), () => client.readResource({ uri: 'note://1' }, { timeout: 5_000 })]) {
-      const failure = await request().then(
-        () => undefined,
-        (caught: unknown) => caught as { code: number; message: string },
-      );
-      expect(failure?.code).toBe(-32603);
-      expect(failure?.message).toMatch(/upstream "raw" answered with neither a result nor an error/);
-    }
+    const client = await clientOf((id) => ({ jsonrpc: '2.0', id }));
+    await expectBothFail(client, /upstream "raw" answered with neither a result nor an error/);
     const called = await client.callTool({ name: 'tool', arguments: {} }, undefined, { timeout: 5_000 });
     expect(called.isError).toBe(true);
     expect(JSON.stringify(called.content)).toMatch(/neither a result nor an error/);
