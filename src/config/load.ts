@@ -8,6 +8,7 @@ import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
 import { configSchema, type RcConfig } from './schema.js';
 import { keysAt } from './schema-keys.js';
+import { looksSecret } from './secrets.js';
 
 /** Where cosmiconfig looks, in order, in each folder from the working directory up to the project root. */
 const CONFIG_SEARCH_PLACES = [
@@ -106,6 +107,16 @@ function protoKeyPath(value: unknown, at: readonly string[], seen = new WeakSet<
 const SHOWN_KEY = 80;
 
 /**
+ * A key as a config error shows it: cut to SHOWN_KEY characters, and never a key that looks like a
+ * credential (a token pasted where a key goes, `"env": {"ghp_…": …}`): config errors reach
+ * terminals and CI logs, so such a key is described, not quoted.
+ */
+function shownKey(key: string): string {
+  if (looksSecret(key)) return `<a ${key.length}-character key that looks like a secret, not shown>`;
+  return key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key;
+}
+
+/**
  * Validates a config object against the rc schema.
  *
  * @throws ConfigError whose message lists each problem with its key path.
@@ -122,8 +133,8 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
     if (issue.code === 'unrecognized_keys') (issue as { message: string }).message = unknownKeysMessage(issue.keys, issue.path, file);
     // A bad name (a record's key) says what a name must be, not zod's "Invalid key in record".
     if (issue.code === 'invalid_key') (issue as { message: string }).message = `invalid name: ${issue.issues.map((inner) => inner.message).join('; ')}`;
-    // A key path names each key whole: an rc key of a megabyte would make the error as long.
-    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' && key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key));
+    // A key path names each key whole (an rc key of a megabyte would make the error as long), and may hold a pasted secret.
+    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' ? shownKey(key) : key));
   }
   throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
 }
@@ -138,7 +149,7 @@ function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyK
     .map((key) => {
       if (at.length === 0 && key === 'mcpServers')
         return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with \`lazytools init --from ${file ?? 'FILE'}\``;
-      return `Unrecognized key: "${key}".${didYouMean(key, known)}`;
+      return looksSecret(key) ? `Unrecognized key: ${shownKey(key)}.` : `Unrecognized key: "${shownKey(key)}".${didYouMean(key, known)}`;
     })
     .join('; ');
 }
