@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,6 +7,7 @@ import { cosmiconfig, defaultLoaders, defaultLoadersSync, type Loader } from 'co
 import { z } from 'zod';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
+import { jsonFileRefusal, type FileBound } from '../util/json.js';
 import { configSchema, type RcConfig } from './schema.js';
 import { keysAt } from './schema-keys.js';
 import { looksSecret } from './secrets.js';
@@ -24,6 +26,16 @@ const CONFIG_SEARCH_PLACES = [
   'lazytools.config.mjs',
   'lazytools.config.ts',
 ];
+
+/**
+ * Largest rc file lazytools reads. A hand-written rc is a few KiB (the full example, under 10);
+ * cosmiconfig reads a file whole and then parses it (a document takes several times its size
+ * again), and `serve --watch` reads it on every change: an rc of hundreds of MB (a log redirected
+ * into it, a link to a big file) would exhaust the gateway's memory instead of being refused.
+ */
+export const MAX_RC_BYTES = 4 * 1024 * 1024;
+
+const RC_FILE: FileBound = { max: MAX_RC_BYTES, kind: 'an rc file (a hand-written rc is a few KiB)' };
 
 /** A validated rc file and where it came from (`file` is undefined when none was found). */
 export interface LoadedConfig {
@@ -50,6 +62,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   let result;
   const cwd = options.cwd ?? process.cwd();
   const explicit = options.file === undefined ? undefined : path.resolve(cwd, options.file);
+  await refuseLargeRc(explicit, cwd);
   try {
     // Inside the try: cosmiconfig reads package.json for its own meta-config when it is created.
     const explorer = cosmiconfig('lazytools', {
@@ -69,6 +82,41 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   } catch (error) {
     // A JS or TS rc's value is code: a getter or proxy that throws while it is read.
     throw asConfigError(error, result.filepath);
+  }
+}
+
+/**
+ * Refuses, before cosmiconfig reads it whole, an rc over MAX_RC_BYTES or that is no regular file
+ * (a link to `/dev/zero` would read for ever): the `--config` file (what `serve --watch` reloads),
+ * else the files the search would read, in its order (folders up to the project root), up to the
+ * first non-empty one. `package.json` is the project's, not checked. A non-empty file the search
+ * then finds empty (`module.exports = undefined`) lets it read on unchecked: rare and operator-made.
+ */
+async function refuseLargeRc(explicit: string | undefined, cwd: string): Promise<void> {
+  if (explicit !== undefined) {
+    await checkRcFile(explicit);
+    return;
+  }
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    for (const place of CONFIG_SEARCH_PLACES) if (place !== 'package.json' && (await checkRcFile(path.join(dir, place)))) return;
+    if ((await statOf(path.join(dir, 'package.json'))) || (await statOf(path.join(dir, 'package.yaml'))) || path.dirname(dir) === dir) return;
+  }
+}
+
+/** A ConfigError naming `file` when it is too large or not a regular file; true when it is a non-empty rc. Missing files and folders are cosmiconfig's to report or skip. */
+async function checkRcFile(file: string): Promise<boolean> {
+  const info = await statOf(file);
+  if (!info || info.isDirectory()) return false;
+  const refused = jsonFileRefusal(info, RC_FILE);
+  if (refused) throw new ConfigError(refused, file);
+  return info.size > 0;
+}
+
+async function statOf(file: string): Promise<Stats | undefined> {
+  try {
+    return await stat(file);
+  } catch {
+    return undefined;
   }
 }
 
