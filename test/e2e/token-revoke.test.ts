@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { Agent, request, type IncomingMessage, type Server } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it, vi } from 'vitest';
-import { ACCEPT, modernMeta, rawListen, rcProject, serveHttpGateway, serverEntry } from '../harness/index.js';
+import { ACCEPT, FIXTURES, modernMeta, rawListen, rcProject, serveHttpGateway, serverEntry } from '../harness/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -141,4 +141,56 @@ describe('a request whose body comes in across a reload that revokes its token i
       }
     }, 60_000);
   }
+});
+
+/** An rc whose `ask` mode holds a tool that asks its client (an input round on 2026-07-28), with tokens `t` and `u`. */
+const askRc = (tModes: readonly string[]) => ({
+  servers: { kitchen: { command: process.execPath, args: [FIXTURES.kitchenSink, '--legacy-only'] } },
+  groups: { asks: { tools: ['test_elicitation'] }, plain: { tools: ['test_simple_text'] } },
+  modes: { ask: { description: 'Asks its user', groups: ['asks'] }, plain: { description: 'Plain text', groups: ['plain'] } },
+  defaultMode: 'plain',
+  auth: { tokens: { t: { sha256: sha256('t-token'), modes: tModes }, u: { sha256: sha256('u-token'), modes: ['ask'] } } },
+});
+
+interface Answer {
+  result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown>; content?: Array<{ text?: string }> };
+  error?: { message: string };
+}
+
+/** A 2026-07-28 tools/call of test_elicitation with `token` (`retry`: a round's requestState and answers). */
+function askCall(port: number, token: string, retry: Record<string, unknown> = {}): Promise<Answer> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'who?' }, _meta: modernMeta({ elicitation: {} }), ...retry } });
+  const headers = { 'content-type': 'application/json', accept: ACCEPT, ...bearer(token), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'test_elicitation' };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, agent }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve(JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}')) as Answer));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('a reload that changes a token\'s modes leaves its open 2026-07-28 input rounds to no one', () => {
+  it('a retry cannot resume a call begun under the old modes; another token\'s round resumes', async () => {
+    const { file } = rcProject(askRc(['ask']));
+    const served = await serveHttpGateway(file, { watch: true });
+    const port = Number(new URL(served.http!.url).port);
+    try {
+      const [asked, control] = [await askCall(port, 't-token'), await askCall(port, 'u-token')];
+      expect([asked.result?.resultType, control.result?.resultType]).toEqual(['input_required', 'input_required']);
+      writeFileSync(file, JSON.stringify(askRc(['plain'])));
+      await vi.waitFor(() => expect(served.gateway.config.tokens.find((grant) => grant.label === 't')?.modes).toEqual(['plain']), { timeout: 10_000, interval: 20 });
+      // test_elicitation is no longer t's to call, afresh or through the round it had open.
+      expect((await askCall(port, 't-token')).result?.content?.[0]?.text).toContain('Unknown tool "test_elicitation"');
+      const answers = (round: Answer) => ({ requestState: round.result?.requestState, inputResponses: Object.fromEntries(Object.keys(round.result?.inputRequests ?? {}).map((key) => [key, { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }])) });
+      const resumed = await askCall(port, 't-token', answers(asked));
+      expect(resumed.error?.message).toBe('Invalid or expired requestState');
+      expect(JSON.stringify(resumed)).not.toContain('ada@example.com');
+      expect((await askCall(port, 'u-token', answers(control))).result?.content?.[0]?.text).toContain('User response: action=accept');
+    } finally {
+      await served.close();
+    }
+  }, 60_000);
 });
