@@ -11,7 +11,7 @@ import type { ModernRequest } from './request.js';
  * (an upstream may ask the client something: a 2025 upstream's request becomes an input_required
  * round and the client's retry, carrying lazytools' requestState, resumes the waiting call), and
  * failed as a whole with -32021 when an upstream needed a client capability the request did not
- * declare. Rounds are bound to the bearer token's label and to `subject` (`tools/call <name>`,
+ * declare. Rounds are bound to the bearer token (roundOwner) and to `subject` (`tools/call <name>`,
  * `prompts/get <name>`, `resources/read <uri>`).
  */
 export async function runModern<R>(caller: ModernRequest, ctx: ServerContext, subject: string | undefined, work: (call: CallContext) => Promise<R>): Promise<unknown> {
@@ -36,9 +36,9 @@ function withInputRounds<R>(caller: ModernRequest, ctx: ServerContext, subject: 
   const rounds = caller.hub.inputRounds;
   // The call outlives the request that started it (its answer may be a round): it runs on the
   // round's own signal, which the requests waiting on it can cancel.
-  if (isRoundState(state)) return rounds.resume(caller.route.tokenLabel, subject, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
+  if (isRoundState(state)) return rounds.resume(roundOwner(caller.route), subject, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
   return rounds.begin(
-    caller.route.tokenLabel,
+    roundOwner(caller.route),
     subject,
     (asker, signal) => {
       caller.asker = asker;
@@ -46,6 +46,15 @@ function withInputRounds<R>(caller: ModernRequest, ctx: ServerContext, subject: 
     },
     ctx.mcpReq.signal,
   );
+}
+
+/**
+ * Whose a round is: the bearer token's label and modes (undefined without a token). A reload that
+ * gives the token other modes leaves its open rounds to no one: a retry resumed a call begun under
+ * the old modes, returning the result of a tool the token may no longer call.
+ */
+function roundOwner(route: ModernRequest['route']): string | undefined {
+  return route.tokenLabel === undefined ? undefined : JSON.stringify([route.tokenLabel, route.tokenModes ?? []]);
 }
 
 /**

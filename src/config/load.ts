@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,8 +7,10 @@ import { cosmiconfig, defaultLoaders, defaultLoadersSync, type Loader } from 'co
 import { z } from 'zod';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
+import { jsonFileRefusal, type FileBound } from '../util/json.js';
 import { configSchema, type RcConfig } from './schema.js';
 import { keysAt } from './schema-keys.js';
+import { looksSecret } from './secrets.js';
 
 /** Where cosmiconfig looks, in order, in each folder from the working directory up to the project root. */
 const CONFIG_SEARCH_PLACES = [
@@ -23,6 +26,16 @@ const CONFIG_SEARCH_PLACES = [
   'lazytools.config.mjs',
   'lazytools.config.ts',
 ];
+
+/**
+ * Largest rc file lazytools reads. A hand-written rc is a few KiB (the full example, under 10);
+ * cosmiconfig reads a file whole and then parses it (a document takes several times its size
+ * again), and `serve --watch` reads it on every change: an rc of hundreds of MB (a log redirected
+ * into it, a link to a big file) would exhaust the gateway's memory instead of being refused.
+ */
+export const MAX_RC_BYTES = 4 * 1024 * 1024;
+
+const RC_FILE: FileBound = { max: MAX_RC_BYTES, kind: 'an rc file (a hand-written rc is a few KiB)' };
 
 /** A validated rc file and where it came from (`file` is undefined when none was found). */
 export interface LoadedConfig {
@@ -49,6 +62,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   let result;
   const cwd = options.cwd ?? process.cwd();
   const explicit = options.file === undefined ? undefined : path.resolve(cwd, options.file);
+  await refuseLargeRc(explicit, cwd);
   try {
     // Inside the try: cosmiconfig reads package.json for its own meta-config when it is created.
     const explorer = cosmiconfig('lazytools', {
@@ -68,6 +82,41 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   } catch (error) {
     // A JS or TS rc's value is code: a getter or proxy that throws while it is read.
     throw asConfigError(error, result.filepath);
+  }
+}
+
+/**
+ * Refuses, before cosmiconfig reads it whole, an rc over MAX_RC_BYTES or that is no regular file
+ * (a link to `/dev/zero` would read for ever): the `--config` file (what `serve --watch` reloads),
+ * else the files the search would read, in its order (folders up to the project root), up to the
+ * first non-empty one. `package.json` is the project's, not checked. A non-empty file the search
+ * then finds empty (`module.exports = undefined`) lets it read on unchecked: rare and operator-made.
+ */
+async function refuseLargeRc(explicit: string | undefined, cwd: string): Promise<void> {
+  if (explicit !== undefined) {
+    await checkRcFile(explicit);
+    return;
+  }
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    for (const place of CONFIG_SEARCH_PLACES) if (place !== 'package.json' && (await checkRcFile(path.join(dir, place)))) return;
+    if ((await statOf(path.join(dir, 'package.json'))) || (await statOf(path.join(dir, 'package.yaml'))) || path.dirname(dir) === dir) return;
+  }
+}
+
+/** A ConfigError naming `file` when it is too large or not a regular file; true when it is a non-empty rc. Missing files and folders are cosmiconfig's to report or skip. */
+async function checkRcFile(file: string): Promise<boolean> {
+  const info = await statOf(file);
+  if (!info || info.isDirectory()) return false;
+  const refused = jsonFileRefusal(info, RC_FILE);
+  if (refused) throw new ConfigError(refused, file);
+  return info.size > 0;
+}
+
+async function statOf(file: string): Promise<Stats | undefined> {
+  try {
+    return await stat(file);
+  } catch {
+    return undefined;
   }
 }
 
@@ -106,6 +155,16 @@ function protoKeyPath(value: unknown, at: readonly string[], seen = new WeakSet<
 const SHOWN_KEY = 80;
 
 /**
+ * A key as a config error shows it: cut to SHOWN_KEY characters, and never a key that looks like a
+ * credential (a token pasted where a key goes, `"env": {"ghp_…": …}`): config errors reach
+ * terminals and CI logs, so such a key is described, not quoted.
+ */
+function shownKey(key: string): string {
+  if (looksSecret(key)) return `<a ${key.length}-character key that looks like a secret, not shown>`;
+  return key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key;
+}
+
+/**
  * Validates a config object against the rc schema.
  *
  * @throws ConfigError whose message lists each problem with its key path.
@@ -122,8 +181,8 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
     if (issue.code === 'unrecognized_keys') (issue as { message: string }).message = unknownKeysMessage(issue.keys, issue.path, file);
     // A bad name (a record's key) says what a name must be, not zod's "Invalid key in record".
     if (issue.code === 'invalid_key') (issue as { message: string }).message = `invalid name: ${issue.issues.map((inner) => inner.message).join('; ')}`;
-    // A key path names each key whole: an rc key of a megabyte would make the error as long.
-    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' && key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key));
+    // A key path names each key whole (an rc key of a megabyte would make the error as long), and may hold a pasted secret.
+    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' ? shownKey(key) : key));
   }
   throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
 }
@@ -138,7 +197,7 @@ function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyK
     .map((key) => {
       if (at.length === 0 && key === 'mcpServers')
         return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with \`lazytools init --from ${file ?? 'FILE'}\``;
-      return `Unrecognized key: "${key}".${didYouMean(key, known)}`;
+      return looksSecret(key) ? `Unrecognized key: ${shownKey(key)}.` : `Unrecognized key: "${shownKey(key)}".${didYouMean(key, known)}`;
     })
     .join('; ');
 }

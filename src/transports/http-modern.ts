@@ -10,6 +10,7 @@ import { outsideText } from '../util/redact.js';
 import { watchListChanges } from '../handlers/list-changes.js';
 import { variantHintsOf } from '../callers/variants.js';
 import { groupsOnHttpStream } from './groups-listen.js';
+import { revoked } from './http-grants.js';
 
 /** The AuthInfo `extra` key the route rides under to the per-request server factory (the SDK passes it through). */
 const ROUTE_KEY = 'lazytoolsRoute';
@@ -30,8 +31,11 @@ export const MAX_MIRRORED_PARAM = 8 * 1024;
 
 /** The 2026-07-28 leg of the HTTP front. */
 export interface ModernHttp {
-  /** Serves one modern-classified POST (already read and parsed: its body and size in bytes) for its route. */
-  handle(req: IncomingMessage, res: ServerResponse, read: { body: unknown; bytes: number }, route: Route): Promise<void>;
+  /**
+   * Serves one modern-classified POST (already read and parsed: its body and size in bytes) for its
+   * route; `grant` is the grantKey of its token, what a reload may revoke (http-grants).
+   */
+  handle(req: IncomingMessage, res: ServerResponse, read: { body: unknown; bytes: number }, route: Route, grant: string | undefined): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,13 +44,22 @@ export interface ModernHttp {
  * rejected: the legacy front keeps its sessions): a fresh server per request from
  * createModernServer, the SDK's envelope validation and `subscriptions/listen` streams, which hear
  * list changes from the gateway (watchListChanges). No per-client state lives here between
- * requests: what a request needs travels with it (path, token, variant).
+ * requests: what a request needs travels with it (path, token, variant). Only listen streams
+ * outlive their request: a reload that revokes their token (`sharedToken`: serve's `--token`)
+ * closes them.
  */
-export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; maxListenPerToken?: number | undefined }): ModernHttp {
+export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; maxListenPerToken?: number | undefined; sharedToken?: string | undefined }): ModernHttp {
   const maxListen = options.maxListenPerToken ?? MAX_LISTEN_PER_TOKEN;
   const bus = new InMemoryServerEventBus();
   // Open subscriptions/listen streams per bearer token: the SDK holds 1,024 in all.
   const listening = new Shares<string>();
+  // Open listen streams and the grant (http-grants) each was opened with. Closed on the reload that
+  // revokes it, before that reload's list changes are announced (this listener is added first).
+  const streams = new Map<ServerResponse, { grant: string | undefined }>();
+  const revoke = (kind: string) => {
+    if (kind === 'tools') for (const [res] of revoked(streams, gateway.config, options.sharedToken)) res.destroy();
+  };
+  gateway.listChangeListeners.add(revoke);
   const handler = createMcpHandler(
     (ctx) => {
       const route = (ctx.authInfo?.extra?.[ROUTE_KEY] ?? {}) as Route;
@@ -62,7 +75,7 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
   const node = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
   const changes = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
   return {
-    async handle(req, res, { body, bytes }, route) {
+    async handle(req, res, { body, bytes }, route, grant) {
       const label = route.tokenLabel;
       const listen = (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
       const params = (body as { params?: { name?: unknown; uri?: unknown } } | undefined)?.params;
@@ -80,7 +93,11 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
         );
         return;
       }
-      if (listen) changes.listenerOpens();
+      if (listen) {
+        changes.listenerOpens();
+        streams.set(res, { grant });
+        res.once('close', () => streams.delete(res));
+      }
       if (label !== undefined && listen) {
         if (!listening.take(label, maxListen)) {
           res.writeHead(503, { 'content-type': 'application/json' }).end(
@@ -98,6 +115,7 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
       await node(req, res, body);
     },
     async close() {
+      gateway.listChangeListeners.delete(revoke);
       changes.stop();
       await handler.close();
     },

@@ -16,7 +16,7 @@ import { isListen, operatorRequest, waitsForStart, type Metrics } from './http-o
 import { classifyEra } from '../protocol/era.js';
 import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
 import { BoundedHttpTransport, unreadBound } from './http-unread.js';
-import { grantKey, revokedSessions } from './http-grants.js';
+import { grantKey, heldBy, revoked, stillAdmitted } from './http-grants.js';
 
 export interface HttpOptions {
   host?: string | undefined;
@@ -105,7 +105,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
   const perAddress = options.maxConnectionsPerAddress ?? 256;
   // One token's listen streams fill at most half of one address's connections.
   const maxListenPerToken = options.maxListenPerToken ?? Math.min(MAX_LISTEN_PER_TOKEN, Math.max(1, Math.floor(perAddress / 2)));
-  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody, maxListenPerToken });
+  const modern = createModernHttp(gateway, { maxBodyBytes: maxBody, maxListenPerToken, sharedToken: options.token });
 
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
@@ -176,6 +176,11 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
       // timeouts), so a first list is whole; the handshake is answered at once.
       const starting = gateway.ready();
       if (starting && waitsForStart(body)) await starting;
+      // A reload while it came in may have revoked its token: not served with the old access (http-grants).
+      if (!stillAdmitted(grantKey(grant), gateway.config, options.token)) {
+        res.setHeader('WWW-Authenticate', 'Bearer');
+        return refuse(res, 401, "Unauthorized: the gateway's tokens changed while this request came in: send it again");
+      }
       // A shutdown lets this answer finish first (a listen stream is not an answer to wait for).
       if (!isListen(body)) {
         inFlight++;
@@ -192,14 +197,14 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     const callerRoute: Route = { ...baseRoute, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
-    if (req.method === 'POST' && classifyEra(body, req.headers) !== 'legacy') return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 });
+    if (req.method === 'POST' && classifyEra(body, req.headers) !== 'legacy') return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 }, grantKey(grant));
     if (req.method !== 'POST' || !isInitialize(body))
       return refuse(res, 400, 'Bad Request: no valid session ID; the first request must be initialize');
 
     if (sessions.size + opening >= maxSessions)
       return refuse(res, 503, `Too many sessions (${maxSessions} open): close idle sessions or raise --max-sessions`);
     // One token may hold at most half the sessions, so another token always finds room.
-    if (grant && tokenSessions(grantKey(grant)) >= Math.ceil(maxSessions / 2))
+    if (grant && heldBy(sessions, grantKey(grant)) >= Math.ceil(maxSessions / 2))
       return refuse(res, 503, `Too many sessions for this token (${Math.ceil(maxSessions / 2)} open): close idle sessions`);
     // The session's scope (focus/scope): the endpoint's mode narrowed by the token's modes. A
     // token of one mode fixes the session there; of several, it switches among them.
@@ -208,6 +213,8 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         const entry: HttpSession = { session, transport, grant: grantKey(grant), path: url.pathname, lastSeen: Date.now(), active: 0 };
+        // Revoked by a reload while it initialized (the sweep below missed it): never registered, closed below.
+        if (!stillAdmitted(entry.grant, gateway.config, options.token)) return;
         busy(entry, res);
         sessions.set(id, entry);
       },
@@ -221,15 +228,9 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
       await transport.handleRequest(req, res, body);
     } finally {
       opening--;
-      // The SDK refused the initialize (Accept, Content-Type, batch...): no session came to be.
-      if (transport.sessionId === undefined) await session.close();
+      // The SDK refused the initialize (Accept, Content-Type, batch...), or a reload revoked its token: no session is kept.
+      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await session.close();
     }
-  }
-
-  function tokenSessions(key: string | undefined): number {
-    let count = 0;
-    for (const entry of sessions.values()) if (entry.grant === key) count++;
-    return count;
   }
 
   const sweep = setInterval(() => {
@@ -244,7 +245,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
   sweep.unref();
   // A reload (serve --watch) that takes a session's access away ends it (http-grants).
   const revoke = (kind: string) => {
-    if (kind === 'tools') for (const [, entry] of revokedSessions(sessions, gateway.config, options.token)) void entry.session.close();
+    if (kind === 'tools') for (const [, entry] of revoked(sessions, gateway.config, options.token)) void entry.session.close();
   };
   gateway.listChangeListeners.add(revoke);
 

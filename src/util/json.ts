@@ -24,12 +24,23 @@ export interface JsonOptions {
  */
 export const MAX_JSON_FILE_BYTES = 256 * 1024 * 1024;
 
-const TOO_LARGE = `over ${MAX_JSON_FILE_BYTES / 1024 / 1024} MiB: too large to be a lazytools JSON file`;
+/** What a file lazytools reads whole must be: at most `max` bytes, and what it is called in a refusal. */
+export interface FileBound {
+  max: number;
+  kind: string;
+}
 
-/** Why a file of these facts (fs.Stats) is not read as JSON (not a regular file, or too large), or undefined. */
-export function jsonFileRefusal(info: { isFile(): boolean; size: number }): string | undefined {
-  if (!info.isFile()) return 'not a regular file (a device, FIFO, socket or folder): expected a JSON file';
-  return info.size > MAX_JSON_FILE_BYTES ? TOO_LARGE : undefined;
+const JSON_FILE: FileBound = { max: MAX_JSON_FILE_BYTES, kind: 'a lazytools JSON file' };
+
+const tooLarge = (bound: FileBound) => `over ${bound.max / 1024 / 1024} MiB: too large to be ${bound.kind}`;
+
+/**
+ * Why a file of these facts (fs.Stats) is not read whole (not a regular file, or too large), or
+ * undefined: by default as a JSON file; `bound` for other files (an rc).
+ */
+export function jsonFileRefusal(info: { isFile(): boolean; size: number }, bound: FileBound = JSON_FILE): string | undefined {
+  if (!info.isFile()) return `not a regular file (a device, FIFO, socket or folder): expected ${bound === JSON_FILE ? 'a JSON file' : bound.kind}`;
+  return info.size > bound.max ? tooLarge(bound) : undefined;
 }
 
 /**
@@ -46,7 +57,7 @@ export async function readBytes(file: string): Promise<Buffer> {
     if (refused) throw new ConfigError(refused, file);
     const bytes = await handle.readFile();
     // It may have grown since the stat.
-    if (bytes.length > MAX_JSON_FILE_BYTES) throw new ConfigError(TOO_LARGE, file);
+    if (bytes.length > MAX_JSON_FILE_BYTES) throw new ConfigError(tooLarge(JSON_FILE), file);
     return bytes;
   } catch (error) {
     if (error instanceof ConfigError) throw error;

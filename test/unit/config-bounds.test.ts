@@ -1,10 +1,12 @@
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
-import { loadConfig } from '../../src/config/load.js';
+import { loadConfig, MAX_RC_BYTES } from '../../src/config/load.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempTree } from '../harness/index.js';
 
-/** Bounds and lookups in config loading: a YAML anchor bomb, inherited names. */
+/** Bounds and lookups in config loading: a YAML anchor bomb, inherited names, the rc file's size. */
 
 function anchorBomb(levels: number): string {
   const lines = ['tools:', '  "memory:read_graph":', '    examples:', '      - a: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
@@ -35,5 +37,51 @@ describe('${VAR} reads only real environment variables', () => {
   it('${toString} is an unset variable, not Object.prototype.toString', () => {
     expect(() => interpolate('${toString}', {}, 'servers.x.env.A')).toThrow(/environment variable toString is not set/);
     expect(() => interpolate('${constructor}', {}, 'servers.x.env.A')).toThrow(ConfigError);
+  });
+});
+
+/** loadConfig's ConfigError message (it must fail). */
+async function loadError(options: Parameters<typeof loadConfig>[0]): Promise<string> {
+  const error = await loadConfig(options).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as Error).message;
+}
+
+describe('an rc file is read only when it is a regular file of at most 4 MiB', () => {
+  const valid = JSON.stringify({ defaultMode: 'development' });
+  // The file's rc padded with whitespace to `size` bytes: still valid (the old loader applied it).
+  const pad = (file: string, size = MAX_RC_BYTES + 1) => {
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text + ' '.repeat(size - Buffer.byteLength(text)));
+  };
+
+  it('an oversize --config file, or one the search finds, is a config error naming the file, read nowhere', async () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': valid, 'other.yaml': 'defaultMode: development\n' });
+    for (const name of ['.lazytoolsrc.json', 'other.yaml']) pad(path.join(dir, name));
+    expect(MAX_RC_BYTES).toBe(4 * 1024 * 1024);
+    expect(await loadError({ cwd: dir, file: 'other.yaml' })).toBe(`${path.join(dir, 'other.yaml')}: over 4 MiB: too large to be an rc file (a hand-written rc is a few KiB)`);
+    expect(await loadError({ cwd: dir })).toBe(`${path.join(dir, '.lazytoolsrc.json')}: over 4 MiB: too large to be an rc file (a hand-written rc is a few KiB)`);
+  });
+
+  it('the search reads its files in order: an oversize file after the one it takes is not refused', async () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': valid, '.lazytoolsrc.yaml': 'defaultMode: development\n' });
+    pad(path.join(dir, '.lazytoolsrc.yaml'));
+    const { config, file } = await loadConfig({ cwd: dir });
+    expect(file).toBe(path.join(dir, '.lazytoolsrc.json'));
+    expect(config.defaultMode).toBe('development');
+    // An rc of exactly the bound loads.
+    pad(path.join(dir, '.lazytoolsrc.json'), MAX_RC_BYTES);
+    expect((await loadConfig({ cwd: dir })).config.defaultMode).toBe('development');
+  });
+
+  it('an rc that is a link to a device is refused, not read (a link to /dev/zero reads for ever)', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    symlinkSync('/dev/null', path.join(dir, '.lazytoolsrc.json'));
+    const expected = `${path.join(dir, '.lazytoolsrc.json')}: not a regular file (a device, FIFO, socket or folder): expected an rc file (a hand-written rc is a few KiB)`;
+    expect(await loadError({ cwd: dir })).toBe(expected);
+    expect(await loadError({ cwd: dir, file: '.lazytoolsrc.json' })).toBe(expected);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
@@ -64,6 +65,23 @@ describe('config errors', () => {
     const fine = loadPresets(tempTree({ 'fine.json': mode, 'toString.json': mode }));
     expect(Object.keys(fine.modes)).toEqual(['fine', 'toString']);
     expect(Object.getPrototypeOf(fine.modes)).toBeNull();
+  });
+
+  it('never quotes a key that looks like a secret (a token pasted as a key), in the message or the key path', () => {
+    // A GitHub token shape (made here, never committed) and a prefix-less random API key.
+    for (const secret of [`ghp_${randomBytes(18).toString('hex')}`, 'Zq7vK2mX9pL4wR8tY3nB6cH1jF5dG0sA']) {
+      const cases = [{ [secret]: 1 }, { policy: { [secret]: true } }, { servers: { a: { command: 'node', [secret]: 'x' } } }, { servers: { a: { command: 'node', env: { [secret]: 5 } } } }];
+      for (const rc of cases) {
+        const message = error(rc);
+        expect(message).not.toContain(secret);
+        expect(message).not.toContain(secret.slice(0, 12));
+        expect(message).toContain(`<a ${secret.length}-character key that looks like a secret, not shown>`);
+      }
+      // The path around it stays useful.
+      expect(error({ servers: { a: { command: 'node', env: { [secret]: 5 } } } })).toMatch(/→ at servers\.a\.env/);
+    }
+    // Ordinary keys are still quoted, with their suggestion.
+    expect(error({ servers: { a: { comand: 'x' } } })).toContain('Unrecognized key: "comand". Did you mean "command"?');
   });
 
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
