@@ -2,7 +2,6 @@ import { isSpecType, specTypeSchemas } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from './types.js';
 import { capText, definitionTooBig } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
-import { CONTROL_CHARACTERS } from './text.js';
 
 /**
  * Longest tool name taken from an upstream. MCP names are short (the spec suggests at most 128
@@ -11,6 +10,25 @@ import { CONTROL_CHARACTERS } from './text.js';
 export const MAX_TOOL_NAME = 256;
 /** Longest tool description passed on; longer ones are cut with a note (the real maximum seen is ~35 K). */
 export const MAX_TOOL_DESCRIPTION = 16 * 1024;
+
+/**
+ * Characters a tool name may not hold: controls, line separators, format characters (zero-width
+ * space and joiners, word joiner, BOM, bidirectional marks and overrides, tag characters),
+ * other default-ignorable code points (variation selectors, Hangul fillers) and spaces other than
+ * U+0020. A person or a model cannot see them, so `read\u200bfile` from one server would look
+ * like another's `read_file`, or an upstream's `focus_mode\u2060` like lazytools' own tool, and
+ * neither would be prefixed (catalog.ts compares names as strings). Printed raw, controls are
+ * also terminal escapes.
+ */
+const UNSEEN_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+
+/** `name` with every character of UNSEEN_IN_NAMES shown as its `\\u` escape, so a warning names the tool visibly. */
+function escapedName(name: string): string {
+  return name.replace(UNSEEN_IN_NAMES, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
 
 /**
  * The upstream tools lazytools takes, in order: each tool whose name is over MAX_TOOL_NAME or
@@ -22,11 +40,11 @@ export function admitTools(tools: readonly ToolDefinition[], warn: (message: str
   const out: ToolDefinition[] = [];
   for (const tool of tools) {
     if (tool.name.length > MAX_TOOL_NAME) {
-      warn(`tool "${tool.name.slice(0, 60).replace(CONTROL_CHARACTERS, '?')}…" left out: its name has ${tool.name.length} characters (at most ${MAX_TOOL_NAME})`);
+      warn(`tool "${escapedName(tool.name.slice(0, 60))}…" left out: its name has ${tool.name.length} characters (at most ${MAX_TOOL_NAME})`);
       continue;
     }
-    if (tool.name.search(CONTROL_CHARACTERS) >= 0) {
-      warn(`tool "${tool.name.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" left out: its name has control or bidirectional-override characters`);
+    if (tool.name.search(UNSEEN_IN_NAMES) >= 0) {
+      warn(`tool "${escapedName(tool.name)}" left out: its name has control, invisible or bidirectional-override characters (shown escaped)`);
       continue;
     }
     // Measured as it is passed on: a long description is cut, never a reason to leave the tool out.
