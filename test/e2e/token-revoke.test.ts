@@ -194,3 +194,59 @@ describe('a reload that changes a token\'s modes leaves its open 2026-07-28 inpu
     }
   }, 60_000);
 });
+
+/** A raw 2025 session opened with `token`: initialized, its tools listed once, its GET stream open (what it heard, and when it ended). */
+async function rawSession(port: number, token: string): Promise<{ text: () => string; ended: Promise<void>; close: () => void }> {
+  const post = (body: unknown, session?: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const headers = { 'content-type': 'application/json', accept: ACCEPT, ...bearer(token), ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}) };
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, agent }, (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.headers['mcp-session-id'] as string | undefined));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
+  const session = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } } });
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+  await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
+  return new Promise((resolve, reject) => {
+    const headers = { accept: 'text/event-stream', ...bearer(token), 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' };
+    const req = request({ host: '127.0.0.1', port, method: 'GET', path: '/mcp', headers, agent }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('error', () => {});
+      const ended = new Promise<void>((done) => res.once('close', () => done()));
+      resolve({ text: () => text, ended, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a reload that revokes a token tells its 2025 sessions nothing', () => {
+  it('the revoked session\'s GET stream ends without the list_changed the kept session hears', async () => {
+    const both = ['notes', 'audit'];
+    const { file } = rcProject(rc({ notes: { ...notes, modes: both }, other: { ...other, modes: both } }));
+    const served = await serveHttpGateway(file, { watch: true });
+    const port = Number(new URL(served.http!.url).port);
+    const gone = await rawSession(port, 'notes-token');
+    const kept = await rawSession(port, 'other-token');
+    try {
+      expect(served.http!.sessions.size).toBe(2);
+      const sent = served.gateway.listChangedSent;
+      // The edit changes a mode's description: focus_mode's definition, so every session's list, changes.
+      writeFileSync(file, JSON.stringify(rc({ other: { ...other, modes: both } }, 'Read the knowledge graph')));
+      await vi.waitFor(() => expect(kept.text()).toContain('notifications/tools/list_changed'), { timeout: 10_000, interval: 20 });
+      await gone.ended;
+      expect(served.http!.sessions.size).toBe(1);
+      expect(gone.text()).not.toContain('list_changed');
+      // Not even sent toward it (the metric counts what was sent): only the kept session's.
+      expect(served.gateway.listChangedSent - sent).toBe(1);
+    } finally {
+      gone.close();
+      kept.close();
+      await served.close();
+    }
+  }, 60_000);
+});
