@@ -129,6 +129,21 @@ export class InputRounds<R> {
     return this.open.size;
   }
 
+  /**
+   * Ends every open round whose owner `keeps` no longer admits (a reload took its token's access
+   * away): its asks fail and its upstream call is cancelled now, instead of running until the
+   * round expires (10 minutes) for a retry that can no longer resume it.
+   */
+  abandon(keeps: (owner: string | undefined) => boolean, reason: string): void {
+    for (const [state, { round }] of [...this.open]) {
+      if (keeps(round.owner)) continue;
+      this.close(state);
+      clearTimeout(round.timer);
+      round.failAll(new Error(`lazytools: ${reason}`));
+      round.controller.abort(reason);
+    }
+  }
+
   /** Forgets an open round (answered or expired), and counts it off its token's share. */
   private close(state: string): void {
     const owner = this.open.get(state)?.round.owner;

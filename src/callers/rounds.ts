@@ -58,6 +58,16 @@ function roundOwner(route: ModernRequest['route']): string | undefined {
 }
 
 /**
+ * Which round owners (roundOwner) the rc's `tokens` still admit: a token of the same label and
+ * modes; a round begun without a token while the gateway is still `open` (no rc tokens, or
+ * serve's shared `--token`). A reload ends the others' rounds (InputRounds.abandon).
+ */
+export function roundOwners(tokens: ReadonlyArray<{ label: string; modes: readonly string[] }>, open: boolean): (owner: string | undefined) => boolean {
+  const owners = new Set(tokens.map((grant) => roundOwner({ tokenLabel: grant.label, tokenModes: grant.modes })));
+  return (owner) => (owner === undefined ? open : owners.has(owner));
+}
+
+/**
  * What goes upstream with a 2026-07-28 request beside its own params: a retry's inputResponses
  * and the upstream's requestState (the SDK lifts both out of the params its handlers see), and
  * the client's declared capabilities in the envelope, so the upstream asks only for what this

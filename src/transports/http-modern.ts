@@ -10,7 +10,8 @@ import { outsideText } from '../util/redact.js';
 import { watchListChanges } from '../handlers/list-changes.js';
 import { variantHintsOf } from '../callers/variants.js';
 import { groupsOnHttpStream } from './groups-listen.js';
-import { revoked } from './http-grants.js';
+import { revoked, stillAdmitted } from './http-grants.js';
+import { roundOwners } from '../callers/rounds.js';
 
 /** The AuthInfo `extra` key the route rides under to the per-request server factory (the SDK passes it through). */
 const ROUTE_KEY = 'lazytoolsRoute';
@@ -57,7 +58,10 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
   // revokes it, before that reload's list changes are announced (this listener is added first).
   const streams = new Map<ServerResponse, { grant: string | undefined }>();
   const revoke = (kind: string) => {
-    if (kind === 'tools') for (const [res] of revoked(streams, gateway.config, options.sharedToken)) res.destroy();
+    if (kind !== 'tools') return;
+    for (const [res] of revoked(streams, gateway.config, options.sharedToken)) res.destroy();
+    // Input rounds the token had open: their upstream calls are cancelled, not left to time out.
+    gateway.inputRounds.abandon(roundOwners(gateway.config.tokens, stillAdmitted(undefined, gateway.config, options.sharedToken)), "a reload took this call's token access away");
   };
   gateway.listChangeListeners.add(revoke);
   const handler = createMcpHandler(

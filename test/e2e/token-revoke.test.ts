@@ -195,6 +195,32 @@ describe('a reload that changes a token\'s modes leaves its open 2026-07-28 inpu
   }, 60_000);
 });
 
+describe('a reload that takes a token away cancels its open 2026-07-28 input rounds', () => {
+  for (const [label, tModes, after] of [
+    ['a token removed', ['ask'], { u: askRc(['ask']).auth.tokens.u }],
+    ['a token whose modes changed', ['ask'], askRc(['plain']).auth.tokens],
+  ] as const) {
+    it(`${label}: its round (and the upstream call) ends at once; another token's round resumes`, async () => {
+      const { file } = rcProject(askRc(tModes));
+      const served = await serveHttpGateway(file, { watch: true });
+      const port = Number(new URL(served.http!.url).port);
+      try {
+        const [asked, control] = [await askCall(port, 't-token'), await askCall(port, 'u-token')];
+        expect([asked.result?.resultType, control.result?.resultType]).toEqual(['input_required', 'input_required']);
+        const kitchen = served.gateway.upstreams.get('kitchen')!;
+        expect([served.gateway.inputRounds.size, kitchen.inFlight]).toEqual([2, 2]);
+        writeFileSync(file, JSON.stringify({ ...askRc(tModes), auth: { tokens: after } }));
+        await vi.waitFor(() => expect([served.gateway.inputRounds.size, kitchen.inFlight]).toEqual([1, 1]), { timeout: 10_000, interval: 20 });
+        const answers = (round: Answer) => ({ requestState: round.result?.requestState, inputResponses: Object.fromEntries(Object.keys(round.result?.inputRequests ?? {}).map((key) => [key, { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }])) });
+        expect((await askCall(port, 'u-token', answers(control))).result?.content?.[0]?.text).toContain('User response: action=accept');
+        expect(served.gateway.inputRounds.size).toBe(0);
+      } finally {
+        await served.close();
+      }
+    }, 60_000);
+  }
+});
+
 /** A raw 2025 session opened with `token`: initialized, its tools listed once, its GET stream open (what it heard, and when it ended). */
 async function rawSession(port: number, token: string): Promise<{ text: () => string; ended: Promise<void>; close: () => void }> {
   const post = (body: unknown, session?: string) =>
