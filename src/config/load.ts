@@ -10,7 +10,7 @@ import { ConfigError } from '../util/errors.js';
 import { jsonFileRefusal, type FileBound } from '../util/json.js';
 import { configSchema, type RcConfig } from './schema.js';
 import { keysAt } from './schema-keys.js';
-import { looksSecret } from './secrets.js';
+import { looksSecret, shownName, withoutSecrets } from './secrets.js';
 
 /** Where cosmiconfig looks, in order, in each folder from the working directory up to the project root. */
 const CONFIG_SEARCH_PLACES = [
@@ -151,19 +151,6 @@ function protoKeyPath(value: unknown, at: readonly string[], seen = new WeakSet<
   return undefined;
 }
 
-/** Characters of one key a config error's key path shows. */
-const SHOWN_KEY = 80;
-
-/**
- * A key as a config error shows it: cut to SHOWN_KEY characters, and never a key that looks like a
- * credential (a token pasted where a key goes, `"env": {"ghp_…": …}`): config errors reach
- * terminals and CI logs, so such a key is described, not quoted.
- */
-function shownKey(key: string): string {
-  if (looksSecret(key)) return `<a ${key.length}-character key that looks like a secret, not shown>`;
-  return key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key;
-}
-
 /**
  * Validates a config object against the rc schema.
  *
@@ -182,7 +169,7 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
     // A bad name (a record's key) says what a name must be, not zod's "Invalid key in record".
     if (issue.code === 'invalid_key') (issue as { message: string }).message = `invalid name: ${issue.issues.map((inner) => inner.message).join('; ')}`;
     // A key path names each key whole (an rc key of a megabyte would make the error as long), and may hold a pasted secret.
-    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' ? shownKey(key) : key));
+    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' ? shownName(key, 'key') : key));
   }
   throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
 }
@@ -197,7 +184,7 @@ function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyK
     .map((key) => {
       if (at.length === 0 && key === 'mcpServers')
         return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with \`lazytools init --from ${file ?? 'FILE'}\``;
-      return looksSecret(key) ? `Unrecognized key: ${shownKey(key)}.` : `Unrecognized key: "${shownKey(key)}".${didYouMean(key, known)}`;
+      return looksSecret(key) ? `Unrecognized key: ${shownName(key, 'key')}.` : `Unrecognized key: "${shownName(key, 'key')}".${didYouMean(key, known)}`;
     })
     .join('; ');
 }
@@ -244,7 +231,7 @@ function asConfigError(error: unknown, file: string | undefined): ConfigError {
   if (err.code === 'ENOENT') return new ConfigError(`config file not found`, file ?? err.path);
   const raw = String(err.message ?? error);
   const where = err.filepath ?? /^(?:JSON|YAML) Error in (.+?):\s*$/m.exec(raw)?.[1] ?? file;
-  return new ConfigError(`could not read config: ${parseErrorText(raw)}\nFix the file, or pass --config FILE to use another one.`, where);
+  return new ConfigError(`could not read config: ${withoutSecrets(parseErrorText(raw))}\nFix the file, or pass --config FILE to use another one.`, where);
 }
 
 /**

@@ -4,6 +4,7 @@ import { dictionary, own } from '../util/own.js';
 import type { TokenizerName } from '../util/tokens.js';
 import { loadPresets, type Presets } from './presets.js';
 import type { DefinitionsSetting, EmbeddingsConfig, GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
+import { looksSecret, quotedName, shownName } from './secrets.js';
 
 /** A mode after presets, rc overrides and `extends` are folded together. */
 export interface ResolvedMode {
@@ -116,21 +117,21 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     const done = own(modes, name);
     if (done) return done;
     const mode = own(merged, name);
-    if (!mode) throw new ConfigError(`unknown mode "${name}"`, file);
-    if (resolving.has(name)) throw new ConfigError(`modes.${name}.extends: cycle (${[...resolving, name].join(' -> ')})`, file);
+    if (!mode) throw new ConfigError(`unknown mode ${quotedName(name)}`, file);
+    if (resolving.has(name)) throw new ConfigError(`modes.${shownName(name)}.extends: cycle (${[...resolving, name].map((mode) => shownName(mode)).join(' -> ')})`, file);
     // Resolution recurses along the chain: 20,000 modes each extending the next overflowed the stack.
-    if (resolving.size >= MAX_EXTENDS_DEPTH) throw new ConfigError(`modes.${[...resolving].at(-1) ?? name}.extends: a chain of more than ${MAX_EXTENDS_DEPTH} modes; expected at most ${MAX_EXTENDS_DEPTH}`, file);
+    if (resolving.size >= MAX_EXTENDS_DEPTH) throw new ConfigError(`modes.${shownName([...resolving].at(-1) ?? name)}.extends: a chain of more than ${MAX_EXTENDS_DEPTH} modes; expected at most ${MAX_EXTENDS_DEPTH}`, file);
     resolving.add(name);
     let parent: ResolvedMode | undefined;
     if (mode.extends !== undefined) {
-      if (!own(merged, mode.extends)) throw new ConfigError(`modes.${name}.extends: unknown mode "${mode.extends}"${hint(mode.extends, Object.keys(merged))}`, file);
+      if (!own(merged, mode.extends)) throw new ConfigError(`modes.${shownName(name)}.extends: unknown mode ${quotedName(mode.extends)}${hint(mode.extends, Object.keys(merged))}`, file);
       parent = resolve(mode.extends);
     }
     if (mode.groups === undefined && parent === undefined)
-      throw new ConfigError(`modes.${name}: expected "groups" (a list of group names) or "extends"`, file);
+      throw new ConfigError(`modes.${shownName(name)}: expected "groups" (a list of group names) or "extends"`, file);
     const ownGroups = mode.groups ?? [];
     ownGroups.forEach((group, index) => {
-      if (!own(groups, group)) throw new ConfigError(`modes.${name}.groups[${index}]: unknown group "${group}"${hint(group, Object.keys(groups))}`, file);
+      if (!own(groups, group)) throw new ConfigError(`modes.${shownName(name)}.groups[${index}]: unknown group ${quotedName(group)}${hint(group, Object.keys(groups))}`, file);
     });
     const resolved: ResolvedMode = {
       name,
@@ -153,23 +154,23 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
   for (const name of Object.keys(merged).sort()) resolve(name);
 
   const defaultMode = rc.defaultMode ?? DEFAULT_MODE;
-  if (!own(modes, defaultMode)) throw new ConfigError(`defaultMode: unknown mode "${defaultMode}"${hint(defaultMode, Object.keys(modes))}`, file);
+  if (!own(modes, defaultMode)) throw new ConfigError(`defaultMode: unknown mode ${quotedName(defaultMode)}${hint(defaultMode, Object.keys(modes))}`, file);
   const knownMode = (name: string, path: string) => {
-    if (!own(modes, name)) throw new ConfigError(`${path}: unknown mode "${name}"${hint(name, Object.keys(modes))}`, file);
+    if (!own(modes, name)) throw new ConfigError(`${path}: unknown mode ${quotedName(name)}${hint(name, Object.keys(modes))}`, file);
   };
   const tokens: TokenGrant[] = [];
   const hashes = new Map<string, string>();
   for (const [label, grant] of Object.entries(rc.auth?.tokens ?? {})) {
-    grant.modes.forEach((mode, index) => knownMode(mode, `auth.tokens.${label}.modes[${index}]`));
+    grant.modes.forEach((mode, index) => knownMode(mode, `auth.tokens.${shownName(label)}.modes[${index}]`));
     const sha256 = grant.sha256.toLowerCase();
     const twin = hashes.get(sha256);
-    if (twin !== undefined) throw new ConfigError(`auth.tokens.${label}.sha256: the same token as auth.tokens.${twin}: expected one entry per token`, file);
+    if (twin !== undefined) throw new ConfigError(`auth.tokens.${shownName(label)}.sha256: the same token as auth.tokens.${shownName(twin)}: expected one entry per token`, file);
     hashes.set(sha256, label);
     tokens.push({ label, sha256, modes: unique(grant.modes) });
   }
   const operatorToken = rc.auth?.operator?.sha256.toLowerCase();
   if (operatorToken !== undefined && hashes.has(operatorToken))
-    throw new ConfigError(`auth.operator.sha256: the same token as auth.tokens.${hashes.get(operatorToken)}: the operator's token must be its own`, file);
+    throw new ConfigError(`auth.operator.sha256: the same token as auth.tokens.${shownName(hashes.get(operatorToken) ?? '')}: the operator's token must be its own`, file);
   (rc.variants?.modes ?? []).forEach((mode, index) => knownMode(mode, `variants.modes[${index}]`));
   const variants = rc.variants?.enabled ? unique(rc.variants.modes ?? Object.keys(modes)) : undefined;
 
@@ -202,9 +203,19 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
 }
 
 /** "." and the closest names, or all of them when none is close. */
+/**
+ * The closest names to a mistyped one, else the known names: none that looks like a secret, each
+ * cut (shownName), and at most KNOWN_LISTED of them, so the error stays a line or two however
+ * many groups or modes the rc has.
+ */
 function hint(input: string, names: string[]): string {
-  return `.${didYouMean(input, names) || ` Known: ${names.sort().join(', ')}.`}`;
+  const shown = names.filter((name) => !looksSecret(name));
+  const listed = shown.sort().slice(0, KNOWN_LISTED).map((name) => shownName(name));
+  return `.${didYouMean(input, shown) || ` Known: ${listed.join(', ')}${shown.length > KNOWN_LISTED ? ` and ${shown.length - KNOWN_LISTED} more` : ''}.`}`;
 }
+
+/** Names a config error lists when none is close to the one asked for. */
+const KNOWN_LISTED = 30;
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];

@@ -40,6 +40,43 @@ export function looksSecret(value: string): boolean {
   return text.split(/[\s,;]+/).some(randomLooking);
 }
 
+/** Characters of one name or key a config error shows. */
+const SHOWN_NAME = 80;
+
+/**
+ * A key or name as a config error shows it: cut to SHOWN_NAME characters, and never one that
+ * looks like a credential (a token pasted where a key or a group name goes): config errors reach
+ * terminals and CI logs, so such a name is described, not quoted.
+ */
+export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
+  if (looksSecret(name)) return `<a ${name.length}-character ${what} that looks like a secret, not shown>`;
+  return name.length > SHOWN_NAME ? `${name.slice(0, SHOWN_NAME)}…` : name;
+}
+
+/** A name in double quotes as a config error quotes it (shownName; a secret-looking one unquoted, described). */
+export function quotedName(name: string): string {
+  return looksSecret(name) ? shownName(name) : `"${shownName(name)}"`;
+}
+
+/**
+ * `text` (a parser's message and the lines of the file around the fault) with every word that
+ * looks like a credential (looksSecret), and every value of a key that names one (isSecretKey:
+ * `"GITHUB_TOKEN": "…"`, `password: …`), replaced by `<secret not shown>`: a secret pasted into a
+ * broken rc must not reach the terminal or a CI log with the error.
+ */
+export function withoutSecrets(text: string): string {
+  return text
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/(["']?)([\w.-]+)\1(\s*[:=]\s*)(["']?)([^"'\s,}\]]*)/g, (whole, quote: string, key: string, sep: string, open: string, value: string) =>
+          value !== '' && isSecretKey(key) ? `${quote}${key}${quote}${sep}${open}<secret not shown>` : whole,
+        )
+        .replace(/[^\s"'`,{}[\]()]+/g, (word) => (looksSecret(word) ? '<secret not shown>' : word)),
+    )
+    .join('\n');
+}
+
 /** `scheme://user:password@` or a credential query parameter with a value. */
 export function urlHasCredentials(url: string): boolean {
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^@/\s]+@/i.test(url)) return true;
