@@ -49,7 +49,7 @@ export interface CuratedServer {
  */
 export async function curate(server: ConnectableServer, options: CurateOptions = {}): Promise<CuratedServer> {
   const config = resolveConfig(parseConfig(options.config ?? {}));
-  const name = options.name ?? (await serverName(server));
+  const name = options.name ?? (await serverName(server, config.startTimeoutMs));
   let connected = false;
   const upstream = new Upstream(name, {
     connect: async () => {
@@ -88,16 +88,28 @@ export async function curate(server: ConnectableServer, options: CurateOptions =
 /**
  * The server's own name, from the `serverInfo` of an in-memory handshake (then closed), so tool
  * ids read `billing:bill_customer` for `new McpServer({ name: 'billing' })`; "app" when it has none.
+ * Bounded by the start timeout like the start itself: a server whose connect() or initialize
+ * never finishes failed curate() with no end.
  */
-async function serverName(server: ConnectableServer): Promise<string> {
+async function serverName(server: ConnectableServer, timeoutMs: number): Promise<string> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const probe = new Client({ name: 'lazytools-curate', version: VERSION });
-  try {
+  const handshake = (async () => {
     await server.connect(serverSide);
     await probe.connect(clientSide);
     const name = probe.getServerVersion()?.name;
     return typeof name === 'string' && /^[\w.-]+$/.test(name) ? name : 'app';
+  })();
+  // Settled late (after the timeout) it has no one to tell.
+  handshake.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`the server gave no serverInfo within the start timeout (${timeoutMs} ms): its connect() or initialize did not finish (pass \`name\` to name it without asking)`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([handshake, late]);
   } finally {
-    await probe.close();
+    clearTimeout(timer);
+    await probe.close().catch(() => {});
   }
 }

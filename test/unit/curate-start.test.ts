@@ -39,3 +39,16 @@ describe('curate() when the server will not connect', () => {
   });
 });
 
+
+describe('curate() without a name, when the server never finishes connecting', () => {
+  // Its serverInfo lookup had no timeout: curate() never settled.
+  it('fails after the start timeout, saying why', async () => {
+    const stuck = { connect: () => new Promise<void>(() => {}) };
+    await expect(curate(stuck, { config: { startTimeout: 300 }, logger: quiet as never })).rejects.toThrow('the server gave no serverInfo within the start timeout (300 ms)');
+  });
+
+  it('fails after the start timeout when the server connects but never answers initialize', async () => {
+    const silent = { connect: async (transport: { start(): Promise<void> }) => transport.start() };
+    await expect(curate(silent as never, { config: { startTimeout: 300 }, logger: quiet as never })).rejects.toThrow('the server gave no serverInfo within the start timeout (300 ms)');
+  });
+});
