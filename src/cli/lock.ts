@@ -32,7 +32,9 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
     );
   const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
   if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
-  const live = await snapshotUpstreams(config, { env: io.env, progress: (line) => io.err(line) });
+  // What the upstreams' lists lost on the way (a tool left out, a description cut) is said, not dropped silently.
+  const logger = { info: () => {}, warn: (message: string) => io.err(`warning: ${message}`), error: () => {} };
+  const live = await snapshotUpstreams(config, { env: io.env, logger, progress: (line) => io.err(line) });
   const failed = live.failures.length > 0;
   if (failed) {
     io.err(`could not reach ${live.failures.length} server(s):`);

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, runCli, tempTree } from '../harness/index.js';
+
+/**
+ * The offline commands (lock, status, check, groups, search, mode) fed what they do not control:
+ * an upstream's tool list, a catalog or lock file written elsewhere, a long argument. Each says
+ * what was wrong in a bounded line on stderr, exits 2 on a config error, never prints a stack,
+ * and never drops something without saying so.
+ */
+
+const rc = (servers: Record<string, unknown>) => ({ servers, groups: { g: { servers: Object.keys(servers) } }, modes: { m: { groups: ['g'] } }, defaultMode: 'm' });
+const tool = (name: string) => ({ name, description: `Read ${name}.`, inputSchema: { type: 'object', properties: {} } });
+const NO_STACK = /\n\s+at .+:\d+:\d+/;
+
+describe('lazytools lock', () => {
+  it('says which upstream tools it left out of the lock (before, they were dropped without a word)', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc({ hostile: { command: process.execPath, args: [FIXTURES.hostileServer] } })) });
+    const run = runCli(['lock'], { cwd: dir, timeout: 60_000 });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('warning: hostile: tool ":search_:search_');
+    expect(run.stderr).toContain('left out: its name has 320000 characters (at most 256)');
+    expect(run.stderr).toContain('warning: hostile: tool "deep" left out: its definition is nested more than 64 levels deep');
+    expect(run.stderr.length).toBeLessThan(4_000);
+  }, 60_000);
+});
+
+describe('a catalog or lock file with a server name no rc could hold', () => {
+  // A 200,000-character name was echoed whole (200 KB on stderr, 13 s of status), `a:b` made ids ambiguous.
+  for (const [label, server] of [
+    ['200,000 characters', 'S'.repeat(200_000)],
+    ['a colon (ids are server:tool)', 'a:b'],
+    ['terminal escapes', 'srv\u001b]52;c;ZXZpbA==\u0007'],
+  ] as const) {
+    it(`${label}: a config error (exit 2) naming it cut and escaped, for every command that reads it`, () => {
+      const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc({ x: { command: 'node' } })), 'c.json': JSON.stringify({ servers: { [server]: { tools: [tool('a')] } } }) });
+      for (const args of [['status'], ['check'], ['groups'], ['search', 'read'], ['mode', 'read the notes']]) {
+        const run = runCli([...args, '--catalog', 'c.json'], { cwd: dir });
+        expect(run.code, `${args[0]}: ${run.stderr}`).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain('c.json: servers: server name ');
+        expect(run.stderr).toContain('is not one an rc could hold');
+        expect(run.stderr.length).toBeLessThan(500);
+        expect(run.stderr).not.toMatch(NO_STACK);
+        // eslint-disable-next-line no-control-regex
+        expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+      }
+    });
+  }
+});
