@@ -7,6 +7,8 @@ import { readProfile } from './profile.js';
 import { admitTools, toolProblem } from './admit.js';
 import { recordToolTokens } from '../util/tokens.js';
 import { hasOwn } from '../util/own.js';
+import { serverNameProblem } from '../config/schema.js';
+import { quotedName } from '../config/secrets.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -35,6 +37,9 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
   const result: ServerTools[] = [];
   const where = file ? `${file}: ` : '';
   for (const [server, entry] of Object.entries(json.servers)) {
+    // Named as in an rc: an unbounded or odd name (`a:b` splits ids) would reach every id, warning and report.
+    const badName = serverNameProblem(server);
+    if (badName !== undefined) throw new ConfigError(`servers: server name ${quotedName(server)} is not one an rc could hold: expected ${badName}`, file);
     if (!isObject(entry) || !Array.isArray(entry.tools)) throw new ConfigError(`servers.${server}.tools: expected an array of tool definitions`, file);
     const typed: ToolDefinition[] = [];
     entry.tools.forEach((tool: unknown, index: number) => {

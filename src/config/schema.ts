@@ -18,6 +18,12 @@ const name = z
   .max(MAX_NAME, `at most ${MAX_NAME} characters`)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" or "." (starting with a letter or digit)');
 
+/** What is wrong with a server name (an rc `servers` key, or a catalog or lock file's), else undefined. */
+export function serverNameProblem(text: string): string | undefined {
+  const parsed = name.safeParse(text);
+  return parsed.success ? undefined : parsed.error.issues.map((issue) => issue.message).join('; ');
+}
+
 /** Topic names placement knows (`src/config/topics.ts`). */
 const TOPIC_NAMES = Object.keys(TOPICS) as [string, ...string[]];
 
