@@ -38,6 +38,11 @@ const stringMap = z.record(z.string(), z.string());
 /** Shown when a URL carries user:password@: such URLs end up in error messages and logs. */
 export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) would show in errors and logs: use headers instead (e.g. "headers": {"Authorization": "Bearer ${TOKEN}"})';
 
+/** True for an http: or https: URL: a `file:` or `javascript:` one was taken, then failed each start with "fetch failed". */
+function httpUrl(url: string): boolean {
+  return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
+}
+
 /** True when an (http) URL carries a user name or password. */
 export function hasUserinfo(url: string): boolean {
   if (!URL.canParse(url)) return false;
@@ -91,7 +96,7 @@ export const serverSchema = z
     cwd: z.string().optional().describe('Working directory for the child.'),
     url: z
       .string()
-      .refine((url) => URL.canParse(url.replace(/\$\{[^}]*\}/g, 'x')), 'expected an http(s) URL')
+      .refine((url) => httpUrl(url.replace(/\$\{[^}]*\}/g, 'x')), 'expected an http(s) URL')
       .refine((url) => !hasUserinfo(url.replace(/\$\{[^}]*\}/g, 'x')), USERINFO_MESSAGE)
       .optional()
       .describe('HTTP endpoint of the upstream (Streamable HTTP, or HTTP+SSE: see `transport`); `${VAR}` is read from the environment.'),

@@ -84,6 +84,16 @@ describe('config errors', () => {
     expect(error({ servers: { a: { comand: 'x' } } })).toContain('Unrecognized key: "comand". Did you mean "command"?');
   });
 
+  it('a server url must be http(s): file:, javascript:, ftp: and data: URLs are config errors, not a "fetch failed" at each start', () => {
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/mcp', 'data:text/plain,hi', '${SCHEME}://example.com/mcp']) {
+      const message = error({ servers: { a: { url } } });
+      expect(message).toContain('expected an http(s) URL');
+      expect(message).toContain('→ at servers.a.url');
+    }
+    for (const url of ['https://example.com/mcp', 'http://127.0.0.1:3000/mcp', 'https://${HOST}/mcp', 'https://example.com/mcp?key=${KEY}'])
+      expect(parseConfig({ servers: { a: { url } } }).servers?.a?.url).toBe(url);
+  });
+
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
     expect(error({ policy: { zzzzzzzzzzzz: 1 } })).toMatch(/Unrecognized key: "zzzzzzzzzzzz"\.\n/);
   });
