@@ -1,7 +1,7 @@
 import { VERSION } from '../util/version.js';
 import { outsideText } from '../util/redact.js';
 import { didYouMean } from '../util/closest.js';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError, UnknownNameError } from '../util/errors.js';
 import { UsageError } from './args.js';
 import { processIO, type CliIO, type Command } from './io.js';
 
@@ -55,7 +55,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    // A mode or server named on the command line that the rc lacks (status --mode, auth SERVER) is a usage error too.
+    if (error instanceof UsageError || error instanceof UnknownNameError) {
       io.err(`lazytools ${command.name}: ${error.message}\nRun \`lazytools ${command.name} --help\` for its options.`);
       return 2;
     }

@@ -48,3 +48,22 @@ describe('a catalog or lock file with a server name no rc could hold', () => {
     });
   }
 });
+
+describe('a mode or server named on the command line that the rc lacks', () => {
+  // Exit 1 before (an unexpected failure), while serve --mode with the same name exited 2.
+  it('is a usage error: exit 2, the closest names, a pointer at --help, the name cut', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc({ x: { command: 'node' } })), 'c.json': JSON.stringify({ servers: { x: { tools: [tool('a')] } } }) });
+    for (const [args, expected] of [
+      [['status', '--explain', '--mode', 'mm', '--catalog', 'c.json'], 'lazytools status: Unknown mode "mm". Did you mean "m"'],
+      [['auth', 'nope'], 'lazytools auth: Unknown server "nope". Valid servers: x.'],
+      [['status', '--explain', '--mode', 'q'.repeat(100_000), '--catalog', 'c.json'], 'Unknown mode "qqq'],
+    ] as const) {
+      const run = runCli([...args], { cwd: dir, env: { LAZYTOOLS_CONFIG_DIR: dir } });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(expected);
+      expect(run.stderr).toContain(`Run \`lazytools ${args[0]} --help\` for its options.`);
+      expect(run.stderr.length).toBeLessThan(1_000);
+    }
+  });
+});
