@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../util/closest.js';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError, echoName } from '../util/errors.js';
 import type { CliIO, Command } from './io.js';
 
 /**
@@ -94,15 +94,15 @@ function parserMessage(message: string, argv: readonly string[], flags: readonly
     const flag = ambiguous[1] ?? '';
     const at = argv.findIndex((arg) => arg === flag || /^-\w$/.test(arg));
     const value = argv[at + 1] ?? '';
-    if (/^-\d/.test(value)) return `${flag}: expected a positive whole number, got "${value}"`;
-    return `${flag}: expected a value, got the flag "${value}"; write ${flag}=${value} if you meant it as the value`;
+    if (/^-\d/.test(value)) return `${flag}: expected a positive whole number, got "${echoName(value)}"`;
+    return `${flag}: expected a value, got the flag "${echoName(value)}"; write ${flag}=${echoName(value)} if you meant it as the value`;
   }
   const missing = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument missing/.exec(message);
   if (missing) return `${missing[1]}: expected a value after it`;
   const unknown = /^Unknown option '([^']+)'/.exec(message);
-  if (unknown) return `unknown option "${unknown[1]}".${didYouMean((unknown[1] ?? '').replace(/^-+/, '').replace(/=.*$/, ''), flags).replace(/"([\w-]+)"/g, '"--$1"')}`;
+  if (unknown) return `unknown option "${echoName(unknown[1] ?? '')}".${didYouMean((unknown[1] ?? '').replace(/^-+/, '').replace(/=.*$/, ''), flags).replace(/"([\w-]+)"/g, '"--$1"')}`;
   const positional = /^Unexpected argument '([^']+)'/.exec(message);
-  if (positional) return `unexpected argument "${positional[1]}": this command takes no positional arguments`;
+  if (positional) return `unexpected argument "${echoName(positional[1] ?? '')}": this command takes no positional arguments`;
   return message.replace(/\. To specify a positional argument.*$/s, '.');
 }
 
@@ -113,6 +113,6 @@ export class UsageError extends ConfigError {}
 export function intFlag(value: string | undefined, flag: string, fallback: number, unit = ''): number {
   if (value === undefined) return fallback;
   const n = value.trim() === '' ? Number.NaN : Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${flag}: expected a positive whole number${unit ? ` of ${unit}` : ''} (e.g. --${flag} ${fallback}), got "${value}"`);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${flag}: expected a positive whole number${unit ? ` of ${unit}` : ''} (e.g. --${flag} ${fallback}), got "${echoName(value)}"`);
   return n;
 }

@@ -3,6 +3,7 @@ import { toolGlob } from '../catalog/groups.js';
 import { modeFit, type RankedTool } from '../focus/fit.js';
 import { openProject } from '../project.js';
 import { didYouMean } from '../util/closest.js';
+import { echoName } from '../util/errors.js';
 import { defineCommand, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
@@ -37,7 +38,7 @@ or holds it back (reachable through search_tools), and the signals behind the pr
     // An empty answer would read as "this tool is in no group": say the glob matched nothing.
     const ids = [...project.catalog.servers.map((server) => `${server}:*`), ...project.catalog.tools.map((tool) => tool.id)];
     const names = values.tool.includes(':') ? ids : project.catalog.tools.map((tool) => tool.name);
-    io.err(`no tool matches --tool "${values.tool}" among the catalog's ${project.catalog.tools.length} tools.${didYouMean(values.tool, names)} Globs match "server:tool" ids, e.g. "github:*" or "*issue*".`);
+    io.err(`no tool matches --tool "${echoName(values.tool)}" among the catalog's ${project.catalog.tools.length} tools.${didYouMean(values.tool, names)} Globs match "server:tool" ids, e.g. "github:*" or "*issue*".`);
     return 1;
   }
   const placed = values.unplaced ? report.tools.filter((tool) => tool.unplaced !== undefined) : report.tools;

@@ -1,7 +1,7 @@
 import { VERSION } from '../util/version.js';
 import { outsideText } from '../util/redact.js';
 import { didYouMean } from '../util/closest.js';
-import { ConfigError, UnknownNameError } from '../util/errors.js';
+import { ConfigError, echoName, UnknownNameError } from '../util/errors.js';
 import { UsageError } from './args.js';
 import { processIO, type CliIO, type Command } from './io.js';
 
@@ -40,7 +40,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    io.err(`lazytools: unknown command "${name}".${didYouMean(name, commands.map((c) => c.name))}\nRun \`lazytools --help\` for the commands.`);
+    io.err(`lazytools: unknown command "${echoName(name)}".${didYouMean(name, commands.map((c) => c.name))}\nRun \`lazytools --help\` for the commands.`);
     return 2;
   }
   const command = await entry.load();

@@ -67,3 +67,23 @@ describe('a mode or server named on the command line that the rc lacks', () => {
     }
   });
 });
+
+describe('a long command-line argument', () => {
+  // Each was echoed whole: 100 KB back on stderr for a 100 KB argument.
+  it('is quoted cut in the error, whatever the command or flag', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc({ x: { command: 'node' } })), 'c.json': JSON.stringify({ servers: { x: { tools: [tool('a')] } } }) });
+    const long = (c: string) => c.repeat(100_000);
+    for (const [args, code] of [
+      [[long('x')], 2],
+      [['status', `--${long('b')}`, '--catalog', 'c.json'], 2],
+      [['status', long('p')], 2],
+      [['search', 'read', '--limit', long('9'), '--catalog', 'c.json'], 2],
+      [['groups', '--tool', long('x'), '--catalog', 'c.json'], 1],
+    ] as const) {
+      const run = runCli([...args], { cwd: dir });
+      expect(run.code, run.stderr.slice(0, 300)).toBe(code);
+      expect(run.stderr).toContain('[name cut by lazytools at 200 characters]');
+      expect(run.stderr.length).toBeLessThan(1_000);
+    }
+  });
+});
