@@ -3,7 +3,6 @@ import type { ServerTools } from '../catalog/types.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { DenseLookup } from '../search/dense.js';
 import { EmbeddingSearch } from '../search/embedding-search.js';
-import { EmbeddingsClient } from '../search/embeddings.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -28,16 +27,10 @@ export async function denseFor(catalog: Catalog, config: ResolvedConfig, queries
   if (!config.embeddings) return undefined;
   const warn = (message: string) => io.err(message);
   const search = new EmbeddingSearch(catalog.tools, config.embeddings, warn, { env: io.env });
-  let client: EmbeddingsClient;
   try {
-    client = new EmbeddingsClient(config.embeddings, io.env);
-  } catch {
-    return undefined; // EmbeddingSearch said why
-  }
-  try {
-    await client.embed(queries, config.embeddings.timeoutMs);
+    if (!(await search.prime(queries, config.embeddings.timeoutMs))) return undefined; // EmbeddingSearch said why
   } catch (error) {
-    warn(`discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; search uses words only`);
+    warn(`discovery.embeddings: ${search.endpoint}: ${(error as Error).message}; search uses words only`);
     return undefined;
   }
   await search.warm();

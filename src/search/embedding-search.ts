@@ -16,6 +16,8 @@ export class EmbeddingSearch {
   private readonly vectors: ToolVectors | undefined;
   private ready = false;
   private readonly warned = new Set<string>();
+  /** Query vectors `prime` embedded, for the next lookup of the same queries only. */
+  private primed = new Map<string, Float32Array>();
 
   constructor(
     tools: readonly CatalogTool[],
@@ -40,13 +42,34 @@ export class EmbeddingSearch {
     return report;
   }
 
+  /** The endpoint's address (never its key), for warnings; undefined when the settings were refused. */
+  get endpoint(): string | undefined {
+    return this.client?.endpoint;
+  }
+
+  /**
+   * Embeds `queries` within `timeoutMs` (throws the endpoint's failure) and keeps their vectors
+   * for the next `lookup` of the same queries: a one-shot search probes the endpoint with its own
+   * queries before it waits for a fill, and must not pay for them twice. False when the settings
+   * were refused (the constructor said why).
+   */
+  async prime(queries: readonly string[], timeoutMs: number): Promise<boolean> {
+    if (!this.client) return false;
+    const list = queryList(queries);
+    const embedded = await this.client.embed(list, timeoutMs);
+    this.primed = new Map(list.flatMap((query, i) => (embedded[i] ? [[query, embedded[i]] as const] : [])));
+    return true;
+  }
+
   /**
    * The dense side of a search over `queries`, or undefined (words only) when the endpoint is not
    * set up, the tool vectors are not ready within the timeout, or the queries cannot be embedded.
    */
   async lookup(queries: readonly string[]): Promise<DenseLookup | undefined> {
     const { client, vectors } = this;
-    const list = [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
+    const list = queryList(queries);
+    const primed = this.primed;
+    this.primed = new Map();
     if (!client || !vectors || list.length === 0) return undefined;
     const started = Date.now();
     const warming = this.warm();
@@ -55,7 +78,8 @@ export class EmbeddingSearch {
     const remaining = Math.max(1, this.settings.timeoutMs - (Date.now() - started));
     let embedded: Float32Array[];
     try {
-      embedded = await client.embed(list, remaining);
+      const known = list.map((query) => primed.get(query));
+      embedded = known.every((vector) => vector !== undefined) ? known : await client.embed(list, remaining);
     } catch (error) {
       this.warnOnce('query', `discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; searches use words only while it fails`);
       return undefined;
@@ -75,6 +99,11 @@ export class EmbeddingSearch {
     this.warned.add(kind);
     this.warn(message);
   }
+}
+
+/** The distinct non-blank queries a search reads, at most MAX_QUERIES. */
+function queryList(queries: readonly string[]): string[] {
+  return [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
 }
 
 function delay(ms: number): Promise<void> {

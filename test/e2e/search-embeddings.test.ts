@@ -44,6 +44,8 @@ describe('lazytools lock and search with an embeddings endpoint', () => {
     const found = await cli(['search', 'zorbify', '--catalog', catalog, '--json'], dir, env);
     expect(found.code, found.stderr).toBe(0);
     expect((JSON.parse(found.stdout) as Array<{ tool: string }>)[0]?.tool).toBe('frobnicate_widgets');
+    // The endpoint is probed with the query before the fill, and that vector is the one searched with.
+    expect(toy.inputs.filter((input) => input === 'zorbify')).toHaveLength(1);
     const plain = rcProject({});
     expect((await cli(['search', 'zorbify', '--catalog', catalog], plain.dir, env)).stdout).toContain('no tools match');
   });
