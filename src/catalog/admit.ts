@@ -15,8 +15,8 @@ export const MAX_TOOL_DESCRIPTION = 16 * 1024;
  * Characters a tool name may not hold: controls, line separators, format characters (zero-width
  * space and joiners, word joiner, BOM, bidirectional marks and overrides, tag characters),
  * other default-ignorable code points (variation selectors, Hangul fillers) and spaces other than
- * U+0020. A person or a model cannot see them, so `read\u200bfile` from one server would look
- * like another's `read_file`, or an upstream's `focus_mode\u2060` like lazytools' own tool, and
+ * U+0020. A person or a model cannot see them, so `lookup\u200border` from one server would look
+ * like another's `lookup_order`, or an upstream's `focus_mode\u2060` like lazytools' own tool, and
  * neither would be prefixed (catalog.ts compares names as strings). Printed raw, controls are
  * also terminal escapes.
  */

@@ -202,8 +202,9 @@ describe('placement cached in the lock', () => {
   it('names servers and tools like __proto__ as ordinary entries', () => {
     const config = resolveConfig({});
     const def = (name: string) => ({ name, description: `Read the ${name} file`, inputSchema: { type: 'object' as const } });
-    const lock = makeLock([{ server: '__proto__', tools: [def('__proto__'), def('toString')] }], config);
-    expect(Object.keys(lock.placement.servers)).toEqual(['__proto__']);
+    // A server is named as in an rc (no "__proto__": readCatalogFile refuses it); "constructor" is one.
+    const lock = makeLock([{ server: 'constructor', tools: [def('__proto__'), def('toString')] }], config);
+    expect(Object.keys(lock.placement.servers)).toEqual(['constructor']);
     expect(placementOf(buildCatalog(roundTrip(lock), config))).toEqual(placementOf(buildCatalog(uncached(lock), config)));
   });
 });
