@@ -23,7 +23,7 @@ export const MAX_TOOL_DESCRIPTION = 16 * 1024;
 const UNSEEN_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
 
 /** `name` with every character of UNSEEN_IN_NAMES shown as its `\\u` escape, so a warning names the tool visibly. */
-function escapedName(name: string): string {
+export function escapedName(name: string): string {
   return name.replace(UNSEEN_IN_NAMES, (c) => {
     const code = c.codePointAt(0) ?? 0;
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
@@ -164,6 +164,9 @@ export function usableItems(kind: keyof typeof PRIMITIVE_LISTS, list: unknown, s
     const named = isObject(item) && typeof item[id] === 'string' ? (item[id] as string).slice(0, 80) : `#${index}`;
     const big = definitionTooBig(item);
     if (big !== undefined) return skip(named, big, index);
+    // A prompt is picked by its name (a slash command): one that only looks like another's is left out as a tool's is.
+    if (kind === 'prompts' && isObject(item) && typeof item.name === 'string' && item.name.search(UNSEEN_IN_NAMES) >= 0)
+      return skip(named, 'its name has control, invisible or bidirectional-override characters (shown escaped)', index);
     if (isSpecType[type](item)) return void out.push(item as Record<string, unknown>);
     const checked = specTypeSchemas[type]['~standard'].validate(item);
     const issue = 'issues' in checked ? checked.issues?.[0] : undefined;

@@ -1,6 +1,6 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { admitTools, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
+import { admitTools, escapedName, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
@@ -31,7 +31,7 @@ export async function listPages<T>(client: Client, method: string, field: string
 /** The items of one page a client can take (catalog/admit usableItems); `warn` hears what was left out. */
 function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) => void): (list: unknown) => T[] {
   const what = PRIMITIVE_LISTS[kind].label;
-  return (list) => usableItems(kind, list, (id, reason) => warn(`${what} ${JSON.stringify(id)} skipped: ${outsideText(reason, 300)}`)) as T[];
+  return (list) => usableItems(kind, list, (id, reason) => warn(`${what} ${escapedName(JSON.stringify(id))} skipped: ${outsideText(reason, 300)}`)) as T[];
 }
 
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */

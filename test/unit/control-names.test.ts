@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { curate } from '../../src/app/curate.js';
@@ -94,5 +94,24 @@ describe('tool names with invisible characters', () => {
     expect(all).toContain('"focus_mode\\u2060"');
     expect(all).toContain('"execute_tool\\u{e0001}"');
     expect(all).not.toMatch(/[\u034f\u200b-\u200d\u2060\ufeff\u00a0]/u);
+  });
+  it('a prompt (picked by name, as a slash command) whose name has them is left out too', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { info: () => {}, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message) };
+    const app = new Server({ name: 'prompts', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} } });
+    app.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+    app.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: ['review_code', 'review\u200bcode', 'summarize\u2060'].map((name) => ({ name, description: 'A prompt.' })) }));
+    const gateway = new Gateway({
+      config: resolveConfig({}),
+      upstreams: [new Upstream('prompts', { connect: async () => { const [clientSide, serverSide] = InMemoryTransport.createLinkedPair(); await app.connect(serverSide); return clientSide; }, logger })],
+      logger,
+    });
+    await gateway.start();
+    cleanups.push(() => gateway.close());
+    const client = await inMemoryClient((t) => gateway.createSession({}).connect(t), { name: 'invisible-prompts', cleanups });
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['review_code']);
+    const all = warnings.join('\n');
+    expect(all).toContain('prompt "review\\u200bcode" skipped: its name has control, invisible or bidirectional-override characters');
+    expect(all).not.toMatch(/[\u200b\u2060]/u);
   });
 });
