@@ -22,6 +22,11 @@ export const MAX_TOOL_DESCRIPTION = 16 * 1024;
  */
 const UNSEEN_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
 
+/** Whether a name holds a character of UNSEEN_IN_NAMES (a tool's or a prompt's: see admitTools and upstream/lister). */
+export function hasUnseenCharacters(name: string): boolean {
+  return name.search(UNSEEN_IN_NAMES) >= 0;
+}
+
 /** `name` with every character of UNSEEN_IN_NAMES shown as its `\\u` escape, so a warning names the tool visibly. */
 export function escapedName(name: string): string {
   return name.replace(UNSEEN_IN_NAMES, (c) => {
@@ -43,7 +48,7 @@ export function admitTools(tools: readonly ToolDefinition[], warn: (message: str
       warn(`tool "${escapedName(tool.name.slice(0, 60))}…" left out: its name has ${tool.name.length} characters (at most ${MAX_TOOL_NAME})`);
       continue;
     }
-    if (tool.name.search(UNSEEN_IN_NAMES) >= 0) {
+    if (hasUnseenCharacters(tool.name)) {
       warn(`tool "${escapedName(tool.name)}" left out: its name has control, invisible or bidirectional-override characters (shown escaped)`);
       continue;
     }
@@ -164,9 +169,6 @@ export function usableItems(kind: keyof typeof PRIMITIVE_LISTS, list: unknown, s
     const named = isObject(item) && typeof item[id] === 'string' ? (item[id] as string).slice(0, 80) : `#${index}`;
     const big = definitionTooBig(item);
     if (big !== undefined) return skip(named, big, index);
-    // A prompt is picked by its name (a slash command): one that only looks like another's is left out as a tool's is.
-    if (kind === 'prompts' && isObject(item) && typeof item.name === 'string' && item.name.search(UNSEEN_IN_NAMES) >= 0)
-      return skip(named, 'its name has control, invisible or bidirectional-override characters (shown escaped)', index);
     if (isSpecType[type](item)) return void out.push(item as Record<string, unknown>);
     const checked = specTypeSchemas[type]['~standard'].validate(item);
     const issue = 'issues' in checked ? checked.issues?.[0] : undefined;

@@ -1,6 +1,6 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { admitTools, escapedName, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
+import { admitTools, escapedName, hasUnseenCharacters, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
@@ -31,7 +31,15 @@ export async function listPages<T>(client: Client, method: string, field: string
 /** The items of one page a client can take (catalog/admit usableItems); `warn` hears what was left out. */
 function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) => void): (list: unknown) => T[] {
   const what = PRIMITIVE_LISTS[kind].label;
-  return (list) => usableItems(kind, list, (id, reason) => warn(`${what} ${escapedName(JSON.stringify(id))} skipped: ${outsideText(reason, 300)}`)) as T[];
+  const skip = (id: string, reason: string) => warn(`${what} ${escapedName(JSON.stringify(id))} skipped: ${outsideText(reason, 300)}`);
+  return (list) => {
+    const items = usableItems(kind, list, skip);
+    if (kind !== 'prompts') return items as T[];
+    // A prompt is picked by its name (a slash command): one that only looks like another's is left out, as a tool is.
+    const seen = items.filter((item) => !hasUnseenCharacters(item.name as string));
+    for (const item of items) if (!seen.includes(item)) skip((item.name as string).slice(0, 80), 'its name has control, invisible or bidirectional-override characters (shown escaped)');
+    return seen as T[];
+  };
 }
 
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
