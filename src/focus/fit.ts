@@ -252,13 +252,13 @@ type Scored = Entry;
  * maxBudget: all of it (0.5 held back the tools its typical tasks name, fill.ts NAMED_BY, on stacks
  * whose modes hold little; CATALOG_SHARE still bounds every mode).
  */
-export const MEMBER_SHARE = 1;
+const MEMBER_SHARE = 1;
 /**
  * The share of the whole catalog a grown list may cost: a mode stays at least 85% below listing
  * every tool (measured: 0.15 keeps the 10-server developer stack's modes 87% below it, where a cap
  * of maxBudget alone let them reach 80%).
  */
-export const CATALOG_SHARE = 0.15;
+const CATALOG_SHARE = 0.15;
 
 /**
  * What a mode may spend: its budget, or where its tools hold much more (a large catalog: more

@@ -159,7 +159,7 @@ export function modeAllows(mode: Pick<ResolvedMode, 'readOnly'> | undefined, too
  * Decayed calls (usage.jsonl, half-life 14 days) that make a tool a member of a mode its groups
  * leave out: called there once today, or twice in the last fortnight.
  */
-export const USED_MEMBER = 0.9;
+const USED_MEMBER = 0.9;
 
 /**
  * True when the session's calls made the tool part of the mode: it was called in that mode lately

@@ -3,8 +3,6 @@ import type { ResolvedMode } from '../config/resolve.js';
 import { closeness, type ModeProfile } from './profile.js';
 import { fittingWords, isVerb, listedThing, nameVerb, nameWords } from './words.js';
 
-export { capability, listedThing, nameWords } from './words.js';
-
 /** A signal of a tool's priority: what it added (none for a note) and why. */
 export type Signal = readonly [value: number | undefined, reason: string | (() => string)];
 

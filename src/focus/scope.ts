@@ -82,7 +82,7 @@ export function servedStrategy(setting: Strategy, era: Era = 'legacy', clientNam
  * get `notify`; clients that ignore it get `proxy` (constant list, everything through
  * execute_tool); Claude Code, reported to often ignore changes mid-conversation, gets `hybrid`.
  */
-export const CLIENT_TABLE: ReadonlyArray<{ match: string; strategy: ServedStrategy }> = [
+const CLIENT_TABLE: ReadonlyArray<{ match: string; strategy: ServedStrategy }> = [
   { match: 'claude-code', strategy: 'hybrid' }, // Claude Code
   { match: 'claude', strategy: 'proxy' }, // Claude Desktop
   { match: 'cursor', strategy: 'proxy' },

@@ -46,7 +46,7 @@ export function queryAsks(query: string, own?: readonly string[]): { asks: Actio
 }
 
 /** What a query's own terms (stemmed) ask for. */
-export function queryAction(queryTerms: readonly string[]): Action {
+function queryAction(queryTerms: readonly string[]): Action {
   const { destroy, write } = verbStems();
   if (queryTerms.some((term) => destroy.has(term))) return Action.Destroy;
   return queryTerms.some((term) => write.has(term)) ? Action.Write : Action.Read;

@@ -29,7 +29,7 @@ export function cacheEntryBytes(dims: number): number {
 const BATCH_TIMEOUT_MS = 120_000;
 
 /** After a fill that failed, the next one (a later search) asks the endpoint again, at most this often. */
-export const FILL_RETRY_MS = 60_000;
+const FILL_RETRY_MS = 60_000;
 
 /** What filling the vectors did: embedded now, read from the cache, and the endpoint's failure if any. */
 export interface FillReport {
@@ -208,7 +208,7 @@ function encodeRow(row: Int8Array, scale: number): string {
 }
 
 /** The text a tool is embedded by: its name as words, its title, its description (bounded). */
-export function toolText(tool: CatalogTool): string {
+function toolText(tool: CatalogTool): string {
   const definition = tool.definition;
   const title = definition.title ?? definition.annotations?.title;
   const head = `${unicodeWords(tool.name).join(' ')}${title ? ` (${title})` : ''}`;
