@@ -40,7 +40,7 @@ export interface ModeFit {
   budget: number | undefined;
   /** Tokens of lazytools' own tools, counted in the budget. */
   ownTokens: number;
-  /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`, shown fillers), catalog order. */
+  /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`, tools called in it lately, shown fillers), catalog order. */
   members: readonly CatalogTool[];
   memberIds: ReadonlySet<string>;
   /** Members only rc `fill` brought in (close to the mode's work, in none of its groups), all shown. */
@@ -175,7 +175,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   let left = budget - pinnedTokens;
   const ranked: RankedTool[] = [];
   // Entries are this call's own objects: completed in place, not copied (a mode may hold 10,000 tools).
-  const rank = (entry: Scored, shown: boolean, reason: string) => {
+  const rank = (entry: Entry, shown: boolean, reason: string) => {
     entry.shown = shown;
     entry.reason = reason;
     ranked.push(entry);
@@ -245,8 +245,6 @@ class Entry implements RankedTool {
   }
 }
 
-type Scored = Entry;
-
 /**
  * The share of what a mode's tools cost that its list may grow to, between its budget and
  * maxBudget: all of it (0.5 held back the tools its typical tasks name, fill.ts NAMED_BY, on stacks
@@ -314,7 +312,7 @@ const FIRST_MIN = 2;
  * web searches) loses `REDUNDANT`: the budget goes to what no shown tool does yet, and search
  * still finds the twin. Twins share a mode group: Notion's search is no web search. Ties break by id.
  */
-function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: ReadonlyMap<string, ReadonlySet<string>>): Scored[] {
+function breadthOrder(scored: Entry[], groups: ReadonlySet<string>, prefixes: ReadonlyMap<string, ReadonlySet<string>>): Entry[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
   const serverRank = new Map<string, number>();
   const groupRank = new Map<string, number>();

@@ -102,7 +102,7 @@ export function withModeGroups(view: GroupView, input: ModeGroupsInput, maxChild
 }
 
 /**
- * The fewest groups under `name` that hold every needed leaf: the group itself when all its
+ * The fewest groups under `root` that hold every needed leaf: the group itself when all its
  * leaves are needed (`full`), else the covers of its children.
  */
 function coverOf(view: GroupView, root: Group, needed: ReadonlySet<string>): { groups: Group[]; full: boolean } {

@@ -206,7 +206,7 @@ export function mayEnable(config: PolicyConfig, subject: PolicySubject, strategy
 
 /**
  * Why the caller may not change its mode or groups (focus_mode), or undefined when it may: a
- * fixed mode never changes. A token's caller may, among its modes only (focus-tool's
+ * fixed mode never changes. A token's caller may, among its modes only (handlers/focus-mode.ts
  * readFocusArgs names and accepts only those).
  */
 export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode'>): string | undefined {

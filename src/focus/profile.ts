@@ -91,7 +91,11 @@ export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>
   return { score: Math.min(CAP, Math.round(score * 100) / 100), words: found };
 }
 
-/** Per tool object, its distinct stems with the word and weight: read once, whatever the number of modes. */
+/**
+ * Per tool object, its distinct stems with the word and weight: read once, whatever the number of
+ * modes. Keyed by the tool alone: a tool object belongs to one catalog, and fitting reads it with
+ * that catalog's prefix of its server every time (fit.ts prefixesOf).
+ */
 const termCache = new WeakMap<object, ReadonlyArray<readonly [string, string, number]>>();
 
 function toolTerms(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, prefix: ReadonlySet<string> | undefined): ReadonlyArray<readonly [string, string, number]> {

@@ -18,8 +18,9 @@ export interface Route {
   endpoint?: string | undefined;
   /** The modes `serve --mode` serves (the only ones reachable), when set. */
   served?: readonly string[] | undefined;
-  /** The modes the bearer token may use (rc `auth.tokens`), and its label (never the token). */
+  /** The modes the bearer token may use (rc `auth.tokens`). */
   tokenModes?: readonly string[] | undefined;
+  /** The token's label, for messages (never the token). */
   tokenLabel?: string | undefined;
   /** The strategy setting (`--strategy`, `?strategy=`), else the rc's. */
   strategy?: Strategy | undefined;

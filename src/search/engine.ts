@@ -23,14 +23,15 @@ export interface SearchOptions {
 
 /** Field weights: what a word in each field is worth relative to the description. */
 const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, schema: 0.4, group: 0.6, server: 1 } as const;
+/** BM25: how soon more occurrences of a term stop adding (K1), and how much a tool's text length damps them (B). */
 const K1 = 1.2;
+const B = 0.6;
 /** Groups up to this many tools add their words at the full group weight; bigger ones less. */
 const GROUP_SIZE = 10;
 /** A tool leading with the query's own read verb ("list" -> "Get or list resources") ranks first among equals. */
 const VERB_MATCH = 1.2;
 /** A query that names a tool's server ("in Notion", "the Figma file") wants that server's tools. */
 const SERVER_NAMED = 2;
-const B = 0.6;
 
 /**
  * Ranked tool search over name words (snake, camel, kebab split), title, summary, description,
