@@ -5,6 +5,7 @@ import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { clipText } from '../util/bounds.js';
+import { hundredths } from '../util/round.js';
 import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { servedStrategy } from './scope.js';
 import { modeProfile } from './profile.js';
@@ -154,14 +155,14 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     // Its groups are the rc's word on a member; a typical task is the word on what they leave out.
     const coverage = filled.has(tool.id) ? covered.get(tool.id) : undefined;
     if (coverage) {
-      const value = round(Math.min(COVERAGE_CAP, coverage.score));
-      scoring.priority = round(scoring.priority + value);
+      const value = hundredths(Math.min(COVERAGE_CAP, coverage.score));
+      scoring.priority = hundredths(scoring.priority + value);
       const how = coverage.named ? `${coverage.names} typical tasks of the mode name it, though another mode's find it more` : 'a typical task of the mode finds it';
       scoring.signals.push([value, () => `${how} ("${clipText(coverage.task, TASK_QUOTE)}")`]);
     }
     if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
     if (filled.has(tool.id)) {
-      scoring.priority = round(scoring.priority - FILL_PENALTY);
+      scoring.priority = hundredths(scoring.priority - FILL_PENALTY);
       scoring.signals.push([-FILL_PENALTY, 'close to the mode\'s work, outside its groups']);
     }
     return new Entry(tool, pinReason(tool), scoring.priority, scoring.signals);
@@ -327,7 +328,7 @@ function breadthOrder(scored: Entry[], groups: ReadonlySet<string>, prefixes: Re
     const inGroup = groupRank.get(group) ?? 0;
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
-    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
+    const priority = hundredths(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
     // The entry and its signals are this fit's own (toolPriority made them): completed in place.
     entry.signals.push([undefined, () => (inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`)]);
     if (redundant) entry.signals.push([undefined, () => `-${REDUNDANT} does what ${twin.id} does`]);
@@ -336,8 +337,4 @@ function breadthOrder(scored: Entry[], groups: ReadonlySet<string>, prefixes: Re
     return entry;
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }

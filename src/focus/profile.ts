@@ -1,6 +1,7 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { proseWords } from '../catalog/text.js';
 import type { ResolvedMode } from '../config/resolve.js';
+import { hundredths } from '../util/round.js';
 import { stem } from '../util/stem.js';
 import { fittingWords, nameWords } from './words.js';
 
@@ -88,7 +89,7 @@ export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>
     score += value * weight;
     if (weight === 1) found.push(word);
   }
-  return { score: Math.min(CAP, Math.round(score * 100) / 100), words: found };
+  return { score: Math.min(CAP, hundredths(score)), words: found };
 }
 
 /**

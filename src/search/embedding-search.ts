@@ -1,6 +1,6 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { DENSE_POOL, type DenseLookup, type DenseQuery } from './dense.js';
-import { MAX_QUERIES } from '../catalog/own-args.js';
+import { distinctQueries } from './engine.js';
 import { EmbeddingsClient, type EmbeddingsSettings } from './embeddings.js';
 import { ToolVectors, type FillReport } from './tool-vectors.js';
 import { userCacheFolder } from '../util/user-cache.js';
@@ -55,7 +55,7 @@ export class EmbeddingSearch {
    */
   async prime(queries: readonly string[], timeoutMs: number): Promise<boolean> {
     if (!this.client) return false;
-    const list = queryList(queries);
+    const list = distinctQueries(queries);
     const embedded = await this.client.embed(list, timeoutMs);
     this.primed = new Map(list.flatMap((query, i) => (embedded[i] ? [[query, embedded[i]] as const] : [])));
     return true;
@@ -67,7 +67,7 @@ export class EmbeddingSearch {
    */
   async lookup(queries: readonly string[]): Promise<DenseLookup | undefined> {
     const { client, vectors } = this;
-    const list = queryList(queries);
+    const list = distinctQueries(queries);
     const primed = this.primed;
     this.primed = new Map();
     if (!client || !vectors || list.length === 0) return undefined;
@@ -99,11 +99,6 @@ export class EmbeddingSearch {
     this.warned.add(kind);
     this.warn(message);
   }
-}
-
-/** The distinct non-blank queries a search reads, at most MAX_QUERIES. */
-function queryList(queries: readonly string[]): string[] {
-  return [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
 }
 
 function delay(ms: number): Promise<void> {

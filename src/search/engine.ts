@@ -199,7 +199,7 @@ export class SearchIndex {
   searchMany(queries: readonly string[], options: SearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 5;
     if (!(limit >= 1)) return [];
-    const list = [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
+    const list = distinctQueries(queries);
     if (list.length <= 1) return list[0] === undefined ? [] : this.search(list[0], options);
     const fused = new Map<CatalogTool, number>();
     for (const query of list) {
@@ -209,6 +209,14 @@ export class SearchIndex {
     for (const [tool, score] of fused) keepTop(hits, { tool, score: Math.round(score * 1000) / 1000 }, limit);
     return hits;
   }
+}
+
+/**
+ * The distinct non-blank queries a search reads, trimmed, at most `MAX_QUERIES`: searchMany ranks
+ * these and EmbeddingSearch embeds these, so the dense side finds each query by the same text.
+ */
+export function distinctQueries(queries: readonly string[]): string[] {
+  return [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
 }
 
 /** How deep each query's ranking goes into the fusion. */
