@@ -20,9 +20,10 @@ const MAX_FILL = 150;
 export const FILL_PENALTY = 2;
 
 /**
- * The tools a mode with `fill` ranks besides its members: those whose names or summaries say what
- * its description and tasks say (closeness >= FILL_CLOSENESS), and those search finds for its
- * description or one of its tasks (see taskCoverage), that its read-only rule allows.
+ * The tools a mode with `fill` ranks besides its members, among those its read-only rule allows:
+ * the closest (at most MAX_FILL) whose names or summaries say what its description and tasks say
+ * (closeness >= FILL_CLOSENESS), and those its typical tasks find (`covered`, see modeCoverage;
+ * one its tasks only name must also be NAMED_CLOSENESS close).
  */
 export function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfile, members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>, covered: ReadonlyMap<string, Coverage>): Set<string> {
   const inMode = new Set(members.map((tool) => tool.id));

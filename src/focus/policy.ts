@@ -250,13 +250,14 @@ export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTo
     .map((mode) => mode.name);
 }
 
-/** Where else the tool is reachable: other modes the caller may use (switchable sessions) or nothing (fixed ones). */
+/**
+ * Where else the tool is reachable: nowhere for a fixed mode; else the other modes the caller may
+ * use, which a session switches to with focus_mode and a stateless request reaches another way
+ * (focus_mode tells it how).
+ */
 function whereElse(config: PolicyConfig, subject: PolicySubject, tool: CatalogTool): string {
-  if (subject.stateless && subject.fixedMode === undefined) {
-    const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
-    return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (ask focus_mode how to reach one).` : 'No mode includes it.';
-  }
   if (subject.fixedMode !== undefined) return `This endpoint serves only mode "${subject.fixedMode}".`;
   const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
-  return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (switch with focus_mode).` : 'No mode includes it.';
+  if (modes.length === 0) return 'No mode includes it.';
+  return `Modes that include it: ${modes.join(', ')} (${subject.stateless ? 'ask focus_mode how to reach one' : 'switch with focus_mode'}).`;
 }
