@@ -127,18 +127,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     const inMode = new Set([...members.map((tool) => tool.id), ...filled]);
     members = catalog.tools.filter((tool) => inMode.has(tool.id));
   }
-  // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
-  const listed = new Map<string, Set<string>>();
-  if (fit) {
-    for (const tool of members) {
-      const name = nameWords(tool, prefixes.get(tool.server));
-      if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
-        let set = listed.get(tool.server);
-        if (!set) listed.set(tool.server, (set = new Set()));
-        set.add(`${name[0]} ${listedThing(name)}`);
-      }
-    }
-  }
+  const listed = fit ? listAndGetThings(members, prefixes) : new Map<string, Set<string>>();
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   const pinReason = (tool: CatalogTool): string | undefined => {
@@ -222,6 +211,23 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     pinnedTokens,
     ranked,
   };
+}
+
+/**
+ * Per server, its list and get tools by what they are about ("list network request" pairs with
+ * "get network request"): toolPriority's `listed`, telling an entry point from its second step.
+ */
+function listAndGetThings(members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
+  const listed = new Map<string, Set<string>>();
+  for (const tool of members) {
+    const name = nameWords(tool, prefixes.get(tool.server));
+    if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
+      let set = listed.get(tool.server);
+      if (!set) listed.set(tool.server, (set = new Set()));
+      set.add(`${name[0]} ${listedThing(name)}`);
+    }
+  }
+  return listed;
 }
 
 /**
