@@ -16,6 +16,8 @@ export class EmbeddingSearch {
   private readonly vectors: ToolVectors | undefined;
   private ready = false;
   private readonly warned = new Set<string>();
+  /** Whether the tool vectors were embedded again for an endpoint answering another size (once: an endpoint that keeps changing must not cost a fill per search). */
+  private refilled = false;
   /** Query vectors `prime` embedded, for the next lookup of the same queries only. */
   private primed = new Map<string, Float32Array>();
 
@@ -82,6 +84,15 @@ export class EmbeddingSearch {
       embedded = known.every((vector) => vector !== undefined) ? known : await client.embed(list, remaining);
     } catch (error) {
       this.warnOnce('query', `discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; searches use words only while it fails`);
+      return undefined;
+    }
+    if (embedded.some((vector) => vector.length !== vectors.dimensions)) {
+      this.warnOnce('dims', `discovery.embeddings: ${client.endpoint} answers vectors of ${embedded[0]?.length} dimensions where the tools' have ${vectors.dimensions} (another model behind "${this.settings.model}"?): embedding every tool again; searches use words only until then`);
+      if (!this.refilled) {
+        this.refilled = true;
+        this.ready = false;
+        void vectors.refill();
+      }
       return undefined;
     }
     const byQuery = new Map<string, DenseQuery>();
