@@ -13,16 +13,17 @@ import { closeness, type ModeProfile } from './profile.js';
  */
 
 /** How close (profile.ts closeness) a tool outside the mode's groups must be to its work to be ranked with them. */
-export const FILL_CLOSENESS = 0.5;
+const FILL_CLOSENESS = 0.5;
 /** The most tools closeness ranks in one mode (the closest): on a catalog of 10,000 tools thousands pass FILL_CLOSENESS. */
-export const MAX_FILL = 150;
+const MAX_FILL = 150;
 /** What a tool ranked by closeness alone gives up against the mode's own: its groups are the rc's word. */
 export const FILL_PENALTY = 2;
 
 /**
- * The tools a mode with `fill` ranks besides its members: those whose names or summaries say what
- * its description and tasks say (closeness >= FILL_CLOSENESS), and those search finds for its
- * description or one of its tasks (see taskCoverage), that its read-only rule allows.
+ * The tools a mode with `fill` ranks besides its members, among those its read-only rule allows:
+ * the closest (at most MAX_FILL) whose names or summaries say what its description and tasks say
+ * (closeness >= FILL_CLOSENESS), and those its typical tasks find (`covered`, see modeCoverage;
+ * one its tasks only name must also be NAMED_CLOSENESS close).
  */
 export function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfile, members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>, covered: ReadonlyMap<string, Coverage>): Set<string> {
   const inMode = new Set(members.map((tool) => tool.id));
@@ -55,9 +56,9 @@ export interface Coverage {
 }
 
 /** Hits read per typical task: a task's tool is seldom first, often in the first ten. */
-export const TASK_HITS = 10;
+const TASK_HITS = 10;
 /** Typical tasks searched per mode (the description counts as one): bounds fitting on an rc with huge task lists and many modes. */
-export const MAX_TASK_QUERIES = 60;
+const MAX_TASK_QUERIES = 60;
 /** What coverage adds to a tool's priority at most (and per unit of reciprocal rank). */
 export const COVERAGE_CAP = 2;
 
@@ -88,18 +89,18 @@ export function taskCoverage(catalog: Pick<Catalog, 'tools' | 'groups'>, mode: P
 }
 
 /** Searches all modes' typical tasks may cost together: an rc of a thousand modes with `fill` reads a few tasks of each. */
-export const MAX_COVERAGE_QUERIES = 2_000;
+const MAX_COVERAGE_QUERIES = 2_000;
 /**
  * Searches times catalog tools that coverage may cost (a search touches about every tool on a
  * common word): 650 tools read all of the presets' tasks, 6,000 a sixth of them.
  */
-export const COVERAGE_WORK = 1_000_000;
+const COVERAGE_WORK = 1_000_000;
 /**
  * Fewer tasks per mode than this say too little to be worth the search index they need: past about
  * 6,000 tools under the presets, fill ranks by closeness alone (building the index for 10,000 tools
  * costs half a second, and fitting every preset stays within its 1 s).
  */
-export const MIN_TASK_QUERIES = 10;
+const MIN_TASK_QUERIES = 10;
 
 type Modes = Readonly<Record<string, ResolvedMode>>;
 
@@ -131,7 +132,7 @@ function coverageTable(catalog: Catalog, modes: Modes): CoverageTable {
 }
 
 /** A task names a tool it ranks first or second. */
-export const NAMING_RANK = 2;
+const NAMING_RANK = 2;
 /**
  * How many of a mode's tasks must name a tool (rank it first or second) for the mode to take it,
  * whatever other modes' tasks find it too, if its words are the mode's at all (NAMED_CLOSENESS).
@@ -141,14 +142,14 @@ export const NAMING_RANK = 2;
  * 313 -> 316 and 325 -> 324 of 426, older small catalogs 211 -> 212 of 261 (one task: 315, 325 and
  * 208; three: 314, 326 and 213).
  */
-export const NAMED_BY = 2;
+const NAMED_BY = 2;
 /**
  * How close (profile.ts closeness) a tool the tasks name must be to the mode's work: on a small
  * catalog a task's first hits may share one loose word with it ("call the API with a test
  * payload" ranked the reference server's echo second). Without it the tuning stacks showed one
  * more and the older catalogs two fewer.
  */
-export const NAMED_CLOSENESS = 0.1;
+const NAMED_CLOSENESS = 0.1;
 
 /**
  * What the mode's typical tasks find that no other mode's (with `fill`) find more, and what its

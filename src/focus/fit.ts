@@ -5,6 +5,7 @@ import { own } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { clipText } from '../util/bounds.js';
+import { hundredths } from '../util/round.js';
 import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { servedStrategy } from './scope.js';
 import { modeProfile } from './profile.js';
@@ -40,7 +41,7 @@ export interface ModeFit {
   budget: number | undefined;
   /** Tokens of lazytools' own tools, counted in the budget. */
   ownTokens: number;
-  /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`, shown fillers), catalog order. */
+  /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`, tools called in it lately, shown fillers), catalog order. */
   members: readonly CatalogTool[];
   memberIds: ReadonlySet<string>;
   /** Members only rc `fill` brought in (close to the mode's work, in none of its groups), all shown. */
@@ -126,18 +127,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     const inMode = new Set([...members.map((tool) => tool.id), ...filled]);
     members = catalog.tools.filter((tool) => inMode.has(tool.id));
   }
-  // Per server, its list and get tools by what they are about: "list network request" pairs with "get network request".
-  const listed = new Map<string, Set<string>>();
-  if (fit) {
-    for (const tool of members) {
-      const name = nameWords(tool, prefixes.get(tool.server));
-      if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
-        let set = listed.get(tool.server);
-        if (!set) listed.set(tool.server, (set = new Set()));
-        set.add(`${name[0]} ${listedThing(name)}`);
-      }
-    }
-  }
+  const listed = fit ? listAndGetThings(members, prefixes) : new Map<string, Set<string>>();
   const lean = mode.lean ?? (mode.readOnly || members.filter((tool) => tool.readOnly).length * 2 >= members.length ? 'read' : undefined);
 
   const pinReason = (tool: CatalogTool): string | undefined => {
@@ -154,14 +144,14 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     // Its groups are the rc's word on a member; a typical task is the word on what they leave out.
     const coverage = filled.has(tool.id) ? covered.get(tool.id) : undefined;
     if (coverage) {
-      const value = round(Math.min(COVERAGE_CAP, coverage.score));
-      scoring.priority = round(scoring.priority + value);
+      const value = hundredths(Math.min(COVERAGE_CAP, coverage.score));
+      scoring.priority = hundredths(scoring.priority + value);
       const how = coverage.named ? `${coverage.names} typical tasks of the mode name it, though another mode's find it more` : 'a typical task of the mode finds it';
       scoring.signals.push([value, () => `${how} ("${clipText(coverage.task, TASK_QUOTE)}")`]);
     }
     if (byUse.has(tool.id)) scoring.signals.unshift([undefined, 'in the mode by use: called in it lately, though none of its groups holds it']);
     if (filled.has(tool.id)) {
-      scoring.priority = round(scoring.priority - FILL_PENALTY);
+      scoring.priority = hundredths(scoring.priority - FILL_PENALTY);
       scoring.signals.push([-FILL_PENALTY, 'close to the mode\'s work, outside its groups']);
     }
     return new Entry(tool, pinReason(tool), scoring.priority, scoring.signals);
@@ -175,7 +165,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   let left = budget - pinnedTokens;
   const ranked: RankedTool[] = [];
   // Entries are this call's own objects: completed in place, not copied (a mode may hold 10,000 tools).
-  const rank = (entry: Scored, shown: boolean, reason: string) => {
+  const rank = (entry: Entry, shown: boolean, reason: string) => {
     entry.shown = shown;
     entry.reason = reason;
     ranked.push(entry);
@@ -224,6 +214,23 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
 }
 
 /**
+ * Per server, its list and get tools by what they are about ("list network request" pairs with
+ * "get network request"): toolPriority's `listed`, telling an entry point from its second step.
+ */
+function listAndGetThings(members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
+  const listed = new Map<string, Set<string>>();
+  for (const tool of members) {
+    const name = nameWords(tool, prefixes.get(tool.server));
+    if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
+      let set = listed.get(tool.server);
+      if (!set) listed.set(tool.server, (set = new Set()));
+      set.add(`${name[0]} ${listedThing(name)}`);
+    }
+  }
+  return listed;
+}
+
+/**
  * One member as fitting ranks it: its signals are worded only when `why` is read (fitting ranks
  * every member of every mode; status --explain and groups read a few).
  */
@@ -245,20 +252,18 @@ class Entry implements RankedTool {
   }
 }
 
-type Scored = Entry;
-
 /**
  * The share of what a mode's tools cost that its list may grow to, between its budget and
  * maxBudget: all of it (0.5 held back the tools its typical tasks name, fill.ts NAMED_BY, on stacks
  * whose modes hold little; CATALOG_SHARE still bounds every mode).
  */
-export const MEMBER_SHARE = 1;
+const MEMBER_SHARE = 1;
 /**
  * The share of the whole catalog a grown list may cost: a mode stays at least 85% below listing
  * every tool (measured: 0.15 keeps the 10-server developer stack's modes 87% below it, where a cap
  * of maxBudget alone let them reach 80%).
  */
-export const CATALOG_SHARE = 0.15;
+const CATALOG_SHARE = 0.15;
 
 /**
  * What a mode may spend: its budget, or where its tools hold much more (a large catalog: more
@@ -314,7 +319,7 @@ const FIRST_MIN = 2;
  * web searches) loses `REDUNDANT`: the budget goes to what no shown tool does yet, and search
  * still finds the twin. Twins share a mode group: Notion's search is no web search. Ties break by id.
  */
-function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: ReadonlyMap<string, ReadonlySet<string>>): Scored[] {
+function breadthOrder(scored: Entry[], groups: ReadonlySet<string>, prefixes: ReadonlyMap<string, ReadonlySet<string>>): Entry[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
   const serverRank = new Map<string, number>();
   const groupRank = new Map<string, number>();
@@ -329,7 +334,7 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: R
     const inGroup = groupRank.get(group) ?? 0;
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
-    const priority = round(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
+    const priority = hundredths(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
     // The entry and its signals are this fit's own (toolPriority made them): completed in place.
     entry.signals.push([undefined, () => (inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`)]);
     if (redundant) entry.signals.push([undefined, () => `-${REDUNDANT} does what ${twin.id} does`]);
@@ -338,8 +343,4 @@ function breadthOrder(scored: Scored[], groups: ReadonlySet<string>, prefixes: R
     return entry;
   });
   return adjusted.sort((a, b) => Number(b.first) - Number(a.first) || b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Catalog, CatalogTool } from '../catalog/catalog.js';
 import { NameTable, toolGroupName } from '../groups/names.js';
 import type { GetGroupResult, Group } from '../groups/wire.js';
+import { counted } from '../util/plural.js';
 
 /**
  * lazytools' groups and modes as the draft MCP extension `io.modelcontextprotocol/groups`
@@ -13,15 +14,15 @@ import type { GetGroupResult, Group } from '../groups/wire.js';
  *   tool in several; one home keeps every `groups/get` smaller and registers nothing twice): its
  *   most specific lazytools group, the one with the fewest tools in the catalog (ties: config
  *   order), among the groups the rc names when one holds it; catch-all groups (`all`) give no
- *   signal and are skipped. A tool in no other group
- *   goes to its server's `<server>-other` group.
+ *   signal and are skipped. A tool in no other group goes to its server's `<server>-other` group.
  * - Large groups nest: a group with more than `maxLeaf` scoped tools from several servers lists
  *   one child group per server (`issues` -> `issues-github`, `issues-linear`); a group still
  *   larger from one server is cut into parts (`-1`, `-2`...). So is a leaf whose tools' listed
  *   definitions pass a byte bound (`size`: the page bound of `tools/list`): an upstream's huge
  *   schemas must not make one `groups/get` answer bigger than a client takes (the SDK's stdio
- *   client drops the connection past 10 MiB); a single bigger tool is a part alone. `groups/list` holds only the
- *   parents; the tree is at most three levels deep and has no cycles (names are unique).
+ *   client drops the connection past 10 MiB); a single bigger tool is a part alone. `groups/list`
+ *   holds only the parents; the tree is at most three levels deep and has no cycles (names are
+ *   unique).
  * - Tools the view may not call (read-only modes, token boundaries, `hiddenTools: reject`) are in
  *   no group: groups disclose what the caller can use, while `tools/call` stays the only gate.
  */
@@ -78,7 +79,7 @@ export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView 
   const place = (base: string, description: string, tools: CatalogTool[]): Group => {
     const name = names.claim(base);
     if (tools.length <= 1 || (tools.length <= maxLeaf && listedBytes(tools, bytes) <= maxBytes)) {
-      const group = { name, description: `${description} (${count(tools.length)})` };
+      const group = { name, description: `${description} (${counted(tools.length, 'tool')})` };
       groups.set(name, { group, tools, children: [] });
       for (const tool of tools) home.set(tool.id, name);
       return group;
@@ -88,7 +89,7 @@ export function buildGroupView(input: ViewInput, maxLeaf = MAX_LEAF): GroupView 
       servers.length > 1
         ? servers.map((server) => ({ base: `${name}-${server}`, description: `${description}, server "${server}"`, tools: tools.filter((tool) => tool.server === server) }))
         : chunks(tools, maxLeaf, bytes, maxBytes).map((part, i, all) => ({ base: `${name}-${i + 1}`, description: `${description} (part ${i + 1} of ${all.length})`, tools: part }));
-    const group = { name, description: `${description} (${count(tools.length)} in ${parts.length} groups)` };
+    const group = { name, description: `${description} (${counted(tools.length, 'tool')} in ${parts.length} groups)` };
     const entry = { group, tools: [] as CatalogTool[], children: [] as Group[] };
     groups.set(name, entry);
     for (const part of parts) entry.children.push(place(part.base, part.description, part.tools));
@@ -158,8 +159,4 @@ function listedBytes(tools: readonly CatalogTool[], bytesOf: (tool: CatalogTool)
   let bytes = 0;
   for (const tool of tools) bytes += bytesOf(tool);
   return bytes;
-}
-
-function count(n: number): string {
-  return n === 1 ? '1 tool' : `${n} tools`;
 }

@@ -159,7 +159,7 @@ export function modeAllows(mode: Pick<ResolvedMode, 'readOnly'> | undefined, too
  * Decayed calls (usage.jsonl, half-life 14 days) that make a tool a member of a mode its groups
  * leave out: called there once today, or twice in the last fortnight.
  */
-export const USED_MEMBER = 0.9;
+const USED_MEMBER = 0.9;
 
 /**
  * True when the session's calls made the tool part of the mode: it was called in that mode lately
@@ -206,7 +206,7 @@ export function mayEnable(config: PolicyConfig, subject: PolicySubject, strategy
 
 /**
  * Why the caller may not change its mode or groups (focus_mode), or undefined when it may: a
- * fixed mode never changes. A token's caller may, among its modes only (focus-tool's
+ * fixed mode never changes. A token's caller may, among its modes only (handlers/focus-mode.ts
  * readFocusArgs names and accepts only those).
  */
 export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode'>): string | undefined {
@@ -250,13 +250,14 @@ export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTo
     .map((mode) => mode.name);
 }
 
-/** Where else the tool is reachable: other modes the caller may use (switchable sessions) or nothing (fixed ones). */
+/**
+ * Where else the tool is reachable: nowhere for a fixed mode; else the other modes the caller may
+ * use, which a session switches to with focus_mode and a stateless request reaches another way
+ * (focus_mode tells it how).
+ */
 function whereElse(config: PolicyConfig, subject: PolicySubject, tool: CatalogTool): string {
-  if (subject.stateless && subject.fixedMode === undefined) {
-    const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
-    return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (ask focus_mode how to reach one).` : 'No mode includes it.';
-  }
   if (subject.fixedMode !== undefined) return `This endpoint serves only mode "${subject.fixedMode}".`;
   const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
-  return modes.length > 0 ? `Modes that include it: ${modes.join(', ')} (switch with focus_mode).` : 'No mode includes it.';
+  if (modes.length === 0) return 'No mode includes it.';
+  return `Modes that include it: ${modes.join(', ')} (${subject.stateless ? 'ask focus_mode how to reach one' : 'switch with focus_mode'}).`;
 }

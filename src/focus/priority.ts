@@ -1,9 +1,8 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import type { ResolvedMode } from '../config/resolve.js';
+import { hundredths } from '../util/round.js';
 import { closeness, type ModeProfile } from './profile.js';
 import { fittingWords, isVerb, listedThing, nameVerb, nameWords } from './words.js';
-
-export { capability, listedThing, nameWords } from './words.js';
 
 /** A signal of a tool's priority: what it added (none for a note) and why. */
 export type Signal = readonly [value: number | undefined, reason: string | (() => string)];
@@ -21,7 +20,7 @@ export interface Priority {
 export function wordSignals(signals: readonly Signal[]): string[] {
   return signals.map(([value, given]) => {
     const reason = typeof given === 'function' ? given() : given;
-    return value === undefined ? reason : `${value > 0 ? '+' : ''}${round(value)} ${reason}`;
+    return value === undefined ? reason : `${value > 0 ? '+' : ''}${hundredths(value)} ${reason}`;
   });
 }
 
@@ -72,7 +71,7 @@ export function toolPriority(tool: CatalogTool, context: PriorityContext): Scori
   };
   const words = fittingWords();
   if (context.override !== undefined) add(context.override, 'rc priority');
-  if (context.usage > 0) add(2 * Math.log2(1 + context.usage), `used ${round(context.usage)} times lately in this mode`);
+  if (context.usage > 0) add(2 * Math.log2(1 + context.usage), `used ${hundredths(context.usage)} times lately in this mode`);
   const name = nameWords(tool, context.prefix);
   const close = context.profile ? closeness(tool, context.profile, context.prefix) : undefined;
   const verb = nameVerb(name);
@@ -94,10 +93,10 @@ export function toolPriority(tool: CatalogTool, context: PriorityContext): Scori
   if (writes && !tool.readOnly) add(0.5, 'changes things (write-leaning mode)');
   // Servers mark even navigation destructive ("may lose page state"): a weak signal, kept weak.
   if (tool.definition.annotations?.destructiveHint === true) add(-0.5, 'annotated destructive');
-  if (close && close.score > 0) add(round(CLOSE * close.score), `close to the mode's work${close.words.length > 0 ? ` (${close.words.map((word) => `"${word}"`).join(', ')})` : ' (its summary)'}`);
+  if (close && close.score > 0) add(hundredths(CLOSE * close.score), `close to the mode's work${close.words.length > 0 ? ` (${close.words.map((word) => `"${word}"`).join(', ')})` : ' (its summary)'}`);
   add(relevance(tool, context.mode.groups), 'fit to the mode\'s groups');
-  add(round(Math.min(0.3, -0.6 * Math.log2(Math.max(tool.tokens, 50) / 250))), `${tool.tokens} tokens`);
-  return { priority: round(priority), signals };
+  add(hundredths(Math.min(0.3, -0.6 * Math.log2(Math.max(tool.tokens, 50) / 250))), `${tool.tokens} tokens`);
+  return { priority: hundredths(priority), signals };
 }
 
 /**
@@ -115,9 +114,5 @@ function relevance(tool: CatalogTool, groups: readonly string[]): number {
     const value = (placement.score === undefined ? 1.5 : Math.min(placement.score, 12) / 8) * order;
     best = Math.max(best, value);
   }
-  return round(best);
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
+  return hundredths(best);
 }

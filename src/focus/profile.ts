@@ -1,6 +1,7 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { proseWords } from '../catalog/text.js';
 import type { ResolvedMode } from '../config/resolve.js';
+import { hundredths } from '../util/round.js';
 import { stem } from '../util/stem.js';
 import { fittingWords, nameWords } from './words.js';
 
@@ -88,10 +89,14 @@ export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>
     score += value * weight;
     if (weight === 1) found.push(word);
   }
-  return { score: Math.min(CAP, Math.round(score * 100) / 100), words: found };
+  return { score: Math.min(CAP, hundredths(score)), words: found };
 }
 
-/** Per tool object, its distinct stems with the word and weight: read once, whatever the number of modes. */
+/**
+ * Per tool object, its distinct stems with the word and weight: read once, whatever the number of
+ * modes. Keyed by the tool alone: a tool object belongs to one catalog, and fitting reads it with
+ * that catalog's prefix of its server every time (fit.ts prefixesOf).
+ */
 const termCache = new WeakMap<object, ReadonlyArray<readonly [string, string, number]>>();
 
 function toolTerms(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, prefix: ReadonlySet<string> | undefined): ReadonlyArray<readonly [string, string, number]> {

@@ -18,8 +18,9 @@ export interface Route {
   endpoint?: string | undefined;
   /** The modes `serve --mode` serves (the only ones reachable), when set. */
   served?: readonly string[] | undefined;
-  /** The modes the bearer token may use (rc `auth.tokens`), and its label (never the token). */
+  /** The modes the bearer token may use (rc `auth.tokens`). */
   tokenModes?: readonly string[] | undefined;
+  /** The token's label, for messages (never the token). */
   tokenLabel?: string | undefined;
   /** The strategy setting (`--strategy`, `?strategy=`), else the rc's. */
   strategy?: Strategy | undefined;
@@ -82,7 +83,7 @@ export function servedStrategy(setting: Strategy, era: Era = 'legacy', clientNam
  * get `notify`; clients that ignore it get `proxy` (constant list, everything through
  * execute_tool); Claude Code, reported to often ignore changes mid-conversation, gets `hybrid`.
  */
-export const CLIENT_TABLE: ReadonlyArray<{ match: string; strategy: ServedStrategy }> = [
+const CLIENT_TABLE: ReadonlyArray<{ match: string; strategy: ServedStrategy }> = [
   { match: 'claude-code', strategy: 'hybrid' }, // Claude Code
   { match: 'claude', strategy: 'proxy' }, // Claude Desktop
   { match: 'cursor', strategy: 'proxy' },

@@ -5,7 +5,7 @@ import { expandQuery, terms } from '../search/text.js';
 import { modeNamed, offerFilter, type Boundary } from './policy.js';
 
 /** Tools a focus_mode with an intent brings for the task it states: search's best few for the phrase. */
-export const TASK_TOOLS = 3;
+const TASK_TOOLS = 3;
 
 /**
  * The tools that fit the task an intent states, best first: search's top TASK_TOOLS for the

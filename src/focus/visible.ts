@@ -1,6 +1,6 @@
 import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
-import type { ResolvedConfig } from '../config/resolve.js';
+import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import type { FocusState } from './state.js';
 import { modeAllows, modeNamed, usedInMode } from './policy.js';
 import { modeFit, type FitConfig } from './fit.js';
@@ -20,9 +20,7 @@ export function visibleTools(catalog: Catalog, config: VisibleConfig, focus: Foc
   const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
   const fitted = modeFit(catalog, config, focus.mode)?.shownIds;
-  const groups = new Set([...mode.groups, ...focus.enabled]);
-  const disabled = new Set(focus.disabled);
-  for (const group of disabled) groups.delete(group);
+  const { groups, disabled } = sessionGroups(mode, focus);
   const enabled = new Set(focus.enabled.filter((group) => groups.has(group)));
   const always = idMatcher(config.alwaysVisible);
   const discovered = new Set(focus.discovered);
@@ -44,9 +42,7 @@ export function visibleTools(catalog: Catalog, config: VisibleConfig, focus: Foc
 export function modeMembers(catalog: Catalog, config: VisibleConfig, focus: FocusState): CatalogTool[] {
   const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
-  const groups = new Set([...mode.groups, ...focus.enabled]);
-  const disabled = new Set(focus.disabled);
-  for (const group of disabled) groups.delete(group);
+  const { groups, disabled } = sessionGroups(mode, focus);
   const always = idMatcher(config.alwaysVisible);
   const pinned = idMatcher(mode.pin);
   const discovered = new Set(focus.discovered);
@@ -57,6 +53,14 @@ export function modeMembers(catalog: Catalog, config: VisibleConfig, focus: Focu
     if (!modeAllows(mode, tool)) return false;
     return tool.groups.some((group) => groups.has(group)) || discovered.has(tool.id) || always(tool.id) || pinned(tool.id) || usedInMode(config, mode, tool) || isFiller(tool);
   });
+}
+
+/** The session's groups (the mode's and its enabled ones, less its disabled ones) and the disabled ones. */
+function sessionGroups(mode: Pick<ResolvedMode, 'groups'>, focus: FocusState): { groups: Set<string>; disabled: Set<string> } {
+  const groups = new Set([...mode.groups, ...focus.enabled]);
+  const disabled = new Set(focus.disabled);
+  for (const group of disabled) groups.delete(group);
+  return { groups, disabled };
 }
 
 /**

@@ -79,7 +79,11 @@ export function nameWords(tool: Pick<CatalogTool, 'name' | 'server'>, prefix?: R
   return found;
 }
 
-/** Per tool object: its name words are read once, whatever the number of modes fitted. */
+/**
+ * Per tool object: its name words are read once, whatever the number of modes fitted. Keyed by
+ * the tool alone (and whether a prefix is given): a tool object belongs to one catalog, whose
+ * server prefixes do not change.
+ */
 const nameCache = new WeakMap<object, readonly string[]>();
 const prefixedCache = new WeakMap<object, readonly string[]>();
 

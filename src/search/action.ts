@@ -12,7 +12,7 @@ import { searchVocabulary } from './vocabulary.js';
 export const Action = { Read: 0, Write: 1, Destroy: 2 } as const;
 export type Action = (typeof Action)[keyof typeof Action];
 
-let stems: { destroy: Set<string>; write: Set<string>; verbs: Set<string> } | undefined;
+let stems: { destroy: Set<string>; write: Set<string>; read: Set<string> } | undefined;
 
 /**
  * The action verbs (vocabulary/search/actions.json), stemmed. Read verbs are also matched against
@@ -25,14 +25,14 @@ function verbStems() {
   return (stems = {
     destroy: new Set(actions.destroy.map(stem)),
     write: new Set(actions.write.map(stem)),
-    verbs: new Set(actions.read.map(stem)),
+    read: new Set(actions.read.map(stem)),
   });
 }
 
 /** Whether a stemmed term is one of the action verbs (read, write or destroy): a word that names no server. */
 export function isActionTerm(term: string): boolean {
-  const { destroy, write, verbs } = verbStems();
-  return destroy.has(term) || write.has(term) || verbs.has(term);
+  const { destroy, write, read } = verbStems();
+  return destroy.has(term) || write.has(term) || read.has(term);
 }
 
 /**
@@ -46,7 +46,7 @@ export function queryAsks(query: string, own?: readonly string[]): { asks: Actio
 }
 
 /** What a query's own terms (stemmed) ask for. */
-export function queryAction(queryTerms: readonly string[]): Action {
+function queryAction(queryTerms: readonly string[]): Action {
   const { destroy, write } = verbStems();
   if (queryTerms.some((term) => destroy.has(term))) return Action.Destroy;
   return queryTerms.some((term) => write.has(term)) ? Action.Write : Action.Read;
@@ -62,11 +62,14 @@ export function toolAction(tool: CatalogTool, nameTerms: readonly string[]): Act
   return tool.write?.kind === 'write' ? Action.Write : Action.Read;
 }
 
-/** The verbs a tool leads with: its name's and its description's first four words'. */
-export function leadVerbs(tool: CatalogTool, nameTerms: readonly string[]): string[] {
-  const { verbs } = verbStems();
+/**
+ * The read verbs a tool leads with (stemmed): its name's and its description's first four
+ * words'. Write verbs are left out (see verbStems).
+ */
+export function toolReadVerbs(tool: CatalogTool, nameTerms: readonly string[]): string[] {
+  const { read } = verbStems();
   const lead = terms((tool.definition.description ?? '').slice(0, 60)).slice(0, 4);
-  return [...new Set([...nameTerms, ...lead])].filter((term) => verbs.has(term));
+  return [...new Set([...nameTerms, ...lead])].filter((term) => read.has(term));
 }
 
 /** What a tool that changes things is worth under a question ("which deals closed?"), besides being no reader. */
@@ -83,8 +86,8 @@ export function actionFactor(query: Action, tool: Action, question = false): num
   return change * ((tool === Action.Read) === (query === Action.Read) ? 1 : 0.85);
 }
 
-/** The query's action verbs (stemmed), to match against a tool's `leadVerbs`. */
-export function queryVerbs(queryTerms: readonly string[]): string[] {
-  const { verbs } = verbStems();
-  return queryTerms.filter((term) => verbs.has(term));
+/** The query's read verbs (stemmed), to match against a tool's `toolReadVerbs`. */
+export function queryReadVerbs(queryTerms: readonly string[]): string[] {
+  const { read } = verbStems();
+  return queryTerms.filter((term) => read.has(term));
 }

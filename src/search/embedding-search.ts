@@ -1,6 +1,6 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { DENSE_POOL, type DenseLookup, type DenseQuery } from './dense.js';
-import { MAX_QUERIES } from '../catalog/own-args.js';
+import { distinctQueries } from './engine.js';
 import { EmbeddingsClient, type EmbeddingsSettings } from './embeddings.js';
 import { ToolVectors, type FillReport } from './tool-vectors.js';
 import { userCacheFolder } from '../util/user-cache.js';
@@ -16,6 +16,8 @@ export class EmbeddingSearch {
   private readonly vectors: ToolVectors | undefined;
   private ready = false;
   private readonly warned = new Set<string>();
+  /** Whether the tool vectors were embedded again for an endpoint answering another size (once: an endpoint that keeps changing must not cost a fill per search). */
+  private refilled = false;
   /** Query vectors `prime` embedded, for the next lookup of the same queries only. */
   private primed = new Map<string, Float32Array>();
 
@@ -55,7 +57,7 @@ export class EmbeddingSearch {
    */
   async prime(queries: readonly string[], timeoutMs: number): Promise<boolean> {
     if (!this.client) return false;
-    const list = queryList(queries);
+    const list = distinctQueries(queries);
     const embedded = await this.client.embed(list, timeoutMs);
     this.primed = new Map(list.flatMap((query, i) => (embedded[i] ? [[query, embedded[i]] as const] : [])));
     return true;
@@ -67,7 +69,7 @@ export class EmbeddingSearch {
    */
   async lookup(queries: readonly string[]): Promise<DenseLookup | undefined> {
     const { client, vectors } = this;
-    const list = queryList(queries);
+    const list = distinctQueries(queries);
     const primed = this.primed;
     this.primed = new Map();
     if (!client || !vectors || list.length === 0) return undefined;
@@ -82,6 +84,15 @@ export class EmbeddingSearch {
       embedded = known.every((vector) => vector !== undefined) ? known : await client.embed(list, remaining);
     } catch (error) {
       this.warnOnce('query', `discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; searches use words only while it fails`);
+      return undefined;
+    }
+    if (embedded.some((vector) => vector.length !== vectors.dimensions)) {
+      this.warnOnce('dims', `discovery.embeddings: ${client.endpoint} answers vectors of ${embedded[0]?.length} dimensions where the tools' have ${vectors.dimensions} (another model behind "${this.settings.model}"?): embedding every tool again; searches use words only until then`);
+      if (!this.refilled) {
+        this.refilled = true;
+        this.ready = false;
+        void vectors.refill();
+      }
       return undefined;
     }
     const byQuery = new Map<string, DenseQuery>();
@@ -99,11 +110,6 @@ export class EmbeddingSearch {
     this.warned.add(kind);
     this.warn(message);
   }
-}
-
-/** The distinct non-blank queries a search reads, at most MAX_QUERIES. */
-function queryList(queries: readonly string[]): string[] {
-  return [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
 }
 
 function delay(ms: number): Promise<void> {

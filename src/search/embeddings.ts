@@ -30,7 +30,10 @@ export class EmbeddingsClient {
   private readonly headers: Record<string, string>;
   private readonly key: string | undefined;
 
-  /** @throws ConfigError when `url` or `apiKey` names an unset variable, or `url` is not http(s). */
+  /**
+   * @throws ConfigError when `url` or `apiKey` names an unset variable; EmbeddingsError when `url`
+   * is not http(s); TypeError when it is no URL at all (EmbeddingSearch turns each into a warning).
+   */
   constructor(
     readonly settings: EmbeddingsSettings,
     env: NodeJS.ProcessEnv = process.env,

@@ -2,7 +2,7 @@ import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { MAX_QUERIES } from '../catalog/own-args.js';
 import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
-import { Action, actionFactor, isActionTerm, leadVerbs, queryAsks, queryVerbs, toolAction } from './action.js';
+import { Action, actionFactor, isActionTerm, queryAsks, queryReadVerbs, toolAction, toolReadVerbs } from './action.js';
 import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 
 /** One ranked search hit. */
@@ -23,14 +23,15 @@ export interface SearchOptions {
 
 /** Field weights: what a word in each field is worth relative to the description. */
 const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, schema: 0.4, group: 0.6, server: 1 } as const;
+/** BM25: how soon more occurrences of a term stop adding (K1), and how much a tool's text length damps them (B). */
 const K1 = 1.2;
+const B = 0.6;
 /** Groups up to this many tools add their words at the full group weight; bigger ones less. */
 const GROUP_SIZE = 10;
-/** A tool leading with the query's own verb ("list" -> "Get or list resources") ranks first among equals. */
+/** A tool leading with the query's own read verb ("list" -> "Get or list resources") ranks first among equals. */
 const VERB_MATCH = 1.2;
 /** A query that names a tool's server ("in Notion", "the Figma file") wants that server's tools. */
 const SERVER_NAMED = 2;
-const B = 0.6;
 
 /**
  * Ranked tool search over name words (snake, camel, kebab split), title, summary, description,
@@ -45,9 +46,9 @@ const B = 0.6;
 export class SearchIndex {
   private readonly postings = new Map<string, { docs: Int32Array; tf: Float32Array }>();
   private readonly nameTerms: string[][];
-  /** Per tool: what it does (read, write, destroy) and the action verbs it leads with. */
+  /** Per tool: what it does (read, write, destroy) and the read verbs it leads with. */
   private readonly actions: Uint8Array;
-  private readonly verbs: string[][];
+  private readonly readVerbs: string[][];
   /** Per tool: the word a query names its server by (the server name's first term), or ''. */
   private readonly serverKeys: string[];
   private readonly lengths: Float32Array;
@@ -61,7 +62,7 @@ export class SearchIndex {
     const building = new Map<string, Map<number, number>>();
     this.lengths = new Float32Array(tools.length);
     this.actions = new Uint8Array(tools.length);
-    this.verbs = [];
+    this.readVerbs = [];
     this.nameTerms = [];
     const keys = new Map<string, string>();
     this.serverKeys = tools.map((tool) => {
@@ -95,7 +96,7 @@ export class SearchIndex {
         if (field === 'name') {
           this.nameTerms.push(fieldTerms);
           this.actions[doc] = toolAction(tool, fieldTerms);
-          this.verbs.push(leadVerbs(tool, fieldTerms));
+          this.readVerbs.push(toolReadVerbs(tool, fieldTerms));
         }
         const weight = FIELDS[field];
         // Long descriptions should not drown the name: damp their counts.
@@ -152,7 +153,7 @@ export class SearchIndex {
     const own = expansion.filter((e) => e.own).map((e) => e.term);
     // A question ("which deals closed in October?") asks to read, whatever its verbs.
     const { asks, question } = queryAsks(query, own);
-    const wanted = queryVerbs(own);
+    const wanted = queryReadVerbs(own);
     const ownSet = new Set(own);
     const hits: RankedDoc[] = [];
     const keep = (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
@@ -173,7 +174,7 @@ export class SearchIndex {
       if (queryTerms > 0) score *= 1 + (0.3 * (matched[doc] ?? 0)) / queryTerms;
       // Readers before writers unless the query asks for a change; destroyers only when it asks to delete.
       score *= actionFactor(asks, (this.actions[doc] ?? Action.Read) as Action, question);
-      if (wanted.length > 0 && this.verbs[doc]?.some((verb) => wanted.includes(verb))) score *= VERB_MATCH;
+      if (wanted.length > 0 && this.readVerbs[doc]?.some((verb) => wanted.includes(verb))) score *= VERB_MATCH;
       const key = this.serverKeys[doc] ?? '';
       if (key !== '' && ownSet.has(key)) score *= SERVER_NAMED;
       if (small) keepTop(hits, { tool, score, doc }, depth);
@@ -198,7 +199,7 @@ export class SearchIndex {
   searchMany(queries: readonly string[], options: SearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 5;
     if (!(limit >= 1)) return [];
-    const list = [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
+    const list = distinctQueries(queries);
     if (list.length <= 1) return list[0] === undefined ? [] : this.search(list[0], options);
     const fused = new Map<CatalogTool, number>();
     for (const query of list) {
@@ -208,6 +209,14 @@ export class SearchIndex {
     for (const [tool, score] of fused) keepTop(hits, { tool, score: Math.round(score * 1000) / 1000 }, limit);
     return hits;
   }
+}
+
+/**
+ * The distinct non-blank queries a search reads, trimmed, at most `MAX_QUERIES`: searchMany ranks
+ * these and EmbeddingSearch embeds these, so the dense side finds each query by the same text.
+ */
+export function distinctQueries(queries: readonly string[]): string[] {
+  return [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
 }
 
 /** How deep each query's ranking goes into the fusion. */

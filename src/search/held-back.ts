@@ -4,7 +4,7 @@ import type { SearchHit, SearchIndex, SearchOptions } from './engine.js';
 import { terms } from './text.js';
 
 /** What a held-back tool's score is multiplied by: the mode's own tools come before the rest. */
-export const HELD_BACK_BOOST = 2;
+const HELD_BACK_BOOST = 2;
 
 /**
  * Search where the mode's tools the caller cannot see rank first: those it holds back to fit its

@@ -5,6 +5,7 @@ import { expandQuery, terms } from './text.js';
 import { stem as singular } from '../util/stem.js';
 import { MAX_QUERY_CHARS } from './query.js';
 import { echoName } from '../util/errors.js';
+import { hundredths } from '../util/round.js';
 
 /** A phrase resolved to a mode, or the closest modes when it is not clear enough. */
 export interface IntentMatch {
@@ -44,13 +45,13 @@ export function resolveIntent(input: string, modes: readonly ResolvedMode[], thr
   const second = scored[1]?.score ?? 0;
   const strength = 1 - Math.exp(-best.score / 2);
   const margin = (best.score - second) / best.score;
-  const confidence = round(strength * (0.5 + 0.5 * margin));
+  const confidence = hundredths(strength * (0.5 + 0.5 * margin));
   const chosen = confidence >= threshold;
   // When unsure, the best-scoring mode is the first alternative, with the same confidence.
   const alternatives = scored
     .slice(chosen ? 1 : 0, chosen ? 4 : 3)
     .filter((s) => s.score > 0)
-    .map((s) => ({ mode: s.mode, confidence: s === best ? confidence : round((1 - Math.exp(-s.score / 2)) * 0.5) }));
+    .map((s) => ({ mode: s.mode, confidence: s === best ? confidence : hundredths((1 - Math.exp(-s.score / 2)) * 0.5) }));
   return { mode: chosen ? best.mode : null, confidence, alternatives };
 }
 
@@ -142,8 +143,4 @@ function scoreMode(mode: ResolvedMode, text: string, expansion: ReadonlyArray<{ 
   for (const phrase of vocabulary.phrases) if (text.includes(phrase)) score += 2 + phrase.trim().split(' ').length;
   for (const { term, weight } of expansion) score += (vocabulary.terms.get(term) ?? 0) * weight;
   return score;
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }

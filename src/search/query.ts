@@ -7,7 +7,7 @@
  */
 
 /** Characters of a query read at most (a pasted blob is skipped whole, so this is generous). */
-export const MAX_QUERY_READ = 65_536;
+const MAX_QUERY_READ = 65_536;
 /** Characters of cleaned query text kept at most: past this, raw task text is data, not a request. */
 export const MAX_QUERY_CHARS = 4_096;
 /** Distinct query terms kept at most, in order of appearance. */

@@ -105,12 +105,14 @@ function leadVerb(list: readonly string[]): string | undefined {
  * "How do I create ..." is no question of this kind: it asks for the tool that creates.
  */
 export function asksQuestion(query: string): boolean {
-  const word = leadWord(words(cleanQuery(query).slice(0, 512)));
+  const word = leadWord(words(cleanQuery(query).slice(0, QUESTION_READ)));
   return word !== undefined && searchVocabulary().questions.has(word);
 }
 
 /** Words read from a query's start to find its verb ("could you please just ..."). */
 const LEAD_WINDOW = 8;
+/** Characters of a cleaned query read to tell a question: LEAD_WINDOW words fit well within them. */
+const QUESTION_READ = 512;
 
 export interface Expansion {
   term: string;

@@ -29,7 +29,7 @@ export function cacheEntryBytes(dims: number): number {
 const BATCH_TIMEOUT_MS = 120_000;
 
 /** After a fill that failed, the next one (a later search) asks the endpoint again, at most this often. */
-export const FILL_RETRY_MS = 60_000;
+const FILL_RETRY_MS = 60_000;
 
 /** What filling the vectors did: embedded now, read from the cache, and the endpoint's failure if any. */
 export interface FillReport {
@@ -66,6 +66,11 @@ export class ToolVectors {
     this.digests = this.texts.map((text) => createHash('sha256').update(text).digest('base64url').slice(0, 22));
   }
 
+  /** The size of the vectors held (0: none yet): a query vector of another size matches none. */
+  get dimensions(): number {
+    return this.dims;
+  }
+
   /** How many tools have a vector. */
   get count(): number {
     let n = 0;
@@ -82,11 +87,34 @@ export class ToolVectors {
       this.failedAt = 0;
       this.filling = undefined;
     }
-    this.filling ??= this.load().then((report) => {
+    this.filling ??= this.settle(this.load(true));
+    return this.filling;
+  }
+
+  /**
+   * Drops every vector held and embeds every tool anew, the cache unread: the endpoint now answers
+   * vectors of another size than those held (another model behind the same name), and vectors of
+   * two sizes cannot be compared.
+   */
+  refill(): Promise<FillReport> {
+    this.reset();
+    this.failedAt = 0;
+    this.filling = this.settle(this.load(false));
+    return this.filling;
+  }
+
+  private settle(loading: Promise<FillReport>): Promise<FillReport> {
+    return loading.then((report) => {
       if (report.error !== undefined) this.failedAt = Date.now();
       return report;
     });
-    return this.filling;
+  }
+
+  private reset(): void {
+    this.dims = 0;
+    this.rows = new Int8Array(0);
+    this.scales.fill(0);
+    this.have.fill(0);
   }
 
   /** Cosine of tool `doc` with a normalized query vector, or undefined when the tool has none. */
@@ -113,8 +141,8 @@ export class ToolVectors {
     return out;
   }
 
-  private async load(): Promise<FillReport> {
-    const cache = this.readCache();
+  private async load(useCache: boolean): Promise<FillReport> {
+    const cache = useCache ? this.readCache() : { dims: 0, vectors: new Map<string, { row: Int8Array; scale: number }>() };
     let cached = 0;
     const missing: number[] = [];
     this.tools.forEach((_, doc) => {
@@ -129,6 +157,11 @@ export class ToolVectors {
       const batch = missing.slice(i, i + EMBED_BATCH);
       try {
         const vectors = await this.client.embed(batch.map((doc) => this.texts[doc] ?? ''), BATCH_TIMEOUT_MS);
+        // The cache's vectors are of another size than the endpoint's now: they are another model's.
+        if (useCache && cached > 0 && vectors.some((vector) => vector.length !== this.dims)) {
+          this.reset();
+          return this.load(false);
+        }
         batch.forEach((doc, k) => {
           const vector = vectors[k];
           if (vector && this.set(doc, quantize(vector), vector.length)) embedded++;
@@ -208,7 +241,7 @@ function encodeRow(row: Int8Array, scale: number): string {
 }
 
 /** The text a tool is embedded by: its name as words, its title, its description (bounded). */
-export function toolText(tool: CatalogTool): string {
+function toolText(tool: CatalogTool): string {
   const definition = tool.definition;
   const title = definition.title ?? definition.annotations?.title;
   const head = `${unicodeWords(tool.name).join(' ')}${title ? ` (${title})` : ''}`;

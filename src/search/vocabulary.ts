@@ -14,8 +14,9 @@ export interface SearchVocabulary {
   stopwords: ReadonlySet<string>;
   /** Light verbs and fillers: a query's own occurrence weighs half. */
   generic: ReadonlySet<string>;
-  /** Parts of a user interface ("page", "button") and the words before one that still pick a tool. */
+  /** Parts of a user interface ("page", "button"): the word before one only names which part, and weighs less. */
   uiParts: ReadonlySet<string>;
+  /** Words before a part that still pick a tool, so they keep their full weight. */
   partKeeps: ReadonlySet<string>;
   /** Second halves of hyphenated modifiers ("related" of "LLM-related"). */
   modifierSuffixes: readonly string[];
@@ -24,8 +25,9 @@ export interface SearchVocabulary {
   /** Sets of interchangeable phrases. */
   synonyms: readonly (readonly string[])[];
   actions: { destroy: readonly string[]; write: readonly string[]; read: readonly string[] };
-  /** Words before a request's verb ("please", "can you"), and lead words that mean more ("email" -> "send email"). */
+  /** Words before a request's verb ("please", "can you"). */
   openers: ReadonlySet<string>;
+  /** Lead words that mean more than themselves ("email" -> "send email"). */
   leadVerbs: ReadonlyMap<string, string>;
   /** Lead words that make a request a question ("which", "any", "did"): it asks to read, whatever its verbs. */
   questions: ReadonlySet<string>;

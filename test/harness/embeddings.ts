@@ -18,6 +18,8 @@ export interface ToyEmbeddings {
   /** `echo`: HTTP 500 whose body quotes the request's Authorization header 180 characters in. */
   mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo';
   scale: number;
+  /** The size of the vectors answered (default 64): another model behind the same name. */
+  dims: number;
   close(): Promise<void>;
 }
 
@@ -25,21 +27,21 @@ export const TOY_EMBEDDINGS_KEY = 'toy-secret-key-4711';
 const CONCEPTS: Record<string, string> = { zorbify: 'frob', zorbifies: 'frob', frobnicate: 'frob', frobnicates: 'frob' };
 const DIMS = 64;
 
-function toyVector(text: string): number[] {
-  const vector = new Array<number>(DIMS).fill(0);
+function toyVector(text: string, dims = DIMS): number[] {
+  const vector = new Array<number>(dims).fill(0);
   for (const word of text.toLowerCase().split(/[^a-z]+/)) {
     if (word.length < 3) continue;
     const concept = CONCEPTS[word] ?? word;
     let h = 0x811c9dc5;
     for (let i = 0; i < concept.length; i++) h = Math.imul(h ^ concept.charCodeAt(i), 0x01000193) >>> 0;
-    vector[h % DIMS] = (vector[h % DIMS] ?? 0) + 1;
+    vector[h % dims] = (vector[h % dims] ?? 0) + 1;
   }
   return vector;
 }
 
 export async function toyEmbeddings(): Promise<ToyEmbeddings> {
   const hanging: ServerResponse[] = [];
-  const state = { inputs: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'], scale: 1e39 };
+  const state = { inputs: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'], scale: 1e39, dims: DIMS };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -51,7 +53,7 @@ export async function toyEmbeddings(): Promise<ToyEmbeddings> {
       if (state.mode === 'hang') return void hanging.push(res);
       if (state.mode === 'echo') return void res.writeHead(500).end(`${'x'.repeat(180)} ${req.headers.authorization ?? ''}`);
       const factor = state.mode === 'huge' ? state.scale : 1;
-      const data = state.mode === 'garbage' ? [{ index: 0, embedding: ['x'] }] : input.map((item, index) => ({ object: 'embedding', index, embedding: toyVector(item).map((x) => x * factor) }));
+      const data = state.mode === 'garbage' ? [{ index: 0, embedding: ['x'] }] : input.map((item, index) => ({ object: 'embedding', index, embedding: toyVector(item, state.dims).map((x) => x * factor) }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
     });
   });

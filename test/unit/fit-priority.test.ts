@@ -3,7 +3,7 @@ import { buildCatalog } from '../../src/catalog/catalog.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { modeFit } from '../../src/focus/fit.js';
-import { capability, nameWords } from '../../src/focus/priority.js';
+import { capability, nameWords } from '../../src/focus/words.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { stackSources } from '../harness/index.js';
 

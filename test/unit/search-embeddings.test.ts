@@ -104,4 +104,39 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
       expect(vectors.count, String(retryMs)).toBe(embedded);
     }
   });
+
+  it('embeds every tool again when the endpoint answers vectors of another size than the cache holds (another model behind the same name)', async () => {
+    const folder = tempTree({});
+    const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+    const tools = buildCatalog(SOURCES, resolveConfig({})).catalog.tools;
+    expect((await new ToolVectors(tools, client, folder).fill()).embedded).toBe(tools.length);
+    toy.dims = 32;
+    try {
+      // A new tool makes the fill ask the endpoint, whose answer is of the new size: the cache is another model's.
+      const grown = buildCatalog([...SOURCES, { server: 'extra', tools: [tool('count_widgets', 'Count widgets')] }], resolveConfig({})).catalog.tools;
+      const vectors = new ToolVectors(grown, client, folder);
+      expect(await vectors.fill()).toMatchObject({ embedded: grown.length, cached: 0 });
+      expect(vectors.dimensions).toBe(32);
+    } finally {
+      toy.dims = 64;
+    }
+  });
+
+  it('a search whose query vectors differ in size from the cached tool vectors answers by words, warns once, and embeds the tools again', async () => {
+    const cacheDir = tempTree({});
+    const logger = (warnings: string[]): Logger => ({ info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) });
+    const config = resolveConfig({ discovery: { embeddings: { url: toy.url, model: 'toy', apiKey: '${TOY_KEY}', weight: 0.5, timeoutMs: 10_000 } } } as RcConfig);
+    const open = (warnings: string[]) => new Gateway({ config, upstreams: [], locked: SOURCES, logger: logger(warnings), env: { ...env, LAZYTOOLS_CACHE_DIR: cacheDir } });
+    expect(await search(open([]), 'zorbify')).toContain('frobnicate_widgets');
+    toy.dims = 32;
+    try {
+      const warnings: string[] = [];
+      const g = open(warnings);
+      expect(await search(g, 'zorbify')).toContain('No tools match');
+      expect(await search(g, 'zorbify')).toContain('frobnicate_widgets');
+      expect(warnings.filter((w) => w.includes('dimensions'))).toHaveLength(1);
+    } finally {
+      toy.dims = 64;
+    }
+  });
 });
