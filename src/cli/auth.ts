@@ -12,7 +12,7 @@ import { UnknownNameError } from '../util/errors.js';
 import { own } from '../util/own.js';
 import { counted } from '../util/plural.js';
 import { configFlag, defineCommand, type FlagSpecs, intFlag, UsageError } from './args.js';
-import type { CliIO, Command } from './io.js';
+import { type CliIO, type Command, warnLine } from './io.js';
 
 const authFlags = {
   config: configFlag,
@@ -54,7 +54,7 @@ for you alone in the user config folder (LAZYTOOLS_CONFIG_DIR, else $XDG_CONFIG_
   const state = signInState(target);
   io.out(`signed in to ${server} (${target.url.href})${describe(state)}`);
   if (signedIn.tools !== undefined) io.out(`${server} lists ${counted(signedIn.tools, 'tool')}; run \`lazytools lock\` to record them`);
-  else io.err(`warning: signed in, but ${server} could not be listed: ${signedIn.listError ?? 'no answer'}`);
+  else warnLine(io, `signed in, but ${server} could not be listed: ${signedIn.listError ?? 'no answer'}`);
   return 0;
 });
 

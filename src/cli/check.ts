@@ -5,7 +5,7 @@ import { signInMessage } from '../upstream/auth/needs-sign-in.js';
 import { serversNeedingSignIn } from '../upstream/auth/state.js';
 import { ConfigError } from '../util/errors.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
-import type { Command } from './io.js';
+import { type Command, warnLine } from './io.js';
 import { projectOptions } from './status.js';
 
 const checkFlags = {
@@ -34,14 +34,15 @@ it is over only with "fit": false or when its pinned tools alone cost more than 
   const missing = values.catalog ? [] : missingFromLock(project);
   const signIn = new Set(missing.length > 0 ? serversNeedingSignIn(project.config, io.env).map((state) => state.server) : []);
   for (const server of missing)
-    io.err(
+    warnLine(
+      io,
       signIn.has(server)
-        ? `warning: ${signInMessage(server)}, then lazytools lock (its tools are not in the lock, so they are not checked)`
-        : `warning: server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`,
+        ? `${signInMessage(server)}, then lazytools lock (its tools are not in the lock, so they are not checked)`
+        : `server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`,
     );
   // What status says about the rc (a pin or alwaysVisible glob that pins nothing, tools no group
   // holds): check is where CI reads it.
-  for (const warning of project.warnings) io.err(`warning: ${warning}`);
+  for (const warning of project.warnings) warnLine(io, warning);
   const report = statusReport(project.catalog, project.config);
   const over = report.modes.filter((mode) => !mode.withinBudget);
   const where = project.config.file ?? 'presets';

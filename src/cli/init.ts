@@ -7,10 +7,10 @@ import { strategySchema, type Strategy } from '../config/schema.js';
 import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
 import { writeFileWhole } from '../util/private-file.js';
-import { outsideText } from '../util/redact.js';
+import { oneLine, outsideText } from '../util/redact.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { initHints } from './init-hints.js';
-import type { Command } from './io.js';
+import { type Command, warnLine } from './io.js';
 import { launchCommand, snippetHeading, stdioSnippet } from './snippets.js';
 
 const initFlags = {
@@ -48,9 +48,9 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
   io.err(`strategy "${picked.strategy}": ${picked.reason}`);
   // Each line quotes the client config's names, keys and URLs: cut, whatever their length there.
-  for (const skipped of imported.skipped) io.err(`skipped ${outsideText(skipped, MAX_LINE)}`);
-  for (const note of imported.notes) io.err(`note: ${outsideText(note, MAX_LINE)}`);
-  for (const warning of imported.warnings) io.err(`warning: ${outsideText(warning, MAX_LINE)}`);
+  for (const skipped of imported.skipped) io.err(`skipped ${oneLine(outsideText(skipped, MAX_LINE))}`);
+  for (const note of imported.notes) io.err(`note: ${oneLine(outsideText(note, MAX_LINE))}`);
+  for (const warning of imported.warnings) warnLine(io, outsideText(warning, MAX_LINE));
   if (imported.moved.length > 0) io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file: ${imported.moved.join(', ')}`);
   if (imported.secrets.length > 0) io.err(`the rc reads these variables; set them in your environment: ${imported.secrets.join(', ')}`);
   if (imported.optional.length > 0) io.err(`also read, with a default or set for every server a client starts (no need to set them): ${imported.optional.join(', ')}`);

@@ -1,4 +1,4 @@
-import { escapeControls, redact } from '../util/redact.js';
+import { escapeControls, oneLine, redact } from '../util/redact.js';
 
 /** Where a command writes: process streams in the binary, buffers in tests. */
 export interface CliIO {
@@ -19,6 +19,15 @@ export const processIO: CliIO = {
   cwd: process.cwd(),
   env: process.env,
 };
+
+/**
+ * Writes one warning line to stderr: `warning: ` and `message` on one line (oneLine), whatever it
+ * quotes from an rc, a catalog or an upstream (a glob with a newline and `::error::` after it
+ * would print a line GitHub Actions reads as a workflow command).
+ */
+export function warnLine(io: CliIO, message: string): void {
+  io.err(`warning: ${oneLine(message)}`);
+}
 
 /** A command: parses its argv, calls the library, renders; returns the exit code. */
 export interface Command {

@@ -7,7 +7,7 @@ import { snapshotUpstreams } from '../upstream/snapshot.js';
 import { existsSync } from 'node:fs';
 import { compareStrings } from '../util/compare.js';
 import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
-import type { Command } from './io.js';
+import { type Command, warnLine } from './io.js';
 import { counted } from '../util/plural.js';
 import { warmEmbeddings } from './embeddings.js';
 import { outsideText } from '../util/redact.js';
@@ -33,7 +33,7 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
   const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
   if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
   // What the upstreams' lists lost on the way (a tool left out, a description cut) is said, not dropped silently.
-  const logger = { info: () => {}, warn: (message: string) => io.err(`warning: ${message}`), error: () => {} };
+  const logger = { info: () => {}, warn: (message: string) => warnLine(io, message), error: () => {} };
   const live = await snapshotUpstreams(config, { env: io.env, logger, progress: (line) => io.err(line) });
   const failed = live.failures.length > 0;
   if (failed) {

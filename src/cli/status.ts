@@ -4,7 +4,7 @@ import { openProject } from '../project.js';
 import { statusReport } from '../tokens/report.js';
 import { groupsReport, groupsSummary } from '../tokens/groups.js';
 import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
-import type { Command } from './io.js';
+import { type Command, warnLine } from './io.js';
 import { explainFit, statusMarkdown, statusTable } from './render.js';
 import { modeFit } from '../focus/fit.js';
 import { requireMode } from '../focus/policy.js';
@@ -27,7 +27,7 @@ export const statusCommand: Command = defineCommand('status', statusFlags, {}, a
   if (values.mode !== undefined && !values.explain) throw new UsageError('--mode applies to --explain only');
   if (values.json && values.markdown) throw new UsageError('--json and --markdown both choose the output format: pass one of them');
   const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
-  for (const warning of project.warnings) io.err(`warning: ${warning}`);
+  for (const warning of project.warnings) warnLine(io, warning);
   if (values.mode !== undefined) requireMode(project.config, values.mode);
   const report = statusReport(project.catalog, project.config);
   if (values.html !== undefined) {

@@ -10,7 +10,7 @@ import { ConfigError } from '../util/errors.js';
 import { jsonFileRefusal, type FileBound } from '../util/json.js';
 import { configSchema, type RcConfig } from './schema.js';
 import { keysAt } from './schema-keys.js';
-import { looksSecret, shownName, withoutSecrets } from './secrets.js';
+import { looksSecret, pathKey, shownName, withoutSecrets } from './secrets.js';
 
 /** Where cosmiconfig looks, in order, in each folder from the working directory up to the project root. */
 const CONFIG_SEARCH_PLACES = [
@@ -169,7 +169,7 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
     // A bad name (a record's key) says what a name must be, not zod's "Invalid key in record".
     if (issue.code === 'invalid_key') (issue as { message: string }).message = `invalid name: ${issue.issues.map((inner) => inner.message).join('; ')}`;
     // A key path names each key whole (an rc key of a megabyte would make the error as long), and may hold a pasted secret.
-    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' ? shownName(key, 'key') : key));
+    (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' ? pathKey(key) : key));
   }
   throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
 }

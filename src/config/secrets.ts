@@ -7,6 +7,8 @@
  * URLs, flags and log levels are not: they stay in the rc, where the user can read them.
  */
 
+import { oneLine } from '../util/redact.js';
+
 /** Key names (env variables, flags, headers) whose value is a credential. */
 const SECRET_KEY = /(?:^|[_-])(?:token|secret|password|passwd|pwd|pass|pat|auth|authorization|credentials?|cookie|session|key|apikey|private)(?:[_-]|$)|token|secret|password|api[_-]?key|access[_-]?key|private[_-]?key|credential|cookie/i;
 /** Key names that end in `key` but name no credential (a sort key, a key file's path is checked by value). */
@@ -46,11 +48,21 @@ const SHOWN_NAME = 80;
 /**
  * A key or name as a config error shows it: cut to SHOWN_NAME characters, and never one that
  * looks like a credential (a token pasted where a key or a group name goes): config errors reach
- * terminals and CI logs, so such a name is described, not quoted.
+ * terminals and CI logs, so such a name is described, not quoted. It stays on one line (oneLine):
+ * a newline in it would start a line of the rc author's choosing in the error.
  */
 export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
   if (looksSecret(name)) return `<a ${name.length}-character ${what} that looks like a secret, not shown>`;
-  return name.length > SHOWN_NAME ? `${name.slice(0, SHOWN_NAME)}…` : name;
+  return oneLine(pathKey(name));
+}
+
+/**
+ * A key as a config error's key path shows it: shownName without the escapes, as the path is
+ * printed by zod, which writes a key with a line break as a JSON string (escaped once, not twice).
+ */
+export function pathKey(key: string): string {
+  if (looksSecret(key)) return `<a ${key.length}-character key that looks like a secret, not shown>`;
+  return key.length > SHOWN_NAME ? `${key.slice(0, SHOWN_NAME)}…` : key;
 }
 
 /** A name in double quotes as a config error quotes it (shownName; a secret-looking one unquoted, described). */

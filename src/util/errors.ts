@@ -1,5 +1,6 @@
 import { closestNames, suggestionText } from './closest.js';
 import { capText } from './bounds.js';
+import { oneLine } from './redact.js';
 
 /** Characters of a client-given name an error message repeats (a name can be a megabyte long). */
 export const NAME_ECHO_MAX = 200;
@@ -7,9 +8,9 @@ export const NAME_ECHO_MAX = 200;
 /** Valid names an UnknownNameError lists; the rest are counted (an rc can define thousands of groups). */
 const VALID_LISTED = 40;
 
-/** A name a caller gave, as messages repeat it: cut to NAME_ECHO_MAX characters. */
+/** A name a caller gave, as messages repeat it: cut to NAME_ECHO_MAX characters, on one line (oneLine). */
 export function echoName(input: string): string {
-  return capText(input, NAME_ECHO_MAX, 'name');
+  return oneLine(capText(input, NAME_ECHO_MAX, 'name'));
 }
 
 /**

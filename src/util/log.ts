@@ -1,4 +1,4 @@
-import { escapeControls, redact } from './redact.js';
+import { escapeControls, oneLine, redact } from './redact.js';
 
 /**
  * Diagnostics go to stderr only: in stdio mode stdout carries the protocol. `LAZYTOOLS_QUIET=1`
@@ -13,14 +13,17 @@ export interface Logger {
 /**
  * Writes to stderr with secrets from the environment shown as `${VAR}` and control characters
  * escaped (escapeControls): a message may quote an upstream (an error text, a name), and an
- * escape sequence in it would reach the operator's terminal.
+ * escape sequence in it would reach the operator's terminal. Info and warning lines are one line
+ * each (oneLine): a newline quoted from an rc or an upstream would start a line of its own
+ * (`::error::…`, a workflow command to a CI log). Errors keep theirs (a config error lists its
+ * problems a line each; the names it quotes are one line already, see shownName).
  */
 export const stderrLogger: Logger = {
   info: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] ${escapeControls(redact(message))}\n`);
+    if (!quiet()) process.stderr.write(`[lazytools] ${oneLine(redact(message))}\n`);
   },
   warn: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] warning: ${escapeControls(redact(message))}\n`);
+    if (!quiet()) process.stderr.write(`[lazytools] warning: ${oneLine(redact(message))}\n`);
   },
   error: (message) => {
     process.stderr.write(`[lazytools] error: ${escapeControls(redact(message))}\n`);

@@ -123,6 +123,17 @@ export function escapeControls(text: string): string {
 }
 
 /**
+ * `text` on one line: escapeControls, and newlines written as `\\u000a` too. For what is quoted
+ * from an rc, a catalog or an upstream into a warning or an error (a glob, a key, a name): a
+ * line break in it would start a line of its author's choosing, and a CI log reads a line that
+ * starts with `::` as a workflow command (GitHub Actions turns `::error::…` into an annotation).
+ * CR, U+0085, U+2028 and U+2029 are escaped by escapeControls already.
+ */
+export function oneLine(text: string): string {
+  return escapeControls(text).replace(/\n/g, '\\u000a');
+}
+
+/**
  * Text from outside (an upstream's error body) cut to `max` characters and redacted, its control
  * characters written as `\uXXXX`: it reaches terminals through logs and CLI output, where an
  * upstream's escape sequences could recolour, hide or rewrite what the user reads.
