@@ -94,6 +94,16 @@ describe('config errors', () => {
       expect(parseConfig({ servers: { a: { url } } }).servers?.a?.url).toBe(url);
   });
 
+  it('an embeddings url must be http(s) too: a file: or javascript: one was taken and failed every search', () => {
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/v1', 'data:text/plain,hi', '${SCHEME}://example.com/v1']) {
+      const message = error({ discovery: { embeddings: { url, model: 'm' } } });
+      expect(message).toContain('expected an http(s) URL');
+      expect(message).toContain('→ at discovery.embeddings.url');
+    }
+    for (const url of ['http://127.0.0.1:11434/v1', 'https://api.example.com/v1', 'https://${HOST}/v1'])
+      expect(parseConfig({ discovery: { embeddings: { url, model: 'm' } } }).discovery?.embeddings?.url).toBe(url);
+  });
+
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
     expect(error({ policy: { zzzzzzzzzzzz: 1 } })).toMatch(/Unrecognized key: "zzzzzzzzzzzz"\.\n/);
   });
