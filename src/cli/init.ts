@@ -11,6 +11,7 @@ import { oneLine, outsideText } from '../util/redact.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { initHints } from './init-hints.js';
 import { type Command, warnLine } from './io.js';
+import { checkOutputFile, writeOutputFile } from './output-file.js';
 import { launchCommand, snippetHeading, stdioSnippet } from './snippets.js';
 
 const initFlags = {
@@ -29,6 +30,8 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const forced = values.strategy === undefined ? undefined : strategySchema.safeParse(values.strategy);
   if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
   const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
+  const output = { flag: '--out', given: values.out ?? '.lazytoolsrc.json', file: out, example: '.lazytoolsrc.json' };
+  checkOutputFile(output);
   // A link counts as there, dangling too: a repository can commit `.lazytoolsrc.json -> ~/.bashrc.d/x.sh`.
   if (lstatSync(out, { throwIfNoEntry: false }) !== undefined && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
   const client = isClient ? (from as ClientName) : clientOfFile(source);
@@ -44,7 +47,7 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const names = Object.keys(rc.servers ?? {});
   if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${outsideText(imported.skipped.join(', '), MAX_LINE)}` : ''}`);
   // Whole, and never through a link at that name (replaced with --force, not followed).
-  writeFileWhole(out, `${JSON.stringify(rc, null, 2)}\n`);
+  await writeOutputFile(output, () => writeFileWhole(out, `${JSON.stringify(rc, null, 2)}\n`));
   io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
   io.err(`strategy "${picked.strategy}": ${picked.reason}`);
   // Each line quotes the client config's names, keys and URLs: cut, whatever their length there.

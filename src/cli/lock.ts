@@ -11,6 +11,7 @@ import { type Command, warnLine } from './io.js';
 import { counted } from '../util/plural.js';
 import { warmEmbeddings } from './embeddings.js';
 import { outsideText } from '../util/redact.js';
+import { checkOutputFile, type OutputFile, writeOutputFile } from './output-file.js';
 
 /** Characters of a drifted item's id `lock --check` prints (a server name and a tool, prompt or resource name). */
 const DRIFT_ID_MAX = 300;
@@ -32,6 +33,9 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
     );
   const out = values.out ? path.resolve(io.cwd, values.out) : lockPath(file, io.cwd);
   if (values.check && !existsSync(out)) throw new UsageError(`no lock file at ${out}: run \`lazytools lock\` first`);
+  // A folder or a missing folder given as --out is said before every server is contacted.
+  const output: OutputFile | undefined = values.out !== undefined && !values.check ? { flag: '--out', given: values.out, file: out, example: 'lazytools.lock.json' } : undefined;
+  if (output) checkOutputFile(output);
   // What the upstreams' lists lost on the way (a tool left out, a description cut) is said, not dropped silently.
   const logger = { info: () => {}, warn: (message: string) => warnLine(io, message), error: () => {} };
   const live = await snapshotUpstreams(config, { env: io.env, logger, progress: (line) => io.err(line) });
@@ -57,7 +61,8 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
     return 1;
   }
   // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
-  await writeLock(out, makeLock(live.sources, config));
+  const lock = makeLock(live.sources, config);
+  await (output ? writeOutputFile(output, () => writeLock(out, lock)) : writeLock(out, lock));
   io.err(`wrote ${out} (${counted(live.sources.reduce((n, s) => n + s.tools.length, 0), 'tool')} from ${counted(live.sources.length, 'server')})${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
   await warmEmbeddings(live.sources, config, io);
   return failed ? 1 : 0;

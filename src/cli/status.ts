@@ -5,6 +5,7 @@ import { statusReport } from '../tokens/report.js';
 import { groupsReport, groupsSummary } from '../tokens/groups.js';
 import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { type Command, warnLine } from './io.js';
+import { checkOutputFile, writeOutputFile } from './output-file.js';
 import { explainFit, statusMarkdown, statusTable } from './render.js';
 import { modeFit } from '../focus/fit.js';
 import { requireMode } from '../focus/policy.js';
@@ -26,14 +27,16 @@ const statusFlags = {
 export const statusCommand: Command = defineCommand('status', statusFlags, {}, async ({ values }, io) => {
   if (values.mode !== undefined && !values.explain) throw new UsageError('--mode applies to --explain only');
   if (values.json && values.markdown) throw new UsageError('--json and --markdown both choose the output format: pass one of them');
+  const output = values.html === undefined ? undefined : { flag: '--html', given: values.html, file: path.resolve(io.cwd, values.html), example: 'status.html' };
+  if (output) checkOutputFile(output);
   const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
   for (const warning of project.warnings) warnLine(io, warning);
   if (values.mode !== undefined) requireMode(project.config, values.mode);
   const report = statusReport(project.catalog, project.config);
-  if (values.html !== undefined) {
-    const file = path.resolve(io.cwd, values.html);
-    writeFileSync(file, (await import('../report/html.js')).statusHtml(project.catalog, project.config, report));
-    io.err(`wrote ${file}`);
+  if (output) {
+    const html = (await import('../report/html.js')).statusHtml(project.catalog, project.config, report);
+    await writeOutputFile(output, () => writeFileSync(output.file, html));
+    io.err(`wrote ${output.file}`);
   }
   if (values.json) {
     const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens }) => ({
