@@ -12,6 +12,7 @@ import { confirmedGroupPlacements, groupsDigest, hasCachedGroupPlacements, place
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
+import { listSome } from '../util/plural.js';
 import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, ServerTools, ToolDefinition } from './types.js';
 
 export type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, GroupPlacement, ServerProfile, ServerTools, ToolDefinition } from './types.js';
@@ -166,7 +167,6 @@ function unknownToolKeys(config: ResolvedConfig, tools: readonly CatalogTool[], 
   return out;
 }
 
-
 /** Sum of the tokens of `tools`. */
 export function sumTokens(tools: Iterable<{ tokens: number }>): number {
   let total = 0;
@@ -274,12 +274,6 @@ function renamed(tool: ToolDefinition, exposedName: string): ToolDefinition {
   let definition = byName.get(exposedName);
   if (!definition) byName.set(exposedName, (definition = { ...tool, name: exposedName }));
   return definition;
-}
-
-/** The first ten items and how many more, so a warning stays one readable line. */
-function listSome(items: string[], max = 10): string {
-  const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
 
 function isCatchAll(group: GroupConfig): boolean {

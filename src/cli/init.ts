@@ -8,8 +8,9 @@ import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
 import { writeFileWhole } from '../util/private-file.js';
 import { oneLine, outsideText } from '../util/redact.js';
+import { firstLines, listSome } from '../util/plural.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
-import { initHints } from './init-hints.js';
+import { initHints, LISTED } from './init-hints.js';
 import { type Command, warnLine } from './io.js';
 import { checkOutputFile, writeOutputFile } from './output-file.js';
 import { launchCommand, snippetHeading, stdioSnippet } from './snippets.js';
@@ -48,15 +49,16 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   if (names.length === 0) throw new UsageError(`no MCP servers to import in ${source}${imported.skipped.length > 0 ? `: skipped ${outsideText(imported.skipped.join(', '), MAX_LINE)}` : ''}`);
   // Whole, and never through a link at that name (replaced with --force, not followed).
   await writeOutputFile(output, () => writeFileWhole(out, `${JSON.stringify(rc, null, 2)}\n`));
-  io.err(`wrote ${out} with ${names.length} server(s): ${names.join(', ')}`);
+  io.err(`wrote ${out} with ${names.length} server(s): ${listSome(names, LISTED)}`);
   io.err(`strategy "${picked.strategy}": ${picked.reason}`);
   // Each line quotes the client config's names, keys and URLs: cut, whatever their length there.
-  for (const skipped of imported.skipped) io.err(`skipped ${oneLine(outsideText(skipped, MAX_LINE))}`);
-  for (const note of imported.notes) io.err(`note: ${oneLine(outsideText(note, MAX_LINE))}`);
-  for (const warning of imported.warnings) warnLine(io, outsideText(warning, MAX_LINE));
-  if (imported.moved.length > 0) io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file: ${imported.moved.join(', ')}`);
-  if (imported.secrets.length > 0) io.err(`the rc reads these variables; set them in your environment: ${imported.secrets.join(', ')}`);
-  if (imported.optional.length > 0) io.err(`also read, with a default or set for every server a client starts (no need to set them): ${imported.optional.join(', ')}`);
+  // As many lines or names as the client config holds servers, at most LISTED of each (20,000 servers printed 298 KB).
+  for (const skipped of firstLines(imported.skipped, LISTED, 'servers')) io.err(`skipped ${oneLine(outsideText(skipped, MAX_LINE))}`);
+  for (const note of firstLines(imported.notes, LISTED, 'notes')) io.err(`note: ${oneLine(outsideText(note, MAX_LINE))}`);
+  for (const warning of firstLines(imported.warnings, LISTED, 'warnings')) warnLine(io, outsideText(warning, MAX_LINE));
+  if (imported.moved.length > 0) io.err(`secrets (env and header values, credentials in arguments and URLs) moved out of the file: ${listSome(imported.moved, LISTED)}`);
+  if (imported.secrets.length > 0) io.err(`the rc reads these variables; set them in your environment: ${listSome(imported.secrets, LISTED)}`);
+  if (imported.optional.length > 0) io.err(`also read, with a default or set for every server a client starts (no need to set them): ${listSome(imported.optional, LISTED)}`);
   for (const line of initHints(rc, out, io.env)) io.err(line);
   const launch = launchCommand();
   const clients = client === undefined ? CLIENT_NAMES : [client];
@@ -67,6 +69,7 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
 
 /** Characters of one skipped, note or warning line init prints at most. */
 const MAX_LINE = 1_000;
+
 
 /** The `clientInfo.name` each client `lazytools init --from` reads sends when it connects. */
 const CLIENT_INFO_NAMES: Record<ClientName, string> = {

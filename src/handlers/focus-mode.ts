@@ -13,6 +13,7 @@ import { listStatus, tokenChange } from '../tokens/report.js';
 import { UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { clipText } from '../util/bounds.js';
+import { listSome } from '../util/plural.js';
 import { textResult } from './results.js';
 import { ruleOfMode } from './call.js';
 import { callableTools } from './callable.js';
@@ -69,7 +70,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.length ?? 0;
   const lines = [
     `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clipText(modeNamed(config, report.mode)?.description ?? '', 160)}`,
-    `Groups: ${someOf(report.groups, 8) || '(none)'}`,
+    `Groups: ${listSome(report.groups, 8) || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
   // Counted in the list as it is now: rc discovery.maxEnabled may keep fewer than were added.
@@ -79,7 +80,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
   const down = session.hub.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
-  if (down.length > 0) lines.push(`Servers down: ${someOf(down.map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
+  if (down.length > 0) lines.push(`Servers down: ${listSome(down.map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
   const structured = { ...report, heldBack: held, taskTools: forTask.map((tool) => tool.exposedName), added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
   // Under proxy the list never changes: the reply carries the mode's tools (bounded by its budget, not by FOCUS_REPLY_MAX).
@@ -206,12 +207,6 @@ function changeNames(added: readonly string[], removed: readonly string[]): stri
   if (names.length === 0) return '';
   const shown = names.slice(0, NAMES_SHOWN);
   return `: ${shown.join(', ')}${names.length > shown.length ? ', …' : ''}`;
-}
-
-/** The first `max` items joined, and how many more. */
-function someOf(items: readonly string[], max: number): string {
-  const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
 
 

@@ -154,3 +154,26 @@ describe('lazytools init writes only the rc it names', () => {
   });
 });
 
+
+describe('lazytools init with a client config of thousands of servers', () => {
+  // Every imported name, moved secret and variable was listed whole: 298 KB of stderr for 20,000 servers.
+  it('lists at most 20 of each (servers, secrets, skipped entries, placement) and says how many more', () => {
+    const servers: Record<string, unknown> = {};
+    // Secrets on 30 of them only: the client snippet on stdout names each (it is what the user pastes).
+    for (let i = 0; i < 20_000; i++) servers[`server-${i}`] = { command: 'node', args: [`server-${i}.js`], ...(i < 30 ? { env: { [`API_TOKEN_${i}`]: `sk-abcdefghijklmnopqrstuvwx${i}` } } : {}) };
+    for (let i = 0; i < 50; i++) servers[`broken${i}`] = { note: 'neither command nor url' };
+    const dir = tempTree({ 'package.json': '{}', 'big.json': JSON.stringify({ mcpServers: servers }) });
+    const run = init(['--from', 'big.json', '--out', 'rc.json'], dir);
+    expect(run.code, run.stderr.slice(0, 2_000)).toBe(0);
+    expect(Object.keys((JSON.parse(readFileSync(path.join(dir, 'rc.json'), 'utf8')) as { servers: object }).servers)).toHaveLength(20_000);
+    expect(run.stderr).toContain('with 20000 server(s): server-0, server-1,');
+    expect(run.stderr).toContain('server-19 and 19980 more\n');
+    expect(run.stderr).toContain('set them in your environment: API_TOKEN_0,');
+    expect(run.stderr).toContain('API_TOKEN_19 and 10 more\n');
+    expect(run.stderr).toContain('skipped broken19 ');
+    expect(run.stderr).not.toContain('skipped broken20 ');
+    expect(run.stderr).toContain('skipped … and 30 more servers\n');
+    expect(run.stderr).toContain('server-19 and 19980 more: placed tool by tool');
+    expect(run.stderr.length).toBeLessThan(8_000);
+  }, 60_000);
+});
