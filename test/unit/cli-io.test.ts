@@ -49,6 +49,24 @@ describe('terminal output escapes control characters in one place', () => {
   });
 });
 
+describe('stderrLogger info and warning lines stay one line', () => {
+  // A glob or name quoted from an rc or an upstream with a newline started a line of its own:
+  // `::error::…` there is a workflow command to a GitHub Actions log (fails on the old main).
+  it('newlines in the message are escaped, as every other line break already was', () => {
+    const previous = process.env.LAZYTOOLS_QUIET;
+    delete process.env.LAZYTOOLS_QUIET;
+    try {
+      const out = written(process.stderr, () => {
+        stderrLogger.info('kept x\n::error::forged');
+        stderrLogger.warn('pin "x\n::add-mask::y\u2028::error::z" matches no tool');
+      });
+      expect(out).toBe('[lazytools] kept x\\u000a::error::forged\n[lazytools] warning: pin "x\\u000a::add-mask::y\\u2028::error::z" matches no tool\n');
+    } finally {
+      if (previous !== undefined) process.env.LAZYTOOLS_QUIET = previous;
+    }
+  });
+});
+
 describe('console output of dependencies (the MCP SDK warns there with a server\'s text)', () => {
   it('goes to stderr as the CLI\'s own lines do: escaped, cut, never to stdout (the protocol under serve)', () => {
     let out = '';
