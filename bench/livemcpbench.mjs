@@ -50,7 +50,9 @@ export function loadBenchmark(snapshot) {
   for (const entry of JSON.parse(read(TOOLS))) {
     for (const [name, server] of Object.entries(entry.tools ?? {})) {
       if (!Array.isArray(server?.tools)) continue;
-      const key = servers[name] ? `${name}-${Object.keys(servers).length}` : name;
+      // A catalog's server names are names an rc could hold ("Ant Design Components" is not).
+      const slug = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'server';
+      const key = servers[slug] ? `${slug}-${Object.keys(servers).length}` : slug;
       servers[key] = { tools: server.tools.map(wireTool) };
     }
   }
