@@ -38,14 +38,10 @@ const stringMap = z.record(z.string(), z.string());
 /** Shown when a URL carries user:password@: such URLs end up in error messages and logs. */
 export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) would show in errors and logs: use headers instead (e.g. "headers": {"Authorization": "Bearer ${TOKEN}"})';
 
-/** True for an http: or https: URL: a `file:` or `javascript:` one was taken, then failed each start with "fetch failed". */
+/** True for an http: or https: URL as the rc writes it, each `${VAR}` read as a word: a `file:` or `javascript:` one was taken, then failed each start with "fetch failed". */
 function httpUrl(url: string): boolean {
-  return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
-}
-
-/** `url` with each `${VAR}` as a placeholder word, so its shape is checked before the environment is read. */
-function withoutVars(url: string): string {
-  return url.replace(/\$\{[^}]*\}/g, 'x');
+  const shape = url.replace(/\$\{[^}]*\}/g, 'x');
+  return URL.canParse(shape) && /^https?:$/.test(new URL(shape).protocol);
 }
 
 /** True when an (http) URL carries a user name or password. */
@@ -101,8 +97,8 @@ export const serverSchema = z
     cwd: z.string().optional().describe('Working directory for the child.'),
     url: z
       .string()
-      .refine((url) => httpUrl(withoutVars(url)), 'expected an http(s) URL')
-      .refine((url) => !hasUserinfo(withoutVars(url)), USERINFO_MESSAGE)
+      .refine(httpUrl, 'expected an http(s) URL')
+      .refine((url) => !hasUserinfo(url.replace(/\$\{[^}]*\}/g, 'x')), USERINFO_MESSAGE)
       .optional()
       .describe('HTTP endpoint of the upstream (Streamable HTTP, or HTTP+SSE: see `transport`); `${VAR}` is read from the environment.'),
     headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
@@ -290,11 +286,7 @@ export const variantsSchema = z.strictObject({
  * `lock` or on the first search, cached by definition), each search's queries as it runs.
  */
 export const embeddingsSchema = z.strictObject({
-  url: z
-    .string()
-    .min(1)
-    .refine((url) => httpUrl(withoutVars(url)), 'expected an http(s) URL')
-    .describe('Base URL of an OpenAI-compatible API; lazytools POSTs to <url>/embeddings (e.g. http://127.0.0.1:11434/v1 for Ollama). `${VAR}` reads the environment.'),
+  url: z.string().min(1).refine(httpUrl, 'expected an http(s) URL').describe('Base URL of an OpenAI-compatible API; lazytools POSTs to <url>/embeddings (e.g. http://127.0.0.1:11434/v1 for Ollama). `${VAR}` reads the environment.'),
   model: z.string().min(1).describe('Embedding model name the endpoint serves (e.g. nomic-embed-text).'),
   apiKey: z.string().optional().describe('Bearer token for the endpoint, best as `${VAR}` (redacted from logs).'),
   weight: z.number().min(0).max(1).optional().describe('How much meaning counts against word matches, 0..1 (default 0.25; a strong model may warrant more).'),
