@@ -40,6 +40,8 @@ export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) wou
 
 /** True for an http: or https: URL as the rc writes it, each `${VAR}` read as a word: a `file:` or `javascript:` one was taken, then failed each start with "fetch failed". */
 function httpUrl(url: string): boolean {
+  // A whole URL from the environment is checked once it is read (upstream/auth/target.ts, search/embeddings.ts).
+  if (/^\$\{[^}]+\}$/.test(url)) return true;
   const shape = url.replace(/\$\{[^}]*\}/g, 'x');
   return URL.canParse(shape) && /^https?:$/.test(new URL(shape).protocol);
 }

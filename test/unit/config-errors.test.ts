@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { remoteTarget } from '../../src/upstream/auth/target.js';
 import { loadPresets } from '../../src/config/presets.js';
 import { tempTree } from '../harness/index.js';
 
@@ -90,8 +91,25 @@ describe('config errors', () => {
       expect(message).toContain('expected an http(s) URL');
       expect(message).toContain('→ at servers.a.url');
     }
-    for (const url of ['https://example.com/mcp', 'http://127.0.0.1:3000/mcp', 'https://${HOST}/mcp', 'https://example.com/mcp?key=${KEY}'])
+    for (const url of ['https://example.com/mcp', 'http://127.0.0.1:3000/mcp', 'https://${HOST}/mcp', 'https://example.com/mcp?key=${KEY}', '${SERVER_URL}'])
       expect(parseConfig({ servers: { a: { url } } }).servers?.a?.url).toBe(url);
+  });
+
+  it('a server url read whole from the environment ("${SERVER_URL}") is checked once read: http(s), or a config error naming the key and not the value', () => {
+    const server = { url: '${SERVER_URL}' };
+    expect(remoteTarget('a', server, { SERVER_URL: 'https://example.com/mcp' }, '/repo/.lazytoolsrc.json').url.href).toBe('https://example.com/mcp');
+    for (const value of ['file:///etc/passwd', 'javascript:alert(1)', 'not a url secret-4711']) {
+      const thrown = (() => {
+        try {
+          remoteTarget('a', server, { SERVER_URL: value }, '/repo/.lazytoolsrc.json');
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(thrown, value).toBeInstanceOf(ConfigError);
+      expect((thrown as Error).message).toBe('/repo/.lazytoolsrc.json: servers.a.url: expected an http(s) URL');
+    }
   });
 
   it('an embeddings url must be http(s) too: a file: or javascript: one was taken and failed every search', () => {
@@ -100,7 +118,7 @@ describe('config errors', () => {
       expect(message).toContain('expected an http(s) URL');
       expect(message).toContain('→ at discovery.embeddings.url');
     }
-    for (const url of ['http://127.0.0.1:11434/v1', 'https://api.example.com/v1', 'https://${HOST}/v1'])
+    for (const url of ['http://127.0.0.1:11434/v1', 'https://api.example.com/v1', 'https://${HOST}/v1', '${EMBEDDINGS_URL}'])
       expect(parseConfig({ discovery: { embeddings: { url, model: 'm' } } }).discovery?.embeddings?.url).toBe(url);
   });
 

@@ -35,7 +35,10 @@ export interface RemoteTarget {
 export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, file: string | undefined): RemoteTarget {
   const at = `servers.${name}`;
   if (server.url === undefined) throw new ConfigError(`${at}: "${name}" is not a remote server (it has no "url")`, file);
-  const url = new URL(interpolate(server.url, env, `${at}.url`, file));
+  const expanded = interpolate(server.url, env, `${at}.url`, file);
+  const url = URL.canParse(expanded) ? new URL(expanded) : undefined;
+  // Checked here too: a URL read whole from the environment ("${SERVER_URL}") is only known now.
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new ConfigError(`${at}.url: expected an http(s) URL`, file);
   if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
   const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
   const signsIn = server.oauth !== false && !Object.keys(headers).some((header) => header.toLowerCase() === 'authorization');
