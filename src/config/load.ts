@@ -154,7 +154,7 @@ function protoKeyPath(value: unknown, at: readonly string[], seen = new WeakSet<
 /**
  * Validates a config object against the rc schema.
  *
- * @throws ConfigError whose message lists each problem with its key path.
+ * @throws ConfigError whose message lists each problem with its key path (the first MAX_CONFIG_ISSUES, then how many more).
  */
 export function parseConfig(value: unknown, file?: string): RcConfig {
   // jitless: one small document per process; compiling zod's fast path would cost more than it saves.
@@ -163,16 +163,25 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
   if (reserved !== undefined) throw new ConfigError(`${reserved}: "__proto__" is not a name lazytools can keep (it is JavaScript's prototype key): rename it`, file);
   const parsed = configSchema.safeParse(value, { jitless: true });
   if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.slice(0, MAX_CONFIG_ISSUES);
+  const more = parsed.error.issues.length - issues.length;
   // Issues are plain objects: the unknown-key ones get a message naming the closest known keys.
-  for (const issue of parsed.error.issues) {
+  for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') (issue as { message: string }).message = unknownKeysMessage(issue.keys, issue.path, file);
     // A bad name (a record's key) says what a name must be, not zod's "Invalid key in record".
     if (issue.code === 'invalid_key') (issue as { message: string }).message = `invalid name: ${issue.issues.map((inner) => inner.message).join('; ')}`;
     // A key path names each key whole (an rc key of a megabyte would make the error as long), and may hold a pasted secret.
     (issue as { path: PropertyKey[] }).path = issue.path.map((key) => (typeof key === 'string' ? pathKey(key) : key));
   }
-  throw new ConfigError(`invalid config\n${z.prettifyError(parsed.error)}`, file);
+  const rest = more > 0 ? `\n✖ and ${more} more problem(s): fix these and run again` : '';
+  throw new ConfigError(`invalid config\n${z.prettifyError(new z.ZodError(issues))}${rest}`, file);
 }
+
+/**
+ * The problems a config error lists, and the unknown keys one problem names: a generated rc with
+ * 20,000 bad servers printed about a megabyte of them; the first ones say what to fix.
+ */
+export const MAX_CONFIG_ISSUES = 20;
 
 /**
  * An unknown key, with the closest keys the schema accepts at that path (`"sevrers"` -> did you
@@ -180,13 +189,15 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
  */
 function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyKey>, file: string | undefined): string {
   const known = keysAt(configSchema, at);
+  const more = keys.length > MAX_CONFIG_ISSUES ? `; and ${keys.length - MAX_CONFIG_ISSUES} more unrecognized key(s)` : '';
   return keys
+    .slice(0, MAX_CONFIG_ISSUES)
     .map((key) => {
       if (at.length === 0 && key === 'mcpServers')
         return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with \`lazytools init --from ${file ?? 'FILE'}\``;
       return looksSecret(key) ? `Unrecognized key: ${shownName(key, 'key')}.` : `Unrecognized key: "${shownName(key, 'key')}".${didYouMean(key, known)}`;
     })
-    .join('; ');
+    .join('; ') + more;
 }
 
 /** How often each JS rc file was loaded in this process. */

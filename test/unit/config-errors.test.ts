@@ -122,6 +122,17 @@ describe('config errors', () => {
       expect(parseConfig({ discovery: { embeddings: { url, model: 'm' } } }).discovery?.embeddings?.url).toBe(url);
   });
 
+  it('lists at most the first 20 problems and 20 unknown keys, then says how many more: 10,000 bad servers do not print a megabyte', () => {
+    const servers = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`s${i}`, { command: 42 }]));
+    const message = error({ servers });
+    expect(message.match(/→ at servers\.s\d+\.command/g)).toHaveLength(20);
+    expect(message).toContain('and 9980 more problem(s): fix these and run again');
+    expect(message.length).toBeLessThan(4000);
+    const keys = error({ servers: { a: { command: 'x', ...Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`extra${i}`, 1])) } } });
+    expect(keys.match(/Unrecognized key/g)).toHaveLength(20);
+    expect(keys).toContain('and 480 more unrecognized key(s)');
+  });
+
   it('says nothing it cannot back: a key far from every known one gets no suggestion', () => {
     expect(error({ policy: { zzzzzzzzzzzz: 1 } })).toMatch(/Unrecognized key: "zzzzzzzzzzzz"\.\n/);
   });
