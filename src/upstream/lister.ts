@@ -36,9 +36,12 @@ function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) =
     const items = usableItems(kind, list, skip);
     if (kind !== 'prompts') return items as T[];
     // A prompt is picked by its name (a slash command): one that only looks like another's is left out, as a tool is.
-    const seen = items.filter((item) => !hasUnseenCharacters(item.name as string));
-    for (const item of items) if (!seen.includes(item)) skip((item.name as string).slice(0, 80), 'its name has control, invisible or bidirectional-override characters (shown escaped)');
-    return seen as T[];
+    const visible: typeof items = [];
+    for (const item of items) {
+      if (!hasUnseenCharacters(item.name as string)) visible.push(item);
+      else skip((item.name as string).slice(0, 80), 'its name has control, invisible or bidirectional-override characters (shown escaped)');
+    }
+    return visible as T[];
   };
 }
 
