@@ -97,9 +97,15 @@ export class ToolVectors {
    * two sizes cannot be compared.
    */
   refill(): Promise<FillReport> {
-    this.reset();
+    // After the fill in flight, if any: two loads at once would write the same rows.
+    const previous = this.filling?.catch(() => undefined) ?? Promise.resolve(undefined);
     this.failedAt = 0;
-    this.filling = this.settle(this.load(false));
+    this.filling = this.settle(
+      previous.then(() => {
+        this.reset();
+        return this.load(false);
+      }),
+    );
     return this.filling;
   }
 
@@ -157,8 +163,8 @@ export class ToolVectors {
       const batch = missing.slice(i, i + EMBED_BATCH);
       try {
         const vectors = await this.client.embed(batch.map((doc) => this.texts[doc] ?? ''), BATCH_TIMEOUT_MS);
-        // The cache's vectors are of another size than the endpoint's now: they are another model's.
-        if (useCache && cached > 0 && vectors.some((vector) => vector.length !== this.dims)) {
+        // The vectors held (the cache's, or an earlier fill's) are of another size than the endpoint's now: another model's.
+        if (useCache && this.dims !== 0 && vectors.some((vector) => vector.length !== this.dims)) {
           this.reset();
           return this.load(false);
         }
