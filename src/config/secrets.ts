@@ -52,8 +52,7 @@ const SHOWN_NAME = 80;
  * a newline in it would start a line of the rc author's choosing in the error.
  */
 export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
-  if (looksSecret(name)) return `<a ${name.length}-character ${what} that looks like a secret, not shown>`;
-  return oneLine(pathKey(name));
+  return looksSecret(name) ? hiddenName(name, what) : oneLine(pathKey(name));
 }
 
 /**
@@ -61,8 +60,13 @@ export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
  * printed by zod, which writes a key with a line break as a JSON string (escaped once, not twice).
  */
 export function pathKey(key: string): string {
-  if (looksSecret(key)) return `<a ${key.length}-character key that looks like a secret, not shown>`;
+  if (looksSecret(key)) return hiddenName(key, 'key');
   return key.length > SHOWN_NAME ? `${key.slice(0, SHOWN_NAME)}…` : key;
+}
+
+/** What an error says in place of a name that looks like a secret: its length, never its text. */
+function hiddenName(name: string, what: 'name' | 'key'): string {
+  return `<a ${name.length}-character ${what} that looks like a secret, not shown>`;
 }
 
 /** A name in double quotes as a config error quotes it (shownName; a secret-looking one unquoted, described). */
