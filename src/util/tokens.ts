@@ -13,7 +13,15 @@ export interface CountableTool {
 
 const require = createRequire(import.meta.url);
 const encoders = new Map<TokenizerName, (text: string) => number>();
-const cache = new Map<string, number>();
+/**
+ * Counts by content digest, in two generations: a full current generation becomes the previous one
+ * and the one before it is dropped, so a hostile upstream re-listing fresh definitions twice a
+ * second (5,000 tools: 3 MB a second, kept for ever) holds at most two generations, while a
+ * catalog smaller than a generation keeps every count (a hit in the previous one moves forward).
+ */
+export const TOKEN_CACHE_GENERATION = 100_000;
+let cache = new Map<string, number>();
+let previous = new Map<string, number>();
 /** Counts recorded earlier (a lock's `tokens` section), by the same key as `cache`; used once checked. */
 const recorded = new Map<string, number>();
 
@@ -27,10 +35,19 @@ export function countToolTokens(tool: CountableTool, tokenizer: TokenizerName = 
   const key = `${tokenizer}:${textDigest(text)}`;
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
-  const known = recorded.get(key);
+  const known = previous.get(key) ?? recorded.get(key);
   const tokens = known !== undefined && plausibleCount(known, text) ? known : boundedCount(encoder(tokenizer), text);
+  if (cache.size >= TOKEN_CACHE_GENERATION) {
+    previous = cache;
+    cache = new Map();
+  }
   cache.set(key, tokens);
   return tokens;
+}
+
+/** How many counts the cache holds now (its memory bound is two generations). */
+export function cachedTokenCounts(): number {
+  return cache.size + previous.size;
 }
 
 /** Characters counted exactly; past them the count is estimated at the counted part's rate. */

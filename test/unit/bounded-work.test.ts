@@ -7,7 +7,7 @@ import { buildCatalog, findTool, type ToolDefinition } from '../../src/catalog/c
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { clipText, valueTooBig } from '../../src/util/bounds.js';
-import { boundedCount, COUNTED_PREFIX, countToolTokens } from '../../src/util/tokens.js';
+import { boundedCount, cachedTokenCounts, COUNTED_PREFIX, countToolTokens, TOKEN_CACHE_GENERATION } from '../../src/util/tokens.js';
 
 /**
  * Bounded work per value: the matchers count their own steps, so these tests say
@@ -102,6 +102,16 @@ describe('token counting on a bounded prefix', () => {
     expect(boundedCount(countTokens, text)).toBe(countTokens(text));
     expect(countToolTokens({ name: 'b', description: 'x'.repeat(200_000) })).toBeGreaterThan(20_000);
   });
+
+  it('keeps at most two generations of counts, however many definitions an upstream re-lists', () => {
+    // An upstream re-listing fresh definitions (a counter in each description) twice a second
+    // grew the gateway's count cache by 3 MB a second, for ever.
+    const tool = (i: number) => ({ name: `get_item_${i}`, description: `Gets item ${i} (generation ${i}).`, inputSchema: { type: 'object' } });
+    const first = countToolTokens(tool(0));
+    for (let i = 1; i < TOKEN_CACHE_GENERATION * 2.5; i++) countToolTokens(tool(i));
+    expect(cachedTokenCounts()).toBeLessThanOrEqual(2 * TOKEN_CACHE_GENERATION);
+    expect(countToolTokens(tool(0))).toBe(first);
+  }, 30_000);
 });
 
 describe('bounds where upstream tools come in', () => {
