@@ -7,6 +7,13 @@ import type { UpstreamPrimitives } from '../upstream/primitives.js';
 
 /** How far a profile drift line names its items before it counts the rest. */
 const NAMED_ITEMS = 3;
+/** Drifted tools of one server named a line each per check; the rest are counted in one line. */
+export const DRIFT_LINES = 20;
+/**
+ * Drift lines remembered as said: past this the memory starts afresh (a line may be said again).
+ * An upstream re-listing fresh tool names twice a second otherwise grew it (and stderr) for ever.
+ */
+export const REPORTED_LINES = 10_000;
 
 /**
  * The gateway's side of drift checking (catalog/drift.ts): what each upstream may show clients,
@@ -34,10 +41,18 @@ export class DriftGuard {
       return [];
     }
     const check = checkDrift(upstream.tools, locked, pin);
+    let named = 0;
+    let unnamed = 0;
     for (const { name, message } of driftMessages(upstream.name, check, pin)) {
       if (pin) held.set(`${upstream.name}:${name}`, message).set(name, message);
-      this.report(message);
+      if (this.reported.has(message)) continue;
+      if (named < DRIFT_LINES) {
+        named++;
+        this.report(message);
+      } else unnamed++;
     }
+    if (unnamed > 0)
+      this.report(`server "${upstream.name}": ${unnamed} more tools differ from the lock or are not in it${pin ? ' (held back, rc pin: true)' : ''}; \`lazytools lock --check\` names each`);
     return check.tools;
   }
 
@@ -69,6 +84,7 @@ export class DriftGuard {
 
   private report(message: string): void {
     if (this.reported.has(message)) return;
+    if (this.reported.size >= REPORTED_LINES) this.reported.clear();
     this.reported.add(message);
     this.logger.warn(message);
   }
