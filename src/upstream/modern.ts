@@ -11,6 +11,14 @@ const looseResult = z.looseObject({});
 const MAX_ROUNDS = 10;
 /** Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. */
 const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
+/**
+ * The resources one 2026-07-28 upstream is asked to watch for all sessions together, by count and
+ * by the length of their URIs: each subscribe re-opens the listen stream with every watched URI,
+ * so 1,000 subscribes of 8 KiB URIs once sent 4 GB and took 101 s. Past either, a subscribe is
+ * refused (InvalidParams) until some are dropped.
+ */
+export const MAX_WATCHED = 1_000;
+export const MAX_WATCHED_CHARS = 256 * 1024;
 
 /** One request to a 2026-07-28 server. */
 export interface ModernRequest {
@@ -77,6 +85,7 @@ export class ModernChannel {
     if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
       if (typeof params.uri !== 'string') throw new UpstreamError(this.server, `${method} needs a uri`);
       const before = this.watched.size;
+      if (method === 'resources/subscribe' && !this.watched.has(params.uri)) this.mayWatch(params.uri);
       if (method === 'resources/subscribe') this.watched.add(params.uri);
       else this.watched.delete(params.uri);
       if (this.watched.size !== before) await this.listen();
@@ -100,6 +109,15 @@ export class ModernChannel {
         ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
       };
     }
+  }
+
+  /** Throws when watching one more URI would take the upstream past MAX_WATCHED or MAX_WATCHED_CHARS. */
+  private mayWatch(uri: string): void {
+    let bytes = uri.length;
+    for (const watched of this.watched) bytes += watched.length;
+    if (this.watched.size < MAX_WATCHED && bytes <= MAX_WATCHED_CHARS) return;
+    const message = `upstream "${this.server}" already watches ${this.watched.size} resources for this gateway (at most ${MAX_WATCHED}, ${MAX_WATCHED_CHARS / 1024} K characters of URIs); unsubscribe from some first`;
+    throw new UpstreamError(this.server, message, { code: -32602, message });
   }
 
   /** Opens (or re-opens, when the watched URIs change) the listen stream for list changes and updates. */

@@ -5,6 +5,7 @@ import { buildPromptIndex } from '../../src/handlers/prompts.js';
 import { buildResourceIndex } from '../../src/handlers/resources.js';
 import { Subscriptions } from '../../src/handlers/subscriptions.js';
 import { compileTemplate as templatePattern } from '../../src/handlers/uri-template.js';
+import { MAX_WATCHED_CHARS } from '../../src/upstream/modern.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT } from '../harness/index.js';
@@ -144,6 +145,30 @@ describe('subscriptions', () => {
       await subs.unsubscribe(a, kitchen, 'test://template/1/data', {});
       await subs.unsubscribe(a, kitchen, 'test://template/2/data', {});
       expect(subs.holds('kitchen')).toBe(false);
+    } finally {
+      await kitchen.stop();
+    }
+  });
+
+  it('a 2026-07-28 upstream watches a bounded set of URIs for all sessions together', async () => {
+    // Each subscribe re-opens its listen stream with every watched URI: 1,000 subscribes of
+    // 8 KiB URIs sent it 4 GB and took 101 s. Past the bound a subscribe is refused, nothing sent.
+    const kitchen = new Upstream('kitchen', {
+      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [FIXTURES.kitchenSink, '--modern-only'], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
+    });
+    await kitchen.start();
+    try {
+      expect(kitchen.era).toBe('modern');
+      const subs = new Subscriptions(1_000);
+      const session = {};
+      const uri = (i: number) => `test://template/${i}${'a'.repeat(8_000)}/data`;
+      const fit = Math.floor(MAX_WATCHED_CHARS / uri(10).length);
+      for (let i = 10; i < 10 + fit; i++) await subs.subscribe(session, kitchen, uri(i), {});
+      await expect(subs.subscribe(session, kitchen, uri(10 + fit), {})).rejects.toThrow(/already watches \d+ resources for this gateway .*unsubscribe from some first/);
+      await expect(subs.subscribe({}, kitchen, uri(10 + fit), {})).rejects.toThrow(/already watches/);
+      await subs.unsubscribe(session, kitchen, uri(10), {});
+      await subs.subscribe(session, kitchen, uri(10 + fit), {});
+      expect(subs.subscribers('kitchen', uri(10 + fit)).size).toBe(1);
     } finally {
       await kitchen.stop();
     }
