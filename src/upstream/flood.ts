@@ -6,8 +6,9 @@
  * - list changes are coalesced before any parsing by the SDK: a list_changed whose re-list is
  *   already due (one seen in this read burst, or one queued behind the re-list in flight) adds
  *   nothing and is dropped;
- * - re-lists of one upstream are paced (RELIST_GAP_MS apart), so a burst costs one catalog rebuild
- *   now and one later, not one per round trip;
+ * - re-lists of one upstream are paced (RELIST_GAP_MS apart, or RELIST_SPACING times as long as
+ *   the last one took), so a burst costs one catalog rebuild now and one later, not one per round
+ *   trip, and at most about a tenth of the gateway's time however big each rebuild is;
  * - a budget of notifications per window: past it, a stdio upstream is not read until the window
  *   ends (its pipe fills and it waits: only it slows), and over other transports the excess is
  *   dropped (list changes excepted: they are coalesced, never lost) and reported once a window.
@@ -19,6 +20,13 @@ export const NOTIFICATION_BUDGET = 1_000;
 export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */
 export const RELIST_GAP_MS = 500;
+/**
+ * Within a burst, the next re-list also waits this many times as long as the last one took (its
+ * list and the catalog rebuild it caused): an upstream announcing a change every 100 ms with 5,000
+ * fresh tools each time (a 170 ms rebuild) otherwise kept the gateway half busy for good, every
+ * client's search 20x slower. Outside bursts a change is re-listed at once, whatever it cost.
+ */
+export const RELIST_SPACING = 10;
 
 const LIST_CHANGES: ReadonlyMap<string, ListKind> = new Map([
   ['notifications/tools/list_changed', 'tools'],

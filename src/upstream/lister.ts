@@ -4,7 +4,7 @@ import { admitTools, escapedName, hasUnseenCharacters, PRIMITIVE_LISTS, usableIt
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
-import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced } from './flood.js';
+import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import type { PrimitiveKind } from './types.js';
 
@@ -105,9 +105,10 @@ class Relister<K> {
   private kick(): Promise<void> {
     this.running ??= (async () => {
       let started = -Infinity;
+      let gap = RELIST_GAP_MS;
       while (this.changed.size > 0 && this.current()) {
-        // A burst's next re-list waits its turn (flood.ts): one rebuild now, one later.
-        await paced(started);
+        // A burst's next re-list waits its turn (flood.ts): one rebuild now, one later, spaced by what the last cost.
+        await paced(started, gap);
         started = performance.now();
         const kinds = [...this.changed];
         this.changed.clear();
@@ -116,6 +117,7 @@ class Relister<K> {
         } catch (error) {
           this.fail(kinds, error as Error);
         }
+        gap = Math.max(RELIST_GAP_MS, (performance.now() - started) * RELIST_SPACING);
       }
     })().finally(() => {
       this.running = undefined;

@@ -4,11 +4,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUDGET_WINDOW_MS, NOTIFICATION_BUDGET } from '../../src/upstream/flood.js';
+import { BUDGET_WINDOW_MS, NOTIFICATION_BUDGET, RELIST_SPACING } from '../../src/upstream/flood.js';
+import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
+import { Upstream } from '../../src/upstream/upstream.js';
 import { MAX_ASKING } from '../../src/upstream/client.js';
 import type { Logger } from '../../src/util/log.js';
 import { WARNINGS_PER_SECOND } from '../../src/util/rate-limit.js';
-import { EventCounter, FIXTURES, httpFixture, rcProject, rssMiB, serveHttpGateway, tempTree, serveHttpCli, stopAll, type CliProcess } from '../harness/index.js';
+import { EventCounter, FIXTURES, ROOT, httpFixture, rcProject, rssMiB, serveHttpGateway, tempTree, serveHttpCli, stopAll, type CliProcess } from '../harness/index.js';
 
 /**
  * A flood on one upstream slows only that one: while one stdio upstream writes
@@ -182,4 +184,35 @@ describe('a flood of requests from one upstream', () => {
     expect(warned.length).toBeGreaterThan(0);
     expect(warned.length).toBeLessThanOrEqual(WARNINGS_PER_SECOND * (Math.ceil(seconds) + 1));
   }, 60_000);
+});
+
+describe('an endless tools/list_changed flood whose every re-list costs a big rebuild', () => {
+  it('spaces the re-lists by what each cost, so the rebuilds take a bounded share of the gateway', async () => {
+    // An upstream announcing a change every 100 ms with 5,000 fresh tools each time (a 170 ms
+    // rebuild) kept the gateway half busy for good: re-lists were 500 ms apart whatever they cost.
+    const noisy = new Upstream('noisy', {
+      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [FLOOD], env: { ...process.env, FLOOD_NAME: 'noisy' } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
+    });
+    await noisy.start();
+    const COST_MS = 100;
+    const rebuilt: number[] = [];
+    const enough = new EventCounter();
+    noisy.onToolsChanged = () => {
+      rebuilt.push(performance.now());
+      const until = performance.now() + COST_MS;
+      while (performance.now() < until);
+      enough.hit();
+    };
+    try {
+      await noisy.call({ name: 'noisy_flood', arguments: { kind: 'tools' } });
+      await enough.reached(5);
+      const gaps = rebuilt.slice(1).map((at, i) => at - (rebuilt[i] ?? at));
+      // Each round took at least COST_MS, so the next one started RELIST_SPACING times that later
+      // (less the list's own time, small; a busy machine only makes the gaps longer).
+      for (const gap of gaps) expect(gap).toBeGreaterThan(RELIST_SPACING * COST_MS * 0.7);
+    } finally {
+      await noisy.call({ name: 'noisy_stop', arguments: {} }).catch(() => {});
+      await noisy.stop();
+    }
+  });
 });
