@@ -21,8 +21,9 @@ export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */
 export const RELIST_GAP_MS = 500;
 /**
- * Within a burst, the next re-list also waits this many times as long as the last one took (its
- * list and the catalog rebuild it caused): an upstream announcing a change every 100 ms with 5,000
+ * Within a burst, the next re-list also waits this many times as long as the gateway took to take
+ * the last one (the catalog rebuild it caused; the list's own time, the network's and the
+ * upstream's, costs the gateway nothing): an upstream announcing a change every 100 ms with 5,000
  * fresh tools each time (a 170 ms rebuild) otherwise kept the gateway half busy for good, every
  * client's search 20x slower. Outside bursts a change is re-listed at once, whatever it cost.
  */

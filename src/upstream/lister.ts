@@ -77,10 +77,17 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
 class Relister<K> {
   private running: Promise<void> | undefined;
   private readonly changed = new Set<K>();
+  /**
+   * When the last re-list started and how long the next waits after that start: kept across
+   * rounds, since a change noted while a rebuild held the event loop arrives after its round ended
+   * (a flood's re-lists once ran back to back, none of them paced).
+   */
+  private lastStart = -Infinity;
+  private gap = RELIST_GAP_MS;
 
   constructor(
-    /** Re-lists the given kinds; an error is logged by `fail`, and the next round still runs. */
-    private readonly run: (kinds: K[]) => Promise<void>,
+    /** Re-lists the given kinds, resolving to the milliseconds its rebuild took; an error is logged by `fail`, and the next round still runs. */
+    private readonly run: (kinds: K[]) => Promise<number>,
     /** False once the connection the re-lists were for is gone. */
     private readonly current: () => boolean,
     private readonly fail: (kinds: K[], error: Error) => void,
@@ -104,20 +111,20 @@ class Relister<K> {
 
   private kick(): Promise<void> {
     this.running ??= (async () => {
-      let started = -Infinity;
-      let gap = RELIST_GAP_MS;
       while (this.changed.size > 0 && this.current()) {
         // A burst's next re-list waits its turn (flood.ts): one rebuild now, one later, spaced by what the last cost.
-        await paced(started, gap);
-        started = performance.now();
+        await paced(this.lastStart, this.gap);
+        this.lastStart = performance.now();
         const kinds = [...this.changed];
         this.changed.clear();
+        let cost = 0;
         try {
-          await this.run(kinds);
+          cost = await this.run(kinds);
         } catch (error) {
           this.fail(kinds, error as Error);
         }
-        gap = Math.max(RELIST_GAP_MS, (performance.now() - started) * RELIST_SPACING);
+        // Only the gateway's own work counts: a slow list (the network, the upstream) costs it nothing.
+        this.gap = Math.max(RELIST_GAP_MS, cost * RELIST_SPACING);
       }
     })().finally(() => {
       this.running = undefined;
@@ -180,15 +187,26 @@ export class ListWatch {
     return kind === undefined || kind === 'tools' ? undefined : this.primitiveLists.changedKind(kind);
   }
 
-  private async refreshTools(): Promise<void> {
+  /** Re-lists the tools; resolves to the milliseconds the gateway took to take them (the rebuild). */
+  private async refreshTools(): Promise<number> {
     const client = this.target.client();
-    if (client) this.target.tools(await listTools(client, this.target.timeout(), this.target.warn));
+    if (!client) return 0;
+    const tools = await listTools(client, this.target.timeout(), this.target.warn);
+    return timed(() => this.target.tools(tools));
   }
 
-  private async refreshPrimitives(kinds: PrimitiveKind[]): Promise<void> {
+  /** Re-lists prompts and resources; resolves to the milliseconds the gateway took to take them. */
+  private async refreshPrimitives(kinds: PrimitiveKind[]): Promise<number> {
     const client = this.target.client();
-    if (!client) return;
+    if (!client) return 0;
     const primitives = await listPrimitives(client, this.target.timeout(), this.target.warn);
-    if (this.target.client() === client) this.target.primitives(primitives, kinds);
+    return this.target.client() === client ? timed(() => this.target.primitives(primitives, kinds)) : 0;
   }
+}
+
+/** Milliseconds `work` took. */
+function timed(work: () => void): number {
+  const started = performance.now();
+  work();
+  return performance.now() - started;
 }

@@ -187,7 +187,9 @@ describe('a flood of requests from one upstream', () => {
 });
 
 describe('an endless tools/list_changed flood whose every re-list costs a big rebuild', () => {
-  it('spaces the re-lists by what each cost, so the rebuilds take a bounded share of the gateway', async () => {
+  // A burst (as fast as the pipe takes it), and one change every 100 ms: that one arrives while the
+  // rebuild holds the event loop, after its round ended, and was re-listed at once, unpaced.
+  it.each([{ shape: 'a burst', everyMs: undefined }, { shape: 'one every 100 ms', everyMs: 100 }])('($shape) spaces the re-lists by what each cost, so the rebuilds take a bounded share of the gateway', async ({ everyMs }) => {
     // An upstream announcing a change every 100 ms with 5,000 fresh tools each time (a 170 ms
     // rebuild) kept the gateway half busy for good: re-lists were 500 ms apart whatever they cost.
     const noisy = new Upstream('noisy', {
@@ -204,7 +206,7 @@ describe('an endless tools/list_changed flood whose every re-list costs a big re
       enough.hit();
     };
     try {
-      await noisy.call({ name: 'noisy_flood', arguments: { kind: 'tools' } });
+      await noisy.call({ name: 'noisy_flood', arguments: { kind: 'tools', ...(everyMs ? { everyMs } : {}) } });
       await enough.reached(5);
       const gaps = rebuilt.slice(1).map((at, i) => at - (rebuilt[i] ?? at));
       // Each round took at least COST_MS, so the next one started RELIST_SPACING times that later
