@@ -18,7 +18,7 @@ import type { ListKind } from './types.js';
 export const NOTIFICATION_BUDGET = 1_000;
 export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */
-export const RELIST_GAP_MS = 500;
+const RELIST_GAP_MS = 500;
 
 const LIST_CHANGES: ReadonlyMap<string, ListKind> = new Map([
   ['notifications/tools/list_changed', 'tools'],
