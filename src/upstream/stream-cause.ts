@@ -57,7 +57,7 @@ function watchEvents(seen: (message: Record<string, unknown>) => void): Transfor
   let pieces: string[] = [];
   let tail = '';
   const scan = (final: boolean) => {
-    const events = pieces.join('').split(/\r\n\r\n|\n\n|\r\r/);
+    const events = pieces.join('').split(EVENT_END);
     const rest = final ? '' : (events.pop() ?? '');
     pieces = rest ? [rest] : [];
     for (const event of events) {
