@@ -150,7 +150,7 @@ export function findTool(catalog: Catalog, name: string): CatalogTool | undefine
 }
 
 /**
-* `tools.<id>` keys that name no tool: a typo or a wrong server name would otherwise drop the
+ * `tools.<id>` keys that name no tool: a typo or a wrong server name would otherwise drop the
  * summary and examples silently. Servers that listed no tools (not started yet) are not judged.
  */
 function unknownToolKeys(config: ResolvedConfig, tools: readonly CatalogTool[], listed: ReadonlySet<string>): string[] {
@@ -258,7 +258,7 @@ function verbatimTokens(tools: readonly CatalogTool[], tokenizer: TokenizerName)
 
 const compactCache = new WeakMap<ToolDefinition, ToolDefinition>();
 
-/** The compact definition, the same object on every rebuild (see sameList) and computed once per definition object. */
+/** The compact definition, the same object on every rebuild (see sameToolList in handlers/list-changes.ts) and computed once per definition object. */
 function compacted(definition: ToolDefinition): ToolDefinition {
   let out = compactCache.get(definition);
   if (!out) compactCache.set(definition, (out = compactDefinition(definition)));
@@ -267,7 +267,7 @@ function compacted(definition: ToolDefinition): ToolDefinition {
 
 const renamedCache = new WeakMap<ToolDefinition, Map<string, ToolDefinition>>();
 
-/** The definition under its exposed name, the same object on every rebuild (see sameList). */
+/** The definition under its exposed name, the same object on every rebuild (see sameToolList in handlers/list-changes.ts). */
 function renamed(tool: ToolDefinition, exposedName: string): ToolDefinition {
   let byName = renamedCache.get(tool);
   if (!byName) renamedCache.set(tool, (byName = new Map()));
