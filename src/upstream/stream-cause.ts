@@ -21,6 +21,7 @@ export interface StreamCauses {
   take(id: RequestId): RequestId | undefined;
 }
 
+/** The cause-watching `fetch` of one remote server and the lookup it fills (see StreamCauses). */
 export function streamCauses(base: FetchLike = fetch): StreamCauses {
   const causes = new Map<string, RequestId>();
   const key = (id: RequestId) => `${typeof id}:${String(id)}`;
