@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import type { CallOrigin } from '../upstream/primitives.js';
+import { withClientId } from '../upstream/raw.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { errorEnvelope, ErrorCode, type RequestId } from '../protocol/jsonrpc.js';
 import type { RelayFailure } from '../handlers/caller.js';
@@ -94,7 +95,7 @@ export class FrontRelay {
         }),
       onProgress,
       undefined,
-      raw && ((prefix) => finish(() => raw.sendRawLine(`${prefix},"id":${JSON.stringify(id)}}`))),
+      raw && ((prefix) => finish(() => raw.sendRawLine(withClientId(prefix, id)))),
       { method: request.method, origin: request.origin },
     );
     return true;

@@ -7,7 +7,7 @@ import { isObject } from '../util/json.js';
  * Longest tool name taken from an upstream. MCP names are short (the spec suggests at most 128
  * characters); a 320 KB name only serves to make every glob, lookup and list slow.
  */
-export const MAX_TOOL_NAME = 256;
+const MAX_TOOL_NAME = 256;
 /** Longest tool description passed on; longer ones are cut with a note (the real maximum seen is ~35 K). */
 export const MAX_TOOL_DESCRIPTION = 16 * 1024;
 
@@ -139,7 +139,7 @@ function strings(value: unknown): boolean {
 }
 
 /** An MCP `icons` list: objects with a string `src`, optional string `mimeType`, string `sizes`, a light or dark `theme`. */
-export function iconsFit(icons: unknown): boolean {
+function iconsFit(icons: unknown): boolean {
   return (
     Array.isArray(icons) &&
     icons.every((icon) => isObject(icon) && typeof icon.src === 'string' && (icon.mimeType === undefined || typeof icon.mimeType === 'string') && (icon.sizes === undefined || strings(icon.sizes)) && (icon.theme === undefined || icon.theme === 'light' || icon.theme === 'dark'))

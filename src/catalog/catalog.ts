@@ -36,7 +36,8 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const nameCounts = new Map<string, number>();
   const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
   const profiles = serverProfiles(sorted);
-  for (const source of sorted) for (const tool of source.tools) nameCounts.set(tool.name, (nameCounts.get(tool.name) ?? 0) + 1);
+  // Servers per name: a server listing one name twice is one server (its repeat is left out below).
+  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => tool.name))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
 
   // Exposed names: the upstream name, prefixed with the server on collisions (or always). A
   // literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
@@ -44,10 +45,14 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const ids = new Set<string>();
   for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
   const planned: Array<{ server: string; tool: ToolDefinition; exposedName: string }> = [];
+  const warnings: string[] = [];
   for (const source of sorted) {
     const seen = new Set<string>();
     for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
-      if (seen.has(tool.name)) continue;
+      if (seen.has(tool.name)) {
+        warnings.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
+        continue;
+      }
       seen.add(tool.name);
       const collides = (nameCounts.get(tool.name) ?? 0) > 1 || OWN_TOOL_NAMES.has(tool.name) || ids.has(tool.name);
       planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
@@ -55,7 +60,6 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   }
   const prefixedNames = new Set(planned.filter((p) => p.exposedName !== p.tool.name).map((p) => p.exposedName));
   for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedNames.has(entry.tool.name)) entry.exposedName = `${entry.server}_${entry.tool.name}`;
-  const warnings: string[] = [];
   const taken = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const { server, tool, exposedName } of planned) {
@@ -150,7 +154,7 @@ export function findTool(catalog: Catalog, name: string): CatalogTool | undefine
 }
 
 /**
-* `tools.<id>` keys that name no tool: a typo or a wrong server name would otherwise drop the
+ * `tools.<id>` keys that name no tool: a typo or a wrong server name would otherwise drop the
  * summary and examples silently. Servers that listed no tools (not started yet) are not judged.
  */
 function unknownToolKeys(config: ResolvedConfig, tools: readonly CatalogTool[], listed: ReadonlySet<string>): string[] {
@@ -258,7 +262,7 @@ function verbatimTokens(tools: readonly CatalogTool[], tokenizer: TokenizerName)
 
 const compactCache = new WeakMap<ToolDefinition, ToolDefinition>();
 
-/** The compact definition, the same object on every rebuild (see sameList) and computed once per definition object. */
+/** The compact definition, the same object on every rebuild (see sameToolList in handlers/list-changes.ts) and computed once per definition object. */
 function compacted(definition: ToolDefinition): ToolDefinition {
   let out = compactCache.get(definition);
   if (!out) compactCache.set(definition, (out = compactDefinition(definition)));
@@ -267,7 +271,7 @@ function compacted(definition: ToolDefinition): ToolDefinition {
 
 const renamedCache = new WeakMap<ToolDefinition, Map<string, ToolDefinition>>();
 
-/** The definition under its exposed name, the same object on every rebuild (see sameList). */
+/** The definition under its exposed name, the same object on every rebuild (see sameToolList in handlers/list-changes.ts). */
 function renamed(tool: ToolDefinition, exposedName: string): ToolDefinition {
   let byName = renamedCache.get(tool);
   if (!byName) renamedCache.set(tool, (byName = new Map()));

@@ -49,7 +49,7 @@ export const SCHEMA_DESCRIPTION_MAX = 120;
 export const MAX_SCHEMA_DEPTH = 64;
 
 /** Schemas with more subschemas are kept verbatim (bounds the walk when objects are shared, not parsed). */
-export const MAX_SCHEMA_NODES = 100_000;
+const MAX_SCHEMA_NODES = 100_000;
 
 type Schema = Record<string, unknown>;
 

@@ -10,8 +10,8 @@ import { userCacheFolder, writeCacheFile } from '../util/user-cache.js';
  * bytes, this lazytools' placement version and the rc's groups, so after a start verified every
  * entry of a lock, a stamp named by a sha256 of (placement version, the lock bytes' sha256) records it, with
  * the groups digests its group placements were confirmed under; a later start of the same bytes
- * seeds the caches without recomputing (hashing 18.6 MB costs about 30 ms). The write status,
- * what read-only modes rest on, is still recomputed on every start.
+ * seeds the caches without recomputing (hashing the bytes is far cheaper: see contentDigest). The
+ * write status, what read-only modes rest on, is still recomputed on every start.
  *
  * The stamp lives in the user's cache folder, never in the project: whoever can edit a lock
  * (a pull request) cannot write a stamp for it, and any edit changes the bytes, so an edited lock
@@ -29,8 +29,9 @@ export function stampFolder(env: NodeJS.ProcessEnv = process.env): string | unde
 const digests = new WeakMap<Uint8Array, string>();
 
 /**
- * The sha256 of a lock's bytes, computed once per buffer (about 35 ms at 18.6 MB): the stamp and
- * the start answers (transports/start-answers.ts) are both keyed by it, and a start reads the lock once.
+ * The sha256 of a lock's bytes, computed once per buffer (about 10 ms at 18.6 MB, Node 20): the
+ * stamp and the start answers (transports/start-answers.ts) are both keyed by it, and a start
+ * reads the lock once.
  */
 export function contentDigest(bytes: Uint8Array): string {
   let digest = digests.get(bytes);

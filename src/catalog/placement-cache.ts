@@ -12,8 +12,8 @@ import { profilesDigestInput } from './profiles.js';
 
 /**
  * Placement results kept between runs. Scoring topics and matching groups is most of building a
- * catalog (about 150 ms for 1,000 tools), and a gateway started on a lock file would redo it on
- * every start before its first answer. `lazytools lock` therefore records each tool's placement
+ * catalog (about 50 ms of CPU per 1,000 tools: BENCHMARKS.md, Placement), and a gateway started
+ * on a lock file would redo it on every start before its first answer. `lazytools lock` therefore records each tool's placement
  * in the lock's `placement` section, and reading the lock seeds the in-memory caches with every
  * entry that still fits:
  *

@@ -209,7 +209,7 @@ export function placedTopics(scores: readonly TopicScore[]): TopicScore[] {
   return scores.filter((s) => s.score >= PLACEMENT_THRESHOLD);
 }
 
-/** The topic names placement knows, with what each covers. */
+/** The topic names placement knows. */
 export function topicNames(): string[] {
   return Object.keys(TOPICS);
 }

@@ -6,6 +6,7 @@ import { stem as singular } from '../util/stem.js';
 import { MAX_QUERY_CHARS } from './query.js';
 import { echoName } from '../util/errors.js';
 import { hundredths } from '../util/round.js';
+import { searchVocabulary } from './vocabulary.js';
 
 /** A phrase resolved to a mode, or the closest modes when it is not clear enough. */
 export interface IntentMatch {
@@ -37,15 +38,19 @@ export function resolveIntent(input: string, modes: readonly ResolvedMode[], thr
   const phrase = input.slice(0, MAX_QUERY_CHARS);
   const expansion = expandQuery(phrase);
   const text = stemmedWords(phrase);
-  const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) + EVIDENCE_WEIGHT * (evidence?.get(mode.name) ?? 0) }));
-  scored.sort((a, b) => b.score - a.score || compareStrings(a.mode, b.mode));
+  // A phrase that names a mode is decided by its words: what search finds for "development" says
+  // nothing against the mode the person named.
+  const named = namedModes(text, modes);
+  const weight = named.length > 0 ? 0 : EVIDENCE_WEIGHT;
+  const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) + weight * (evidence?.get(mode.name) ?? 0) }));
+  scored.sort((a, b) => Number(named.includes(b.mode)) - Number(named.includes(a.mode)) || b.score - a.score || compareStrings(a.mode, b.mode));
   const best = scored[0];
   // Nothing matched: no alternatives (alphabetical zero-score names would only mislead).
-  if (!best || best.score <= 0) return { mode: null, confidence: 0, alternatives: [] };
+  if (!best || (best.score <= 0 && named.length === 0)) return { mode: null, confidence: 0, alternatives: [] };
   const second = scored[1]?.score ?? 0;
   const strength = 1 - Math.exp(-best.score / 2);
-  const margin = (best.score - second) / best.score;
-  const confidence = hundredths(strength * (0.5 + 0.5 * margin));
+  const margin = best.score > 0 ? Math.max(0, best.score - second) / best.score : 0;
+  const confidence = named.length === 1 ? 1 : hundredths(strength * (0.5 + 0.5 * margin));
   const chosen = confidence >= threshold;
   // When unsure, the best-scoring mode is the first alternative, with the same confidence.
   const alternatives = scored
@@ -129,6 +134,21 @@ function vocabularyOf(mode: ResolvedMode): { terms: Map<string, number>; phrases
   vocabulary = { terms: weights, phrases };
   vocabularies.set(mode, vocabulary);
   return vocabulary;
+}
+
+/**
+ * The modes a phrase names outright: it is a mode's name or one of its aliases, with only switch
+ * words and openers around it (vocabulary/search/lead-verbs.json: "switch to security review",
+ * "sales mode", "time for retro"), compared without those words on both sides. Several when modes
+ * share the alias.
+ */
+function namedModes(text: string, modes: readonly ResolvedMode[]): string[] {
+  const { switchWords } = searchVocabulary();
+  // A name of switch words alone ("to do") is compared whole.
+  const key = (stemmed: string) => stemmed.trim().split(' ').filter((word) => word.length > 0 && !switchWords.has(word)).join(' ') || stemmed.trim();
+  const said = key(text);
+  if (said.length === 0) return [];
+  return modes.filter((mode) => [mode.name.replace(/_/g, ' '), ...mode.aliases].some((name) => key(stemmedWords(name)) === said)).map((mode) => mode.name);
 }
 
 /** A text's words, plurals made singular, between spaces: " any open incident " for "Any open incidents?". */

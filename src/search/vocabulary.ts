@@ -31,6 +31,8 @@ export interface SearchVocabulary {
   leadVerbs: ReadonlyMap<string, string>;
   /** Lead words that make a request a question ("which", "any", "did"): it asks to read, whatever its verbs. */
   questions: ReadonlySet<string>;
+  /** Words that ask to change mode ("switch to", "mode"): around a mode's name or alias, the phrase names it. */
+  switchWords: ReadonlySet<string>;
 }
 
 /** The folder of the shipped search vocabulary. */
@@ -56,6 +58,7 @@ const FILES = {
     z.discriminatedUnion('kind', [
       z.strictObject({ kind: z.literal('opener'), words, reason }),
       z.strictObject({ kind: z.literal('question'), words, reason }),
+      z.strictObject({ kind: z.literal('switch'), words, reason }),
       z.strictObject({ kind: z.literal('verb'), word: z.string().regex(/^[a-z]+$/, 'one lowercase word'), means: z.string().regex(/^[a-z]+(?: [a-z]+)*$/, 'lowercase words'), reason }),
     ]),
   ),
@@ -105,5 +108,6 @@ export function readVocabulary(dir: string): SearchVocabulary {
     openers: new Set(lead.flatMap((entry) => (entry.kind === 'opener' ? entry.words : []))),
     leadVerbs: new Map(lead.flatMap((entry) => (entry.kind === 'verb' ? [[entry.word, entry.means] as const] : []))),
     questions: new Set(lead.flatMap((entry) => (entry.kind === 'question' ? entry.words : []))),
+    switchWords: new Set(lead.flatMap((entry) => (entry.kind === 'switch' || entry.kind === 'opener' ? entry.words : []))),
   };
 }

@@ -21,7 +21,7 @@ export interface Pending {
   onProgress: ((params: Record<string, unknown>) => void) | undefined;
   deadline: number;
   /** The tool or prompt name (the method for others): for timeouts and metrics. */
-  tool: string;
+  name: string;
   timeoutMs: number;
   origin: CallOrigin | undefined;
 }
@@ -74,8 +74,8 @@ export class CallTable {
    * field by field: this runs once per relayed call, and an object spread here cost microseconds.
    */
   add(id: string, method: string, params: Record<string, unknown>, timeoutMs: number, entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'>): void {
-    const tool = typeof params.name === 'string' ? params.name : method;
-    this.pending.set(id, { method, raw: entry.raw, done: entry.done, onProgress: entry.onProgress, deadline: Date.now() + timeoutMs, tool, timeoutMs, origin: entry.origin });
+    const name = typeof params.name === 'string' ? params.name : method;
+    this.pending.set(id, { method, raw: entry.raw, done: entry.done, onProgress: entry.onProgress, deadline: Date.now() + timeoutMs, name, timeoutMs, origin: entry.origin });
     this.sweepSoon();
   }
 
@@ -90,7 +90,7 @@ export class CallTable {
     const pending = this.pending.get(id);
     if (!pending) return undefined;
     this.pending.delete(id);
-    this.hooks.settled(pending.method, pending.tool, Date.now() - (pending.deadline - pending.timeoutMs), failed);
+    this.hooks.settled(pending.method, pending.name, Date.now() - (pending.deadline - pending.timeoutMs), failed);
     return pending;
   }
 
@@ -124,7 +124,7 @@ export class CallTable {
       const now = Date.now();
       for (const [id, pending] of this.pending) {
         if (pending.deadline > now) continue;
-        this.settle(id, new UpstreamError(this.server, `"${pending.tool}" on upstream "${this.server}" timed out after ${pending.timeoutMs} ms`));
+        this.settle(id, new UpstreamError(this.server, `"${pending.name}" on upstream "${this.server}" timed out after ${pending.timeoutMs} ms`));
         this.hooks.timedOut(id);
       }
       if (this.pending.size === 0) {

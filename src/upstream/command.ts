@@ -34,7 +34,7 @@ export function resolveCommand(command: string, lookup: CommandLookup): string {
   return command;
 }
 
-/** `npx` -> `npx.COM`, `npx.EXE`, ... ; a name that already ends in one of them stays as it is. */
+/** `npx` -> `npx.com`, `npx.exe`, ... (PATHEXT's extensions, lowercased); a name that already ends in one of them stays as it is. */
 function windowsNames(command: string, pathext: string): string[] {
   const extensions = pathext.split(';').filter((ext) => ext.length > 0);
   const ext = path.extname(command).toLowerCase();

@@ -60,7 +60,7 @@ const OWN_VARIABLES = /^LAZYTOOLS_/i;
  * rc (`tokens`: their sha256). Each value passed is a secret from then on (shown as `${NAME}`, as
  * a `${VAR}` of the rc is), but for the plain ones every client sets (PLAIN_VARIABLES: HOME, PATH...).
  */
-export function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv, tokens: ReadonlyArray<{ sha256: string }> = []): Record<string, string> {
+function passedThrough(patterns: readonly string[], env: NodeJS.ProcessEnv, tokens: ReadonlyArray<{ sha256: string }> = []): Record<string, string> {
   const out: Record<string, string> = {};
   if (patterns.length === 0) return out;
   const matchers = patterns.map((pattern) => compileGlob(pattern));

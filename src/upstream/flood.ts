@@ -17,6 +17,7 @@ import type { ListKind } from './types.js';
 
 /** Unasked messages one upstream may send per window before it is slowed or its excess dropped. */
 export const NOTIFICATION_BUDGET = 1_000;
+/** The window NOTIFICATION_BUDGET is counted over: a burst is judged per second, not per connection's life. */
 export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */
 export const RELIST_GAP_MS = 500;

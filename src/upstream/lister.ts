@@ -16,7 +16,7 @@ const looseResult = z.looseObject({});
 const MAX_PAGES = 1_000;
 
 /** Every page of a list method; `keep` picks what one page's list holds of use. */
-export async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[]): Promise<T[]> {
+async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[]): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {

@@ -12,6 +12,7 @@ export interface UpstreamPrimitives {
   templates: TemplateDefinition[];
 }
 
+/** What an upstream offers before its first listing: one shared value, never mutated (a re-list replaces the lists whole). */
 export const NO_PRIMITIVES: UpstreamPrimitives = { prompts: [], resources: [], templates: [] };
 
 /**

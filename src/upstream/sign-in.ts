@@ -104,7 +104,7 @@ async function browserSignIn(
     persist,
     redirectUrl: callback.redirectUrl,
     redirect: async (url) => {
-      if (!safeToOpen(url)) throw new Error(`the authorization server's sign-in page is not an https URL (${outsideText(url.href, 200)}): not opened`);
+      if (!safeToOpen(url)) throw new Error(`the authorization server's sign-in page is neither https nor http on this machine (${outsideText(url.href, 200)}): not opened`);
       returning = callback.expect(url.searchParams.get('state') ?? '', waitMs);
       const opened = await options.open(url, (why) => callback.cancel(`the browser gave up: ${why}`));
       options.say(opened ? `Opened your browser to sign in to ${target.name}. If it did not open, visit:\n  ${url.href}` : `Open this URL in a browser to sign in to ${target.name}:\n  ${url.href}`);

@@ -266,8 +266,8 @@ export class StdioUpstreamTransport implements Transport {
 
 /**
  * A stderr line that states an error: `Error: ...`, `TypeError [ERR_X]: ...`, a Python
- * `ValueError: ...` or `Exception: ...`, `error:`/`fatal:` prefixes, a JSON log line at level
- * error or fatal.
+ * `ValueError: ...` or `Exception: ...`, `error`/`fatal`/`panic` prefixes (colon optional), a JSON
+ * log line at level error or fatal.
  */
 const ERROR_LINE = /^\s*(?:[A-Za-z_.]*(?:Error|Exception)\b(?: \[[A-Z_]+\])?:|(?:error|fatal|panic)\b:?\s|\{.*"level"\s*:\s*"(?:error|fatal)")/i;
 

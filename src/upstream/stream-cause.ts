@@ -21,6 +21,7 @@ export interface StreamCauses {
   take(id: RequestId): RequestId | undefined;
 }
 
+/** The cause-watching `fetch` of one remote server and the lookup it fills (see StreamCauses). */
 export function streamCauses(base: FetchLike = fetch): StreamCauses {
   const causes = new Map<string, RequestId>();
   const key = (id: RequestId) => `${typeof id}:${String(id)}`;
@@ -57,7 +58,7 @@ function watchEvents(seen: (message: Record<string, unknown>) => void): Transfor
   let pieces: string[] = [];
   let tail = '';
   const scan = (final: boolean) => {
-    const events = pieces.join('').split(/\r\n\r\n|\n\n|\r\r/);
+    const events = pieces.join('').split(EVENT_END);
     const rest = final ? '' : (events.pop() ?? '');
     pieces = rest ? [rest] : [];
     for (const event of events) {

@@ -4,7 +4,10 @@ import type { CallOrigin } from './primitives.js';
 
 // What an upstream is told and tells: its options, a request's options, what it asks its client.
 
-/** idle: not started (lazy); ready: connected; down: failed or exited (restarted on the next call). */
+/**
+ * idle: not started (lazy) or stopped; starting: connecting and listing; ready: connected; down:
+ * failed or exited (restarted on the next call once the backoff is waited out, lifecycle.ts).
+ */
 export type UpstreamStatus = 'idle' | 'starting' | 'ready' | 'down';
 
 /** What a relayed call may carry back while it runs. */

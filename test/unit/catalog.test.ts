@@ -97,8 +97,11 @@ describe('names and words', () => {
     expect(catalog.tools[0]?.exposedName).toBe('s_x');
   });
   it('sorts tools by server then name and drops duplicate names within a server', () => {
-    const { catalog } = buildCatalog([{ server: 's', tools: [tool('b'), tool('a'), tool('b')] }], resolveConfig({}));
+    const { catalog, warnings } = buildCatalog([{ server: 's', tools: [tool('b'), tool('a'), tool('b')] }], resolveConfig({}));
     expect(catalog.tools.map((t) => t.id)).toEqual(['s:a', 's:b']);
+    // A repeat within one server is no collision: no other server has the name, so it stays unprefixed.
+    expect(catalog.tools.map((t) => t.exposedName)).toEqual(['a', 'b']);
+    expect(warnings).toContain('tool "s:b" is listed twice by its server: the first definition is kept');
   });
 });
 

@@ -7,7 +7,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { modeFit } from '../../src/focus/fit.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { catalogEvidence } from '../../src/search/intent.js';
+import { catalogEvidence, resolveIntent } from '../../src/search/intent.js';
 import { resolveIntentIn } from '../../src/focus/intent-catalog.js';
 import { CATALOGS, inMemoryClient } from '../harness/index.js';
 
@@ -66,5 +66,27 @@ describe('intent with the catalog (focus_mode {intent}, lazytools mode with a lo
       await client.close();
       await gateway.close();
     }
+  });
+});
+
+describe('a phrase that names a mode', () => {
+  // Each preset's name in the forms people type, and every alias no other preset shares.
+  const shared = new Set(modes.flatMap((mode) => mode.aliases).filter((alias, i, all) => all.indexOf(alias) !== i));
+  const phrases = modes.flatMap((mode) => {
+    const name = mode.name.replace(/_/g, ' ');
+    return [`switch to ${name}`, `${name} mode`, `let's do some ${name}`, mode.name, ...mode.aliases.filter((alias) => !shared.has(alias))].map((phrase) => [phrase, mode.name] as const);
+  });
+
+  it('picks that mode whatever search finds for its words', () => {
+    const wrong = phrases.filter(([phrase, mode]) => resolveIntentIn(phrase, modes, catalog, config, index).mode !== mode);
+    expect(wrong.map(([phrase, mode]) => `${phrase} -> want ${mode}`)).toEqual([]);
+  });
+
+  it('picks it with full confidence even when the catalog points at another mode', () => {
+    const elsewhere = new Map(modes.map((mode) => [mode.name, mode.name === 'research' ? 1 : 0]));
+    expect(resolveIntent('switch to development', modes, undefined, elsewhere)).toMatchObject({ mode: 'development', confidence: 1 });
+    expect(resolveIntent('all', modes, undefined, elsewhere).mode).toBe('all');
+    // A task that only mentions a mode's word is still read whole, with the catalog's word on it.
+    expect(resolveIntent('research the development budget of the EU', modes, undefined, elsewhere).mode).toBe('research');
   });
 });

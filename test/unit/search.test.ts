@@ -96,7 +96,8 @@ describe('intent to mode', async () => {
   it('asks back below the threshold with the closest modes', () => {
     const match = resolveIntent('bananas', modes);
     expect(match.mode).toBeNull();
-    const vague = resolveIntent('review', modes, 0.99);
+    // Not 'review': an alias of code_review, so it names that mode outright.
+    const vague = resolveIntent('changes', modes, 0.99);
     expect(vague.mode).toBeNull();
     expect(vague.alternatives.length).toBeGreaterThan(0);
   });

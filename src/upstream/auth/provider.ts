@@ -23,8 +23,6 @@ export interface ProviderHooks {
   redirect?: ((authorizationUrl: URL) => void | Promise<void>) | undefined;
   /** The loopback redirect URI of a sign-in in progress (else the one registered before). */
   redirectUrl?: string | undefined;
-  /** The `state` of a sign-in in progress (checked on the callback: the SDK does not). */
-  state?: string | undefined;
   /** private_key_jwt client authentication (client_credentials with `privateKey`). */
   addClientAuthentication?: AddClientAuthentication | undefined;
 }
@@ -65,8 +63,9 @@ export class SignInProvider implements OAuthClientProvider {
     return { ...common, redirect_uris: redirect ? [redirect] : [], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
   }
 
+  /** A fresh `state` per authorization URL; sign-in.ts reads it back from that URL and checks the callback against it (the SDK does not). */
   state(): string {
-    return this.hooks.state ?? randomBytes(32).toString('base64url');
+    return randomBytes(32).toString('base64url');
   }
 
   async clientInformation(ctx?: { issuer: string }): Promise<StoredOAuthClientInformation | undefined> {
