@@ -23,7 +23,9 @@ describe('lazytools lock and search with an embeddings endpoint', () => {
   const env = { TOY_KEY: TOY_EMBEDDINGS_KEY, LAZYTOOLS_CACHE_DIR: tempTree({}) };
   beforeAll(async () => (toy = await toyEmbeddings()));
   afterAll(() => toy.close());
-  const embeddings = () => ({ discovery: { embeddings: { url: toy.url, model: 'toy', apiKey: '${TOY_KEY}', weight: 0.5 } } });
+  // timeoutMs (default 1.5 s) bounds the CLI's query probe, its first request from a fresh process:
+  // an upper bound only (a passing search never waits for it), wide for a loaded machine.
+  const embeddings = () => ({ discovery: { embeddings: { url: toy.url, model: 'toy', apiKey: '${TOY_KEY}', weight: 0.5, timeoutMs: 30_000 } } });
 
   it('lock embeds every tool once; a second lock reads them from the cache', async () => {
     const { dir } = referenceRc(embeddings());

@@ -37,7 +37,9 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
   it('finds a tool by meaning when no word of the query is in it, sending the key only to the endpoint', async () => {
     const plain = new Gateway({ config: resolveConfig({}), upstreams: [], locked: SOURCES });
     expect(await search(plain, 'zorbify')).toContain('No tools match');
-    const answer = await search(gateway({ weight: 0.5 }), 'zorbify');
+    // timeoutMs (default 1.5 s) is an upper bound: a passing search never waits for it, and the
+    // first one waits on the whole fill, here beside other work on a busy machine.
+    const answer = await search(gateway({ weight: 0.5, timeoutMs: 10_000 }), 'zorbify');
     expect(JSON.parse(answer.split('\n')[0] ?? '[]')[0]).toMatchObject({ name: 'frobnicate_widgets' });
     expect(toy.authorizations.every((value) => value === `Bearer ${KEY}`)).toBe(true);
     expect(answer).not.toContain(KEY);
@@ -45,7 +47,7 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
 
   it('embeds a catalog once: a second gateway reads the tool vectors from the user cache and embeds only its queries', async () => {
     const before = toy.inputs.length;
-    await search(gateway({ weight: 0.5 }), 'zorbify the widgets');
+    await search(gateway({ weight: 0.5, timeoutMs: 10_000 }), 'zorbify the widgets');
     expect(toy.inputs.slice(before)).toEqual(['zorbify the widgets']);
   });
 
