@@ -72,8 +72,10 @@ describe('sign-in renewal', () => {
       expiresAt: Date.now() - 1_000,
       savedAt: Date.now() - 3_600_000,
     });
-    const session = new AuthSession('slow', new URL(url), { grant: 'authorization_code', clientId: 'lazytools-test' }, file, fetch, { renewTimeoutMs: 1_000 });
-    await expect(session.renew('old-access-token-0123456789')).rejects.toThrow(/server "slow" could not renew its sign-in: its authorization server did not answer within 1 s/);
+    // The deadline covers the metadata discovery before the token request too: that took 120-260 ms
+    // beside two CPU hogs on 2 cores, so 1 s left too little room; the test waits the whole deadline.
+    const session = new AuthSession('slow', new URL(url), { grant: 'authorization_code', clientId: 'lazytools-test' }, file, fetch, { renewTimeoutMs: 3_000 });
+    await expect(session.renew('old-access-token-0123456789')).rejects.toThrow(/server "slow" could not renew its sign-in: its authorization server did not answer within 3 s/);
     expect(as.tokenRequests()).toBe(1);
     // The authorization server answers again: the stuck renewal is not what later requests wait on.
     as.setMode('answer');
