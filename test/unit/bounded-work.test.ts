@@ -103,7 +103,9 @@ describe('token counting on a bounded prefix', () => {
     expect(countToolTokens({ name: 'b', description: 'x'.repeat(200_000) })).toBeGreaterThan(20_000);
   });
 
-  it('keeps at most two generations of counts, however many definitions an upstream re-lists', () => {
+  // 250,000 definitions counted: 4.4 s beside another suite, 12.9 s beside a suite and two CPU
+  // hogs on 2 cores, against the 30 s it had. The limit is an upper bound only (a passing test never waits for it).
+  it('keeps at most two generations of counts, however many definitions an upstream re-lists', { timeout: 120_000 }, () => {
     // An upstream re-listing fresh definitions (a counter in each description) twice a second
     // grew the gateway's count cache by 3 MB a second, for ever.
     const tool = (i: number) => ({ name: `get_item_${i}`, description: `Gets item ${i} (generation ${i}).`, inputSchema: { type: 'object' } });
@@ -111,7 +113,7 @@ describe('token counting on a bounded prefix', () => {
     for (let i = 1; i < TOKEN_CACHE_GENERATION * 2.5; i++) countToolTokens(tool(i));
     expect(cachedTokenCounts()).toBeLessThanOrEqual(2 * TOKEN_CACHE_GENERATION);
     expect(countToolTokens(tool(0))).toBe(first);
-  }, 30_000);
+  });
 });
 
 describe('bounds where upstream tools come in', () => {
