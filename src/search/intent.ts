@@ -116,10 +116,17 @@ function headline(description: string): string {
   return `${space > HEADLINE / 2 ? cut.slice(0, space) : cut}…`;
 }
 
-const vocabularies = new WeakMap<ResolvedMode, { terms: Map<string, number>; phrases: string[] }>();
+interface ModeVocabulary {
+  terms: Map<string, number>;
+  phrases: string[];
+  /** Its name and aliases as namedModes compares them. */
+  names: Set<string>;
+}
+
+const vocabularies = new WeakMap<ResolvedMode, ModeVocabulary>();
 
 /** A mode's words with their weights (name 1.5, aliases 1, description 0.5) and its name and aliases as stemmed phrases. */
-function vocabularyOf(mode: ResolvedMode): { terms: Map<string, number>; phrases: string[] } {
+function vocabularyOf(mode: ResolvedMode): ModeVocabulary {
   let vocabulary = vocabularies.get(mode);
   if (vocabulary) return vocabulary;
   const weights = new Map<string, number>();
@@ -131,7 +138,7 @@ function vocabularyOf(mode: ResolvedMode): { terms: Map<string, number>; phrases
   add(terms(mode.description), 0.5);
   // An alias of stopwords only ("all") is in most phrases ("find all the TODOs"): found whole, it says nothing.
   const phrases = [mode.name.replace(/_/g, ' '), ...mode.aliases].filter((phrase) => terms(phrase).length > 0).map(stemmedWords);
-  vocabulary = { terms: weights, phrases };
+  vocabulary = { terms: weights, phrases, names: new Set([mode.name.replace(/_/g, ' '), ...mode.aliases].map((name) => nameKey(stemmedWords(name)))) };
   vocabularies.set(mode, vocabulary);
   return vocabulary;
 }
@@ -143,12 +150,15 @@ function vocabularyOf(mode: ResolvedMode): { terms: Map<string, number>; phrases
  * share the alias.
  */
 function namedModes(text: string, modes: readonly ResolvedMode[]): string[] {
-  const { switchWords } = searchVocabulary();
-  // A name of switch words alone ("to do") is compared whole.
-  const key = (stemmed: string) => stemmed.trim().split(' ').filter((word) => word.length > 0 && !switchWords.has(word)).join(' ') || stemmed.trim();
-  const said = key(text);
+  const said = nameKey(text);
   if (said.length === 0) return [];
-  return modes.filter((mode) => [mode.name.replace(/_/g, ' '), ...mode.aliases].some((name) => key(stemmedWords(name)) === said)).map((mode) => mode.name);
+  return modes.filter((mode) => vocabularyOf(mode).names.has(said)).map((mode) => mode.name);
+}
+
+/** Stemmed words without the switch words; a name of switch words alone ("to do") whole. */
+function nameKey(stemmed: string): string {
+  const { switchWords } = searchVocabulary();
+  return stemmed.trim().split(' ').filter((word) => word.length > 0 && !switchWords.has(word)).join(' ') || stemmed.trim();
 }
 
 /** A text's words, plurals made singular, between spaces: " any open incident " for "Any open incidents?". */
