@@ -51,7 +51,7 @@ export function placementReport(catalog: Catalog, config: Pick<ResolvedConfig, '
     if (modes.length === 0) {
       placement.unplaced = unplacedReason(groups, config.modes);
       placement.closestModes = nearModes(tool);
-      if (isAboutServer(tool.name)) placement.aboutServer = true;
+      if (isAboutServer(tool.name, tool.definition.description, tool.server)) placement.aboutServer = true;
     }
     return placement;
   });

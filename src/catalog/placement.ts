@@ -1,4 +1,4 @@
-import { META_NAME_PHRASES, META_NAME_WORDS, TOPICS, type TopicSpec } from '../config/topics.js';
+import { META_NAME_PHRASES, META_NAME_WORDS, SELF_WORDS, TOPICS, type TopicSpec } from '../config/topics.js';
 import { stem } from '../util/stem.js';
 import { proseWords, words } from './text.js';
 
@@ -158,7 +158,7 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
   };
 
   const nameWords = words(input.name);
-  if (isAboutServer(input.name)) return [];
+  if (isAboutServer(input.name, input.description, input.server)) return [];
   scan(input.server, 'server');
   scan(nameWords, 'name');
   const title = typeof input.title === 'string' ? input.title : typeof input.annotations?.title === 'string' ? input.annotations.title : undefined;
@@ -197,12 +197,26 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
   return out;
 }
 
-/** True for a tool named for its server itself (health, login, rate limits, feedback): placed in no topic. */
-export function isAboutServer(name: string): boolean {
+/**
+ * True for a tool about its server itself (health, login, rate limits, feedback), placed in no
+ * topic: its name has a meta word and its description (when it has one) says what the word is
+ * about with the server's own name or a word of SELF_WORDS ("the SonarQube instance", "feedback
+ * about this MCP tool"). A seller's "get feedback for a user" or an interviewer's feedback on an
+ * application is work, placed like any tool.
+ */
+export function isAboutServer(name: string, description?: unknown, server?: string): boolean {
   const nameWords = words(name);
   const nameText = ` ${nameWords.join(' ')} `;
-  return nameWords.some((word) => META_NAME_WORDS.has(word)) || META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `));
+  if (!nameWords.some((word) => META_NAME_WORDS.has(word)) && !META_NAME_PHRASES.some((phrase) => nameText.includes(` ${phrase} `))) return false;
+  if (typeof description !== 'string' || description.trim() === '') return true;
+  const said = proseWords(description.slice(0, DESCRIPTION_CHARS));
+  if (said.some((word) => selfStems().has(stem(word)))) return true;
+  const serverWords = server === undefined ? [] : words(server);
+  return serverWords.length > 0 && ` ${said.join(' ')} `.includes(` ${serverWords.join(' ')} `);
 }
+
+let selfStemSet: ReadonlySet<string> | undefined;
+const selfStems = (): ReadonlySet<string> => (selfStemSet ??= new Set([...SELF_WORDS].map(stem)));
 
 /** Topics a tool is placed in: those at or above the threshold. */
 export function placedTopics(scores: readonly TopicScore[]): TopicScore[] {

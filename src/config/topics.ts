@@ -70,7 +70,7 @@ function topicSpecs(topics: Record<string, unknown>): Record<string, TopicSpec> 
 
 export const TOPICS: Readonly<Record<string, TopicSpec>> = loadTopics();
 
-const VERB_KEYS = ['write', 'read', 'strongWrite', 'writeForms', 'readOnlyPhrases', 'postedReads', 'metaNames'] as const;
+const VERB_KEYS = ['write', 'read', 'strongWrite', 'writeForms', 'readOnlyPhrases', 'postedReads', 'metaNames', 'selfWords'] as const;
 const verbs = readVocabulary('verbs', (json) => Object.fromEntries(VERB_KEYS.map((key) => [key, entryList(json, key)])) as Record<(typeof VERB_KEYS)[number], VocabularyEntry[]>);
 
 /** Verbs that change something: a tool named or described with one writes. */
@@ -96,3 +96,6 @@ export const META_NAME_WORDS: ReadonlySet<string> = wordSet(verbs.metaNames);
 
 /** Name phrases with the same effect (words joined by single spaces). */
 export const META_NAME_PHRASES: readonly string[] = phraseList(verbs.metaNames);
+
+/** Description words that keep a meta-named tool about its server (see isAboutServer): "the SonarQube instance", "this MCP tool". */
+export const SELF_WORDS: ReadonlySet<string> = wordSet(verbs.selfWords);

@@ -66,4 +66,20 @@ describe('placement of servers nobody listed, by what their tools say', () => {
     const about = buildCatalog([{ server: 'x', tools: [tool('service_health', 'Health of this server')] }], config).catalog;
     expect(placementReport(about, config).tools[0]).toMatchObject({ modes: [], closestModes: [], aboutServer: true });
   });
+
+  it('tells feedback about the server from feedback that is work, by what the description says it is about', () => {
+    const feedback = buildCatalog(
+      [
+        { server: 'shopfront', tools: [tool('respond_to_feedback', 'Respond to feedback a buyer left on an order'), tool('send_feedback', 'Send feedback about the Shopfront MCP tools to their developers')] },
+        { server: 'pulse-store', tools: [tool('store_health', 'Health of the Pulse Store connection')] },
+      ],
+      config,
+    ).catalog;
+    const placed = placementReport(feedback, config).tools;
+    const of = (id: string) => placed.find((t) => t.id === id);
+    expect(of('shopfront:respond_to_feedback')?.modes).toContain('customer_support');
+    expect(of('shopfront:respond_to_feedback')?.aboutServer).toBeUndefined();
+    expect(of('shopfront:send_feedback')).toMatchObject({ modes: [], aboutServer: true });
+    expect(of('pulse-store:store_health')).toMatchObject({ modes: [], aboutServer: true });
+  });
 });
