@@ -18,6 +18,7 @@ const sources = [
   { server: 'pagerly', tools: [tool('acknowledge_incident', 'Acknowledge an incident so the on-call escalation stops')] },
   { server: 'gatekeeper', tools: [tool('list_role_assignments', 'Who has which role and permission in the workspace', reads), tool('get_audit_log', 'Audit log of sign-ins and permission changes', reads)] },
   { server: 'deskly', tools: [tool('reply_to_ticket', 'Reply to a support ticket of a customer')] },
+  { server: 'clipstream', tools: [tool('search_videos', 'Search videos and their comments by keyword', reads), tool('upload_reel', 'Upload a short video reel for your followers')] },
   { server: 'weatherly', tools: [tool('get_forecast', 'Weather forecast for a city', reads)] },
 ];
 
@@ -42,6 +43,8 @@ describe('placement of servers nobody listed, by what their tools say', () => {
     ['gatekeeper:list_role_assignments', 'security_review'],
     ['gatekeeper:get_audit_log', 'security_review'],
     ['deskly:reply_to_ticket', 'customer_support'],
+    ['clipstream:search_videos', 'research'],
+    ['clipstream:upload_reel', 'content'],
   ])('%s lands in %s', (id, mode) => {
     expect(modes(id)).toContain(mode);
   });
