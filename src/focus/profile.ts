@@ -15,8 +15,6 @@ export interface ModeProfile {
   readonly terms: ReadonlyMap<string, number>;
 }
 
-/** Words of prose that name nothing a tool does. */
-const STOP = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'by', 'from', 'at', 'as', 'is', 'are', 'be', 'it', 'its', 'this', 'that', 'my', 'me', 'i', 'we', 'our', 'us', 'you', 'your', 'all', 'any', 'some', 'each', 'into', 'about', 'what', 'which', 'who', 'how', 'why', 'do', 'does', 'did', 'have', 'has', 'last', 'next', 'new', 'this', 'them', 'they', 'their', 'there', 'can', 'should', 'will', 'e', 'g', 's', 't']);
 
 interface Profiles {
   /** In how many modes each stem appears. */
@@ -56,12 +54,12 @@ const MAX_TASKS = 100;
 
 /** The distinct stems of a mode's description and tasks. */
 function termsOf(mode: Pick<ResolvedMode, 'description' | 'tasks'>): Set<string> {
-  const { plain, primary, secondary, change } = fittingWords();
+  const { plain, primary, secondary, change, prose } = fittingWords();
   const out = new Set<string>();
   // Verbs of looking and making (get, list, create, update) are every mode's: the kind of verb is
   // priority's business. Domain actions (refund, publish) stay: they say what a mode is for.
   for (const text of [mode.description, ...mode.tasks.slice(0, MAX_TASKS)])
-    for (const word of proseWords(text.slice(0, MAX_TEXT))) if (!STOP.has(word) && !plain.has(word) && !primary.has(word) && !secondary.has(word) && !change.has(word) && word.length > 1) out.add(stem(word));
+    for (const word of proseWords(text.slice(0, MAX_TEXT))) if (!prose.has(word) && !plain.has(word) && !primary.has(word) && !secondary.has(word) && !change.has(word) && word.length > 1) out.add(stem(word));
   return out;
 }
 
@@ -111,7 +109,8 @@ function toolTerms(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, prefi
     out.push([term, word, weight]);
   };
   for (const word of nameWords(tool, prefix)) add(word, 1);
-  for (const word of proseWords(tool.summary)) if (!STOP.has(word)) add(word, SUMMARY_WEIGHT);
+  const { prose } = fittingWords();
+  for (const word of proseWords(tool.summary)) if (!prose.has(word)) add(word, SUMMARY_WEIGHT);
   termCache.set(tool, out);
   return out;
 }

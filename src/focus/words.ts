@@ -7,7 +7,7 @@ import { entryList, readVocabulary, wordSet, type VocabularyEntry } from '../con
  * kind of verb, from `vocabulary/fitting.json` (reviewed data, each entry with why).
  */
 
-const FITTING_KEYS = ['primary', 'secondary', 'change', 'actions', 'niche', 'destructive', 'filler', 'place', 'plain', 'httpMethods'] as const;
+const FITTING_KEYS = ['primary', 'secondary', 'change', 'actions', 'niche', 'destructive', 'filler', 'place', 'plain', 'prose', 'httpMethods'] as const;
 
 interface FittingWords {
   primary: ReadonlySet<string>;
@@ -20,6 +20,8 @@ interface FittingWords {
   filler: ReadonlySet<string>;
   place: ReadonlySet<string>;
   plain: ReadonlySet<string>;
+  /** Articles, pronouns and prepositions: skipped in mode profiles and tool summaries. */
+  prose: ReadonlySet<string>;
   httpMethods: ReadonlyMap<string, string>;
 }
 
@@ -45,6 +47,7 @@ export function fittingWords(): FittingWords {
     filler: wordSet(file.filler),
     place: wordSet(file.place),
     plain: wordSet(file.plain),
+    prose: wordSet(file.prose),
     httpMethods: methods,
   };
   return loaded;
