@@ -69,7 +69,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   const report = status(session);
   const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.length ?? 0;
   const lines = [
-    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clipText(modeNamed(config, report.mode)?.description ?? '', 160)}`,
+    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clipText(modeNamed(config, report.mode)?.description ?? '', DESCRIPTION_QUOTED)}`,
     `Groups: ${listSome(report.groups, 8) || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
@@ -126,7 +126,7 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
     return textResult([boundedReply([...lines, ...forTaskLine(first, 'first below')]), ...callableSection(target, own, false)].join('\n'), { ...current, taskTools: first.map((tool) => tool.exposedName), tools: own.tools, toolsOmitted: own.omitted });
   }
   const reach = reachOf(config, caller.route, target);
-  lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
+  lines.push(`Mode ${target}: ${clipText(modeNamed(config, target)?.description ?? '', DESCRIPTION_QUOTED)}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
   // The switch reaches the model through the reply: the mode's tools, callable at once.
   const first = callableTaskTools(caller, task, target);
   const callable = callableTools(caller, target, first);
@@ -189,6 +189,12 @@ function callableTaskTools(caller: Caller, task: string | undefined, mode: strin
   if ('refused' in rule) return [];
   return taskTools(caller.hub.search, caller.hub.config, mode, caller.boundary, task, (tool) => rule.refusal(tool) === undefined);
 }
+
+/**
+ * Characters of a mode's description a reply quotes: rc allows 1,000, and quoted whole it pushed
+ * what the reply is for (how to reach the mode, the task's tools) past FOCUS_REPLY_MAX.
+ */
+const DESCRIPTION_QUOTED = 160;
 
 /** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */
 const NAMES_SHOWN = 5;

@@ -91,3 +91,22 @@ describe('focus_mode replies are terse and bounded at 10,000 tools', { timeout: 
     expect(JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(reply.length * 2);
   });
 });
+
+describe('focus_mode replies keep what they are for whatever the rc says', () => {
+  it('2026-07-28: a long mode description does not push out how to reach the mode', () => {
+    // rc allows descriptions of 1,000 characters and names of 64: quoted whole, the reach line fell past FOCUS_REPLY_MAX.
+    const long = `m${'x'.repeat(63)}`;
+    const config = resolveConfig({
+      groups: { notes: { servers: ['notes'] } },
+      modes: { [long]: { groups: ['notes'], description: 'Notes work, '.repeat(83), budget: 3000 }, other: { groups: [] } },
+      variants: { enabled: true },
+    });
+    const tools = [{ name: 'read_note', description: 'Read a note.', inputSchema: { type: 'object' as const } }];
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'notes', tools }] });
+    const request = new ModernRequest(gateway, { baseUrl: 'http://127.0.0.1:1/mcp' }, { mode: 'other', fixedMode: undefined, boundary: boundaryOf({}) });
+    const [status = ''] = text(focusMode(request, { mode: long, intent: undefined })).split(/\nTools of mode /);
+    expect(status.length).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+    expect(status).toContain(`/server-variant": "${long}"} on each request`);
+    expect(status).toContain(`connect to http://127.0.0.1:1/mcp/${long}.`);
+  });
+});
