@@ -59,8 +59,8 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
   const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), unlisted);
-  // The answer echoes the queries bounded: a pasted task may be kilobytes long.
-  const query = queries.join('; ').slice(0, 200);
+  // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
+  const query = clipText(queries.join('; '), QUERY_ECHO);
   const canEnable = mayEnable(hub.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.focusEvent({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
@@ -74,6 +74,9 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
     structuredContent: { tools, enabled: enabling },
   };
 }
+
+/** Characters of the queries a search_tools answer echoes. */
+const QUERY_ECHO = 200;
 
 /** Writers named when a read-only mode's search finds only them, and modes named with them: bounded. */
 const WRITERS_NAMED = 3;

@@ -30,3 +30,20 @@ describe('discovery on the reference catalogs (offline)', () => {
     expect(tokensOf((await bigClient.client.listTools()).tools as ToolDefinition[])).toBe(proxyTokens);
   });
 });
+
+describe('search_tools echoes the queries it read, bounded', () => {
+  it('a long query is cut at a whole character: no half emoji in "No tools match"', async () => {
+    const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: [{ server: 'notes', tools: [{ name: 'read_note', description: 'Read a note.', inputSchema: { type: 'object' as const } }] }] });
+    const { client } = await connect(gateway);
+    try {
+      // 199 characters, then an emoji across the 200th: cut there it was half a character (\ud83d).
+      const query = `${'zq'.repeat(99)}z😀 more`;
+      const answer = text(await client.callTool({ name: 'search_tools', arguments: { query } }));
+      expect(answer).toMatch(/^No tools match "(zq)+z…"\.$/);
+      expect(answer).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});
