@@ -165,7 +165,8 @@ function readFocusArgs(
   if (target === undefined && intent !== undefined) {
     const match = resolveIntentIn(intent, candidates, caller.hub.catalog, config, caller.hub.search);
     if (match.mode === null) {
-      const text = boundedReply([unclearIntentText(intent, match, candidates), 'Then call focus_mode with {"mode": "<name>"}.']);
+      // The modes listed take what the reply's bound leaves after its last line, which says what to do.
+      const text = boundedReply([unclearIntentText(intent, match, candidates, FOCUS_REPLY_MAX - UNCLEAR_TAIL.length - 1), UNCLEAR_TAIL]);
       return { answer: textResult(text, { ...status(caller), candidates: match.alternatives.map((a) => a.mode), confidence: match.confidence }) };
     }
     target = match.mode;
@@ -195,6 +196,9 @@ function callableTaskTools(caller: Caller, task: string | undefined, mode: strin
  * what the reply is for (how to reach the mode, the task's tools) past FOCUS_REPLY_MAX.
  */
 const DESCRIPTION_QUOTED = 160;
+
+/** The last line of the answer to an unclear intent. */
+const UNCLEAR_TAIL = 'Then call focus_mode with {"mode": "<name>"}.';
 
 /** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */
 const NAMES_SHOWN = 5;

@@ -109,4 +109,27 @@ describe('focus_mode replies keep what they are for whatever the rc says', () =>
     expect(status).toContain(`/server-variant": "${long}"} on each request`);
     expect(status).toContain(`connect to http://127.0.0.1:1/mcp/${long}.`);
   });
+
+  it('an unclear intent names as many modes as the reply holds, whole lines, then how many more, and still says what to do', async () => {
+    // 60 modes of long names and descriptions: listed whole, the reply was cut mid-line and lost its last line.
+    const modes = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`${'workstream'.repeat(5)}_${i}`, { groups: [], description: `Work of kind ${i} ${'with many words '.repeat(6)}` }]));
+    const gateway = new Gateway({ config: resolveConfig({ modes }), upstreams: [], locked: [] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'reply-test' });
+    try {
+      const reply = text((await client.callTool({ name: 'focus_mode', arguments: { intent: 'zzz qqq' } })) as CallToolResult);
+      expect(reply.length).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+      const lines = reply.split('\n');
+      expect(lines.at(-1)).toBe('Then call focus_mode with {"mode": "<name>"}.');
+      expect(lines.at(-2)).toMatch(/^… and \d+ more modes\.$/);
+      const listed = lines.filter((line) => line.startsWith('- '));
+      expect(listed.length).toBeGreaterThan(5);
+      const names = Object.keys(resolveConfig({ modes }).modes);
+      // Whole lines only: each names a mode whole and ends its description's headline.
+      for (const line of listed) expect(names).toContain(/^- (\S+): /.exec(line)?.[1]);
+      expect(listed.length + Number(/(\d+) more/.exec(lines.at(-2) ?? '')?.[1])).toBe(names.length);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
 });
