@@ -58,7 +58,8 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
-  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), unlisted);
+  const heldBack = fitted ? notListed(fitted.heldBackIds, session.listedTools()) : new Set<string>();
+  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   const canEnable = mayEnable(hub.config, session, session.strategy);
@@ -73,6 +74,19 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
     content: [{ type: 'text', text: hits.length === 0 ? noMatch(session, queries, query, { limit, group, dense }) : `${JSON.stringify(tools)}\n(${how}${cut})` }],
     structuredContent: { tools, enabled: enabling },
   };
+}
+
+/**
+ * The held-back tools the caller's list does not carry: one search added (or an enabled group
+ * brought) is in the list now, and the lift is for what the model cannot see (held-back.ts).
+ * The same set when none is listed (the usual case: no copy of a 10,000-tool mode's ids).
+ */
+function notListed(heldBack: ReadonlySet<string>, listed: readonly CatalogTool[]): ReadonlySet<string> {
+  const shown = listed.filter((tool) => heldBack.has(tool.id));
+  if (shown.length === 0) return heldBack;
+  const out = new Set(heldBack);
+  for (const tool of shown) out.delete(tool.id);
+  return out;
 }
 
 /** Characters of the queries a search_tools answer echoes. */
