@@ -176,11 +176,7 @@ function describeTools(session: Caller, raw: unknown): CallToolResult {
     const tool = found && withinBoundary(config, session.boundary, found) ? found : undefined;
     // Closest names for the first few unknown names only: each is a walk over every visible name.
     if (!tool) return { name: echoName(name), error: 'unknown tool', closest: hinted++ < HINTED_NAMES ? closestNames(name, visibleToolNames(catalog, config, session.boundary)) : [] };
-    const peers = tool.groups.flatMap((name) => {
-      const group = catalog.groups.get(name);
-      return group && !group.catchAll ? group.tools : [];
-    });
-    const related = [...new Set(peers.filter((t) => t !== tool && withinBoundary(config, session.boundary, t)).map((t) => t.exposedName))].slice(0, 8);
+    const related = relatedNames(session, tool);
     const examples = own(config.tools, tool.id)?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
   };
@@ -198,6 +194,29 @@ function describeTools(session: Caller, raw: unknown): CallToolResult {
   const { kept: notDescribed, omitted } = fittingNames(left.map(echoName), PAGE_MAX_BYTES / 4 - 512);
   const after = omitted > 0 ? ` (and the ${omitted} names after them: this answer holds at most ${notDescribed.length})` : '';
   return jsonResult({ tools, notDescribed, note: `${left.length} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed"${after}.` });
+}
+
+/** Peers of a tool describe_tools names. */
+const RELATED_NAMES = 8;
+
+/**
+ * The first RELATED_NAMES tools sharing a (non-catch-all) group with `tool` that the caller may
+ * see, in group order. Reads only until it has them: a group may hold thousands of tools, and a
+ * describe_tools call names many tools (one name 20,000 times took 2 to 4 s of the event loop).
+ */
+function relatedNames(session: Caller, tool: CatalogTool): string[] {
+  const { catalog, config } = session.hub;
+  const related = new Set<string>();
+  for (const name of tool.groups) {
+    const group = catalog.groups.get(name);
+    if (!group || group.catchAll) continue;
+    for (const peer of group.tools) {
+      if (peer === tool || related.has(peer.exposedName) || !withinBoundary(config, session.boundary, peer)) continue;
+      related.add(peer.exposedName);
+      if (related.size === RELATED_NAMES) return [...related];
+    }
+  }
+  return [...related];
 }
 
 /** The longest prefix of `names` whose JSON fits in `maxBytes`, and how many were left out. */

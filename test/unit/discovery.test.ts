@@ -47,3 +47,24 @@ describe('search_tools echoes the queries it read, bounded', () => {
     }
   });
 });
+
+describe('describe_tools: the work per name is bounded, not the size of the tool\'s groups', () => {
+  it('names a tool\'s first 8 peers reading about as many, however big its group (a group of 5,000 cost every name 5,000)', async () => {
+    const tools = Array.from({ length: 5_000 }, (_, i) => ({ name: `tool_${String(i).padStart(4, '0')}`, description: 'x', inputSchema: { type: 'object' as const } }));
+    const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy', groups: { big: { servers: ['wide'] } }, modes: { wide: { groups: ['big'] } }, defaultMode: 'wide' }), upstreams: [], locked: [{ server: 'wide', tools }] });
+    const { client } = await connect(gateway);
+    try {
+      // Count the reads of the big group's tools while describe_tools runs.
+      const group = gateway.catalog.groups.get('big')!;
+      let reads = 0;
+      group.tools = new Proxy(group.tools, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)) });
+      const answer = JSON.parse(text(await client.callTool({ name: 'describe_tools', arguments: { names: Array(100).fill('tool_0000') } }))) as { tools: Array<{ related: string[] }> };
+      expect(answer.tools).toHaveLength(100);
+      expect(answer.tools[0]?.related).toEqual(['tool_0001', 'tool_0002', 'tool_0003', 'tool_0004', 'tool_0005', 'tool_0006', 'tool_0007', 'tool_0008']);
+      expect(reads).toBeLessThan(100 * 20);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});
