@@ -23,6 +23,7 @@ const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROU
 /** Unknown names of one describe_tools call that get "closest" hints (the rest get none): bounded work per call. */
 const HINTED_NAMES = 10;
 
+/** True for the discovery tools this module runs (search_tools, describe_tools, execute_tool, list_tool_groups); focus_mode is not one. */
 export function isMetaTool(name: string): boolean {
   return META.has(name);
 }

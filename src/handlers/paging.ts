@@ -11,6 +11,7 @@ import { invalidCursor } from '../protocol/errors.js';
 export const PAGE_MAX_ITEMS = 1_000;
 export const PAGE_MAX_BYTES = 1024 * 1024;
 
+/** One page of a list: its items, and the cursor of the next page when more follow. */
 export interface Page<T> {
   items: T[];
   /** Present when more items follow: pass it back as `cursor` to get them. */

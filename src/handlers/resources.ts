@@ -19,6 +19,7 @@ export const RESOURCES: ResourceDefinition[] = [
   { uri: GROUPS_INDEX, name: 'groups', title: 'Tool groups', description: 'Tool groups with descriptions, tool counts and tokens', mimeType: 'application/json' },
 ];
 
+/** The template of one group's resource (`lazytools://groups/{group}`): listed before every upstream's. */
 export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
   { uriTemplate: `${GROUPS_INDEX}/{group}`, name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
