@@ -270,10 +270,9 @@ function groupIndex(session: Caller): string {
     .map((group) => ({ group, tools: groupToolsWithin(session.hub.config, session.boundary, group) }))
     .filter(({ tools }) => tools.length > 0)
     .map(({ group, tools }) => `${group.name}${active.has(group.name) ? '*' : ''} (${tools.length}, ${sumTokens(tools)}t): ${group.description}`);
-  const fitted = modeFit(catalog, session.hub.config, session.mode);
-  // Under proxy no mode tool is listed, so nothing is "held back": every tool is one execute_tool away.
-  const held = fitted && fitted.heldBack.length > 0 && session.strategy !== 'proxy' ? `${fitted.heldBack.length} tools of the mode held back by its budget: search_tools finds them first\n` : '';
-  return `${held}groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
+  // No "held back" line: only the proxy strategy lists this tool, and under proxy no mode tool is
+  // listed, so nothing is held back (every tool is one execute_tool away).
+  return `groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }
 
 /** The group of that name when the caller may see some of its tools (every group unless a token bounds it). */
