@@ -67,7 +67,8 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   const removed = [...before].filter(([id]) => !after.has(id)).map(([, name]) => name);
 
   const report = status(session);
-  const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.length ?? 0;
+  // Held back and not in the list: one a search added (or an enabled group brought) is the model's now.
+  const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.filter((entry) => !after.has(entry.id)).length ?? 0;
   const lines = [
     `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clipText(modeNamed(config, report.mode)?.description ?? '', DESCRIPTION_QUOTED)}`,
     `Groups: ${listSome(report.groups, 8) || '(none)'}`,

@@ -214,6 +214,10 @@ describe('budget-fitted modes', () => {
       expect((await client.listTools()).tools.map((listed) => listed.name)).toContain('searchOrders');
       // Now in the list, it is ranked by its words like every tool the model has.
       expect(await search(false)).toEqual(['findOrders', 'listOrders', 'searchOrders']);
+      // And focus_mode counts as held back only what the list does not carry.
+      const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as CallToolResult;
+      expect((status.content[0] as { text: string }).text).not.toMatch(/Held back/);
+      expect(status.structuredContent).toMatchObject({ heldBack: 0 });
     } finally {
       await client.close();
       await gateway.close();
