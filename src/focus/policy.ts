@@ -1,6 +1,7 @@
 import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
-import { UnknownNameError } from '../util/errors.js';
+import { echoName, UnknownNameError } from '../util/errors.js';
+import { listSome } from '../util/plural.js';
 import { own } from '../util/own.js';
 
 /**
@@ -138,6 +139,14 @@ export function boundaryServers(catalog: Catalog, config: Pick<ResolvedConfig, '
 
 type PolicyConfig = Pick<ResolvedConfig, 'modes' | 'hiddenTools' | 'alwaysVisible' | 'maxDiscovered'>;
 
+/** Modes a refusal names at most; the rest are counted (an rc may define thousands, and one tool may be in all of them). */
+const MODES_NAMED = 20;
+
+/** Mode names as a refusal lists them: the first MODES_NAMED, then how many more (the text the model or client reads stays bounded). */
+export function someModes(names: readonly string[]): string {
+  return listSome(names, MODES_NAMED);
+}
+
 /** The resolved mode of that name (own names only: "toString" is not a mode unless defined). */
 export function modeNamed(config: Pick<ResolvedConfig, 'modes'>, name: string): ResolvedMode | undefined {
   return own(config.modes, name);
@@ -221,9 +230,10 @@ export function switchRefusal(subject: Pick<PolicySubject, 'fixedMode'>): string
  * undefined: every mode of the config).
  */
 export function servedRefusal(config: Pick<ResolvedConfig, 'modes'>, mode: string, served: readonly string[] | undefined, listed: readonly string[] | undefined): string | undefined {
-  if (served !== undefined && !served.includes(mode)) return `This gateway serves only mode(s) ${served.join(', ')}; "${mode}" is not one of them.`;
+  // `mode` may come from a request (an HTTP path): echoed cut, on one line.
+  if (served !== undefined && !served.includes(mode)) return `This gateway serves only mode(s) ${someModes(served)}; "${echoName(mode)}" is not one of them.`;
   // The names are listed only on a refusal: a scope is resolved per request, and a config may hold thousands of modes.
-  if (!modeNamed(config, mode)) return `Unknown mode "${mode}". Modes: ${(listed ?? Object.keys(config.modes)).filter((name) => modeNamed(config, name)).join(', ')}.`;
+  if (!modeNamed(config, mode)) return `Unknown mode "${echoName(mode)}". Modes: ${someModes((listed ?? Object.keys(config.modes)).filter((name) => modeNamed(config, name)))}.`;
   return undefined;
 }
 
@@ -259,5 +269,5 @@ function whereElse(config: PolicyConfig, subject: PolicySubject, tool: CatalogTo
   if (subject.fixedMode !== undefined) return `This endpoint serves only mode "${subject.fixedMode}".`;
   const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
   if (modes.length === 0) return 'No mode includes it.';
-  return `Modes that include it: ${modes.join(', ')} (${subject.stateless ? 'ask focus_mode how to reach one' : 'switch with focus_mode'}).`;
+  return `Modes that include it: ${someModes(modes)} (${subject.stateless ? 'ask focus_mode how to reach one' : 'switch with focus_mode'}).`;
 }

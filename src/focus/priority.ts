@@ -30,6 +30,7 @@ export interface Scoring {
   signals: Signal[];
 }
 
+/** What toolPriority reads besides the tool: the mode, its lean, usage, rc override, and what fitting knows of the catalog. */
 export interface PriorityContext {
   mode: Pick<ResolvedMode, 'groups'>;
   /** Readers first (a read-only mode, or rc `lean: "read"`), writers first, or neither. */

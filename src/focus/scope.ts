@@ -2,7 +2,8 @@ import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Strategy } from '../config/schema.js';
 import type { Era } from '../protocol/era.js';
-import { modeNamed, servedRefusal, type Boundary } from './policy.js';
+import { clipText } from '../util/bounds.js';
+import { modeNamed, servedRefusal, someModes, type Boundary } from './policy.js';
 
 /*
  * The one resolver of a caller's scope: its mode, whether that mode is fixed, its boundary and
@@ -106,13 +107,16 @@ export function boundaryOf(route: Pick<Route, 'endpoint' | 'served' | 'tokenMode
   return { modes, token: tokenModes !== undefined, label: route.tokenLabel };
 }
 
+/** Characters of an unknown variant (any JSON value a request sends) its refusal quotes. */
+const VARIANT_ECHO = 80;
+
 /** The mode a stateless request runs in (and whether something fixed it), or why it may not run. */
 function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode' | 'variants'>, route: Route, variant?: unknown): { mode: string; bound: boolean } | { refusal: string } {
   const { endpoint, served, tokenModes } = route;
   if (variant !== undefined) {
     if (config.variants === undefined) return { refusal: 'Server variants are not enabled on this gateway (rc "variants": {"enabled": true}); omit io.modelcontextprotocol/server-variant.' };
     if (typeof variant !== 'string' || !config.variants.includes(variant) || !modeNamed(config, variant))
-      return { refusal: `Unknown server variant ${JSON.stringify(variant)?.slice(0, 80) ?? String(variant)}. Variants: ${config.variants.filter((name) => !tokenModes || tokenModes.includes(name)).join(', ')}.` };
+      return { refusal: `Unknown server variant ${clipText(JSON.stringify(variant) ?? String(variant), VARIANT_ECHO)}. Variants: ${someModes(config.variants.filter((name) => !tokenModes || tokenModes.includes(name)))}.` };
   }
   const unknownEndpoint = endpoint === undefined ? undefined : servedRefusal(config, endpoint, undefined, tokenModes);
   if (unknownEndpoint !== undefined) return { refusal: unknownEndpoint };
@@ -127,6 +131,6 @@ function requestMode(config: Pick<ResolvedConfig, 'modes' | 'defaultMode' | 'var
     config.defaultMode;
   const unserved = servedRefusal(config, mode, served, tokenModes);
   if (unserved !== undefined) return { refusal: unserved };
-  if (tokenModes !== undefined && !tokenModes.includes(mode)) return { refusal: `The bearer token${route.tokenLabel ? ` "${route.tokenLabel}"` : ''} may use mode(s) ${tokenModes.join(', ')} only, not "${mode}".` };
+  if (tokenModes !== undefined && !tokenModes.includes(mode)) return { refusal: `The bearer token${route.tokenLabel ? ` "${route.tokenLabel}"` : ''} may use mode(s) ${someModes(tokenModes)} only, not "${mode}".` };
   return { mode, bound: endpoint !== undefined || served !== undefined || tokenModes !== undefined };
 }

@@ -20,6 +20,7 @@ export interface FocusState {
   discovered: readonly string[];
 }
 
+/** What changes a session's focus: a mode switch, a group enabled or disabled (focus_mode), tools search found. */
 export type FocusEvent =
   | { type: 'FOCUS'; mode: string }
   | { type: 'ENABLE_GROUP'; group: string }

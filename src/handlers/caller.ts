@@ -32,7 +32,7 @@ export interface Caller {
   /** What the transport knew about the caller (path, served modes, token, where it is served). */
   readonly route: Route;
   readonly hub: CatalogHub;
-  /** The upstreams, prompts and resources this caller may reach (a token's only; callers/scope.ts). */
+  /** The upstreams, prompts and resources this caller may reach (a token's only; callers/routing.ts ScopedRouting). */
   readonly routing: RoutingContext;
   readonly boundary: Boundary | undefined;
   /** Set when the caller's mode cannot change (an endpoint, `serve --mode`, a token of one mode). */

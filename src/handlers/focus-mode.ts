@@ -67,9 +67,10 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   const removed = [...before].filter(([id]) => !after.has(id)).map(([, name]) => name);
 
   const report = status(session);
-  const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.length ?? 0;
+  // Held back and not in the list: one a search added (or an enabled group brought) is the model's now.
+  const held = modeFit(session.hub.catalog, config, report.mode)?.heldBack.filter((entry) => !after.has(entry.id)).length ?? 0;
   const lines = [
-    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clipText(modeNamed(config, report.mode)?.description ?? '', 160)}`,
+    `Mode: ${report.mode}${isReadOnly(config, report.mode) ? ' (read-only)' : ''}: ${clipText(modeNamed(config, report.mode)?.description ?? '', DESCRIPTION_QUOTED)}`,
     `Groups: ${listSome(report.groups, 8) || '(none)'}`,
     `Visible: ${report.visibleTools} of ${report.totalTools} tools, ${report.tokens} of ${report.totalTokens} tokens (${tokenChange(report.tokens, report.totalTokens)})`,
   ];
@@ -126,7 +127,7 @@ function reachMode(caller: Caller, raw: unknown): CallToolResult {
     return textResult([boundedReply([...lines, ...forTaskLine(first, 'first below')]), ...callableSection(target, own, false)].join('\n'), { ...current, taskTools: first.map((tool) => tool.exposedName), tools: own.tools, toolsOmitted: own.omitted });
   }
   const reach = reachOf(config, caller.route, target);
-  lines.push(`Mode ${target}: ${modeNamed(config, target)?.description ?? ''}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
+  lines.push(`Mode ${target}: ${clipText(modeNamed(config, target)?.description ?? '', DESCRIPTION_QUOTED)}`, `This tool list does not change (MCP 2026-07-28): ${reachText(target, reach)}`);
   // The switch reaches the model through the reply: the mode's tools, callable at once.
   const first = callableTaskTools(caller, task, target);
   const callable = callableTools(caller, target, first);
@@ -159,13 +160,16 @@ function readFocusArgs(
     return { answer: toolError('focus_mode: groups cannot be enabled or disabled per request under MCP 2026-07-28 (a tool list may not change with a call); pick a mode that includes them.') };
   const config = caller.hub.config;
   const modes = visibleModeNames(config, caller.boundary);
-  const candidates = Object.values(config.modes).filter((entry) => modes.includes(entry.name));
+  // A set: the candidates were filtered with includes() per mode, O(M²) on an rc of 10,000 modes.
+  const allowed = new Set(modes);
   let target = mode;
-  if (target !== undefined && (!modeNamed(config, target) || !modes.includes(target))) return { answer: toolError(new UnknownNameError('mode', target, modes).message) };
+  if (target !== undefined && (!modeNamed(config, target) || !allowed.has(target))) return { answer: toolError(new UnknownNameError('mode', target, modes).message) };
   if (target === undefined && intent !== undefined) {
+    const candidates = Object.values(config.modes).filter((entry) => allowed.has(entry.name));
     const match = resolveIntentIn(intent, candidates, caller.hub.catalog, config, caller.hub.search);
     if (match.mode === null) {
-      const text = boundedReply([unclearIntentText(intent, match, candidates), 'Then call focus_mode with {"mode": "<name>"}.']);
+      // The modes listed take what the reply's bound leaves after its last line, which says what to do.
+      const text = boundedReply([unclearIntentText(intent, match, candidates, FOCUS_REPLY_MAX - UNCLEAR_TAIL.length - 1), UNCLEAR_TAIL]);
       return { answer: textResult(text, { ...status(caller), candidates: match.alternatives.map((a) => a.mode), confidence: match.confidence }) };
     }
     target = match.mode;
@@ -189,6 +193,15 @@ function callableTaskTools(caller: Caller, task: string | undefined, mode: strin
   if ('refused' in rule) return [];
   return taskTools(caller.hub.search, caller.hub.config, mode, caller.boundary, task, (tool) => rule.refusal(tool) === undefined);
 }
+
+/**
+ * Characters of a mode's description a reply quotes: rc allows 1,000, and quoted whole it pushed
+ * what the reply is for (how to reach the mode, the task's tools) past FOCUS_REPLY_MAX.
+ */
+const DESCRIPTION_QUOTED = 160;
+
+/** The last line of the answer to an unclear intent. */
+const UNCLEAR_TAIL = 'Then call focus_mode with {"mode": "<name>"}.';
 
 /** Names a focus_mode reply lists of the tools that came and went; the counts say the rest. */
 const NAMES_SHOWN = 5;

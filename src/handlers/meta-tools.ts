@@ -23,6 +23,7 @@ const META = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROU
 /** Unknown names of one describe_tools call that get "closest" hints (the rest get none): bounded work per call. */
 const HINTED_NAMES = 10;
 
+/** True for the discovery tools this module runs (search_tools, describe_tools, execute_tool, list_tool_groups); focus_mode is not one. */
 export function isMetaTool(name: string): boolean {
   return META.has(name);
 }
@@ -58,9 +59,10 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
-  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, fitted?.heldBackIds ?? new Set<string>(), unlisted);
-  // The answer echoes the queries bounded: a pasted task may be kilobytes long.
-  const query = queries.join('; ').slice(0, 200);
+  const heldBack = fitted ? notListed(fitted.heldBackIds, session.listedTools()) : new Set<string>();
+  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted);
+  // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
+  const query = clipText(queries.join('; '), QUERY_ECHO);
   const canEnable = mayEnable(hub.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   if (enabling && hits.length > 0) session.focusEvent({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
@@ -74,6 +76,22 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
     structuredContent: { tools, enabled: enabling },
   };
 }
+
+/**
+ * The held-back tools the caller's list does not carry: one search added (or an enabled group
+ * brought) is in the list now, and the lift is for what the model cannot see (held-back.ts).
+ * The same set when none is listed (the usual case: no copy of a 10,000-tool mode's ids).
+ */
+function notListed(heldBack: ReadonlySet<string>, listed: readonly CatalogTool[]): ReadonlySet<string> {
+  const shown = listed.filter((tool) => heldBack.has(tool.id));
+  if (shown.length === 0) return heldBack;
+  const out = new Set(heldBack);
+  for (const tool of shown) out.delete(tool.id);
+  return out;
+}
+
+/** Characters of the queries a search_tools answer echoes. */
+const QUERY_ECHO = 200;
 
 /** Writers named when a read-only mode's search finds only them, and modes named with them: bounded. */
 const WRITERS_NAMED = 3;
@@ -159,11 +177,7 @@ function describeTools(session: Caller, raw: unknown): CallToolResult {
     const tool = found && withinBoundary(config, session.boundary, found) ? found : undefined;
     // Closest names for the first few unknown names only: each is a walk over every visible name.
     if (!tool) return { name: echoName(name), error: 'unknown tool', closest: hinted++ < HINTED_NAMES ? closestNames(name, visibleToolNames(catalog, config, session.boundary)) : [] };
-    const peers = tool.groups.flatMap((name) => {
-      const group = catalog.groups.get(name);
-      return group && !group.catchAll ? group.tools : [];
-    });
-    const related = [...new Set(peers.filter((t) => t !== tool && withinBoundary(config, session.boundary, t)).map((t) => t.exposedName))].slice(0, 8);
+    const related = relatedNames(session, tool);
     const examples = own(config.tools, tool.id)?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };
   };
@@ -181,6 +195,29 @@ function describeTools(session: Caller, raw: unknown): CallToolResult {
   const { kept: notDescribed, omitted } = fittingNames(left.map(echoName), PAGE_MAX_BYTES / 4 - 512);
   const after = omitted > 0 ? ` (and the ${omitted} names after them: this answer holds at most ${notDescribed.length})` : '';
   return jsonResult({ tools, notDescribed, note: `${left.length} tools left out to keep this answer under 1 MiB: call describe_tools again with "notDescribed"${after}.` });
+}
+
+/** Peers of a tool describe_tools names. */
+const RELATED_NAMES = 8;
+
+/**
+ * The first RELATED_NAMES tools sharing a (non-catch-all) group with `tool` that the caller may
+ * see, in group order. Reads only until it has them: a group may hold thousands of tools, and a
+ * describe_tools call names many tools (one name 20,000 times took 2 to 4 s of the event loop).
+ */
+function relatedNames(session: Caller, tool: CatalogTool): string[] {
+  const { catalog, config } = session.hub;
+  const related = new Set<string>();
+  for (const name of tool.groups) {
+    const group = catalog.groups.get(name);
+    if (!group || group.catchAll) continue;
+    for (const peer of group.tools) {
+      if (peer === tool || related.has(peer.exposedName) || !withinBoundary(config, session.boundary, peer)) continue;
+      related.add(peer.exposedName);
+      if (related.size === RELATED_NAMES) return [...related];
+    }
+  }
+  return [...related];
 }
 
 /** The longest prefix of `names` whose JSON fits in `maxBytes`, and how many were left out. */
@@ -233,10 +270,9 @@ function groupIndex(session: Caller): string {
     .map((group) => ({ group, tools: groupToolsWithin(session.hub.config, session.boundary, group) }))
     .filter(({ tools }) => tools.length > 0)
     .map(({ group, tools }) => `${group.name}${active.has(group.name) ? '*' : ''} (${tools.length}, ${sumTokens(tools)}t): ${group.description}`);
-  const fitted = modeFit(catalog, session.hub.config, session.mode);
-  // Under proxy no mode tool is listed, so nothing is "held back": every tool is one execute_tool away.
-  const held = fitted && fitted.heldBack.length > 0 && session.strategy !== 'proxy' ? `${fitted.heldBack.length} tools of the mode held back by its budget: search_tools finds them first\n` : '';
-  return `${held}groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
+  // No "held back" line: only the proxy strategy lists this tool, and under proxy no mode tool is
+  // listed, so nothing is held back (every tool is one execute_tool away).
+  return `groups (* in mode; tools, tokens):\n${fitLines(lines, (omitted) => `… and ${omitted} more groups (answer bound 1 MiB).`)}`;
 }
 
 /** The group of that name when the caller may see some of its tools (every group unless a token bounds it). */

@@ -11,6 +11,7 @@ import { invalidCursor } from '../protocol/errors.js';
 export const PAGE_MAX_ITEMS = 1_000;
 export const PAGE_MAX_BYTES = 1024 * 1024;
 
+/** One page of a list: its items, and the cursor of the next page when more follow. */
 export interface Page<T> {
   items: T[];
   /** Present when more items follow: pass it back as `cursor` to get them. */
@@ -96,13 +97,14 @@ export function listPage<T extends object>(items: readonly T[], cursor: string |
 /**
  * The longest prefix of `items` whose JSON fits in `maxBytes` (at least one item), and how many
  * were left out: meta-tool answers (`search_tools` with schemas, `describe_tools` of many tools)
- * stay under the page bound instead of growing with the catalog.
+ * and a group's resource stay under the page bound instead of growing with the catalog. `sized`
+ * gives what is sent for an item (as in paginate); it is called only up to the cut.
  */
-export function fitting<T extends object>(items: readonly T[], maxBytes = PAGE_MAX_BYTES): { kept: T[]; omitted: number } {
+export function fitting<T extends object>(items: readonly T[], maxBytes = PAGE_MAX_BYTES, sized: (item: T) => object = (item) => item): { kept: T[]; omitted: number } {
   let bytes = 0;
   let end = 0;
   while (end < items.length) {
-    const size = jsonBytes(items[end] as T) + 1;
+    const size = jsonBytes(sized(items[end] as T)) + 1;
     if (end > 0 && bytes + size > maxBytes) break;
     bytes += size;
     end++;

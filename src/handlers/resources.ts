@@ -6,7 +6,7 @@ import type { ResourceDefinition, TemplateDefinition } from '../upstream/primiti
 import type { Upstream } from '../upstream/upstream.js';
 import { forward } from './call.js';
 import type { Caller, CallerFront, RelayRoute, ResourceIndex, RoutingContext } from './caller.js';
-import { listPage } from './paging.js';
+import { fitting, listPage, PAGE_MAX_BYTES } from './paging.js';
 import { compileTemplate, TEMPLATE_STEP_BUDGET } from './uri-template.js';
 
 /** The scheme of lazytools' own resources: never an upstream's (theirs with it are left out). */
@@ -19,6 +19,7 @@ export const RESOURCES: ResourceDefinition[] = [
   { uri: GROUPS_INDEX, name: 'groups', title: 'Tool groups', description: 'Tool groups with descriptions, tool counts and tokens', mimeType: 'application/json' },
 ];
 
+/** The template of one group's resource (`lazytools://groups/{group}`): listed before every upstream's. */
 export const RESOURCE_TEMPLATES: TemplateDefinition[] = [
   { uriTemplate: `${GROUPS_INDEX}/{group}`, name: 'group', title: 'Tool group', description: 'Tool definitions of one group', mimeType: 'application/json' },
 ];
@@ -40,10 +41,17 @@ export function readOwnResource(caller: Caller, uri: string): ReadResourceResult
   const tools = found ? within(found) : [];
   const group = found && (tools.length > 0 || !caller.boundary?.token) ? found : undefined;
   if (!group) throw resourceNotFound(uri, `Read ${GROUPS_INDEX} for the group names, then ${GROUPS_INDEX}/<group>.`);
+  // A group may hold the whole catalog (`all`): its definitions are cut at the page bound (10,000
+  // tools made 10.6 MB, past what an SDK stdio client takes before it drops the connection).
+  const { kept, omitted } = fitting(tools, GROUP_RESOURCE_BYTES, (tool) => tool.listed);
+  const more = omitted > 0 ? { omitted, note: `${omitted} more tools of this group left out to keep this answer under 1 MiB: search_tools {"group": ${JSON.stringify(group.name)}, "query": …} finds them.` } : {};
   return {
-    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: tools.map((tool) => tool.listed) }) }],
+    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ name: group.name, description: group.description, tools: kept.map((tool) => tool.listed), ...more }) }],
   };
 }
+
+/** Bytes a group resource's tool definitions take at most: the page bound less room for its name, description and note. */
+const GROUP_RESOURCE_BYTES = PAGE_MAX_BYTES - 8 * 1024;
 
 /** A URI segment decoded, or itself when it is not valid percent-encoding (no group is named so). */
 function safeDecode(segment: string): string {

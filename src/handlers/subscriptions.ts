@@ -8,35 +8,34 @@ export const MAX_SUBSCRIPTIONS = 1_000;
 /**
  * Who is subscribed to which upstream URI. The upstream hears one subscribe when the first session
  * subscribes and one unsubscribe when the last leaves; resources/updated reaches only subscribers.
+ * A URI is registered as soon as its subscribe is sent, not when the upstream answers: a session
+ * subscribing meanwhile waits on that one request, and an unsubscribe meanwhile counts (it was a
+ * no-op, and the session stayed subscribed once the answer came).
  */
 export class Subscriptions implements SubscriptionTable {
-  private readonly byKey = new Map<string, { server: string; uri: string; sessions: Set<object> }>();
+  private readonly byKey = new Map<string, { server: string; uri: string; sessions: Set<object>; ready: Promise<unknown> }>();
   private readonly counts = new WeakMap<object, number>();
 
   constructor(private readonly max = MAX_SUBSCRIPTIONS) {}
 
   async subscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void> {
     const key = `${upstream.name}\n${uri}`;
-    const entry = this.byKey.get(key);
-    if (entry?.sessions.has(session)) return;
-    const count = this.counts.get(session) ?? 0;
-    if (count >= this.max) throw tooManySubscriptions(this.max);
-    this.counts.set(session, count + 1);
-    if (entry) {
+    let entry = this.byKey.get(key);
+    if (!entry?.sessions.has(session)) {
+      const count = this.counts.get(session) ?? 0;
+      if (count >= this.max) throw tooManySubscriptions(this.max);
+      this.counts.set(session, count + 1);
+      if (!entry) this.byKey.set(key, (entry = { server: upstream.name, uri, sessions: new Set(), ready: upstream.request('resources/subscribe', { uri }, origin) }));
       entry.sessions.add(session);
-      return;
     }
     try {
-      await upstream.request('resources/subscribe', { uri }, origin);
+      await entry.ready;
     } catch (error) {
-      this.counts.set(session, (this.counts.get(session) ?? 1) - 1);
+      // The upstream refused: no session holds it (each waiting one hears the failure).
+      if (entry.sessions.delete(session)) this.counts.set(session, (this.counts.get(session) ?? 1) - 1);
+      if (this.byKey.get(key) === entry) this.byKey.delete(key);
       throw error;
     }
-    const fresh = this.byKey.get(key);
-    // A concurrent subscribe of the same session got there first: count it once.
-    if (fresh?.sessions.has(session)) this.counts.set(session, (this.counts.get(session) ?? 1) - 1);
-    else if (fresh) fresh.sessions.add(session);
-    else this.byKey.set(key, { server: upstream.name, uri, sessions: new Set([session]) });
   }
 
   async unsubscribe(session: object, upstream: Upstream, uri: string, origin: Parameters<Upstream['request']>[2]): Promise<void> {

@@ -1,4 +1,5 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, type CallToolResult, type Server } from '@modelcontextprotocol/server';
+import { capText, clipText } from '../util/bounds.js';
 import { echoName } from '../util/errors.js';
 import { redact } from '../util/redact.js';
 import { ErrorCode, type RequestId } from './jsonrpc.js';
@@ -57,7 +58,7 @@ export function unknownPrompt(name: unknown): ProtocolError {
 export function resourceNotFound(uri: string, hint?: string): ProtocolError {
   const message = hint === undefined ? `Resource not found: no server lists "${echoName(uri)}" or a template that matches it` : `Unknown resource "${echoName(uri)}". ${hint}`;
   // The client's URI, echoed bounded: a 2 MB one came back whole (in `message` too, before it was cut there).
-  return protocolError(ErrorCode.InvalidParams, message, { uri: uri.length > MAX_URI_ECHO ? `${uri.slice(0, MAX_URI_ECHO)}… [URI cut by lazytools at ${MAX_URI_ECHO} characters]` : uri });
+  return protocolError(ErrorCode.InvalidParams, message, { uri: capText(uri, MAX_URI_ECHO, 'URI') });
 }
 
 /** Characters of a requested URI an error gives back in `data.uri` (URIs beyond it are not real addresses). */
@@ -75,7 +76,8 @@ export function noCompletionSource(ref: unknown): ProtocolError {
  */
 export function unknownGroup(name: string, request?: { server: Server; id: RequestId; signal: AbortSignal }): ProtocolError {
   if (request) keepCode(request.server, request.id, request.signal, ErrorCode.GroupNotFound);
-  const shown = name.length > GROUP_ECHO_MAX ? `${name.slice(0, GROUP_ECHO_MAX)}…` : name;
+  // Cut at a whole character (clipText): half an emoji is no character.
+  const shown = clipText(name, GROUP_ECHO_MAX + 1);
   return protocolError(ErrorCode.GroupNotFound, `Unknown group ${JSON.stringify(shown)}: groups/list names the groups (a group's own groups/get names its children).`, { name: shown });
 }
 

@@ -11,6 +11,7 @@ export interface SearchHit {
   score: number;
 }
 
+/** How a search is narrowed and how many hits it returns (5 unless `limit` says). */
 export interface SearchOptions {
   limit?: number | undefined;
   /** Only tools of this group. */

@@ -11,7 +11,8 @@ const HELD_BACK_BOOST = 2;
  * budget, and (`unlisted`) the ones it shows when the caller's list does not carry them (the
  * proxy strategy lists only lazytools' own tools). They belong to the work at hand and search is
  * how the model reaches them. Tools already in the caller's list get no lift: the model has them,
- * and each of the `limit` places is worth one it has not. The lift never carries a destructive
+ * and each of the `limit` places is worth one it has not (so `heldBack` leaves out those a search
+ * or an enabled group has put in the list since: search_tools' notListed). The lift never carries a destructive
  * tool the query does not ask to delete: a query for "recent deployments" must not find a held-back
  * tool that deletes them over the reader the list shows. The engine is asked for a wider pool, the
  * mode's hits are boosted, and the pool is cut to `limit`. Without such tools it is the plain

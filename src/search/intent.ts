@@ -93,15 +93,32 @@ export function catalogEvidence(hits: ReadonlyArray<{ tool: { id: string } }>, m
 
 /**
  * The answer to a phrase that chose no mode: the closest modes when some words matched, else
- * that nothing matched; then every mode with its description, so the next try can name one.
+ * that nothing matched; then each mode with its description's headline, so the next try can name
+ * one. At most `maxChars` characters: whole lines, as many modes as fit, then how many more (an rc
+ * of many modes cut at a reply's bound lost a line mid-name and whatever followed it).
  */
-export function unclearIntentText(phrase: string, match: IntentMatch, modes: readonly Pick<ResolvedMode, 'name' | 'description'>[]): string {
+export function unclearIntentText(phrase: string, match: IntentMatch, modes: readonly Pick<ResolvedMode, 'name' | 'description'>[], maxChars = Number.POSITIVE_INFINITY): string {
   const head =
     match.alternatives.length > 0
       ? `Not sure which mode fits "${echoName(phrase)}" (confidence ${match.confidence}, needs ${INTENT_THRESHOLD}). Closest: ${match.alternatives.map((a) => `${a.mode} (${a.confidence})`).join(', ')}.`
       : `No mode matches "${echoName(phrase)}": none of its words appear in a mode's name, aliases or description.`;
-  return [head, 'Name one of these modes, or describe the work in other words:', ...modes.map((mode) => `- ${mode.name}: ${headline(mode.description)}`)].join('\n');
+  const lines = [head, 'Name one of these modes, or describe the work in other words:'];
+  let used = lines.join('\n').length;
+  for (const [index, mode] of modes.entries()) {
+    const line = `- ${mode.name}: ${headline(mode.description)}`;
+    const last = index === modes.length - 1;
+    if (used + 1 + line.length + (last ? 0 : MORE_MODES_ROOM) > maxChars) {
+      lines.push(`… and ${modes.length - index} more modes.`);
+      break;
+    }
+    lines.push(line);
+    used += 1 + line.length;
+  }
+  return lines.join('\n');
 }
+
+/** Characters kept free for the line counting the modes left out ("… and 12345 more modes."). */
+const MORE_MODES_ROOM = 32;
 
 /** Characters of a mode's description a line of the unclear-intent answer keeps: every mode fits the bounded reply. */
 const HEADLINE = 60;

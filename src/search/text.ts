@@ -114,6 +114,7 @@ const LEAD_WINDOW = 8;
 /** Characters of a cleaned query read to tell a question: LEAD_WINDOW words fit well within them. */
 const QUESTION_READ = 512;
 
+/** One term a query is searched by, with its weight (see expandQuery). */
 export interface Expansion {
   term: string;
   weight: number;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
-import { servedRefusal, unknownServedMode } from '../focus/policy.js';
+import { servedRefusal, someModes, unknownServedMode } from '../focus/policy.js';
 import { resolveScope, type Route } from '../focus/scope.js';
 import { ConfigError } from '../util/errors.js';
 import { errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
@@ -144,7 +144,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     const served = (fixedModes ?? Object.keys(gateway.config.modes)).filter((name) => !grant || grant.modes.includes(name));
     const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!route)
-      return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${served.join(', ')})` });
+      return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${someModes(served)})` });
     const mode = route[1] === undefined ? fixedModes?.[0] : safeDecode(route[1]);
     if (mode === null) return refuse(res, 404, `Not found: "${route[1]}" is not a valid mode path`);
     const unserved = mode === undefined ? undefined : servedRefusal(gateway.config, mode, fixedModes, served);

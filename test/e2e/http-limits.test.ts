@@ -50,6 +50,24 @@ describe('inherited names in paths', () => {
   });
 });
 
+describe('404 answers are bounded whatever the rc holds', () => {
+  it('a wrong path and an unknown mode name some of 3,000 modes, and how many more', async () => {
+    const app = new McpServer({ name: 'notes', version: '1.0.0' });
+    app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+    const many = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`notes_${String(i).padStart(4, '0')}`, { groups: ['reading'] }]));
+    const curated = await curate(app, { name: 'notes', config: { ...modesConfig, modes: { ...modesConfig.modes, ...many } } });
+    const http = await serveHttp(curated.gateway, { port: 0 });
+    cleanups.push(() => curated.close(), () => http.close());
+    for (const url of [`${http.url}/a/b`, `${http.url}/nope`]) {
+      const answer = await post(url);
+      expect(answer.status, url).toBe(404);
+      // Every mode named made a 40 KB answer.
+      expect(answer.body.length, url).toBeLessThan(3_000);
+      expect(answer.body, url).toMatch(/notes_0000, .* and \d+ more/);
+    }
+  });
+});
+
 describe('serve --http --mode M serves only M', () => {
   it('/mcp and /mcp/M serve the fixed mode without focus_mode; other modes are 404', async () => {
     const http = await front({ modes: ['notes_only'] });

@@ -8,7 +8,7 @@ import { compileTemplate as templatePattern } from '../../src/handlers/uri-templ
 import { MAX_WATCHED_CHARS } from '../../src/upstream/modern.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
-import { FIXTURES, ROOT } from '../harness/index.js';
+import { deferred, FIXTURES, ROOT } from '../harness/index.js';
 
 /** A real Upstream that is never started, with lists as if it had listed them. */
 function upstream(name: string, primitives: Partial<Upstream['primitives']> = {}): Upstream {
@@ -113,6 +113,46 @@ describe('server-to-client requests', () => {
 });
 
 describe('subscriptions', () => {
+  it('a subscribe still on its way upstream: an unsubscribe meanwhile holds, and a second session sends nothing more', async () => {
+    const kitchen = new Upstream('kitchen', {
+      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [FIXTURES.kitchenSink], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
+    });
+    await kitchen.start();
+    const sent: string[] = [];
+    const gate = deferred();
+    const asked = deferred();
+    const request = kitchen.request.bind(kitchen);
+    kitchen.request = async (method, params, options) => {
+      sent.push(`${method} ${String(params.uri)}`);
+      if (method === 'resources/subscribe') {
+        asked.resolve();
+        await gate.promise;
+      }
+      return request(method, params, options);
+    };
+    try {
+      const subs = new Subscriptions();
+      const a = {};
+      const b = {};
+      const uri = 'test://watched-resource';
+      const first = subs.subscribe(a, kitchen, uri, {});
+      await asked.promise;
+      // b while a's subscribe is out: no second subscribe upstream.
+      const second = subs.subscribe(b, kitchen, uri, {});
+      // a leaves before its subscribe is answered: it must not stay subscribed.
+      await subs.unsubscribe(a, kitchen, uri, {});
+      gate.resolve();
+      await Promise.all([first, second]);
+      expect([...subs.subscribers('kitchen', uri)]).toEqual([b]);
+      await subs.unsubscribe(b, kitchen, uri, {});
+      expect(subs.subscribers('kitchen', uri).size).toBe(0);
+      expect(subs.holds('kitchen')).toBe(false);
+      expect(sent).toEqual([`resources/subscribe ${uri}`, `resources/unsubscribe ${uri}`]);
+    } finally {
+      await kitchen.stop();
+    }
+  });
+
   it('subscribe upstream once per URI, unsubscribe with the last session, and bound each session', async () => {
     const kitchen = new Upstream('kitchen', {
       connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [FIXTURES.kitchenSink], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),

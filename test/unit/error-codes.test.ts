@@ -1,6 +1,7 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/protocol/jsonrpc.js';
+import { MAX_URI_ECHO, resourceNotFound, unknownGroup } from '../../src/protocol/errors.js';
 
 // protocol/jsonrpc.ts writes the SDK's JSON-RPC codes as numbers (so the stdio line reader loads
 // without the SDK's server package): they must stay the SDK's own.
@@ -15,5 +16,24 @@ describe('ErrorCode', () => {
       MissingClientCapability: ProtocolErrorCode.MissingRequiredClientCapability,
       GroupNotFound: ProtocolErrorCode.ResourceNotFound,
     });
+  });
+});
+
+/** A lone high surrogate: half an emoji, which JSON carries as \ud83d and no client can show. */
+const HALF_CHARACTER = /[\ud800-\udbff](?![\udc00-\udfff])/;
+
+describe('echoes in protocol errors are cut at a whole character', () => {
+  it('groups/get of an unknown name: an emoji across the 80th character is kept whole or dropped', () => {
+    const error = unknownGroup(`a${'😀'.repeat(41)}`);
+    const name = (error.data as { name: string }).name;
+    expect(name).toBe(`a${'😀'.repeat(39)}…`);
+    expect(error.message).not.toMatch(HALF_CHARACTER);
+  });
+
+  it('resources/read of an unknown URI: data.uri is cut at a whole character', () => {
+    const error = resourceNotFound(`x:/${'😀'.repeat(MAX_URI_ECHO)}`);
+    const uri = (error.data as { uri: string }).uri;
+    expect(uri).toMatch(/^x:\/(😀)+… \[URI cut by lazytools at 2048 characters\]$/u);
+    expect(uri).not.toMatch(HALF_CHARACTER);
   });
 });

@@ -195,4 +195,32 @@ describe('budget-fitted modes', () => {
     expect(await hits('hybrid')).toEqual(['searchOrders', 'listOrders']);
     expect((await hits('proxy'))[0]).toBe('listOrders');
   });
+
+  it('gives no lift to a held-back tool the session\'s list now carries (search added it): the model has it', async () => {
+    const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' as const, properties: { id: { type: 'string' } } }, annotations: { readOnlyHint: true } });
+    const shop = { server: 'shop', tools: [tool('listOrders', 'Lists orders'), tool('searchOrders', 'Searches orders')] };
+    const other = { server: 'other', tools: [tool('findOrders', 'Finds orders')] };
+    const config = resolveConfig({ groups: { shop: { servers: ['shop'] } }, modes: { selling: { groups: ['shop'], budget: 1, pin: ['shop:listOrders'] } }, defaultMode: 'selling', strategy: 'hybrid' });
+    const gateway = new Gateway({ config, upstreams: [], locked: [shop, other] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'fit-test' });
+    const search = async (enable: boolean) => {
+      const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'orders', enable } })) as CallToolResult;
+      return (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((hit) => hit.name);
+    };
+    try {
+      // Words alone put the other server's findOrders first; the lift puts held-back searchOrders ahead of it.
+      expect(gateway.search.searchMany(['orders'], { limit: 3 }).map((hit) => hit.tool.name)).toEqual(['findOrders', 'listOrders', 'searchOrders']);
+      expect(await search(true)).toEqual(['searchOrders', 'findOrders', 'listOrders']);
+      expect((await client.listTools()).tools.map((listed) => listed.name)).toContain('searchOrders');
+      // Now in the list, it is ranked by its words like every tool the model has.
+      expect(await search(false)).toEqual(['findOrders', 'listOrders', 'searchOrders']);
+      // And focus_mode counts as held back only what the list does not carry.
+      const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as CallToolResult;
+      expect((status.content[0] as { text: string }).text).not.toMatch(/Held back/);
+      expect(status.structuredContent).toMatchObject({ heldBack: 0 });
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
 });

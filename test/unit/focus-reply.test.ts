@@ -91,3 +91,45 @@ describe('focus_mode replies are terse and bounded at 10,000 tools', { timeout: 
     expect(JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(reply.length * 2);
   });
 });
+
+describe('focus_mode replies keep what they are for whatever the rc says', () => {
+  it('2026-07-28: a long mode description does not push out how to reach the mode', () => {
+    // rc allows descriptions of 1,000 characters and names of 64: quoted whole, the reach line fell past FOCUS_REPLY_MAX.
+    const long = `m${'x'.repeat(63)}`;
+    const config = resolveConfig({
+      groups: { notes: { servers: ['notes'] } },
+      modes: { [long]: { groups: ['notes'], description: 'Notes work, '.repeat(83), budget: 3000 }, other: { groups: [] } },
+      variants: { enabled: true },
+    });
+    const tools = [{ name: 'read_note', description: 'Read a note.', inputSchema: { type: 'object' as const } }];
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'notes', tools }] });
+    const request = new ModernRequest(gateway, { baseUrl: 'http://127.0.0.1:1/mcp' }, { mode: 'other', fixedMode: undefined, boundary: boundaryOf({}) });
+    const [status = ''] = text(focusMode(request, { mode: long, intent: undefined })).split(/\nTools of mode /);
+    expect(status.length).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+    expect(status).toContain(`/server-variant": "${long}"} on each request`);
+    expect(status).toContain(`connect to http://127.0.0.1:1/mcp/${long}.`);
+  });
+
+  it('an unclear intent names as many modes as the reply holds, whole lines, then how many more, and still says what to do', async () => {
+    // 60 modes of long names and descriptions: listed whole, the reply was cut mid-line and lost its last line.
+    const modes = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`${'workstream'.repeat(5)}_${i}`, { groups: [], description: `Work of kind ${i} ${'with many words '.repeat(6)}` }]));
+    const gateway = new Gateway({ config: resolveConfig({ modes }), upstreams: [], locked: [] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'reply-test' });
+    try {
+      const reply = text((await client.callTool({ name: 'focus_mode', arguments: { intent: 'zzz qqq' } })) as CallToolResult);
+      expect(reply.length).toBeLessThanOrEqual(FOCUS_REPLY_MAX);
+      const lines = reply.split('\n');
+      expect(lines.at(-1)).toBe('Then call focus_mode with {"mode": "<name>"}.');
+      expect(lines.at(-2)).toMatch(/^… and \d+ more modes\.$/);
+      const listed = lines.filter((line) => line.startsWith('- '));
+      expect(listed.length).toBeGreaterThan(5);
+      const names = Object.keys(resolveConfig({ modes }).modes);
+      // Whole lines only: each names a mode whole and ends its description's headline.
+      for (const line of listed) expect(names).toContain(/^- (\S+): /.exec(line)?.[1]);
+      expect(listed.length + Number(/(\d+) more/.exec(lines.at(-2) ?? '')?.[1])).toBe(names.length);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});

@@ -6,7 +6,8 @@ import type { RcConfig } from '../../src/config/schema.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { countToolsTokens } from '../../src/util/tokens.js';
-import { referenceSources } from '../harness/index.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { inMemoryClient, referenceSources, text } from '../harness/index.js';
 
 /**
  * Adversarial pass (hadv3): rc values at sizes nobody writes by hand. On the old main a chain of
@@ -51,5 +52,21 @@ describe('focus_mode lists the modes within a bound', () => {
     const [focus] = ownTools('hybrid', Object.values(config.modes));
     for (const mode of Object.values(config.modes)) expect(focus?.description).toContain(`- ${mode.name}: ${mode.description}`);
     expect((focus?.inputSchema as unknown as { properties: { mode: { enum?: string[] } } }).properties.mode.enum).toEqual(Object.keys(config.modes));
+  });
+});
+
+describe('focus_mode on an rc of 20,000 modes', () => {
+  // Each call filtered every mode with includes() over the mode names: O(M²), about half a
+  // second a switch at this size (30 switches ran past this test's limit). Nothing is timed here.
+  it('switches by name 30 times within the test limit', { timeout: 10_000 }, async () => {
+    const modes = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`mode_${i}`, { groups: [] }]));
+    const gateway = new Gateway({ config: resolveConfig({ modes }), upstreams: [], locked: [] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'hostile-rc' });
+    try {
+      for (let i = 0; i < 30; i++) expect(text(await client.callTool({ name: 'focus_mode', arguments: { mode: `mode_${i * 600}` } }))).toMatch(new RegExp(`^Mode: mode_${i * 600}: `));
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
   });
 });

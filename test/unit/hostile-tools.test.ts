@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/app/curate.js';
 import { PAGE_MAX_BYTES } from '../../src/handlers/paging.js';
+import { exampleArguments } from '../../src/handlers/examples.js';
 import { cleanupAfterEach, inMemoryClient } from '../harness/index.js';
 
 /**
@@ -154,5 +155,37 @@ describe('the -32002 transport wrapper of groups/get touches only its own answer
     const reused = answer(7);
     await send({ id: 7, method: 'groups/get', params: { name: 5 } });
     expect((await reused).error?.code).toBe(-32602);
+  });
+});
+
+describe('describe_tools on schemas an upstream should not send', () => {
+  it('a nested "required" that is no list costs nothing: every tool of the call is described, with examples', async () => {
+    const tools = [
+      { name: 'good', description: 'Look up a record.', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      // Admission checks the top level only: a nested `required: 7` made describe_tools throw for the whole call.
+      { name: 'odd_nested', description: 'Odd.', inputSchema: { type: 'object', properties: { opts: { type: 'object', required: 7 } }, required: ['opts'] } },
+      { name: 'proto_default', description: 'Proto.', inputSchema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"object","default":{"polluted":true}}},"required":["__proto__"]}') },
+    ];
+    const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools as never }));
+    const curated = await curate(server, { config: rc, strategy: 'proxy' });
+    cleanups.push(() => curated.close());
+    const client = await inMemoryClient((t) => curated.connect(t), { name: 'hostile-test', cleanups });
+    const result = (await client.callTool({ name: 'describe_tools', arguments: { names: ['good', 'odd_nested', 'proto_default'] } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const described = JSON.parse((result.content[0] as { text: string }).text) as { tools: Array<{ name: string; examples: unknown[] }> };
+    expect(described.tools.map((tool) => [tool.name, tool.examples])).toEqual([
+      ['good', [{ id: '<id>' }]],
+      ['odd_nested', [{ opts: {} }]],
+      // An own "__proto__" key (as JSON.parse makes it), not a prototype swapped under the example.
+      ['proto_default', [JSON.parse('{"__proto__":{"polluted":true}}')]],
+    ]);
+  });
+
+  it('examples of nested objects stop three levels down, as arrays do', () => {
+    let schema: Record<string, unknown> = { type: 'object', properties: { leaf: { type: 'string' } }, required: ['leaf'] };
+    for (let i = 0; i < 10; i++) schema = { type: 'object', properties: { a: schema }, required: ['a'] };
+    expect(exampleArguments(schema)).toEqual({ a: { a: { a: { a: {} } } } });
+    expect(exampleArguments({ type: 'object', properties: { list: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'string' } } } } } }, required: ['list'] })).toEqual({ list: [[[[]]]] });
   });
 });

@@ -6,7 +6,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate, type CuratedServer } from '../../src/app/curate.js';
 import { callRefusal, fixedModeGone, modesWith, servedRefusal, switchRefusal, visibleModeNames, withinBoundary, type PolicySubject } from '../../src/focus/policy.js';
-import { boundaryOf } from '../../src/focus/scope.js';
+import { boundaryOf, resolveScope } from '../../src/focus/scope.js';
 import { ConfigError, UnknownNameError } from '../../src/util/errors.js';
 import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
 
@@ -283,5 +283,37 @@ describe("execute_tool's mode: a call in the mode focus_mode named, statelessly,
     const fixed = await session(await curated(notesConfig, 'notes_only'));
     const away = (await fixed.client.callTool({ name: 'execute_tool', arguments: { name: 'delete_note', arguments: {}, mode: 'cleanup' } })) as CallToolResult;
     expect(text(away)).toBe('execute_tool: This endpoint serves the fixed mode "notes_only" only; modes and groups cannot be changed here.');
+  });
+});
+
+describe('refusal texts are bounded whatever the rc holds (a tool in thousands of modes, thousands of modes)', () => {
+  // 3,000 modes that all include delete_note, one read-only mode that refuses it.
+  const many = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`cleanup_${String(i).padStart(4, '0')}`, { groups: ['deleting'] }]));
+  const rc: RcConfig = { ...notesConfig, policy: {}, modes: { ...notesConfig.modes, ...many }, variants: { enabled: true } };
+  const config = resolveConfig(rc);
+  const { catalog } = buildCatalog([{ server: 'notes', tools: [{ name: 'delete_note', description: 'Delete a note for good.', inputSchema: { type: 'object' as const } }] }], config);
+  const deleteNote = catalog.byName.get('delete_note')!;
+  const BOUND = 3_000;
+
+  it('a read-only refusal names some of the modes that include the tool, and how many more', () => {
+    const refusal = callRefusal(config, { mode: 'notes_only', fixedMode: undefined, inMode: () => false }, deleteNote) ?? '';
+    expect(refusal.length).toBeLessThanOrEqual(BOUND);
+    expect(refusal).toMatch(/Modes that include it: .*cleanup_0000, .* and \d+ more \(switch with focus_mode\)\.$/);
+  });
+
+  it('an unknown mode (an HTTP path, a request\'s mode) is echoed on one line, cut, with some of the modes', () => {
+    const refusal = servedRefusal(config, `nope\n${'x'.repeat(20_000)}`, undefined, undefined) ?? '';
+    expect(refusal.length).toBeLessThanOrEqual(BOUND);
+    expect(refusal).not.toContain('\n');
+    expect(refusal).toMatch(/^Unknown mode "nope\\u000axxx.*\[name cut by lazytools at 200 characters\]"\. Modes: .*cleanup_0000, .* and \d+ more\.$/);
+  });
+
+  it('an unknown server variant names some of the variants, and how many more', () => {
+    const scope = resolveScope(config, {}, { era: 'modern', variant: '😀'.repeat(40) });
+    const refusal = 'refusal' in scope ? scope.refusal : '';
+    expect(refusal.length).toBeLessThanOrEqual(BOUND);
+    expect(refusal).toMatch(/^Unknown server variant "(😀){39}…\. Variants: .*cleanup_0000, .* and \d+ more\.$/u);
+    // The echo is cut at a whole character: no half emoji.
+    expect(refusal).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 });

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { generateCatalog } from '../../bench/generate.mjs';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { PAGE_MAX_BYTES } from '../../src/handlers/paging.js';
+import { inMemoryClient } from '../harness/index.js';
+
+/** 10,000 generated tools: the preset catch-all group `all` holds every one. */
+const sources = parseCatalog(generateCatalog(10_000));
+
+// Catalog work at 10,000 tools beside other suites on 2 cores: an upper bound only, nothing here is timed.
+describe('lazytools://groups/<group> is bounded whatever the group holds', { timeout: 120_000 }, () => {
+  it('a group of 10,000 tools answers within the page bound, with how many tools it left out and where to find them', async () => {
+    const gateway = new Gateway({ config: resolveConfig({}), upstreams: [], locked: sources });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'resource-test' });
+    try {
+      const read = await client.readResource({ uri: 'lazytools://groups/all' });
+      const body = (read.contents[0] as { text: string }).text;
+      // Whole, it was about 12 MB: past the 10 MiB an SDK stdio client takes before it drops the connection.
+      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(PAGE_MAX_BYTES + 1_024);
+      const group = JSON.parse(body) as { name: string; tools: unknown[]; omitted?: number; note?: string };
+      expect(group.name).toBe('all');
+      expect(group.tools.length).toBeGreaterThan(100);
+      expect(group.tools.length + (group.omitted ?? 0)).toBe(gateway.catalog.tools.length);
+      expect(group.note).toMatch(/search_tools/);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});
