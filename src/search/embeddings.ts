@@ -1,5 +1,6 @@
 import { interpolate } from '../config/env.js';
 import type { EmbeddingsSettings } from '../config/resolve.js';
+import { sliceWhole } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { redact } from '../util/redact.js';
 
@@ -14,7 +15,7 @@ export type { EmbeddingsSettings } from '../config/resolve.js';
 
 /** Texts per request when embedding a catalog. */
 export const EMBED_BATCH = 64;
-/** Characters of one text sent at most (a tool's name and description start say what it does). */
+/** Characters of one text sent at most (a tool's name and description start say what it does), cut at a whole character: half an emoji (JSON's \ud83d) fails UTF-8 encoding on many endpoints, and a batch with it. */
 export const MAX_EMBED_CHARS = 2_000;
 /** Bytes of one answer read at most: 64 vectors of 4,096 numbers in JSON fit well within it. */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
@@ -63,7 +64,7 @@ export class EmbeddingsClient {
       response = await fetch(this.endpoint, {
         method: 'POST',
         headers: this.headers,
-        body: JSON.stringify({ model: this.settings.model, input: inputs.map((text) => text.slice(0, MAX_EMBED_CHARS)) }),
+        body: JSON.stringify({ model: this.settings.model, input: inputs.map((text) => sliceWhole(text, MAX_EMBED_CHARS)) }),
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogTool } from '../catalog/catalog.js';
+import { sliceWhole } from '../util/bounds.js';
 import { writeCacheFile } from '../util/user-cache.js';
 import { EMBED_BATCH, MAX_EMBED_CHARS, type EmbeddingsClient } from './embeddings.js';
 import { unicodeWords } from './tokenize.js';
@@ -251,7 +252,7 @@ function toolText(tool: CatalogTool): string {
   const definition = tool.definition;
   const title = definition.title ?? definition.annotations?.title;
   const head = `${unicodeWords(tool.name).join(' ')}${title ? ` (${title})` : ''}`;
-  return `${head}: ${definition.description ?? tool.summary}`.slice(0, MAX_EMBED_CHARS);
+  return sliceWhole(`${head}: ${definition.description ?? tool.summary}`, MAX_EMBED_CHARS);
 }
 
 /** A normalized vector as int8 with its scale (the largest component maps to 127). */

@@ -105,6 +105,11 @@ export function capText(text: string, max: number, what: string): string {
   return text.length <= max ? text : `${text.slice(0, wholeEnd(text, max))}… [${what} cut by lazytools at ${max} characters]`;
 }
 
+/** `text` cut to at most `max` characters with nothing added, a whole code point kept or dropped: text sent on (an embeddings input), not read by a person. */
+export function sliceWhole(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, wholeEnd(text, max));
+}
+
 /** `end`, or one less when a cut there would keep the first half of a surrogate pair: half an emoji is no character (JSON carries it as \ud83d, a terminal shows garbage). */
 function wholeEnd(text: string, end: number): number {
   const code = text.charCodeAt(end - 1);

@@ -29,4 +29,22 @@ describe('lazytools://groups/<group> is bounded whatever the group holds', { tim
       await gateway.close();
     }
   });
+
+  it('the group index of an rc of 12,000 groups with long descriptions answers within the page bound, counting the rest', async () => {
+    const groups = Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`group_${i}`, { tools: [`notes:note_${i % 50}`], description: `Group ${i} `.padEnd(1_000, 'd') }]));
+    const tools = Array.from({ length: 50 }, (_, i) => ({ name: `note_${i}`, description: 'A note.', inputSchema: { type: 'object' as const } }));
+    const gateway = new Gateway({ config: resolveConfig({ groups }), upstreams: [], locked: [{ server: 'notes', tools }] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'resource-test' });
+    try {
+      const body = ((await client.readResource({ uri: 'lazytools://groups' })).contents[0] as { text: string }).text;
+      // Whole, it was 12.7 MB.
+      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(PAGE_MAX_BYTES);
+      const index = JSON.parse(body) as { groups: unknown[]; omitted?: number; note?: string };
+      expect(index.groups.length + (index.omitted ?? 0)).toBe(gateway.catalog.groups.size);
+      expect(index.note).toMatch(/more groups left out/);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
 });

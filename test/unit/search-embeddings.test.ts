@@ -94,6 +94,20 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
     expect(cacheEntries(8_192)).toBeGreaterThan(3_000);
   });
 
+  it('sends whole characters only: a text cut at MAX_EMBED_CHARS keeps or drops an emoji across the cut, never half of it', async () => {
+    const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+    // "emoji notes: " is 13 characters: the emoji's two halves fall on both sides of the 2,000th.
+    const tools = buildCatalog([{ server: 'notes', tools: [tool('emoji_notes', `${'x'.repeat(1_986)}😀 and more`)] }], resolveConfig({})).catalog.tools;
+    const sent = toy.inputs.length;
+    expect((await new ToolVectors(tools, client, undefined).fill()).embedded).toBe(1);
+    await client.embed([`${'y'.repeat(1_999)}😀 and more`], 5_000);
+    const inputs = toy.inputs.slice(sent);
+    expect(inputs).toHaveLength(2);
+    // A lone half (JSON's \ud83d) fails UTF-8 encoding on many endpoints, and with it a whole batch of tools.
+    for (const input of inputs) expect(input).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect(inputs.map((input) => input.length)).toEqual([1_999, 1_999]);
+  });
+
   it('asks the endpoint again, a while after a fill that failed, for the tools still without vectors', async () => {
     const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
     const tools = buildCatalog(SOURCES, resolveConfig({})).catalog.tools;
