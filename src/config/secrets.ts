@@ -7,6 +7,7 @@
  * URLs, flags and log levels are not: they stay in the rc, where the user can read them.
  */
 
+import { clipText } from '../util/bounds.js';
 import { oneLine } from '../util/redact.js';
 
 /** Key names (env variables, flags, headers) whose value is a credential. */
@@ -61,7 +62,7 @@ export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
  */
 export function pathKey(key: string): string {
   if (looksSecret(key)) return hiddenName(key, 'key');
-  return key.length > SHOWN_NAME ? `${key.slice(0, SHOWN_NAME)}…` : key;
+  return clipText(key, SHOWN_NAME + 1);
 }
 
 /** What an error says in place of a name that looks like a secret: its length, never its text. */

@@ -3,6 +3,7 @@ import { CLIENT_CAPABILITIES_META_KEY, SUBSCRIPTION_ID_META_KEY } from '@modelco
 import type { Hub } from '../callers/hub.js';
 import { ModernRequest } from '../callers/request.js';
 import { VARIANT_META } from '../callers/variants.js';
+import { clipText } from '../util/bounds.js';
 import { viewDigest } from '../focus/group-view.js';
 import { resolveScope, type Route } from '../focus/scope.js';
 import { GROUPS_EXTENSION } from '../groups/wire.js';
@@ -37,7 +38,7 @@ export function groupsSubscription(message: unknown): GroupsListen | undefined {
   if (filter?.toolsListChanged !== true || !declaresGroups(meta?.[CLIENT_CAPABILITIES_META_KEY])) return undefined;
   const asked = meta?.[VARIANT_META];
   // A variant is a mode name: anything else is refused the same way, however long it is.
-  const variant = typeof asked === 'string' && asked.length > MAX_VARIANT ? `${asked.slice(0, MAX_VARIANT)}…` : typeof asked === 'string' || asked === undefined ? asked : null;
+  const variant = typeof asked === 'string' ? clipText(asked, MAX_VARIANT + 1) : asked === undefined ? asked : null;
   return { id: message.id, variant };
 }
 

@@ -5,6 +5,7 @@ import { interpolate, interpolateMap, PLAIN_VARIABLES, UnsetVariableError } from
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ServerConfig } from '../config/schema.js';
+import { clipText } from '../util/bounds.js';
 import { compareStrings } from '../util/compare.js';
 import { compileGlob } from '../util/glob.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -125,6 +126,6 @@ const NOISE_QUOTE = 80;
 
 /** The one warning about a server that writes lines other than MCP messages to stdout. */
 function noiseWarning(name: string, line: string): string {
-  const quote = line.length > NOISE_QUOTE ? `${line.slice(0, NOISE_QUOTE)}…` : line;
+  const quote = clipText(line, NOISE_QUOTE + 1);
   return `${name}: writes lines that are not MCP messages to stdout (first: ${JSON.stringify(quote)}); lazytools skips them and says so only this once. To silence it, make the server log to stderr or less (a quiet or log-level option or variable, in its documentation)`;
 }

@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { LineReader, serialize } from '../protocol/lines.js';
 import { resolveCommand } from './command.js';
+import { clipText, tailWhole } from '../util/bounds.js';
 
 /**
  * Unread bytes in a child's stdin past which answers to its own requests (a ping's, a roots/list's)
@@ -236,10 +237,10 @@ export class StdioUpstreamTransport implements Transport {
    */
   get stderrSummary(): string {
     const text = this.stderrTail.join('\n');
-    const tail = text.length > 1000 ? `…${text.slice(-1000)}` : text;
+    const tail = text.length > 1000 ? `…${tailWhole(text, 1000)}` : text;
     const error = this.stderrError;
     if (error === undefined || this.stderrTail.includes(error)) return tail;
-    return `${error.length > MAX_ERROR_LINE ? `${error.slice(0, MAX_ERROR_LINE)}…` : error}\n…\n${tail}`;
+    return `${clipText(error, MAX_ERROR_LINE + 1)}\n…\n${tail}`;
   }
 
   /** A line of logs on stdout: the caller's to report (once), else one error per process. */

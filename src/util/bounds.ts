@@ -110,6 +110,14 @@ export function sliceWhole(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, wholeEnd(text, max));
 }
 
+/** The last `max` characters of `text` (all of it when shorter), a whole code point kept or dropped at the start: the tail of a log. */
+export function tailWhole(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const start = text.length - max;
+  const code = text.charCodeAt(start);
+  return text.slice(code >= 0xdc00 && code <= 0xdfff ? start + 1 : start);
+}
+
 /** `end`, or one less when a cut there would keep the first half of a surrogate pair: half an emoji is no character (JSON carries it as \ud83d, a terminal shows garbage). */
 function wholeEnd(text: string, end: number): number {
   const code = text.charCodeAt(end - 1);

@@ -6,7 +6,8 @@ import { admitTools, MAX_TOOL_DESCRIPTION } from '../../src/catalog/admit.js';
 import { buildCatalog, findTool, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { clipText, valueTooBig } from '../../src/util/bounds.js';
+import { clipText, tailWhole, valueTooBig } from '../../src/util/bounds.js';
+import { pathKey } from '../../src/config/secrets.js';
 import { boundedCount, cachedTokenCounts, COUNTED_PREFIX, countToolTokens, TOKEN_CACHE_GENERATION } from '../../src/util/tokens.js';
 
 /**
@@ -23,6 +24,17 @@ describe('clipText', () => {
     expect(clipped).toBe('launch …');
     expect(clipped.length).toBeLessThanOrEqual(9);
     expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(clipped)).toBe(false);
+  });
+
+  it('cuts what config errors and upstream logs quote the same way: an rc key, the tail of a stderr', () => {
+    // An 80-character key is shown whole; past it, cut with an ellipsis, here where 🚀 would split.
+    const key = `${'k'.repeat(79)}🚀tail`;
+    expect(pathKey(key)).toBe(`${'k'.repeat(79)}…`);
+    expect(pathKey('k'.repeat(80))).toBe('k'.repeat(80));
+    // A log tail starts on a whole code point: the second half of 🚀 alone is dropped.
+    expect(tailWhole('ab🚀cd', 3)).toBe('cd');
+    expect(tailWhole('ab🚀cd', 4)).toBe('🚀cd');
+    expect(tailWhole('short', 10)).toBe('short');
   });
 });
 
