@@ -120,4 +120,19 @@ describe('execute_tool argument validation', () => {
     const kept = refs.filter((ref) => ref.deref() !== undefined).length;
     expect(kept, `${kept} of the first 100 compiled schemas still held after 500 more`).toBe(0);
   });
+
+  it('checks unique items in time linear in the arguments: 50,000 objects at once, duplicates named as ajv names them', async () => {
+    // ajv compared every pair of items not typed as scalars: 20,000 objects took 14 s, and a
+    // 4 MB body holds 500,000 (hours of the gateway's one event loop).
+    const unique = tool({ type: 'object', properties: { rows: { type: 'array', uniqueItems: true, items: { type: 'object' } }, any: { type: 'array', uniqueItems: true } } });
+    const rows = Array.from({ length: 50_000 }, (_, i) => ({ id: i, tags: ['a', i % 7] }));
+    const started = performance.now();
+    expect(await argumentProblems(unique, { rows, any: rows.map((row) => row.id) })).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `50,000 unique objects took ${Math.round(ms)} ms (pairwise: about 90,000)`).toBeLessThan(3_000);
+    expect(await argumentProblems(unique, { rows: [{ a: 1, b: [2, { c: 3 }] }, { x: 1 }, { b: [2, { c: 3 }], a: 1 }] })).toEqual(['rows: must NOT have duplicate items (items ## 0 and 2 are identical)']);
+    expect(await argumentProblems(unique, { any: [1, '1', [1], { 1: 1 }, null, 'null', true] })).toEqual([]);
+    expect(await argumentProblems(unique, { any: [0, -0] })).toEqual(['any: must NOT have duplicate items (items ## 0 and 1 are identical)']);
+    expect(await argumentProblems(tool({ type: 'object', properties: { free: { type: 'array', uniqueItems: false } } }), { free: [1, 1] })).toEqual([]);
+  });
 });
