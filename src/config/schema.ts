@@ -35,6 +35,16 @@ export const key = z
 
 const stringMap = z.record(z.string(), z.string());
 
+/**
+ * Longest time an rc key may give in milliseconds: Node's timers hold 2^31 - 1 ms (about 24.8
+ * days), and a longer one fires after 1 ms, so `"startTimeout": 3000000000` (meant as "wait
+ * long") failed every server's start at once, reported as a timeout of 3000000000 ms.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A positive whole number of milliseconds a timer can wait. */
+const milliseconds = () => z.number().int().positive().max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer waits)`);
+
 /** Shown when a URL carries user:password@: such URLs end up in error messages and logs. */
 export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) would show in errors and logs: use headers instead (e.g. "headers": {"Authorization": "Bearer ${TOKEN}"})';
 
@@ -112,9 +122,9 @@ export const serverSchema = z
       .union([z.literal(false), oauthSchema])
       .optional()
       .describe('OAuth 2.1 sign-in to `url` (see `lazytools auth`); false: never sign in (a 401 is an error).'),
-    timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds (default 120000).'),
-    idleTimeout: z.number().int().positive().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
-    startTimeout: z.number().int().positive().optional().describe('Milliseconds a start (spawn, initialize, lists) may take before the server is reported failed (default: the top-level startTimeout, 30000).'),
+    timeout: milliseconds().optional().describe('Per-call timeout in milliseconds (default 120000).'),
+    idleTimeout: milliseconds().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
+    startTimeout: milliseconds().optional().describe('Milliseconds a start (spawn, initialize, lists) may take before the server is reported failed (default: the top-level startTimeout, 30000).'),
     disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
   })
   .superRefine((server, ctx) => {
@@ -292,7 +302,7 @@ export const embeddingsSchema = z.strictObject({
   model: z.string().min(1).describe('Embedding model name the endpoint serves (e.g. nomic-embed-text).'),
   apiKey: z.string().optional().describe('Bearer token for the endpoint, best as `${VAR}` (redacted from logs).'),
   weight: z.number().min(0).max(1).optional().describe('How much meaning counts against word matches, 0..1 (default 0.25; a strong model may warrant more).'),
-  timeoutMs: z.number().int().positive().optional().describe('Milliseconds a search waits for the endpoint before answering by words alone (default 1500).'),
+  timeoutMs: milliseconds().optional().describe('Milliseconds a search waits for the endpoint before answering by words alone (default 1500).'),
 });
 
 export const configSchema = z.strictObject({
@@ -324,7 +334,7 @@ export const configSchema = z.strictObject({
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
   pin: z.boolean().optional().describe('Hold back tools whose live definition differs from lazytools.lock.json (or that it lacks) until re-locked.'),
   metrics: z.boolean().optional().describe('Serve Prometheus metrics at /metrics over HTTP (calls, errors and latency per server and tool, sessions, list_changed sent, tokens per mode).'),
-  startTimeout: z.number().int().positive().optional().describe('Milliseconds each server\'s start may take (default 30000): first requests wait at most this long for servers still starting.'),
+  startTimeout: milliseconds().optional().describe('Milliseconds each server\'s start may take (default 30000): first requests wait at most this long for servers still starting.'),
   envPassthrough: z
     .array(envName)
     .optional()

@@ -4,9 +4,27 @@ import type { ToolDefinition } from '../catalog/catalog.js';
 import { capText } from '../util/bounds.js';
 import { linearRegExp } from '../util/linear-regexp.js';
 
-/** Loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
-let ajv: Promise<Ajv> | undefined;
+/** Makes a validator engine; loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
+let engine: Promise<() => Ajv> | undefined;
+/** The engine compiling now, and how many schemas it compiled (it keeps each one's code). */
+let current: { ajv: Ajv; compiled: number } | undefined;
 const compiled = new WeakMap<object, ValidateFunction | null>();
+
+/**
+ * Schemas one ajv instance compiles before a fresh one takes over. An instance keeps every
+ * schema it compiled and its generated code for as long as it lives (removeSchema frees neither),
+ * and an upstream's re-list brings new schema objects: 2,000 compiles of a 200-property schema
+ * kept 228 MB. A retired instance goes once the validators it made are gone with their tools.
+ */
+const COMPILES_PER_ENGINE = 256;
+
+/**
+ * Most subschemas (JSON objects) a schema ajv compiles may hold; a larger one is left to the
+ * upstream, as one ajv cannot compile. Compiling runs in the gateway's one event loop and costs
+ * in the subschemas (a 40,000-property schema blocked every client for 7 s); the largest of 5,369
+ * real tool schemas in test/fixtures/catalogs holds 627.
+ */
+export const MAX_VALIDATED_SUBSCHEMAS = 2_000;
 
 /**
  * Problems an answer names at most, the rest counted: the model reads them, and one argument of a
@@ -24,23 +42,27 @@ const ENUM_TEXT_CHARS = 160;
  * Checks tool arguments against the tool's JSON Schema. Returns one line per failing field, sorted
  * (`owner: required property is missing`), at most MAX_PROBLEMS of them and a last line counting
  * the rest, each at most MAX_PROBLEM_CHARS; or an empty list when they fit. A schema ajv cannot
- * compile is not enforced (the upstream still validates).
+ * compile, or one of more than MAX_VALIDATED_SUBSCHEMAS subschemas, is not enforced (the upstream
+ * still validates).
  */
 export async function argumentProblems(tool: ToolDefinition, args: unknown): Promise<string[]> {
   let validate = compiled.get(tool.inputSchema);
   if (validate === undefined) {
-    ajv ??= Promise.all([import('ajv'), import('re2js')]).then(([loaded, { RE2JS }]) => {
+    engine ??= Promise.all([import('ajv'), import('re2js')]).then(([loaded, { RE2JS }]) => {
       // Node's loader names ajv's CommonJS export; the CLI bundle hands over module.exports as default.
       const Ajv = (loaded as Partial<typeof loaded>).Ajv ?? (loaded.default as unknown as typeof loaded).Ajv;
-      return new Ajv({ allErrors: true, strict: false, validateSchema: false, code: { regExp: Object.assign((pattern: string) => patternTest(RE2JS, pattern), { code: 'linearRegExp' }) } });
+      // inlineRefs false: ajv copies a $ref'd schema into every place that refers to it, so a
+      // 10 KB schema (200 refs to one 200-property definition) took 6.4 s to compile; compiled
+      // once each, compiling costs in the schema's size. logger false: an unknown `format` is
+      // left to the upstream without a stderr line per occurrence per compile.
+      return () => linearUniqueItems(new Ajv({ allErrors: true, strict: false, validateSchema: false, inlineRefs: false, logger: false, code: { regExp: Object.assign((pattern: string) => patternTest(RE2JS, pattern), { code: 'linearRegExp' }) } }));
     });
-    const compiler = await ajv;
-    try {
-      validate = compiler.compile(tool.inputSchema);
-    } catch {
-      validate = null;
+    const make = await engine;
+    validate = compiled.get(tool.inputSchema);
+    if (validate === undefined) {
+      validate = moreSubschemasThan(tool.inputSchema, MAX_VALIDATED_SUBSCHEMAS) ? null : compile(make, tool.inputSchema);
+      compiled.set(tool.inputSchema, validate);
     }
-    compiled.set(tool.inputSchema, validate);
   }
   if (!validate || validate(args)) return [];
   const errors = validate.errors ?? [];
@@ -51,6 +73,69 @@ export async function argumentProblems(tool: ToolDefinition, args: unknown): Pro
   const rest = errors.length - read;
   if (rest > 0) problems.push(`… and ${rest} more problems (fix these first; describe_tools gives the schema)`);
   return problems;
+}
+
+/** The schema compiled by the current engine (a fresh one every COMPILES_PER_ENGINE), or null when ajv cannot compile it. */
+function compile(make: () => Ajv, schema: object): ValidateFunction | null {
+  if (!current || current.compiled >= COMPILES_PER_ENGINE) current = { ajv: make(), compiled: 0 };
+  current.compiled++;
+  try {
+    return current.ajv.compile(schema);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * ajv with `uniqueItems` checked in time linear in the array's size: ajv's own compares every
+ * pair of items unless they are typed as scalars, and arguments are the client's, so 20,000
+ * objects in an argument whose schema asks unique items took 14 s (a 4 MB body holds 500,000).
+ * Items are compared by their JSON with sorted keys, which equals ajv's deep equality on JSON.
+ */
+function linearUniqueItems(ajv: Ajv): Ajv {
+  ajv.removeKeyword('uniqueItems');
+  const check: ((schema: boolean, data: unknown[]) => boolean) & { errors?: Array<Partial<ErrorObject>> } = (schema, data) => {
+    if (!schema) return true;
+    const seen = new Map<string, number>();
+    for (let i = 0; i < data.length; i++) {
+      const key = canonicalJson(data[i]);
+      const j = seen.get(key);
+      if (j !== undefined) {
+        check.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
+        return false;
+      }
+      seen.set(key, i);
+    }
+    return true;
+  };
+  ajv.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, validate: check });
+  return ajv;
+}
+
+/** JSON of a parsed JSON value with each object's keys sorted: equal values, equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** True when `schema` holds more than `max` JSON objects (counted iteratively, up to max + 1). */
+function moreSubschemasThan(schema: unknown, max: number): boolean {
+  const stack: unknown[] = [schema];
+  let objects = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node) && ++objects > max) return true;
+    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return false;
 }
 
 /** Patterns longer than this are left to the upstream (compiling one costs in its length). */

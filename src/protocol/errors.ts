@@ -181,6 +181,11 @@ export function tooManyAsking(method: string, max: number): ProtocolError {
   return protocolError(ErrorCode.InternalError, `lazytools refused ${method}: ${max} requests of this server to its client are unanswered`);
 }
 
+/** An upstream's question too large to hold and pass on (upstream/client.ts MAX_ASK_BYTES). */
+export function tooLargeAsking(method: string, max: number): ProtocolError {
+  return protocolError(ErrorCode.InvalidParams, `lazytools refused ${method}: its params are over ${max} bytes of JSON, more than a client is sent in one request`);
+}
+
 /** An upstream's question to a client (or a token's clients) already holding its share of the unanswered ones. */
 export function tooManyAskingOne(method: string, max: number): ProtocolError {
   return protocolError(ErrorCode.InternalError, `lazytools refused ${method}: ${max} requests of this server to this client are unanswered`);

@@ -30,7 +30,9 @@ export interface RawResponse {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/** True for a JSON-RPC request: any JSON value may arrive (`null` too), so nothing is read off a non-object. */
 export function isRequest(message: unknown): message is RawRequest {
+  if (typeof message !== 'object' || message === null) return false;
   const m = message as RawRequest;
   return typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
 }

@@ -112,7 +112,7 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
         res.once('close', () => listening.release(label));
       }
       const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
-      const hints = (body as { method?: unknown }).method === 'server/discover' ? variantHintsOf(meta) : undefined;
+      const hints = (body as { method?: unknown } | null)?.method === 'server/discover' ? variantHintsOf(meta) : undefined;
       // The SDK passes `req.auth` through to the server factory untouched: the route rides there.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'lazytools', scopes: [], extra: { [ROUTE_KEY]: { ...route, variantHints: hints } } };
       groupsOnHttpStream(gateway, route, body, res);

@@ -5,7 +5,8 @@ import { outsideText } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CausedBy } from './stream-cause.js';
 import { UpstreamError } from './error.js';
-import { tooManyAsking } from '../protocol/errors.js';
+import { tooLargeAsking, tooManyAsking } from '../protocol/errors.js';
+import { jsonOver } from '../util/bounds.js';
 
 /** The 2026-07-28 protocol revision. */
 const MODERN = '2026-07-28';
@@ -19,11 +20,22 @@ export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampli
  */
 export const MAX_ASKING = 64;
 
-/** `ask`, refusing at once while MAX_ASKING of the requests it was given are unanswered. */
-export function limitAsking<R extends { method: string }>(ask: (request: R, signal: AbortSignal) => Promise<Record<string, unknown>>) {
+/**
+ * Largest request of an upstream to a client, as JSON. Each waits for its answer (up to 10
+ * minutes), so 32 of 40 MB held 1.5 GB of the gateway; and an SDK stdio client closes its whole
+ * connection on a message over 10 MiB, so one such question took every server's tools from it.
+ */
+export const MAX_ASK_BYTES = 8 * 1024 * 1024;
+
+/**
+ * `ask`, refusing at once while MAX_ASKING of the requests it was given are unanswered, and a
+ * request over MAX_ASK_BYTES (the upstream hears why).
+ */
+export function limitAsking<R extends { method: string; params?: unknown }>(ask: (request: R, signal: AbortSignal) => Promise<Record<string, unknown>>) {
   let open = 0;
   return (request: R, signal: AbortSignal): Promise<Record<string, unknown>> => {
     if (open >= MAX_ASKING) return Promise.reject(tooManyAsking(request.method, MAX_ASKING));
+    if (jsonOver(request.params, MAX_ASK_BYTES)) return Promise.reject(tooLargeAsking(request.method, MAX_ASK_BYTES));
     open++;
     return ask(request, signal).finally(() => open--);
   };

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
 import { errorEnvelope, ErrorCode, isNotification, isRequest, isResponse, tooDeep } from '../protocol/jsonrpc.js';
-import { MAX_MESSAGE_DEPTH } from '../util/bounds.js';
+import { jsonOver, MAX_MESSAGE_DEPTH } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
 import { RateLimit } from '../util/rate-limit.js';
@@ -44,6 +44,14 @@ export interface RawHandlers {
 }
 
 /**
+ * Largest notification of an upstream passed on (a log line, progress, resources/updated, a list
+ * change), as JSON of its params. A log line with no call in flight goes to every session: one of
+ * 11 MiB went past the 10 MiB an SDK stdio client reads in one message, and each such client
+ * closed its connection to the gateway, every server's tools with it.
+ */
+export const MAX_NOTIFICATION_BYTES = 1024 * 1024;
+
+/**
  * Takes our relayed responses and progress off the transport before the SDK sees them; every
  * message is redacted here, the one way in from an upstream.
  */
@@ -66,6 +74,8 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     // What is passed on is serialized again; answers to the SDK's own requests (lists, on numeric
     // ids) are not, and the lists' too-deep entries are left out one by one (catalog/admit.ts).
     if (!sdkAnswer(incoming) && tooDeep(incoming) !== undefined) return refuseDeep(server, incoming, calls, handlers, transport);
+    if (isNotification(incoming) && jsonOver(incoming.params, MAX_NOTIFICATION_BYTES))
+      return handlers.warn(`upstream "${server}" sent a ${incoming.method.slice(0, 80)} over ${megabytes(MAX_NOTIFICATION_BYTES)}: dropped`);
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
     const message = redactValue(incoming, server);
     const mixed = message as { id?: unknown; method?: unknown };

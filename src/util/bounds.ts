@@ -44,6 +44,18 @@ export function definitionTooBig(value: unknown): string | undefined {
 }
 
 /**
+ * True when `value` takes more than `maxBytes` as JSON (or nests past MAX_MESSAGE_DEPTH). Counted
+ * in one walk that stops at the bound; only a value whose count comes near it is serialized.
+ */
+export function jsonOver(value: unknown, maxBytes: number): boolean {
+  // Every value takes at least a byte, and so does every character.
+  const measured = measure(value, MAX_MESSAGE_DEPTH, maxBytes, maxBytes);
+  if (typeof measured === 'string') return true;
+  if (measured.chars * 6 + measured.nodes * 32 <= maxBytes) return false;
+  return Buffer.byteLength(JSON.stringify(value) ?? '') > maxBytes;
+}
+
+/**
  * The one walk behind valueTooBig and definitionTooBig: the nodes and the characters (strings and
  * keys) of `value`, or why it crosses a bound (`chars` for maxChars). Characters are counted only
  * when maxChars is finite, scalars stacked only when maxNodes is.

@@ -68,6 +68,28 @@ describe('404 answers are bounded whatever the rc holds', () => {
   });
 });
 
+describe('bodies that are JSON but no message', () => {
+  it('null, a number, a string or false as the body answer 400 as not JSON-RPC, not 500 with an error logged', async () => {
+    // `null` reached the 2026-07-28 front, which read its method: 500 Internal error and an error
+    // line per request (any client could fill the log).
+    const http = await front();
+    const errors: string[] = [];
+    const logger = http.gateway.logger;
+    const error = logger.error;
+    logger.error = (message: string) => void errors.push(message);
+    cleanups.push(() => (logger.error = error));
+    for (const body of ['null', '7', '"x"', 'false']) {
+      for (const headers of [{}, { 'mcp-protocol-version': '2026-07-28' }] as Array<Record<string, string>>) {
+        const answer = await post(http.url, headers, body);
+        expect(answer.status, `${body} ${JSON.stringify(headers)}`).toBe(400);
+        expect(JSON.parse(answer.body).error.code, body).toBe(-32600);
+      }
+    }
+    expect(errors).toEqual([]);
+    expect((await post(http.url)).status).toBe(200);
+  });
+});
+
 describe('serve --http --mode M serves only M', () => {
   it('/mcp and /mcp/M serve the fixed mode without focus_mode; other modes are 404', async () => {
     const http = await front({ modes: ['notes_only'] });

@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { causingSession, forwardClientRequest } from '../../src/callers/client-requests.js';
 import type { SessionLink } from '../../src/handlers/caller.js';
@@ -8,7 +11,9 @@ import { compileTemplate as templatePattern } from '../../src/handlers/uri-templ
 import { MAX_WATCHED_CHARS } from '../../src/upstream/modern.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
-import { deferred, FIXTURES, ROOT } from '../harness/index.js';
+import { MAX_ASK_BYTES } from '../../src/upstream/client.js';
+import { MAX_NOTIFICATION_BYTES } from '../../src/upstream/raw.js';
+import { cleanupAfterEach, cliStdio, deferred, FIXTURES, rcProject, ROOT, text } from '../harness/index.js';
 
 /** A real Upstream that is never started, with lists as if it had listed them. */
 function upstream(name: string, primitives: Partial<Upstream['primitives']> = {}): Upstream {
@@ -109,6 +114,63 @@ describe('server-to-client requests', () => {
     // Answered: s1's call counts again beside s2's.
     u.origins = () => [first, { session: other, requestId: 2 }];
     expect(causingSession(u, sessions)).toEqual({ ambiguous: true });
+  });
+});
+
+describe('an upstream question too large to pass on', () => {
+  const cleanups = cleanupAfterEach();
+
+  it(`over ${MAX_ASK_BYTES} bytes is refused to the upstream; the client's connection, and every server's tools, stay`, async () => {
+    // Forwarded, an 11 MiB sampling request went past the 10 MiB an SDK stdio client reads in one
+    // message: the client closed its connection to the gateway, every server's tools with it.
+    const raw = { command: process.execPath, args: [FIXTURES.rawServer], env: { RAW_EXTRA_TOOLS: '["ask"]' } };
+    const { dir } = rcProject({ servers: { raw, kitchen: { command: process.execPath, args: [FIXTURES.kitchenSink] } }, strategy: 'hybrid' });
+    const client = new Client({ name: 'routing-big-question', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    const asked: number[] = [];
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+      asked.push(JSON.stringify(request.params).length);
+      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Paris' } };
+    });
+    await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: dir })));
+    cleanups.push(() => client.close());
+    const big = text(await client.callTool({ name: 'ask', arguments: { bytes: 11 * 1024 * 1024 } }));
+    expect(big).toMatch(new RegExp(`^refused: .*over ${MAX_ASK_BYTES} bytes`));
+    expect(asked).toEqual([]);
+    // The same question in a size a client reads still reaches it, and the other server still serves.
+    expect(text(await client.callTool({ name: 'ask', arguments: { bytes: 1_000 } }))).toBe('answered: Paris');
+    expect(asked).toHaveLength(1);
+    expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+  });
+});
+
+describe('an upstream notification too large to pass on', () => {
+  const cleanups = cleanupAfterEach();
+
+  it(`over ${MAX_NOTIFICATION_BYTES} bytes is dropped with a warning; every client's connection stays`, async () => {
+    // An 11 MiB log line with no call in flight went to every session: each SDK stdio client
+    // (10 MiB per message) closed its connection to the gateway, every server's tools with it.
+    const raw = { command: process.execPath, args: [FIXTURES.rawServer], env: { RAW_EXTRA_TOOLS: '["log"]' } };
+    const { dir } = rcProject({ servers: { raw, kitchen: { command: process.execPath, args: [FIXTURES.kitchenSink] } }, strategy: 'hybrid' });
+    const client = new Client({ name: 'routing-big-log', version: '1.0.0' });
+    const logged: number[] = [];
+    let heard!: () => void;
+    const small = new Promise<void>((resolve) => (heard = resolve));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logged.push(String(notification.params.data).length);
+      if (String(notification.params.data).length === 1_000) heard();
+    });
+    const transport = new StdioClientTransport(cliStdio(['serve'], { cwd: dir, stderr: 'pipe' }));
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    expect(text(await client.callTool({ name: 'log', arguments: { bytes: 11 * 1024 * 1024 } }))).toBe('logging');
+    // Written after the big one: heard only once the big one was read (and left out).
+    expect(text(await client.callTool({ name: 'log', arguments: { bytes: 1_000 } }))).toBe('logging');
+    await small;
+    expect(logged).toEqual([1_000]);
+    expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+    expect(stderr).toContain('upstream "raw" sent a notifications/message over 1.0 MiB: dropped');
   });
 });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
 import { loadConfig, MAX_RC_BYTES } from '../../src/config/load.js';
+import { MAX_TIMER_MS } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempTree } from '../harness/index.js';
 
@@ -83,5 +84,33 @@ describe('an rc file is read only when it is a regular file of at most 4 MiB', (
     const expected = `${path.join(dir, '.lazytoolsrc.json')}: not a regular file (a device, FIFO, socket or folder): expected an rc file (a hand-written rc is a few KiB)`;
     expect(await loadError({ cwd: dir })).toBe(expected);
     expect(await loadError({ cwd: dir, file: '.lazytoolsrc.json' })).toBe(expected);
+  });
+});
+
+describe('durations are ones a timer can wait', () => {
+  it('a timeout past 2^31 - 1 ms is a config error naming the key, not a timer that fires after 1 ms', async () => {
+    // "startTimeout": 3000000000 (meant as "wait long") failed every server's start at once:
+    // Node set the timer to 1 ms, and the error said the server gave no answer within 3000000000 ms.
+    const long = 3_000_000_000;
+    const rc = {
+      startTimeout: long,
+      servers: { memory: { command: 'node', args: ['x.js'], timeout: long, idleTimeout: long, startTimeout: long } },
+      discovery: { embeddings: { url: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: long } },
+    };
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc) });
+    const error = await loadConfig({ cwd: dir }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const key of ['startTimeout', 'servers.memory.timeout', 'servers.memory.idleTimeout', 'servers.memory.startTimeout', 'discovery.embeddings.timeoutMs']) expect(`${message}\n`).toContain(`at ${key}\n`);
+    expect(message).toContain(`at most ${MAX_TIMER_MS} ms`);
+  });
+
+  it('the longest one loads', async () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify({ startTimeout: MAX_TIMER_MS, servers: { memory: { command: 'node', timeout: MAX_TIMER_MS } } }) });
+    const { config } = await loadConfig({ cwd: dir });
+    expect(config.startTimeout).toBe(MAX_TIMER_MS);
   });
 });

@@ -182,10 +182,38 @@ describe('describe_tools on schemas an upstream should not send', () => {
     ]);
   });
 
-  it('examples of nested objects stop three levels down, as arrays do', () => {
+  it('examples of nested objects stop four levels down (MAX_EXAMPLE_DEPTH), as arrays do', () => {
     let schema: Record<string, unknown> = { type: 'object', properties: { leaf: { type: 'string' } }, required: ['leaf'] };
     for (let i = 0; i < 10; i++) schema = { type: 'object', properties: { a: schema }, required: ['a'] };
-    expect(exampleArguments(schema)).toEqual({ a: { a: { a: { a: {} } } } });
-    expect(exampleArguments({ type: 'object', properties: { list: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'string' } } } } } }, required: ['list'] })).toEqual({ list: [[[[]]]] });
+    expect(exampleArguments(schema)).toEqual({ a: { a: { a: { a: { a: {} } } } } });
+    expect(exampleArguments({ type: 'object', properties: { list: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'string' } } } } } } }, required: ['list'] })).toEqual({ list: [[[[[]]]]] });
+  });
+});
+
+describe('describe_tools on a schema built to multiply its work', () => {
+  it('answers a schema of ten levels, each requiring the same name ten times, at once and bounded', async () => {
+    // The example arguments were made once per required name at each level: ten to the tenth
+    // walks for this 1 KB schema (eight levels took 3.4 s; ten never ended), the gateway blocked.
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 10; level++) schema = { type: 'object', required: Array(10).fill('k'), properties: { k: schema } };
+    // A nested `required` that is not a list (a top-level one is refused by admission) and a `__proto__` name.
+    const odd = JSON.parse('{"type":"object","required":["o","__proto__"],"properties":{"o":{"type":"object","required":5},"__proto__":{"type":"object","required":["x"],"properties":{"x":{"type":"number"}}}}}');
+    const server = new Server({ name: 'nested', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'nested', inputSchema: schema as never }, { name: 'odd', inputSchema: odd }] }));
+    const curated = await curate(server, { config: {}, strategy: 'proxy' });
+    cleanups.push(() => curated.close());
+    const client = await inMemoryClient((t) => curated.connect(t), { name: 'describe-nested', cleanups });
+    const started = performance.now();
+    const result = (await client.callTool({ name: 'describe_tools', arguments: { names: ['nested', 'odd'] } })) as CallToolResult;
+    const ms = performance.now() - started;
+    expect(ms, `describe_tools took ${Math.round(ms)} ms`).toBeLessThan(5_000);
+    expect(result.isError).toBeFalsy();
+    const [nested, oddTool] = (JSON.parse((result.content[0] as { text: string }).text) as { tools: Array<{ examples: unknown[] }> }).tools;
+    // Each name once; nesting cut past four objects.
+    expect(JSON.stringify(nested?.examples)).toBe('[{"k":{"k":{"k":{"k":{"k":{}}}}}}]');
+    const example = oddTool?.examples[0] as Record<string, unknown>;
+    expect(Object.keys(example)).toEqual(['o', '__proto__']);
+    expect(example.o).toEqual({});
+    expect(Object.getPrototypeOf(example)).toBe(Object.prototype);
   });
 });

@@ -1,6 +1,8 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/catalog/catalog.js';
-import { argumentProblems, MAX_PROBLEM_CHARS, MAX_PROBLEMS } from '../../src/handlers/validate.js';
+import { argumentProblems, MAX_PROBLEM_CHARS, MAX_PROBLEMS, MAX_VALIDATED_SUBSCHEMAS } from '../../src/handlers/validate.js';
 
 const tool = (inputSchema: Record<string, unknown>): ToolDefinition => ({ name: 't', inputSchema: inputSchema as ToolDefinition['inputSchema'] });
 
@@ -76,5 +78,61 @@ describe('execute_tool argument validation', () => {
     expect(items.slice(0, 2)).toEqual(['items[0]: must be string', 'items[10]: must be string']);
     expect(items.at(-1)).toBe('… and 199980 more problems (fix these first; describe_tools gives the schema)');
     expect((await argumentProblems(cases[1]![0], { v: 'nope' }))[0]).toMatch(/^v: must be one of "value-0-x+… \[value cut by lazytools at 60 characters\], … \(40000 values\)$/);
+  });
+
+  it('compiles a schema that refers to one definition many times in time of its size, not of the refs times the definition', async () => {
+    // ajv copied the definition into each of its 300 uses: this 16 KB schema took about 15 s to
+    // compile (32 s on a loaded machine), and every client of the gateway waited (one event loop).
+    const definition = { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const schema = tool({ type: 'object', $defs: { definition }, properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`u${i}`, { $ref: '#/$defs/definition' }])) });
+    const started = performance.now();
+    expect(await argumentProblems(schema, { u0: { p1: 1 }, u299: { p299: 'ok' } })).toEqual(['u0.p1: must be string']);
+    const ms = performance.now() - started;
+    expect(ms, `compiling 300 refs to a 300-property definition took ${Math.round(ms)} ms (inlined: about 15,000)`).toBeLessThan(3_000);
+  });
+
+  it(`leaves a schema of more than ${MAX_VALIDATED_SUBSCHEMAS} subschemas to the upstream, as one it cannot compile`, async () => {
+    // 40,000 properties (1 MB, within an upstream definition's bound) took 7.4 s to compile.
+    const huge = tool({ type: 'object', properties: Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`p${i}`, { type: 'string' }])) });
+    const started = performance.now();
+    expect(await argumentProblems(huge, { p0: 1 })).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `a 40,000-property schema took ${Math.round(ms)} ms (compiled: about 7,400)`).toBeLessThan(1_000);
+    // The root, its `properties` and one object per property: exactly the bound.
+    const largest = tool({ type: 'object', properties: Object.fromEntries(Array.from({ length: MAX_VALIDATED_SUBSCHEMAS - 2 }, (_, i) => [`p${i}`, { type: 'string' }])) });
+    expect(await argumentProblems(largest, { p0: 1 })).toEqual(['p0: must be string']);
+  });
+
+  it('lets go of the schemas of tools that are gone (an upstream re-listing makes new ones)', async () => {
+    // One ajv instance kept every schema it compiled and its code: 2,000 re-listed schemas of 200
+    // properties kept 228 MB for the gateway's life.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const made = (i: number) => tool({ type: 'object', properties: { [`gone_${i}`]: { type: 'number' } } });
+    const refs: Array<WeakRef<object>> = [];
+    for (let i = 0; i < 600; i++) {
+      const definition = made(i);
+      expect(await argumentProblems(definition, { [`gone_${i}`]: 'x' })).toEqual([`gone_${i}: must be number`]);
+      if (i < 100) refs.push(new WeakRef(definition.inputSchema));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    const kept = refs.filter((ref) => ref.deref() !== undefined).length;
+    expect(kept, `${kept} of the first 100 compiled schemas still held after 500 more`).toBe(0);
+  });
+
+  it('checks unique items in time linear in the arguments: 50,000 objects at once, duplicates named as ajv names them', async () => {
+    // ajv compared every pair of items not typed as scalars: 20,000 objects took 14 s, and a
+    // 4 MB body holds 500,000 (hours of the gateway's one event loop).
+    const unique = tool({ type: 'object', properties: { rows: { type: 'array', uniqueItems: true, items: { type: 'object' } }, any: { type: 'array', uniqueItems: true } } });
+    const rows = Array.from({ length: 50_000 }, (_, i) => ({ id: i, tags: ['a', i % 7] }));
+    const started = performance.now();
+    expect(await argumentProblems(unique, { rows, any: rows.map((row) => row.id) })).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `50,000 unique objects took ${Math.round(ms)} ms (pairwise: about 90,000)`).toBeLessThan(3_000);
+    expect(await argumentProblems(unique, { rows: [{ a: 1, b: [2, { c: 3 }] }, { x: 1 }, { b: [2, { c: 3 }], a: 1 }] })).toEqual(['rows: must NOT have duplicate items (items ## 0 and 2 are identical)']);
+    expect(await argumentProblems(unique, { any: [1, '1', [1], { 1: 1 }, null, 'null', true] })).toEqual([]);
+    expect(await argumentProblems(unique, { any: [0, -0] })).toEqual(['any: must NOT have duplicate items (items ## 0 and 1 are identical)']);
+    expect(await argumentProblems(tool({ type: 'object', properties: { free: { type: 'array', uniqueItems: false } } }), { free: [1, 1] })).toEqual([]);
   });
 });
