@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TOPICS } from './topics.js';
+import { hasUserinfo, httpUrl, USERINFO_MESSAGE } from './urls.js';
 
 /**
  * The rc file contract. Every object is strict so a typo is an error with its key path, and every
@@ -44,24 +45,6 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 /** A positive whole number of milliseconds a timer can wait. */
 const milliseconds = () => z.number().int().positive().max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer waits)`);
-
-/** Shown when a URL carries user:password@: such URLs end up in error messages and logs. */
-export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) would show in errors and logs: use headers instead (e.g. "headers": {"Authorization": "Bearer ${TOKEN}"})';
-
-/** True for an http: or https: URL as the rc writes it, each `${VAR}` read as a word: a `file:` or `javascript:` one was taken, then failed each start with "fetch failed". */
-function httpUrl(url: string): boolean {
-  // A whole URL from the environment is checked once it is read (upstream/auth/target.ts, search/embeddings.ts).
-  if (/^\$\{[^}]+\}$/.test(url)) return true;
-  const shape = url.replace(/\$\{[^}]*\}/g, 'x');
-  return URL.canParse(shape) && /^https?:$/.test(new URL(shape).protocol);
-}
-
-/** True when an (http) URL carries a user name or password. */
-export function hasUserinfo(url: string): boolean {
-  if (!URL.canParse(url)) return false;
-  const parsed = new URL(url);
-  return parsed.username !== '' || parsed.password !== '';
-}
 
 /**
  * A variable name or a glob over names for envPassthrough. A glob of wildcards only (`*`) is

@@ -1,5 +1,6 @@
 import { interpolate, interpolateMap } from '../../config/env.js';
-import { USERINFO_MESSAGE, type ServerConfig } from '../../config/schema.js';
+import type { ServerConfig } from '../../config/schema.js';
+import { USERINFO_MESSAGE } from '../../config/urls.js';
 import { ConfigError } from '../../util/errors.js';
 import { registerSecret } from '../../util/redact.js';
 import { signInFile, signInFolder } from './store.js';
