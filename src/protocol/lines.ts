@@ -94,3 +94,31 @@ export class LineReader {
 export function serialize(message: unknown): string {
   return `${JSON.stringify(message)}\n`;
 }
+
+/**
+ * Most bytes of one message lazytools writes to a stdio client. The SDK's stdio clients (v1 and
+ * v2) hold at most 10 MiB of unread input and close the whole connection past it: one 11 MiB tool
+ * result took every server's tools from the client. Kept under that with room for what is read
+ * beside it.
+ */
+export const MAX_CLIENT_LINE_BYTES = 8 * 1024 * 1024;
+
+/** True when `line` holds more than MAX_CLIENT_LINE_BYTES bytes (counted only where it may). */
+export function overClientLine(line: string): boolean {
+  return line.length * 3 > MAX_CLIENT_LINE_BYTES && (line.length > MAX_CLIENT_LINE_BYTES || Buffer.byteLength(line) > MAX_CLIENT_LINE_BYTES);
+}
+
+/**
+ * What a stdio client gets in place of an answer too large for it (see MAX_CLIENT_LINE_BYTES): a
+ * tool's result becomes an `isError` result, any other answer a JSON-RPC error, both saying why;
+ * undefined for a request or notification (left out: a request to the client is refused earlier,
+ * upstream/client.ts, and notifications are bounded, upstream/raw.ts).
+ */
+export function tooLargeForClient(message: unknown, bytes: number): JSONRPCMessage | undefined {
+  const id = answerId(message);
+  if (id === null || typeof message !== 'object' || message === null || 'method' in message) return undefined;
+  const text = `The answer is ${(bytes / 1024 / 1024).toFixed(1)} MiB, more than a stdio client reads in one message (${MAX_CLIENT_LINE_BYTES / 1024 / 1024} MiB here; SDK clients close the connection past 10 MiB): lazytools did not send it, so the connection and every server's tools stay. Ask for less: a page, a range, a smaller file or image.`;
+  const result = (message as { result?: { content?: unknown } }).result;
+  if (Array.isArray(result?.content)) return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } } as JSONRPCMessage;
+  return errorEnvelope(id, ErrorCode.InternalError, text);
+}

@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { answerId, errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
-import { LineReader, serialize } from '../protocol/lines.js';
+import { LineReader, overClientLine, serialize, tooLargeForClient } from '../protocol/lines.js';
 
 /**
  * Server transport over a readable and a writable (stdin/stdout by default), newline-delimited
@@ -64,8 +64,16 @@ export class StdioFrontTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed || this.tap?.outbound(message)) return Promise.resolve();
-    if (this.output.write(serialize(message))) return Promise.resolve();
+    const line = this.fitting(serialize(message), () => message);
+    if (line === undefined || this.output.write(line)) return Promise.resolve();
     return new Promise((resolve) => this.output.once('drain', () => resolve()));
+  }
+
+  /** `line`, or what the client gets in its place when it is too large for a stdio client (see tooLargeForClient). */
+  private fitting(line: string, message: () => unknown): string | undefined {
+    if (!overClientLine(line)) return line;
+    const instead = tooLargeForClient(message(), Buffer.byteLength(line));
+    return instead === undefined ? undefined : serialize(instead);
   }
 
   /** Hands messages read earlier (and held) to the handler, in order, as if they arrived now. */
@@ -75,7 +83,9 @@ export class StdioFrontTransport implements Transport {
 
   /** Writes one already-serialized message (the relay's raw path). */
   sendRawLine(line: string): void {
-    if (!this.closed) this.output.write(`${line}\n`);
+    if (this.closed) return;
+    const fitted = this.fitting(`${line}\n`, () => parsedOrUndefined(line));
+    if (fitted !== undefined) this.output.write(fitted);
   }
 
   async close(): Promise<void> {
@@ -85,5 +95,14 @@ export class StdioFrontTransport implements Transport {
     // A paused stdin no longer holds the event loop open, so the process can exit.
     this.input.pause();
     this.onclose?.();
+  }
+}
+
+/** A relayed line as a value, or undefined when it is not JSON (then nothing can answer in its place). */
+function parsedOrUndefined(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
   }
 }

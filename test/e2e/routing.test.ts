@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { causingSession, forwardClientRequest } from '../../src/callers/client-requests.js';
 import type { SessionLink } from '../../src/handlers/caller.js';
@@ -13,6 +13,7 @@ import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 import { MAX_ASK_BYTES } from '../../src/upstream/client.js';
 import { MAX_NOTIFICATION_BYTES } from '../../src/upstream/raw.js';
+import { MAX_CLIENT_LINE_BYTES } from '../../src/protocol/lines.js';
 import { cleanupAfterEach, cliStdio, deferred, FIXTURES, rcProject, ROOT, text } from '../harness/index.js';
 
 /** A real Upstream that is never started, with lists as if it had listed them. */
@@ -139,6 +140,25 @@ describe('an upstream question too large to pass on', () => {
     // The same question in a size a client reads still reaches it, and the other server still serves.
     expect(text(await client.callTool({ name: 'ask', arguments: { bytes: 1_000 } }))).toBe('answered: Paris');
     expect(asked).toHaveLength(1);
+    expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+  });
+});
+
+describe('an answer too large for a stdio client', () => {
+  const cleanups = cleanupAfterEach();
+
+  it(`over ${MAX_CLIENT_LINE_BYTES} bytes comes as an isError result; the client's connection, and every server's tools, stay`, async () => {
+    // Relayed whole, an 11 MiB result went past the 10 MiB an SDK stdio client reads in one
+    // message: the client closed its connection to the gateway, every server's tools with it.
+    const raw = { command: process.execPath, args: [FIXTURES.rawServer], env: { RAW_EXTRA_TOOLS: '["big"]' } };
+    const { dir } = rcProject({ servers: { raw, kitchen: { command: process.execPath, args: [FIXTURES.kitchenSink] } }, strategy: 'hybrid' });
+    const client = new Client({ name: 'routing-big-answer', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: dir })));
+    cleanups.push(() => client.close());
+    const big = (await client.callTool({ name: 'big', arguments: { bytes: 11 * 1024 * 1024 } })) as CallToolResult;
+    expect(big.isError).toBe(true);
+    expect(text(big)).toMatch(/^The answer is 11\.0 MiB, more than a stdio client reads in one message/);
+    expect(text(await client.callTool({ name: 'big', arguments: { bytes: 1_000 } }))).toBe('x'.repeat(1_000));
     expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
   });
 });
