@@ -8,7 +8,7 @@ import { signInState, type SignInState } from '../upstream/auth/state.js';
 import { listSignIns, readSignIn, removeSignIn, signInFolder } from '../upstream/auth/store.js';
 import { remoteTarget, type RemoteTarget } from '../upstream/auth/target.js';
 import { scopeText } from '../upstream/auth/needs-sign-in.js';
-import { UnknownNameError } from '../util/errors.js';
+import { echoName, UnknownNameError } from '../util/errors.js';
 import { own } from '../util/own.js';
 import { counted } from '../util/plural.js';
 import { configFlag, defineCommand, type FlagSpecs, intFlag, UsageError } from './args.js';
@@ -32,7 +32,7 @@ loopback redirect, or the rc's client credentials ("grant": "client_credentials"
 for you alone in the user config folder (LAZYTOOLS_CONFIG_DIR, else $XDG_CONFIG_HOME/lazytools, else
 ~/.config/lazytools), never in the project; the gateway uses and refreshes them.`,
 }, async ({ values, positionals }, io) => {
-  if (positionals.length > 1) throw new UsageError(`expected one server, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (positionals.length > 1) throw new UsageError(`expected one server, got ${positionals.length}: ${echoName(positionals.join(' '))}`);
   const server = positionals[0];
   if (values.json && !values.status) throw new UsageError('--json applies to --status only');
   if (values.all && !values.logout) throw new UsageError('--all applies to --logout only');
