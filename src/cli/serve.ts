@@ -3,7 +3,7 @@ import { steadyYoungGeneration } from '../util/memory.js';
 import { quickerTierUp } from '../util/tier-up.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
 import { echoName } from '../util/errors.js';
-import { configFlag, defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
+import { configFlag, defineCommand, intFlag, MAX_TIMER_SECONDS, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { httpSnippets } from './snippets.js';
 
@@ -38,7 +38,7 @@ export const serveCommand: Command = defineCommand('serve', serveFlags, { about:
         `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
       );
   }
-  const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
+  const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds', MAX_TIMER_SECONDS) * 1000;
   // A gateway is long-lived and mostly quiet: its start-up burst must not leave memory committed.
   steadyYoungGeneration();
   // Listen for the end before starting anything, so a signal during start-up still stops the children.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TOPICS } from './topics.js';
+import { MAX_TIMER_MS } from '../util/bounds.js';
 
 /**
  * The rc file contract. Every object is strict so a typo is an error with its key path, and every
@@ -12,6 +13,9 @@ import { TOPICS } from './topics.js';
  * names), and what the model reads is bounded whatever the rc says.
  */
 export const MAX_NAME = 64;
+
+/** Milliseconds a timer waits: a positive whole number a Node timer can take (MAX_TIMER_MS). */
+const timerMs = () => z.number().int().positive().max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24 days, the longest timer Node runs)`);
 
 const name = z
   .string()
@@ -112,9 +116,9 @@ export const serverSchema = z
       .union([z.literal(false), oauthSchema])
       .optional()
       .describe('OAuth 2.1 sign-in to `url` (see `lazytools auth`); false: never sign in (a 401 is an error).'),
-    timeout: z.number().int().positive().optional().describe('Per-call timeout in milliseconds (default 120000).'),
-    idleTimeout: z.number().int().positive().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
-    startTimeout: z.number().int().positive().optional().describe('Milliseconds a start (spawn, initialize, lists) may take before the server is reported failed (default: the top-level startTimeout, 30000).'),
+    timeout: timerMs().optional().describe('Per-call timeout in milliseconds (default 120000).'),
+    idleTimeout: timerMs().optional().describe('Stop the upstream after this many milliseconds without calls; it restarts on the next call.'),
+    startTimeout: timerMs().optional().describe('Milliseconds a start (spawn, initialize, lists) may take before the server is reported failed (default: the top-level startTimeout, 30000).'),
     disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
   })
   .superRefine((server, ctx) => {
@@ -292,7 +296,7 @@ export const embeddingsSchema = z.strictObject({
   model: z.string().min(1).describe('Embedding model name the endpoint serves (e.g. nomic-embed-text).'),
   apiKey: z.string().optional().describe('Bearer token for the endpoint, best as `${VAR}` (redacted from logs).'),
   weight: z.number().min(0).max(1).optional().describe('How much meaning counts against word matches, 0..1 (default 0.25; a strong model may warrant more).'),
-  timeoutMs: z.number().int().positive().optional().describe('Milliseconds a search waits for the endpoint before answering by words alone (default 1500).'),
+  timeoutMs: timerMs().optional().describe('Milliseconds a search waits for the endpoint before answering by words alone (default 1500).'),
 });
 
 export const configSchema = z.strictObject({
@@ -324,7 +328,7 @@ export const configSchema = z.strictObject({
   usage: z.boolean().optional().describe('Record tool usage per mode in a local JSONL file.'),
   pin: z.boolean().optional().describe('Hold back tools whose live definition differs from lazytools.lock.json (or that it lacks) until re-locked.'),
   metrics: z.boolean().optional().describe('Serve Prometheus metrics at /metrics over HTTP (calls, errors and latency per server and tool, sessions, list_changed sent, tokens per mode).'),
-  startTimeout: z.number().int().positive().optional().describe('Milliseconds each server\'s start may take (default 30000): first requests wait at most this long for servers still starting.'),
+  startTimeout: timerMs().optional().describe('Milliseconds each server\'s start may take (default 30000): first requests wait at most this long for servers still starting.'),
   envPassthrough: z
     .array(envName)
     .optional()
