@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError, echoName } from '../util/errors.js';
+import { MAX_TIMER_MS } from '../util/bounds.js';
 import type { CliIO, Command } from './io.js';
 
 /**
@@ -109,10 +110,14 @@ function parserMessage(message: string, argv: readonly string[], flags: readonly
 /** A command-line mistake: printed with a pointer to the command's `--help`, exit 2. */
 export class UsageError extends ConfigError {}
 
-/** A positive integer flag, or a usage error naming it. */
-export function intFlag(value: string | undefined, flag: string, fallback: number, unit = ''): number {
+/** A positive integer flag up to `max` (a timer's seconds: MAX_TIMER_MS / 1000), or a usage error naming it. */
+export function intFlag(value: string | undefined, flag: string, fallback: number, unit = '', max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   const n = value.trim() === '' ? Number.NaN : Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${flag}: expected a positive whole number${unit ? ` of ${unit}` : ''} (e.g. --${flag} ${fallback}), got "${echoName(value)}"`);
+  if (!Number.isInteger(n) || n <= 0 || n > max)
+    throw new UsageError(`--${flag}: expected a positive whole number${unit ? ` of ${unit}` : ''}${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''} (e.g. --${flag} ${fallback}), got "${echoName(value)}"`);
   return n;
 }
+
+/** Most seconds a timer flag takes (`auth --timeout`, `serve --idle-timeout`): what a Node timer can wait. */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);

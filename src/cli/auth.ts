@@ -8,10 +8,10 @@ import { signInState, type SignInState } from '../upstream/auth/state.js';
 import { listSignIns, readSignIn, removeSignIn, signInFolder } from '../upstream/auth/store.js';
 import { remoteTarget, type RemoteTarget } from '../upstream/auth/target.js';
 import { scopeText } from '../upstream/auth/needs-sign-in.js';
-import { UnknownNameError } from '../util/errors.js';
+import { echoName, UnknownNameError } from '../util/errors.js';
 import { own } from '../util/own.js';
 import { counted } from '../util/plural.js';
-import { configFlag, defineCommand, type FlagSpecs, intFlag, UsageError } from './args.js';
+import { configFlag, defineCommand, type FlagSpecs, intFlag, MAX_TIMER_SECONDS, UsageError } from './args.js';
 import { type CliIO, type Command, warnLine } from './io.js';
 
 const authFlags = {
@@ -32,11 +32,12 @@ loopback redirect, or the rc's client credentials ("grant": "client_credentials"
 for you alone in the user config folder (LAZYTOOLS_CONFIG_DIR, else $XDG_CONFIG_HOME/lazytools, else
 ~/.config/lazytools), never in the project; the gateway uses and refreshes them.`,
 }, async ({ values, positionals }, io) => {
-  if (positionals.length > 1) throw new UsageError(`expected one server, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (positionals.length > 1) throw new UsageError(`expected one server, got ${positionals.length}: ${echoName(positionals.join(' '))}`);
   const server = positionals[0];
   if (values.json && !values.status) throw new UsageError('--json applies to --status only');
   if (values.all && !values.logout) throw new UsageError('--all applies to --logout only');
   if (values.status && values.logout) throw new UsageError('--status and --logout are separate: pass one of them');
+  const callbackTimeoutMs = intFlag(values.timeout, 'timeout', 300, 'seconds', MAX_TIMER_SECONDS) * 1000;
   if (values.logout && values.all) return logoutAll(io);
   const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
   const config = resolveConfig(rc, file);
@@ -49,7 +50,7 @@ for you alone in the user config folder (LAZYTOOLS_CONFIG_DIR, else $XDG_CONFIG_
     open: values['no-browser'] ? () => Promise.resolve(false) : browserOpener(io.env),
     say: (line) => io.err(line),
     scope: values.scope,
-    callbackTimeoutMs: intFlag(values.timeout, 'timeout', 300, 'seconds') * 1000,
+    callbackTimeoutMs,
   });
   const state = signInState(target);
   io.out(`signed in to ${server} (${target.url.href})${describe(state)}`);

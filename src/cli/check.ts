@@ -3,7 +3,7 @@ import { modeFit, type ModeFit } from '../focus/fit.js';
 import { statusReport, type ModeStatus } from '../tokens/report.js';
 import { signInMessage } from '../upstream/auth/needs-sign-in.js';
 import { serversNeedingSignIn } from '../upstream/auth/state.js';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError, echoName } from '../util/errors.js';
 import { defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { type Command, warnLine } from './io.js';
 import { projectOptions } from './status.js';
@@ -20,7 +20,7 @@ A mode over its budget holds back its lowest-priority tools (reachable through s
 it is over only with "fit": false or when its pinned tools alone cost more than the budget.`,
 }, async ({ values }, io) => {
   const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${format}"`);
+  if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${echoName(format)}"`);
   let project;
   try {
     project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });

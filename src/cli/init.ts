@@ -4,6 +4,7 @@ import { CLIENT_NAMES, withClaudeCodeScopes, clientOfFile, findClientConfig, imp
 import { schemaReference } from '../init/schema-ref.js';
 import { parseConfig } from '../config/load.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
+import { echoName } from '../util/errors.js';
 import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
 import { writeFileWhole } from '../util/private-file.js';
@@ -27,9 +28,9 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const isClient = (CLIENT_NAMES as readonly string[]).includes(from);
   const source = isClient ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);
   if (!isClient && !existsSync(source))
-    throw new UsageError(`--from: "${from}" is neither a client (${CLIENT_NAMES.join(', ')}) nor an existing file (${source})`);
+    throw new UsageError(`--from: "${echoName(from)}" is neither a client (${CLIENT_NAMES.join(', ')}) nor an existing file (${echoName(source)})`);
   const forced = values.strategy === undefined ? undefined : strategySchema.safeParse(values.strategy);
-  if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
+  if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${echoName(values.strategy ?? '')}"`);
   const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
   const output = { flag: '--out', given: values.out ?? '.lazytoolsrc.json', file: out, example: '.lazytoolsrc.json' };
   checkOutputFile(output);

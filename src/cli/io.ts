@@ -21,6 +21,18 @@ export const processIO: CliIO = {
 };
 
 /**
+ * Keeps the process alive when the reader of stdout or stderr goes away: `lazytools groups | head`
+ * closes the pipe after a few lines, and a client or wrapper may close the gateway's stderr while
+ * it still talks over stdin and stdout. Node raises that as an 'error' event (EPIPE) on the stream,
+ * which without a listener ends the process with a stack trace and exit 1 (a stdio gateway then
+ * answered nothing). What was lost is only output nobody reads: the command goes on and returns
+ * its own exit code; `serve`'s stdio transport still ends its session on an EPIPE of stdout.
+ */
+export function surviveClosedOutput(streams: readonly NodeJS.WritableStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) stream.on('error', () => {});
+}
+
+/**
  * Writes one warning line to stderr: `warning: ` and `message` on one line (oneLine), whatever it
  * quotes from an rc, a catalog or an upstream (a glob with a newline and `::error::` after it
  * would print a line GitHub Actions reads as a workflow command).

@@ -8,10 +8,15 @@ import { openProject } from '../project.js';
 import { lockPath } from '../catalog/lock-path.js';
 import { resolveIntentIn } from '../focus/intent-catalog.js';
 import { taskTools } from '../focus/task-tools.js';
+import { capText } from '../util/bounds.js';
+import { oneLine } from '../util/redact.js';
 import { defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { projectOptions } from './status.js';
 import { denseFor } from './embeddings.js';
+
+/** Characters of the queries a search that found nothing repeats (cut on a whole character). */
+const QUERY_ECHO = 200;
 
 const searchFlags = {
   ...projectOptions,
@@ -30,7 +35,7 @@ export const searchCommand: Command = defineCommand('search', searchFlags, { arg
   const hits = catalogIndex(project.catalog).searchMany(queries, { limit, dense });
   const rows = hits.map(({ tool, score }) => ({ name: tool.exposedName, server: tool.server, tool: tool.name, score, summary: tool.summary }));
   if (values.json) io.out(JSON.stringify(rows, null, 2));
-  else if (rows.length === 0) io.out(`no tools match "${queries.join('; ').slice(0, 200)}"`);
+  else if (rows.length === 0) io.out(`no tools match "${oneLine(capText(queries.join('; '), QUERY_ECHO, 'query'))}"`);
   else {
     const width = Math.max(...rows.map((r) => r.name.length));
     io.out(rows.map((r) => `${r.name.padEnd(width)}  ${r.score.toFixed(2).padStart(6)}  [${r.server}] ${r.summary}`).join('\n'));

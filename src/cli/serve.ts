@@ -2,7 +2,8 @@ import { serve } from '../app/serve.js';
 import { steadyYoungGeneration } from '../util/memory.js';
 import { quickerTierUp } from '../util/tier-up.js';
 import { strategySchema, type Strategy } from '../config/schema.js';
-import {configFlag, defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
+import { echoName } from '../util/errors.js';
+import { configFlag, defineCommand, intFlag, MAX_TIMER_SECONDS, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
 import { httpSnippets } from './snippets.js';
 
@@ -26,7 +27,7 @@ export const serveCommand: Command = defineCommand('serve', serveFlags, { about:
   let strategy: Strategy | undefined;
   if (values.strategy !== undefined) {
     const parsed = strategySchema.safeParse(values.strategy);
-    if (!parsed.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${values.strategy}"`);
+    if (!parsed.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${echoName(values.strategy)}"`);
     strategy = parsed.data;
   }
   const http = values.http === undefined ? undefined : hostPort(values.http);
@@ -37,7 +38,7 @@ export const serveCommand: Command = defineCommand('serve', serveFlags, { about:
         `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
       );
   }
-  const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds') * 1000;
+  const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds', MAX_TIMER_SECONDS) * 1000;
   // A gateway is long-lived and mostly quiet: its start-up burst must not leave memory committed.
   steadyYoungGeneration();
   // Listen for the end before starting anything, so a signal during start-up still stops the children.
@@ -101,6 +102,6 @@ export function hostPort(value: string): { host: string; port: number } {
   const match = /^(?:(?:\[([^\]]+)\]|([^:[\]]+))?:)?(\d+)$/.exec(value.trim());
   const port = Number(match?.[3]);
   if (!match || !Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UsageError(`--http: expected PORT or HOST:PORT with a port from 0 to 65535 (e.g. 8080 or 127.0.0.1:8080), got "${value}"`);
+    throw new UsageError(`--http: expected PORT or HOST:PORT with a port from 0 to 65535 (e.g. 8080 or 127.0.0.1:8080), got "${echoName(value)}"`);
   return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
 }

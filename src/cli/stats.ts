@@ -25,9 +25,14 @@ execute_tool or search belongs in one of that mode's groups: stats says which.`,
   const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
   const config = resolveConfig(rc, file);
   const records = await readUsage(usagePath(file, io.cwd));
+  // Without a lock the suggestions go without placement reasons; a --catalog given that cannot be
+  // read is the user's mistake, said (exit 2), not silently dropped.
   const catalog = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd }).then(
     (project) => project.catalog,
-    () => undefined,
+    (error: unknown) => {
+      if (values.catalog !== undefined) throw error;
+      return undefined;
+    },
   );
   const counts = usageCounts(records);
   const advice = suggestions(counts, config, catalog);

@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openProject } from '../project.js';
+import { writeFileWhole } from '../util/private-file.js';
 import { statusReport } from '../tokens/report.js';
 import { groupsReport, groupsSummary } from '../tokens/groups.js';
 import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
@@ -35,7 +35,8 @@ export const statusCommand: Command = defineCommand('status', statusFlags, {}, a
   const report = statusReport(project.catalog, project.config);
   if (output) {
     const html = (await import('../report/html.js')).statusHtml(project.catalog, project.config, report);
-    await writeOutputFile(output, () => writeFileSync(output.file, html));
+    // Whole, and never through a link at that name (a repository can commit `status.html -> ~/.bashrc`), as lock and init write.
+    await writeOutputFile(output, () => writeFileWhole(output.file, html));
     io.err(`wrote ${output.file}`);
   }
   if (values.json) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TOPICS } from './topics.js';
+import { MAX_TIMER_MS } from '../util/bounds.js';
 import { hasUserinfo, httpUrl, USERINFO_MESSAGE } from './urls.js';
 
 /**
@@ -35,13 +36,6 @@ export const key = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_" or "-" (starting with a letter or digit)');
 
 const stringMap = z.record(z.string(), z.string());
-
-/**
- * Longest time an rc key may give in milliseconds: Node's timers hold 2^31 - 1 ms (about 24.8
- * days), and a longer one fires after 1 ms, so `"startTimeout": 3000000000` (meant as "wait
- * long") failed every server's start at once, reported as a timeout of 3000000000 ms.
- */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** A positive whole number of milliseconds a timer can wait. */
 const milliseconds = () => z.number().int().positive().max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer waits)`);

@@ -135,3 +135,11 @@ function wholeEnd(text: string, end: number): number {
   const code = text.charCodeAt(end - 1);
   return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
 }
+
+/**
+ * Longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days). setTimeout runs a longer one
+ * after 1 ms with only a process warning, so an rc `startTimeout: 3000000000` failed every start
+ * at once ("no answer within the start timeout (3000000000 ms)"): every timeout lazytools takes
+ * from an rc or a flag stays at most this.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;

@@ -126,7 +126,7 @@ describe('lazytools CLI messages', () => {
     }
     const abc = cli(['serve', '--http', '0', '--idle-timeout', 'abc'], project());
     expect(abc.code).toBe(2);
-    expect(abc.stderr).toContain('--idle-timeout: expected a positive whole number of seconds (e.g. --idle-timeout 1800), got "abc"');
+    expect(abc.stderr).toContain('--idle-timeout: expected a positive whole number of seconds up to 2147483 (e.g. --idle-timeout 1800), got "abc"');
     const negative = cli(['serve', '--http', '0', '--idle-timeout', '-5'], project());
     expect(negative.code).toBe(2);
     expect(negative.stderr).toContain('--idle-timeout: expected a positive whole number, got "-5"');
@@ -173,6 +173,20 @@ describe('lazytools CLI messages', () => {
       expect(busy.stderr).not.toContain('EADDRINUSE');
     } finally {
       server.close();
+    }
+  });
+
+  it('14: a timeout past what a Node timer waits (2^31 - 1 ms) is an error naming it, not a timer that fires after 1 ms', () => {
+    const rc = { servers: { notes: { command: 'node', args: ['notes.js'], startTimeout: 3_000_000_000 } }, startTimeout: 30_000 };
+    const dir = project({ '.lazytoolsrc.json': JSON.stringify(rc) });
+    const locked = cli(['lock'], dir);
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toContain('at most 2147483647 ms (about 24.8 days, the longest a timer waits)\n  → at servers.notes.startTimeout');
+    expect(locked.stderr).not.toContain('TimeoutOverflowWarning');
+    for (const args of [['auth', 'notes', '--timeout', '3000000'], ['serve', '--http', '0', '--idle-timeout', '3000000']]) {
+      const { code, stderr } = cli(args, project());
+      expect(code).toBe(2);
+      expect(stderr).toContain(`${args.find((a) => a.endsWith('timeout'))}: expected a positive whole number of seconds up to 2147483 (e.g.`);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempTree } from '../harness/index.js';
@@ -55,5 +55,20 @@ describe('a path to write that is no file path', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/lazytools status: --html "\/proc\/version": could not be written \(E[A-Z]+\); expected a file path you can write/);
     expect(run.stderr).not.toMatch(NO_STACK);
+  });
+});
+
+describe('a link at the path to write', () => {
+  it('status --html replaces the link with the page and leaves what it pointed at alone, as lock and init do', () => {
+    const dir = project();
+    // A repository can commit `status.html -> ../.bashrc`: CI running status --html wrote the page into the target.
+    const target = path.join(dir, 'reports', 'kept.txt');
+    writeFileSync(target, 'keep me\n');
+    symlinkSync(target, path.join(dir, 'status.html'));
+    const run = runCli(['status', '--catalog', 'c.json', '--html', 'status.html'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('keep me\n');
+    expect(lstatSync(path.join(dir, 'status.html')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(path.join(dir, 'status.html'), 'utf8')).toMatch(/^<!doctype html>/i);
   });
 });

@@ -86,4 +86,13 @@ describe('a long command-line argument', () => {
       expect(run.stderr.length).toBeLessThan(1_000);
     }
   });
+
+  it('search that finds nothing repeats the query cut on a whole character, never half an emoji', () => {
+    const dir = tempTree({ 'package.json': '{}', 'c.json': JSON.stringify({ servers: { x: { tools: [tool('a')] } } }) });
+    // The 200th and 201st UTF-16 units are one emoji: a raw slice printed its first half (U+FFFD on the terminal).
+    const run = runCli(['search', `${'q'.repeat(199)}\u{1F600}zzz`, '--catalog', 'c.json'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trimEnd()).toBe(`no tools match "${'q'.repeat(199)}… [query cut by lazytools at 200 characters]"`);
+    expect(run.stdout).not.toContain('\uFFFD');
+  });
 });

@@ -25,6 +25,30 @@ describe('usage errors', () => {
   });
 });
 
+describe('a flag value quoted in a usage error', () => {
+  // A pasted blob with a line that GitHub Actions would read as a workflow command.
+  const value = `${'x'.repeat(50_000)}\n::error::pasted`;
+  const mcp = JSON.stringify({ mcpServers: { notes: { command: 'node', args: ['notes.js'] } } });
+  it.each([
+    ['check --format', ['check', '--format', value]],
+    ['serve --strategy', ['serve', '--strategy', value]],
+    ['serve --http', ['serve', '--http', value]],
+    ['init --strategy', ['init', '--from', 'mcp.json', '--strategy', value]],
+    ['init --from', ['init', '--from', value]],
+    ['auth SERVER', ['auth', 'a', value]],
+  ])('%s: the value is cut and kept on one line', (command, args) => {
+    const { code, stdout, stderr } = cli(args as string[], tempTree({ 'package.json': '{}', 'mcp.json': mcp }));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(`lazytools ${command.split(' ')[0]}: `);
+    expect(lines[0]).toContain(command.split(' ')[1] === 'SERVER' ? 'expected one server' : `${command.split(' ')[1]}: `);
+    expect(lines[0]).not.toContain('\n::error::');
+    expect(stderr.length).toBeLessThan(1_000);
+  });
+});
+
 describe('--help of every command', () => {
   it('knows the commands', () => {
     expect(COMMANDS.sort()).toEqual(['auth', 'check', 'groups', 'init', 'lock', 'mode', 'search', 'serve', 'stats', 'status']);

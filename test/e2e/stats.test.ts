@@ -59,4 +59,15 @@ describe('usage record and stats', () => {
     expect(stats.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(stats.stdout.length).toBeLessThan(2_000);
   });
+
+  it('a --catalog that cannot be read is a config error naming the file (exit 2), not dropped', () => {
+    const { dir } = referenceRc({ usage: true });
+    const missing = path.join(dir, 'no-such-catalog.json');
+    const stats = spawnSync(process.execPath, [BIN, 'stats', '--catalog', missing], { cwd: dir, encoding: 'utf8' });
+    expect(stats.status).toBe(2);
+    expect(stats.stdout).toBe('');
+    expect(stats.stderr.trimEnd()).toBe(`lazytools stats: ${missing}: file not found`);
+    // Without --catalog and without a lock, stats still answers from the record alone.
+    expect(spawnSync(process.execPath, [BIN, 'stats'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+  });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/config/env.js';
 import { loadConfig, MAX_RC_BYTES } from '../../src/config/load.js';
-import { MAX_TIMER_MS } from '../../src/config/schema.js';
+import { MAX_TIMER_MS } from '../../src/util/bounds.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempTree } from '../harness/index.js';
 
