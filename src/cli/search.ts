@@ -43,6 +43,9 @@ export const searchCommand: Command = defineCommand('search', searchFlags, { arg
   return 0;
 });
 
+/** Characters of the mode list an unclear phrase prints: whole lines, then how many more (an rc of 3,000 modes printed 218 KB). */
+const UNCLEAR_LIST_CHARS = 6_000;
+
 const modeFlags = {
   ...projectOptions,
   json: { type: 'boolean', help: '{"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough' },
@@ -65,6 +68,6 @@ export const modeCommand: Command = defineCommand('mode', modeFlags, { args: 'PH
     io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);
     if (forTask && forTask.length > 0) io.out(`for this task: ${forTask.join(', ')}`);
   }
-  else io.out(`${unclearIntentText(phrase, match, Object.values(config.modes))}\nThen run: lazytools mode "<mode name or clearer phrase>"`);
+  else io.out(`${unclearIntentText(phrase, match, Object.values(config.modes), UNCLEAR_LIST_CHARS)}\nThen run: lazytools mode "<mode name or clearer phrase>"`);
   return 0;
 });

@@ -105,6 +105,12 @@ describe('lazytools CLI messages', () => {
     expect(stdout).toContain('- security_review: Security and access audit, read-only');
     const json = JSON.parse(cli(['mode', 'x', '--json'], project()).stdout) as { mode: null; alternatives: unknown[] };
     expect(json).toEqual({ mode: null, confidence: 0, alternatives: [] });
+    // With 3,000 modes the list is whole lines, then how many more: it printed 218 KB.
+    const many = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`m${i}`, { description: `Mode number ${i} for work of kind ${i}`, groups: ['all'] }]));
+    const long = cli(['mode', 'x'], project({ '.lazytoolsrc.json': JSON.stringify({ modes: many }) }));
+    expect(long.code).toBe(0);
+    expect(long.stdout.length).toBeLessThan(7_000);
+    expect(long.stdout).toMatch(/… and \d+ more modes\.\nThen run: lazytools mode/);
   });
 
   it('10: check --format github annotates a config error; conflicting output flags are an error', () => {
