@@ -7,8 +7,7 @@ import { strategySchema, type Strategy } from '../config/schema.js';
 import { addCloseListener } from '../util/close.js';
 import { servedRefusal, someModes, unknownServedMode } from '../focus/policy.js';
 import { resolveScope, type Route } from '../focus/scope.js';
-import { clipText } from '../util/bounds.js';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError, echoName } from '../util/errors.js';
 import { errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
 import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.js';
 import type { Hub } from '../callers/hub.js';
@@ -147,7 +146,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     if (!route)
       return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${someModes(served)})` });
     const mode = route[1] === undefined ? fixedModes?.[0] : safeDecode(route[1]);
-    if (mode === null) return refuse(res, 404, `Not found: "${clipText(route[1] ?? '', 80)}" is not a valid mode path`);
+    if (mode === null) return refuse(res, 404, `Not found: "${echoName(route[1] ?? '')}" is not a valid mode path`);
     const unserved = mode === undefined ? undefined : servedRefusal(gateway.config, mode, fixedModes, served);
     if (unserved !== undefined) return refuse(res, 404, unserved);
 
