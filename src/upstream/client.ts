@@ -7,6 +7,7 @@ import type { CausedBy } from './stream-cause.js';
 import { UpstreamError } from './error.js';
 import { tooLargeAsking, tooManyAsking } from '../protocol/errors.js';
 import { jsonOver } from '../util/bounds.js';
+import { MAX_CLIENT_LINE_BYTES } from '../protocol/lines.js';
 
 /** The 2026-07-28 protocol revision. */
 const MODERN = '2026-07-28';
@@ -21,11 +22,12 @@ export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampli
 export const MAX_ASKING = 64;
 
 /**
- * Largest request of an upstream to a client, as JSON. Each waits for its answer (up to 10
- * minutes), so 32 of 40 MB held 1.5 GB of the gateway; and an SDK stdio client closes its whole
- * connection on a message over 10 MiB, so one such question took every server's tools from it.
+ * Largest request of an upstream to a client, as JSON: what a stdio client reads in one message
+ * (MAX_CLIENT_LINE_BYTES; an SDK stdio client closes its whole connection past 10 MiB, so one
+ * such question took every server's tools from it). Each waits for its answer (up to 10
+ * minutes), so 32 of 40 MB held 1.5 GB of the gateway.
  */
-export const MAX_ASK_BYTES = 8 * 1024 * 1024;
+export const MAX_ASK_BYTES = MAX_CLIENT_LINE_BYTES;
 
 /**
  * `ask`, refusing at once while MAX_ASKING of the requests it was given are unanswered, and a
