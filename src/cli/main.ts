@@ -29,7 +29,8 @@ const UNEXPECTED_CHARS = 2_000;
  * print one clear message (no stack trace) and return 2.
  */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
-  const [name, ...rest] = argv;
+  // `lazytools help status` is `lazytools status --help`, as git and npm read it.
+  const [name, ...rest] = argv[0] === 'help' && argv[1] !== undefined ? [argv[1], '--help'] : argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(help());
     return name === undefined ? 2 : 0;

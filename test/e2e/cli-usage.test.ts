@@ -66,6 +66,16 @@ describe('--help of every command', () => {
     expect(described).toEqual(named);
     expect(body).toMatch(/^ {2}-h, --help /m);
   });
+
+  it('help COMMAND prints that command\'s --help; help with an unknown command is a usage error', () => {
+    const asked = cli(['help', 'status']);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toBe(cli(['status', '--help']).stdout);
+    expect(asked.stdout).toContain('Usage: lazytools status');
+    const unknown = cli(['help', 'stauts']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('lazytools: unknown command "stauts". Did you mean');
+  });
 });
 
 describe('serve tells a person what is going on', () => {
