@@ -133,12 +133,14 @@ export class Upstream extends UpstreamState {
    */
   private async startOnce(): Promise<void> {
     const remembered = this.discovery;
+    // A stop during this start ends it: neither attempt may open a connection after it.
+    const stops = this.stops;
     try {
-      await this.doStart();
+      await this.doStart(stops);
     } catch (error) {
-      if (remembered?.kind !== 'modern' || this.options.twin) throw error;
+      if (remembered?.kind !== 'modern' || this.options.twin || this.stops !== stops) throw error;
       this.discovery = undefined;
-      await this.doStart();
+      await this.doStart(stops);
     }
   }
 
@@ -252,17 +254,23 @@ export class Upstream extends UpstreamState {
     await connecting?.close().catch(() => {});
   }
 
-  private async doStart(): Promise<void> {
+  /** One connection attempt of the start that began when `stops` stops had come (see stop). */
+  private async doStart(stops: number): Promise<void> {
     this.lifecycle.send({ type: 'START' });
-    // Remembered while connecting, so stop() can end a start in progress (its process too).
-    const stops = this.stops;
     try {
       const connection = await openConnection({
         name: this.name,
         connect: async () => {
           // A stop during the first attempt must not lead to a second one (a fresh process).
           if (this.stops !== stops) throw new Error('stopped while starting');
-          return (this.connecting = await this.options.connect());
+          const transport = await this.options.connect();
+          // A stop while the transport was made (a process spawning) found nothing to close: it ends here.
+          if (this.stops !== stops) {
+            await transport.close().catch(() => {});
+            throw new Error('stopped while starting');
+          }
+          // Remembered while connecting, so stop() can end a start in progress (its process too).
+          return (this.connecting = transport);
         },
         hooks: this.clientHooks(),
         known: this.discovery,
