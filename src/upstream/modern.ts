@@ -5,12 +5,17 @@ import type { CallDone, CallHandle, CallTable } from './calls.js';
 import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
+import { ErrorCode } from '../protocol/jsonrpc.js';
 
 const looseResult = z.looseObject({});
 /** Input rounds one request may take before lazytools gives up on it (the SDK's default too). */
 const MAX_ROUNDS = 10;
-/** Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. */
-const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
+/**
+ * Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. The
+ * SDK's LOG_LEVEL_META_KEY (a unit test holds them equal), written here so this module loads
+ * without the SDK's client package (a gateway on the lock starts without it).
+ */
+export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /**
  * The resources one 2026-07-28 upstream is asked to watch for all sessions together, by count and
  * by the length of their URIs: each subscribe re-opens the listen stream with every watched URI,
@@ -117,7 +122,7 @@ export class ModernChannel {
     for (const watched of this.watched) bytes += watched.length;
     if (this.watched.size < MAX_WATCHED && bytes <= MAX_WATCHED_CHARS) return;
     const message = `upstream "${this.server}" already watches ${this.watched.size} resources for this gateway (at most ${MAX_WATCHED}, ${MAX_WATCHED_CHARS / 1024} K characters of URIs); unsubscribe from some first`;
-    throw new UpstreamError(this.server, message, { code: -32602, message });
+    throw new UpstreamError(this.server, message, { code: ErrorCode.InvalidParams, message });
   }
 
   /** Opens (or re-opens, when the watched URIs change) the listen stream for list changes and updates. */
