@@ -1,7 +1,8 @@
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { outsideText } from '../util/redact.js';
-import type { CallDone, CallHandle, CallTable } from './calls.js';
+import { SWEEP_MS, type CallDone, type CallHandle, type CallTable } from './calls.js';
+import { MAX_TIMER_MS } from '../util/bounds.js';
 import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
@@ -60,12 +61,14 @@ export class ModernChannel {
   /**
    * A 2026-07-28 upstream's request goes through the SDK Client, which adds the per-request
    * `_meta` envelope and drives `input_required` rounds (or returns them, when asked). Tracked in
-   * the call table like raw relayed calls, so origins, deadlines and failures work the same.
+   * the call table like raw relayed calls, so origins, deadlines and failures work the same: the
+   * table's deadline ends the call (the SDK's own timer, later, is a backstop), with the same
+   * timeout error as a 2025 server's call, and the SDK ends the request on its own id.
    */
   send(calls: CallTable, id: string, request: Omit<ModernRequest, 'signal'>, done: CallDone, answered: () => void): CallHandle {
     const controller = new AbortController();
-    calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin });
-    this.request({ ...request, signal: controller.signal }).then(
+    calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin, abort: (reason) => controller.abort(reason) });
+    this.request({ ...request, timeoutMs: Math.min(MAX_TIMER_MS, request.timeoutMs + 2 * SWEEP_MS), signal: controller.signal }).then(
       (result) => {
         answered();
         calls.settle(id, undefined, result);

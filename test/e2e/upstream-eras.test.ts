@@ -10,8 +10,9 @@ const FIXTURE = FIXTURES.kitchenSink;
 
 const cleanups = cleanupAfterEach();
 
-async function gatewayFor(flags: string[]) {
-  const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags] } }, defaultMode: 'all', strategy: 'notify' }));
+/** `timeout`: the rc's per-call timeout for the server. */
+async function gatewayFor(flags: string[], timeout?: number) {
+  const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags], ...(timeout === undefined ? {} : { timeout }) } }, defaultMode: 'all', strategy: 'notify' }));
   const gateway = new Gateway({ config });
   cleanups.push(() => gateway.close());
   await gateway.start();
@@ -79,4 +80,20 @@ describe('upstreams of either era, for a 2025 client', () => {
     expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
     expect(upstream.era).toBe('modern');
   });
+});
+
+describe('a call past its timeout, whatever the era of its upstream', () => {
+  for (const [label, flags] of [
+    ['a 2026-07-28-only server', ['--modern-only']],
+    ['a 2025-only server', ['--legacy-only']],
+  ] as const) {
+    it(`${label}: fails with lazytools' own timeout error, and the server serves the next call`, async () => {
+      // The tool takes 20 s (two steps of 10 s); the rc gives each call 300 ms.
+      const { client } = await gatewayFor([...flags, '--step-ms', '10000'], 300);
+      const late = await client.callTool({ name: 'test_tool_with_progress', arguments: {} });
+      expect(late.isError).toBe(true);
+      expect(text(late)).toContain('"test_tool_with_progress" on upstream "kitchen" timed out after 300 ms');
+      expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+    });
+  }
 });
