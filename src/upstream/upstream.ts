@@ -171,7 +171,7 @@ export class Upstream extends UpstreamState {
   /**
    * Sends any request (prompts/get, resources/read, …) on the relay, starting the upstream first
    * when needed; resolves with the result as sent, rejects with an UpstreamError that carries the
-   * upstream's JSON-RPC error.
+   * upstream's JSON-RPC error. A request whose `signal` aborts before it is sent is not sent.
    */
   async request(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
     if (options.origin) this.lastOrigin = options.origin;
@@ -180,6 +180,8 @@ export class Upstream extends UpstreamState {
       const twin = this.options.sharedServer && !this.options.twin ? await this.twins.get((twin) => (twin.onRequest = this.onRequest as typeof twin.onRequest)) : undefined;
       if (twin) return twin.request(method, params, options);
     }
+    // Cancelled while the server started: never sent (a cancel after it is advisory, and a tool that writes may run anyway).
+    if (options.signal?.aborted) throw new UpstreamError(this.name, 'cancelled');
     return awaitCall(options.signal, (done) =>
       this.relay(params, done, options.onProgress, options.timeoutMs, undefined, { method, origin: options.origin, inputRequired: options.inputRequired }),
     );
@@ -191,14 +193,7 @@ export class Upstream extends UpstreamState {
    * given, receives a successful stdio answer unparsed instead (raw.ts). No promise, abort signal
    * or timer per call (deadlines are swept, calls.ts). The handle cancels, telling the upstream.
    */
-  relay(
-    params: Record<string, unknown>,
-    done: CallDone,
-    onProgress?: (params: Record<string, unknown>) => void,
-    timeoutMs?: number,
-    raw?: RawDone,
-    route: { method?: string | undefined; origin?: CallOrigin | undefined; inputRequired?: 'fulfil' | 'return' | undefined } = {},
-  ): CallHandle {
+  relay(params: Record<string, unknown>, done: CallDone, onProgress?: (params: Record<string, unknown>) => void, timeoutMs?: number, raw?: RawDone, route: { method?: string | undefined; origin?: CallOrigin | undefined; inputRequired?: 'fulfil' | 'return' | undefined } = {}): CallHandle {
     const method = route.method ?? 'tools/call';
     if (route.origin) this.lastOrigin = route.origin;
     const transport = this.transport;
@@ -261,16 +256,12 @@ export class Upstream extends UpstreamState {
       const connection = await openConnection({
         name: this.name,
         connect: async () => {
-          // A stop during the first attempt must not lead to a second one (a fresh process).
-          if (this.stops !== stops) throw new Error('stopped while starting');
-          const transport = await this.options.connect();
-          // A stop while the transport was made (a process spawning) found nothing to close: it ends here.
-          if (this.stops !== stops) {
-            await transport.close().catch(() => {});
-            throw new Error('stopped while starting');
-          }
-          // Remembered while connecting, so stop() can end a start in progress (its process too).
-          return (this.connecting = transport);
+          // A stop during the start (before this attempt, or while its transport was made: no fresh
+          // process); else remembered while connecting, so stop() can end the start (its process too).
+          const transport = this.stops === stops ? await this.options.connect() : undefined;
+          if (transport && this.stops === stops) return (this.connecting = transport);
+          await transport?.close().catch(() => {});
+          throw new Error('stopped while starting');
         },
         hooks: this.clientHooks(),
         known: this.discovery,

@@ -1,4 +1,5 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createActor, SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffMs, idleCheckMs, lifecycleMachine, statusOf, waitSeconds } from '../../src/upstream/lifecycle.js';
@@ -170,5 +171,45 @@ describe('an Upstream remembered as 2026-07-28, stopped while it starts', () => 
     expect(await started).toMatch(/could not start upstream "slow-modern"/);
     expect(opened.length, 'connections opened: a stop during the start must not lead to a fresh one').toBe(1);
     expect(upstream.status).toBe('idle');
+  });
+});
+
+describe('a call cancelled while its upstream starts', () => {
+  it('is never sent: the server does not run it, and the call fails as cancelled', async () => {
+    const ran: string[] = [];
+    const server = new McpServer({ name: 'writer', version: '1.0.0' });
+    server.registerTool('write_note', { description: 'Writes a note.', inputSchema: {} }, () => {
+      ran.push('write_note');
+      return { content: [{ type: 'text', text: 'written' }] };
+    });
+    const gate = deferred();
+    const upstream = new Upstream('writer', {
+      connect: async () => {
+        // A start that takes a while (a process spawning, npx installing).
+        await gate.promise;
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        return clientSide;
+      },
+    });
+    const starting = deferred();
+    upstream.onStatus = (u) => {
+      if (u.status === 'starting') starting.resolve();
+    };
+    const controller = new AbortController();
+    const call = upstream.call({ name: 'write_note', arguments: {} }, { signal: controller.signal }).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    await starting.promise;
+    // The client gives up while the server starts.
+    controller.abort('user pressed stop');
+    gate.resolve();
+    expect(await call).toMatch(/cancelled/);
+    expect(upstream.status).toBe('ready');
+    // Answered after the cancelled call would have been: the server never ran it.
+    expect(await upstream.call({ name: 'write_note', arguments: {} })).toMatchObject({ content: [{ text: 'written' }] });
+    expect(ran).toEqual(['write_note']);
+    await upstream.stop();
   });
 });
