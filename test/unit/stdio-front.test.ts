@@ -1,6 +1,11 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { curate } from '../../src/app/curate.js';
 import { StdioFrontTransport } from '../../src/transports/stdio.js';
+import { serveStdioEras } from '../../src/transports/stdio-eras.js';
+import { cleanupAfterEach, namedToolsApp } from '../harness/index.js';
+
+const cleanups = cleanupAfterEach();
 
 /** A stdout whose reader has stopped reading: writes are held until `flush`. */
 function stalledOutput() {
@@ -47,5 +52,23 @@ describe('the stdio front transport (transports/stdio.ts) under a client that re
     await Promise.all(sends);
     expect(settled).toBe(5);
     expect(output.listenerCount('drain')).toBe(0);
+  });
+});
+
+describe('a stdio connection whose 2025 session cannot be opened (transports/stdio-eras.ts)', () => {
+  it('ends the connection saying why, instead of holding the initialize unanswered', async () => {
+    const curated = await curate(namedToolsApp({ read_note: true }), { name: 'notes', config: { defaultMode: 'all' } });
+    cleanups.push(() => curated.close());
+    const input = new PassThrough();
+    const transport = new StdioFrontTransport(input, new PassThrough());
+    const connection = serveStdioEras(curated.gateway, transport, {
+      served: undefined,
+      strategy: undefined,
+      // Opening the session fails (its scope refused, its server unable to connect).
+      legacy: () => Promise.reject(new Error('the session could not be opened')),
+    });
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
+    const { ended } = await connection;
+    expect(await ended).toBe('stdio: the session could not be opened');
   });
 });
