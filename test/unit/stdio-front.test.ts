@@ -1,6 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/app/curate.js';
+import { openSession } from '../../src/callers/session.js';
 import { StdioFrontTransport } from '../../src/transports/stdio.js';
 import { serveStdioEras } from '../../src/transports/stdio-eras.js';
 import { cleanupAfterEach, namedToolsApp } from '../harness/index.js';
@@ -70,5 +71,26 @@ describe('a stdio connection whose 2025 session cannot be opened (transports/std
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
     const { ended } = await connection;
     expect(await ended).toBe('stdio: the session could not be opened');
+  });
+});
+
+describe('a stdio connection for a fixed mode a reload took away before the client came', () => {
+  it('ends naming the mode, as a session open at the reload ends; it never serves a mode that is gone', async () => {
+    const curated = await curate(namedToolsApp({ read_note: true }), { name: 'notes', config: { defaultMode: 'all' } });
+    cleanups.push(() => curated.close());
+    const input = new PassThrough();
+    const transport = new StdioFrontTransport(input, new PassThrough());
+    // What serve does for `serve --mode gone`, once the rc no longer has "gone".
+    const connection = serveStdioEras(curated.gateway, transport, {
+      served: ['gone'],
+      strategy: undefined,
+      legacy: async (front) => {
+        const session = openSession(curated.gateway, { served: ['gone'] });
+        await session.connect(front);
+      },
+    });
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
+    const { ended } = await connection;
+    expect(await ended).toBe('stdio: mode "gone" is no longer in the config; this connection served only that mode and was closed');
   });
 });
