@@ -88,6 +88,10 @@ export class FrontSession extends CallerBase implements OpenSession {
   constructor(hub: Hub, route: Route) {
     const scope = resolveScope(hub.config, route, { era: 'legacy' });
     if ('refusal' in scope) throw new ConfigError(scope.refusal);
+    // A fixed mode a reload took away before the client came (`serve --mode M --watch`): refused as
+    // an open session of it is ended (reconfigure), not served as a mode that lists nothing.
+    const gone = fixedModeGone(hub.config, scope.fixedMode === undefined ? undefined : [scope.fixedMode]);
+    if (gone !== undefined) throw new ConfigError(gone);
     super(hub, route, scope);
     this.state = initialFocus(scope.mode);
     const capabilities = serverCapabilities('legacy', offeredCapabilities(hub.upstreams.values()));

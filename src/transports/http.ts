@@ -193,7 +193,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     // The strategy a URL asks for (`?strategy=`), for a session's initialize and for every 2026-07-28 request.
     const requested = url.searchParams.get('strategy');
     if (requested !== null && !strategySchema.safeParse(requested).success)
-      return refuse(res, 400, `Unknown strategy "${requested}": expected notify, proxy, hybrid or auto`);
+      return refuse(res, 400, `Unknown strategy "${echoName(requested)}": expected notify, proxy, hybrid or auto`);
     const callerRoute: Route = { ...baseRoute, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.

@@ -73,7 +73,14 @@ export async function serveStdioEras(gateway: Hub, transport: StdioFrontTranspor
         state = 'legacy';
         held.push(message);
         // After the lines of this chunk are held: connecting takes over onmessage synchronously.
-        queueMicrotask(() => void toLegacy());
+        // A session that cannot be opened (its fixed mode gone in a reload) ends the connection
+        // saying why: its held initialize would otherwise wait unanswered for good.
+        queueMicrotask(() =>
+          void toLegacy().catch((error: unknown) => {
+            endReason = `stdio: ${(error as Error).message}`;
+            void transport.close();
+          }),
+        );
         return;
       }
       if (era === 'modern') state = isRequest(message) && message.method === 'server/discover' ? 'probe' : 'modern';

@@ -14,6 +14,13 @@ export class StdioFrontTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private closed = false;
   private started = false;
+  /**
+   * Sends waiting for the output to drain: one `drain` listener for all of them (one per send
+   * passed Node's listener warning at 11 while a client read slowly), all settled on close (an
+   * output that errored or went away never drains).
+   */
+  private draining: Array<() => void> = [];
+  private readonly onDrain = () => this.release();
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
   private readonly onEnd = () => void this.close();
   /** The client went away (EPIPE on stdout): end the session instead of crashing. */
@@ -66,7 +73,15 @@ export class StdioFrontTransport implements Transport {
     if (this.closed || this.tap?.outbound(message)) return Promise.resolve();
     const line = this.fitting(serialize(message), () => message);
     if (line === undefined || this.output.write(line)) return Promise.resolve();
-    return new Promise((resolve) => this.output.once('drain', () => resolve()));
+    return new Promise((resolve) => {
+      if (this.draining.push(resolve) === 1) this.output.once('drain', this.onDrain);
+    });
+  }
+
+  /** Settles the sends waiting for a drain. */
+  private release(): void {
+    this.output.off('drain', this.onDrain);
+    for (const resolve of this.draining.splice(0)) resolve();
   }
 
   /** `line`, or what the client gets in its place when it is too large for a stdio client (see tooLargeForClient). */
@@ -92,6 +107,7 @@ export class StdioFrontTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.listen('off');
+    this.release();
     // A paused stdin no longer holds the event loop open, so the process can exit.
     this.input.pause();
     this.onclose?.();

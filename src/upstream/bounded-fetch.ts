@@ -1,6 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
-import { requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
 
 /**
  * The `fetch` of a remote server (and of its authorization server), with what one answer may
@@ -66,7 +66,7 @@ function boundedEvents(max: number, problem: string, id: RequestId | undefined):
           if (event > max) {
             done = true;
             controller.enqueue(chunk.subarray(0, end - (event - max)));
-            const answer = id === undefined ? '' : `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `lazytools cut the answer: ${problem}` } })}\n\n`;
+            const answer = id === undefined ? '' : `event: message\ndata: ${JSON.stringify(errorEnvelope(id, ErrorCode.InternalError, `lazytools cut the answer: ${problem}`))}\n\n`;
             controller.enqueue(new TextEncoder().encode(`\n\n${answer}`));
             controller.terminate();
             return;

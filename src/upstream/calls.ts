@@ -24,16 +24,22 @@ export interface Pending {
   name: string;
   timeoutMs: number;
   origin: CallOrigin | undefined;
+  /**
+   * Ends the request upstream when it times out, for a request the SDK client sent on an id of its
+   * own (a 2026-07-28 server's, modern.ts); unset, the upstream hears notifications/cancelled for
+   * our id (CallTableHooks.timedOut).
+   */
+  abort: ((reason: string) => void) | undefined;
 }
 
 /** How often deadlines are checked: a timeout fires up to this much late. */
-const SWEEP_MS = 250;
+export const SWEEP_MS = 250;
 
 /** What the table tells its upstream. */
 export interface CallTableHooks {
   /** Each request as it ends (metrics): method, name, milliseconds, failed. */
   settled(method: string, name: string, ms: number, failed: boolean): void;
-  /** A request passed its deadline and was failed: tell the upstream (notifications/cancelled). */
+  /** A request on our own id passed its deadline and was failed: tell the upstream (notifications/cancelled). */
   timedOut(id: string): void;
 }
 
@@ -73,9 +79,9 @@ export class CallTable {
    * Tracks a request sent on `id`, failing it with a timeout past `timeoutMs`. The entry is built
    * field by field: this runs once per relayed call, and an object spread here cost microseconds.
    */
-  add(id: string, method: string, params: Record<string, unknown>, timeoutMs: number, entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'>): void {
+  add(id: string, method: string, params: Record<string, unknown>, timeoutMs: number, entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'> & { abort?: Pending['abort'] }): void {
     const name = typeof params.name === 'string' ? params.name : method;
-    this.pending.set(id, { method, raw: entry.raw, done: entry.done, onProgress: entry.onProgress, deadline: Date.now() + timeoutMs, name, timeoutMs, origin: entry.origin });
+    this.pending.set(id, { method, raw: entry.raw, done: entry.done, onProgress: entry.onProgress, deadline: Date.now() + timeoutMs, name, timeoutMs, origin: entry.origin, abort: entry.abort });
     this.sweepSoon();
   }
 
@@ -125,7 +131,8 @@ export class CallTable {
       for (const [id, pending] of this.pending) {
         if (pending.deadline > now) continue;
         this.settle(id, new UpstreamError(this.server, `"${pending.name}" on upstream "${this.server}" timed out after ${pending.timeoutMs} ms`));
-        this.hooks.timedOut(id);
+        if (pending.abort) pending.abort('timeout');
+        else this.hooks.timedOut(id);
       }
       if (this.pending.size === 0) {
         clearInterval(this.sweeper);

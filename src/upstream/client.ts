@@ -9,8 +9,8 @@ import { tooLargeAsking, tooManyAsking } from '../protocol/errors.js';
 import { jsonOver } from '../util/bounds.js';
 import { MAX_CLIENT_LINE_BYTES } from '../protocol/lines.js';
 
-/** The 2026-07-28 protocol revision. */
-const MODERN = '2026-07-28';
+/** The 2026-07-28 protocol revision: what a connection pinned to that era asks for (the gateway's twin, `lazytools auth`). */
+export const MODERN_REVISION = '2026-07-28';
 
 /** What lazytools can route from an upstream to a client: the default upstreams are told. */
 export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
@@ -73,7 +73,7 @@ export interface ClientHooks {
 async function upstreamClient(transport: Transport, hooks: ClientHooks, pinModern = false): Promise<Client> {
   // Loaded with the first connection: a gateway serving from the lock starts without it.
   const { Client } = await import('@modelcontextprotocol/client');
-  const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: pinModern ? { pin: MODERN } : 'auto' } });
+  const client = new Client({ name: 'lazytools', version: VERSION }, { capabilities: hooks.capabilities, versionNegotiation: { mode: pinModern ? { pin: MODERN_REVISION } : 'auto' } });
   client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
   client.fallbackNotificationHandler = (notification) => hooks.notified(notification);
   // A 2026-07-28 server's list changes arrive on a listen stream, dispatched only to handlers by method.

@@ -1,4 +1,5 @@
 import { assign, createActor, setup, type Actor, type SnapshotFrom } from 'xstate';
+import { MAX_TIMER_MS } from '../util/bounds.js';
 import type { UpstreamStatus } from './types.js';
 
 /*
@@ -45,8 +46,8 @@ export function idleCheckMs(idleMs: number): number {
   return Math.max(50, Math.min(idleMs / 4, 10_000));
 }
 
-/** The longest delay a timer takes (about 24.8 days): "never" for an upstream without an idle timeout. */
-const NEVER_MS = 2 ** 31 - 1;
+/** The longest delay a timer takes (about 24.8 days, util/bounds): "never" for an upstream without an idle timeout. */
+const NEVER_MS = MAX_TIMER_MS;
 
 /**
  * The machine, with defaults the upstream overrides by `.provide()`: `idle` (nothing in flight,

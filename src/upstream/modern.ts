@@ -1,16 +1,22 @@
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { outsideText } from '../util/redact.js';
-import type { CallDone, CallHandle, CallTable } from './calls.js';
+import { SWEEP_MS, type CallDone, type CallHandle, type CallTable } from './calls.js';
+import { MAX_TIMER_MS } from '../util/bounds.js';
 import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
+import { ErrorCode } from '../protocol/jsonrpc.js';
 
 const looseResult = z.looseObject({});
 /** Input rounds one request may take before lazytools gives up on it (the SDK's default too). */
 const MAX_ROUNDS = 10;
-/** Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. */
-const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
+/**
+ * Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. The
+ * SDK's LOG_LEVEL_META_KEY (a unit test holds them equal), written here so this module loads
+ * without the SDK's client package (a gateway on the lock starts without it).
+ */
+export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /**
  * The resources one 2026-07-28 upstream is asked to watch for all sessions together, by count and
  * by the length of their URIs: each subscribe re-opens the listen stream with every watched URI,
@@ -55,12 +61,14 @@ export class ModernChannel {
   /**
    * A 2026-07-28 upstream's request goes through the SDK Client, which adds the per-request
    * `_meta` envelope and drives `input_required` rounds (or returns them, when asked). Tracked in
-   * the call table like raw relayed calls, so origins, deadlines and failures work the same.
+   * the call table like raw relayed calls, so origins, deadlines and failures work the same: the
+   * table's deadline ends the call (the SDK's own timer, later, is a backstop), with the same
+   * timeout error as a 2025 server's call, and the SDK ends the request on its own id.
    */
   send(calls: CallTable, id: string, request: Omit<ModernRequest, 'signal'>, done: CallDone, answered: () => void): CallHandle {
     const controller = new AbortController();
-    calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin });
-    this.request({ ...request, signal: controller.signal }).then(
+    calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin, abort: (reason) => controller.abort(reason) });
+    this.request({ ...request, timeoutMs: Math.min(MAX_TIMER_MS, request.timeoutMs + 2 * SWEEP_MS), signal: controller.signal }).then(
       (result) => {
         answered();
         calls.settle(id, undefined, result);
@@ -117,7 +125,7 @@ export class ModernChannel {
     for (const watched of this.watched) bytes += watched.length;
     if (this.watched.size < MAX_WATCHED && bytes <= MAX_WATCHED_CHARS) return;
     const message = `upstream "${this.server}" already watches ${this.watched.size} resources for this gateway (at most ${MAX_WATCHED}, ${MAX_WATCHED_CHARS / 1024} K characters of URIs); unsubscribe from some first`;
-    throw new UpstreamError(this.server, message, { code: -32602, message });
+    throw new UpstreamError(this.server, message, { code: ErrorCode.InvalidParams, message });
   }
 
   /** Opens (or re-opens, when the watched URIs change) the listen stream for list changes and updates. */

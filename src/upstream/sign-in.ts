@@ -3,6 +3,7 @@ import { outsideText, registerSecret } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { listTools } from './lister.js';
+import { MODERN_REVISION } from './client.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { listenForCallback, type Callback } from './auth/callback.js';
 import { fetchBefore } from './auth/deadline.js';
@@ -149,7 +150,7 @@ async function browserSignIn(
 async function connection(target: RemoteTarget, provider: SignInProvider, modern = false): Promise<{ client: Client; transport: Transport }> {
   const [{ Client }, { httpTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('./http-transport.js')]);
   const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch: boundedFetch(target.name), authProvider: provider });
-  return { client: new Client({ name: 'lazytools', version: VERSION }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), transport };
+  return { client: new Client({ name: 'lazytools', version: VERSION }, modern ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}), transport };
 }
 
 /**

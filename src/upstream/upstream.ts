@@ -133,12 +133,14 @@ export class Upstream extends UpstreamState {
    */
   private async startOnce(): Promise<void> {
     const remembered = this.discovery;
+    // A stop during this start ends it: neither attempt may open a connection after it.
+    const stops = this.stops;
     try {
-      await this.doStart();
+      await this.doStart(stops);
     } catch (error) {
-      if (remembered?.kind !== 'modern' || this.options.twin) throw error;
+      if (remembered?.kind !== 'modern' || this.options.twin || this.stops !== stops) throw error;
       this.discovery = undefined;
-      await this.doStart();
+      await this.doStart(stops);
     }
   }
 
@@ -169,7 +171,7 @@ export class Upstream extends UpstreamState {
   /**
    * Sends any request (prompts/get, resources/read, …) on the relay, starting the upstream first
    * when needed; resolves with the result as sent, rejects with an UpstreamError that carries the
-   * upstream's JSON-RPC error.
+   * upstream's JSON-RPC error. A request whose `signal` aborts before it is sent is not sent.
    */
   async request(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
     if (options.origin) this.lastOrigin = options.origin;
@@ -178,6 +180,8 @@ export class Upstream extends UpstreamState {
       const twin = this.options.sharedServer && !this.options.twin ? await this.twins.get((twin) => (twin.onRequest = this.onRequest as typeof twin.onRequest)) : undefined;
       if (twin) return twin.request(method, params, options);
     }
+    // Cancelled while the server started: never sent (a cancel after it is advisory, and a tool that writes may run anyway).
+    if (options.signal?.aborted) throw new UpstreamError(this.name, 'cancelled');
     return awaitCall(options.signal, (done) =>
       this.relay(params, done, options.onProgress, options.timeoutMs, undefined, { method, origin: options.origin, inputRequired: options.inputRequired }),
     );
@@ -189,14 +193,7 @@ export class Upstream extends UpstreamState {
    * given, receives a successful stdio answer unparsed instead (raw.ts). No promise, abort signal
    * or timer per call (deadlines are swept, calls.ts). The handle cancels, telling the upstream.
    */
-  relay(
-    params: Record<string, unknown>,
-    done: CallDone,
-    onProgress?: (params: Record<string, unknown>) => void,
-    timeoutMs?: number,
-    raw?: RawDone,
-    route: { method?: string | undefined; origin?: CallOrigin | undefined; inputRequired?: 'fulfil' | 'return' | undefined } = {},
-  ): CallHandle {
+  relay(params: Record<string, unknown>, done: CallDone, onProgress?: (params: Record<string, unknown>) => void, timeoutMs?: number, raw?: RawDone, route: { method?: string | undefined; origin?: CallOrigin | undefined; inputRequired?: 'fulfil' | 'return' | undefined } = {}): CallHandle {
     const method = route.method ?? 'tools/call';
     if (route.origin) this.lastOrigin = route.origin;
     const transport = this.transport;
@@ -252,17 +249,19 @@ export class Upstream extends UpstreamState {
     await connecting?.close().catch(() => {});
   }
 
-  private async doStart(): Promise<void> {
+  /** One connection attempt of the start that began when `stops` stops had come (see stop). */
+  private async doStart(stops: number): Promise<void> {
     this.lifecycle.send({ type: 'START' });
-    // Remembered while connecting, so stop() can end a start in progress (its process too).
-    const stops = this.stops;
     try {
       const connection = await openConnection({
         name: this.name,
         connect: async () => {
-          // A stop during the first attempt must not lead to a second one (a fresh process).
-          if (this.stops !== stops) throw new Error('stopped while starting');
-          return (this.connecting = await this.options.connect());
+          // A stop during the start (before this attempt, or while its transport was made: no fresh
+          // process); else remembered while connecting, so stop() can end the start (its process too).
+          const transport = this.stops === stops ? await this.options.connect() : undefined;
+          if (transport && this.stops === stops) return (this.connecting = transport);
+          await transport?.close().catch(() => {});
+          throw new Error('stopped while starting');
         },
         hooks: this.clientHooks(),
         known: this.discovery,

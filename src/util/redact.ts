@@ -6,6 +6,8 @@
  * echoed query key), and the places that print are many.
  */
 
+import { sliceWhole } from './bounds.js';
+
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -134,13 +136,16 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Text from outside (an upstream's error body) cut to `max` characters and redacted, its control
- * characters written as `\uXXXX`: it reaches terminals through logs and CLI output, where an
- * upstream's escape sequences could recolour, hide or rewrite what the user reads.
+ * Text from outside (an upstream's error body) cut to `max` characters (a whole code point kept or
+ * dropped) and redacted, its control characters written as `\uXXXX`: it reaches terminals through
+ * logs and CLI output, where an upstream's escape sequences could recolour, hide or rewrite what
+ * the user reads, and clients through upstream errors.
  */
 export function outsideText(text: string, max = 500): string {
   const clean = escapeControls(redact(String(text)));
-  return clean.length > max ? `${clean.slice(0, max)}… (${clean.length - max} more characters)` : clean;
+  if (clean.length <= max) return clean;
+  const kept = sliceWhole(clean, max);
+  return `${kept}… (${clean.length - kept.length} more characters)`;
 }
 
 /** Forgets every registered secret (tests). */

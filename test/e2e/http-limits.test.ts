@@ -52,6 +52,16 @@ describe('inherited names in paths', () => {
     expect(long.status).toBe(404);
     expect(long.body.length).toBeLessThan(1_000);
   });
+
+  it('an unknown ?strategy= is quoted cut and on one line in its 400', async () => {
+    const http = await front();
+    const answer = await post(`${http.url}?strategy=${'x'.repeat(10_000)}%0A::error::injected`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.length, 'a 10 KB strategy came back whole').toBeLessThan(1_000);
+    const message = (JSON.parse(answer.body) as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^Unknown strategy "x+/);
+    expect(message).not.toContain('\n');
+  });
 });
 
 describe('404 answers are bounded whatever the rc holds', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/app/gateway.js';
-import { cleanupAfterEach, FIXTURES, text, inMemoryClientV2 } from '../harness/index.js';
+import { cleanupAfterEach, EventCounter, FIXTURES, text, inMemoryClientV2 } from '../harness/index.js';
 
 // Upstreams of either protocol era behind a 2025 client session: the kitchen-sink fixture as a
 // 2026-07-28-only server, as a server of both eras, and as a 2025-only one, over stdio.
@@ -10,8 +10,9 @@ const FIXTURE = FIXTURES.kitchenSink;
 
 const cleanups = cleanupAfterEach();
 
-async function gatewayFor(flags: string[]) {
-  const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags] } }, defaultMode: 'all', strategy: 'notify' }));
+/** `timeout`: the rc's per-call timeout for the server. */
+async function gatewayFor(flags: string[], timeout?: number, updated?: (uri: string) => void) {
+  const config = resolveConfig(parseConfig({ servers: { kitchen: { command: process.execPath, args: [FIXTURE, ...flags], ...(timeout === undefined ? {} : { timeout }) } }, defaultMode: 'all', strategy: 'notify' }));
   const gateway = new Gateway({ config });
   cleanups.push(() => gateway.close());
   await gateway.start();
@@ -21,6 +22,7 @@ async function gatewayFor(flags: string[]) {
     clientOptions: { capabilities: { elicitation: {}, sampling: {} } },
     cleanups,
     prepare: (c) => {
+      c.setNotificationHandler('notifications/resources/updated', (notification) => updated?.(notification.params.uri));
       c.setRequestHandler('elicitation/create', (request) => {
         asked.push(request.method);
         return { action: 'accept', content: { username: 'grace', email: 'grace@example.com' } };
@@ -79,4 +81,47 @@ describe('upstreams of either era, for a 2025 client', () => {
     expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
     expect(upstream.era).toBe('modern');
   });
+});
+
+describe('a call past its timeout, whatever the era of its upstream', () => {
+  for (const [label, flags] of [
+    ['a 2026-07-28-only server', ['--modern-only']],
+    ['a 2025-only server', ['--legacy-only']],
+  ] as const) {
+    it(`${label}: fails with lazytools' own timeout error, and the server serves the next call`, async () => {
+      // The tool takes 20 s (two steps of 10 s); the rc gives each call 300 ms.
+      const { client } = await gatewayFor([...flags, '--step-ms', '10000'], 300);
+      const late = await client.callTool({ name: 'test_tool_with_progress', arguments: {} });
+      expect(late.isError).toBe(true);
+      expect(text(late)).toContain('"test_tool_with_progress" on upstream "kitchen" timed out after 300 ms');
+      expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
+    });
+  }
+});
+
+describe('resource subscriptions, whatever the era of the upstream', () => {
+  for (const [label, flags] of [
+    ['a 2026-07-28-only server', ['--modern-only']],
+    ['a 2025-only server', ['--legacy-only']],
+  ] as const) {
+    it(`${label}: a subscribed session hears resources/updated, and none after it unsubscribed`, async () => {
+      const updates: string[] = [];
+      const heard = new EventCounter();
+      const { client } = await gatewayFor([...flags], undefined, (uri) => {
+        updates.push(uri);
+        heard.hit();
+      });
+      await client.subscribeResource({ uri: 'test://watched-resource' });
+      await client.callTool({ name: 'test_touch_resource', arguments: { value: 'one' } });
+      await heard.reached(1);
+      expect(updates).toEqual(['test://watched-resource']);
+      await client.unsubscribeResource({ uri: 'test://watched-resource' });
+      await client.callTool({ name: 'test_touch_resource', arguments: { value: 'two' } });
+      // Barrier: subscribe again and change it once more; an update for "two" would have come first.
+      await client.subscribeResource({ uri: 'test://watched-resource' });
+      await client.callTool({ name: 'test_touch_resource', arguments: { value: 'three' } });
+      await heard.reached(2);
+      expect(updates).toEqual(['test://watched-resource', 'test://watched-resource']);
+    });
+  }
 });

@@ -1,7 +1,9 @@
+import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/protocol/jsonrpc.js';
 import { MAX_URI_ECHO, resourceNotFound, unknownGroup } from '../../src/protocol/errors.js';
+import { LOG_LEVEL_META } from '../../src/upstream/modern.js';
 
 // protocol/jsonrpc.ts writes the SDK's JSON-RPC codes as numbers (so the stdio line reader loads
 // without the SDK's server package): they must stay the SDK's own.
@@ -16,6 +18,14 @@ describe('ErrorCode', () => {
       MissingClientCapability: ProtocolErrorCode.MissingRequiredClientCapability,
       GroupNotFound: ProtocolErrorCode.ResourceNotFound,
     });
+  });
+});
+
+// upstream/modern.ts writes the envelope key of a request's log level itself (so it loads without
+// the SDK's client package): it must stay the SDK's own.
+describe('LOG_LEVEL_META', () => {
+  it("is the SDK's LOG_LEVEL_META_KEY", () => {
+    expect(LOG_LEVEL_META).toBe(LOG_LEVEL_META_KEY);
   });
 });
 

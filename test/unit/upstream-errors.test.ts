@@ -80,3 +80,18 @@ describe('an upstream answer with neither a result nor an error', () => {
   });
 });
 
+
+describe("an upstream error's message, cut", () => {
+  it('is cut at a whole character: an emoji across the cut is kept whole or dropped, never halved', async () => {
+    // 499 characters, then emoji: the 500-character cut falls inside the first one.
+    const message = `${'x'.repeat(499)}${'😀'.repeat(200)}`;
+    const client = await clientOf((id) => ({ jsonrpc: '2.0', id, error: { code: -32042, message } }));
+    const failure = await client.getPrompt({ name: 'brief' }).then(
+      () => undefined,
+      (caught: unknown) => caught as { code: number; message: string },
+    );
+    expect(failure?.code).toBe(-32042);
+    expect(failure?.message).toMatch(/more characters\)$/);
+    expect(failure?.message, 'half an emoji (a lone surrogate) in the message').not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});

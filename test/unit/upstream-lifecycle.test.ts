@@ -1,4 +1,5 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createActor, SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffMs, idleCheckMs, lifecycleMachine, statusOf, waitSeconds } from '../../src/upstream/lifecycle.js';
@@ -125,5 +126,90 @@ describe('an Upstream on its lifecycle', () => {
     expect(await started).toMatch(/could not start upstream "slow"/);
     expect(upstream.status).toBe('idle');
     expect(statuses).toEqual(['starting', 'idle']);
+  });
+});
+
+describe('an Upstream remembered as 2026-07-28, stopped while it starts', () => {
+  /** An upstream the lock remembers as 2026-07-28 (its start skips the probe) whose server never answers. */
+  function silentModern() {
+    const opened: InMemoryTransport[] = [];
+    const asked = deferred();
+    const connect = async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      serverSide.onmessage = () => asked.resolve();
+      await serverSide.start();
+      opened.push(clientSide);
+      return clientSide;
+    };
+    const upstream = new Upstream('slow-modern', { connect, startTimeoutMs: 60_000 });
+    upstream.discovery = { kind: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'slow-modern', version: '1.0.0' } } as never };
+    const starting = deferred();
+    upstream.onStatus = (u) => {
+      if (u.status === 'starting') starting.resolve();
+    };
+    const started = upstream.start().then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    return { upstream, opened, started, starting: starting.promise, asked: asked.promise };
+  }
+
+  it('a stop while its transport is being made (a process spawning) closes that transport and ends the start', async () => {
+    const { upstream, opened, started, starting } = silentModern();
+    await starting;
+    await upstream.stop();
+    expect(await started).toMatch(/could not start upstream "slow-modern"/);
+    expect(opened.length).toBe(1);
+    expect(upstream.status).toBe('idle');
+  });
+
+  it('a stop while it lists opens no second connection (the re-probe of a remembered era is for a refused era, not a stop)', async () => {
+    const { upstream, opened, started, asked } = silentModern();
+    // Connected on the remembered era, waiting for its lists.
+    await asked;
+    await upstream.stop();
+    expect(await started).toMatch(/could not start upstream "slow-modern"/);
+    expect(opened.length, 'connections opened: a stop during the start must not lead to a fresh one').toBe(1);
+    expect(upstream.status).toBe('idle');
+  });
+});
+
+describe('a call cancelled while its upstream starts', () => {
+  it('is never sent: the server does not run it, and the call fails as cancelled', async () => {
+    const ran: string[] = [];
+    const server = new McpServer({ name: 'writer', version: '1.0.0' });
+    server.registerTool('write_note', { description: 'Writes a note.', inputSchema: {} }, () => {
+      ran.push('write_note');
+      return { content: [{ type: 'text', text: 'written' }] };
+    });
+    const gate = deferred();
+    const upstream = new Upstream('writer', {
+      connect: async () => {
+        // A start that takes a while (a process spawning, npx installing).
+        await gate.promise;
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        return clientSide;
+      },
+    });
+    const starting = deferred();
+    upstream.onStatus = (u) => {
+      if (u.status === 'starting') starting.resolve();
+    };
+    const controller = new AbortController();
+    const call = upstream.call({ name: 'write_note', arguments: {} }, { signal: controller.signal }).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    await starting.promise;
+    // The client gives up while the server starts.
+    controller.abort('user pressed stop');
+    gate.resolve();
+    expect(await call).toMatch(/cancelled/);
+    expect(upstream.status).toBe('ready');
+    // Answered after the cancelled call would have been: the server never ran it.
+    expect(await upstream.call({ name: 'write_note', arguments: {} })).toMatchObject({ content: [{ text: 'written' }] });
+    expect(ran).toEqual(['write_note']);
+    await upstream.stop();
   });
 });

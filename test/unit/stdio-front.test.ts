@@ -1,0 +1,96 @@
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { curate } from '../../src/app/curate.js';
+import { openSession } from '../../src/callers/session.js';
+import { StdioFrontTransport } from '../../src/transports/stdio.js';
+import { serveStdioEras } from '../../src/transports/stdio-eras.js';
+import { cleanupAfterEach, namedToolsApp } from '../harness/index.js';
+
+const cleanups = cleanupAfterEach();
+
+/** A stdout whose reader has stopped reading: writes are held until `flush`. */
+function stalledOutput() {
+  const held: Array<() => void> = [];
+  let reading = false;
+  const output = new Writable({
+    highWaterMark: 16,
+    write(_chunk, _encoding, callback) {
+      if (reading) callback();
+      else held.push(callback);
+    },
+  });
+  /** The reader reads again: what was held and everything after it is taken. */
+  const flush = () => {
+    reading = true;
+    for (const callback of held.splice(0)) callback();
+  };
+  return { output, flush };
+}
+
+const logLine = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: `line ${i}` } });
+
+describe('the stdio front transport (transports/stdio.ts) under a client that reads slowly', () => {
+  it('waits for a drain with one listener, however many sends wait, and settles them all when it drains', async () => {
+    const { output, flush } = stalledOutput();
+    const transport = new StdioFrontTransport(new PassThrough(), output);
+    await transport.start();
+    const sends = Array.from({ length: 20 }, (_, i) => transport.send(logLine(i)));
+    expect(output.listenerCount('drain'), 'drain listeners while 20 sends wait').toBeLessThanOrEqual(1);
+    flush();
+    await Promise.all(sends);
+    expect(output.listenerCount('drain')).toBe(0);
+    await transport.close();
+  });
+
+  it('settles the sends still waiting when it closes (an output that errored or went away never drains)', async () => {
+    const { output } = stalledOutput();
+    const transport = new StdioFrontTransport(new PassThrough(), output);
+    await transport.start();
+    const sends = Array.from({ length: 5 }, (_, i) => transport.send(logLine(i)));
+    let settled = 0;
+    for (const send of sends) void send.then(() => settled++);
+    await transport.close();
+    await Promise.all(sends);
+    expect(settled).toBe(5);
+    expect(output.listenerCount('drain')).toBe(0);
+  });
+});
+
+describe('a stdio connection whose 2025 session cannot be opened (transports/stdio-eras.ts)', () => {
+  it('ends the connection saying why, instead of holding the initialize unanswered', async () => {
+    const curated = await curate(namedToolsApp({ read_note: true }), { name: 'notes', config: { defaultMode: 'all' } });
+    cleanups.push(() => curated.close());
+    const input = new PassThrough();
+    const transport = new StdioFrontTransport(input, new PassThrough());
+    const connection = serveStdioEras(curated.gateway, transport, {
+      served: undefined,
+      strategy: undefined,
+      // Opening the session fails (its scope refused, its server unable to connect).
+      legacy: () => Promise.reject(new Error('the session could not be opened')),
+    });
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
+    const { ended } = await connection;
+    expect(await ended).toBe('stdio: the session could not be opened');
+  });
+});
+
+describe('a stdio connection for a fixed mode a reload took away before the client came', () => {
+  it('ends naming the mode, as a session open at the reload ends; it never serves a mode that is gone', async () => {
+    const curated = await curate(namedToolsApp({ read_note: true }), { name: 'notes', config: { defaultMode: 'all' } });
+    cleanups.push(() => curated.close());
+    const input = new PassThrough();
+    const transport = new StdioFrontTransport(input, new PassThrough());
+    // What serve does for `serve --mode gone`, once the rc no longer has "gone".
+    const connection = serveStdioEras(curated.gateway, transport, {
+      served: ['gone'],
+      strategy: undefined,
+      legacy: async (front) => {
+        const session = openSession(curated.gateway, { served: ['gone'] });
+        await session.connect(front);
+      },
+    });
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
+    const { ended } = await connection;
+    expect(await ended).toBe('stdio: mode "gone" is no longer in the config; this connection served only that mode and was closed');
+  });
+});
