@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { admitTools, escapedName, hasUnseenCharacters, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
+import { sliceWhole } from '../util/bounds.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
 import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -39,7 +40,7 @@ function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) =
     const visible: typeof items = [];
     for (const item of items) {
       if (!hasUnseenCharacters(item.name as string)) visible.push(item);
-      else skip((item.name as string).slice(0, 80), 'its name has control, invisible or bidirectional-override characters (shown escaped)');
+      else skip(sliceWhole(item.name as string, 80), 'its name has control, invisible or bidirectional-override characters (shown escaped)');
     }
     return visible as T[];
   };
@@ -47,7 +48,7 @@ function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) =
 
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
 export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
-  const tools = await listPages(client, 'tools/list', 'tools', timeout, (list) => usableTools(list, (name, reason) => warn(`tool "${name.slice(0, 80)}" skipped: ${reason}`)));
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, (list) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`)));
   return admitTools(tools, warn);
 }
 

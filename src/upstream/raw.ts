@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
 import { errorEnvelope, ErrorCode, isNotification, isRequest, isResponse, tooDeep } from '../protocol/jsonrpc.js';
-import { jsonOver, MAX_MESSAGE_DEPTH } from '../util/bounds.js';
+import { jsonOver, MAX_MESSAGE_DEPTH, sliceWhole } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
 import { RateLimit } from '../util/rate-limit.js';
@@ -75,7 +75,7 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     // ids) are not, and the lists' too-deep entries are left out one by one (catalog/admit.ts).
     if (!sdkAnswer(incoming) && tooDeep(incoming) !== undefined) return refuseDeep(server, incoming, calls, handlers, transport);
     if (isNotification(incoming) && jsonOver(incoming.params, MAX_NOTIFICATION_BYTES))
-      return handlers.warn(`upstream "${server}" sent a ${incoming.method.slice(0, 80)} over ${megabytes(MAX_NOTIFICATION_BYTES)}: dropped`);
+      return handlers.warn(`upstream "${server}" sent a ${sliceWhole(incoming.method, 80)} over ${megabytes(MAX_NOTIFICATION_BYTES)}: dropped`);
     // The one way in from an upstream: values the rc passed to it (${VAR}) are written back here.
     const message = redactValue(incoming, server);
     const mixed = message as { id?: unknown; method?: unknown };
