@@ -10,6 +10,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { isNeedsSignIn } from './auth/needs-sign-in.js';
+import { pacedGets, pacedReconnection } from './reconnect.js';
 
 /** The two HTTP transports of MCP: Streamable HTTP, and the deprecated HTTP+SSE (`GET /sse`). */
 export type HttpTransportKind = 'streamable-http' | 'sse';
@@ -37,11 +38,12 @@ export function httpTransport(url: URL, kind: HttpTransportKind | undefined, opt
 }
 
 function streamable(url: URL, options: HttpTransportOptions): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider });
+  // A server's SSE `retry:` is obeyed within bounds (reconnect.ts): no reopening storm.
+  return new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider, reconnectionScheduler: pacedReconnection });
 }
 
 function sseTransport(url: URL, options: HttpTransportOptions): SSEClientTransport {
-  return new SSEClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider });
+  return new SSEClientTransport(url, { requestInit: { headers: options.headers }, fetch: pacedGets(options.fetch), authProvider: options.authProvider });
 }
 
 /**
