@@ -56,6 +56,9 @@ class FallbackTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
   private inner: Transport;
+  /** The HTTP+SSE transport being tried (its stream opened, no `endpoint` event yet), and how to give up on it. */
+  private trying: { transport: Transport; abandon: () => void } | undefined;
+  private closed = false;
   private decided = false;
   private protocolVersion: string | undefined;
 
@@ -93,8 +96,10 @@ class FallbackTransport implements Transport {
       if (!('method' in message) || !refusedAsSseServer(error)) throw error;
       const sse: Transport = this.wire(sseTransport(this.url, this.options));
       try {
-        await sse.start();
+        // Closing this one (the start timed out) ends the wait: the SSE stream is closed with it.
+        await Promise.race([sse.start(), new Promise<never>((_, reject) => (this.trying = { transport: sse, abandon: () => reject(error) }))]);
       } catch (refused) {
+        if (this.closed) throw error;
         // An HTTP+SSE server that wants a sign-in: it is one (a sign-in finishes on it).
         if (!wantsSignIn(refused)) {
           // Not an HTTP+SSE server either: the Streamable HTTP answer says more.
@@ -103,6 +108,12 @@ class FallbackTransport implements Transport {
         }
         await this.switchTo(sse);
         throw refused;
+      } finally {
+        this.trying = undefined;
+      }
+      if (this.closed) {
+        await sse.close().catch(() => {});
+        throw error;
       }
       await this.switchTo(sse);
       await sse.send(message, options);
@@ -124,8 +135,16 @@ class FallbackTransport implements Transport {
     this.inner.setProtocolVersion?.(version);
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  /**
+   * Closes the transport in use, and an HTTP+SSE one still being tried: a server whose SSE stream
+   * never sends its `endpoint` event held that stream open after the start gave up, one more at
+   * each restart, for as long as the gateway ran.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const trying = this.trying;
+    trying?.abandon();
+    await Promise.all([this.inner.close(), trying?.transport.close().catch(() => {})]);
   }
 
   private settle(kind: HttpTransportKind): void {
