@@ -38,8 +38,18 @@ export function httpTransport(url: URL, kind: HttpTransportKind | undefined, opt
 }
 
 function streamable(url: URL, options: HttpTransportOptions): StreamableHTTPClientTransport {
+  // A 404 to a request of the session means the server ended it (restarted, expired it): the
+  // transport closes, so the upstream starts afresh with the next call (a new initialize, as the
+  // spec says a client must). The SDK does not: every call failed with the 404 until the gateway
+  // restarted.
+  const fetch: FetchLike = async (input, init) => {
+    const response = await options.fetch(input, init);
+    if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) queueMicrotask(() => void transport.close().catch(() => {}));
+    return response;
+  };
   // A server's SSE `retry:` is obeyed within bounds (reconnect.ts): no reopening storm.
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider, reconnectionScheduler: pacedReconnection });
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch, authProvider: options.authProvider, reconnectionScheduler: pacedReconnection });
+  return transport;
 }
 
 function sseTransport(url: URL, options: HttpTransportOptions): SSEClientTransport {

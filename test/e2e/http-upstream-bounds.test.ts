@@ -107,6 +107,33 @@ describe('a remote upstream that never answers', () => {
   }, TIMEOUT);
 });
 
+describe('a remote upstream that ends its session', () => {
+  let upstream: { child: ChildProcess; url: string };
+  let client: Client;
+
+  beforeAll(async () => {
+    upstream = await httpFixture(FIXTURES.hostileHttp, ['--sessions']);
+    const project = rcProject({ servers: { evil: { url: upstream.url, oauth: false } }, defaultMode: 'all', strategy: 'notify' });
+    client = new Client({ name: 'bounds-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: project.dir, env: { LAZYTOOLS_CACHE_DIR: '' } })));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    upstream?.child.kill();
+  });
+
+  // On the old main every call after the server forgot the session failed with its 404 until the gateway restarted.
+  it('a 404 to a request of the session starts a new session with the next call', async () => {
+    const call = (name: string) => client.callTool({ name, arguments: {} }, undefined, { timeout: TIMEOUT });
+    expect(text(await call('ok'))).toBe('fine');
+    expect(text(await call('forget_sessions'))).toBe('forgotten');
+    expect((await call('ok')).isError).toBe(true);
+    expect(text(await call('ok'))).toBe('fine');
+    expect(text(await call('ok'))).toBe('fine');
+  }, TIMEOUT);
+});
+
 describe('a remote upstream that refuses with a hostile body', () => {
   let upstream: { child: ChildProcess; url: string };
 
