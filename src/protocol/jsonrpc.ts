@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { MAX_MESSAGE_DEPTH, nestedDeeperThan } from '../util/bounds.js';
+import { MAX_MESSAGE_DEPTH, nestedDeeperThan, valueTooBig } from '../util/bounds.js';
 
 /**
  * JSON-RPC as lazytools reads and writes it outside an SDK server: loose shapes for the hot path
@@ -119,4 +119,19 @@ export function errorEnvelope(id: string | number | null, code: number, message:
  */
 export function tooDeep(message: unknown): string | undefined {
   return nestedDeeperThan(message, MAX_MESSAGE_DEPTH) ? `Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep` : undefined;
+}
+
+/**
+ * Most JSON values (objects, arrays, scalars) one HTTP request body may hold. Within the 4 MiB body
+ * bound, 1.3 million empty objects held about 36 MB of the gateway for as long as their call ran
+ * and blocked its event loop 1-3 s (parsed, walked, serialized again, read for its id): 160 such
+ * calls at once took it past 3 GB, towards the heap limit where Node ends the process and every
+ * session with it. Arguments a model writes hold hundreds of values; a big text or base64 is one.
+ */
+export const MAX_REQUEST_VALUES = 200_000;
+
+/** tooDeep for an HTTP request body, which also may hold at most MAX_REQUEST_VALUES values (one walk, stopping there). */
+export function tooLargeRequest(message: unknown): string | undefined {
+  const problem = valueTooBig(message, MAX_MESSAGE_DEPTH, MAX_REQUEST_VALUES);
+  return problem === undefined ? undefined : `Invalid Request: ${problem}`;
 }

@@ -8,7 +8,7 @@ import { addCloseListener } from '../util/close.js';
 import { servedRefusal, someModes, unknownServedMode } from '../focus/policy.js';
 import { resolveScope, type Route } from '../focus/scope.js';
 import { ConfigError, echoName } from '../util/errors.js';
-import { errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, tooLargeRequest } from '../protocol/jsonrpc.js';
 import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.js';
 import type { Hub } from '../callers/hub.js';
 import { openSession, type FrontSession } from '../callers/session.js';
@@ -326,7 +326,7 @@ async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; 
   }
   try {
     const value: unknown = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
-    const deep = tooDeep(value);
+    const deep = tooLargeRequest(value);
     return deep === undefined ? { ok: true, value, bytes: size } : { ok: false, status: 400, code: ErrorCode.InvalidRequest, message: deep };
   } catch {
     return { ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: invalid JSON' };

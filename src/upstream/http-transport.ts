@@ -10,6 +10,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { isNeedsSignIn } from './auth/needs-sign-in.js';
+import { pacedGets, pacedReconnection } from './reconnect.js';
 
 /** The two HTTP transports of MCP: Streamable HTTP, and the deprecated HTTP+SSE (`GET /sse`). */
 export type HttpTransportKind = 'streamable-http' | 'sse';
@@ -37,11 +38,22 @@ export function httpTransport(url: URL, kind: HttpTransportKind | undefined, opt
 }
 
 function streamable(url: URL, options: HttpTransportOptions): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider });
+  // A 404 to a request of the session means the server ended it (restarted, expired it): the
+  // transport closes, so the upstream starts afresh with the next call (a new initialize, as the
+  // spec says a client must). The SDK does not: every call failed with the 404 until the gateway
+  // restarted.
+  const fetch: FetchLike = async (input, init) => {
+    const response = await options.fetch(input, init);
+    if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) queueMicrotask(() => void transport.close().catch(() => {}));
+    return response;
+  };
+  // A server's SSE `retry:` is obeyed within bounds (reconnect.ts): no reopening storm.
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch, authProvider: options.authProvider, reconnectionScheduler: pacedReconnection });
+  return transport;
 }
 
 function sseTransport(url: URL, options: HttpTransportOptions): SSEClientTransport {
-  return new SSEClientTransport(url, { requestInit: { headers: options.headers }, fetch: options.fetch, authProvider: options.authProvider });
+  return new SSEClientTransport(url, { requestInit: { headers: options.headers }, fetch: pacedGets(options.fetch), authProvider: options.authProvider });
 }
 
 /**
@@ -54,6 +66,9 @@ class FallbackTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
   private inner: Transport;
+  /** The HTTP+SSE transport being tried (its stream opened, no `endpoint` event yet), and how to give up on it. */
+  private trying: { transport: Transport; abandon: () => void } | undefined;
+  private closed = false;
   private decided = false;
   private protocolVersion: string | undefined;
 
@@ -91,8 +106,10 @@ class FallbackTransport implements Transport {
       if (!('method' in message) || !refusedAsSseServer(error)) throw error;
       const sse: Transport = this.wire(sseTransport(this.url, this.options));
       try {
-        await sse.start();
+        // Closing this one (the start timed out) ends the wait: the SSE stream is closed with it.
+        await Promise.race([sse.start(), new Promise<never>((_, reject) => (this.trying = { transport: sse, abandon: () => reject(error) }))]);
       } catch (refused) {
+        if (this.closed) throw error;
         // An HTTP+SSE server that wants a sign-in: it is one (a sign-in finishes on it).
         if (!wantsSignIn(refused)) {
           // Not an HTTP+SSE server either: the Streamable HTTP answer says more.
@@ -101,6 +118,12 @@ class FallbackTransport implements Transport {
         }
         await this.switchTo(sse);
         throw refused;
+      } finally {
+        this.trying = undefined;
+      }
+      if (this.closed) {
+        await sse.close().catch(() => {});
+        throw error;
       }
       await this.switchTo(sse);
       await sse.send(message, options);
@@ -122,8 +145,16 @@ class FallbackTransport implements Transport {
     this.inner.setProtocolVersion?.(version);
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  /**
+   * Closes the transport in use, and an HTTP+SSE one still being tried: a server whose SSE stream
+   * never sends its `endpoint` event held that stream open after the start gave up, one more at
+   * each restart, for as long as the gateway ran.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const trying = this.trying;
+    trying?.abandon();
+    await Promise.all([this.inner.close(), trying?.transport.close().catch(() => {})]);
   }
 
   private settle(kind: HttpTransportKind): void {

@@ -170,13 +170,27 @@ export function relayRaw(
     calls.add(id, request.method, request.params, request.timeoutMs, entry);
     if (problem !== undefined) unreachable(problem);
   } else {
-    calls.add(id, request.method, request.params, request.timeoutMs, entry);
+    // A call that fails (timed out, cancelled, the upstream gone) ends its POST too, after the
+    // cancel the upstream is told of: the SDK leaves a 2025 request open, so a server that never
+    // answered kept one request (its socket, its stream) per timed-out call for as long as the
+    // gateway ran. An answer, an error answer included, has ended it already.
+    const post = new AbortController();
+    const done = entry.done;
+    calls.add(id, request.method, request.params, request.timeoutMs, {
+      raw: entry.raw,
+      onProgress: entry.onProgress,
+      origin: entry.origin,
+      done: (error, result) => {
+        done(error, result);
+        if (error) queueMicrotask(() => post.abort());
+      },
+    });
     // Streamable HTTP: the POST's answer stream ended (closed, dropped, resumption given up) and
     // no valid answer came on it. Nothing else will come: the call fails now, not at its timeout.
     const ended = () => {
       if (calls.has(id)) calls.settle(id, new UpstreamError(server, `upstream "${server}" ended its answer stream without a valid answer`));
     };
-    transport.send(message, { onRequestStreamEnd: ended }).catch((error: unknown) => {
+    transport.send(message, { onRequestStreamEnd: ended, requestSignal: post.signal }).catch((error: unknown) => {
       // A body the transport could not read as JSON-RPC (its JSON or its schema check threw) was reached.
       const name = (error as Error | undefined)?.name;
       if (name === 'SyntaxError' || name === 'ZodError') calls.settle(id, new UpstreamError(server, `upstream "${server}" answered with a message that is not JSON-RPC`));

@@ -78,6 +78,62 @@ describe('remote upstream answers', () => {
   }, TIMEOUT);
 });
 
+describe('a remote upstream that never answers', () => {
+  let upstream: { child: ChildProcess; url: string };
+  let client: Client;
+
+  beforeAll(async () => {
+    upstream = await httpFixture(FIXTURES.hostileHttp);
+    const project = rcProject({ servers: { evil: { url: upstream.url, oauth: false, timeout: 500 } }, defaultMode: 'all', strategy: 'notify' });
+    client = new Client({ name: 'bounds-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: project.dir, env: { LAZYTOOLS_CACHE_DIR: '' } })));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    upstream?.child.kill();
+  });
+
+  // On the old main each timed-out call left its POST open (its socket, and the stream of one that
+  // sent keep-alive comments) for as long as the gateway ran: 'unanswered_closed' never answered.
+  it('a call that times out ends its request to the server (no headers, or a stream of keep-alives)', async () => {
+    for (const name of ['silent', 'silent_stream', 'silent', 'silent_stream']) {
+      const result = await client.callTool({ name, arguments: {} }, undefined, { timeout: TIMEOUT });
+      expect(text(result), name).toContain('timed out after 500 ms');
+    }
+    // The server answers once none of those requests is still open (within the rc's 500 ms: the call would time out).
+    const closed = await client.callTool({ name: 'unanswered_closed', arguments: {} }, undefined, { timeout: TIMEOUT });
+    expect(text(closed)).toBe('none open');
+  }, TIMEOUT);
+});
+
+describe('a remote upstream that ends its session', () => {
+  let upstream: { child: ChildProcess; url: string };
+  let client: Client;
+
+  beforeAll(async () => {
+    upstream = await httpFixture(FIXTURES.hostileHttp, ['--sessions']);
+    const project = rcProject({ servers: { evil: { url: upstream.url, oauth: false } }, defaultMode: 'all', strategy: 'notify' });
+    client = new Client({ name: 'bounds-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: project.dir, env: { LAZYTOOLS_CACHE_DIR: '' } })));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    upstream?.child.kill();
+  });
+
+  // On the old main every call after the server forgot the session failed with its 404 until the gateway restarted.
+  it('a 404 to a request of the session starts a new session with the next call', async () => {
+    const call = (name: string) => client.callTool({ name, arguments: {} }, undefined, { timeout: TIMEOUT });
+    expect(text(await call('ok'))).toBe('fine');
+    expect(text(await call('forget_sessions'))).toBe('forgotten');
+    expect((await call('ok')).isError).toBe(true);
+    expect(text(await call('ok'))).toBe('fine');
+    expect(text(await call('ok'))).toBe('fine');
+  }, TIMEOUT);
+});
+
 describe('a remote upstream that refuses with a hostile body', () => {
   let upstream: { child: ChildProcess; url: string };
 

@@ -85,4 +85,18 @@ describe('messages nested too deep (HTTP front)', () => {
     expect(served.child.exitCode).toBeNull();
     expect(served.stderr()).not.toContain('RangeError');
   });
+
+  // Within the 4 MiB body bound, 1.3 million empty objects held ~36 MB of the gateway per call in
+  // flight and blocked it 1-3 s; 160 at once took it past 3 GB (the old main took this body).
+  it('refuses a body of more than 200,000 values; one long string is one value', async () => {
+    const { dir } = rcProject(rc);
+    const served = await serveHttpCli([], { cwd: dir });
+    const initialize = (capabilities: string) =>
+      rawPost(served.url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":${capabilities},"clientInfo":{"name":"raw","version":"1"}}}`);
+    const many = await initialize(`{"x":[${'{},'.repeat(1_000_000)}{}]}`);
+    expect(many.status).toBe(400);
+    expect(many.body).toContain('Invalid Request: more than 200000 values');
+    expect((await initialize(`{"x":"${'y'.repeat(3_000_000)}"}`)).status).toBe(200);
+    expect((await initialize(`{"x":[${'0,'.repeat(150_000)}0]}`)).status).toBe(200);
+  });
 });
