@@ -1,3 +1,4 @@
+import { megabytes } from '../util/bounds.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { answerId, errorEnvelope, ErrorCode, isEnvelope } from './jsonrpc.js';
 
@@ -117,7 +118,7 @@ export function overClientLine(line: string): boolean {
 export function tooLargeForClient(message: unknown, bytes: number): JSONRPCMessage | undefined {
   const id = answerId(message);
   if (id === null || typeof message !== 'object' || message === null || 'method' in message) return undefined;
-  const text = `The answer is ${(bytes / 1024 / 1024).toFixed(1)} MiB, more than a stdio client reads in one message (${MAX_CLIENT_LINE_BYTES / 1024 / 1024} MiB here; SDK clients close the connection past 10 MiB): lazytools did not send it, so the connection and every server's tools stay. Ask for less: a page, a range, a smaller file or image.`;
+  const text = `The answer is ${megabytes(bytes)}, more than a stdio client reads in one message (${MAX_CLIENT_LINE_BYTES / 1024 / 1024} MiB here; SDK clients close the connection past 10 MiB): lazytools did not send it, so the connection and every server's tools stay. Ask for less: a page, a range, a smaller file or image.`;
   const result = (message as { result?: { content?: unknown } }).result;
   if (Array.isArray(result?.content)) return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } } as JSONRPCMessage;
   return errorEnvelope(id, ErrorCode.InternalError, text);

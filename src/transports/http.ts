@@ -8,7 +8,8 @@ import { addCloseListener } from '../util/close.js';
 import { servedRefusal, someModes, unknownServedMode } from '../focus/policy.js';
 import { resolveScope, type Route } from '../focus/scope.js';
 import { ConfigError, echoName } from '../util/errors.js';
-import { errorEnvelope, ErrorCode, tooLargeRequest } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode } from '../protocol/jsonrpc.js';
+import { BODIES_IN_FLIGHT_BYTES, BodyBudget, readBody } from './http-body.js';
 import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.js';
 import type { Hub } from '../callers/hub.js';
 import { openSession, type FrontSession } from '../callers/session.js';
@@ -34,6 +35,8 @@ export interface HttpOptions {
   idleTimeoutMs?: number | undefined;
   /** Largest request body accepted (default 4 MiB). */
   maxBodyBytes?: number | undefined;
+  /** Bytes of large request bodies (over 64 KiB) held at once, until their answers end; past it one answers 503 (default 64 MiB, at least twice maxBodyBytes). */
+  maxBodiesInFlightBytes?: number | undefined;
   /**
    * Serve only these modes, each fixed (`serve --http --mode M`): `/mcp` serves the first,
    * `/mcp/<mode>` each of them, other paths answer 404, and no session can switch modes.
@@ -94,6 +97,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
   refuseOpenAddress(host, Boolean(options.token) || gateway.config.tokens.length > 0, options.force);
   const sessions = new Map<string, HttpSession>();
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const bodies = new BodyBudget(options.maxBodiesInFlightBytes ?? Math.max(BODIES_IN_FLIGHT_BYTES, 2 * maxBody));
   const idle = options.idleTimeoutMs ?? 30 * 60_000;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const fixedModes = options.modes && options.modes.length > 0 ? options.modes : undefined;
@@ -168,8 +172,8 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     let body: unknown;
     let bodyBytes = 0;
     if (req.method === 'POST') {
-      const parsed = await readBody(req, maxBody);
-      if (!parsed.ok) return refuse(res, parsed.status, parsed.message, parsed.code);
+      const parsed = await readBody(req, res, maxBody, bodies);
+      if (!parsed.ok) return reply(res, parsed.status, errorEnvelope(null, parsed.code, parsed.message), parsed.retry ? { 'retry-after': '1' } : {});
       body = parsed.value;
       bodyBytes = parsed.bytes;
       // Requests that read the catalog wait for the initial start (bounded by the start
@@ -314,23 +318,6 @@ function busy(entry: HttpSession, res: ServerResponse): void {
 function isInitialize(body: unknown): boolean {
   if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
   return isInitializeRequest(body);
-}
-
-async function readBody(req: IncomingMessage, max: number): Promise<{ ok: true; value: unknown; bytes: number } | { ok: false; status: number; code: number; message: string }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) return { ok: false, status: 413, code: ErrorCode.InvalidRequest, message: `Request body larger than ${max} bytes` };
-    chunks.push(chunk);
-  }
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
-    const deep = tooLargeRequest(value);
-    return deep === undefined ? { ok: true, value, bytes: size } : { ok: false, status: 400, code: ErrorCode.InvalidRequest, message: deep };
-  } catch {
-    return { ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: invalid JSON' };
-  }
 }
 
 /** A JSON-RPC error answer (id null: the request was not read, or not served) with its HTTP status. */

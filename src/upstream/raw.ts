@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
 import { errorEnvelope, ErrorCode, isNotification, isRequest, isResponse, tooDeep } from '../protocol/jsonrpc.js';
-import { jsonOver, MAX_MESSAGE_DEPTH, sliceWhole } from '../util/bounds.js';
+import { jsonOver, MAX_MESSAGE_DEPTH, megabytes, sliceWhole } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
 import { RateLimit } from '../util/rate-limit.js';
@@ -256,8 +256,4 @@ function rawLine(server: string, line: string, calls: CallTable, handlers: RawHa
   calls.take(id, (message.result as { isError?: unknown }).isError === true);
   handlers.answered();
   return true;
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

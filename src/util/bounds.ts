@@ -107,6 +107,11 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return valueTooBig(value, max, Number.POSITIVE_INFINITY) !== undefined;
 }
 
+/** A size in bytes as messages say it: "4.0 MiB". */
+export function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
 /** `text` in at most `max` characters: cut with an ellipsis when longer (a line a model or a person reads, not a value); a whole code point is kept or dropped. */
 export function clipText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, wholeEnd(text, max - 1))}…`;

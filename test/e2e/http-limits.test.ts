@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { curate } from '../../src/app/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/transports/http.js';
 import type { Served } from '../../src/app/serve.js';
@@ -154,6 +155,33 @@ describe('HTTP sessions and limits', () => {
     const third = await post(http.url);
     expect(third.status).toBe(503);
     expect(third.body).toContain('--max-sessions');
+  });
+
+  it('large bodies held at once are bounded: past the budget one answers 503, small requests still pass, and it fits again once the held ones end', async () => {
+    const release = deferred();
+    const holding = deferred();
+    let started = 0;
+    const app = new McpServer({ name: 'notes', version: '1.0.0' });
+    app.registerTool('save_note', { description: 'Save a long note.', inputSchema: { text: z.string() } }, async () => {
+      if (++started === 2) holding.resolve();
+      await release.promise;
+      return { content: [{ type: 'text', text: 'saved' }] };
+    });
+    app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
+    const curated = await curate(app, { name: 'notes', config: { groups: { notes: { tools: ['*note*'] } }, modes: { notes: { groups: ['notes'] } }, defaultMode: 'notes' } });
+    const http = await serveHttp(curated.gateway, { port: 0, maxBodiesInFlightBytes: 256 * 1024 });
+    cleanups.push(() => curated.close(), () => http.close());
+    const client = new Client({ name: 'big-bodies', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    cleanups.push(() => client.close());
+    const big = { name: 'save_note', arguments: { text: 'x'.repeat(100_000) } };
+    const held = [client.callTool(big), client.callTool(big)];
+    await holding.promise;
+    await expect(client.callTool(big)).rejects.toThrow(/503|Busy: the gateway holds 0 MiB of large request bodies/);
+    expect(await client.callTool({ name: 'read_note', arguments: {} })).toMatchObject({ content: [{ text: 'a note' }] });
+    release.resolve();
+    for (const answer of await Promise.all(held)) expect(answer).toMatchObject({ content: [{ text: 'saved' }] });
+    expect(await client.callTool(big)).toMatchObject({ content: [{ text: 'saved' }] });
   });
 
   it('a request body that never ends is cut off by the request timeout', async () => {
