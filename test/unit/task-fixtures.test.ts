@@ -44,6 +44,7 @@ const SETS = [
   { file: 'tasks/people-civic-stack-tasks.json', catalogs: ['people-civic-stack.json'], splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-tasks.json', catalogs: ['cloud-data-stack.json'], splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-tasks.json', catalogs: ['content-workplace-stack.json'], splits: ['dev'] },
+  { file: 'tasks/life-stack-tasks.json', catalogs: ['life-stack.json'], splits: ['dev', 'test'] },
 ];
 
 interface Phrase {
@@ -61,6 +62,7 @@ const PHRASE_SETS = [
   { file: 'tasks/people-civic-stack-intents.json', splits: ['blind'] },
   { file: 'tasks/cloud-data-stack-intents.json', splits: ['dev'] },
   { file: 'tasks/content-workplace-stack-intents.json', splits: ['dev'] },
+  { file: 'tasks/life-stack-intents.json', splits: ['dev', 'test'] },
 ];
 
 describe('developer task fixtures', () => {
