@@ -7,6 +7,7 @@ import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
+import { MAX_RECONNECT_MS, MIN_RECONNECT_MS } from './reconnect.js';
 
 const looseResult = z.looseObject({});
 /** Input rounds one request may take before lazytools gives up on it (the SDK's default too). */
@@ -49,6 +50,9 @@ export class ModernChannel {
   private logLevel: string | undefined;
   private readonly watched = new Set<string>();
   private listening: Promise<McpSubscription | undefined> | undefined;
+  /** The wait before the next re-open of a listen stream the server dropped (doubles up to MAX_RECONNECT_MS). */
+  private relistWait = MIN_RECONNECT_MS;
+  private relistTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly server: string,
@@ -142,13 +146,43 @@ export class ModernChannel {
       };
       if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged && this.watched.size === 0) return undefined;
       try {
-        return await this.client.listen(filter);
+        const subscription = await this.client.listen(filter);
+        this.reopenWhenDropped(subscription, filter);
+        return subscription;
       } catch (error) {
         this.hooks.warn(`could not listen for changes: ${outsideText((error as Error).message)}`);
         return undefined;
       }
     })();
     await this.listening;
+  }
+
+  /**
+   * A listen stream the server or the network dropped (`closed` is 'remote': a restart, a proxy
+   * that cuts long streams) is opened again, after MIN_RECONNECT_MS doubling up to
+   * MAX_RECONNECT_MS (back to the least once a stream lived that long), and what it may have
+   * missed is read again (a list change sent while no stream was open is lost). Without this the
+   * gateway heard no list change from that server until it restarted. Not after the connection
+   * closed, nor for a stream replaced by a re-open (closed here, 'local').
+   */
+  private reopenWhenDropped(subscription: McpSubscription, filter: { toolsListChanged: boolean; promptsListChanged: boolean; resourcesListChanged: boolean }): void {
+    const opened = Date.now();
+    void subscription.closed.then((how) => {
+      if (how !== 'remote' || this.client.transport === undefined) return;
+      const wait = Date.now() - opened >= MAX_RECONNECT_MS ? MIN_RECONNECT_MS : this.relistWait;
+      this.relistWait = Math.min(MAX_RECONNECT_MS, 2 * wait);
+      clearTimeout(this.relistTimer);
+      this.relistTimer = setTimeout(() => {
+        if (this.client.transport === undefined) return;
+        this.hooks.warn(`its listen stream ended; opened again after ${wait} ms`);
+        void this.listen().then(() => {
+          if (filter.toolsListChanged) this.hooks.toolsChanged();
+          for (const kind of ['prompts', 'resources'] as const)
+            if (filter[`${kind}ListChanged`]) void this.hooks.notified({ method: `notifications/${kind}/list_changed` }).catch(() => {});
+        });
+      }, wait);
+      this.relistTimer.unref?.();
+    });
   }
 
   private withEnvelope(params: Record<string, unknown>): Record<string, unknown> {

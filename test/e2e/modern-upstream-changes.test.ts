@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { EventCounter, FIXTURES, rcProject, suiteGateway } from '../harness/index.js';
+import { deferred, EventCounter, FIXTURES, kitchenSinkHttp, rcProject, serveHttpGateway, suiteGateway } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
 
@@ -24,5 +24,27 @@ describe('2026-07-28 subscriptions/listen hears an upstream list change', () => 
     expect(tools.count).toBe(0);
     await subscription.close();
     await client.close();
+  });
+});
+
+describe('a 2026-07-28 upstream whose listen stream drops', () => {
+  it('is listened to again: its list changes keep reaching the gateway', async () => {
+    // Cut 300 ms after it opens, as a restart or a proxy that ends long streams would; before,
+    // the gateway heard no list change from that server again until it restarted.
+    const fixture = await kitchenSinkHttp(['--modern-only', '--drop-first-listen']);
+    const lines: string[] = [];
+    const second = deferred();
+    fixture.child.stdout?.on('data', (chunk: Buffer) => {
+      lines.push(...chunk.toString().split('\n').filter((line) => line.startsWith('listen ')));
+      if (lines.includes('listen 2')) second.resolve();
+    });
+    const served = await serveHttpGateway(rcProject({ servers: { kitchen: { url: fixture.url } }, defaultMode: 'all' }).file);
+    try {
+      await second.promise;
+      expect(lines.slice(0, 2)).toEqual(['listen 1', 'listen 2']);
+    } finally {
+      await served.close();
+      fixture.child.kill();
+    }
   });
 });
