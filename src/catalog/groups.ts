@@ -109,13 +109,19 @@ export function toolGlob(glob: string): Glob {
 
 /**
  * True when each cached placement (a lock's, see placement-cache.ts) is one its group gives
- * `candidate` now, with the same reason and score: cached placements are confirmed, never
- * trusted, so a forged lock cannot move a tool into a group. One group test per placement, not
- * one per group.
+ * `candidate` now, with the same reason and score, and the placements name their groups once
+ * each in config order, as matching writes them: cached placements are confirmed, never
+ * trusted, so a forged lock cannot move a tool into a group, nor list it twice in one (a group
+ * named twice put the tool twice in that group's tools). One group test per placement, not one
+ * per group.
  */
 export function confirmsPlacements(placements: ReadonlyArray<{ group: string; reason: string; score?: number }>, groups: readonly CompiledGroup[], candidate: GroupCandidate): boolean {
+  let previous = -1;
   return placements.every((placement) => {
-    const match = groups.find((group) => group.name === placement.group)?.explain(candidate);
+    const index = groups.findIndex((group) => group.name === placement.group);
+    if (index <= previous) return false;
+    previous = index;
+    const match = groups[index]?.explain(candidate);
     return match !== undefined && match.reason === placement.reason && match.score === placement.score;
   });
 }

@@ -67,6 +67,23 @@ describe('placement cached in the lock', () => {
     expect(placementOf(again)).toEqual(placementOf(buildCatalog(uncached(forged), config)));
   });
 
+  it('is verified, not trusted: a group placement repeated or out of config order is matched afresh', () => {
+    const config = resolveConfig({});
+    const lock = makeLock(readFixture('reference-servers.json'), config);
+    const entry = readGraphEntry(lock);
+    const groups = entry.groups ?? [];
+    expect(groups.length).toBeGreaterThan(1);
+    const fresh = placementOf(buildCatalog(uncached(lock), config));
+    for (const forged of [[...groups, ...groups], [...groups].reverse()]) {
+      entry.groups = forged;
+      const built = buildCatalog(roundTrip(lock), config);
+      const tool = toolPlacement(built, 'memory:read_graph');
+      // Each of its groups lists the tool once, and its groups are those matching gives.
+      for (const group of built.catalog.groups.values()) expect(group.tools.filter((t) => t === tool).length).toBeLessThanOrEqual(1);
+      expect(placementOf(built)).toEqual(fresh);
+    }
+  });
+
   it('is verified, not trusted: a forged "read" write status for a writer is dropped with a warning', () => {
     const config = resolveConfig({});
     const lock = makeLock(readFixture('reference-servers.json'), config);
