@@ -200,6 +200,23 @@ describe('pins and alwaysVisible that match no tool', () => {
     expect(warnings.filter((w) => w.includes('matches no tool'))).toHaveLength(2);
   });
 
+  it('stay bounded, as do unknown "tools" keys: the first 20 with hints, the rest counted, names cut', () => {
+    const many = Array.from({ length: 1_000 }, (_, i) => tool(`get_thing_${i}`, 'Get a thing.'));
+    const tools = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`gitlab:fetch_other_${i}`, { summary: 'x' }]));
+    const long = `gitlab:${'a'.repeat(100_000)}`;
+    const config = resolveConfig({ servers, tools: { ...tools, [long]: { summary: 'y' } }, alwaysVisible: [long, ...Array.from({ length: 50 }, (_, i) => `gitlab:nothing_${i}`)] });
+    const started = performance.now();
+    const { warnings } = buildCatalog([{ server: 'gitlab', tools: many }], config);
+    // Before: 2,001 lines (one of 100 KB) and seconds of "did you mean" over every tool id.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    const keys = warnings.filter((w) => w.startsWith('tools.'));
+    expect(keys).toHaveLength(20);
+    expect(warnings).toContain('… and 1981 more "tools" keys that name no tool in the catalog');
+    expect(warnings.filter((w) => w.includes('matches no tool'))).toHaveLength(20);
+    expect(warnings).toContain('… and 31 more alwaysVisible or pin globs that show or pin nothing');
+    expect(Math.max(...warnings.map((w) => w.length))).toBeLessThan(2_000);
+  });
+
   it('a read-only mode\'s pin that matches only writers is warned about: the mode never shows them', () => {
     const withWriter = [{ server: 'gitlab', tools: [...(sources[0]?.tools ?? []), tool('create_issue', 'Create an issue.')] }];
     const config = resolveConfig({ servers, modes: { review: { groups: [], readOnly: true, pin: ['gitlab:create_issue', 'gitlab:*'] }, work: { groups: [], pin: ['gitlab:create_issue'] } } });
