@@ -3,6 +3,8 @@
  * descriptions cut to one line.
  */
 
+import { sliceWhole } from '../util/bounds.js';
+
 /** Lowercase words of a name or phrase: snake, kebab, camel and dotted case all split. */
 export function words(text: string): string[] {
   return text
@@ -23,11 +25,13 @@ const MAX_SUMMARY = 80;
 
 /**
  * One line of at most 80 characters: the first sentence of the description (markdown emphasis
- * dropped), cut at a word with an ellipsis when longer; the title or name when there is none.
+ * dropped), cut at a word with an ellipsis when longer; the title or name when there is none
+ * (its controls blanked as a description's are: an upstream's title is not checked like a name).
+ * Cuts keep or drop a whole code point.
  */
 export function summarize(description: string | undefined, fallback: string): string {
   const text = summaryText(description ?? '');
-  if (text.length === 0) return fallback.slice(0, MAX_SUMMARY);
+  if (text.length === 0) return sliceWhole(fallback.replace(CONTROL_CHARACTERS, ' '), MAX_SUMMARY);
   const sentenceEnd = text.search(/[.!?](\s|$)/);
   const sentence = sentenceEnd >= 0 ? text.slice(0, sentenceEnd + 1) : text;
   if (sentence.length <= MAX_SUMMARY) return sentence;
@@ -66,7 +70,7 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028
 
 /** At most `max` characters of `text`, cut after a word (mid-word only when the last space is early), trailing punctuation dropped. */
 function cutAtWord(text: string, max: number, minWord = max / 2): string {
-  const room = text.slice(0, max);
+  const room = sliceWhole(text, max);
   const lastSpace = room.search(/\s\S*$/);
   return (lastSpace > minWord ? room.slice(0, lastSpace) : room).replace(/[\s,;:(-]+$/, '');
 }

@@ -43,6 +43,13 @@ describe('summaries', () => {
     expect(long.startsWith(summary.slice(0, -1))).toBe(true);
     expect(long[summary.length - 1]).toBe(' ');
   });
+  it('of a tool without a description take its title with no terminal escapes, and never half a code point', () => {
+    // `lazytools search` prints summaries as they are: an upstream's title cleared the screen and wrote the clipboard.
+    const built = buildCatalog([{ server: 's', tools: [tool('t', undefined, { title: '\u001b]52;c;aGk=\u0007Evil\u001b[2J title' })] }], resolveConfig({}));
+    expect(built.catalog.tools[0]?.summary).toBe(' ]52;c;aGk= Evil [2J title');
+    expect(summarize(undefined, `${'x'.repeat(79)}😀`)).toBe('x'.repeat(79));
+    expect(summarize(`${'x'.repeat(78)}😀 and more words after it`, 'x')).toBe(`${'x'.repeat(78)}…`);
+  });
   it('drops markdown emphasis and line breaks', () => {
     expect(summarize('**Strongly recommended**: tools\nfor context', 'x')).toBe('Strongly recommended: tools for context');
   });
