@@ -1,5 +1,6 @@
 import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
+import { shownName } from './secrets.js';
 
 /**
  * Variables every MCP client sets for a server it starts (the SDK's inherited list, POSIX and
@@ -19,7 +20,7 @@ export class UnsetVariableError extends ConfigError {}
  * Replaces `${VAR}` and `${VAR:-default}` in a string with values from `env`, so secrets stay out
  * of rc files. Every substituted value but those of PLAIN_VARIABLES is registered for redaction (see util/redact).
  *
- * @throws UnsetVariableError (a ConfigError) naming the variable and the key path when a variable without a default is unset.
+ * @throws UnsetVariableError (a ConfigError) naming the variable and the key path when a variable without a default is unset (each cut, see shownName).
  */
 export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: string, file?: string): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
@@ -30,13 +31,15 @@ export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: stri
       return found;
     }
     if (fallback !== undefined) return fallback;
-    throw new UnsetVariableError(`${keyPath}: environment variable ${name} is not set (referenced as \${${name}})`, file);
+    // The name is the rc's, of any length: shown cut (the reason reaches status, logs and a call's error).
+    const shown = shownName(name);
+    throw new UnsetVariableError(`${keyPath}: environment variable ${shown} is not set (referenced as \${${shown}})`, file);
   });
 }
 
 /** `interpolate` over every value of a string map. */
 export function interpolateMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv, keyPath: string, file?: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(map ?? {})) out[key] = interpolate(value, env, `${keyPath}.${key}`, file);
+  for (const [key, value] of Object.entries(map ?? {})) out[key] = interpolate(value, env, `${keyPath}.${shownName(key, 'key')}`, file);
   return out;
 }

@@ -1,7 +1,7 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { interpolate } from '../../src/config/env.js';
+import { interpolate, interpolateMap } from '../../src/config/env.js';
 import { loadConfig, MAX_RC_BYTES } from '../../src/config/load.js';
 import { MAX_TIMER_MS } from '../../src/util/bounds.js';
 import { ConfigError } from '../../src/util/errors.js';
@@ -38,6 +38,25 @@ describe('${VAR} reads only real environment variables', () => {
   it('${toString} is an unset variable, not Object.prototype.toString', () => {
     expect(() => interpolate('${toString}', {}, 'servers.x.env.A')).toThrow(/environment variable toString is not set/);
     expect(() => interpolate('${constructor}', {}, 'servers.x.env.A')).toThrow(ConfigError);
+  });
+
+  it('an unset variable\'s error names a long variable or env key cut, on one line', () => {
+    const long = `V${'A'.repeat(100_000)}`;
+    const message = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('expected an error');
+    };
+    const unset = message(() => interpolate(`\${${long}}`, {}, 'servers.x.env.A'));
+    expect(unset.length).toBeLessThan(400);
+    expect(unset).toMatch(/^servers\.x\.env\.A: environment variable VAAA+… is not set \(referenced as \$\{VAAA+…\}\)$/);
+    const keyed = message(() => interpolateMap({ [`K\n${'B'.repeat(100_000)}`]: '${LT_NOT_SET_READ14}' }, {}, 'servers.x.env'));
+    expect(keyed.length).toBeLessThan(400);
+    expect(keyed).not.toContain('\n');
+    expect(keyed).toContain('environment variable LT_NOT_SET_READ14 is not set');
   });
 });
 
