@@ -202,7 +202,6 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
   };
 }
 
-/** "." and the closest names, or all of them when none is close. */
 /**
  * The closest names to a mistyped one, else the known names: none that looks like a secret, each
  * cut (shownName), and at most KNOWN_LISTED of them, so the error stays a line or two however

@@ -220,7 +220,7 @@ export const toolOverrideSchema = z.strictObject({
   summary: z.string().max(80).optional().describe('One-line summary (<= 80 characters) shown in indexes and search.'),
   examples: z
     .array(z.record(z.string(), z.unknown()))
-    .refine((examples) => withinSize(examples, MAX_EXAMPLE_VALUES), `expected at most ${10_000} values in all (YAML anchors and aliases count each time they are used)`)
+    .refine((examples) => withinSize(examples, MAX_EXAMPLE_VALUES), `expected at most ${MAX_EXAMPLE_VALUES} values in all (YAML anchors and aliases count each time they are used)`)
     .optional()
     .describe('Example arguments shown by describe_tools.'),
   pin: z.boolean().optional().describe('true: every mode that includes this tool shows it, whatever its budget.'),
