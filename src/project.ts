@@ -35,7 +35,7 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
   const files = options.catalogs ?? [];
   let sources: ServerTools[];
   const read: string[] = [];
-  if (files.length > 0) sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f, read))));
+  if (files.length > 0) sources = mergeCatalogs(await Promise.all(files.map((f) => readCatalogFile(f, read))), files);
   else {
     const lock = await readLockIfPresent(file, options.cwd ?? process.cwd());
     if (!lock) throw new ConfigError(noCatalogMessage(file, Object.keys(config.servers).length));

@@ -64,13 +64,21 @@ function toolLabel(tool: unknown): string {
   return isObject(tool) && typeof tool.name === 'string' ? ` (${JSON.stringify(tool.name.slice(0, 80))})` : '';
 }
 
-/** Merges catalogs; a server named twice is a ConfigError (ambiguous ids). */
-export function mergeCatalogs(lists: ServerTools[][]): ServerTools[] {
-  const seen = new Map<string, ServerTools>();
-  for (const list of lists)
+/**
+ * Merges catalogs; a server named twice is a ConfigError (ambiguous ids) naming the file that
+ * repeats it and the one that named it first, when `files` (one per list, in order) are given.
+ */
+export function mergeCatalogs(lists: ServerTools[][], files: readonly string[] = []): ServerTools[] {
+  const seen = new Map<string, { entry: ServerTools; index: number }>();
+  lists.forEach((list, index) => {
     for (const entry of list) {
-      if (seen.has(entry.server)) throw new ConfigError(`server "${entry.server}" appears in more than one catalog`);
-      seen.set(entry.server, entry);
+      const first = seen.get(entry.server);
+      if (first !== undefined) {
+        const earlier = files[first.index];
+        throw new ConfigError(`servers.${entry.server}: server "${entry.server}" appears in more than one catalog${earlier === undefined ? '' : ` (first in ${earlier})`}: expected each server in one catalog`, files[index]);
+      }
+      seen.set(entry.server, { entry, index });
     }
-  return [...seen.values()];
+  });
+  return [...seen.values()].map(({ entry }) => entry);
 }

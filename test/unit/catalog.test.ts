@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, closestGroups, type ToolDefinition } from '../../src/catalog/catalog.js';
-import { parseCatalog } from '../../src/catalog/file.js';
+import { mergeCatalogs, parseCatalog } from '../../src/catalog/file.js';
 import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { countToolTokens } from '../../src/util/tokens.js';
@@ -236,5 +236,20 @@ describe('pins and alwaysVisible that match no tool', () => {
   it('are not judged for a server that listed nothing yet (not started, or missing from the lock)', () => {
     const config = resolveConfig({ servers, alwaysVisible: ['later:anything'], modes: { development: { pin: ['later:*'] } } });
     expect(buildCatalog(sources, config).warnings.filter((w) => w.includes('matches no tool'))).toEqual([]);
+  });
+});
+
+describe('catalogs merged from several files', () => {
+  it('a server in two of them is a config error naming both files and the key path', () => {
+    const one = [{ server: 'a', tools: [tool('t')] }];
+    let error: unknown;
+    try {
+      mergeCatalogs([one, [], one], ['one.json', 'two.json', 'three.json']);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toBe('three.json: servers.a: server "a" appears in more than one catalog (first in one.json): expected each server in one catalog');
+    expect(mergeCatalogs([one, [{ server: 'b', tools: [] }]]).map((source) => source.server)).toEqual(['a', 'b']);
   });
 });
