@@ -21,8 +21,9 @@ function postedRead(names: readonly string[]): string | undefined {
 }
 
 /**
- * Whether a tool only reads. `readOnlyHint` decides when present (and `destructiveHint: true`
- * means writing); without annotations the tool name's verbs decide (the first verb of the name,
+ * Whether a tool only reads. `readOnlyHint` decides when present, and `destructiveHint: true`
+ * means writing unless the name is `post <read verb>` with no write word in name or description
+ * (an HTTP API generator's method-wide hint, see postedRead); otherwise the tool name's verbs decide (the first verb of the name,
  * and any strong write verb anywhere in it), then the description's first word; a read verb
  * also needs a description free of write verbs ("creates", "sends"...) unless it says
  * "read-only". Anything else is unknown and stays out of read-only modes.
