@@ -45,8 +45,10 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     entry.tools.forEach((tool: unknown, index: number) => {
       const problem = toolProblem(tool);
       if (problem) {
-        const [key, expected] = problem.split(': ');
-        warnings.push(`${where}servers.${server}.tools[${index}]${key ?? ''}${toolLabel(tool)}: ${expected ?? problem}; the tool is left out`);
+        // Split at the first ": " only: what is expected may hold one (`{ taskSupport?: ... }`).
+        const split = problem.indexOf(': ');
+        const [key, expected] = split < 0 ? ['', problem] : [problem.slice(0, split), problem.slice(split + 2)];
+        warnings.push(`${where}servers.${server}.tools[${index}]${key}${toolLabel(tool)}: ${expected}; the tool is left out`);
       }
       else typed.push(tool as ToolDefinition);
     });

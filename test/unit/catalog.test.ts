@@ -162,6 +162,14 @@ describe('catalog files', () => {
     expect(warnings).toHaveLength(bad.length);
     expect(warnings[0]).toBe('cat.json: servers.s.tools[1].inputSchema ("x"): expected an object; the tool is left out');
     expect(warnings[2]).toMatch(/\.description \("d"\): expected a string/);
+    expect(warnings[bad.length - 1]).toBe('cat.json: servers.s.tools[7]: expected a tool definition object; the tool is left out');
+  });
+
+  it('says whole what a field was expected to be, though it holds ": "', () => {
+    const warnings: string[] = [];
+    parseCatalog({ servers: { s: { tools: [{ name: 't', inputSchema: { type: 'object' }, execution: { taskSupport: 'always' } }] } } }, 'lock.json', warnings);
+    // It read 'expected { taskSupport?; the tool is left out'.
+    expect(warnings).toEqual(['lock.json: servers.s.tools[0].execution ("t"): expected { taskSupport?: "required" | "optional" | "forbidden" }; the tool is left out']);
   });
 });
 
