@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, tooLargeRequest } from '../protocol/jsonrpc.js';
+import { megabytes } from '../util/bounds.js';
 
 /**
  * Request bodies of the HTTP front: read whole, bounded one by one (`--max-body`) and all
@@ -22,11 +23,6 @@ export class BodyBudget {
   #held = 0;
 
   constructor(readonly limit: number) {}
-
-  /** Bytes of big bodies held now. */
-  get held(): number {
-    return this.#held;
-  }
 
   /** Takes `bytes` more, or nothing and false when that would pass the limit. */
   take(bytes: number): boolean {
@@ -65,7 +61,7 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, max: n
     if (size > FREE_BODY_BYTES) {
       if (!budget.take(size - charged)) {
         release();
-        return { ok: false, status: 503, code: ErrorCode.Refused, message: `Busy: the gateway holds ${Math.round(budget.limit / (1024 * 1024))} MiB of large request bodies already; send the request again shortly`, retry: true };
+        return { ok: false, status: 503, code: ErrorCode.Refused, message: `Busy: the gateway holds ${megabytes(budget.limit)} of large request bodies already; send the request again shortly`, retry: true };
       }
       if (charged === 0) res.once('close', release);
       charged = size;
