@@ -15,7 +15,7 @@ import { mergeCatalogs } from '../dist/catalog/file.js';
 import { modeFit } from '../dist/focus/fit.js';
 import { modeAllows } from '../dist/focus/policy.js';
 import { SearchIndex } from '../dist/search/engine.js';
-import { searchWithHeldBack } from '../dist/search/held-back.js';
+import { searchBeyondList } from '../dist/search/held-back.js';
 import { resolveIntent } from '../dist/search/intent.js';
 import { resolveIntentIn } from '../dist/focus/intent-catalog.js';
 import { taskTools } from '../dist/focus/task-tools.js';
@@ -72,7 +72,8 @@ export function stackReport({ name, catalogs, tasks, intents }) {
     const shown = Boolean(fitted) && gold.some((id) => fitted.shownIds.has(id));
     const rules = config.modes[task.mode];
     const filter = rules?.readOnly ? (tool) => modeAllows(rules, tool) : undefined;
-    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set());
+    // search_tools as the mode's caller runs it: the places go to tools its list lacks.
+    const { hits } = searchBeyondList(index, [task.task], { limit: 5, filter }, fitted?.heldBackIds ?? new Set(), new Set(), fitted?.shownIds ?? new Set());
     const top5 = gold.some((id) => hits.some((hit) => hit.tool.id === id));
     // Search alone, over every tool with no mode in play: what the ranking does, whatever placement does.
     const plain = index.search(task.task, { limit: 5 });
@@ -80,8 +81,8 @@ export function stackReport({ name, catalogs, tasks, intents }) {
     const picked = resolveIntentIn(task.task, modeList, catalog, config, index).mode ?? config.defaultMode;
     const pickedFit = fitOf(picked);
     const intentShown = Boolean(pickedFit) && gold.some((id) => pickedFit.shownIds.has(id));
-    // focus_mode {intent} in a session: the picked mode plus the tools search finds for the task.
-    const forTask = taskTools(index, config, picked, undefined, task.task).map((tool) => tool.id);
+    // focus_mode {intent} in a session: the picked mode plus the tools search finds for the task that it does not show.
+    const forTask = taskTools(index, config, picked, undefined, task.task, (tool) => !pickedFit?.shownIds.has(tool.id)).map((tool) => tool.id);
     const taskShown = intentShown || gold.some((id) => forTask.includes(id));
     return { task: task.task, split: task.split, mode: task.mode, known, shown, reached: shown || top5, searchTop5, intentMode: picked, intentShown, taskShown, tokens: byName.get(task.mode)?.tokens ?? 0, top5: hits.map((h) => h.tool.id) };
   });

@@ -8,6 +8,7 @@ import { openProject } from '../project.js';
 import { lockPath } from '../catalog/lock-path.js';
 import { resolveIntentIn } from '../focus/intent-catalog.js';
 import { taskTools } from '../focus/task-tools.js';
+import { modeFit } from '../focus/fit.js';
 import { capText } from '../util/bounds.js';
 import { oneLine } from '../util/redact.js';
 import { defineCommand, intFlag, type FlagSpecs, UsageError } from './args.js';
@@ -61,8 +62,9 @@ export const modeCommand: Command = defineCommand('mode', modeFlags, { args: 'PH
   const modes = Object.values(config.modes);
   const index = project ? catalogIndex(project.catalog) : undefined;
   const match = project && index ? resolveIntentIn(phrase, modes, project.catalog, config, index) : resolveIntent(phrase, modes);
-  // With a catalog, the tools focus_mode would bring for the task beside the mode's own.
-  const forTask = index && match.mode !== null ? taskTools(index, config, match.mode, undefined, phrase).map((tool) => tool.exposedName) : undefined;
+  // With a catalog, the tools focus_mode would bring for the task beside the ones the mode shows.
+  const shown = project && match.mode !== null ? modeFit(project.catalog, config, match.mode)?.shownIds : undefined;
+  const forTask = index && match.mode !== null ? taskTools(index, config, match.mode, undefined, phrase, (tool) => !shown?.has(tool.id)).map((tool) => tool.exposedName) : undefined;
   if (values.json) io.out(JSON.stringify(forTask ? { ...match, taskTools: forTask } : match, null, 2));
   else if (match.mode) {
     io.out(`${match.mode} (confidence ${match.confidence})${match.alternatives.length > 0 ? `; also: ${match.alternatives.map((a) => a.mode).join(', ')}` : ''}`);

@@ -7,7 +7,7 @@ import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_
 import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeNamed, modesWith, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
-import { searchWithHeldBack } from '../search/held-back.js';
+import { searchBeyondList, searchWithHeldBack } from '../search/held-back.js';
 import { own } from '../util/own.js';
 import { clipText } from '../util/bounds.js';
 import { jsonResult } from './results.js';
@@ -59,8 +59,12 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
-  const heldBack = fitted ? notListed(fitted.heldBackIds, session.listedTools()) : new Set<string>();
-  const hits = searchWithHeldBack(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted);
+  const listed = session.listedTools();
+  const heldBack = fitted ? notListed(fitted.heldBackIds, listed) : new Set<string>();
+  // The places go to tools the model lacks; those it has that match are named apart (held-back.ts).
+  // Detail "schema" asks for definitions, which a compact list carries cut: listed tools count there.
+  const beyond = new Set(detail === 'schema' ? [] : listed.map((tool) => tool.id));
+  const { hits, inList } = searchBeyondList(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted ?? new Set(), beyond);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   const canEnable = mayEnable(hub.config, session, session.strategy);
@@ -71,9 +75,15 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const { kept: tools, omitted } = fitting(hits.map(({ tool }) => describeHit(tool, detail, session)), PAGE_MAX_BYTES / 2);
   const how = enabling ? 'added to your tool list' : notAddedNote(session, canEnable);
   const cut = omitted > 0 ? `; ${omitted} more left out to keep this answer under 1 MiB: lower "limit" or use detail "summary"` : '';
+  const have = inList.map((hit) => clipText(hit.tool.exposedName, 64));
+  const also = have.length > 0 ? `; in your list already: ${have.join(', ')}` : '';
+  const text =
+    hits.length > 0 ? `${JSON.stringify(tools)}\n(${how}${also}${cut})`
+    : have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.`
+    : noMatch(session, queries, query, { limit, group, dense });
   return {
-    content: [{ type: 'text', text: hits.length === 0 ? noMatch(session, queries, query, { limit, group, dense }) : `${JSON.stringify(tools)}\n(${how}${cut})` }],
-    structuredContent: { tools, enabled: enabling },
+    content: [{ type: 'text', text }],
+    structuredContent: { tools, enabled: enabling, ...(have.length > 0 ? { inList: have } : {}) },
   };
 }
 

@@ -32,7 +32,7 @@ describe('tool names with control characters', () => {
   it('are left out, with a warning that escapes them; the other tools (unicode included) are served', async () => {
     const warnings: string[] = [];
     const logger = { info: () => {}, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message), debug: () => {} };
-    const curated = await curate(server(), { name: 'odd', config: { groups: { odd: { servers: ['odd'] } }, modes: { work: { groups: ['odd'], budget: 3_000 } }, defaultMode: 'work' }, logger: logger as never });
+    const curated = await curate(server(), { name: 'odd', config: { groups: { odd: { servers: ['odd'], exclude: ['read_log'] } }, modes: { work: { groups: ['odd'], budget: 3_000 } }, defaultMode: 'work' }, logger: logger as never });
     cleanups.push(() => curated.close());
     const client = await inMemoryClient((t) => curated.connect(t), { name: 'control-names', cleanups });
     const names = (await client.listTools()).tools.map((tool) => tool.name);
@@ -41,7 +41,8 @@ describe('tool names with control characters', () => {
     const report = JSON.stringify(statusReport(curated.gateway.catalog, curated.gateway.config));
     // eslint-disable-next-line no-control-regex
     expect(report).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
-    // Summaries (search results, group lists, the CLI) carry no control characters either.
+    // Summaries (search results, group lists, the CLI) carry no control characters either (search
+    // describes the tools the list lacks: the mode leaves read_log out).
     const found = await client.callTool({ name: 'search_tools', arguments: { query: 'read log', detail: 'summary' } });
     const summaries = JSON.stringify(found.structuredContent);
     expect(summaries).toContain('Read a log.');

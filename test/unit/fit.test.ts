@@ -157,17 +157,22 @@ describe('budget-fitted modes', () => {
         tool('getDomains', 'Lists domains', { readOnlyHint: true }),
       ],
     };
+    // Outside the mode, ranked by its words alone: the held-back deleter must not be lifted over it.
+    const history = { server: 'history', tools: [tool('listDeployments', 'Lists deployments', { readOnlyHint: true })] };
     // Only the pinned reader fits: the others are held back.
     const config = resolveConfig({ groups: { deploys: { servers: ['deploys'] } }, modes: { shipping: { groups: ['deploys'], budget: 1, pin: ['deploys:getDeployments'] } }, defaultMode: 'shipping', strategy: 'hybrid' });
-    const gateway = new Gateway({ config, upstreams: [], locked: [deploys] });
+    const gateway = new Gateway({ config, upstreams: [], locked: [deploys, history] });
     const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'fit-test' });
     try {
       const fitted = modeFit(gateway.catalog, gateway.config, 'shipping');
       expect([fitted?.shownIds.has('deploys:getDeployments'), fitted?.heldBackIds.has('deploys:deleteDeployment')]).toEqual([true, true]);
       const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'recent deployments', enable: false } })) as CallToolResult;
-      const hits = (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((hit) => hit.name);
-      expect(hits[0]).toBe('getDeployments');
-      expect(hits.indexOf('deleteDeployment')).not.toBe(0);
+      const found = result.structuredContent as { tools: Array<{ name: string }>; inList?: string[] };
+      // The reader the list shows is named, not described again; of the rest the other reader comes before the deleter.
+      expect(found.inList).toEqual(['getDeployments']);
+      const names = found.tools.map((hit) => hit.name);
+      expect(names.indexOf('listDeployments')).toBeGreaterThanOrEqual(0);
+      expect(names.indexOf('listDeployments')).toBeLessThan(names.indexOf('deleteDeployment'));
     } finally {
       await client.close();
       await gateway.close();
@@ -185,14 +190,15 @@ describe('budget-fitted modes', () => {
       try {
         expect(modeFit(gateway.catalog, gateway.config, 'selling')?.heldBackIds.has('shop:searchOrders')).toBe(true);
         const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'orders', enable: false } })) as CallToolResult;
-        return (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((hit) => hit.name);
+        const found = result.structuredContent as { tools: Array<{ name: string }>; inList?: string[] };
+        return [...found.tools.map((hit) => hit.name), ...(found.inList ?? []).map((name) => `listed ${name}`)];
       } finally {
         await client.close();
         await gateway.close();
       }
     };
-    // Equal words, so the lift decides: hybrid lists listOrders already, proxy lists neither.
-    expect(await hits('hybrid')).toEqual(['searchOrders', 'listOrders']);
+    // Hybrid lists listOrders already: it is named apart and the places go to the rest. Proxy lists neither.
+    expect(await hits('hybrid')).toEqual(['searchOrders', 'listed listOrders']);
     expect((await hits('proxy'))[0]).toBe('listOrders');
   });
 
@@ -205,15 +211,18 @@ describe('budget-fitted modes', () => {
     const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'fit-test' });
     const search = async (enable: boolean) => {
       const result = (await client.callTool({ name: 'search_tools', arguments: { query: 'orders', enable } })) as CallToolResult;
-      return (result.structuredContent as { tools: Array<{ name: string }> }).tools.map((hit) => hit.name);
+      const found = result.structuredContent as { tools: Array<{ name: string }>; inList?: string[] };
+      return [...found.tools.map((hit) => hit.name), ...(found.inList ?? []).map((name) => `listed ${name}`)];
     };
     try {
       // Words alone put the other server's findOrders first; the lift puts held-back searchOrders ahead of it.
       expect(gateway.search.searchMany(['orders'], { limit: 3 }).map((hit) => hit.tool.name)).toEqual(['findOrders', 'listOrders', 'searchOrders']);
-      expect(await search(true)).toEqual(['searchOrders', 'findOrders', 'listOrders']);
+      expect(await search(true)).toEqual(['searchOrders', 'findOrders', 'listed listOrders']);
       expect((await client.listTools()).tools.map((listed) => listed.name)).toContain('searchOrders');
-      // Now in the list, it is ranked by its words like every tool the model has.
-      expect(await search(false)).toEqual(['findOrders', 'listOrders', 'searchOrders']);
+      // Now in the list (with findOrders, which the search brought too), it is named with the tools the model has, in the order of their words.
+      expect(await search(false)).toEqual(['listed findOrders', 'listed listOrders', 'listed searchOrders']);
+      const answer = (await client.callTool({ name: 'search_tools', arguments: { query: 'orders', enable: false } })) as CallToolResult;
+      expect((answer.content[0] as { text: string }).text).toBe('Only tools already in your list match "orders": findOrders, listOrders, searchOrders.');
       // And focus_mode counts as held back only what the list does not carry.
       const status = (await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as CallToolResult;
       expect((status.content[0] as { text: string }).text).not.toMatch(/Held back/);

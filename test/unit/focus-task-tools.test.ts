@@ -65,6 +65,18 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     }
   });
 
+  it('gives the task\'s places to tools the mode does not show: the model has those', async () => {
+    const s = await session(rc);
+    try {
+      // Words alone rank the mode's order tools first for this phrase; the reply brings the one it lacks.
+      expect(s.gateway.search.search('refund a payment for one order', { limit: 3 }).map((hit) => hit.tool.name)).toContain('get_order');
+      const reply = await s.focus({ mode: 'orders', intent: 'refund a payment for one order' });
+      expect(reply).toMatch(/^For this task: refund_payment \(1 added to your list\)$/m);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('brings nothing for a task no tool does: a hit must say one of its telling words, not one most tools say', async () => {
     const paged = { server: 'paged', tools: ['notes', 'files', 'users', 'teams', 'tags'].map((thing) => ({ name: `list_${thing}`, description: `List ${thing}, 30 per page.`, inputSchema: object })) };
     const gateway = new Gateway({ config: resolveConfig(rc), upstreams: [], locked: [shop, paged] });

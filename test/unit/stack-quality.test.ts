@@ -7,7 +7,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { modeFit } from '../../src/focus/fit.js';
 import { modeAllows } from '../../src/focus/policy.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { searchWithHeldBack } from '../../src/search/held-back.js';
+import { searchBeyondList } from '../../src/search/held-back.js';
 import { resolveIntentIn } from '../../src/focus/intent-catalog.js';
 import { taskTools } from '../../src/focus/task-tools.js';
 import { statusReport } from '../../src/tokens/report.js';
@@ -36,19 +36,21 @@ interface Floor {
 }
 
 const BLIND: Array<{ tasks: string; catalogs: string[]; floor: Floor }> = [
+  // 2026-11-27: search and focus-by-intent give their places to tools the mode does not show: focused
+  // +3 media-life, +1 ops-life, +3 people-civic, +1 research-lab; reached +1 media-life, +2 research-lab.
   // Measured 2026-11-26 (likewise): shown 61.3%, reached 93.5%, intent 82.8%, mean cut 91.3%.
-  { tasks: 'research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], floor: { shown: 0.61, reached: 0.89, intent: 0.79, focused: 0.88 } },
+  { tasks: 'research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], floor: { shown: 0.61, reached: 0.89, intent: 0.79, focused: 0.9 } },
   // Measured 2026-11-26 (likewise): shown 91.7%, reached 97.9%, intent 81.3%, mean cut 87.5%.
   { tasks: 'stack-tasks-blind.json', catalogs: ['developer-stack.json'], floor: { shown: 0.88, reached: 0.95, intent: 0.83, focused: 0.9 } },
   // First run 2026-11-26 on the previous main: shown 55.3%, reached 89.5%, intent 64.5%; with fill's typical tasks 57.9%, 89.5%, 63.2%, mean cut 87.4%.
-  { tasks: 'ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], floor: { shown: 0.55, reached: 0.86, intent: 0.66, focused: 0.77 } },
+  { tasks: 'ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], floor: { shown: 0.55, reached: 0.86, intent: 0.66, focused: 0.8 } },
   // Written blind 2026-11-26, first measured on the main before NAMED_BY and whole-member budgets: shown 51.8%,
   // reached 94.1%, intent 68.2%, focused 88.2%; with them 52.9%, 95.3%, 69.4%, 87.1%, mean cut 91.3%.
-  { tasks: 'media-life-stack-tasks.json', catalogs: ['media-life-stack.json'], floor: { shown: 0.5, reached: 0.92, intent: 0.66, focused: 0.84 } },
+  { tasks: 'media-life-stack-tasks.json', catalogs: ['media-life-stack.json'], floor: { shown: 0.5, reached: 0.93, intent: 0.66, focused: 0.87 } },
   // Written blind 2026-11-26 (HR and recruiting, finance and markets, flights, food, a parliament's data; descriptions in
   // French and Japanese too), first measured on the main before the people topic: shown 52.4%, reached 76.2%, intent 60.0%,
   // focused 73.3%; with it and fewer niche words 53.3%, 75.2%, 57.1%, 69.5%, mean cut 89.9%.
-  { tasks: 'people-civic-stack-tasks.json', catalogs: ['people-civic-stack.json'], floor: { shown: 0.5, reached: 0.72, intent: 0.54, focused: 0.66 } },
+  { tasks: 'people-civic-stack-tasks.json', catalogs: ['people-civic-stack.json'], floor: { shown: 0.5, reached: 0.72, intent: 0.54, focused: 0.74 } },
 ];
 // Blind figures, 2026-11-26 at the stop that moved growth-stack to tuning (its tasks' misses were read; it was gated here
 // at shown 0.6, reached 0.84, intent 0.63, focused 0.78): research lab 65.6 / 93.5 / 83.9 / 91.4, developer 93.8 / 97.9 /
@@ -79,10 +81,10 @@ function measure(taskFile: string, catalogs: string[]) {
     const isShown = task.gold.some((id) => fit.shownIds.has(id));
     const filter = rules.readOnly ? (tool: Parameters<typeof modeAllows>[1]) => modeAllows(rules, tool) : undefined;
     // A client that lists the mode (notify, hybrid): its shown tools are in the list, search reaches the rest.
-    const hits = searchWithHeldBack(index, [task.task], { limit: 5, filter }, fit.heldBackIds);
+    const { hits } = searchBeyondList(index, [task.task], { limit: 5, filter }, fit.heldBackIds, new Set(), fit.shownIds);
     const pickedMode = resolveIntentIn(task.task, modes, catalog, config, index).mode ?? config.defaultMode;
     const picked = fitOf(pickedMode);
-    const forTask = taskTools(index, config, pickedMode, undefined, task.task);
+    const forTask = taskTools(index, config, pickedMode, undefined, task.task, (tool) => !picked?.shownIds.has(tool.id));
     if (isShown) shown++;
     if (isShown || task.gold.some((id) => hits.some((hit) => hit.tool.id === id))) reached++;
     const pickedShows = picked !== undefined && task.gold.some((id) => picked.shownIds.has(id));
