@@ -1,4 +1,4 @@
-import { POSTED_READS, READ_ONLY_PHRASES, READ_VERBS, STRONG_WRITES, WRITE_FORMS, WRITE_VERBS } from '../config/topics.js';
+import { CJK_READS, CJK_WRITES, POSTED_READS, READ_ONLY_PHRASES, READ_VERBS, STRONG_WRITES, WRITE_FORMS, WRITE_VERBS } from '../config/topics.js';
 import { DESCRIPTION_CHARS, type PlacementInput } from './placement.js';
 import { proseWords, words } from './text.js';
 
@@ -59,8 +59,26 @@ export function writeStatus(input: PlacementInput): WriteStatus {
   if (writes && !saysReadOnly) return { readOnly: false, kind: 'write', reason: `description says "${writes}"` };
   if (readVerb) return { readOnly: true, kind: 'read', reason: saysReadOnly ? `${readVerb}, description says read-only` : readVerb };
   if (saysReadOnly) return { readOnly: true, kind: 'read', reason: 'description says read-only' };
-  return { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };
+  return cjkStatus(description) ?? { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };
 }
+
+/**
+ * The verdict of a description in Chinese or Japanese, for a tool nothing English told about
+ * ("通过IP地址获取位置信息": gets a location from an IP address): any write verb of the language
+ * makes it a writer, else a read verb a reader (vocabulary/verbs.json cjkWrite, cjkRead). Such text
+ * has no spaces between words, so verbs are found as substrings; a write verb inside a noun
+ * ("更新时间", the update time) keeps a reader out of read-only modes, the safe side.
+ */
+function cjkStatus(description: string): WriteStatus | undefined {
+  if (!CJK_TEXT.test(description)) return undefined;
+  const write = CJK_WRITES.find((verb) => description.includes(verb));
+  if (write !== undefined) return { readOnly: false, kind: 'write', reason: `description says "${write}"` };
+  const read = CJK_READS.find((verb) => description.includes(verb));
+  return read === undefined ? undefined : { readOnly: true, kind: 'read', reason: `description verb "${read}"` };
+}
+
+/** Han ideographs, kana: text whose words are not spaced. */
+const CJK_TEXT = /[\u3040-\u30ff\u3400-\u9fff]/;
 
 /** "Returns" -> "return", "Lists" -> "list", "Searches" -> "search". */
 function verbStem(word: string): string {

@@ -70,7 +70,7 @@ function topicSpecs(topics: Record<string, unknown>): Record<string, TopicSpec> 
 
 export const TOPICS: Readonly<Record<string, TopicSpec>> = loadTopics();
 
-const VERB_KEYS = ['write', 'read', 'strongWrite', 'writeForms', 'readOnlyPhrases', 'postedReads', 'metaNames', 'selfWords'] as const;
+const VERB_KEYS = ['write', 'read', 'strongWrite', 'writeForms', 'readOnlyPhrases', 'postedReads', 'metaNames', 'selfWords', 'cjkWrite', 'cjkRead'] as const;
 const verbs = readVocabulary('verbs', (json) => Object.fromEntries(VERB_KEYS.map((key) => [key, entryList(json, key)])) as Record<(typeof VERB_KEYS)[number], VocabularyEntry[]>);
 
 /** Verbs that change something: a tool named or described with one writes. */
@@ -99,3 +99,12 @@ export const META_NAME_PHRASES: readonly string[] = phraseList(verbs.metaNames);
 
 /** Description words that keep a meta-named tool about its server (see isAboutServer): "the SonarQube instance", "this MCP tool". */
 export const SELF_WORDS: ReadonlySet<string> = wordSet(verbs.selfWords);
+
+/**
+ * Chinese and Japanese verbs that write, found anywhere in a description (such text has no spaces
+ * between words): a tool described only in those languages has no English verb to read.
+ */
+export const CJK_WRITES: readonly string[] = [...wordSet(verbs.cjkWrite)];
+
+/** Chinese and Japanese verbs that only read or compute, likewise. */
+export const CJK_READS: readonly string[] = [...wordSet(verbs.cjkRead)];

@@ -67,6 +67,17 @@ describe('writeStatus: read-only only with evidence', () => {
     expect(writeStatus(tool('search_posts', '', destructive))).toMatchObject({ readOnly: false, kind: 'write' });
   });
 
+  it('reads the verbs of a description in Chinese or Japanese when nothing English tells', () => {
+    expect(writeStatus(tool('map_weather', '通过经纬度坐标获取实时天气信息'))).toMatchObject({ readOnly: true, kind: 'read', reason: 'description verb "获取"' });
+    expect(writeStatus(tool('kabuka', '銘柄コードで株価を検索します'))).toMatchObject({ readOnly: true, kind: 'read' });
+    // Any write verb wins, wherever it stands: "recommends dishes and creates a meal plan" writes.
+    expect(writeStatus(tool('recommend_meals', '根据人数推荐菜谱，创建一周的膳食计划'))).toMatchObject({ readOnly: false, kind: 'write', reason: 'description says "创建"' });
+    expect(writeStatus(tool('chumon', '商品を注文します'))).toMatchObject({ readOnly: false, kind: 'write' });
+    // English evidence comes first; CJK text with neither verb stays unknown.
+    expect(writeStatus(tool('delete_record', '获取记录'))).toMatchObject({ readOnly: false, kind: 'write', reason: 'name verb "delete"' });
+    expect(writeStatus(tool('map_geocode', '地理编码服务'))).toMatchObject({ readOnly: false, kind: 'unknown' });
+  });
+
   it('leaves a tool whose write status cannot be told out of read-only modes', () => {
     expect(writeStatus(tool('jira', 'Jira resources'))).toMatchObject({ readOnly: false, kind: 'unknown' });
     expect(writeStatus(tool('browser_tabs', ''))).toMatchObject({ readOnly: false, kind: 'unknown' });
