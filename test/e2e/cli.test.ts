@@ -31,6 +31,26 @@ describe('lazytools status', () => {
     expect(json.modes.find((m) => m.name === 'all')).toMatchObject({ tools: 154, totalTools: 154, totalTokens: 29_579 });
   });
 
+  it('--explain --json puts the explanation in the JSON on stdout (it went to stderr as text); --explain alone prints it after the table', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"security_review":{"budget":1000}}}' });
+    const { code, stdout, stderr } = cli(['status', ...catalogs, '--json', '--explain', '--mode', 'security_review'], dir);
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('security_review: budget');
+    const json = JSON.parse(stdout) as { modes: unknown[]; explain: Array<{ mode: string; fit: boolean; budget: number; shown: number; heldBack: number; tools: Array<{ id: string; name: string; shown: boolean; tokens: number; priority: number; reason: string; why: string[] }> }> };
+    expect(json.modes).toHaveLength(17);
+    expect(json.explain.map((mode) => mode.mode)).toEqual(['security_review']);
+    const [mode] = json.explain;
+    expect(mode).toMatchObject({ fit: true, budget: 1000 });
+    expect(mode!.heldBack).toBeGreaterThan(0);
+    expect(mode!.tools.filter((tool) => tool.shown)).toHaveLength(mode!.shown);
+    expect(mode!.tools.filter((tool) => !tool.shown)).toHaveLength(mode!.heldBack);
+    expect(Object.keys(mode!.tools[0]!)).toEqual(['id', 'name', 'shown', 'tokens', 'priority', 'reason', 'why']);
+    const human = cli(['status', ...catalogs, '--explain', '--mode', 'security_review'], dir);
+    expect(human.stdout).toMatch(/\nsecurity_review: budget \d+, lazytools' own tools \d+ tokens; \d+ shown, \d+ held back/);
+    expect(human.stdout).toContain(`  - ${mode!.tools.find((tool) => !tool.shown)!.name} `);
+    expect(JSON.parse(cli(['status', ...catalogs, '--json'], dir).stdout)).not.toHaveProperty('explain');
+  });
+
   it('prints a table and a Markdown table', () => {
     const table = cli(['status', ...catalogs]);
     expect(table.stdout).toMatch(/security_review\s+\d+\/154\s+\d+\/29579\s+\d+\.\d%/);
