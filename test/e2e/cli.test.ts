@@ -60,6 +60,19 @@ describe('lazytools status', () => {
 });
 
 describe('lazytools check', () => {
+  it('and status print a lock\'s malformed entries bounded: the first 20, then how many more', () => {
+    const tools = [...Array.from({ length: 3_000 }, (_, i) => ({ name: `t${i}`, inputSchema: 5 })), { name: 'read_note', description: 'Read a note.', inputSchema: { type: 'object' } }];
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{}', 'lazytools.lock.json': JSON.stringify({ servers: { s: { tools } } }) });
+    for (const command of ['check', 'status']) {
+      const { code, stderr } = cli([command], dir);
+      expect(code, stderr).toBe(0);
+      const lines = stderr.split('\n').filter((line) => line.includes('the tool is left out'));
+      expect(lines, command).toHaveLength(20);
+      expect(stderr, command).toMatch(/… and 2980 more problem\(s\) in \S*lazytools\.lock\.json/);
+      expect(stderr.split('\n').length, command).toBeLessThan(40);
+    }
+  });
+
   it('exits 0 when every preset fits its budget', () => {
     const { code, stdout } = cli(['check', ...catalogs], tempTree({ 'package.json': '{}' }));
     expect(code).toBe(0);
