@@ -9,7 +9,7 @@ import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp } fr
  * An upstream's requests to its client pass only when they are ones a client answers (sampling,
  * elicitation, roots) and the client declared the capability. Any other method (`custom/probe`,
  * `tools/call` sent the wrong way) was handed to the causing client as it came; now the upstream
- * hears -32601 and the client hears nothing.
+ * hears -32601 and the client hears nothing (a 2026-07-28 request: e2e/modern-client-requests).
  */
 
 const cleanups = cleanupAfterEach();
