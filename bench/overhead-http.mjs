@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import path from 'node:path';
-import { BIN, ROOT, interleave, project, promptAndResource, serverEntry, summary, round, waitForPort } from './lib.mjs';
+import { BIN, ownSignalFetch, ROOT, interleave, project, promptAndResource, serverEntry, summary, round, waitForPort } from './lib.mjs';
 
 export async function overheadHttp({ rounds = 1000, lazyPort = 18_601, peerPort = 18_602 } = {}) {
   const { dir } = project(['everything'], { defaultMode: 'debugging' });
@@ -17,7 +17,7 @@ export async function overheadHttp({ rounds = 1000, lazyPort = 18_601, peerPort 
     await Promise.all([waitForPort(lazyUrl, lazy), waitForPort(peerUrl, peer)]);
     const connect = async (url) => {
       const client = new Client({ name: 'bench', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: ownSignalFetch }));
       return client;
     };
     const a = await connect(lazyUrl);

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { BIN, ROOT, interleave, project, round, summary, waitForPort } from './lib.mjs';
+import { BIN, ownSignalFetch, ROOT, interleave, project, round, summary, waitForPort } from './lib.mjs';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/kitchen-sink.mjs');
 
@@ -36,7 +36,7 @@ export async function overheadModern({ rounds = 1000, peerPort = 18_651 } = {}) 
     await waitForPort(peerUrl, peer);
     const connect = async (url, pin) => {
       const client = new Client({ name: 'bench', version: '1' }, pin ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: ownSignalFetch }));
       return client;
     };
     const a = await connect(direct.url, true);

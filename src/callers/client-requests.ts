@@ -1,12 +1,17 @@
 import type { Boundary } from '../focus/policy.js';
 import type { SessionLink } from '../handlers/caller.js';
-import { ambiguousClientRequest, clientLacksCapability, noClientSession, tooManyAskingOne } from '../protocol/errors.js';
+import { ambiguousClientRequest, cannotAnswer, clientLacksCapability, noClientSession, tooManyAskingOne } from '../protocol/errors.js';
 import { MAX_ASKING } from '../upstream/client.js';
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream, UpstreamRequest } from '../upstream/upstream.js';
 import { Shares } from '../util/counts.js';
 
-/** The client capability each server-to-client request needs. */
+/**
+ * The client capability each server-to-client request needs, and the only requests carried to a
+ * client at all: the MCP revisions lazytools serves define no other a server sends its client
+ * (ping is answered by the upstream's SDK client; tasks/* only follow task-augmented requests,
+ * and upstreams are never told a client takes them).
+ */
 const NEEDS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([
   ['sampling/createMessage', 'sampling'],
   ['elicitation/create', 'elicitation'],
@@ -148,9 +153,11 @@ function statelessCause(upstream: Upstream, request: UpstreamRequest): { asker: 
  * it (the call whose HTTP response stream carried it, else by causingSession's rule; on the causing
  * request's stream) and returns the client's answer verbatim. Refused with a
  * clear error when no session qualifies or its client lacks the capability; `roots/list` with no
- * session to go to gets an empty list.
+ * session to go to gets an empty list. Any other method is -32601 (`custom/probe` was handed to
+ * the client as it came, an input round for a 2026-07-28 request).
  */
 export async function forwardClientRequest(upstream: Upstream, request: UpstreamRequest, signal: AbortSignal, sessions: ReadonlySet<SessionLink>): Promise<Record<string, unknown>> {
+  if (!NEEDS.has(request.method)) throw cannotAnswer(request.method);
   const stateless = statelessCause(upstream, request);
   if (stateless === 'ambiguous')
     throw ambiguousClientRequest(request.method, upstream.name, 'clients');

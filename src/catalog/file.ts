@@ -9,6 +9,7 @@ import { recordToolTokens } from '../util/tokens.js';
 import { hasOwn } from '../util/own.js';
 import { serverNameProblem } from '../config/schema.js';
 import { quotedName } from '../config/secrets.js';
+import { firstLines } from '../util/plural.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -31,8 +32,22 @@ export async function readCatalogFile(file: string, warnings?: string[], read?: 
  * A lock's `placement` section seeds the placement caches for these tool objects where it still
  * fits them (verified, see primePlacement), and its `tokens` section the token counts (checked
  * on use, see recordToolTokens). `stamp` is the file's verified-lock stamp (lock-stamp.ts), when looked up.
+ * The file's warnings are bounded: the first MAX_FILE_WARNINGS, then how many more.
  */
 export function parseCatalog(json: unknown, file?: string, warnings: string[] = [], stamp?: { folder: string; stamp: LockStamp }): ServerTools[] {
+  const own: string[] = [];
+  const result = parseServers(json, file, own, stamp);
+  warnings.push(...firstLines(own, MAX_FILE_WARNINGS, `problem(s) in ${file ?? 'the catalog'}`));
+  return result;
+}
+
+/**
+ * Warning lines one catalog or lock file adds (as catalog.ts bounds its own): a lock with 3,000
+ * malformed tools printed 3,000 lines on every `check` and `status`; the first ones say what to fix.
+ */
+export const MAX_FILE_WARNINGS = 20;
+
+function parseServers(json: unknown, file: string | undefined, warnings: string[], stamp: { folder: string; stamp: LockStamp } | undefined): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
   const result: ServerTools[] = [];
   const where = file ? `${file}: ` : '';

@@ -4,6 +4,7 @@
  */
 
 import { sliceWhole } from '../util/bounds.js';
+import { blankControls } from '../util/controls.js';
 
 /** Lowercase words of a name or phrase: snake, kebab, camel and dotted case all split. */
 export function words(text: string): string[] {
@@ -31,7 +32,7 @@ const MAX_SUMMARY = 80;
  */
 export function summarize(description: string | undefined, fallback: string): string {
   const text = summaryText(description ?? '');
-  if (text.length === 0) return sliceWhole(fallback.replace(CONTROL_CHARACTERS, ' '), MAX_SUMMARY);
+  if (text.length === 0) return sliceWhole(blankControls(fallback), MAX_SUMMARY);
   const sentenceEnd = text.search(/[.!?](\s|$)/);
   const sentence = sentenceEnd >= 0 ? text.slice(0, sentenceEnd + 1) : text;
   if (sentence.length <= MAX_SUMMARY) return sentence;
@@ -57,16 +58,8 @@ function summaryText(raw: string): string {
 }
 
 function tidied(text: string): string {
-  return text.replace(/\*\*|__|`/g, '').replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ');
+  return blankControls(text.replace(/\*\*|__|`/g, '')).replace(/\s+/g, ' ');
 }
-
-/**
- * C0 and C1 controls, DEL, line separators and bidirectional overrides: never in a tool name
- * (catalog/admit.ts) nor a summary. Printed by the CLI they are terminal escapes (an upstream's
- * description cleared the screen and wrote the clipboard through `lazytools search`).
- */
-// eslint-disable-next-line no-control-regex
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** At most `max` characters of `text`, cut after a word (mid-word only when the last space is early), trailing punctuation dropped. */
 function cutAtWord(text: string, max: number, minWord = max / 2): string {

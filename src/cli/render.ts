@@ -65,6 +65,34 @@ export function explainFit(fitted: ModeFit): string {
   return [head, ...lines].join('\n');
 }
 
+/** One tool of explainFitJson: the line explainFit prints, as fields. */
+export interface ExplainedTool {
+  id: string;
+  name: string;
+  shown: boolean;
+  tokens: number;
+  priority: number;
+  reason: string;
+  why: string[];
+}
+
+/**
+ * explainFit as data, for `status --explain --json`: the explanation goes in the JSON on stdout
+ * (it went to stderr as text, where a script reading the JSON never looked).
+ */
+export function explainFitJson(fitted: ModeFit): { mode: string; fit: boolean; budget: number | null; ownTokens: number; shown: number; heldBack: number; heldBackTokens: number; tools: ExplainedTool[] } {
+  return {
+    mode: fitted.mode,
+    fit: fitted.fit,
+    budget: fitted.budget ?? null,
+    ownTokens: fitted.ownTokens,
+    shown: fitted.shown.length,
+    heldBack: fitted.heldBack.length,
+    heldBackTokens: fitted.heldBackTokens,
+    tools: fitted.ranked.map((entry) => ({ id: entry.tool.id, name: entry.tool.exposedName, shown: entry.shown, tokens: entry.tool.tokens, priority: entry.priority, reason: entry.reason, why: [...entry.why] })),
+  };
+}
+
 function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }

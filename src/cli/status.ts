@@ -6,7 +6,7 @@ import { groupsReport, groupsSummary } from '../tokens/groups.js';
 import {configFlag, defineCommand, type FlagSpecs, UsageError } from './args.js';
 import { type Command, warnLine } from './io.js';
 import { checkOutputFile, writeOutputFile } from './output-file.js';
-import { explainFit, statusMarkdown, statusTable } from './render.js';
+import { explainFit, explainFitJson, statusMarkdown, statusTable } from './render.js';
 import { modeFit } from '../focus/fit.js';
 import { requireMode } from '../focus/policy.js';
 
@@ -17,7 +17,7 @@ export const projectOptions = {
 
 const statusFlags = {
   ...projectOptions,
-  json: { type: 'boolean', help: '{"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds,\nfit,heldBack:[{id,name,tokens,reason}],heldBackTokens}],"groups":{<mode>:{listTokens,getTokens:{<group>:n}}}}\n(tools, tokens, toolNames, toolIds: what the mode shows; heldBack: its other tools, highest priority\nfirst; groups: what the groups extension\'s groups/list and groups/get answers cost)' },
+  json: { type: 'boolean', help: '{"modes":[{name,tools,totalTools,tokens,totalTokens,reduction,budget,withinBudget,toolNames,toolIds,\nfit,heldBack:[{id,name,tokens,reason}],heldBackTokens}],"groups":{<mode>:{listTokens,getTokens:{<group>:n}}}}\n(tools, tokens, toolNames, toolIds: what the mode shows; heldBack: its other tools, highest priority\nfirst; groups: what the groups extension\'s groups/list and groups/get answers cost;\nwith --explain, "explain":[{mode,fit,budget,ownTokens,shown,heldBack,heldBackTokens,\ntools:[{id,name,shown,tokens,priority,reason,why}]}])' },
   markdown: { type: 'boolean', help: 'a Markdown table (exclusive with --json)' },
   explain: { type: 'boolean', help: 'per mode with a budget, every tool by priority: shown or held back, and why' },
   mode: { type: 'string', value: 'M', help: 'with --explain: only mode M' },
@@ -39,21 +39,21 @@ export const statusCommand: Command = defineCommand('status', statusFlags, {}, a
     await writeOutputFile(output, () => writeFileWhole(output.file, html));
     io.err(`wrote ${output.file}`);
   }
+  // --explain: every budgeted mode, or only --mode M; an unknown M was refused above.
+  const explained = () =>
+    (values.mode !== undefined ? [values.mode] : report.modes.filter((mode) => mode.budget !== null).map((mode) => mode.name))
+      .map((name) => modeFit(project.catalog, project.config, name))
+      .filter((fitted) => fitted !== undefined);
   if (values.json) {
     const modes = report.modes.map(({ name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens }) => ({
       name, tools, totalTools, tokens, totalTokens, reduction, budget, withinBudget, toolNames, toolIds, fit, heldBack, heldBackTokens,
     }));
     const groups = Object.fromEntries(groupsReport(project.catalog, project.config).map(({ mode, ...cost }) => [mode, cost]));
-    io.out(JSON.stringify({ modes, groups }, null, 2));
-  } else if (values.markdown) io.out(statusMarkdown(report.modes));
-  else io.out(`${statusTable(report.modes)}\n\n${groupsSummary(groupsReport(project.catalog, project.config))}`);
-  if (values.explain) {
-    const names = values.mode !== undefined ? [values.mode] : report.modes.filter((mode) => mode.budget !== null).map((mode) => mode.name);
-    const out = values.json ? io.err : io.out;
-    for (const name of names) {
-      const fitted = modeFit(project.catalog, project.config, name);
-      if (fitted) out(`\n${explainFit(fitted)}`);
-    }
+    io.out(JSON.stringify({ modes, groups, ...(values.explain ? { explain: explained().map(explainFitJson) } : {}) }, null, 2));
+    return 0;
   }
+  if (values.markdown) io.out(statusMarkdown(report.modes));
+  else io.out(`${statusTable(report.modes)}\n\n${groupsSummary(groupsReport(project.catalog, project.config))}`);
+  if (values.explain) for (const fitted of explained()) io.out(`\n${explainFit(fitted)}`);
   return 0;
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TOPICS } from './topics.js';
 import { MAX_TIMER_MS } from '../util/bounds.js';
+import { blankControls } from '../util/controls.js';
 import { hasUserinfo, httpUrl, USERINFO_MESSAGE } from './urls.js';
 
 /**
@@ -143,7 +144,14 @@ function oauthIssues(oauth: z.infer<typeof oauthSchema>, headers: Record<string,
  */
 export const MAX_DESCRIPTION = 1_000;
 
-const description = () => z.string().max(MAX_DESCRIPTION, `at most ${MAX_DESCRIPTION} characters`).optional();
+/**
+ * rc text the model or a terminal reads (descriptions, aliases, tasks, tool summaries): its
+ * control characters blanked (util/controls.ts) as an upstream's summary's are. Blanked, not
+ * refused: a YAML block scalar ends in a newline, and a line break says nothing a space does not.
+ */
+const text = () => z.string().overwrite(blankControls);
+
+const description = () => text().max(MAX_DESCRIPTION, `at most ${MAX_DESCRIPTION} characters`).optional();
 
 /** A list of placement topics (config/topics.ts). */
 const topicList = () => z.array(z.enum(TOPIC_NAMES)).optional();
@@ -167,9 +175,9 @@ export const groupSchema = z.strictObject({
 /** A focus mode. rc entries merge key by key over the preset of the same name. */
 export const modeSchema = z.strictObject({
   description: description(),
-  aliases: z.array(z.string()).optional().describe('What people say for this mode ("security audit", "standup").'),
+  aliases: z.array(text()).optional().describe('What people say for this mode ("security audit", "standup").'),
   tasks: z
-    .array(z.string())
+    .array(text())
     .optional()
     .describe('Typical tasks of the mode as people phrase them ("refund the last charge"): budget fitting shows first the tools closest to these and the description.'),
   groups: z.array(z.string()).optional().describe('Groups whose tools the mode shows.'),
@@ -217,7 +225,7 @@ function withinSize(value: unknown, max: number): boolean {
 
 /** Per-tool overrides, keyed by "server:tool". */
 export const toolOverrideSchema = z.strictObject({
-  summary: z.string().max(80).optional().describe('One-line summary (<= 80 characters) shown in indexes and search.'),
+  summary: text().max(80).optional().describe('One-line summary (<= 80 characters) shown in indexes and search.'),
   examples: z
     .array(z.record(z.string(), z.unknown()))
     .refine((examples) => withinSize(examples, MAX_EXAMPLE_VALUES), `expected at most ${MAX_EXAMPLE_VALUES} values in all (YAML anchors and aliases count each time they are used)`)

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { ConfigError } from '../util/errors.js';
+import { clipText } from '../util/bounds.js';
+import { blankControls } from '../util/controls.js';
 import { createHash } from 'node:crypto';
 import { accessFor, bearerToken, safeEqual, type Access } from './auth.js';
 
@@ -78,6 +80,19 @@ function isLoopbackAddress(address: string): boolean {
   return v4.startsWith('127.') || address === '::1';
 }
 
+/** Characters of a refused Host or Origin header the 403 repeats (a header can hold up to Node's 16 KiB). */
+const HEADER_ECHO = 200;
+
+/**
+ * A refused header as the 403 repeats it: at most HEADER_ECHO characters, its control characters
+ * blanked (Node reads header bytes as latin1, so a C1 CSI gets through), and whether it is shown
+ * whole: a cut or blanked value is no name to suggest to --allow-host.
+ */
+function echoHeader(value: string): { shown: string; whole: boolean } {
+  const shown = clipText(blankControls(value), HEADER_ECHO);
+  return { shown, whole: shown === value };
+}
+
 /** Host and Origin checks of one request: the refusal, or undefined. Pure. */
 function hostOriginRefusal(headers: IncomingHttpHeaders, port: number, bound: string, options: GuardOptions): Refusal | undefined {
   const hostHeader = (headers.host ?? '').toLowerCase();
@@ -89,11 +104,14 @@ function hostOriginRefusal(headers: IncomingHttpHeaders, port: number, bound: st
   // `--allow-host name` (no port) accepts `name` on any port, e.g. behind a reverse proxy.
   const hostname = hostHeader.replace(/:\d+$/, '');
   if (hostHeader === '') return { status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' };
-  if (!allowedHosts.has(hostHeader) && !allowedHosts.has(hostname))
-    return { status: 403, message: `Forbidden: Host "${hostHeader}" is not allowed (DNS rebinding protection). To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader}.` };
+  if (!allowedHosts.has(hostHeader) && !allowedHosts.has(hostname)) {
+    const { shown, whole } = echoHeader(hostHeader);
+    const hint = whole ? ` To accept it, start lazytools serve with --allow-host ${hostname} (any port) or --allow-host ${hostHeader}.` : '';
+    return { status: 403, message: `Forbidden: Host "${shown}" is not allowed (DNS rebinding protection).${hint}` };
+  }
   const origin = headers.origin;
   if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
-  if (origin !== undefined && !(options.allowedOrigins ?? []).includes(origin) && !isLoopbackOrigin(origin)) return { status: 403, message: `Forbidden: Origin "${origin}" is not allowed` };
+  if (origin !== undefined && !(options.allowedOrigins ?? []).includes(origin) && !isLoopbackOrigin(origin)) return { status: 403, message: `Forbidden: Origin "${echoHeader(origin).shown}" is not allowed` };
   return undefined;
 }
 

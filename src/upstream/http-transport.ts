@@ -10,6 +10,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { isNeedsSignIn } from './auth/needs-sign-in.js';
+import { requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
 import { pacedGets, pacedReconnection } from './reconnect.js';
 
 /** The two HTTP transports of MCP: Streamable HTTP, and the deprecated HTTP+SSE (`GET /sse`). */
@@ -45,11 +46,58 @@ function streamable(url: URL, options: HttpTransportOptions): StreamableHTTPClie
   const fetch: FetchLike = async (input, init) => {
     const response = await options.fetch(input, init);
     if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) queueMicrotask(() => void transport.close().catch(() => {}));
+    // A request answered in the POST's own body (JSON, or a refusal) has no stream left to end.
+    if (posts.size > 0 && init?.method === 'POST' && !(response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream'))) {
+      const id = requestIdOf(init.body);
+      if (id !== undefined) posts.delete(id);
+    }
     return response;
   };
   // A server's SSE `retry:` is obeyed within bounds (reconnect.ts): no reopening storm.
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers }, fetch, authProvider: options.authProvider, reconnectionScheduler: pacedReconnection });
+  const posts = endsCancelledPosts(transport);
   return transport;
+}
+
+/** Requests of the SDK's own whose POST endsCancelledPosts can end (more are sent untracked, as before). */
+const MAX_TRACKED_POSTS = 1024;
+
+/**
+ * Ends the POST of a request the SDK client gave up on (its timeout, its signal) once it has told
+ * the server so: on a 2025-era connection the SDK sends notifications/cancelled and leaves the
+ * request open, so a server that never answered a relist (tools/list after list_changed) held
+ * one request, its socket and stream, per timed-out relist for as long as the gateway ran (raw.ts
+ * ends the POSTs of calls itself, with their own requestSignal; a 2026-07-28 request brings the
+ * SDK's). Each request sent without a requestSignal gets one, forgotten when its answer stream
+ * ends, its POST is answered in its body (see `fetch` above) or fails. Returns the open ones.
+ */
+function endsCancelledPosts(transport: StreamableHTTPClientTransport): Map<RequestId, AbortController> {
+  const posts = new Map<RequestId, AbortController>();
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> => {
+    if (Array.isArray(message) || !('method' in message)) return send(message, options);
+    if (message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      const post = id === undefined ? undefined : posts.get(id);
+      if (!post) return send(message, options);
+      posts.delete(id as RequestId);
+      // After the cancel is sent (or failed): the server hears it first, as the spec asks.
+      return send(message, options).finally(() => post.abort());
+    }
+    if (!('id' in message) || message.method === 'initialize' || options?.requestSignal !== undefined || posts.size >= MAX_TRACKED_POSTS) return send(message, options);
+    const { id } = message;
+    const post = new AbortController();
+    posts.set(id, post);
+    const forget = () => {
+      if (posts.get(id) === post) posts.delete(id);
+    };
+    const ended = options?.onRequestStreamEnd;
+    return send(message, { ...options, requestSignal: post.signal, onRequestStreamEnd: () => (forget(), ended?.()) }).catch((error: unknown) => {
+      forget();
+      throw error;
+    });
+  };
+  return posts;
 }
 
 function sseTransport(url: URL, options: HttpTransportOptions): SSEClientTransport {

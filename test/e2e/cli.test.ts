@@ -31,6 +31,26 @@ describe('lazytools status', () => {
     expect(json.modes.find((m) => m.name === 'all')).toMatchObject({ tools: 154, totalTools: 154, totalTokens: 29_579 });
   });
 
+  it('--explain --json puts the explanation in the JSON on stdout (it went to stderr as text); --explain alone prints it after the table', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"modes":{"security_review":{"budget":1000}}}' });
+    const { code, stdout, stderr } = cli(['status', ...catalogs, '--json', '--explain', '--mode', 'security_review'], dir);
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('security_review: budget');
+    const json = JSON.parse(stdout) as { modes: unknown[]; explain: Array<{ mode: string; fit: boolean; budget: number; shown: number; heldBack: number; tools: Array<{ id: string; name: string; shown: boolean; tokens: number; priority: number; reason: string; why: string[] }> }> };
+    expect(json.modes).toHaveLength(17);
+    expect(json.explain.map((mode) => mode.mode)).toEqual(['security_review']);
+    const [mode] = json.explain;
+    expect(mode).toMatchObject({ fit: true, budget: 1000 });
+    expect(mode!.heldBack).toBeGreaterThan(0);
+    expect(mode!.tools.filter((tool) => tool.shown)).toHaveLength(mode!.shown);
+    expect(mode!.tools.filter((tool) => !tool.shown)).toHaveLength(mode!.heldBack);
+    expect(Object.keys(mode!.tools[0]!)).toEqual(['id', 'name', 'shown', 'tokens', 'priority', 'reason', 'why']);
+    const human = cli(['status', ...catalogs, '--explain', '--mode', 'security_review'], dir);
+    expect(human.stdout).toMatch(/\nsecurity_review: budget \d+, lazytools' own tools \d+ tokens; \d+ shown, \d+ held back/);
+    expect(human.stdout).toContain(`  - ${mode!.tools.find((tool) => !tool.shown)!.name} `);
+    expect(JSON.parse(cli(['status', ...catalogs, '--json'], dir).stdout)).not.toHaveProperty('explain');
+  });
+
   it('prints a table and a Markdown table', () => {
     const table = cli(['status', ...catalogs]);
     expect(table.stdout).toMatch(/security_review\s+\d+\/154\s+\d+\/29579\s+\d+\.\d%/);
@@ -40,6 +60,19 @@ describe('lazytools status', () => {
 });
 
 describe('lazytools check', () => {
+  it('and status print a lock\'s malformed entries bounded: the first 20, then how many more', () => {
+    const tools = [...Array.from({ length: 3_000 }, (_, i) => ({ name: `t${i}`, inputSchema: 5 })), { name: 'read_note', description: 'Read a note.', inputSchema: { type: 'object' } }];
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{}', 'lazytools.lock.json': JSON.stringify({ servers: { s: { tools } } }) });
+    for (const command of ['check', 'status']) {
+      const { code, stderr } = cli([command], dir);
+      expect(code, stderr).toBe(0);
+      const lines = stderr.split('\n').filter((line) => line.includes('the tool is left out'));
+      expect(lines, command).toHaveLength(20);
+      expect(stderr, command).toMatch(/… and 2980 more problem\(s\) in \S*lazytools\.lock\.json/);
+      expect(stderr.split('\n').length, command).toBeLessThan(40);
+    }
+  });
+
   it('exits 0 when every preset fits its budget', () => {
     const { code, stdout } = cli(['check', ...catalogs], tempTree({ 'package.json': '{}' }));
     expect(code).toBe(0);

@@ -130,6 +130,11 @@ describe('lazytools serve over Streamable HTTP', () => {
     const origin = await raw(suite.url, { headers: { ...auth, Origin: 'https://evil.example' }, body: initialize });
     expect(origin.status).toBe(403);
     expect(origin.body).toContain('Origin \\"https://evil.example\\" is not allowed');
+    // Repeated bounded, a C1 CSI blanked (fetch sends it as UTF-8, C2 9B; Node reads bytes as latin1, so "Â" and the CSI): a 12 KB Host came back whole, twice.
+    const long = await raw(suite.url, { headers: { ...auth, Host: `evil\u009b2J${'a'.repeat(12_000)}:80` }, body: initialize });
+    expect(long.status).toBe(403);
+    expect(long.body).toContain(`Host \\"evilâ 2j${'a'.repeat(191)}…\\" is not allowed (DNS rebinding protection)."`);
+    expect(long.body.length).toBeLessThan(400);
     const local = await raw(suite.url, { headers: { ...auth, Origin: 'http://localhost:6274' }, body: initialize });
     expect(local.status).toBe(200);
   });

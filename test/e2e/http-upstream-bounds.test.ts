@@ -134,6 +134,33 @@ describe('a remote upstream that ends its session', () => {
   }, TIMEOUT);
 });
 
+describe('a remote upstream whose tools/list never answers', () => {
+  let upstream: { child: ChildProcess; url: string };
+  let client: Client;
+
+  beforeAll(async () => {
+    upstream = await httpFixture(FIXTURES.hostileHttp);
+    // A relist waits the start timeout (3 s); a call may wait far longer than the test.
+    const project = rcProject({ servers: { evil: { url: upstream.url, oauth: false, startTimeout: 3_000, timeout: 10 * TIMEOUT } }, defaultMode: 'all', strategy: 'notify' });
+    client = new Client({ name: 'bounds-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve'], { cwd: project.dir, env: { LAZYTOOLS_CACHE_DIR: '' } })));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    upstream?.child.kill();
+  });
+
+  // The SDK's own requests (the relist a list_changed causes) timed out and left their POST open
+  // for as long as the gateway ran, as the calls did before raw.ts ended theirs: 'unanswered_closed'
+  // never answered, and the call waited for the test's timeout.
+  it('a relist that times out ends its request to the server', async () => {
+    expect(text(await client.callTool({ name: 'silent_lists', arguments: {} }, undefined, { timeout: TIMEOUT }))).toBe('lists silent');
+    const closed = await client.callTool({ name: 'unanswered_closed', arguments: {} }, undefined, { timeout: TIMEOUT });
+    expect(text(closed)).toBe('none open');
+  }, 2 * TIMEOUT);
+});
+
 describe('a remote upstream that refuses with a hostile body', () => {
   let upstream: { child: ChildProcess; url: string };
 

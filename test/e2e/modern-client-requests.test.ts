@@ -2,6 +2,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { Gateway } from '../../src/app/gateway.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { serveHttp } from '../../src/transports/http.js';
+import { Upstream } from '../../src/upstream/upstream.js';
 import { deferred, FIXTURES, tempTree, serveHttpGateway, rcProject, kitchenSinkHttp, suiteGateway } from '../harness/index.js';
 
 const FIXTURE = FIXTURES.kitchenSink;
@@ -115,5 +123,43 @@ describe('an upstream asks a 2026-07-28 client that can answer', () => {
     const round = (await rounds.begin('ci-bot', 'tools/call t', (asker) => asker.ask('elicitation/create', { message: 'x' }).then(() => 'done'))) as { requestState: string };
     await expect(rounds.resume('other-token', 'tools/call t', round.requestState, {})).rejects.toMatchObject({ code: -32602 });
     await expect(rounds.resume('ci-bot', 'tools/call t', `${round.requestState}x`, {})).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+/**
+ * An upstream's request of a method no client capability covers (`custom/probe`) became an
+ * input round for a 2026-07-28 request's client; the upstream now hears -32601 at once.
+ */
+describe('an upstream asks a 2026-07-28 client something no client answers', () => {
+  it('the upstream hears -32601 (method not found), and the request finishes', async () => {
+    const app = new Server({ name: 'prober', version: '1.0.0' }, { capabilities: { tools: {} } });
+    app.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'probe', description: 'Probe the client.', inputSchema: { type: 'object' as const } }] }));
+    app.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
+      const heard = await extra.sendRequest({ method: 'custom/probe', params: {} } as never, z.looseObject({})).then(
+        () => 'answered',
+        (error: { code?: number }) => `refused ${error.code}`,
+      );
+      return { content: [{ type: 'text', text: heard }] };
+    });
+    const upstream = new Upstream('prober', {
+      connect: async () => {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await app.connect(serverSide);
+        return clientSide;
+      },
+    });
+    const gateway = new Gateway({ config: resolveConfig({ groups: { probes: { servers: ['prober'] } }, modes: { probes: { groups: ['probes'] } }, defaultMode: 'probes', strategy: 'hybrid' }), upstreams: [upstream] });
+    await gateway.start();
+    const front = await serveHttp(gateway, { port: 0 });
+    const client = new Client({ name: 'modern', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(front.url)));
+      const result = await client.callTool({ name: 'probe', arguments: {} });
+      expect(result.content).toEqual([{ type: 'text', text: 'refused -32601' }]);
+    } finally {
+      await client.close();
+      await front.close();
+      await gateway.close();
+    }
   });
 });

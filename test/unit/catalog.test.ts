@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, closestGroups, type ToolDefinition } from '../../src/catalog/catalog.js';
-import { mergeCatalogs, parseCatalog } from '../../src/catalog/file.js';
+import { MAX_FILE_WARNINGS, mergeCatalogs, parseCatalog } from '../../src/catalog/file.js';
 import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { countToolTokens } from '../../src/util/tokens.js';
@@ -163,6 +163,16 @@ describe('catalog files', () => {
     expect(warnings[0]).toBe('cat.json: servers.s.tools[1].inputSchema ("x"): expected an object; the tool is left out');
     expect(warnings[2]).toMatch(/\.description \("d"\): expected a string/);
     expect(warnings[bad.length - 1]).toBe('cat.json: servers.s.tools[7]: expected a tool definition object; the tool is left out');
+  });
+
+  it('bounds a file\'s warnings: the first MAX_FILE_WARNINGS, then how many more (3,000 malformed tools were 3,000 lines)', () => {
+    const warnings: string[] = ['before'];
+    const tools = [...Array.from({ length: 3_000 }, (_, i) => ({ name: `t${i}`, inputSchema: 5 })), { name: 'ok', inputSchema: { type: 'object' } }];
+    const parsed = parseCatalog({ servers: { s: { tools } } }, 'lock.json', warnings);
+    expect(parsed[0]?.tools.map((tool) => tool.name)).toEqual(['ok']);
+    expect(warnings).toHaveLength(1 + MAX_FILE_WARNINGS + 1);
+    expect(warnings[1]).toBe('lock.json: servers.s.tools[0].inputSchema ("t0"): expected an object; the tool is left out');
+    expect(warnings.at(-1)).toBe(`… and ${3_000 - MAX_FILE_WARNINGS} more problem(s) in lock.json`);
   });
 
   it('says whole what a field was expected to be, though it holds ": "', () => {

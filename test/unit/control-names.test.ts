@@ -8,7 +8,8 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 import type { Logger } from '../../src/util/log.js';
 import { statusReport } from '../../src/tokens/report.js';
-import { cleanupAfterEach, inMemoryClient } from '../harness/index.js';
+import { parseConfig } from '../../src/config/load.js';
+import { cleanupAfterEach, inMemoryClient, namedToolsApp } from '../harness/index.js';
 
 /**
  * Adversarial pass (hadv3): tool names with control characters. On the old main an upstream's
@@ -114,5 +115,35 @@ describe('tool names with invisible characters', () => {
     const all = warnings.join('\n');
     expect(all).toContain('prompt "review\\u200bcode" skipped: its name has control, invisible or bidirectional-override characters');
     expect(all).not.toMatch(/[\u200b\u2060]/u);
+  });
+});
+
+/**
+ * The rc's own text reached the model raw: a tool summary, a mode description, aliases (server
+ * variants' useCase hints) and group descriptions with ESC sequences were served as written, where
+ * an upstream's summary had its controls blanked. The rc's text is blanked the same way.
+ */
+describe('rc text with control characters', () => {
+  const EVIL = 'x\u001b]52;c;ZXZpbA==\u0007\u001b[2J\u009b31m\u202e\r\ny';
+  // eslint-disable-next-line no-control-regex
+  const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\\u001b/;
+  it('is blanked when the rc is read: tool summaries, descriptions, aliases and tasks', async () => {
+    const rc = parseConfig({
+      tools: { 'app:read_note': { summary: `Reads a note ${EVIL}` } },
+      groups: { notes: { servers: ['app'], description: `Notes ${EVIL}` } },
+      modes: { work: { groups: ['notes'], budget: 3_000, description: `Work ${EVIL}`, aliases: [`alias ${EVIL}`], tasks: [`task ${EVIL}`] } },
+      defaultMode: 'work',
+    });
+    expect(rc.tools?.['app:read_note']?.summary).toBe('Reads a note x ]52;c;ZXZpbA==  [2J 31m   y');
+    for (const value of [rc.groups?.notes?.description, rc.modes?.work?.description, ...(rc.modes?.work?.aliases ?? []), ...(rc.modes?.work?.tasks ?? [])]) expect(value).not.toMatch(CONTROLS);
+    const curated = await curate(namedToolsApp({ read_note: true }), { name: 'app', config: rc, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+    cleanups.push(() => curated.close());
+    const client = await inMemoryClient((t) => curated.connect(t), { name: 'rc-controls', cleanups });
+    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'read note', detail: 'summary' } });
+    expect(JSON.stringify(found.structuredContent)).toContain('Reads a note x ]52;c;');
+    expect(JSON.stringify(found)).not.toMatch(CONTROLS);
+    const mode = await client.callTool({ name: 'focus_mode', arguments: { status: true } });
+    expect(JSON.stringify(mode)).toContain('Work x ]52;c;');
+    expect(JSON.stringify(mode)).not.toMatch(CONTROLS);
   });
 });

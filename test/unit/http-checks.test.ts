@@ -30,6 +30,16 @@ describe('HTTP front: Host header (DNS rebinding)', () => {
     expect(statusOf({ host })).toBe(status);
   });
 
+  it('repeats a refused Host or Origin bounded and with its controls blanked (a 16 KiB header was echoed whole, twice)', () => {
+    const long = `${'a'.repeat(10_000)}.example:8080`;
+    const host = check({ host: long })!.message;
+    expect(host).toBe(`Forbidden: Host "${'a'.repeat(199)}…" is not allowed (DNS rebinding protection).`);
+    const c1 = check({ host: 'evil\u009b2J.example:8080' })!.message;
+    expect(c1).toBe('Forbidden: Host "evil 2j.example:8080" is not allowed (DNS rebinding protection).');
+    expect(check({ host: 'localhost:8080', origin: `https://${'o'.repeat(10_000)}` })!.message).toBe(`Forbidden: Origin "https://${'o'.repeat(191)}…" is not allowed`);
+    expect(check({ host: 'localhost:8080', origin: 'https://evil\u009b2J.example' })!.message).toBe('Forbidden: Origin "https://evil 2J.example" is not allowed');
+  });
+
   it('refuses a request with no Host header, naming it', () => {
     expect(check({})).toEqual({ status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' });
     expect(check({ host: 'evil.example:8080' })?.message).toBe(
