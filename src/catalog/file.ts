@@ -9,6 +9,7 @@ import { recordToolTokens } from '../util/tokens.js';
 import { hasOwn } from '../util/own.js';
 import { serverNameProblem } from '../config/schema.js';
 import { quotedName } from '../config/secrets.js';
+import { firstLines } from '../util/plural.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -36,6 +37,9 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
   const result: ServerTools[] = [];
   const where = file ? `${file}: ` : '';
+  // Each left-out tool's line, then bounded: a truncated or hand-edited lock can hold a
+  // hundred thousand bad entries (600 KB of `{}` printed 19.7 MB of warnings).
+  const toolWarnings: string[] = [];
   for (const [server, entry] of Object.entries(json.servers)) {
     // Named as in an rc: an unbounded or odd name (`a:b` splits ids) would reach every id, warning and report.
     const badName = serverNameProblem(server);
@@ -48,18 +52,22 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
         // Split at the first ": " only: what is expected may hold one (`{ taskSupport?: ... }`).
         const split = problem.indexOf(': ');
         const [key, expected] = split < 0 ? ['', problem] : [problem.slice(0, split), problem.slice(split + 2)];
-        warnings.push(`${where}servers.${server}.tools[${index}]${key}${toolLabel(tool)}: ${expected}; the tool is left out`);
+        toolWarnings.push(`${where}servers.${server}.tools[${index}]${key}${toolLabel(tool)}: ${expected}; the tool is left out`);
       }
       else typed.push(tool as ToolDefinition);
     });
     const profile = readProfile(entry, (message) => warnings.push(`${where}servers.${server}.${message}`));
-    const tools = admitTools(typed, (message) => warnings.push(`${where}servers.${server}: ${message}`));
+    const tools = admitTools(typed, (message) => toolWarnings.push(`${where}servers.${server}: ${message}`));
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
+  warnings.push(...firstLines(toolWarnings, MAX_TOOL_WARNINGS, `tools left out of ${file ?? 'the catalog'}`));
   if (hasOwn(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`), stamp);
   if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens);
   return result;
 }
+
+/** Left-out tools of one catalog file warned about one line each; the rest are counted in one line. */
+export const MAX_TOOL_WARNINGS = 20;
 
 /** ` ("name")` for a tool with a string name, for warnings. */
 function toolLabel(tool: unknown): string {

@@ -165,6 +165,24 @@ describe('catalog files', () => {
     expect(warnings[bad.length - 1]).toBe('cat.json: servers.s.tools[7]: expected a tool definition object; the tool is left out');
   });
 
+  it('warns about the first 20 left-out tools of a file and counts the rest (a truncated lock of 100,000 bad entries)', () => {
+    const warnings: string[] = [];
+    const parsed = parseCatalog({ servers: { s: { tools: [{ name: 'ok', inputSchema: { type: 'object' } }, ...Array.from({ length: 100_000 }, () => ({}))] } } }, 'lock.json', warnings);
+    expect(parsed[0]?.tools.map((tool) => tool.name)).toEqual(['ok']);
+    // It printed one line per entry: 600 KB of `{}` made 19.7 MB of warnings.
+    expect(warnings).toHaveLength(21);
+    expect(warnings[0]).toBe('lock.json: servers.s.tools[1].name: expected a non-empty string; the tool is left out');
+    expect(warnings[20]).toBe('… and 99980 more tools left out of lock.json');
+  });
+
+  it('warns about the first 20 repeats of one tool and counts the rest', () => {
+    const { catalog, warnings } = buildCatalog([{ server: 's', tools: Array.from({ length: 10_000 }, () => tool('dup')) }], resolveConfig({}));
+    expect(catalog.tools.map((t) => t.id)).toEqual(['s:dup']);
+    const repeats = warnings.filter((w) => w.includes('"s:dup" is listed twice'));
+    expect(repeats).toHaveLength(20);
+    expect(warnings).toContain('… and 9979 more tools listed twice or named like another tool');
+  });
+
   it('says whole what a field was expected to be, though it holds ": "', () => {
     const warnings: string[] = [];
     parseCatalog({ servers: { s: { tools: [{ name: 't', inputSchema: { type: 'object' }, execution: { taskSupport: 'always' } }] } } }, 'lock.json', warnings);
