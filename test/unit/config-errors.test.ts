@@ -155,4 +155,20 @@ describe('config errors', () => {
       expect((thrown as Error).message, text).toContain(`${path.join(dir, name)}: ${expected}`);
     }
   });
+
+  it('a JS or TS rc whose exported promise never settles is a ConfigError naming the file, not an exit 0 with nothing said', async () => {
+    // On the old main `lazytools check` on such an rc ended at once, exit 0, no output (CI passed).
+    for (const [name, text] of [
+      ['.lazytoolsrc.mjs', 'export default new Promise(() => {});'],
+      ['.lazytoolsrc.ts', 'export default new Promise<object>(() => {});'],
+    ]) {
+      const dir = tempTree({ 'package.json': '{}', [name as string]: text as string });
+      const thrown = await loadConfig({ cwd: dir, loadTimeoutMs: 300 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(thrown, text).toBeInstanceOf(ConfigError);
+      expect((thrown as Error).message, text).toBe(`${path.join(dir, name as string)}: could not read config: its value did not come within 0.3 s (a default export that is a promise must settle)`);
+    }
+  });
 });
