@@ -61,7 +61,11 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
   warnings.push(...firstLines(toolWarnings, MAX_TOOL_WARNINGS, `tools left out of ${file ?? 'the catalog'}`));
-  if (hasOwn(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`), stamp);
+  if (hasOwn(json, 'placement')) {
+    const dropped: string[] = [];
+    primePlacement(json.placement, result, (message) => dropped.push(`${where}${message}`), stamp);
+    warnings.push(...firstLines(dropped, MAX_TOOL_WARNINGS, `cached placements of ${file ?? 'the catalog'} computed afresh`));
+  }
   if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens);
   return result;
 }
