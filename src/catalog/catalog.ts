@@ -65,6 +65,12 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const taken = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const { server, tool, exposedName } of planned) {
+    // A prefixed name can be one of lazytools' own (server "focus", tool "mode"): listed twice, and
+    // a 2025 session's calls of the own tool went to the upstream's (no mode switch was possible).
+    if (OWN_TOOL_NAMES.has(exposedName)) {
+      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is one of lazytools' own tools; rename server "${server}" in the rc to list it`);
+      continue;
+    }
     if (taken.has(exposedName) || ids.has(exposedName)) {
       repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is already another tool's name or id`);
       continue;

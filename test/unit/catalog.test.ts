@@ -103,6 +103,22 @@ describe('names and words', () => {
     const { catalog } = buildCatalog([{ server: 's', tools: [tool('x')] }], resolveConfig({ prefix: 'always' }));
     expect(catalog.tools[0]?.exposedName).toBe('s_x');
   });
+  it('never exposes a prefixed name that is one of lazytools\' own tools (server "focus", tool "mode")', () => {
+    const sources = [
+      { server: 'focus', tools: [tool('mode'), tool('timer')] },
+      { server: 'search', tools: [tool('tools')] },
+      { server: 'other', tools: [tool('mode')] },
+    ];
+    for (const prefix of ['always', 'auto'] as const) {
+      const { catalog, warnings } = buildCatalog(sources, resolveConfig({ prefix }));
+      // They were listed as "focus_mode" (auto: "mode" collides with other:mode) and "search_tools".
+      expect(catalog.tools.map((t) => t.exposedName), prefix).not.toContain('focus_mode');
+      expect(catalog.byId.has('focus:timer')).toBe(true);
+      expect(warnings).toContain('tool "focus:mode" left out: its exposed name "focus_mode" is one of lazytools\' own tools; rename server "focus" in the rc to list it');
+    }
+    expect(buildCatalog(sources, resolveConfig({ prefix: 'always' })).catalog.tools.map((t) => t.exposedName)).toEqual(['focus_timer', 'other_mode']);
+  });
+
   it('sorts tools by server then name and drops duplicate names within a server', () => {
     const { catalog, warnings } = buildCatalog([{ server: 's', tools: [tool('b'), tool('a'), tool('b')] }], resolveConfig({}));
     expect(catalog.tools.map((t) => t.id)).toEqual(['s:a', 's:b']);
