@@ -334,7 +334,9 @@ export class Gateway implements Hub {
         if (locked) sources.push(locked);
       }
     }
-    for (const [server, entry] of this.locked) if (!this.upstreams.has(server)) sources.push(entry);
+    // A server the rc keeps with `disabled: true` has no upstream: its locked tools are not served
+    // (they were listed, and every call answered that the server is not configured).
+    for (const [server, entry] of this.locked) if (!this.upstreams.has(server) && own(this.config.servers, server)?.disabled !== true) sources.push(entry);
     const { catalog, warnings } = buildCatalog(sources, this.config);
     this.warnings = warnings;
     this.driftHeld = held;
