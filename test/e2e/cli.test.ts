@@ -217,6 +217,14 @@ describe('lazytools search and mode', () => {
     expect(rows.every((r, i) => i === 0 || (rows[i - 1]!.score as number) >= (r.score as number))).toBe(true);
   });
 
+  it('reads the words after -- as the query, even "-v" or "--help": --json stays JSON (it printed the version)', () => {
+    for (const word of ['-v', '--help']) {
+      const { code, stdout } = cli(['search', ...catalogs, '--json', '--', word]);
+      expect(code, word).toBe(0);
+      expect(Array.isArray(JSON.parse(stdout)), word).toBe(true);
+    }
+  });
+
   it('needs a query', () => {
     const { code, stderr } = cli(['search', ...catalogs]);
     expect(code).toBe(2);
