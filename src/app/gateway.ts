@@ -334,8 +334,7 @@ export class Gateway implements Hub {
         if (locked) sources.push(locked);
       }
     }
-    // A server the rc keeps with `disabled: true` has no upstream: its locked tools are not served
-    // (they were listed, and every call answered that the server is not configured).
+    // No upstream for a server the rc keeps `disabled: true`: its locked tools would list but never run.
     for (const [server, entry] of this.locked) if (!this.upstreams.has(server) && own(this.config.servers, server)?.disabled !== true) sources.push(entry);
     const { catalog, warnings } = buildCatalog(sources, this.config);
     this.warnings = warnings;
