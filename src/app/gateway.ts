@@ -334,7 +334,8 @@ export class Gateway implements Hub {
         if (locked) sources.push(locked);
       }
     }
-    for (const [server, entry] of this.locked) if (!this.upstreams.has(server)) sources.push(entry);
+    // No upstream for a server the rc keeps `disabled: true`: its locked tools would list but never run.
+    for (const [server, entry] of this.locked) if (!this.upstreams.has(server) && own(this.config.servers, server)?.disabled !== true) sources.push(entry);
     const { catalog, warnings } = buildCatalog(sources, this.config);
     this.warnings = warnings;
     this.driftHeld = held;

@@ -2,6 +2,7 @@ import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { modeNamed } from '../focus/policy.js';
 import { resolveIntent } from '../search/intent.js';
+import { clipText } from '../util/bounds.js';
 
 /*
  * Server variants (SEP-2053; closed pending the working group, so behind rc `variants`), with the
@@ -10,6 +11,14 @@ import { resolveIntent } from '../search/intent.js';
  * rank them under its own `experimental["io.modelcontextprotocol/server-variants"].variantHints.hints`;
  * a request picks one with `_meta["io.modelcontextprotocol/server-variant"]`.
  */
+
+/**
+ * useCase hints one advertised variant carries, each at most USE_CASE_CHARS: rc `aliases` have no
+ * bound of their own (a mode's description has, 1,000), and `server/discover` answers every
+ * 2026-07-28 client with them (one mode's 3 MB of aliases made each answer 3 MB).
+ */
+const USE_CASES = 10;
+const USE_CASE_CHARS = 200;
 
 /** The capability key of server variants, in both sides' `experimental`. */
 export const VARIANTS_EXTENSION = 'io.modelcontextprotocol/server-variants';
@@ -61,7 +70,8 @@ export function variantsExtension(
   const ordered = offered.map((name, index) => ({ name, index })).sort((a, b) => rank(b.name) - rank(a.name) || a.index - b.index);
   const variants = ordered.map(({ name }) => {
     const mode = modeNamed(config, name);
-    return { id: name, description: mode?.description ?? name, hints: { useCase: mode?.aliases.length ? [...mode.aliases] : [name.replace(/_/g, ' ')], readOnly: mode?.readOnly ?? false } };
+    const useCase = mode?.aliases.length ? mode.aliases.slice(0, USE_CASES).map((alias) => clipText(alias, USE_CASE_CHARS)) : [name.replace(/_/g, ' ')];
+    return { id: name, description: mode?.description ?? name, hints: { useCase, readOnly: mode?.readOnly ?? false } };
   });
   return { availableVariants: variants, default: variants[0]?.id ?? config.defaultMode };
 }

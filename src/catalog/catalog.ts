@@ -47,11 +47,12 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
   const planned: Array<{ server: string; tool: ToolDefinition; exposedName: string }> = [];
   const warnings: string[] = [];
+  const repeated: string[] = [];
   for (const source of sorted) {
     const seen = new Set<string>();
     for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
       if (seen.has(tool.name)) {
-        warnings.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
+        repeated.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
         continue;
       }
       seen.add(tool.name);
@@ -64,13 +65,21 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const taken = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const { server, tool, exposedName } of planned) {
+    // A prefixed name can be one of lazytools' own (server "focus", tool "mode"): listed twice, and
+    // a 2025 session's calls of the own tool went to the upstream's (no mode switch was possible).
+    if (OWN_TOOL_NAMES.has(exposedName)) {
+      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is one of lazytools' own tools; rename server "${server}" in the rc to list it`);
+      continue;
+    }
     if (taken.has(exposedName) || ids.has(exposedName)) {
-      warnings.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is already another tool's name or id`);
+      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is already another tool's name or id`);
       continue;
     }
     taken.add(exposedName);
     tools.push(makeTool(server, tool, exposedName, groupsOf, config, profiles.get(server)));
   }
+  // One line per repeat, bounded: a hand-edited lock may repeat one tool 100,000 times.
+  warnings.push(...firstLines(repeated, MAX_HINTED, 'tools listed twice or named like another tool'));
 
   const groups = new Map<string, CatalogGroup>();
   const rcGroups = new Set(config.rcGroups);

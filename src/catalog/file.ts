@@ -32,25 +32,18 @@ export async function readCatalogFile(file: string, warnings?: string[], read?: 
  * A lock's `placement` section seeds the placement caches for these tool objects where it still
  * fits them (verified, see primePlacement), and its `tokens` section the token counts (checked
  * on use, see recordToolTokens). `stamp` is the file's verified-lock stamp (lock-stamp.ts), when looked up.
- * The file's warnings are bounded: the first MAX_FILE_WARNINGS, then how many more.
  */
 export function parseCatalog(json: unknown, file?: string, warnings: string[] = [], stamp?: { folder: string; stamp: LockStamp }): ServerTools[] {
-  const own: string[] = [];
-  const result = parseServers(json, file, own, stamp);
-  warnings.push(...firstLines(own, MAX_FILE_WARNINGS, `problem(s) in ${file ?? 'the catalog'}`));
-  return result;
+  return parseServers(json, file, warnings, stamp);
 }
-
-/**
- * Warning lines one catalog or lock file adds (as catalog.ts bounds its own): a lock with 3,000
- * malformed tools printed 3,000 lines on every `check` and `status`; the first ones say what to fix.
- */
-export const MAX_FILE_WARNINGS = 20;
 
 function parseServers(json: unknown, file: string | undefined, warnings: string[], stamp: { folder: string; stamp: LockStamp } | undefined): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
   const result: ServerTools[] = [];
   const where = file ? `${file}: ` : '';
+  // Each left-out tool's line, then bounded: a truncated or hand-edited lock can hold a
+  // hundred thousand bad entries (600 KB of `{}` printed 19.7 MB of warnings).
+  const toolWarnings: string[] = [];
   for (const [server, entry] of Object.entries(json.servers)) {
     // Named as in an rc: an unbounded or odd name (`a:b` splits ids) would reach every id, warning and report.
     const badName = serverNameProblem(server);
@@ -63,18 +56,26 @@ function parseServers(json: unknown, file: string | undefined, warnings: string[
         // Split at the first ": " only: what is expected may hold one (`{ taskSupport?: ... }`).
         const split = problem.indexOf(': ');
         const [key, expected] = split < 0 ? ['', problem] : [problem.slice(0, split), problem.slice(split + 2)];
-        warnings.push(`${where}servers.${server}.tools[${index}]${key}${toolLabel(tool)}: ${expected}; the tool is left out`);
+        toolWarnings.push(`${where}servers.${server}.tools[${index}]${key}${toolLabel(tool)}: ${expected}; the tool is left out`);
       }
       else typed.push(tool as ToolDefinition);
     });
     const profile = readProfile(entry, (message) => warnings.push(`${where}servers.${server}.${message}`));
-    const tools = admitTools(typed, (message) => warnings.push(`${where}servers.${server}: ${message}`));
+    const tools = admitTools(typed, (message) => toolWarnings.push(`${where}servers.${server}: ${message}`));
     result.push(profile ? { server, tools, profile } : { server, tools });
   }
-  if (hasOwn(json, 'placement')) primePlacement(json.placement, result, (message) => warnings.push(`${where}${message}`), stamp);
+  warnings.push(...firstLines(toolWarnings, MAX_TOOL_WARNINGS, `tools left out of ${file ?? 'the catalog'}`));
+  if (hasOwn(json, 'placement')) {
+    const dropped: string[] = [];
+    primePlacement(json.placement, result, (message) => dropped.push(`${where}${message}`), stamp);
+    warnings.push(...firstLines(dropped, MAX_TOOL_WARNINGS, `cached placements of ${file ?? 'the catalog'} computed afresh`));
+  }
   if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens);
   return result;
 }
+
+/** Left-out tools of one catalog file warned about one line each; the rest are counted in one line. */
+export const MAX_TOOL_WARNINGS = 20;
 
 /** ` ("name")` for a tool with a string name, for warnings. */
 function toolLabel(tool: unknown): string {

@@ -45,11 +45,14 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return 2;
   }
   const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // Only before `--`: after it every word is an argument (`lazytools search -- -v` searches "-v").
+  const end = rest.indexOf('--');
+  const flags = end < 0 ? rest : rest.slice(0, end);
+  if (flags.includes('--help') || flags.includes('-h')) {
     io.out(`${entry.summary}\n\nUsage: ${command.usage}`);
     return 0;
   }
-  if (rest.includes('--version') || rest.includes('-v')) {
+  if (flags.includes('--version') || flags.includes('-v')) {
     io.out(version);
     return 0;
   }

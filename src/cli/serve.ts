@@ -38,6 +38,10 @@ export const serveCommand: Command = defineCommand('serve', serveFlags, { about:
         `${httpOnly.map((f) => `--${f}`).join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} only to HTTP, and without --http this serves stdio: add --http PORT (or HOST:PORT), or drop ${httpOnly.length > 1 ? 'them' : 'it'}`,
       );
   }
+  // `--token "$TOKEN"` with TOKEN unset: an empty token is no token, and the gateway served
+  // without one (on loopback, silently) while its operator believed it required one.
+  if (values.token !== undefined && values.token.trim() === '')
+    throw new UsageError('--token: expected a token, got an empty value (was the variable passed to it unset?); to serve without a token, drop --token');
   const idleTimeoutMs = intFlag(values['idle-timeout'], 'idle-timeout', 1800, 'seconds', MAX_TIMER_SECONDS) * 1000;
   // A gateway is long-lived and mostly quiet: its start-up burst must not leave memory committed.
   steadyYoungGeneration();

@@ -48,7 +48,17 @@ export interface LoadConfigOptions {
   file?: string | undefined;
   /** Folder discovery starts from (default: the working directory). */
   cwd?: string | undefined;
+  /** Milliseconds a JS or TS rc may take to give its value (default MAX_RC_LOAD_MS). */
+  loadTimeoutMs?: number | undefined;
 }
+
+/**
+ * Longest a JS or TS rc may take to give its value. Its default export may be a promise (a
+ * value read from elsewhere first); one that never settles left `lazytools check` ending at
+ * once with exit 0 and no output (nothing else kept the process alive: CI passed having checked
+ * nothing), or waiting for ever when the file also kept a timer. Past this it is a config error.
+ */
+export const MAX_RC_LOAD_MS = 30_000;
 
 /**
  * Finds and validates the project's rc file.
@@ -63,12 +73,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const cwd = options.cwd ?? process.cwd();
   const explicit = options.file === undefined ? undefined : path.resolve(cwd, options.file);
   await refuseLargeRc(explicit, cwd);
+  const ms = options.loadTimeoutMs ?? MAX_RC_LOAD_MS;
   try {
     // Inside the try: cosmiconfig reads package.json for its own meta-config when it is created.
     const explorer = cosmiconfig('lazytools', {
       searchPlaces: CONFIG_SEARCH_PLACES,
       searchStrategy: 'project',
-      loaders: { '.js': throwsErrors(loadJsFresh), '.mjs': throwsErrors(loadJsFresh), '.cjs': throwsErrors(loadJsFresh), '.ts': throwsErrors(loadTypeScript), '.mts': throwsErrors(loadTypeScript) },
+      loaders: { '.js': throwsErrors(loadJsFresh, ms), '.mjs': throwsErrors(loadJsFresh, ms), '.cjs': throwsErrors(loadJsFresh, ms), '.ts': throwsErrors(loadTypeScript, ms), '.mts': throwsErrors(loadTypeScript, ms) },
       cache: false,
     });
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd);
@@ -123,14 +134,22 @@ async function statOf(file: string): Promise<Stats | undefined> {
 /**
  * A loader whose failures are Errors: a JS or TS rc may throw anything (`throw "x"`, a rejected
  * promise of a number), and cosmiconfig, stamping the file on what was thrown, fails on a
- * string with a TypeError that names neither the file nor what it threw.
+ * string with a TypeError that names neither the file nor what it threw. Its value must come
+ * within `ms` (MAX_RC_LOAD_MS); the timer holds the process until then, so an export that never
+ * settles is this error, not an exit with nothing said.
  */
-function throwsErrors(loader: Loader): Loader {
+function throwsErrors(loader: Loader, ms: number): Loader {
   return async (filepath, content) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ConfigError(`could not read config: its value did not come within ${ms / 1000} s (a default export that is a promise must settle)`, filepath)), ms);
+    });
     try {
-      return await loader(filepath, content);
+      return await Promise.race([loader(filepath, content), late]);
     } catch (error) {
       throw error instanceof Error ? error : new Error(`the file threw ${typeof error === 'string' ? JSON.stringify(error) : String(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
   };
 }

@@ -172,6 +172,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
   if (operatorToken !== undefined && hashes.has(operatorToken))
     throw new ConfigError(`auth.operator.sha256: the same token as auth.tokens.${shownName(hashes.get(operatorToken) ?? '')}: the operator's token must be its own`, file);
   (rc.variants?.modes ?? []).forEach((mode, index) => knownMode(mode, `variants.modes[${index}]`));
+  refuseCaseTwins(Object.keys(rc.servers ?? {}), file);
   const variants = rc.variants?.enabled ? unique(rc.variants.modes ?? Object.keys(modes)) : undefined;
 
   return {
@@ -218,4 +219,20 @@ const KNOWN_LISTED = 30;
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];
+}
+
+/**
+ * Server names that differ only in case are one name to every glob (util/glob.ts matches
+ * whatever the case: a group's `servers` and `tools`, `exclude`, `pin`, `alwaysVisible`), so a
+ * group written for "notes" took every tool of "NOTES" too, and a bearer token of a mode of that
+ * group reached a server its rc never gave it. A config error naming both.
+ */
+function refuseCaseTwins(servers: readonly string[], file: string | undefined): void {
+  const folded = new Map<string, string>();
+  for (const name of servers) {
+    const twin = folded.get(name.toLowerCase());
+    if (twin !== undefined)
+      throw new ConfigError(`servers.${shownName(name)}: the same name as servers.${shownName(twin)} but for case; globs (a group's servers and tools, exclude, pin, alwaysVisible) match server names whatever their case, so each would take the other's tools: expected names that differ in more than case`, file);
+    folded.set(name.toLowerCase(), name);
+  }
 }

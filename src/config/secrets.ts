@@ -85,13 +85,24 @@ export function withoutSecrets(text: string): string {
   return text
     .split('\n')
     .map((line) =>
-      line
+      cutWords(line)
         .replace(/(["']?)([\w.-]+)\1(\s*[:=]\s*)(["']?)([^"'\s,}\]]*)/g, (whole, quote: string, key: string, sep: string, open: string, value: string) =>
           value !== '' && isSecretKey(key) ? `${quote}${key}${quote}${sep}${open}<secret not shown>` : whole,
         )
         .replace(/[^\s"'`,{}[\]()]+/g, (word) => (looksSecret(word) ? '<secret not shown>' : word)),
     )
     .join('\n');
+}
+
+/**
+ * A frame line (`  4 | …`) with the words its parser cut at either end (`... ser:hunter2@db`,
+ * `postgres://u:pw1234 ...`: YAML frames cut long lines around the fault) shown as `<cut>`: a
+ * part of a word cannot be judged (a URL without its scheme, or its `@`, or a key under 24
+ * characters does not look like one), and the rest of the line is judged as usual.
+ */
+function cutWords(line: string): string {
+  if (!/^[ \t>]*\d+ \|/.test(line)) return line;
+  return line.replace(/(\| +\.\.\. )[^\s"'`,{}[\]()]+/, '$1<cut>').replace(/[^\s"'`,{}[\]()|]+( \.\.\.)$/, '<cut>$1');
 }
 
 /** `scheme://user:password@` or a credential query parameter with a value. */

@@ -65,9 +65,13 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** True for a URI or template of lazytools' own resources. */
+/**
+ * True for a URI or template of lazytools' own resources. The scheme in any case (RFC 3986: it is
+ * case-insensitive): an upstream's `LAZYTOOLS://groups` was listed beside lazytools' own index as
+ * if it were one of the gateway's.
+ */
 export function isOwnUri(uri: string): boolean {
-  return uri.startsWith(OWN_SCHEME);
+  return uri.slice(0, OWN_SCHEME.length).toLowerCase() === OWN_SCHEME;
 }
 
 /** Longest URI matched against templates (about what browsers and servers accept in a URL). */

@@ -100,6 +100,8 @@ export function importServers(json: unknown, file: string, options: ImportOption
   const warnings: string[] = [];
   const disabled: string[] = [];
   const suffixes = new Map<string, number>();
+  // Names taken, lower-cased: the rc refuses names that differ only in case (globs match any case).
+  const taken = new Set<string>();
   for (const [rawName, value] of entries) {
     const given = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
     // mcp-remote bridges to a remote server and signs in itself: imported as that server.
@@ -109,7 +111,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
       skipped.push(`${rawName} (lazytools itself)`);
       continue;
     }
-    const name = uniqueName(rawName, servers, suffixes);
+    const name = uniqueName(rawName, taken, suffixes);
     if (name !== rawName) notes.push(`server "${rawName}" is named "${name}" (letters, digits, "_", "-" and "." only, names kept distinct)`);
     const at = `servers.${name}`;
     const text = (raw: unknown, where: string) => vscodeVariables(String(raw), where, variables, notes);
@@ -174,6 +176,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
       notes.push(`${at}: "${key}" was not imported (lazytools has no such setting)${INSTEAD.has(key) ? `; ${INSTEAD.get(key)}` : ''}`);
     for (const [where, value] of literalValues(server, at)) if (looksSecret(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
     servers[name] = server;
+    taken.add(name.toLowerCase());
   }
   // A disabled server's variables are asked for once it is enabled: `serve` never reads them before.
   const refers = (list: ServerConfig[], name: string) => JSON.stringify(list).includes(`\${${name}}`) || JSON.stringify(list).includes(`\${${name}:-`);
@@ -282,15 +285,16 @@ function literalValues(server: ServerConfig, at: string): Array<[string, string]
 }
 
 /**
- * A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two).
- * `suffixes` remembers each base's next suffix, so many names of one base cost linear time.
+ * A server name the rc accepts, distinct from those already taken (`a b` and `a-b` stay two) in
+ * any case (`ok` and `OK` stay two: `OK-2`). `taken`: the names taken, lower-cased. `suffixes`
+ * remembers each base's next suffix, so many names of one base cost linear time.
  */
-function uniqueName(raw: string, taken: Record<string, unknown>, suffixes: Map<string, number>): string {
+function uniqueName(raw: string, taken: ReadonlySet<string>, suffixes: Map<string, number>): string {
   // Room for a "-NN" suffix within the rc's longest name.
   const base = raw.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, MAX_NAME - 4) || 'server';
   let name = base;
   let n = suffixes.get(base) ?? 2;
-  while (hasOwn(taken, name) || name === 'lazytools') name = `${base}-${n++}`;
+  while (taken.has(name.toLowerCase()) || name === 'lazytools') name = `${base}-${n++}`;
   suffixes.set(base, n);
   return name;
 }

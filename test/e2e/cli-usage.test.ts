@@ -14,6 +14,9 @@ describe('usage errors', () => {
     [['check', '--format', 'xml'], 'lazytools check: --format: expected "text" or "github", got "xml"'],
     [['search'], 'lazytools search: expected a QUERY'],
     [['stauts'], 'lazytools: unknown command "stauts". Did you mean'],
+    // It served without a token: `--token "$TOKEN"` with TOKEN unset left the gateway open.
+    [['serve', '--http', '127.0.0.1:0', '--token', ''], 'lazytools serve: --token: expected a token, got an empty value'],
+    [['serve', '--http', '127.0.0.1:0', '--token= '], 'lazytools serve: --token: expected a token, got an empty value'],
   ])('%j prints the error and one line pointing at --help', (args, first) => {
     const { code, stdout, stderr } = cli(args);
     expect(code).toBe(2);

@@ -68,7 +68,7 @@ describe('lazytools check', () => {
       expect(code, stderr).toBe(0);
       const lines = stderr.split('\n').filter((line) => line.includes('the tool is left out'));
       expect(lines, command).toHaveLength(20);
-      expect(stderr, command).toMatch(/… and 2980 more problem\(s\) in \S*lazytools\.lock\.json/);
+      expect(stderr, command).toMatch(/… and 2980 more tools left out of \S*lazytools\.lock\.json/);
       expect(stderr.split('\n').length, command).toBeLessThan(40);
     }
   });
@@ -248,6 +248,14 @@ describe('lazytools search and mode', () => {
     expect(Object.keys(rows[0]!)).toEqual(['name', 'server', 'tool', 'score', 'summary']);
     expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['list_secret_scanning_alerts', 'merge_pull_request']));
     expect(rows.every((r, i) => i === 0 || (rows[i - 1]!.score as number) >= (r.score as number))).toBe(true);
+  });
+
+  it('reads the words after -- as the query, even "-v" or "--help": --json stays JSON (it printed the version)', () => {
+    for (const word of ['-v', '--help']) {
+      const { code, stdout } = cli(['search', ...catalogs, '--json', '--', word]);
+      expect(code, word).toBe(0);
+      expect(Array.isArray(JSON.parse(stdout)), word).toBe(true);
+    }
   });
 
   it('needs a query', () => {

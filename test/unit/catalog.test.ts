@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, closestGroups, type ToolDefinition } from '../../src/catalog/catalog.js';
-import { MAX_FILE_WARNINGS, mergeCatalogs, parseCatalog } from '../../src/catalog/file.js';
+import { mergeCatalogs, parseCatalog } from '../../src/catalog/file.js';
 import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { countToolTokens } from '../../src/util/tokens.js';
@@ -103,6 +103,22 @@ describe('names and words', () => {
     const { catalog } = buildCatalog([{ server: 's', tools: [tool('x')] }], resolveConfig({ prefix: 'always' }));
     expect(catalog.tools[0]?.exposedName).toBe('s_x');
   });
+  it('never exposes a prefixed name that is one of lazytools\' own tools (server "focus", tool "mode")', () => {
+    const sources = [
+      { server: 'focus', tools: [tool('mode'), tool('timer')] },
+      { server: 'search', tools: [tool('tools')] },
+      { server: 'other', tools: [tool('mode')] },
+    ];
+    for (const prefix of ['always', 'auto'] as const) {
+      const { catalog, warnings } = buildCatalog(sources, resolveConfig({ prefix }));
+      // They were listed as "focus_mode" (auto: "mode" collides with other:mode) and "search_tools".
+      expect(catalog.tools.map((t) => t.exposedName), prefix).not.toContain('focus_mode');
+      expect(catalog.byId.has('focus:timer')).toBe(true);
+      expect(warnings).toContain('tool "focus:mode" left out: its exposed name "focus_mode" is one of lazytools\' own tools; rename server "focus" in the rc to list it');
+    }
+    expect(buildCatalog(sources, resolveConfig({ prefix: 'always' })).catalog.tools.map((t) => t.exposedName)).toEqual(['focus_timer', 'other_mode']);
+  });
+
   it('sorts tools by server then name and drops duplicate names within a server', () => {
     const { catalog, warnings } = buildCatalog([{ server: 's', tools: [tool('b'), tool('a'), tool('b')] }], resolveConfig({}));
     expect(catalog.tools.map((t) => t.id)).toEqual(['s:a', 's:b']);
@@ -165,14 +181,22 @@ describe('catalog files', () => {
     expect(warnings[bad.length - 1]).toBe('cat.json: servers.s.tools[7]: expected a tool definition object; the tool is left out');
   });
 
-  it('bounds a file\'s warnings: the first MAX_FILE_WARNINGS, then how many more (3,000 malformed tools were 3,000 lines)', () => {
-    const warnings: string[] = ['before'];
-    const tools = [...Array.from({ length: 3_000 }, (_, i) => ({ name: `t${i}`, inputSchema: 5 })), { name: 'ok', inputSchema: { type: 'object' } }];
-    const parsed = parseCatalog({ servers: { s: { tools } } }, 'lock.json', warnings);
+  it('warns about the first 20 left-out tools of a file and counts the rest (a truncated lock of 100,000 bad entries)', () => {
+    const warnings: string[] = [];
+    const parsed = parseCatalog({ servers: { s: { tools: [{ name: 'ok', inputSchema: { type: 'object' } }, ...Array.from({ length: 100_000 }, () => ({}))] } } }, 'lock.json', warnings);
     expect(parsed[0]?.tools.map((tool) => tool.name)).toEqual(['ok']);
-    expect(warnings).toHaveLength(1 + MAX_FILE_WARNINGS + 1);
-    expect(warnings[1]).toBe('lock.json: servers.s.tools[0].inputSchema ("t0"): expected an object; the tool is left out');
-    expect(warnings.at(-1)).toBe(`… and ${3_000 - MAX_FILE_WARNINGS} more problem(s) in lock.json`);
+    // It printed one line per entry: 600 KB of `{}` made 19.7 MB of warnings.
+    expect(warnings).toHaveLength(21);
+    expect(warnings[0]).toBe('lock.json: servers.s.tools[1].name: expected a non-empty string; the tool is left out');
+    expect(warnings[20]).toBe('… and 99980 more tools left out of lock.json');
+  });
+
+  it('warns about the first 20 repeats of one tool and counts the rest', () => {
+    const { catalog, warnings } = buildCatalog([{ server: 's', tools: Array.from({ length: 10_000 }, () => tool('dup')) }], resolveConfig({}));
+    expect(catalog.tools.map((t) => t.id)).toEqual(['s:dup']);
+    const repeats = warnings.filter((w) => w.includes('"s:dup" is listed twice'));
+    expect(repeats).toHaveLength(20);
+    expect(warnings).toContain('… and 9979 more tools listed twice or named like another tool');
   });
 
   it('says whole what a field was expected to be, though it holds ": "', () => {

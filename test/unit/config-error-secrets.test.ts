@@ -97,4 +97,17 @@ describe('config parse errors never show a secret-looking value from the lines a
       }
     });
   }
+
+  it('YAML frames cut long lines around the fault: the word cut at either end is not shown (a URL\'s password showed whole, its scheme cut away)', async () => {
+    const pairs = 'A: b, C: d, E: f, G: h, I: j, K: l, M: n, O: p, Q: r, S: t, U: v, W: x, Y: z';
+    const head = await loadError('.lazytoolsrc.yaml', `servers:\n  a:\n    command: x\n    env: {${pairs}, Z: "postgres://user:${PASSWORD}@db/x", Q2: [}\n`);
+    expect(head).toMatch(/\| +\.\.\. <cut>/);
+    const tail = await loadError('.lazytoolsrc.yaml', `servers:\n  a:\n    command: x\n    env:\n      PLAIN: x\n      DB: "postgres://u:${PASSWORD}${PASSWORD}@h/db\n    args: [a\n`);
+    expect(tail).toMatch(/<cut> \.\.\./);
+    for (const message of [head, tail]) {
+      expect(message).toMatch(/\d+ \|/);
+      expect(message).not.toContain(PASSWORD.slice(0, 6));
+    }
+  });
 });
+

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { buildCatalog } from '../../src/catalog/catalog.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { remoteTarget } from '../../src/upstream/auth/target.js';
 import { loadPresets } from '../../src/config/presets.js';
@@ -155,4 +157,32 @@ describe('config errors', () => {
       expect((thrown as Error).message, text).toContain(`${path.join(dir, name)}: ${expected}`);
     }
   });
+
+  it('a JS or TS rc whose exported promise never settles is a ConfigError naming the file, not an exit 0 with nothing said', async () => {
+    // On the old main `lazytools check` on such an rc ended at once, exit 0, no output (CI passed).
+    for (const [name, text] of [
+      ['.lazytoolsrc.mjs', 'export default new Promise(() => {});'],
+      ['.lazytoolsrc.ts', 'export default new Promise<object>(() => {});'],
+    ]) {
+      const dir = tempTree({ 'package.json': '{}', [name as string]: text as string });
+      const thrown = await loadConfig({ cwd: dir, loadTimeoutMs: 300 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(thrown, text).toBeInstanceOf(ConfigError);
+      expect((thrown as Error).message, text).toBe(`${path.join(dir, name as string)}: could not read config: its value did not come within 0.3 s (a default export that is a promise must settle)`);
+    }
+  });
+
+  it('server names that differ only in case are a config error naming both: every glob took both servers\' tools', () => {
+    const rc = { servers: { notes: { command: 'notes' }, NOTES: { command: 'vault' } }, groups: { reading: { servers: ['notes'] } }, modes: { notes: { groups: ['reading'] } } };
+    // What it did: the group written for "notes" held the other server's tools too (and so did a token of mode "notes").
+    const tool = { name: 'read', inputSchema: { type: 'object' as const } };
+    const before = buildCatalog([{ server: 'NOTES', tools: [tool] }, { server: 'notes', tools: [tool] }], resolveConfig(parseConfig({ ...rc, servers: { notes: { command: 'notes' } } })));
+    expect(before.catalog.groups.get('reading')?.tools.map((t) => t.id)).toEqual(['NOTES:read', 'notes:read']);
+    expect(() => resolveConfig(parseConfig(rc), '/repo/.lazytoolsrc.json')).toThrow(
+      '/repo/.lazytoolsrc.json: servers.NOTES: the same name as servers.notes but for case; globs (a group\'s servers and tools, exclude, pin, alwaysVisible) match server names whatever their case, so each would take the other\'s tools: expected names that differ in more than case',
+    );
+  });
 });
+

@@ -30,4 +30,19 @@ describe('Gateway.reload and the lock', () => {
       await gateway.close();
     }
   });
+
+  it('serves no lock stand-in for a server the rc keeps with disabled: true, at start or after a reload', async () => {
+    const config = (servers: Record<string, unknown>) => resolveConfig(parseConfig({ servers, defaultMode: 'all' }));
+    // Before, its locked tools were listed and searchable, and every call answered "not configured".
+    const gateway = new Gateway({ config: config({ memory: server, notes: { ...server, disabled: true } }), locked, logger: quiet });
+    try {
+      await gateway.start();
+      expect(gateway.catalog.tools.map((tool) => tool.id)).toEqual(['memory:create_entities']);
+      await gateway.reload(config({ memory: { ...server, disabled: true }, notes: server }));
+      expect(gateway.catalog.tools.map((tool) => tool.id)).toEqual(['notes:add_note']);
+    } finally {
+      await gateway.close();
+    }
+  });
 });
+

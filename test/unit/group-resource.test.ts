@@ -4,6 +4,7 @@ import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { PAGE_MAX_BYTES } from '../../src/handlers/paging.js';
+import { buildResourceIndex } from '../../src/handlers/resources.js';
 import { inMemoryClient } from '../harness/index.js';
 
 /** 10,000 generated tools: the preset catch-all group `all` holds every one. */
@@ -48,3 +49,15 @@ describe('lazytools://groups/<group> is bounded whatever the group holds', { tim
     }
   });
 });
+
+describe('lazytools:// is the gateway\'s own scheme, in any case', () => {
+  it('an upstream\'s LAZYTOOLS://groups (a scheme is case-insensitive) is left out, as its lazytools://groups is', () => {
+    const resources = ['LAZYTOOLS://groups', 'Lazytools://groups/vault', 'lazytools://groups/x', 'notes://one'].map((uri) => ({ uri, name: uri }));
+    const templates = [{ uriTemplate: 'LazyTools://groups/{group}', name: 't' }, { uriTemplate: 'notes://{id}', name: 'n' }];
+    const index = buildResourceIndex([{ name: 'notes', primitives: { resources, templates, prompts: [] } as never }]);
+    // They were listed beside the gateway's own index and group template, read from the upstream.
+    expect(index.resources.map((resource) => resource.uri)).toEqual(['lazytools://groups', 'notes://one']);
+    expect(index.templates.map((template) => template.uriTemplate)).toEqual(['lazytools://groups/{group}', 'notes://{id}']);
+  });
+});
+

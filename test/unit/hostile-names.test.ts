@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/app/curate.js';
 import { closestNames } from '../../src/util/closest.js';
-import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, text } from '../harness/index.js';
 // @ts-expect-error: plain .mjs fixture, no types
 import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
 
@@ -105,3 +107,19 @@ describe('resources repeat a made-up name cut short', () => {
     }
   });
 });
+
+describe('a server whose prefixed tool names are lazytools\' own', () => {
+  it('server "focus" with a tool "mode": focus_mode is listed once and switches modes (it was listed twice and ran the upstream\'s tool)', async () => {
+    const config = resolveConfig({ prefix: 'always', groups: { timers: { servers: ['focus'] } }, modes: { work: { groups: ['timers'] } }, defaultMode: 'all', strategy: 'hybrid' });
+    const gateway = new Gateway({ config, upstreams: [inProcessUpstream('focus', namedToolsApp({ mode: true, start_timer: false }))] });
+    cleanups.push(() => gateway.close());
+    await gateway.start();
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'names-test', cleanups });
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names.filter((name) => name === 'focus_mode')).toHaveLength(1);
+    expect(names).toContain('focus_start_timer');
+    const switched = (await client.callTool({ name: 'focus_mode', arguments: { mode: 'work' } })) as CallToolResult;
+    expect(text(switched)).toMatch(/^Mode: work/);
+  });
+});
+

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_NAMES, findClientConfig, importServers } from '../../src/init/import.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { parseConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/resolve.js';
 import { tempTree } from '../harness/index.js';
 
 const FILE = '/project/client.json';
@@ -178,5 +180,11 @@ describe('client config import: server names', () => {
     expect(names.slice(0, 3)).toEqual(['x-', 'x--2', 'x--3']);
     expect(new Set(names).size).toBe(30_000);
     expect(names.at(-1)).toBe('x--30000');
+  });
+
+  it('keeps names apart in any case: the rc refuses servers whose names differ only in case', () => {
+    const { rc } = importServers({ mcpServers: { ok: { command: 'a' }, Ok: { command: 'b' }, OK: { command: 'c' } } }, FILE);
+    expect(Object.keys(rc.servers ?? {})).toEqual(['ok', 'Ok-2', 'OK-3']);
+    expect(() => resolveConfig(parseConfig(rc))).not.toThrow();
   });
 });

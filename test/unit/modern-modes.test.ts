@@ -90,6 +90,16 @@ describe('server variants (SEP-2053 draft)', () => {
     expect(variantsExtension(config, ['security_review'], undefined)!.availableVariants.map((v) => v.id)).toEqual(['security_review']);
     expect(variantsExtension(resolveConfig(parseConfig({})), undefined, undefined)).toBeUndefined();
   });
+
+  it('carries at most 10 useCase hints of at most 200 characters per variant, whatever the rc\'s aliases', () => {
+    const aliases = [...Array.from({ length: 1_000 }, (_, i) => `alias ${i}`), 'x'.repeat(1_000_000)];
+    const many = resolveConfig(parseConfig({ variants: { enabled: true }, modes: { big: { groups: ['files'], aliases: [aliases.at(-1)!, ...aliases] } } }));
+    const big = variantsExtension(many, ['big'], undefined)!.availableVariants[0]!;
+    // It carried them all: 1 MB for this one mode, in every server/discover answer.
+    expect(big.hints.useCase).toHaveLength(10);
+    expect(big.hints.useCase[0]).toBe(`${'x'.repeat(199)}…`);
+    expect(big.hints.useCase[1]).toBe('alias 0');
+  });
 });
 
 const fullEnvelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };

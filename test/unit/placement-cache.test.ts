@@ -67,6 +67,24 @@ describe('placement cached in the lock', () => {
     expect(placementOf(again)).toEqual(placementOf(buildCatalog(uncached(forged), config)));
   });
 
+  it('warns about the first 20 malformed cached placements of a lock and counts the rest', () => {
+    const config = resolveConfig({});
+    const lock = makeLock(allTools(), config);
+    let spoiled = 0;
+    for (const entries of Object.values(lock.placement.servers))
+      for (const name of Object.keys(entries)) {
+        (entries as Record<string, unknown>)[name] = 'x';
+        spoiled++;
+      }
+    expect(spoiled).toBeGreaterThan(500);
+    const warnings: string[] = [];
+    parseCatalog(JSON.parse(JSON.stringify(lock)), 'lazytools.lock.json', warnings);
+    // One line per tool before: a lock of 100,000 tools spoiled so printed 100,000 lines.
+    expect(warnings).toHaveLength(21);
+    expect(warnings[0]).toMatch(/^lazytools\.lock\.json: placement\.servers\.[^ ]+: malformed cached placement, computed afresh$/);
+    expect(warnings[20]).toBe(`… and ${spoiled - 20} more cached placements of lazytools.lock.json computed afresh`);
+  });
+
   it('is verified, not trusted: a group placement repeated or out of config order is matched afresh', () => {
     const config = resolveConfig({});
     const lock = makeLock(readFixture('reference-servers.json'), config);
