@@ -7,6 +7,7 @@ import { readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { resolveIntentIn } from '../../src/focus/intent-catalog.js';
+import { modeFit } from '../../src/focus/fit.js';
 import { CATALOGS, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, stackSources, tempTree, runCli } from '../harness/index.js';
 
 /** Runs the built CLI (npm test builds first) as a user would. */
@@ -282,10 +283,13 @@ describe('lazytools search and mode', () => {
     const expected = resolveIntentIn(phrase, Object.values(config.modes), catalog, config, new SearchIndex(catalog.tools, catalog.groups));
     const answer = JSON.parse(stdout) as { mode: string; taskTools: string[] };
     expect(answer.mode).toBe(expected.mode);
-    // And the tools focus_mode would bring for the task: search's best three (the Figma data first).
+    // And the tools focus_mode would bring for the task: search's best three the mode does not show
+    // (it shows the Figma data already).
+    const shown = new Set(catalog.tools.filter((tool) => modeFit(catalog, config, answer.mode)?.shownIds.has(tool.id)).map((tool) => tool.exposedName));
+    expect(shown.has('get_figma_data')).toBe(true);
     expect(answer.taskTools).toHaveLength(3);
-    expect(answer.taskTools[0]).toBe('get_figma_data');
-    expect(cli(['mode', phrase, '--catalog', file], tempTree({ 'package.json': '{}' })).stdout).toMatch(/^for this task: get_figma_data, /m);
+    expect(answer.taskTools.filter((name) => shown.has(name))).toEqual([]);
+    expect(cli(['mode', phrase, '--catalog', file], tempTree({ 'package.json': '{}' })).stdout).toMatch(new RegExp(`^for this task: ${answer.taskTools[0]}, `, 'm'));
     // Without a catalog the words alone decide, and they choose otherwise (code_review holds no Figma tool).
     const words = JSON.parse(cli(['mode', phrase, '--json'], tempTree({ 'package.json': '{}' })).stdout) as { mode: string };
     expect(words.mode).not.toBe(expected.mode);

@@ -16,8 +16,9 @@ describe('usage record and stats', () => {
     await gateway.start();
     const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'stats' });
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'execute_tool', arguments: { name: 'get-sum', arguments: { a: i, b: 1 } } });
-    await client.callTool({ name: 'search_tools', arguments: { query: 'print environment variables', limit: 1 } });
-    await client.callTool({ name: 'execute_tool', arguments: { name: 'get-env', arguments: {} } });
+    // Search finds a tool the list lacks (one it carries is named apart, not found).
+    await client.callTool({ name: 'search_tools', arguments: { query: 'echo back a message', limit: 1 } });
+    await client.callTool({ name: 'execute_tool', arguments: { name: 'echo', arguments: { message: 'hi' } } });
     await client.callTool({ name: 'read_graph', arguments: {} });
     await client.close();
     await gateway.close();
@@ -27,7 +28,7 @@ describe('usage record and stats', () => {
       'development everything:get-sum execute_tool',
       'development everything:get-sum execute_tool',
       'development everything:get-sum execute_tool',
-      'development everything:get-env search',
+      'development everything:echo search',
       'development memory:read_graph direct',
     ]);
 
@@ -35,7 +36,7 @@ describe('usage record and stats', () => {
     expect(stats.status).toBe(0);
     expect(stats.stdout).toContain('5 calls');
     expect(stats.stdout).toContain('- development: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics" (server profile everything) to modes.development.groups');
-    expect(stats.stdout).not.toContain('get-env was reached');
+    expect(stats.stdout).not.toContain('echo was reached');
     const json = JSON.parse(spawnSync(process.execPath, [BIN, 'stats', '--json'], { cwd: dir, encoding: 'utf8' }).stdout) as { calls: number };
     expect(json.calls).toBe(5);
     expect(path.basename(usagePath(file, dir))).toBe('usage.jsonl');

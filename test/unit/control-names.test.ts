@@ -139,7 +139,8 @@ describe('rc text with control characters', () => {
     const curated = await curate(namedToolsApp({ read_note: true }), { name: 'app', config: rc, logger: { info: () => {}, warn: () => {}, error: () => {} } });
     cleanups.push(() => curated.close());
     const client = await inMemoryClient((t) => curated.connect(t), { name: 'rc-controls', cleanups });
-    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'read note', detail: 'summary' } });
+    // Detail "schema" describes listed tools too (the mode lists read_note), with their summaries.
+    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'read note', detail: 'schema' } });
     expect(JSON.stringify(found.structuredContent)).toContain('Reads a note x ]52;c;');
     expect(JSON.stringify(found)).not.toMatch(CONTROLS);
     const mode = await client.callTool({ name: 'focus_mode', arguments: { status: true } });
