@@ -61,6 +61,14 @@ describe('lazytools status', () => {
 });
 
 describe('lazytools check', () => {
+  it('exits when it is done, though a JS rc left a timer running (CI would wait for ever)', () => {
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.mjs': 'setInterval(() => {}, 1_000);\nexport default { defaultMode: "all" };\n' });
+    // Killed at 60 s if it never exits: status null, not 0.
+    const run = runCli(['check', '--catalog', REFERENCE_CATALOG], { cwd: dir, timeout: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('all');
+  });
+
   it('and status print a lock\'s malformed entries bounded: the first 20, then how many more', () => {
     const tools = [...Array.from({ length: 3_000 }, (_, i) => ({ name: `t${i}`, inputSchema: 5 })), { name: 'read_note', description: 'Read a note.', inputSchema: { type: 'object' } }];
     const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{}', 'lazytools.lock.json': JSON.stringify({ servers: { s: { tools } } }) });
