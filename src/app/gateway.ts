@@ -271,8 +271,7 @@ export class Gateway implements Hub {
       this.starts.cameUp(u.name);
       this.rebuild();
       this.subscriptions.renew(u);
-      // A (re)started process knows no level yet.
-      this.sentLogLevels.delete(u);
+      this.sentLogLevels.delete(u); // a (re)started process knows no level yet
       void sendLogLevel(u, upstreamLogLevel(this.sessionsReaching(u)), this.sentLogLevels);
       if (u.primitives.prompts.length > 0) this.primitivesChanged(u, 'prompts');
       if (u.primitives.resources.length > 0 || u.primitives.templates.length > 0) this.primitivesChanged(u, 'resources');
