@@ -5,6 +5,7 @@ import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compileGroup, confirmsPlacements, toolGlob, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
+import { nameSkeleton } from '../util/lookalike.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
 import { loadPresets } from '../config/presets.js';
@@ -38,7 +39,14 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
   const profiles = serverProfiles(sorted);
   // Servers per name: a server listing one name twice is one server (its repeat is left out below).
-  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => tool.name))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+  // Counted by what a name looks like (util/lookalike): a Cyrillic а for a Latin a still collides.
+  const looks = new Map<string, string>();
+  const look = (name: string): string => {
+    let skeleton = looks.get(name);
+    if (skeleton === undefined) looks.set(name, (skeleton = nameSkeleton(name)));
+    return skeleton;
+  };
+  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => look(tool.name)))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
 
   // Exposed names: the upstream name, prefixed with the server on collisions (or always). A
   // literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
@@ -56,7 +64,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
         continue;
       }
       seen.add(tool.name);
-      const collides = (nameCounts.get(tool.name) ?? 0) > 1 || OWN_TOOL_NAMES.has(tool.name) || ids.has(tool.name);
+      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || ids.has(tool.name);
       planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
     }
   }
@@ -163,6 +171,9 @@ function unmatchedPins(config: ResolvedConfig, tools: readonly CatalogTool[], li
  * of warnings.
  */
 const MAX_HINTED = 20;
+
+/** lazytools' own tool names as they look: an upstream's `focus_modе` (a Cyrillic е) is prefixed like `focus_mode`. */
+const OWN_LOOKS: ReadonlySet<string> = new Set([...OWN_TOOL_NAMES].map(nameSkeleton));
 
 /**
  * A catalog tool by the name a client uses: its exposed name, else its `server:tool` id (which
