@@ -96,11 +96,7 @@ function echoHeader(value: string): { shown: string; whole: boolean } {
 /** Host and Origin checks of one request: the refusal, or undefined. Pure. */
 function hostOriginRefusal(headers: IncomingHttpHeaders, port: number, bound: string, options: GuardOptions): Refusal | undefined {
   const hostHeader = (headers.host ?? '').toLowerCase();
-  const allowedHosts = new Set([
-    ...['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${port}`),
-    ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
-    ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
-  ]);
+  const allowedHosts = allowedHostsOf(port, bound, options);
   // `--allow-host name` (no port) accepts `name` on any port, e.g. behind a reverse proxy.
   const hostname = hostHeader.replace(/:\d+$/, '');
   if (hostHeader === '') return { status: 403, message: 'Forbidden: the request has no Host header (DNS rebinding protection).' };
@@ -113,6 +109,21 @@ function hostOriginRefusal(headers: IncomingHttpHeaders, port: number, bound: st
   if (origin === 'null') return { status: 403, message: 'Forbidden: Origin "null" is not allowed' };
   if (origin !== undefined && !(options.allowedOrigins ?? []).includes(origin) && !isLoopbackOrigin(origin)) return { status: 403, message: `Forbidden: Origin "${echoHeader(origin).shown}" is not allowed` };
   return undefined;
+}
+
+/** The allowed Host values of a listener, made once per listener and allowance list (every request reads them). */
+const hostSets = new WeakMap<GuardOptions, { port: number; bound: string; extra: readonly string[] | undefined; hosts: ReadonlySet<string> }>();
+
+function allowedHostsOf(port: number, bound: string, options: GuardOptions): ReadonlySet<string> {
+  const cached = hostSets.get(options);
+  if (cached && cached.port === port && cached.bound === bound && cached.extra === options.allowedHosts) return cached.hosts;
+  const hosts = new Set([
+    ...['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${port}`),
+    ...(LOOPBACK.has(bound) ? [] : [`${bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound}:${port}`]),
+    ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
+  ]);
+  hostSets.set(options, { port, bound, extra: options.allowedHosts, hosts });
+  return hosts;
 }
 
 function isLoopbackOrigin(origin: string): boolean {
