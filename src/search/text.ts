@@ -1,6 +1,6 @@
 import { stem as porter2 } from 'porter2';
 import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from './query.js';
-import { unicodeWords } from './tokenize.js';
+import { hasUnspaced, unicodeWords, unspacedSeen } from './tokenize.js';
 import { readIdioms } from './idioms.js';
 import { searchVocabulary } from './vocabulary.js';
 
@@ -130,15 +130,22 @@ interface SynonymEntry {
 }
 
 let synonymEntries: Map<string, SynonymEntry[]> | undefined;
+/** Whether the table holds the phrases of unspaced scripts (Chinese, Japanese). */
+let synonymsUnspaced = false;
 
 /**
  * The synonym table stemmed and keyed by each phrase's first word, built on the first query
  * rather than at start-up (cold start): a query word is checked only against the phrases it starts.
+ * Phrases in scripts written without spaces join once some text needed their segmenter (see
+ * unspacedSeen): before that they match nothing, and segmenting them cost 12 MB of dictionaries.
  */
 function synonyms(): Map<string, SynonymEntry[]> {
-  if (synonymEntries) return synonymEntries;
+  if (synonymEntries && (synonymsUnspaced || !unspacedSeen())) return synonymEntries;
+  synonymsUnspaced = unspacedSeen();
   const byFirst = new Map<string, SynonymEntry[]>();
-  for (const set of searchVocabulary().synonyms) {
+  for (const all of searchVocabulary().synonyms) {
+    const set = synonymsUnspaced ? all : all.filter((text) => !hasUnspaced(text));
+    if (set.length < 2) continue;
     set.forEach((text, i) => {
       const phrase = words(text).map(stem);
       const first = phrase[0];

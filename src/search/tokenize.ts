@@ -13,6 +13,20 @@ const HIRAGANA_ONLY = /^\p{Script=Hiragana}{1,2}$/u;
 
 let segmenter: Intl.Segmenter | undefined;
 
+/**
+ * Whether any text so far needed the dictionary segmenter (a tool or query in Chinese, Japanese,
+ * Thai...). Until then words of those scripts can match nothing, and segmenting them (the
+ * synonyms' Chinese and Japanese entries) would load the dictionaries for nothing: about 12 MB.
+ */
+export function unspacedSeen(): boolean {
+  return segmenter !== undefined;
+}
+
+/** True when a text holds a script written without spaces (segmented by a dictionary). */
+export function hasUnspaced(text: string): boolean {
+  return UNSPACED.test(text);
+}
+
 /** Lowercase words of a text: snake, kebab, camel and dotted case split, every script kept. */
 export function unicodeWords(text: string): string[] {
   // ASCII (most tool text): the catalog's own word split, without a Unicode regex per character.
