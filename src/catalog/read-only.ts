@@ -1,6 +1,6 @@
 import { CJK_READS, CJK_WRITES, POSTED_READS, READ_ONLY_PHRASES, READ_VERBS, STRONG_WRITES, WRITE_FORMS, WRITE_VERBS } from '../config/topics.js';
 import { DESCRIPTION_CHARS, type PlacementInput } from './placement.js';
-import { proseWords, words } from './text.js';
+import { hasUnspaced, proseWords, words } from './text.js';
 
 // The read-only verdict: whether a tool only reads, apart from topic scoring (placement.ts). Read-only
 // modes and `readOnly` groups ask it; its evidence is what `explain` and status show.
@@ -70,15 +70,12 @@ export function writeStatus(input: PlacementInput): WriteStatus {
  * ("更新时间", the update time) keeps a reader out of read-only modes, the safe side.
  */
 function cjkStatus(description: string): WriteStatus | undefined {
-  if (!CJK_TEXT.test(description)) return undefined;
+  if (!hasUnspaced(description)) return undefined;
   const write = CJK_WRITES.find((verb) => description.includes(verb));
   if (write !== undefined) return { readOnly: false, kind: 'write', reason: `description says "${write}"` };
   const read = CJK_READS.find((verb) => description.includes(verb));
   return read === undefined ? undefined : { readOnly: true, kind: 'read', reason: `description verb "${read}"` };
 }
-
-/** Han ideographs, kana: text whose words are not spaced. */
-const CJK_TEXT = /[\u3040-\u30ff\u3400-\u9fff]/;
 
 /** "Returns" -> "return", "Lists" -> "list", "Searches" -> "search". */
 function verbStem(word: string): string {

@@ -6,6 +6,14 @@
 import { sliceWhole } from '../util/bounds.js';
 import { blankControls } from '../util/controls.js';
 
+/** Scripts written without spaces between words: their runs need a dictionary segmenter (search/tokenize), and their verbs are found as substrings (read-only.ts). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** True when a text holds a script written without spaces (Chinese, Japanese, Thai...). */
+export function hasUnspaced(text: string): boolean {
+  return UNSPACED.test(text);
+}
+
 /** Lowercase words of a name or phrase: snake, kebab, camel and dotted case all split. */
 export function words(text: string): string[] {
   return text

@@ -1,6 +1,7 @@
 import { stem as porter2 } from 'porter2';
 import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from './query.js';
-import { hasUnspaced, unicodeWords, unspacedSeen } from './tokenize.js';
+import { hasUnspaced } from '../catalog/text.js';
+import { unicodeWords, unspacedSeen } from './tokenize.js';
 import { readIdioms } from './idioms.js';
 import { searchVocabulary } from './vocabulary.js';
 

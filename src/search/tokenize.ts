@@ -4,11 +4,9 @@
  * Cyrillic accents stripped, lowercase, ß -> ss) and split on letters and digits of every script,
  * with `Intl.Segmenter` cutting runs of scripts written without spaces (Chinese, Japanese, Thai...).
  */
-import { words } from '../catalog/text.js';
+import { hasUnspaced, words } from '../catalog/text.js';
 
 const ASCII = /^[ -~\t\n\r]*$/;
-/** Scripts written without spaces between words: their runs need a dictionary segmenter. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const HIRAGANA_ONLY = /^\p{Script=Hiragana}{1,2}$/u;
 
 let segmenter: Intl.Segmenter | undefined;
@@ -22,11 +20,6 @@ export function unspacedSeen(): boolean {
   return segmenter !== undefined;
 }
 
-/** True when a text holds a script written without spaces (segmented by a dictionary). */
-export function hasUnspaced(text: string): boolean {
-  return UNSPACED.test(text);
-}
-
 /** Lowercase words of a text: snake, kebab, camel and dotted case split, every script kept. */
 export function unicodeWords(text: string): string[] {
   // ASCII (most tool text): the catalog's own word split, without a Unicode regex per character.
@@ -35,7 +28,7 @@ export function unicodeWords(text: string): string[] {
   const out: string[] = [];
   for (const chunk of folded.split(/[^\p{L}\p{N}\p{M}]+/u)) {
     if (chunk.length === 0) continue;
-    if (!UNSPACED.test(chunk)) {
+    if (!hasUnspaced(chunk)) {
       out.push(chunk);
       continue;
     }
