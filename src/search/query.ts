@@ -33,6 +33,18 @@ const BLOB = /^[A-Za-z0-9+/=_-]{40,}$/;
 /** An email address names a person, not what to do: "email tom@acme.io the checklist" is about sending email. */
 const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i;
 const EDGE_PUNCTUATION = /^[("'`<[{]+|[)"'`>\]},.;:!?]+$/g;
+const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
+/** An account or contract address of Ethereum-style chains: 0x and 40 hex digits. */
+const CHAIN_ADDRESS = /^0x[0-9a-f]{40}$/i;
+/** A transaction hash of those chains: 0x and 64 hex digits. */
+const CHAIN_HASH = /^0x[0-9a-f]{64}$/i;
+/** A name ending in a dot and a suffix: a file ("report.docx") or a host ("amaz0n.com"). */
+const DOTTED_NAME = /^[\p{L}\p{N}_-][\p{L}\p{N}_.-]*\.([a-z0-9]{1,10})$/iu;
+const HOST_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,10}$/i;
+/** Latitude and longitude written as a pair ("31.2304, 121.4737"); quantifiers bounded, so linear. */
+const COORDINATES = /(?:^|[\s(])-?\d{1,3}\.\d{2,8}\s{0,3},\s{0,3}-?\d{1,3}\.\d{2,8}(?=$|[\s),.;])/;
+/** Phone numbers: international ("+44 20 7946 0018") or North American ("(555) 123-4567", "555-123-4567"). */
+const PHONE = /(?:^|\s)(?:\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3}-\d{3}-\d{4})(?=$|[\s,.;)])/;
 
 /**
  * The query text that carries meaning: URLs as host words, paths as their last name, opaque
@@ -106,3 +118,56 @@ function pathWords(path: string): string[] {
   return names;
 }
 
+
+/**
+ * Kinds of value a query may carry that say what it is about although their characters are no
+ * words: an IP address asks for a tool that locates or looks up IPs, "report.docx" for one that
+ * reads Word documents. Which words each stands for is reviewed data (vocabulary/search/values.json).
+ */
+export const VALUE_KINDS = ['email', 'url', 'host', 'ip', 'coordinates', 'chain-address', 'chain-hash', 'phone'] as const;
+export type ValueKind = (typeof VALUE_KINDS)[number];
+
+/** The values a query carries: their kinds, and the suffixes of the file names it names. */
+export interface QueryValues {
+  kinds: Set<ValueKind>;
+  /** File name suffixes, lowercase, without the dot ("docx"), at most MAX_SUFFIXES. */
+  suffixes: Set<string>;
+}
+
+/** File name suffixes read from one query at most. */
+const MAX_SUFFIXES = 8;
+
+/**
+ * What values a query carries (see VALUE_KINDS), read from the text `cleanQuery` reads. A dotted
+ * name is a file when `isFileSuffix` knows its suffix, else a host when `isHostSuffix` knows it
+ * ("main.go" is neither).
+ *
+ * @example
+ * queryValues('where is 8.8.8.8, and what is in /tmp/a.docx', ...); // kinds: ip; suffixes: docx
+ */
+export function queryValues(query: string, isFileSuffix: (suffix: string) => boolean, isHostSuffix: (suffix: string) => boolean): QueryValues {
+  const text = query.length > MAX_QUERY_READ ? query.slice(0, MAX_QUERY_READ) : query;
+  const kinds = new Set<ValueKind>();
+  const suffixes = new Set<string>();
+  for (const raw of text.split(/\s+/)) {
+    const token = raw.replace(EDGE_PUNCTUATION, '');
+    if (token.length < 4) continue;
+    if (EMAIL_ADDRESS.test(token)) kinds.add('email');
+    else if (URL_START.test(token)) kinds.add('url');
+    else if (IPV4.test(token)) kinds.add('ip');
+    else if (CHAIN_ADDRESS.test(token)) kinds.add('chain-address');
+    else if (CHAIN_HASH.test(token)) kinds.add('chain-hash');
+    else {
+      // A path's last name: "/root/docs/exchange.docx" names a .docx file.
+      const name = token.slice(Math.max(token.lastIndexOf('/'), token.lastIndexOf('\\')) + 1);
+      const suffix = DOTTED_NAME.exec(name)?.[1]?.toLowerCase();
+      if (suffix === undefined) continue;
+      if (isFileSuffix(suffix)) {
+        if (suffixes.size < MAX_SUFFIXES) suffixes.add(suffix);
+      } else if (name === token && HOST_NAME.test(token) && isHostSuffix(suffix)) kinds.add('host');
+    }
+  }
+  if (COORDINATES.test(text)) kinds.add('coordinates');
+  if (PHONE.test(text)) kinds.add('phone');
+  return { kinds, suffixes };
+}

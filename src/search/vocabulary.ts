@@ -3,11 +3,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../util/errors.js';
 import { packageRoot } from '../util/root.js';
+import { VALUE_KINDS, type ValueKind } from './query.js';
 
 /**
  * The word knowledge search reads, as reviewed data in `vocabulary/search/*.json` (one file per
  * kind, a reason on every entry), never in code: stopwords, generic verbs, parts of a user
- * interface, modifier suffixes, idioms, synonyms, action verbs and lead verbs. Read once, on first use (the
+ * interface, modifier suffixes, idioms, synonyms, action verbs, lead verbs and what values in a query stand for. Read once, on first use (the
  * first search or intent), so a gateway that never searches never reads it.
  */
 export interface SearchVocabulary {
@@ -33,6 +34,12 @@ export interface SearchVocabulary {
   questions: ReadonlySet<string>;
   /** Words that ask to change mode ("switch to", "mode"): around a mode's name or alias, the phrase names it. */
   switchWords: ReadonlySet<string>;
+  /** What values in a query stand for (query.ts queryValues): per kind, per file suffix, and the suffixes of host names. */
+  values: {
+    kinds: ReadonlyMap<ValueKind, readonly string[]>;
+    files: ReadonlyMap<string, readonly string[]>;
+    hosts: ReadonlySet<string>;
+  };
 }
 
 /** The folder of the shipped search vocabulary. */
@@ -45,6 +52,7 @@ const word = z.string().trim().min(1).max(64);
 const words = z.array(word).min(1);
 const file = <T extends z.ZodType>(entry: T) => z.strictObject({ note: z.string().min(1), entries: z.array(entry).min(1) });
 const wordsEntry = z.strictObject({ words, reason });
+const suffix = z.string().regex(/^[a-z0-9]{1,10}$/, 'a lowercase file or host suffix without its dot');
 
 const FILES = {
   stopwords: file(wordsEntry),
@@ -60,6 +68,13 @@ const FILES = {
       z.strictObject({ kind: z.literal('question'), words, reason }),
       z.strictObject({ kind: z.literal('switch'), words, reason }),
       z.strictObject({ kind: z.literal('verb'), word: z.string().regex(/^[a-z]+$/, 'one lowercase word'), means: z.string().regex(/^[a-z]+(?: [a-z]+)*$/, 'lowercase words'), reason }),
+    ]),
+  ),
+  values: file(
+    z.discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('value'), value: z.enum(VALUE_KINDS), words, reason }),
+      z.strictObject({ kind: z.literal('file'), suffixes: z.array(suffix).min(1), words, reason }),
+      z.strictObject({ kind: z.literal('host'), suffixes: z.array(suffix).min(1), reason }),
     ]),
   ),
 } as const;
@@ -96,6 +111,7 @@ export function readVocabulary(dir: string): SearchVocabulary {
   const actions = read('actions').entries;
   const ofKind = (kind: 'read' | 'write' | 'destroy') => flat(actions.filter((entry) => entry.kind === kind));
   const lead = read('lead-verbs').entries;
+  const values = read('values').entries;
   return {
     stopwords: new Set(flat(read('stopwords').entries)),
     generic: new Set(flat(read('generic-words').entries)),
@@ -109,5 +125,10 @@ export function readVocabulary(dir: string): SearchVocabulary {
     leadVerbs: new Map(lead.flatMap((entry) => (entry.kind === 'verb' ? [[entry.word, entry.means] as const] : []))),
     questions: new Set(lead.flatMap((entry) => (entry.kind === 'question' ? entry.words : []))),
     switchWords: new Set(lead.flatMap((entry) => (entry.kind === 'switch' || entry.kind === 'opener' ? entry.words : []))),
+    values: {
+      kinds: new Map(values.flatMap((entry) => (entry.kind === 'value' ? [[entry.value, entry.words] as const] : []))),
+      files: new Map(values.flatMap((entry) => (entry.kind === 'file' ? entry.suffixes.map((ending) => [ending, entry.words] as const) : []))),
+      hosts: new Set(values.flatMap((entry) => (entry.kind === 'host' ? entry.suffixes : []))),
+    },
   };
 }
