@@ -149,6 +149,8 @@ export function queryValues(query: string, isFileSuffix: (suffix: string) => boo
   const text = query.length > MAX_QUERY_READ ? query.slice(0, MAX_QUERY_READ) : query;
   const kinds = new Set<ValueKind>();
   const suffixes = new Set<string>();
+  // Every kind has a dot, an @, a colon or a digit: plain prose (most queries) has no value to read.
+  if (!/[.@:\d]/.test(text)) return { kinds, suffixes };
   for (const raw of text.split(/\s+/)) {
     const token = raw.replace(EDGE_PUNCTUATION, '');
     if (token.length < 4) continue;
