@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { META_NAME_PHRASES, META_NAME_WORDS, READ_VERBS, TOPICS, WRITE_VERBS } from '../config/topics.js';
+import { TOPICS, VERB_VOCABULARY } from '../config/topics.js';
 import { dictionary } from '../util/own.js';
 import { VERSION } from '../util/version.js';
 import type { Catalog, GroupPlacement, ServerTools, ToolDefinition } from './types.js';
@@ -146,10 +146,11 @@ let version: string | undefined;
 /**
  * Changes whenever placement may score differently: with the package version, with the placement
  * code itself (placement-code.ts: a digest of its modules), with `PLACEMENT_REVISION` and with
- * the vocabulary and server profiles.
+ * the vocabulary (topics and every verb list: a verb moved between lists changes verdicts) and
+ * server profiles.
  */
 export function placementVersion(): string {
-  version ??= `${VERSION}+${PLACEMENT_REVISION}+${placementCode()}+${digest(JSON.stringify([TOPICS, [...WRITE_VERBS], [...READ_VERBS], [...META_NAME_WORDS], META_NAME_PHRASES, PLACEMENT_THRESHOLD, profilesDigestInput()]))}`;
+  version ??= `${VERSION}+${PLACEMENT_REVISION}+${placementCode()}+${digest(JSON.stringify([TOPICS, VERB_VOCABULARY, PLACEMENT_THRESHOLD, profilesDigestInput()]))}`;
   return version;
 }
 

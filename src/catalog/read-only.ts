@@ -1,6 +1,6 @@
-import { CJK_READS, CJK_WRITES, POSTED_READS, READ_ONLY_PHRASES, READ_VERBS, STRONG_WRITES, WRITE_FORMS, WRITE_VERBS } from '../config/topics.js';
+import { CJK_READS, CJK_WRITES, FOREIGN_READS, FOREIGN_WRITES, POSTED_READS, READ_ONLY_PHRASES, READ_VERBS, STRONG_WRITES, WRITE_FORMS, WRITE_VERBS } from '../config/topics.js';
 import { DESCRIPTION_CHARS, type PlacementInput } from './placement.js';
-import { hasUnspaced, proseWords, words } from './text.js';
+import { foldedWords, hasUnspaced, proseWords, words } from './text.js';
 
 // The read-only verdict: whether a tool only reads, apart from topic scoring (placement.ts). Read-only
 // modes and `readOnly` groups ask it; its evidence is what `explain` and status show.
@@ -59,7 +59,7 @@ export function writeStatus(input: PlacementInput): WriteStatus {
   if (writes && !saysReadOnly) return { readOnly: false, kind: 'write', reason: `description says "${writes}"` };
   if (readVerb) return { readOnly: true, kind: 'read', reason: saysReadOnly ? `${readVerb}, description says read-only` : readVerb };
   if (saysReadOnly) return { readOnly: true, kind: 'read', reason: 'description says read-only' };
-  return cjkStatus(description) ?? { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };
+  return cjkStatus(description) ?? foreignStatus(input.name, description) ?? { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };
 }
 
 /**
@@ -75,6 +75,23 @@ function cjkStatus(description: string): WriteStatus | undefined {
   if (write !== undefined) return { readOnly: false, kind: 'write', reason: `description says "${write}"` };
   const read = CJK_READS.find((verb) => description.includes(verb));
   return read === undefined ? undefined : { readOnly: true, kind: 'read', reason: `description verb "${read}"` };
+}
+
+/**
+ * The verdict of a name and description in a language written with spaces, for a tool nothing
+ * English told about ("Erstellt eine neue Rechnung", "Возвращает текущий курс валюты"): any write
+ * verb of those languages makes it a writer, else a read verb a reader (vocabulary/verbs.json
+ * foreignWrite, foreignRead), compared as whole words with accents folded.
+ */
+function foreignStatus(name: string, description: string): WriteStatus | undefined {
+  // A name in camelCase splits as `words` splits it; one with accents ("créer_facture") as foldedWords does.
+  const named = new Set([...words(name), ...foldedWords(name)]);
+  const said = [...named, ...foldedWords(description)];
+  const write = said.find((word) => FOREIGN_WRITES.has(word));
+  const where = (verb: string) => `${named.has(verb) ? 'name' : 'description'} verb "${verb}"`;
+  if (write !== undefined) return { readOnly: false, kind: 'write', reason: where(write) };
+  const read = said.find((word) => FOREIGN_READS.has(word));
+  return read === undefined ? undefined : { readOnly: true, kind: 'read', reason: where(read) };
 }
 
 /** "Returns" -> "return", "Lists" -> "list", "Searches" -> "search". */

@@ -125,6 +125,20 @@ function* sentenceEnds(text: string): Generator<number> {
  * Words of prose: lowercased and split on anything but letters and digits, without the camel-case
  * split names get (so "GitHub" stays "github", "MongoDB" stays "mongodb"); URLs dropped.
  */
+/**
+ * Words of any script written with spaces, lowercase with accents folded ("Crée", "löscht",
+ * "создаёт" -> "cree", "loscht", "создает"): how verbs of other languages are compared
+ * (read-only.ts). `words` and `proseWords` keep ASCII only.
+ */
+export function foldedWords(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
 export function proseWords(text: string): string[] {
   return text
     .replace(/\bhttps?:\/\/\S+/gi, ' ')

@@ -70,8 +70,11 @@ function topicSpecs(topics: Record<string, unknown>): Record<string, TopicSpec> 
 
 export const TOPICS: Readonly<Record<string, TopicSpec>> = loadTopics();
 
-const VERB_KEYS = ['write', 'read', 'strongWrite', 'writeForms', 'readOnlyPhrases', 'postedReads', 'metaNames', 'selfWords', 'cjkWrite', 'cjkRead'] as const;
+const VERB_KEYS = ['write', 'read', 'strongWrite', 'writeForms', 'readOnlyPhrases', 'postedReads', 'metaNames', 'selfWords', 'cjkWrite', 'cjkRead', 'foreignWrite', 'foreignRead'] as const;
 const verbs = readVocabulary('verbs', (json) => Object.fromEntries(VERB_KEYS.map((key) => [key, entryList(json, key)])) as Record<(typeof VERB_KEYS)[number], VocabularyEntry[]>);
+
+/** Every list of vocabulary/verbs.json as read: the placement cache's version digests them all (placement-cache.ts). */
+export const VERB_VOCABULARY: Readonly<Record<string, readonly VocabularyEntry[]>> = verbs;
 
 /** Verbs that change something: a tool named or described with one writes. */
 export const WRITE_VERBS: ReadonlySet<string> = wordSet(verbs.write);
@@ -108,3 +111,13 @@ export const CJK_WRITES: readonly string[] = [...wordSet(verbs.cjkWrite)];
 
 /** Chinese and Japanese verbs that only read or compute, likewise. */
 export const CJK_READS: readonly string[] = [...wordSet(verbs.cjkRead)];
+
+/**
+ * Verbs of languages written with spaces (French, German, Spanish, Portuguese, Italian, Russian)
+ * that write, as whole words with accents folded (catalog/text.ts foldedWords): a tool named and
+ * described only in one of them has no English verb to read.
+ */
+export const FOREIGN_WRITES: ReadonlySet<string> = wordSet(verbs.foreignWrite);
+
+/** Verbs of those languages that only read or compute, likewise. */
+export const FOREIGN_READS: ReadonlySet<string> = wordSet(verbs.foreignRead);

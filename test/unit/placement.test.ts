@@ -78,6 +78,21 @@ describe('writeStatus: read-only only with evidence', () => {
     expect(writeStatus(tool('map_geocode', '地理编码服务'))).toMatchObject({ readOnly: false, kind: 'unknown' });
   });
 
+  it('reads the verbs of a name or description in French, German, Spanish, Portuguese, Italian or Russian when nothing English tells', () => {
+    expect(writeStatus(tool('wetter', 'Gibt den Wetterbericht für eine Stadt zurück'))).toMatchObject({ readOnly: true, kind: 'read', reason: 'description verb "gibt"' });
+    expect(writeStatus(tool('currency_rate', 'Возвращает текущий курс валюты к рублю.'))).toMatchObject({ readOnly: true, kind: 'read' });
+    expect(writeStatus(tool('buscar_vuelos', 'Vuelos entre dos ciudades'))).toMatchObject({ readOnly: true, kind: 'read', reason: 'name verb "buscar"' });
+    // Accents folded both sides; any write verb wins, wherever it stands.
+    expect(writeStatus(tool('facture', 'Crée une facture détaillée pour un client'))).toMatchObject({ readOnly: false, kind: 'write', reason: 'description verb "cree"' });
+    expect(writeStatus(tool('rechnung', 'Sucht die Rechnung und löscht sie'))).toMatchObject({ readOnly: false, kind: 'write', reason: 'description verb "loscht"' });
+    expect(writeStatus(tool('zakaz', 'Создаёт новый заказ'))).toMatchObject({ readOnly: false, kind: 'write' });
+    expect(writeStatus(tool('prenotazione', 'Prenota un tavolo al ristorante'))).toMatchObject({ readOnly: false, kind: 'write' });
+    expect(writeStatus(tool('créer_facture', 'Une facture pour un client'))).toMatchObject({ readOnly: false, kind: 'write', reason: 'name verb "creer"' });
+    // English evidence comes first; a noun phrase with no verb stays unknown.
+    expect(writeStatus(tool('delete_facture', 'Affiche la facture'))).toMatchObject({ readOnly: false, kind: 'write', reason: 'name verb "delete"' });
+    expect(writeStatus(tool('meteo', 'Prévisions météo pour une ville.'))).toMatchObject({ readOnly: false, kind: 'unknown' });
+  });
+
   it('leaves a tool whose write status cannot be told out of read-only modes', () => {
     expect(writeStatus(tool('jira', 'Jira resources'))).toMatchObject({ readOnly: false, kind: 'unknown' });
     expect(writeStatus(tool('browser_tabs', ''))).toMatchObject({ readOnly: false, kind: 'unknown' });
