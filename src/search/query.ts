@@ -118,7 +118,6 @@ function pathWords(path: string): string[] {
   return names;
 }
 
-
 /**
  * Kinds of value a query may carry that say what it is about although their characters are no
  * words: an IP address asks for a tool that locates or looks up IPs, "report.docx" for one that
