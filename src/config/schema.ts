@@ -172,12 +172,28 @@ export const groupSchema = z.strictObject({
   pin: z.boolean().optional().describe('true: every mode that shows this group shows all its tools, whatever its budget (budget fitting never holds them back).'),
 });
 
+/**
+ * Most aliases and tasks a mode may list, and the longest of each. Aliases are matched against
+ * every focus_mode intent and tasks searched when a mode is fitted: an rc of 100,000 aliases or a
+ * 1 MB task had no bound of its own (only the rc's 4 MiB). The presets hold at most 37 aliases of
+ * 24 characters and 59 tasks of 69; mode profiles read 100 tasks (focus/profile.ts).
+ */
+export const MAX_ALIASES = 100;
+export const MAX_ALIAS = 100;
+export const MAX_TASKS = 100;
+export const MAX_TASK = 300;
+
 /** A focus mode. rc entries merge key by key over the preset of the same name. */
 export const modeSchema = z.strictObject({
   description: description(),
-  aliases: z.array(text()).optional().describe('What people say for this mode ("security audit", "standup").'),
+  aliases: z
+    .array(text().max(MAX_ALIAS, `at most ${MAX_ALIAS} characters`))
+    .max(MAX_ALIASES, `at most ${MAX_ALIASES} aliases`)
+    .optional()
+    .describe('What people say for this mode ("security audit", "standup").'),
   tasks: z
-    .array(text())
+    .array(text().max(MAX_TASK, `at most ${MAX_TASK} characters`))
+    .max(MAX_TASKS, `at most ${MAX_TASKS} tasks`)
     .optional()
     .describe('Typical tasks of the mode as people phrase them ("refund the last charge"): budget fitting shows first the tools closest to these and the description.'),
   groups: z.array(z.string()).optional().describe('Groups whose tools the mode shows.'),
