@@ -90,7 +90,8 @@ export interface GlobList {
  * tests only the globs sharing them. The answer is the one a scan in order gives.
  */
 export function globList(globs: readonly string[]): GlobList {
-  const tests = globs.map(lowerMatcher);
+  // Each glob's matcher is made when a text first reaches it: most never are.
+  const tests: Array<((lower: string) => boolean) | undefined> = [];
   const exact = new Map<string, number>();
   const heads = new Map<string, number[]>();
   const tails = new Map<string, number[]>();
@@ -117,7 +118,7 @@ export function globList(globs: readonly string[]): GlobList {
       const scan = (indexes: readonly number[] | undefined): void => {
         for (const index of indexes ?? []) {
           if (index >= best) return;
-          if (tests[index]?.(lower) === true) {
+          if ((tests[index] ??= lowerMatcher(globs[index] ?? ''))(lower)) {
             best = index;
             return;
           }
