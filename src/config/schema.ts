@@ -173,24 +173,16 @@ export const groupSchema = z.strictObject({
 });
 
 /**
- * Most aliases and tasks a mode may list, and the longest of each. Aliases are matched against
- * every focus_mode intent and tasks searched when a mode is fitted: an rc of 100,000 aliases or a
- * 1 MB task had no bound of its own (only the rc's 4 MiB). The presets hold at most 37 aliases of
- * 24 characters and 59 tasks of 69; mode profiles read 100 tasks (focus/profile.ts).
+ * Most aliases and tasks a mode may list, and the longest of each (presets: 37 aliases of 24
+ * characters, 59 tasks of 69). Aliases are matched against every focus_mode intent: 100,000 of
+ * them, or a 1 MB task, had no bound but the rc's 4 MiB.
  */
-export const MAX_ALIASES = 100;
-export const MAX_ALIAS = 100;
-export const MAX_TASKS = 100;
-export const MAX_TASK = 300;
+export const [MAX_ALIASES, MAX_ALIAS, MAX_TASKS, MAX_TASK] = [100, 100, 100, 300] as const;
 
 /** A focus mode. rc entries merge key by key over the preset of the same name. */
 export const modeSchema = z.strictObject({
   description: description(),
-  aliases: z
-    .array(text().max(MAX_ALIAS, `at most ${MAX_ALIAS} characters`))
-    .max(MAX_ALIASES, `at most ${MAX_ALIASES} aliases`)
-    .optional()
-    .describe('What people say for this mode ("security audit", "standup").'),
+  aliases: z.array(text().max(MAX_ALIAS, `at most ${MAX_ALIAS} characters`)).max(MAX_ALIASES, `at most ${MAX_ALIASES} aliases`).optional().describe('What people say for this mode ("security audit", "standup").'),
   tasks: z
     .array(text().max(MAX_TASK, `at most ${MAX_TASK} characters`))
     .max(MAX_TASKS, `at most ${MAX_TASKS} tasks`)
