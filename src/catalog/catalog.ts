@@ -3,12 +3,11 @@ import type { GroupConfig } from '../config/schema.js';
 import { countToolTokens, type TokenizerName } from '../util/tokens.js';
 import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
-import { compileGroup, confirmsPlacements, toolGlob, type CompiledGroup, type GroupCandidate } from './groups.js';
+import { compiledGroups, confirmsPlacements, toolGlob, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { nameSkeleton } from '../util/lookalike.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
-import { loadPresets } from '../config/presets.js';
 import { confirmedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
 import { normalized, summarize } from './text.js';
 import { own } from '../util/own.js';
@@ -31,8 +30,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   let compiled: CompiledGroup[] | undefined;
   let digest: string | undefined;
   const groupsOf: Groups = {
-    // Server profiles add tools to the preset groups only: an rc group of the same name is the user's.
-    compiled: () => (compiled ??= Object.entries(config.groups).map(([name, group]) => compileGroup(name, group, { profiles: own(loadPresets().groups, name) === group }))),
+    compiled: () => (compiled ??= compiledGroups(config.groups)),
     digest: () => (digest ??= groupsDigest(config)),
   };
   const nameCounts = new Map<string, number>();

@@ -3,6 +3,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { readUsage, usagePath } from '../usage/record.js';
 import { openProject } from '../project.js';
 import { suggestions, usageCounts } from '../usage/suggest.js';
+import { clipText } from '../util/bounds.js';
 import { outsideText } from '../util/redact.js';
 import { defineCommand, type FlagSpecs } from './args.js';
 import type { Command } from './io.js';
@@ -17,6 +18,13 @@ const statsFlags = {
 const NAME_CHARS = 200;
 /** Characters of one suggestion printed (it names the mode and tool of the record). */
 const SUGGESTION_CHARS = 1_000;
+/** Characters of a mode or tool name `--json` prints: more than any id lazytools records (a mode name of 64, a tool id of 321), so only a hand-edited one is cut. */
+const JSON_NAME_CHARS = 400;
+
+/** A row or suggestion with its record's names cut at JSON_NAME_CHARS (whole characters). */
+function clipped<T extends { mode: string; tool: string }>(row: T): T {
+  return { ...row, mode: clipText(row.mode, JSON_NAME_CHARS), tool: clipText(row.tool, JSON_NAME_CHARS) };
+}
 
 export const statsCommand: Command = defineCommand('stats', statsFlags, {
   about: `Reads .lazytools/usage.jsonl beside the rc file. A tool a mode keeps reaching through
@@ -37,7 +45,8 @@ execute_tool or search belongs in one of that mode's groups: stats says which.`,
   const counts = usageCounts(records);
   const advice = suggestions(counts, config, catalog);
   if (values.json) {
-    io.out(JSON.stringify({ calls: records.length, tools: counts, suggestions: advice }, null, 2));
+    // The record is a file in the project: a hand-edited megabyte name is cut here as in the table.
+    io.out(JSON.stringify({ calls: records.length, tools: counts.map(clipped), suggestions: advice.map((s) => ({ ...clipped(s), message: clipText(s.message, SUGGESTION_CHARS) })) }, null, 2));
     return 0;
   }
   if (records.length === 0) {

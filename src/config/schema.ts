@@ -172,12 +172,20 @@ export const groupSchema = z.strictObject({
   pin: z.boolean().optional().describe('true: every mode that shows this group shows all its tools, whatever its budget (budget fitting never holds them back).'),
 });
 
+/**
+ * Most aliases and tasks a mode may list, and the longest of each (presets: 37 aliases of 24
+ * characters, 59 tasks of 69). Aliases are matched against every focus_mode intent: 100,000 of
+ * them, or a 1 MB task, had no bound but the rc's 4 MiB.
+ */
+export const [MAX_ALIASES, MAX_ALIAS, MAX_TASKS, MAX_TASK] = [100, 100, 100, 300] as const;
+
 /** A focus mode. rc entries merge key by key over the preset of the same name. */
 export const modeSchema = z.strictObject({
   description: description(),
-  aliases: z.array(text()).optional().describe('What people say for this mode ("security audit", "standup").'),
+  aliases: z.array(text().max(MAX_ALIAS, `at most ${MAX_ALIAS} characters`)).max(MAX_ALIASES, `at most ${MAX_ALIASES} aliases`).optional().describe('What people say for this mode ("security audit", "standup").'),
   tasks: z
-    .array(text())
+    .array(text().max(MAX_TASK, `at most ${MAX_TASK} characters`))
+    .max(MAX_TASKS, `at most ${MAX_TASKS} tasks`)
     .optional()
     .describe('Typical tasks of the mode as people phrase them ("refund the last charge"): budget fitting shows first the tools closest to these and the description.'),
   groups: z.array(z.string()).optional().describe('Groups whose tools the mode shows.'),

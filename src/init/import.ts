@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError, echoName } from '../util/errors.js';
 import { jsonFileRefusal } from '../util/json.js';
 import { dictionary, hasOwn } from '../util/own.js';
 import { MAX_NAME, type RcConfig, type ServerConfig } from '../config/schema.js';
@@ -108,11 +108,11 @@ export function importServers(json: unknown, file: string, options: ImportOption
     const remote = mcpRemoteEntry(given);
     const entry = remote?.entry ?? given;
     if (rawName === 'lazytools' || (Array.isArray(entry.args) && entry.args.includes('lazytools'))) {
-      skipped.push(`${rawName} (lazytools itself)`);
+      skipped.push(`${echoName(rawName)} (lazytools itself)`);
       continue;
     }
     const name = uniqueName(rawName, taken, suffixes);
-    if (name !== rawName) notes.push(`server "${rawName}" is named "${name}" (letters, digits, "_", "-" and "." only, names kept distinct)`);
+    if (name !== rawName) notes.push(`server "${echoName(rawName)}" is named "${name}" (letters, digits, "_", "-" and "." only, names kept distinct)`);
     const at = `servers.${name}`;
     const text = (raw: unknown, where: string) => vscodeVariables(String(raw), where, variables, notes);
     const field = <T>(key: string, expected: string, ok: (raw: unknown) => raw is T): T | undefined => {
@@ -165,7 +165,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
         notes.push(`server "${name}" ran mcp-remote for ${url}: imported as that remote server${dropped.length > 0 ? ` (its ${dropped.join(', ')} not imported)` : ''}; ${how}`);
       }
     } else {
-      skipped.push(`${rawName} (neither "command" nor "url")`);
+      skipped.push(`${echoName(rawName)} (neither "command" nor "url")`);
       continue;
     }
     if (entry.disabled === true || disabledNames.has(rawName)) {
@@ -173,7 +173,7 @@ export function importServers(json: unknown, file: string, options: ImportOption
       disabled.push(name);
     }
     for (const key of Object.keys(entry).filter((key) => !READ_KEYS.has(key)))
-      notes.push(`${at}: "${key}" was not imported (lazytools has no such setting)${INSTEAD.has(key) ? `; ${INSTEAD.get(key)}` : ''}`);
+      notes.push(`${at}: "${echoName(key)}" was not imported (lazytools has no such setting)${INSTEAD.has(key) ? `; ${INSTEAD.get(key)}` : ''}`);
     for (const [where, value] of literalValues(server, at)) if (looksSecret(value)) warnings.push(`${where} looks like a secret and was kept as written: move it to an environment variable (\${NAME})`);
     servers[name] = server;
     taken.add(name.toLowerCase());

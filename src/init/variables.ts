@@ -1,4 +1,5 @@
 import { PLAIN_VARIABLES } from '../config/env.js';
+import { echoName } from '../util/errors.js';
 import { isSecretKey, isSecretParam } from '../config/secrets.js';
 
 // How `lazytools init` keeps values out of the rc it writes: secrets become `${NAME}` references
@@ -139,7 +140,7 @@ export function vscodeVariables(value: string, where: string, variables: Variabl
     if (input) {
       const name = envName(input[1] as string);
       variables.use(name);
-      notes.push(`${where}: VS Code input "${input[1]}" (prompted by VS Code) is read from \${${name}}`);
+      notes.push(`${where}: VS Code input "${echoName(input[1] as string)}" (prompted by VS Code) is read from \${${name}}`);
       return `\${${name}}`;
     }
     if (inner === 'workspaceFolder') {
@@ -150,7 +151,7 @@ export function vscodeVariables(value: string, where: string, variables: Variabl
       variables.use(inner.replace(/:-.*$/, ''), inner.includes(':-'));
       return whole;
     }
-    notes.push(`${where}: "${whole}" is a client variable lazytools does not know; it was left as written`);
+    notes.push(`${where}: "${echoName(whole)}" is a client variable lazytools does not know; it was left as written`);
     return whole;
   });
 }

@@ -66,7 +66,7 @@ export const MAX_URI_ECHO = 2_048;
 
 /** A completion reference no server offers completions for. */
 export function noCompletionSource(ref: unknown): ProtocolError {
-  return protocolError(ErrorCode.InvalidParams, `No server offers completions for ${JSON.stringify(ref).slice(0, 200)}`);
+  return protocolError(ErrorCode.InvalidParams, `No server offers completions for ${clipText(JSON.stringify(ref) ?? String(ref), 200)}`);
 }
 
 /**

@@ -22,13 +22,18 @@ export function boundedFetch(server: string, base: FetchLike = fetch, max = MAX_
   };
 }
 
+/** A body over the bound: the upstream was reached, and said too much (raw.ts words the call's failure by it). */
+export class AnswerTooLarge extends Error {
+  override readonly name = 'AnswerTooLarge';
+}
+
 /** Bytes passed on until `max`, then the stream fails with `problem`. */
 function boundedBytes(max: number, problem: string): TransformStream<Uint8Array, Uint8Array> {
   let total = 0;
   return new TransformStream({
     transform(chunk, controller) {
       total += chunk.byteLength;
-      if (total > max) controller.error(new Error(problem));
+      if (total > max) controller.error(new AnswerTooLarge(problem));
       else controller.enqueue(chunk);
     },
   });

@@ -191,9 +191,11 @@ export function relayRaw(
       if (calls.has(id)) calls.settle(id, new UpstreamError(server, `upstream "${server}" ended its answer stream without a valid answer`));
     };
     transport.send(message, { onRequestStreamEnd: ended, requestSignal: post.signal }).catch((error: unknown) => {
-      // A body the transport could not read as JSON-RPC (its JSON or its schema check threw) was reached.
+      // A body the transport could not read as JSON-RPC (its JSON or its schema check threw) was
+      // reached, and so was one over the bound (bounded-fetch: it says so itself).
       const name = (error as Error | undefined)?.name;
       if (name === 'SyntaxError' || name === 'ZodError') calls.settle(id, new UpstreamError(server, `upstream "${server}" answered with a message that is not JSON-RPC`));
+      else if (name === 'AnswerTooLarge') calls.settle(id, new UpstreamError(server, (error as Error).message));
       else unreachable((error as Error).message);
     });
   }

@@ -38,6 +38,8 @@ describe('remote upstream answers', () => {
     const result = await call('huge_json', 80);
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('sent an answer over 64 MiB');
+    // The upstream was reached: it said too much (the call failed as "could not reach upstream").
+    expect(text(result)).not.toContain('could not reach');
     expect(text(await call('ok'))).toBe('fine');
   }, TIMEOUT);
 
@@ -74,6 +76,7 @@ describe('remote upstream answers', () => {
       const result = await call(name);
       expect(result.isError, name).toBe(true);
       expect(text(result)).toContain('over 64 MiB');
+      expect(text(result)).not.toContain('could not reach');
     }
   }, TIMEOUT);
 });

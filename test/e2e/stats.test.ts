@@ -61,6 +61,29 @@ describe('usage record and stats', () => {
     expect(stats.stdout.length).toBeLessThan(2_000);
   });
 
+  it('--json cuts names from the record (hand-edited, 100,000 characters) at a whole character, and keeps real ones whole', () => {
+    const { dir } = referenceRc({ usage: true });
+    mkdirSync(path.join(dir, '.lazytools'));
+    const t = new Date().toISOString();
+    // The 400th character of the tool name is the first half of an emoji.
+    const long = `x:${'y'.repeat(397)}${'😀'.repeat(50_000)}`;
+    const real = `${'s'.repeat(64)}:${'t'.repeat(256)}`;
+    const lines = [
+      { t, mode: 'all', tool: real, via: 'search' },
+      ...Array.from({ length: 3 }, () => ({ t, mode: 'development', tool: long, via: 'execute_tool' })),
+    ];
+    writeFileSync(path.join(dir, '.lazytools', 'usage.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const stats = spawnSync(process.execPath, [BIN, 'stats', '--json', '--catalog', REFERENCE_CATALOG], { cwd: dir, encoding: 'utf8' });
+    expect(stats.status).toBe(0);
+    expect(stats.stdout.length).toBeLessThan(5_000);
+    const json = JSON.parse(stats.stdout) as { calls: number; tools: Array<{ mode: string; tool: string }>; suggestions: Array<{ tool: string; message: string }> };
+    expect(json.calls).toBe(4);
+    expect(json.tools.map((row) => row.tool)).toEqual([`x:${'y'.repeat(397)}…`, real]);
+    expect(json.suggestions.map((suggestion) => suggestion.tool)).toEqual([`x:${'y'.repeat(397)}…`]);
+    expect(json.suggestions[0]?.message.length).toBeLessThanOrEqual(1_000);
+    expect(stats.stdout).not.toMatch(/\\ud83d(?!\\ude00)|[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
   it('a --catalog that cannot be read is a config error naming the file (exit 2), not dropped', () => {
     const { dir } = referenceRc({ usage: true });
     const missing = path.join(dir, 'no-such-catalog.json');

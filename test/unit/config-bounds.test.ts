@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { interpolate, interpolateMap } from '../../src/config/env.js';
 import { loadConfig, MAX_RC_BYTES } from '../../src/config/load.js';
+import { loadPresets } from '../../src/config/presets.js';
+import { MAX_ALIAS, MAX_ALIASES, MAX_TASK, MAX_TASKS } from '../../src/config/schema.js';
 import { MAX_TIMER_MS } from '../../src/util/bounds.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempTree } from '../harness/index.js';
@@ -14,6 +16,37 @@ function anchorBomb(levels: number): string {
   for (let i = 1; i < levels; i++) lines.push(`        b${i}: &l${i} [${Array.from({ length: 9 }, () => `*l${i - 1}`).join(', ')}]`);
   return `${lines.join('\n')}\n`;
 }
+
+describe('a mode\'s aliases and tasks are bounded', () => {
+  const loadError = (rc: unknown) =>
+    loadConfig({ cwd: tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc) }) }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+
+  it('100,000 aliases, a 1 MB task or 100,000 tasks are config errors naming the key path', async () => {
+    const many = await loadError({ modes: { big: { groups: ['files'], aliases: Array.from({ length: 100_000 }, (_, i) => `alias ${i}`) } } });
+    expect(many).toBeInstanceOf(ConfigError);
+    expect(many?.message).toContain(`at most ${MAX_ALIASES} aliases`);
+    expect(many?.message).toContain('at modes.big.aliases');
+    const long = await loadError({ modes: { big: { groups: ['files'], tasks: ['ok', 'read the files '.repeat(70_000)] } } });
+    expect(long?.message).toContain(`at most ${MAX_TASK} characters`);
+    expect(long?.message).toContain('at modes.big.tasks[1]');
+    expect((await loadError({ modes: { big: { groups: ['files'], tasks: Array.from({ length: 100_000 }, (_, i) => `task ${i}`) } } }))?.message).toContain(`at most ${MAX_TASKS} tasks`);
+    expect((await loadError({ modes: { big: { groups: ['files'], aliases: ['x'.repeat(MAX_ALIAS + 1)] } } }))?.message).toContain('at modes.big.aliases[0]');
+  });
+
+  it('at the bounds a mode loads, and every preset is well inside them', async () => {
+    const full = { groups: ['files'], aliases: Array.from({ length: MAX_ALIASES }, (_, i) => `${i}`.padEnd(MAX_ALIAS, 'a')), tasks: Array.from({ length: MAX_TASKS }, (_, i) => `${i}`.padEnd(MAX_TASK, 't')) };
+    expect(await loadError({ modes: { full } })).toBeUndefined();
+    for (const mode of Object.values(loadPresets().modes)) {
+      expect((mode.aliases ?? []).length).toBeLessThanOrEqual(MAX_ALIASES / 2);
+      expect((mode.tasks ?? []).length).toBeLessThanOrEqual(MAX_TASKS / 1.5);
+      for (const alias of mode.aliases ?? []) expect(alias.length).toBeLessThanOrEqual(MAX_ALIAS / 2);
+      for (const task of mode.tasks ?? []) expect(task.length).toBeLessThanOrEqual(MAX_TASK / 2);
+    }
+  });
+});
 
 describe('tools.<id>.examples is bounded', () => {
   it('a YAML anchor bomb is a config error naming the key, not a 10 s describe_tools', async () => {

@@ -2,7 +2,7 @@ import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/protocol/jsonrpc.js';
-import { MAX_URI_ECHO, resourceNotFound, unknownGroup } from '../../src/protocol/errors.js';
+import { MAX_URI_ECHO, noCompletionSource, resourceNotFound, unknownGroup } from '../../src/protocol/errors.js';
 import { LOG_LEVEL_META } from '../../src/upstream/modern.js';
 
 // protocol/jsonrpc.ts writes the SDK's JSON-RPC codes as numbers (so the stdio line reader loads
@@ -45,5 +45,13 @@ describe('echoes in protocol errors are cut at a whole character', () => {
     const uri = (error.data as { uri: string }).uri;
     expect(uri).toMatch(/^x:\/(😀)+… \[URI cut by lazytools at 2048 characters\]$/u);
     expect(uri).not.toMatch(HALF_CHARACTER);
+  });
+
+  it('completion/complete that no server offers: the reference is cut to 200 characters at a whole character', () => {
+    // JSON.stringify(ref) is `{"type":"ref/resource","uri":"` (30 characters) and the URI: the 200th falls inside an emoji.
+    const error = noCompletionSource({ type: 'ref/resource', uri: `${'x'.repeat(139)}${'😀'.repeat(1_000)}` });
+    expect(error.message).not.toMatch(HALF_CHARACTER);
+    expect(error.message).toMatch(/for \{"type":"ref\/resource","uri":"x{139}(😀){15}…$/u);
+    expect(noCompletionSource(undefined).message).toBe('No server offers completions for undefined');
   });
 });

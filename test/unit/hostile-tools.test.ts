@@ -1,6 +1,6 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RcConfig } from '../../src/config/schema.js';
@@ -215,5 +215,29 @@ describe('describe_tools on a schema built to multiply its work', () => {
     expect(Object.keys(example)).toEqual(['o', '__proto__']);
     expect(example.o).toEqual({});
     expect(Object.getPrototypeOf(example)).toBe(Object.prototype);
+  });
+});
+
+describe('warnings about the tools and prompts an upstream lists', () => {
+  it('50,000 bad tools and 50,000 bad prompts cost a few lines at start, not one line each', async () => {
+    // The lister warns once per item left out; the upstream's logger (util/rate-limit
+    // limitWarnings) lets 10 a second through and counts the rest in one line when the second ends
+    // (each list's skips are one synchronous burst: 10 lines, 20 if a burst straddles a second).
+    const server = new Server({ name: 'bad', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} } });
+    const tools = [
+      { name: 'good', inputSchema: { type: 'object' } },
+      ...Array.from({ length: 50_000 }, (_, i) => ({ name: `bad_${i}`, inputSchema: null })),
+      ...Array.from({ length: 30 }, (_, i) => ({ name: `${'n'.repeat(300)}${i}`, inputSchema: { type: 'object' } })),
+    ];
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools as never }));
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'fine' }, ...Array.from({ length: 50_000 }, (_, i) => ({ name: `p${i}`, arguments: 'not a list' }))] as never }));
+    const warnings: string[] = [];
+    const logger = { info: () => {}, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message) };
+    const curated = await curate(server, { name: 'bad', config: {}, strategy: 'proxy', logger });
+    cleanups.push(() => curated.close());
+    expect(curated.gateway.catalog.tools.map((tool) => tool.name)).toEqual(['good']);
+    const fromUpstream = warnings.filter((line) => line.startsWith('bad: '));
+    expect(fromUpstream.length, 'lines the upstream\'s 100,030 bad items caused').toBeLessThanOrEqual(45);
+    expect(fromUpstream[0]).toBe('bad: tool "bad_0" skipped: its inputSchema is not a JSON Schema object with "type": "object"');
   });
 });

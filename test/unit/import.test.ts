@@ -64,6 +64,18 @@ describe('client config import: server shapes', () => {
     expect(Object.keys(rc.servers ?? {})).toEqual(['my-server-', 'scope-tool', 'server']);
   });
 
+  it('a long client name or key is echoed cut in the notes, so the new name and the rest of the note still show', () => {
+    // The 200th character is the first half of an emoji: the cut drops it whole.
+    const long = `${'a'.repeat(199)}😀${'b'.repeat(3_000)}`;
+    const { rc, notes, skipped } = importServers({ mcpServers: { [`${long}!`]: { command: 'a', [long]: 1 }, [long]: { transport: 'pigeon' } } }, FILE);
+    const [name] = Object.keys(rc.servers ?? {});
+    const renamed = notes.find((note) => note.startsWith('server "'));
+    expect(renamed).toMatch(new RegExp(`^server "a{199}… \\[name cut by lazytools at 200 characters\\]" is named "${name}" \\(letters`));
+    expect(notes.find((note) => note.includes('was not imported'))).toMatch(/: "a{199}… \[name cut by lazytools at 200 characters\]" was not imported \(lazytools has no such setting\)$/);
+    expect(skipped).toEqual(['a'.repeat(199) + '… [name cut by lazytools at 200 characters] (neither "command" nor "url")']);
+    for (const line of [...notes, ...skipped]) expect(line.length).toBeLessThan(400);
+  });
+
   it('skips lazytools itself and entries with neither command nor url, saying why', () => {
     const { rc, skipped } = importServers(
       {

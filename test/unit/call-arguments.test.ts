@@ -1,0 +1,70 @@
+import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/app/gateway.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { Upstream } from '../../src/upstream/upstream.js';
+import { silentLogger } from '../../src/util/log.js';
+import { cleanupAfterEach, namedToolsApp } from '../harness/index.js';
+
+/**
+ * One call, one set of upstream arguments, whichever way the gateway takes it. A 2025 session's
+ * `tools/call` of a ready upstream goes the fast path (callers/fast-path.ts, raw JSON relayed),
+ * execute_tool and the rest go through the SDK's request parsing (zod), which leaves an own
+ * `__proto__` key (as JSON.parse makes it) out of `arguments`. The fast path relayed it, so the
+ * upstream saw `{"__proto__":…,"n":1}` from tools/call and `{"n":1}` from execute_tool.
+ */
+
+const cleanups = cleanupAfterEach();
+
+describe('tool arguments reach the upstream the same on every path', () => {
+  it('an own "__proto__" argument: tools/call (2025 fast path) and execute_tool send the same arguments', async () => {
+    // What the upstream's transport receives, before its own SDK parses it.
+    const received: unknown[] = [];
+    const app = namedToolsApp({ proto_keys: false });
+    const upstream = new Upstream('app', {
+      connect: () => {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        void app.connect(serverSide).then(() => {
+          const sdk = serverSide.onmessage;
+          serverSide.onmessage = (message, extra) => {
+            if ('method' in message && message.method === 'tools/call') received.push(JSON.stringify((message.params as { arguments?: unknown }).arguments));
+            sdk?.(message, extra);
+          };
+        });
+        return clientSide;
+      },
+      logger: silentLogger,
+    });
+    const config = resolveConfig({ groups: { app: { servers: ['app'] } }, modes: { work: { groups: ['app'] } }, defaultMode: 'work', strategy: 'hybrid' });
+    const gateway = new Gateway({ config, upstreams: [upstream] });
+    await gateway.start();
+    cleanups.push(() => gateway.close());
+
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    await gateway.createSession({}).connect(server);
+    const waiters = new Map<unknown, (message: JSONRPCMessage) => void>();
+    client.onmessage = (message) => {
+      if ('id' in message) waiters.get(message.id)?.(message);
+    };
+    await client.start();
+    cleanups.push(() => client.close());
+    const request = (id: number, method: string, params: Record<string, unknown>) =>
+      new Promise<JSONRPCMessage>((resolve) => {
+        waiters.set(id, resolve);
+        void client.send({ jsonrpc: '2.0', id, method, params });
+      });
+    await request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+
+    // The bytes a client sends: JSON.parse keeps "__proto__" as an own key.
+    const args = JSON.parse('{"__proto__":{"polluted":true},"n":1}') as Record<string, unknown>;
+    const direct = await request(1, 'tools/call', { name: 'proto_keys', arguments: args });
+    const executed = await request(2, 'tools/call', { name: 'execute_tool', arguments: { name: 'proto_keys', arguments: args } });
+    expect(direct).toMatchObject({ result: { content: [{ text: 'proto_keys' }] } });
+    expect(executed).toMatchObject({ result: { content: [{ text: 'proto_keys' }] } });
+    expect(received).toHaveLength(2);
+    expect(received[0], 'arguments of tools/call and of execute_tool as the upstream got them').toBe(received[1]);
+    expect(received[0]).toBe('{"n":1}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
