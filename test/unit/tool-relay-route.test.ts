@@ -1,15 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import * as closest from '../../src/util/closest.js';
+import { clientHints } from '../../src/util/closest.js';
 import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp } from '../harness/index.js';
-
-// Counts the "did you mean" hints built (the real function runs): each compares the name with
-// every tool the caller may see, about 10 ms over 3,000 tools.
-vi.mock('../../src/util/closest.js', async (importOriginal) => {
-  const real = await importOriginal<typeof closest>();
-  return { ...real, didYouMean: vi.fn(real.didYouMean) };
-});
 
 /**
  * A 2025 session's tools/call first asks the fast path (handlers/tools toolRelayRoute) whether it
@@ -28,8 +21,10 @@ describe('tools/call routing of a 2025 session', () => {
     await gateway.start();
     cleanups.push(() => gateway.close());
     const client = await inMemoryClient((t) => gateway.createSession({}).connect(t), { name: 'relay-route', cleanups });
-    const hints = vi.mocked(closest.didYouMean);
-    hints.mockClear();
+    // Counts the "did you mean" hints built (the real method runs): each compares the name with
+    // every tool the caller may see, about 10 ms over 3,000 tools.
+    const hints = vi.spyOn(clientHints, 'closest');
+    cleanups.push(() => hints.mockRestore());
     for (const mode of ['more', 'notes']) expect((await client.callTool({ name: 'focus_mode', arguments: { mode } })).isError).toBeFalsy();
     expect((await client.callTool({ name: 'search_tools', arguments: { query: 'note' } })).isError).toBeFalsy();
     expect((await client.callTool({ name: 'read_note', arguments: {} })).isError).toBeFalsy();
