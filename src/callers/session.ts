@@ -21,6 +21,7 @@ import { VERSION } from '../util/version.js';
 import { CallerBase } from './caller.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { fastPath } from './fast-path.js';
+import { pacedIntake } from './paced-intake.js';
 import type { Hub, OpenSession } from './hub.js';
 import { FrontRelay } from './relay.js';
 
@@ -118,9 +119,10 @@ export class FrontSession extends CallerBase implements OpenSession {
     const sdkMessage = transport.onmessage;
     const relay = new FrontRelay(transport);
     this.relay = relay;
-    transport.onmessage = (message, extra) => {
+    // Messages read together (a batch) are handled one per turn, so one client's batch cannot hold the others.
+    transport.onmessage = pacedIntake((message, extra) => {
       if (!fastPath(this, message, relay, this.advertised)) sdkMessage?.(message, extra);
-    };
+    });
     addCloseListener(transport, () => this.dispose());
   }
 
