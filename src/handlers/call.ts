@@ -5,6 +5,7 @@ import { initialFocus } from '../focus/state.js';
 import { modeMembers } from '../focus/visible.js';
 import { UnknownNameError } from '../util/errors.js';
 import { toolError, toolFailed, unknownTool, upstreamFailure } from '../protocol/errors.js';
+import { usableProgressToken } from '../protocol/jsonrpc.js';
 import { UpstreamError } from '../upstream/error.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { clientHints, suggestionText } from '../util/closest.js';
@@ -15,7 +16,8 @@ export function callContext(ctx: ServerContext): CallContext {
   return {
     requestId: ctx.mcpReq.id,
     signal: ctx.mcpReq.signal,
-    progressToken: ctx.mcpReq._meta?.progressToken,
+    // A token too long to repeat in every notification gets none (protocol/jsonrpc usableProgressToken).
+    progressToken: usableProgressToken(ctx.mcpReq._meta?.progressToken),
     notify: (method, params) => void ctx.mcpReq.notify({ method, params } as never).catch(() => {}),
   };
 }
