@@ -1,9 +1,9 @@
 /**
- * Hands a 2025 session's incoming messages on one per turn of the event loop when they come
- * together: a JSON-RPC batch over HTTP (up to 100 requests in one POST) or several lines read at
- * once over stdio. The SDK hands a read's messages over in one loop and runs each handler as a
- * microtask, so a batch ran whole before anything else: 100 focus_mode switches over 3,000 tools
- * held every other client's requests for about 850 ms, each POST of them again. A message that
+ * Hands a 2025 HTTP session's incoming messages on one per turn of the event loop when they come
+ * together: a JSON-RPC batch (up to 100 requests in one POST). The SDK hands a read's messages
+ * over in one loop and runs each handler as a microtask, so a batch ran whole before anything
+ * else: 100 focus_mode switches over 3,000 tools held every other client's requests for about
+ * 850 ms, each POST of them again. (Over stdio the one client waits only on itself.) A message that
  * comes alone is handed on at once; one that comes while others wait queues behind them (order
  * is kept).
  */
