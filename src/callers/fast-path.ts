@@ -3,7 +3,7 @@ import type { Caller, RelayRoute } from '../handlers/caller.js';
 import { promptRelayRoute } from '../handlers/prompts.js';
 import { resourceRelayRoute } from '../handlers/resources.js';
 import { toolRelayRoute } from '../handlers/tools.js';
-import { isNotification, isRequest, type RequestId } from '../protocol/jsonrpc.js';
+import { isNotification, isRequest, usableProgressToken, type RequestId } from '../protocol/jsonrpc.js';
 import type { FrontRelay } from './relay.js';
 
 /**
@@ -21,7 +21,7 @@ export function fastPath(caller: Caller, message: unknown, relay: FrontRelay, ad
   if (!isRequest(message) || relay.full) return false;
   const params = message.params;
   if (!params || params.task !== undefined) return false;
-  const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  const token = usableProgressToken((params._meta as { progressToken?: unknown } | undefined)?.progressToken);
   const route = fastRoute(caller, message.method, params, advertised);
   if (!route || route.upstream.status !== 'ready') return false;
   const sent = relay.send({ id: message.id, upstream: route.upstream, method: message.method, params: route.params, progressToken: token, origin: caller.origin(message.id), failure: route.failure });

@@ -11,13 +11,19 @@ import { scopedRouting } from './routing.js';
 import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.js';
 
 /**
+ * Whether a notification for the request may still go to its client (the transport's bound on
+ * what a client leaves unread: transports/http-unread stalledStreamGate); none over stdio.
+ */
+export type NotificationGate = (message: () => unknown) => boolean;
+
+/**
  * A 2026-07-28 server for one request (HTTP) or one connection (stdio): the low-level SDK
  * `Server` with every primitive registered once (handlers/primitives.ts) over a ModernRequest per
  * request. Nothing is kept between requests: each resolves its scope (endpoint, token, server
  * variant; focus/scope.ts) and is answered from the gateway's catalog and upstreams. List results
  * carry `ttlMs` and `cacheScope` (`private` when the answer depends on the bearer token).
  */
-export function createModernServer(hub: Hub, route: Route): Server {
+export function createModernServer(hub: Hub, route: Route, gate?: NotificationGate): Server {
   const config = hub.config;
   const offered = offeredCapabilities(hub.upstreams.values());
   const variants = variantsExtension(config, route.tokenModes ?? route.served, route.variantHints);
@@ -32,7 +38,11 @@ export function createModernServer(hub: Hub, route: Route): Server {
       cacheHints: { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint },
     },
   );
-  const front: CallerFront<ModernRequest> = { era: 'modern', callerOf: (ctx) => callerOf(hub, route, ctx), run: runModern, listExtras: () => ({ ...hint }) };
+  // Progress for the request passes the transport's gate: past it, it is dropped, not queued.
+  const run: CallerFront<ModernRequest>['run'] = gate
+    ? (caller, ctx, subject, work) => runModern(caller, ctx, subject, (call) => work({ ...call, notify: (method, params) => void (gate(() => ({ method, params })) && call.notify(method, params)) }))
+    : runModern;
+  const front: CallerFront<ModernRequest> = { era: 'modern', callerOf: (ctx) => callerOf(hub, route, ctx), run, listExtras: () => ({ ...hint }) };
   registerPrimitives(server, front, offered);
   return server;
 }

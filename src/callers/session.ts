@@ -21,6 +21,7 @@ import { VERSION } from '../util/version.js';
 import { CallerBase } from './caller.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { fastPath } from './fast-path.js';
+import { pacedIntake } from './paced-intake.js';
 import type { Hub, OpenSession } from './hub.js';
 import { FrontRelay } from './relay.js';
 
@@ -112,15 +113,20 @@ export class FrontSession extends CallerBase implements OpenSession {
     this.toolList.mark();
   }
 
-  /** Connects the session to a client transport and installs the fast path. */
-  async connect(transport: Transport): Promise<void> {
+  /**
+   * Connects the session to a client transport and installs the fast path. `paceBatches` (the
+   * HTTP front, where clients share the gateway) hands messages read together on one per turn.
+   */
+  async connect(transport: Transport, options: { paceBatches?: boolean } = {}): Promise<void> {
     await this.server.connect(transport);
     const sdkMessage = transport.onmessage;
     const relay = new FrontRelay(transport);
     this.relay = relay;
-    transport.onmessage = (message, extra) => {
+    const handle = (message: Parameters<NonNullable<Transport['onmessage']>>[0], extra: Parameters<NonNullable<Transport['onmessage']>>[1]) => {
       if (!fastPath(this, message, relay, this.advertised)) sdkMessage?.(message, extra);
     };
+    // Messages read together (a batch) are handled one per turn, so one client's batch cannot hold the others.
+    transport.onmessage = options.paceBatches ? pacedIntake(handle) : handle;
     addCloseListener(transport, () => this.dispose());
   }
 

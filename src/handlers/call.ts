@@ -5,9 +5,10 @@ import { initialFocus } from '../focus/state.js';
 import { modeMembers } from '../focus/visible.js';
 import { UnknownNameError } from '../util/errors.js';
 import { toolError, toolFailed, unknownTool, upstreamFailure } from '../protocol/errors.js';
+import { usableProgressToken } from '../protocol/jsonrpc.js';
 import { UpstreamError } from '../upstream/error.js';
 import type { Upstream } from '../upstream/upstream.js';
-import { didYouMean } from '../util/closest.js';
+import { clientHints, suggestionText } from '../util/closest.js';
 import type { CallContext, Caller, CallVia } from './caller.js';
 
 /** The call context of an SDK request handler. */
@@ -15,7 +16,8 @@ export function callContext(ctx: ServerContext): CallContext {
   return {
     requestId: ctx.mcpReq.id,
     signal: ctx.mcpReq.signal,
-    progressToken: ctx.mcpReq._meta?.progressToken,
+    // A token too long to repeat in every notification gets none (protocol/jsonrpc usableProgressToken).
+    progressToken: usableProgressToken(ctx.mcpReq._meta?.progressToken),
     notify: (method, params) => void ctx.mcpReq.notify({ method, params } as never).catch(() => {}),
   };
 }
@@ -32,7 +34,7 @@ export function permitted(caller: Caller, name: string, refusal: (tool: CatalogT
   // A held-back tool is in no mode yet: for a token's caller it does not exist (its reason names its server).
   const held = tool || caller.boundary?.token ? undefined : driftHeld.get(name);
   if (held) return { result: toolError(`"${name}" is held back: ${held}.`) };
-  if (!tool) return { result: unknownTool(name, didYouMean(name, visibleToolNames(catalog, config, caller.boundary))) };
+  if (!tool) return { result: unknownTool(name, suggestionText(clientHints.closest(name, () => visibleToolNames(catalog, config, caller.boundary)))) };
   const refused = refusal(tool);
   if (refused) return { result: toolError(refused) };
   const upstream = caller.hub.upstreamOf(tool);

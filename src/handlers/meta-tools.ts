@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { findTool, sumTokens, type CatalogGroup, type CatalogTool } from '../catalog/catalog.js';
 import { describeToolsArgs, executeToolArgs, listToolGroupsArgs, readArgs, searchToolsArgs } from '../catalog/own-args.js';
 import { echoName, UnknownNameError } from '../util/errors.js';
-import { closestNames } from '../util/closest.js';
+import { clientHints } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
 import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeNamed, modesWith, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
@@ -186,7 +186,7 @@ function describeTools(session: Caller, raw: unknown): CallToolResult {
     // Outside a token's modes a tool is unknown: neither its schema nor its name is told.
     const tool = found && withinBoundary(config, session.boundary, found) ? found : undefined;
     // Closest names for the first few unknown names only: each is a walk over every visible name.
-    if (!tool) return { name: echoName(name), error: 'unknown tool', closest: hinted++ < HINTED_NAMES ? closestNames(name, visibleToolNames(catalog, config, session.boundary)) : [] };
+    if (!tool) return { name: echoName(name), error: 'unknown tool', closest: hinted++ < HINTED_NAMES ? clientHints.closest(name, () => visibleToolNames(catalog, config, session.boundary)) : [] };
     const related = relatedNames(session, tool);
     const examples = own(config.tools, tool.id)?.examples ?? [exampleArguments(tool.definition.inputSchema)];
     return { ...tool.definition, server: tool.server, groups: tool.groups, inMode: session.inMode(tool), examples, related };

@@ -7,7 +7,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { forward } from './call.js';
 import type { Caller, CallerFront, RelayRoute, ResourceIndex, RoutingContext } from './caller.js';
 import { fitting, listPage, PAGE_MAX_BYTES } from './paging.js';
-import { compileTemplate, TEMPLATE_STEP_BUDGET } from './uri-template.js';
+import { compileTemplate, TEMPLATE_STEP_BUDGET, type StepBudget } from './uri-template.js';
 
 /** The scheme of lazytools' own resources: never an upstream's (theirs with it are left out). */
 export const OWN_SCHEME = 'lazytools://';
@@ -98,14 +98,31 @@ export function buildResourceIndex(upstreams: Iterable<Pick<Upstream, 'name' | '
   return { resources, templates, exact, matchers };
 }
 
-/** The upstream that serves a URI: the owner of the exact URI, then the first matching template. */
+/**
+ * The upstream that serves a URI: the owner of the exact URI, else the matching template with the
+ * longest literal head (`notes://{id}` before a catch-all `{+uri}`), the first in rc order among
+ * equals. A server's catch-all took every templated read of the servers after it, and saw their URIs.
+ */
 export function resourceOwner(routing: RoutingContext, uri: string): Upstream | undefined {
   const index = routing.resources();
+  const exact = index.exact.get(uri);
+  if (exact !== undefined) return routing.upstreams.get(exact);
   // Templates are the upstreams' and URIs the client's: only URIs of a sane length are matched,
   // and all templates together get one step budget, so no pair of them holds the event loop.
-  const budget = { steps: TEMPLATE_STEP_BUDGET };
-  const server = index.exact.get(uri) ?? (uri.length <= MAX_TEMPLATE_URI ? index.matchers.find((matcher) => matcher.pattern.test(uri, budget))?.server : undefined);
-  return server === undefined ? undefined : routing.upstreams.get(server);
+  // Each server spends its own share of it: one server's costly templates used it all, and the
+  // URIs of every server after it were not found.
+  if (uri.length > MAX_TEMPLATE_URI) return undefined;
+  const share = Math.floor(TEMPLATE_STEP_BUDGET / Math.max(1, new Set(index.matchers.map((matcher) => matcher.server)).size));
+  const budgets = new Map<string, StepBudget>();
+  let best: ResourceIndex['matchers'][number] | undefined;
+  for (const matcher of index.matchers) {
+    const { prefix } = matcher.pattern;
+    if ((best && prefix.length <= best.pattern.prefix.length) || !uri.startsWith(prefix)) continue;
+    let budget = budgets.get(matcher.server);
+    if (!budget) budgets.set(matcher.server, (budget = { steps: share }));
+    if (matcher.pattern.test(uri, budget)) best = matcher;
+  }
+  return best === undefined ? undefined : routing.upstreams.get(best.server);
 }
 
 /** The relay route of a 2025 session's resources/read for an upstream URI (lazytools' own are answered by the SDK path). */

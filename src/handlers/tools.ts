@@ -1,5 +1,5 @@
 import type { CallToolResult, Server } from '@modelcontextprotocol/server';
-import type { CatalogTool, ToolDefinition } from '../catalog/catalog.js';
+import { findTool, type CatalogTool, type ToolDefinition } from '../catalog/catalog.js';
 import { FOCUS_MODE } from '../catalog/own-tools.js';
 import { switchRefusal } from '../focus/policy.js';
 import { notHandled, toolError, toolFailed } from '../protocol/errors.js';
@@ -56,7 +56,10 @@ async function handleCall(caller: Caller, name: string, args: unknown, call: Cal
  * refusals, unknown names), which asks the same permit and answers why.
  */
 export function toolRelayRoute(caller: Caller, params: Record<string, unknown>): RelayRoute | undefined {
-  if (typeof params.name !== 'string') return undefined;
+  // Only a catalog tool is relayed: any other name (lazytools' own tools, an unknown one) is the
+  // SDK handler's, which answers it once. Asking the permit first built an unknown-tool refusal
+  // (a did-you-mean over every visible tool) for each own-tool call, and threw it away.
+  if (typeof params.name !== 'string' || !findTool(caller.hub.catalog, params.name)) return undefined;
   const found = permitted(caller, params.name);
   if ('result' in found) return undefined;
   const { tool, upstream } = found;

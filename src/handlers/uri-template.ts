@@ -8,6 +8,8 @@
 /** A compiled template: `test(uri, budget)` spends steps from `budget` and stops when it runs out. */
 export interface TemplateMatcher {
   readonly uriTemplate: string;
+  /** The literal text before the template's first expression: every URI it matches starts with it. */
+  readonly prefix: string;
   test(uri: string, budget?: StepBudget): boolean;
 }
 
@@ -40,6 +42,8 @@ export function compileTemplate(template: string): TemplateMatcher {
   }
   if (at < template.length) parts.push({ literal: template.slice(at) });
 
+  const head = parts[0];
+  const prefix = head !== undefined && 'literal' in head ? head.literal : '';
   // Built back to front: each piece continues at `next`, the entry of what follows it.
   const states: State[] = [{ match: true }];
   const add = (state: State): number => states.push(state) - 1;
@@ -72,7 +76,7 @@ export function compileTemplate(template: string): TemplateMatcher {
     }
   }
   const start = next;
-  return { uriTemplate: template, test: (uri, budget = { steps: TEMPLATE_STEP_BUDGET }) => run(states, start, uri, budget) };
+  return { uriTemplate: template, prefix, test: (uri, budget = { steps: TEMPLATE_STEP_BUDGET }) => run(states, start, uri, budget) };
 }
 
 function run(states: State[], start: number, uri: string, budget: StepBudget): boolean {

@@ -97,6 +97,20 @@ export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
+/**
+ * Longest progress token (in characters) lazytools reports progress on. Every progress
+ * notification repeats the token: a client's 1 MB token on a tool reporting progress 3,000
+ * times made 579 MB of output from one request, seconds of the gateway's time (another client's
+ * call waited 6.4 s). Real tokens are numbers or short strings.
+ */
+export const MAX_PROGRESS_TOKEN_CHARS = 1_024;
+
+/** The request's progress token when progress can be reported on it, else undefined (none, or over MAX_PROGRESS_TOKEN_CHARS). */
+export function usableProgressToken(token: unknown): RequestId | undefined {
+  if (typeof token === 'number') return token;
+  return typeof token === 'string' && token.length <= MAX_PROGRESS_TOKEN_CHARS ? token : undefined;
+}
+
 /** The id of the one JSON-RPC request a POST body carries (undefined for batches, notifications, responses). */
 export function requestIdOf(body: unknown): RequestId | undefined {
   if (typeof body !== 'string' || !body.startsWith('{')) return undefined;

@@ -91,3 +91,33 @@ export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
     return true;
   }
 }
+
+/**
+ * Bytes of notifications (progress) one 2026-07-28 request's answer stream may queue while its
+ * client does not read, before the rest are dropped until it reads again. Small: each request in
+ * flight has its own (256 connections of one address hold at most 256 MiB).
+ */
+export const MAX_STALLED_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * Whether a notification for a 2026-07-28 request may still go on its answer stream `res`. The
+ * SDK queues each one in memory while the socket is full (its Node adapter waits for `drain`),
+ * and nothing bounded that queue: a client that sent a tool call with a 1 MB progress token and
+ * never read its answer took the gateway past 2 GB in 17 s on a tool reporting progress (each
+ * notification repeats the token), towards the heap limit where Node ends the process and every
+ * client with it. Once the stream stalls, notifications pass until about `max` bytes of them
+ * wait, then are dropped until it drains; the answer itself always goes.
+ */
+export function stalledStreamGate(res: ServerResponse, max = MAX_STALLED_REQUEST_BYTES): (message: () => unknown) => boolean {
+  let waiting = 0;
+  res.on('drain', () => (waiting = 0));
+  return (message) => {
+    if (!res.writableNeedDrain) {
+      waiting = 0;
+      return true;
+    }
+    if (waiting > max) return false;
+    waiting += Buffer.byteLength(JSON.stringify(message())) + SSE_FRAME_BYTES;
+    return waiting <= max;
+  };
+}

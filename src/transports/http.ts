@@ -228,7 +228,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     });
     opening++;
     try {
-      await session.connect(transport);
+      await session.connect(transport, { paceBatches: true });
       await transport.handleRequest(req, res, body);
     } finally {
       opening--;

@@ -38,6 +38,42 @@ export function closestNames(input: string, candidates: Iterable<string>, max = 
   return scored.slice(0, max).map((s) => s.name);
 }
 
+/** Milliseconds of each second that clients' tool-name hints may take (HintBudget). */
+export const HINT_MS_PER_SECOND = 100;
+
+/**
+ * Hints for names a client sent, within a share of the event loop: at most `msPerSecond` of each
+ * second, then none until the next. A hint compares the name with every tool the caller may see
+ * (about 5 µs a tool, 50 ms over 10,000), and names cost a client nothing to make up: unknown
+ * names sent in a loop held every other client's calls for a second or more (a describe_tools
+ * call of 10 unknown names took 0.5 s). Past the share the answer is the same, without a hint.
+ */
+export class HintBudget {
+  private windowStart = -Infinity;
+  private spent = 0;
+
+  constructor(
+    private readonly msPerSecond = HINT_MS_PER_SECOND,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  /** closestNames of `input` among `candidates()` (asked only when there is budget left), or none. */
+  closest(input: string, candidates: () => Iterable<string>, max?: number): string[] {
+    const start = this.clock();
+    if (start - this.windowStart >= 1_000) {
+      this.windowStart = start;
+      this.spent = 0;
+    }
+    if (this.spent >= this.msPerSecond) return [];
+    const names = closestNames(input, candidates(), max);
+    this.spent += this.clock() - start;
+    return names;
+  }
+}
+
+/** The one budget of the hints answered to clients (unknown tools in tools/call, execute_tool, describe_tools). */
+export const clientHints = new HintBudget();
+
 /** ` Did you mean "a", "b"?` for the names closest to `input`, or an empty string. */
 export function didYouMean(input: string, candidates: Iterable<string>): string {
   return suggestionText(closestNames(input, candidates));

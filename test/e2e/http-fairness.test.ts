@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/app/curate.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/transports/http.js';
 import { MAX_LISTEN_PER_TOKEN } from '../../src/transports/http-modern.js';
-import { cleanupAfterEach, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
+import { cleanupAfterEach, deferred, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
+// @ts-expect-error: plain .mjs fixture, no types
+import { generatedTools } from '../fixtures/servers/generated-tools.mjs';
 
 /** Fairness between clients and the small HTTP items, over a real listener on 127.0.0.1. */
 
@@ -156,4 +162,50 @@ describe('header slowloris from one address', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => post(port, '/mcp').then((answer) => answer.status, (error: Error) => error.message)));
     expect(answers).toEqual(Array(20).fill(200));
   });
+});
+
+describe('a 2025 session\'s JSON-RPC batch shares the gateway', () => {
+  it('another client is answered while a batch of 100 mode switches over 3,000 tools runs (it waited for the whole batch)', async () => {
+    const upstream = new Server({ name: 'gen', version: '1.0.0' }, { capabilities: { tools: {} } });
+    upstream.setRequestHandler(ListToolsRequestSchema, () => ({ tools: generatedTools(1, 3_000) as never }));
+    upstream.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    const curated = await curate(upstream, { name: 'gen', config: { groups: { g: { servers: ['gen'] } }, modes: { work: { groups: ['g'], budget: 5_000 } }, defaultMode: 'work' }, strategy: 'notify' });
+    const http = await serveHttp(curated.gateway, { port: 0 });
+    cleanups.push(() => curated.close(), () => http.close());
+    const port = Number(new URL(http.url).port);
+    // A client of 2025-03-26, the last revision with batches, opens its session.
+    const sessionId = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT } }, (res) => {
+        res.resume().on('end', () => resolve(String(res.headers['mcp-session-id'])));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batch', version: '1' } } }));
+    });
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
+    await post(port, '/mcp', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const victim = new Client({ name: 'victim', version: '1' });
+    await victim.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    cleanups.push(() => victim.close());
+
+    const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'focus_mode', arguments: { mode: i % 2 === 0 ? 'all' : 'work' } } }));
+    const firstBytes = deferred();
+    const order: string[] = [];
+    const batchDone = new Promise<void>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } }, (res) => {
+        res.once('data', () => firstBytes.resolve());
+        res.on('data', () => {}).on('end', () => {
+          order.push('batch');
+          resolve();
+        });
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(batch));
+    });
+    // The batch's first answers are out: its switches are under way.
+    await firstBytes.promise;
+    await victim.ping();
+    order.push('victim');
+    await batchDone;
+    expect(order, 'the other client was answered after the whole batch').toEqual(['victim', 'batch']);
+  }, 60_000);
 });

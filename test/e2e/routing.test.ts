@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { causingSession, forwardClientRequest } from '../../src/callers/client-requests.js';
 import type { SessionLink } from '../../src/handlers/caller.js';
 import { buildPromptIndex } from '../../src/handlers/prompts.js';
-import { buildResourceIndex } from '../../src/handlers/resources.js';
+import { buildResourceIndex, resourceOwner } from '../../src/handlers/resources.js';
 import { Subscriptions } from '../../src/handlers/subscriptions.js';
 import { compileTemplate as templatePattern } from '../../src/handlers/uri-template.js';
 import { MAX_WATCHED_CHARS } from '../../src/upstream/modern.js';
@@ -57,6 +57,28 @@ describe('indexes', () => {
     expect(index.resources.map((r) => r.uri)).toEqual(['lazytools://groups', 'x://1', 'x://2']);
     expect(index.exact.get('x://1')).toBe('a');
     expect(index.matchers.map((m) => m.server)).toEqual(['b']);
+  });
+});
+
+describe('resources/read routed by template', () => {
+  const routing = (...servers: Upstream[]) => {
+    const index = buildResourceIndex(servers);
+    return { upstreams: new Map(servers.map((u) => [u.name, u])), resources: () => index } as unknown as Parameters<typeof resourceOwner>[0];
+  };
+  const notes = () => upstream('notes', { templates: [{ uriTemplate: 'notes://{id}', name: 'note' }] });
+
+  it("a catch-all template listed first does not take reads of another server's URIs: the most specific template wins", () => {
+    const greedy = upstream('greedy', { templates: [{ uriTemplate: '{+anything}', name: 'all' }] });
+    expect(resourceOwner(routing(greedy, notes()), 'notes://42')?.name).toBe('notes');
+    // It still serves what no other template names.
+    expect(resourceOwner(routing(greedy, notes()), 'other://42')?.name).toBe('greedy');
+  });
+
+  it("templates built to spend the matching budget spend only their own server's share: another server's URIs still route", () => {
+    // Each template keeps about 200 states alive per character of the URI.
+    const costly = Array.from({ length: 100 }, (_, i) => ({ uriTemplate: `${'{+a}'.repeat(200)}${i}`, name: `t${i}` }));
+    const hog = upstream('hog', { templates: costly });
+    expect(resourceOwner(routing(hog, notes()), `notes://${'n'.repeat(200)}`)?.name).toBe('notes');
   });
 });
 

@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { describe, expect, it } from 'vitest';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate } from '../../src/app/curate.js';
-import { closestNames } from '../../src/util/closest.js';
+import { closestNames, HintBudget } from '../../src/util/closest.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, text } from '../harness/index.js';
@@ -44,6 +44,26 @@ describe('closest names: bounded work whatever the input', () => {
     expect(closestNames('lst_ticket_1_0', names)).toContain('list_ticket_1_0');
     expect(closestNames('securty', ['security_review', 'debugging'])).toEqual(['security_review']);
     expect(closestNames(`gen:list_ticket_1_0${'z'.repeat(300)}`, ['list_ticket_1_0'])).toEqual(['list_ticket_1_0']);
+  });
+});
+
+describe('hints for names clients send: a share of each second', () => {
+  it('answers without a hint once the share is spent, and hints again the next second', () => {
+    // A clock the hints themselves move: each walk over the candidates "takes" 40 ms.
+    let now = 0;
+    let walks = 0;
+    const budget = new HintBudget(100, () => now);
+    const candidates = () => {
+      walks++;
+      now += 40;
+      return ['list_ticket_1_0', 'debugging'];
+    };
+    const hints = Array.from({ length: 5 }, () => budget.closest('lst_ticket_1_0', candidates));
+    // 40 + 40 + 40 ms: the third passes the 100 ms share, and the next two walk nothing.
+    expect(hints).toEqual([['list_ticket_1_0'], ['list_ticket_1_0'], ['list_ticket_1_0'], [], []]);
+    expect(walks).toBe(3);
+    now += 1_000;
+    expect(budget.closest('lst_ticket_1_0', candidates)).toEqual(['list_ticket_1_0']);
   });
 });
 
