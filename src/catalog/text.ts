@@ -122,23 +122,34 @@ function* sentenceEnds(text: string): Generator<number> {
 }
 
 /**
- * Words of prose: lowercased and split on anything but letters and digits, without the camel-case
- * split names get (so "GitHub" stays "github", "MongoDB" stays "mongodb"); URLs dropped.
+ * Case and accent folding: compatibility forms (full-width letters, ligatures) to plain ones,
+ * combining accents of Latin, Greek and Cyrillic dropped ("löschen" = "loschen", "ё" = "е"),
+ * recomposed so kana keep their voicing marks, lowercased, "ß" as "ss".
  */
+export function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
+}
+
 /**
- * Words of any script written with spaces, lowercase with accents folded ("Crée", "löscht",
- * "создаёт" -> "cree", "loscht", "создает"): how verbs of other languages are compared
+ * Words of any script written with spaces, lowercase with accents folded (`fold`: "Crée",
+ * "löscht", "создаёт" -> "cree", "loscht", "создает"): how verbs of other languages are compared
  * (read-only.ts). `words` and `proseWords` keep ASCII only.
  */
 export function foldedWords(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+  return fold(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
 }
 
+/**
+ * Words of prose: lowercased and split on anything but letters and digits, without the camel-case
+ * split names get (so "GitHub" stays "github", "MongoDB" stays "mongodb"); URLs dropped.
+ */
 export function proseWords(text: string): string[] {
   return text
     .replace(/\bhttps?:\/\/\S+/gi, ' ')

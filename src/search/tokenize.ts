@@ -4,7 +4,7 @@
  * Cyrillic accents stripped, lowercase, ß -> ss) and split on letters and digits of every script,
  * with `Intl.Segmenter` cutting runs of scripts written without spaces (Chinese, Japanese, Thai...).
  */
-import { hasUnspaced, words } from '../catalog/text.js';
+import { fold, hasUnspaced, words } from '../catalog/text.js';
 
 const ASCII = /^[ -~\t\n\r]*$/;
 const HIRAGANA_ONLY = /^\p{Script=Hiragana}{1,2}$/u;
@@ -39,18 +39,4 @@ export function unicodeWords(text: string): string[] {
     }
   }
   return out;
-}
-
-/**
- * Case and accent folding: compatibility forms (full-width letters, ligatures) to plain ones,
- * combining accents of Latin, Greek and Cyrillic dropped ("löschen" = "loschen", "ё" = "е"),
- * recomposed so kana keep their voicing marks, lowercased, "ß" as "ss".
- */
-export function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/ß/g, 'ss');
 }

@@ -6,7 +6,8 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { cleanQuery, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS } from '../../src/search/query.js';
 import { expandQuery, stem, terms } from '../../src/search/text.js';
-import { fold, unicodeWords } from '../../src/search/tokenize.js';
+import { unicodeWords } from '../../src/search/tokenize.js';
+import { fold } from '../../src/catalog/text.js';
 import { CATALOGS } from '../harness/index.js';
 
 /** Words of every script, query hygiene and stems. */
