@@ -34,10 +34,6 @@ export async function readCatalogFile(file: string, warnings?: string[], read?: 
  * on use, see recordToolTokens). `stamp` is the file's verified-lock stamp (lock-stamp.ts), when looked up.
  */
 export function parseCatalog(json: unknown, file?: string, warnings: string[] = [], stamp?: { folder: string; stamp: LockStamp }): ServerTools[] {
-  return parseServers(json, file, warnings, stamp);
-}
-
-function parseServers(json: unknown, file: string | undefined, warnings: string[], stamp: { folder: string; stamp: LockStamp } | undefined): ServerTools[] {
   if (!isObject(json) || !isObject(json.servers)) throw new ConfigError('servers: expected an object of { "<server>": { "tools": [...] } }', file);
   const result: ServerTools[] = [];
   const where = file ? `${file}: ` : '';
