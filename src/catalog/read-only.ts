@@ -59,7 +59,7 @@ export function writeStatus(input: PlacementInput): WriteStatus {
   if (writes && !saysReadOnly) return { readOnly: false, kind: 'write', reason: `description says "${writes}"` };
   if (readVerb) return { readOnly: true, kind: 'read', reason: saysReadOnly ? `${readVerb}, description says read-only` : readVerb };
   if (saysReadOnly) return { readOnly: true, kind: 'read', reason: 'description says read-only' };
-  return cjkStatus(description) ?? foreignStatus(input.name, description) ?? { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };
+  return cjkStatus(description) ?? foreignStatus(input.name, nameWords, description) ?? { readOnly: false, kind: 'unknown', reason: 'no readOnlyHint and no read or write verb in name or description' };
 }
 
 /**
@@ -83,9 +83,9 @@ function cjkStatus(description: string): WriteStatus | undefined {
  * verb of those languages makes it a writer, else a read verb a reader (vocabulary/verbs.json
  * foreignWrite, foreignRead), compared as whole words with accents folded.
  */
-function foreignStatus(name: string, description: string): WriteStatus | undefined {
-  // A name in camelCase splits as `words` splits it; one with accents ("créer_facture") as foldedWords does.
-  const named = new Set([...words(name), ...foldedWords(name)]);
+function foreignStatus(name: string, nameWords: readonly string[], description: string): WriteStatus | undefined {
+  // A name in camelCase splits as `words` splits it (nameWords); one with accents ("créer_facture") as foldedWords does.
+  const named = new Set([...nameWords, ...foldedWords(name)]);
   const said = [...named, ...foldedWords(description)];
   const write = said.find((word) => FOREIGN_WRITES.has(word));
   const where = (verb: string) => `${named.has(verb) ? 'name' : 'description'} verb "${verb}"`;
