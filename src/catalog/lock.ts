@@ -63,7 +63,7 @@ export function makeLock(sources: readonly ServerTools[], config?: ResolvedConfi
   }
   const built = config ? { catalog: buildCatalog(sorted, config).catalog, config } : undefined;
   const lock: LockFile = { lockfileVersion: 1, servers, placement: lockPlacement(sorted, built) };
-  if (config && built) lock.tokens = { [config.tokenizer]: lockTokenCounts(built.catalog.tools.map((tool) => tool.listed), config) };
+  if (config && built) lock.tokens = { [config.tokenizer]: lockTokenCounts(built.catalog.tools.flatMap((tool) => (tool.listed === tool.definition ? [tool.listed] : [tool.listed, tool.definition])), config) };
   return lock;
 }
 
@@ -71,11 +71,13 @@ const STRATEGIES: readonly ServedStrategy[] = ['notify', 'hybrid', 'proxy'];
 
 /**
  * Counts of what fitting a mode to its budget reads: each tool's listed definition (compact or
- * verbatim per the config) and lazytools' own tools under every strategy a client may be served.
+ * verbatim per the config), its definition as the server sent it where that differs (the catalog's
+ * `totalTokens`, which a mode's budget is a share of), and lazytools' own tools under every
+ * strategy a client may be served.
  */
-function lockTokenCounts(listed: readonly ToolDefinition[], config: ResolvedConfig): Record<string, number> {
+function lockTokenCounts(definitions: readonly ToolDefinition[], config: ResolvedConfig): Record<string, number> {
   const modes = Object.values(config.modes);
-  return toolTokenCounts([...listed, ...STRATEGIES.flatMap((strategy) => ownTools(strategy, modes))], config.tokenizer);
+  return toolTokenCounts([...definitions, ...STRATEGIES.flatMap((strategy) => ownTools(strategy, modes))], config.tokenizer);
 }
 
 /**

@@ -157,7 +157,7 @@ export const modeSchema = z.strictObject({
     .int()
     .positive()
     .optional()
-    .describe('On a large catalog the mode may spend more than "budget": up to what its tools cost and 15% of what listing every tool costs, at most this many tokens (default: "budget"; a mode that sets "budget" without it keeps that budget).'),
+    .describe('On a large catalog the mode may spend more than "budget": up to what its tools cost and 14.5% of what the servers\' own definitions of every tool cost, at most this many tokens (default: "budget"; a mode that sets "budget" without it keeps that budget).'),
   fit: z
     .boolean()
     .optional()

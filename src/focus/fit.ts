@@ -158,7 +158,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   });
   const ordered = fit ? breadthOrder(scored, groups, prefixes) : scored;
 
-  const effective = fit ? effectiveBudget(mode, sumTokens(members), catalogTokens(catalog)) : mode.budget;
+  const effective = fit ? effectiveBudget(mode, sumTokens(members), catalog.totalTokens) : mode.budget;
   const budget = (effective ?? Number.POSITIVE_INFINITY) - ownTokens;
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
@@ -259,32 +259,28 @@ class Entry implements RankedTool {
  */
 const MEMBER_SHARE = 1;
 /**
- * The share of the whole catalog a grown list may cost: a mode stays at least 85% below listing
- * every tool (measured: 0.15 keeps the 10-server developer stack's modes 87% below it, where a cap
- * of maxBudget alone let them reach 80%).
+ * The share of what the catalog's tools cost as their servers list them (what a client without
+ * lazytools loads, `status`'s reduction base) that a grown list may cost: every mode stays at
+ * least 85.5% below it, a margin over 85% for tokenizers that count a little differently.
+ * Measured against the listed (compact) definitions instead, 0.15 gave verbose catalogs' modes
+ * 91% cuts while they missed their tasks' tools: on the five blind stacks, gold tools shown in the
+ * task's mode 255 -> 290 of 407 with this base (tuning stacks 428 -> 433 of 609), every stack's
+ * mean mode cut 85.5-86.9%.
  */
-const CATALOG_SHARE = 0.15;
+const CATALOG_SHARE = 0.145;
 
 /**
  * What a mode may spend: its budget, or where its tools hold much more (a large catalog: more
  * servers doing the mode's work, each with its own entry points), up to what they cost (MEMBER_SHARE)
  * and CATALOG_SHARE of what the catalog costs, at most `maxBudget`. A fixed budget would show
  * a shrinking part of the mode's work as a catalog grows. `memberTokens` is what listing every
- * member would cost, `catalogTokens` what listing every tool would.
+ * member would cost, `catalogTokens` what the servers' own definitions of every tool cost
+ * (`Catalog.totalTokens`).
  */
 export function effectiveBudget(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, memberTokens: number, catalogTokens = Number.POSITIVE_INFINITY): number | undefined {
   if (mode.budget === undefined || mode.maxBudget === undefined || mode.maxBudget <= mode.budget) return mode.budget;
   const grown = Math.min(Math.floor(MEMBER_SHARE * memberTokens), Math.floor(CATALOG_SHARE * catalogTokens));
   return Math.min(mode.maxBudget, Math.max(mode.budget, grown));
-}
-
-const catalogTokenCache = new WeakMap<Catalog, number>();
-
-/** What listing every tool of the catalog costs (listed definitions), once per catalog. */
-function catalogTokens(catalog: Catalog): number {
-  let tokens = catalogTokenCache.get(catalog);
-  if (tokens === undefined) catalogTokenCache.set(catalog, (tokens = sumTokens(catalog.tools)));
-  return tokens;
 }
 
 const ownTokensCache = new WeakMap<object, Map<string, number>>();

@@ -229,6 +229,15 @@ describe('tokens', () => {
     const again = buildCatalog(sources, resolveConfig({})).catalog.byId.get(compacted?.id ?? '');
     expect(again?.listed).toBe(compacted?.listed);
   });
+  it('estimates the verbatim total past 1,000 compacted tools from an even sample, within 1%', () => {
+    const long = (i: number) => `Reads record ${i} of the ledger.\n\n${'Every field of the record is described here at length, with its history and caveats. '.repeat(4 + (i % 9))}`;
+    const many = Array.from({ length: 2_400 }, (_, i) => tool(`read_record_${i}`, long(i)));
+    const { catalog } = buildCatalog([{ server: 'ledger', tools: many }], resolveConfig({}));
+    expect(catalog.tools.every((t) => t.listed !== t.definition)).toBe(true);
+    const exact = catalog.tools.reduce((sum, t) => sum + countToolTokens(t.definition), 0);
+    expect(Math.abs(catalog.totalTokens - exact) / exact).toBeLessThan(0.01);
+    expect(catalog.totalTokens).toBeGreaterThan(1.5 * catalog.tools.reduce((sum, t) => sum + t.tokens, 0));
+  });
   it('counts by content (the cache key), not by object', () => {
     const a = tool('cache_probe', 'A description that is only used here.');
     const first = countToolTokens(a);

@@ -52,12 +52,12 @@ describe('a full mode keeps what its work needs, spread over servers', () => {
 });
 
 describe('a budget that grows with what the mode holds', () => {
-  it('grows to the members\' cost, between budget and maxBudget, within 15% of the catalog', () => {
+  it('grows to the members\' cost, between budget and maxBudget, within 14.5% of the catalog', () => {
     const mode = { budget: 1000, maxBudget: 1500 };
     expect(effectiveBudget(mode, 900)).toBe(1000);
     expect(effectiveBudget(mode, 1250)).toBe(1250);
     expect(effectiveBudget(mode, 100_000)).toBe(1500);
-    expect(effectiveBudget(mode, 100_000, 8000)).toBe(1200);
+    expect(effectiveBudget(mode, 100_000, 8000)).toBe(1160);
     expect(effectiveBudget(mode, 100_000, 4000)).toBe(1000);
     expect(effectiveBudget({ budget: 1000, maxBudget: undefined }, 100_000)).toBe(1000);
     expect(effectiveBudget({ budget: undefined, maxBudget: 1500 }, 100_000)).toBeUndefined();
@@ -66,10 +66,24 @@ describe('a budget that grows with what the mode holds', () => {
   it('is the budget status reports and fitting spends', () => {
     const { fit: grown, catalog } = fitted({ modes: { customer_support: { budget: 50, maxBudget: 100_000, fill: false } } }, 'customer_support');
     const members = grown.members.reduce((sum, t) => sum + t.tokens, 0);
-    const all = catalog.tools.reduce((sum, t) => sum + t.tokens, 0);
+    // A share of what the servers' own definitions cost (status's reduction base), not of the compacted list.
     expect(members).toBeGreaterThan(50);
-    expect(grown.budget).toBe(Math.min(members, Math.floor(all * 0.15)));
+    expect(grown.budget).toBe(Math.min(members, Math.floor(catalog.totalTokens * 0.145)));
     expect(fitted({ modes: { customer_support: { budget: 50 } } }, 'customer_support').fit.budget).toBe(50);
+  });
+
+  it('is a share of the definitions as the servers list them, which compaction does not shrink', () => {
+    // Long descriptions: the listed (compact) definitions cost far less than the servers' own.
+    const essay = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} of a long manual about refunds, disputes and the card networks.`).join('\n\n');
+    const verbose = [{ server: 'ledgerly', tools: bulk.map((t) => ({ ...t, description: `${t.description}.\n\n${essay}` })) }];
+    const config = resolveConfig({ modes: { analytics: { budget: 50, maxBudget: 1_000_000, fill: false } } });
+    const { catalog } = buildCatalog(verbose, config);
+    const listed = catalog.tools.reduce((sum, t) => sum + t.tokens, 0);
+    expect(catalog.totalTokens).toBeGreaterThan(3 * listed);
+    const fit = modeFit(catalog, config, 'analytics');
+    const members = fit?.members.reduce((sum, t) => sum + t.tokens, 0) ?? 0;
+    expect(fit?.budget).toBe(Math.min(members, Math.floor(0.145 * catalog.totalTokens)));
+    expect(fit?.budget).toBeGreaterThan(Math.floor(0.145 * listed));
   });
 });
 
