@@ -22,5 +22,5 @@ export function resolveIntentIn(phrase: string, modes: readonly ResolvedMode[], 
     const fitted = modeFit(catalog, config, mode.name);
     if (fitted) tools.set(mode.name, fitted);
   }
-  return resolveIntent(phrase, modes, threshold, catalogEvidence(index.search(phrase, { limit: EVIDENCE_HITS }), tools));
+  return resolveIntent(phrase, modes, threshold, catalogEvidence(index.search(phrase, { limit: EVIDENCE_HITS, steps: false }), tools));
 }

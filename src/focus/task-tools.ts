@@ -35,7 +35,7 @@ export function taskTools(
   );
   const saysIt = (tool: CatalogTool) => terms(`${tool.name} ${tool.definition.title ?? ''} ${tool.definition.description ?? ''}`).some((term) => said.has(term));
   return index
-    .search(task, { limit: CANDIDATES, filter })
+    .search(task, { limit: CANDIDATES, filter, steps: false })
     .map((hit) => hit.tool)
     .filter(saysIt)
     .slice(0, TASK_TOOLS);
