@@ -3,7 +3,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import { parseConfig } from '../config/load.js';
 import { resolveConfig } from '../config/resolve.js';
-import type { RcConfig } from '../config/schema.js';
+import { serverNameProblem, type RcConfig } from '../config/schema.js';
+import { quotedName } from '../config/secrets.js';
+import { ConfigError } from '../util/errors.js';
 import { Upstream } from '../upstream/upstream.js';
 import { stderrLogger, type Logger } from '../util/log.js';
 import { VERSION } from '../util/version.js';
@@ -19,7 +21,8 @@ export interface ConnectableServer {
 export interface CurateOptions extends SessionOptions {
   /**
    * Server name used in tool ids (`<name>:<tool>`), `tools.<id>` keys and group `servers`
-   * patterns. Default: the server's own name from its `serverInfo` (`new McpServer({ name })`).
+   * patterns, as an rc's server names are (letters, digits, `_`, `-`, `.`, at most 64; else a
+   * ConfigError). Default: the server's own name from its `serverInfo` (`new McpServer({ name })`).
    */
   name?: string | undefined;
   /** rc-style configuration: groups, modes, defaultMode, strategy, ... (validated like an rc file). */
@@ -50,6 +53,9 @@ export interface CuratedServer {
 export async function curate(server: ConnectableServer, options: CurateOptions = {}): Promise<CuratedServer> {
   const config = resolveConfig(parseConfig(options.config ?? {}));
   const name = options.name ?? (await serverName(server, config.startTimeoutMs));
+  // Named as an rc names a server: "a:b" split every id, and any length reached every id, search answer and log line.
+  const badName = serverNameProblem(name);
+  if (badName !== undefined) throw new ConfigError(`name: ${quotedName(name)} cannot name a server: expected ${badName}`);
   let connected = false;
   const upstream = new Upstream(name, {
     connect: async () => {
@@ -87,7 +93,9 @@ export async function curate(server: ConnectableServer, options: CurateOptions =
 
 /**
  * The server's own name, from the `serverInfo` of an in-memory handshake (then closed), so tool
- * ids read `billing:bill_customer` for `new McpServer({ name: 'billing' })`; "app" when it has none.
+ * ids read `billing:bill_customer` for `new McpServer({ name: 'billing' })`; "app" when it has none
+ * or one an rc could not hold (serverNameProblem: a 100,000-character name was repeated in every
+ * search answer, once per tool).
  * Bounded by the start timeout like the start itself: a server whose connect() or initialize
  * never finishes failed curate() with no end.
  */
@@ -98,7 +106,7 @@ async function serverName(server: ConnectableServer, timeoutMs: number): Promise
     await server.connect(serverSide);
     await probe.connect(clientSide);
     const name = probe.getServerVersion()?.name;
-    return typeof name === 'string' && /^[\w.-]+$/.test(name) ? name : 'app';
+    return typeof name === 'string' && serverNameProblem(name) === undefined ? name : 'app';
   })();
   // Settled late (after the timeout) it has no one to tell.
   handshake.catch(() => {});

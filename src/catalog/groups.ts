@@ -131,7 +131,7 @@ function toolPattern(glob: string): string {
 }
 
 /** `toolGlob` of each of `globs`, indexed (see `globList`). */
-function toolGlobs(globs: readonly string[]): GlobList {
+export function toolGlobs(globs: readonly string[]): GlobList {
   return globList(globs.map(toolPattern));
 }
 

@@ -1,8 +1,8 @@
-import { idMatcher, type Catalog, type CatalogTool } from '../catalog/catalog.js';
+import type { Catalog, CatalogTool } from '../catalog/catalog.js';
 import type { ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import type { FocusState } from './state.js';
-import { modeAllows, modeNamed, usedInMode } from './policy.js';
+import { globMatcher, modeAllows, modeNamed, usedInMode } from './policy.js';
 import { modeFit, type FitConfig } from './fit.js';
 
 /** What visibility reads from the configuration. */
@@ -22,7 +22,7 @@ export function visibleTools(catalog: Catalog, config: VisibleConfig, focus: Foc
   const fitted = modeFit(catalog, config, focus.mode)?.shownIds;
   const { groups, disabled } = sessionGroups(mode, focus);
   const enabled = new Set(focus.enabled.filter((group) => groups.has(group)));
-  const always = idMatcher(config.alwaysVisible);
+  const always = globMatcher(config.alwaysVisible);
   const discovered = new Set(focus.discovered);
   return catalog.tools.filter((tool) => {
     if (!modeAllows(mode, tool)) return false;
@@ -43,8 +43,8 @@ export function modeMembers(catalog: Catalog, config: VisibleConfig, focus: Focu
   const mode = modeNamed(config, focus.mode);
   if (!mode) return [];
   const { groups, disabled } = sessionGroups(mode, focus);
-  const always = idMatcher(config.alwaysVisible);
-  const pinned = idMatcher(mode.pin);
+  const always = globMatcher(config.alwaysVisible);
+  const pinned = globMatcher(mode.pin);
   const discovered = new Set(focus.discovered);
   // A filler goes with its groups, as in visibleTools: out when the session disabled one of them.
   const filled = modeFit(catalog, config, focus.mode)?.filledIds;
@@ -69,7 +69,7 @@ function sessionGroups(mode: Pick<ResolvedMode, 'groups'>, focus: FocusState): {
  */
 function proxyListedTools(catalog: Catalog, config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>, mode: string): CatalogTool[] {
   if (config.alwaysVisible.length === 0) return [];
-  const always = idMatcher(config.alwaysVisible);
+  const always = globMatcher(config.alwaysVisible);
   const rules = modeNamed(config, mode);
   if (!rules) return [];
   return catalog.tools.filter((tool) => always(tool.id) && modeAllows(rules, tool));

@@ -34,6 +34,13 @@ const GetShape = z.looseObject({
 /** Pages followed at most: a server that keeps handing out cursors cannot keep the host looping. */
 const MAX_PAGES = 1_000;
 
+/**
+ * Groups one nested load fetches at most (the one asked for included), as MAX_PAGES bounds a
+ * list: a server whose every group names a new child (`g1` names `g2`, ...) kept the walk, and
+ * the host, going for as long as it answered.
+ */
+export const MAX_NESTED_GROUPS = 10_000;
+
 /** True when the connected server advertised the extension (the draft: never ask one that did not). */
 export function offersGroups(client: GroupsClient): boolean {
   const extensions = client.getServerCapabilities()?.extensions;
@@ -77,8 +84,8 @@ export class GroupToolRegistry {
   constructor(private readonly client: GroupsClient) {}
 
   /**
-   * Fetches a group (and, with `nested`, its child groups, depth first, each once: a cycle from an
-   * untrusted server ends the walk) and registers the tools not registered yet. Resolves with
+   * Fetches a group (and, with `nested`, its child groups, breadth first, each once: a cycle from an
+   * untrusted server ends the walk, and it stops at MAX_NESTED_GROUPS) and registers the tools not registered yet. Resolves with
    * those new tools, the instructions met and the child groups.
    */
   async load(name: string, options: { nested?: boolean } = {}): Promise<{ tools: GroupTool[]; instructions: string[]; groups: Group[] }> {
@@ -100,7 +107,7 @@ export class GroupToolRegistry {
       }
       for (const child of group.groups) {
         if (next === name) out.groups.push(child);
-        if (!options.nested || this.fetched.has(child.name) || queued.has(child.name)) continue;
+        if (!options.nested || queue.length >= MAX_NESTED_GROUPS || this.fetched.has(child.name) || queued.has(child.name)) continue;
         queued.add(child.name);
         queue.push(child.name);
       }

@@ -125,6 +125,12 @@ export class StartAnswers {
     private readonly logger: Logger,
   ) {
     transport.tap = this;
+    // The gateway's answers are checked or recorded on the turn after the last one is written: a
+    // connection that ends first (the client closed its input at once; the process exits with
+    // it) settles now, or the entry is never written (or a stale one never removed).
+    addCloseListener(transport, () => {
+      if (this.ready()) this.settle();
+    });
   }
 
   /**

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, rcProject, cliStdio } from '../harness/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, FIXTURES, rcProject, cliStdio, httpFixture, startCli, stopAll } from '../harness/index.js';
 
 /** A secret planted in env, URL and command never shows. */
 
@@ -77,4 +77,32 @@ describe('secrets from ${VAR} never appear in output', () => {
     expect(viaVar.stderr).not.toContain(SECRET);
     expect(readFileSync(fromEnv.file, 'utf8')).not.toContain(SECRET);
   });
+});
+
+describe('credentials written literally in a remote URL\'s query', () => {
+  const children: Array<{ kill(): boolean }> = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) child.kill();
+    await stopAll();
+  });
+
+  // A server that echoes its URL in an error (Express: `Cannot POST /mcp?token=…`) put the rc's
+  // literal token in lock's output; `${VAR}` values were redacted, literal ones were not.
+  it('lock: an upstream echoing its URL shows ${servers.<name>.url <param>}, never the value', async () => {
+    const upstream = await httpFixture(FIXTURES.hostileHttp, ['--echo-url']);
+    children.push(upstream.child);
+    const { dir } = project({ remote: { url: `${upstream.url}?token=literal-token-93b1d7&api_key=lit%2Fkey%2B0a7c&page=visible-page-value`, oauth: false, timeout: 5000 } });
+    const cli = startCli(['lock'], { cwd: dir, env });
+    let stdout = '';
+    cli.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect((await cli.exited).code).toBe(1);
+    const output = `${stdout}\n${cli.stderr()}`;
+    expect(output).toContain('Cannot POST');
+    expect(output).toContain('token=${servers.remote.url token}');
+    expect(output).toContain('api_key=${servers.remote.url api_key}');
+    // A parameter that names no credential is shown as written.
+    expect(output).toContain('page=visible-page-value');
+    expect(output).not.toContain('literal-token-93b1d7');
+    expect(output).not.toContain('lit%2Fkey%2B0a7c');
+  }, 30_000);
 });

@@ -5,6 +5,9 @@ import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { countToolTokens } from '../../src/util/tokens.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { statusReport } from '../../src/tokens/report.js';
+import { visibleTools } from '../../src/focus/visible.js';
+import { initialFocus } from '../../src/focus/state.js';
 import { referenceProject, referenceSources } from '../harness/index.js';
 
 const tool = (name: string, description?: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
@@ -273,6 +276,21 @@ describe('pins and alwaysVisible that match no tool', () => {
     expect(warnings.filter((w) => w.includes('matches no tool'))).toHaveLength(20);
     expect(warnings).toContain('… and 31 more alwaysVisible or pin globs that show or pin nothing');
     expect(Math.max(...warnings.map((w) => w.length))).toBeLessThan(2_000);
+  });
+
+  // Each id was tested against every glob, at each fit and list: 50,000 ids over 3,000 tools made
+  // `check` take 193 s (a catalog build and a status of every mode).
+  it('50,000 alwaysVisible ids over 3,000 tools: the catalog and a status of every mode within the test limit, the same tools shown', { timeout: 20_000 }, () => {
+    const many = Array.from({ length: 3_000 }, (_, i) => tool(`get_thing_${i}`, 'Get a thing.'));
+    const ids = Array.from({ length: 50_000 }, (_, i) => `gitlab:nothing_${i}`);
+    // A real id in another case, and globs with a wildcard, among them.
+    const config = resolveConfig({ servers, alwaysVisible: [...ids, 'GITLAB:Get_Thing_7', 'gitlab:get_thing_29??', '*:get_thing_123'] });
+    const { catalog, warnings } = buildCatalog([{ server: 'gitlab', tools: many }], config);
+    const report = statusReport(catalog, config, 'hybrid');
+    expect(warnings).toContain('… and 49980 more alwaysVisible or pin globs that show or pin nothing');
+    const shown = visibleTools(catalog, config, initialFocus('analytics')).map((t) => t.id);
+    expect(shown.sort()).toEqual(['gitlab:get_thing_7', 'gitlab:get_thing_123', ...Array.from({ length: 100 }, (_, i) => `gitlab:get_thing_${2900 + i}`)].sort());
+    expect(report.modes.find((row) => row.name === 'analytics')?.tools).toBe(102);
   });
 
   it('a read-only mode\'s pin that matches only writers is warned about: the mode never shows them', () => {

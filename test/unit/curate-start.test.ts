@@ -52,3 +52,28 @@ describe('curate() without a name, when the server never finishes connecting', (
     await expect(curate(silent as never, { config: { startTimeout: 300 }, logger: quiet as never })).rejects.toThrow('the server gave no serverInfo within the start timeout (300 ms)');
   });
 });
+
+describe('curate() server names', () => {
+  const listing = () => server(() => Promise.resolve({ tools: [{ name: 'read_note', inputSchema: { type: 'object' } }] } as never));
+
+  // "a:b" split every tool id (a:b:read_note), and a name of any length reached every id.
+  it('refuses a name an rc could not hold, saying what a name may be', async () => {
+    for (const name of ['a:b', '', '__proto__', 'bad\u001b[31m', 'x'.repeat(65)]) {
+      const failure = curate(listing(), { name, logger: quiet as never });
+      await expect(failure, JSON.stringify(name.slice(0, 20))).rejects.toThrow(/^name: .* cannot name a server: expected /);
+      await expect(failure).rejects.not.toThrow('\u001b');
+    }
+  });
+
+  // A 100,000-character serverInfo name was repeated in every search answer, once per tool.
+  it('names a server "app" when its serverInfo name is not one an rc could hold', async () => {
+    const app = new Server({ name: 'x'.repeat(100_000), version: '1.0.0' }, { capabilities: { tools: {} } });
+    app.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'read_note', inputSchema: { type: 'object' } }] }));
+    const curated = await curate(app, { logger: quiet as never });
+    try {
+      expect(curated.gateway.catalog.tools.map((tool) => tool.id)).toEqual(['app:read_note']);
+    } finally {
+      await curated.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { GroupToolRegistry, listGroups } from '../../src/groups/client.js';
+import { GroupToolRegistry, listGroups, MAX_NESTED_GROUPS } from '../../src/groups/client.js';
 import { GROUPS_EXTENSION } from '../../src/groups/wire.js';
 import { cleanupAfterEach, inMemoryClientV2 } from '../harness/index.js';
 
@@ -44,4 +44,19 @@ describe('groups client helpers', () => {
     expect(loaded.tools).toHaveLength(2_001);
     expect(loaded.groups).toHaveLength(2_000);
   });
+
+  // Every group named a new child (g1 names g2, ...): the walk went on for as long as the server answered.
+  it('stop a nested load at MAX_NESTED_GROUPS when the server keeps naming new groups', async () => {
+    const server = new Server({ name: 'endless', version: '1.0.0' }, { capabilities: { extensions: { [GROUPS_EXTENSION]: {} } } });
+    let gets = 0;
+    server.setRequestHandler('groups/get', { params: z.looseObject({ name: z.string() }) }, () => {
+      gets++;
+      return { contents: { tools: [{ name: `tool_${gets}`, inputSchema: { type: 'object' } }], groups: [{ name: `g${gets}`, description: 'next' }, { name: `h${gets}`, description: 'and next' }] } } as never;
+    });
+    const client = await inMemoryClientV2((t) => server.connect(t), { cleanups });
+    const loaded = await new GroupToolRegistry(client).load('root', { nested: true });
+    expect(gets).toBe(MAX_NESTED_GROUPS);
+    expect(loaded.tools).toHaveLength(MAX_NESTED_GROUPS);
+    expect(loaded.groups.map((group) => group.name)).toEqual(['g1', 'h1']);
+  }, 30_000);
 });

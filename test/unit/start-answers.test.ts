@@ -44,6 +44,20 @@ async function gateway(c: ReturnType<typeof connection>, held: JSONRPCMessage[],
 }
 
 describe('StartAnswers', () => {
+  // Recorded on a setImmediate after the gateway's last answer: a connection that closed before
+  // that turn (the client ending its input at once; the process exits with it) wrote no entry.
+  it('records the opening when the connection closes before the turn after the last answer', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
+    const c = connection(folder);
+    await c.transport.start();
+    c.write(INIT, INITIALIZED, LIST);
+    await new Promise((resolve) => setImmediate(resolve));
+    c.transport.onmessage = () => {};
+    for (const answer of [INIT_ANSWER, LIST_ANSWER]) await c.transport.send(answer as JSONRPCMessage);
+    void c.transport.close();
+    expect(readdirSync(folder)).toHaveLength(1);
+  });
+
   it('records an opening, then answers the same opening from it; the gateway own answers are checked and kept off the output', async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
     const first = connection(folder);

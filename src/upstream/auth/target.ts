@@ -1,6 +1,8 @@
 import { interpolate, interpolateMap } from '../../config/env.js';
 import type { ServerConfig } from '../../config/schema.js';
+import { isSecretParam } from '../../config/secrets.js';
 import { USERINFO_MESSAGE } from '../../config/urls.js';
+import { clipText } from '../../util/bounds.js';
 import { ConfigError } from '../../util/errors.js';
 import { registerSecret } from '../../util/redact.js';
 import { signInFile, signInFolder } from './store.js';
@@ -41,6 +43,7 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   // Checked here too: a URL read whole from the environment ("${SERVER_URL}") is only known now.
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new ConfigError(`${at}.url: expected an http(s) URL`, file);
   if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
+  redactQueryCredentials(name, url);
   const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
   const signsIn = server.oauth !== false && !Object.keys(headers).some((header) => header.toLowerCase() === 'authorization');
   const folder = signsIn ? signInFolder(env) : undefined;
@@ -50,6 +53,32 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   const client = settings && (settings.grant !== 'authorization_code' || settings.clientId !== undefined) ? `${settings.grant} ${settings.clientId ?? ''}` : '';
   const oauth = folder && settings ? { settings, file: signInFile(folder, url.href, client) } : undefined;
   return { name, url, headers, transport: server.transport, oauth };
+}
+
+/**
+ * A credential written literally in the URL's query (`?token=…`, `&api_key=…`: the parameters
+ * `init` moves to variables, config/secrets isSecretParam) is redacted as a `${VAR}`'s value is,
+ * in free text and in this server's messages: a server that echoes its URL in an error (`Cannot
+ * POST /mcp?token=…`) put it in `lock`'s output, logs and CI. Shown as `${servers.<name>.url <param>}`.
+ */
+function redactQueryCredentials(name: string, url: URL): void {
+  for (const part of url.search.slice(1).split('&')) {
+    const split = part.indexOf('=');
+    const raw = part.slice(split + 1);
+    const key = decodeSafe(part.slice(0, split));
+    if (split <= 0 || raw === '' || !isSecretParam(key)) continue;
+    const placeholder = `servers.${name}.url ${clipText(key, 40)}`;
+    // As written in the URL (percent-encoded) and as read (a server may quote either).
+    for (const value of new Set([raw, decodeSafe(raw.replace(/\+/g, ' '))])) registerSecret(value, placeholder, name);
+  }
+}
+
+function decodeSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function clientSettings(server: ServerConfig, env: NodeJS.ProcessEnv, at: string, file: string | undefined): ClientSettings {
