@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { GroupConfig } from '../config/schema.js';
-import { countToolTokens, type TokenizerName } from '../util/tokens.js';
+import { countToolTokens } from '../util/tokens.js';
 import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compiledGroups, confirmsPlacements, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
@@ -15,6 +15,9 @@ import { didYouMean } from '../util/closest.js';
 import { firstLines, listSome } from '../util/plural.js';
 import { quotedName } from '../config/secrets.js';
 import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, ServerTools, ToolDefinition } from './types.js';
+import { verbatimTokens } from './totals.js';
+
+export { sumTokens } from './totals.js';
 
 export type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, GroupPlacement, ServerProfile, ServerTools, ToolDefinition } from './types.js';
 
@@ -206,13 +209,6 @@ function unknownToolKeys(config: ResolvedConfig, tools: readonly CatalogTool[], 
   return firstLines(out, MAX_HINTED, '"tools" keys that name no tool in the catalog');
 }
 
-/** Sum of the tokens of `tools`. */
-export function sumTokens(tools: Iterable<{ tokens: number }>): number {
-  let total = 0;
-  for (const tool of tools) total += tool.tokens;
-  return total;
-}
-
 /**
  * Compiles `alwaysVisible` and similar id globs into a predicate, indexed (util/glob globList): 50,000
  * `alwaysVisible` ids were 50,000 tests per tool at each fit or list (`check` on 3,000 tools: 193 s).
@@ -289,38 +285,6 @@ class CatalogEntry implements CatalogTool {
   get tokens(): number {
     return (this.#tokens ??= countToolTokens(this.listed, this.#config.tokenizer));
   }
-}
-
-/** Compacted tools whose definitions as sent are counted exactly; past them the rest are estimated. */
-const EXACT_VERBATIM = 1_000;
-
-/**
- * Tokens of the verbatim definitions; a tool listed verbatim (nothing to compact) counts its
- * `tokens`. Up to EXACT_VERBATIM compacted tools each count their definition as sent; past them an
- * evenly spread sample of that many does, and the others count their listed tokens at the sample's
- * ratio of sent to listed tokens (counting all of 10,000 real-shaped tools again cost a quarter of
- * a second, and every mode's budget reads this total).
- */
-function verbatimTokens(tools: readonly CatalogTool[], tokenizer: TokenizerName): number {
-  let total = 0;
-  const compacted: CatalogTool[] = [];
-  for (const tool of tools) {
-    if (tool.listed === tool.definition) total += tool.tokens;
-    else compacted.push(tool);
-  }
-  const step = Math.max(1, compacted.length / EXACT_VERBATIM);
-  let sent = 0;
-  let listed = 0;
-  let rest = 0;
-  for (let i = 0, next = 0; i < compacted.length; i++) {
-    const tool = compacted[i] as CatalogTool;
-    if (i === Math.floor(next)) {
-      sent += countToolTokens(tool.definition, tokenizer);
-      listed += tool.tokens;
-      next += step;
-    } else rest += tool.tokens;
-  }
-  return total + sent + (listed > 0 ? Math.round((rest * sent) / listed) : rest);
 }
 
 const compactCache = new WeakMap<ToolDefinition, ToolDefinition>();
