@@ -164,11 +164,10 @@ export function relayRaw(
   entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'>,
 ): CallHandle {
   const message = requestLine(id, request.method, request.params, entry.onProgress !== undefined);
-  const unreachable = (problem: string) => calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText(problem)}`));
   if (transport instanceof StdioUpstreamTransport) {
     const problem = transport.sendNow(message);
     calls.add(id, request.method, request.params, request.timeoutMs, entry);
-    if (problem !== undefined) unreachable(problem);
+    if (problem !== undefined) unreachable(server, calls, id, problem);
   } else {
     // A call that fails (timed out, cancelled, the upstream gone) ends its POST too, after the
     // cancel the upstream is told of: the SDK leaves a 2025 request open, so a server that never
@@ -196,7 +195,7 @@ export function relayRaw(
       const name = (error as Error | undefined)?.name;
       if (name === 'SyntaxError' || name === 'ZodError') calls.settle(id, new UpstreamError(server, `upstream "${server}" answered with a message that is not JSON-RPC`));
       else if (name === 'AnswerTooLarge') calls.settle(id, new UpstreamError(server, (error as Error).message));
-      else unreachable((error as Error).message);
+      else unreachable(server, calls, id, (error as Error).message);
     });
   }
   return {
@@ -206,6 +205,11 @@ export function relayRaw(
       sendCancel(transport, id, reason);
     },
   };
+}
+
+/** Fails call `id`: its request could not be written to the upstream (a function, not a closure made per relayed call). */
+function unreachable(server: string, calls: CallTable, id: string, problem: string): void {
+  calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText(problem)}`));
 }
 
 /**
