@@ -130,10 +130,19 @@ export function errorEnvelope(id: string | number | null, code: number, message:
 /**
  * Why a message from outside (a client's or an upstream's) is refused for its nesting, or
  * undefined: passed on, it is serialized again, which past MAX_MESSAGE_DEPTH overflows the stack.
+ * `textLength`, the length of the JSON text it was parsed from, skips the walk when the text is too
+ * short to nest that deep (SHALLOW_TEXT): the usual request, read on every message over stdio.
  */
-export function tooDeep(message: unknown): string | undefined {
+export function tooDeep(message: unknown, textLength = Number.POSITIVE_INFINITY): string | undefined {
+  if (textLength < SHALLOW_TEXT) return undefined;
   return nestedDeeperThan(message, MAX_MESSAGE_DEPTH) ? `Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep` : undefined;
 }
+
+/**
+ * JSON texts shorter than this cannot nest deeper than MAX_MESSAGE_DEPTH: each level of objects or
+ * arrays takes an opening and a closing bracket, so MAX_MESSAGE_DEPTH + 1 levels take twice that.
+ */
+export const SHALLOW_TEXT = 2 * (MAX_MESSAGE_DEPTH + 1);
 
 /**
  * Most JSON values (objects, arrays, scalars) one HTTP request body may hold. Within the 4 MiB body

@@ -19,7 +19,8 @@ export class LineReader {
   private skipping: { size: number; head: string; tail: Buffer } | undefined;
 
   constructor(
-    private readonly onMessage: (message: JSONRPCMessage) => void,
+    /** Each message read, with the length of the text it was parsed from (see tooDeep). */
+    private readonly onMessage: (message: JSONRPCMessage, textLength: number) => void,
     /** The error response the peer should get for an unreadable line, and the line's text. */
     private readonly reply: (message: JSONRPCMessage, line?: string) => void,
     /** Sees each line before it is parsed; returning true consumes it (the relay's raw path). */
@@ -87,7 +88,7 @@ export class LineReader {
       this.reply(errorEnvelope(answerId(value), ErrorCode.InvalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 object'), text);
       return;
     }
-    this.onMessage(value);
+    this.onMessage(value, text.length);
   }
 }
 

@@ -35,9 +35,9 @@ export class StdioFrontTransport implements Transport {
    */
   tap: { inbound(message: JSONRPCMessage): void; outbound(message: JSONRPCMessage): boolean } | undefined;
   private readonly reader = new LineReader(
-    (message) => {
+    (message, textLength) => {
       // Passed on, a message is serialized again: too deep, that overflows the stack.
-      const deep = tooDeep(message);
+      const deep = tooDeep(message, textLength);
       if (deep !== undefined) {
         const id = answerId(message);
         if (id !== null) void this.send(errorEnvelope(id, ErrorCode.InvalidRequest, deep)).catch(() => {});

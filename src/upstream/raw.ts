@@ -23,6 +23,19 @@ import { StdioUpstreamTransport } from './stdio-transport.js';
  */
 const RAW_TAIL = ',"jsonrpc":"2.0","id":"lt-';
 const KEPT_TAIL = ',"jsonrpc":"2.0"'.length;
+/** The head of such a response: its result's value follows. */
+const RAW_HEAD = '{"result":';
+/** What parsedOrThrew returns for text that is not JSON. */
+const THREW = Symbol('not JSON');
+
+/** `text` parsed, or THREW (a distinct value: any JSON value, null too, is a parse's result). */
+function parsedOrThrew(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return THREW;
+  }
+}
 
 /** The front half of the contract: a raw prefix (see RawDone) with the client's own id closing it. */
 export function withClientId(prefix: string, id: string | number): string {
@@ -164,11 +177,10 @@ export function relayRaw(
   entry: Pick<Pending, 'raw' | 'done' | 'onProgress' | 'origin'>,
 ): CallHandle {
   const message = requestLine(id, request.method, request.params, entry.onProgress !== undefined);
-  const unreachable = (problem: string) => calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText(problem)}`));
   if (transport instanceof StdioUpstreamTransport) {
     const problem = transport.sendNow(message);
     calls.add(id, request.method, request.params, request.timeoutMs, entry);
-    if (problem !== undefined) unreachable(problem);
+    if (problem !== undefined) unreachable(server, calls, id, problem);
   } else {
     // A call that fails (timed out, cancelled, the upstream gone) ends its POST too, after the
     // cancel the upstream is told of: the SDK leaves a 2025 request open, so a server that never
@@ -196,7 +208,7 @@ export function relayRaw(
       const name = (error as Error | undefined)?.name;
       if (name === 'SyntaxError' || name === 'ZodError') calls.settle(id, new UpstreamError(server, `upstream "${server}" answered with a message that is not JSON-RPC`));
       else if (name === 'AnswerTooLarge') calls.settle(id, new UpstreamError(server, (error as Error).message));
-      else unreachable((error as Error).message);
+      else unreachable(server, calls, id, (error as Error).message);
     });
   }
   return {
@@ -206,6 +218,11 @@ export function relayRaw(
       sendCancel(transport, id, reason);
     },
   };
+}
+
+/** Fails call `id`: its request could not be written to the upstream (a function, not a closure made per relayed call). */
+function unreachable(server: string, calls: CallTable, id: string, problem: string): void {
+  calls.settle(id, new UpstreamError(server, `could not reach upstream "${server}": ${outsideText(problem)}`));
 }
 
 /**
@@ -231,11 +248,12 @@ export function sendCancel(transport: Transport | undefined, id: string, reason:
 /**
  * Passes a successful result line through to a caller that can write raw lines: parsed once to
  * check it is one well-formed response with an object result (never re-serialized), so a
- * broken or mixed line cannot reach the client under the client's id.
+ * broken or mixed line cannot reach the client under the client's id. Its result's value is
+ * parsed alone when it can be; a line it cannot be read from is parsed whole, as before.
  */
 function rawLine(server: string, line: string, calls: CallTable, handlers: RawHandlers): boolean {
   // A line that repeats a secret (escaped or not) takes the parsed path, where it is redacted (onmessage).
-  if (!line.endsWith('"}') || !line.startsWith('{"result":') || mayHoldSecret(line, server)) return false;
+  if (!line.endsWith('"}') || !line.startsWith(RAW_HEAD) || mayHoldSecret(line, server)) return false;
   const at = line.lastIndexOf(RAW_TAIL);
   if (at < 0) return false;
   const idStart = at + RAW_TAIL.length - 3;
@@ -243,19 +261,31 @@ function rawLine(server: string, line: string, calls: CallTable, handlers: RawHa
   if (!/^lt-\d+$/.test(id)) return false;
   const pending = calls.get(id);
   if (!pending?.raw) return false;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    calls.settle(id, new UpstreamError(server, `upstream "${server}" sent a line that is not a JSON-RPC message (invalid JSON)`));
-    return true;
+  // The line is RAW_HEAD, a value, and the tail read above (its id has no quote or escape): when
+  // that value alone parses, the line is one well-formed response with our id and nothing else,
+  // and the envelope need not be built too (JSON.parse's object building is most of its cost on a
+  // small answer). A value that does not parse alone takes the whole-line check.
+  let result: Record<string, unknown>;
+  const inner = parsedOrThrew(line.slice(RAW_HEAD.length, at));
+  if (inner !== THREW) {
+    if (!isObject(inner)) return false;
+    result = inner;
+  } else {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      calls.settle(id, new UpstreamError(server, `upstream "${server}" sent a line that is not a JSON-RPC message (invalid JSON)`));
+      return true;
+    }
+    const message = value as { id?: unknown; result?: unknown };
+    if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
+    result = message.result;
   }
-  const message = value as { id?: unknown; result?: unknown };
-  if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
   // The line goes on first; the table's bookkeeping (metrics, backoff) follows, off the path
   // between reading the answer and writing it.
   pending.raw(line.slice(0, at + KEPT_TAIL));
-  calls.take(id, (message.result as { isError?: unknown }).isError === true);
+  calls.take(id, result.isError === true);
   handlers.answered();
   return true;
 }

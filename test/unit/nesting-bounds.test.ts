@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { StdioFrontTransport } from '../../src/transports/stdio.js';
+import { SHALLOW_TEXT, tooDeep } from '../../src/protocol/jsonrpc.js';
 import { MAX_MESSAGE_DEPTH, nestedDeeperThan } from '../../src/util/bounds.js';
 import { cleanupAfterEach, inMemoryClient, inProcessUpstream, text } from '../harness/index.js';
 
@@ -31,6 +32,23 @@ describe('message depth', () => {
     expect(nestedDeeperThan({ a: [1, { b: 2 }] }, 3)).toBe(false);
     expect(nestedDeeperThan({ a: [1, { b: 2 }] }, 2)).toBe(true);
     expect(nestedDeeperThan(nested(1_000_000), MAX_MESSAGE_DEPTH)).toBe(true);
+  });
+
+  it('tooDeep skips the walk only for a text too short to nest past the bound: the shortest too-deep text is SHALLOW_TEXT long', () => {
+    const brackets = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const over = brackets(MAX_MESSAGE_DEPTH + 1);
+    expect(over.length).toBe(SHALLOW_TEXT);
+    expect(tooDeep(JSON.parse(over), over.length)).toBe(`Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep`);
+    // Objects take brackets too (and a key each), whitespace only adds length.
+    const objects = `${'{"a":'.repeat(MAX_MESSAGE_DEPTH + 1)}1${'}'.repeat(MAX_MESSAGE_DEPTH + 1)}`;
+    expect(objects.length).toBeGreaterThan(SHALLOW_TEXT);
+    expect(tooDeep(JSON.parse(objects), objects.length)).toBeDefined();
+    const within = brackets(MAX_MESSAGE_DEPTH);
+    expect(within.length).toBeLessThan(SHALLOW_TEXT);
+    expect(tooDeep(JSON.parse(within), within.length)).toBeUndefined();
+    expect(tooDeep(JSON.parse(within))).toBeUndefined();
+    // Without a text length the walk decides, as before.
+    expect(tooDeep(JSON.parse(over))).toBeDefined();
   });
 
   it('a stdio client\'s message nested too deep gets an error for its id; one within the bound is read', async () => {
