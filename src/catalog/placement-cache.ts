@@ -191,7 +191,8 @@ export function lockPlacement(sources: readonly ServerTools[], built?: { catalog
       const catalogTool = built?.catalog.byId.get(`${source.server}:${tool.name}`);
       if (catalogTool) {
         entry.summary = catalogTool.summary;
-        entry.groups = [...catalogTool.placements];
+        // The lock's own copies: a catalog shares one frozen placement among the tools a selector places.
+        entry.groups = catalogTool.placements.map((placement) => ({ ...placement }));
       }
       entries[tool.name] = entry;
     }

@@ -3,6 +3,7 @@ import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { listSome } from '../util/plural.js';
 import { own } from '../util/own.js';
+import { setOf } from '../util/lookup.js';
 
 /**
  * The mode rules in one place. Every path that shows, enables or runs a tool asks here: the
@@ -85,7 +86,8 @@ export function globMatcher(globs: readonly string[]): (id: string) => boolean {
  */
 export function modeShows(config: Pick<ResolvedConfig, 'alwaysVisible'>, mode: ResolvedMode, tool: CatalogTool): boolean {
   if (!modeAllows(mode, tool)) return false;
-  if (tool.groups.some((group) => mode.groups.includes(group))) return true;
+  const groups = setOf(mode.groups);
+  if (tool.groups.some((group) => groups.has(group))) return true;
   return globMatcher(config.alwaysVisible)(tool.id) || globMatcher(mode.pin)(tool.id);
 }
 
@@ -255,8 +257,9 @@ export function fixedModeGone(config: Pick<ResolvedConfig, 'modes'>, fixed: read
 
 /** The modes whose groups include the tool and whose rules allow it. */
 export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTool): string[] {
+  const groups = new Set(tool.groups);
   return Object.values(config.modes)
-    .filter((mode) => modeAllows(mode, tool) && mode.groups.some((group) => tool.groups.includes(group)))
+    .filter((mode) => modeAllows(mode, tool) && mode.groups.some((group) => groups.has(group)))
     .map((mode) => mode.name);
 }
 

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { compileGroup, confirmsPlacements, type CompiledGroup } from '../../src/catalog/groups.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { modesWith } from '../../src/focus/policy.js';
+import { statusReport } from '../../src/tokens/report.js';
+
+// Large rcs (thousands of groups, each holding every tool; many modes over them) must cost about
+// tools x groups, never tools x groups x groups: the work is counted, not timed, so a busy
+// machine cannot make these pass or fail.
+
+const tool = (name: string): ToolDefinition => ({ name, description: `Gets record ${name} of the store.`, inputSchema: { type: 'object', properties: {} } });
+const servers = { srv: { command: 'node', args: ['x.js'] } };
+
+/** Counts calls of an Array.prototype method while `run` runs (restored after). */
+function counting<T>(method: 'includes' | 'indexOf' | 'findIndex', run: () => T): { result: T; calls: number } {
+  const original = Array.prototype[method] as (...args: unknown[]) => unknown;
+  let calls = 0;
+  Object.defineProperty(Array.prototype, method, {
+    configurable: true,
+    writable: true,
+    value: function (this: unknown[], ...args: unknown[]) {
+      calls++;
+      return original.apply(this, args);
+    },
+  });
+  try {
+    return { result: run(), calls };
+  } finally {
+    Object.defineProperty(Array.prototype, method, { configurable: true, writable: true, value: original });
+  }
+}
+
+describe('an rc of thousands of groups over a large catalog', () => {
+  const TOOLS = 400;
+  const GROUPS = 1_500;
+  const groups = Object.fromEntries(Array.from({ length: GROUPS }, (_, i) => [`g${i}`, { tools: ['srv:*'] }]));
+  const empty = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`none${i}`, { tools: ['elsewhere:*'] }]));
+  const modes = {
+    all: { groups: Object.keys(groups), budget: 3_000 },
+    ...Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`other${k}`, { groups: Object.keys(empty) }])),
+  };
+  const config = resolveConfig({ servers, groups: { ...groups, ...empty }, modes });
+  const { catalog } = buildCatalog([{ server: 'srv', tools: Array.from({ length: TOOLS }, (_, i) => tool(`get_${i}`)) }], config);
+
+  it('places every tool in every group once, sharing one placement per group and selector', () => {
+    const [first, second] = catalog.tools;
+    expect(first?.groups.filter((group) => group.startsWith('g'))).toHaveLength(GROUPS);
+    const placed = (t: typeof first) => t?.placements.find((placement) => placement.group === 'g7');
+    expect(placed(first)).toEqual({ group: 'g7', reason: 'tool glob "srv:*"' });
+    // The same object: 600,000 placements held one fresh object and reason string each.
+    expect(placed(first)).toBe(placed(second));
+  });
+
+  it('status and check count group tokens and mode members without a groups x groups scan', { timeout: 60_000 }, () => {
+    const { result: report, calls } = counting('includes', () => counting('indexOf', () => statusReport(catalog, config, 'hybrid')));
+    // Before: an includes per mode group per listed tool (600,000), and one per tool group per tool per other mode (12 million).
+    expect(calls).toBeLessThan(20_000);
+    expect(report.calls).toBeLessThan(20_000);
+    const all = report.result.modes.find((mode) => mode.name === 'all');
+    expect(all?.groupTokens).toHaveLength(GROUPS);
+    const listedTokens = catalog.tools.filter((t) => all?.toolIds.includes(t.id)).reduce((sum, t) => sum + t.tokens, 0);
+    expect(all?.tools).toBeGreaterThan(0);
+    expect(all?.tools).toBeLessThan(TOOLS);
+    expect(new Set(all?.groupTokens.map((row) => row.tokens))).toEqual(new Set([listedTokens]));
+    // Equal tokens keep the mode's order.
+    expect(all?.groupTokens.slice(0, 3).map((row) => row.group)).toEqual(['g0', 'g1', 'g2']);
+    expect(report.result.modes.find((mode) => mode.name === 'other3')?.tools).toBe(0);
+  });
+
+  it('names the modes that include a tool with one pass over the modes\' groups', () => {
+    const target = catalog.tools[0];
+    if (!target) throw new Error('no tool');
+    const { result, calls } = counting('includes', () => modesWith(config, target));
+    expect(result).toEqual(['all']);
+    expect(calls).toBeLessThan(100);
+  });
+});
+
+describe('cached placements confirmed against thousands of groups', () => {
+  it('finds each placement\'s group by name once per compiled list, not with a scan per placement', () => {
+    const GROUPS = 3_000;
+    let reads = 0;
+    const compiled: CompiledGroup[] = Array.from({ length: GROUPS }, (_, i) => {
+      const group = compileGroup(`g${i}`, { tools: ['srv:*'] });
+      return {
+        ...group,
+        get name() {
+          reads++;
+          return group.name;
+        },
+      };
+    });
+    const candidate = { id: 'srv:get_1', server: 'srv', text: ' get 1 ', readOnly: true };
+    const placements = Array.from({ length: GROUPS }, (_, i) => ({ group: `g${i}`, reason: 'tool glob "srv:*"' }));
+    expect(confirmsPlacements(placements, compiled, candidate)).toBe(true);
+    // Before: a findIndex by name per placement, 4.5 million reads.
+    expect(reads).toBeLessThan(3 * GROUPS);
+    // Out of order or twice is still refused.
+    expect(confirmsPlacements([placements[1], placements[0]].filter((p) => p !== undefined), compiled, candidate)).toBe(false);
+    expect(confirmsPlacements([placements[1], placements[1]].filter((p) => p !== undefined), compiled, candidate)).toBe(false);
+    expect(confirmsPlacements([{ group: 'missing', reason: 'tool glob "srv:*"' }], compiled, candidate)).toBe(false);
+  });
+});
