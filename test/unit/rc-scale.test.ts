@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { compileGroup, confirmsPlacements, type CompiledGroup } from '../../src/catalog/groups.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { modesWith } from '../../src/focus/policy.js';
+import { callRefusal, modesWith } from '../../src/focus/policy.js';
+import { groupsReport } from '../../src/tokens/groups.js';
 import { statusReport } from '../../src/tokens/report.js';
 
 // Large rcs (thousands of groups, each holding every tool; many modes over them) must cost about
@@ -100,5 +101,38 @@ describe('cached placements confirmed against thousands of groups', () => {
     expect(confirmsPlacements([placements[1], placements[0]].filter((p) => p !== undefined), compiled, candidate)).toBe(false);
     expect(confirmsPlacements([placements[1], placements[1]].filter((p) => p !== undefined), compiled, candidate)).toBe(false);
     expect(confirmsPlacements([{ group: 'missing', reason: 'tool glob "srv:*"' }], compiled, candidate)).toBe(false);
+  });
+});
+
+describe('many read-only modes over a catalog of writers', () => {
+  it('status\'s groups figures ask which modes include each writer once, not once per mode (the same refusals)', () => {
+    const writers = Array.from({ length: 300 }, (_, i): ToolDefinition => ({ name: `delete_${i}`, description: `Deletes record ${i} of the store.`, inputSchema: { type: 'object', properties: {} } }));
+    const modes = {
+      ...Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`ro${i}`, { groups: ['store'], readOnly: true }])),
+      work: { groups: ['store'] },
+    };
+    const config = resolveConfig({ servers, groups: { store: { tools: ['srv:*'] } }, modes });
+    const { catalog } = buildCatalog([{ server: 'srv', tools: writers }], config);
+    const original = Object.values;
+    let calls = 0;
+    Object.values = ((value: object) => {
+      calls++;
+      return original(value);
+    }) as typeof Object.values;
+    let report: ReturnType<typeof groupsReport>;
+    try {
+      report = groupsReport(catalog, config, 'hybrid');
+    } finally {
+      Object.values = original;
+    }
+    // Before: every mode's groups read again for each writer refused in each read-only mode (30,000 passes).
+    expect(calls).toBeLessThan(3_000);
+    expect(report.map((row) => row.mode)).toContain('ro99');
+    const writer = catalog.tools[0];
+    if (!writer) throw new Error('no tool');
+    expect(callRefusal(config, { mode: 'ro3', fixedMode: undefined, inMode: () => true }, writer)).toBe(
+      `Mode "ro3" is read-only and "delete_0" may write (it is not annotated readOnlyHint: true, and its name or description does not show it only reads). Modes that include it: all, work (switch with focus_mode).`,
+    );
+    expect(modesWith(config, writer)).toBe(modesWith(config, writer));
   });
 });
