@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { compileGroup, confirmsPlacements, type CompiledGroup } from '../../src/catalog/groups.js';
 import { resolveConfig } from '../../src/config/resolve.js';
@@ -135,4 +139,38 @@ describe('many read-only modes over a catalog of writers', () => {
     );
     expect(modesWith(config, writer)).toBe(modesWith(config, writer));
   });
+});
+
+describe('lazytools groups on a catalog whose every tool is in hundreds of groups', () => {
+  it('writes a tool at a time, text and --json, the same bytes as one write', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lazytools-rc-scale-'));
+    try {
+      const tools = Array.from({ length: 300 }, (_, i) => tool(`get_${i}`));
+      writeFileSync(join(dir, 'lazytools.lock.json'), JSON.stringify({ lockfileVersion: 1, servers: { srv: { hash: 'x', tools } } }));
+      const rc = { servers, groups: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`g${i}`, { tools: ['srv:*'] }])), modes: { m: { groups: ['g0', 'g1'] } } };
+      writeFileSync(join(dir, '.lazytoolsrc.json'), JSON.stringify(rc));
+      const run = async (args: string[]) => {
+        const chunks: string[] = [];
+        const io = { out: (text: string) => void chunks.push(text.endsWith('\n') ? text : `${text}\n`), err: () => undefined, cwd: dir, env: {} };
+        expect(await main(['groups', ...args], io)).toBe(0);
+        return chunks;
+      };
+      const text = await run([]);
+      // 300 tools x 200 groups was one 3 MB string (past V8's limit at 5,000 groups over 3,000 tools).
+      expect(text).toHaveLength(300);
+      expect(Math.max(...text.map((chunk) => chunk.length))).toBeLessThan(100_000);
+      expect(text[0]).toContain('  g199             tool glob "srv:*"\n');
+      const json = await run(['--json']);
+      expect(json.length).toBeGreaterThan(300);
+      expect(Math.max(...json.map((chunk) => chunk.length))).toBeLessThan(100_000);
+      const parsed = JSON.parse(json.join('')) as { tools: Array<{ id: string; groups: unknown[] }> };
+      expect(json.join('')).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
+      expect(parsed.tools).toHaveLength(300);
+      expect(parsed.tools[299]?.groups.length).toBeGreaterThanOrEqual(200);
+      // No tool matched: one write, as before.
+      expect((await run(['--json', '--tool', 'srv:get_7'])).join('')).toContain('"id": "srv:get_7"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
