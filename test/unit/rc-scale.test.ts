@@ -8,6 +8,10 @@ import { compileGroup, confirmsPlacements, type CompiledGroup } from '../../src/
 import { resolveConfig } from '../../src/config/resolve.js';
 import { callRefusal, modesWith } from '../../src/focus/policy.js';
 import { groupsReport } from '../../src/tokens/groups.js';
+import { buildGroupView, groupResult } from '../../src/focus/group-view.js';
+import { offeredModes, withModeGroups } from '../../src/focus/mode-groups.js';
+import { listedTools, visibleTools } from '../../src/focus/visible.js';
+import { countTextTokens } from '../../src/util/tokens.js';
 import { statusReport } from '../../src/tokens/report.js';
 
 // Large rcs (thousands of groups, each holding every tool; many modes over them) must cost about
@@ -173,4 +177,38 @@ describe('lazytools groups on a catalog whose every tool is in hundreds of group
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('status groups figures over hundreds of modes alike', () => {
+  it('builds and counts one groups view per distinct list, the same figures as a view per mode', () => {
+    const tools = Array.from({ length: 200 }, (_, i) => tool(`get_${i}`));
+    const modes = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`m${i}`, { groups: ['store'], budget: 1_500 }]));
+    const config = resolveConfig({ servers, groups: { store: { tools: ['srv:get_1*'] } }, modes });
+    const { catalog } = buildCatalog([{ server: 'srv', tools }], config);
+    const original = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
+      calls++;
+      return original(...args);
+    }) as typeof JSON.stringify;
+    let report: ReturnType<typeof groupsReport>;
+    try {
+      report = groupsReport(catalog, config, 'hybrid');
+    } finally {
+      JSON.stringify = original;
+    }
+    // Before: every mode's view (a mode group for each of 300 modes) stringified again per mode, 90,000 times.
+    expect(calls).toBeLessThan(20_000);
+    // The figures of one mode, computed on their own as before.
+    const focus = { mode: 'm7', enabled: [], disabled: [], discovered: [] };
+    const visible = new Set(visibleTools(catalog, config, focus).map((t) => t.id));
+    const subject = { mode: 'm7', fixedMode: undefined, inMode: (t: { id: string }) => visible.has(t.id) };
+    const top = listedTools(catalog, config, focus, 'hybrid');
+    const view = withModeGroups(buildGroupView({ catalog, top, callable: (t) => callRefusal(config, subject, t) === undefined }), { catalog, config, modes: offeredModes(config, subject), top });
+    const getTokens = Object.fromEntries([...view.groups.keys()].sort().map((name) => [name, countTextTokens(JSON.stringify(groupResult(view, name)), catalog.tokenizer)]));
+    const row = report.find((entry) => entry.mode === 'm7');
+    expect(row?.listTokens).toBe(countTextTokens(JSON.stringify({ groups: view.top }), catalog.tokenizer));
+    expect({ ...row?.getTokens }).toEqual(getTokens);
+    expect(Object.keys(getTokens).length).toBeGreaterThan(300);
+  });
 });
