@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { makeLock } from '../../src/catalog/lock.js';
+import { MAX_LOCK_GROUP_PLACEMENTS } from '../../src/catalog/placement-cache.js';
 import { compileGroup, confirmsPlacements, type CompiledGroup } from '../../src/catalog/groups.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { callRefusal, modesWith } from '../../src/focus/policy.js';
@@ -210,5 +213,24 @@ describe('status groups figures over hundreds of modes alike', () => {
     expect(row?.listTokens).toBe(countTextTokens(JSON.stringify({ groups: view.top }), catalog.tokenizer));
     expect({ ...row?.getTokens }).toEqual(getTokens);
     expect(Object.keys(getTokens).length).toBeGreaterThan(300);
+  });
+});
+
+describe('a lock of an rc whose groups each hold every tool', () => {
+  it('caches no group placements past MAX_LOCK_GROUP_PLACEMENTS, and a start from it places tools the same', () => {
+    const GROUPS = 250;
+    const config = resolveConfig({ servers, groups: Object.fromEntries(Array.from({ length: GROUPS }, (_, i) => [`g${i}`, { tools: ['srv:*'] }])) });
+    const sources = [{ server: 'srv', tools: Array.from({ length: 1_000 }, (_, i) => tool(`get_${i}`)) }];
+    const lock = makeLock(sources, config);
+    // Before: 250,000 cached placements, about 28 MB of lock (150,000 measured 16.7 MB; 15 million pass V8's string limit).
+    expect(lock.placement.groups).toBeUndefined();
+    expect(Object.values(lock.placement.servers.srv ?? {}).every((entry) => entry.groups === undefined)).toBe(true);
+    expect(JSON.stringify(lock).length).toBeLessThan(5_000_000);
+    const placed = (built: ReturnType<typeof buildCatalog>) => built.catalog.tools.map((t) => `${t.id} ${t.groups.length}`);
+    expect(placed(buildCatalog(parseCatalog(JSON.parse(JSON.stringify(lock))), config))).toEqual(placed(buildCatalog(sources, config)));
+    // Under the bound the lock still caches them.
+    const small = makeLock([{ server: 'srv', tools: sources[0]?.tools.slice(0, 100) ?? [] }], config);
+    expect(small.placement.groups).toBeDefined();
+    expect(MAX_LOCK_GROUP_PLACEMENTS).toBeLessThan(GROUPS * 1_000);
   });
 });
