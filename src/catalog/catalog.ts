@@ -3,7 +3,7 @@ import type { GroupConfig } from '../config/schema.js';
 import { countToolTokens } from '../util/tokens.js';
 import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
-import { compiledGroups, confirmsPlacements, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
+import { compiledGroups, confirmsPlacements, groupPlacement, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { nameSkeleton } from '../util/lookalike.js';
 import { placedTopics } from './placement.js';
@@ -243,7 +243,7 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
     placements = [];
     for (const group of groups.compiled()) {
       const match = group.explain(candidateOf());
-      if (match) placements.push({ group: group.name, ...match });
+      if (match) placements.push(groupPlacement(group, match));
     }
   }
   return new CatalogEntry(id, server, tool.name, exposedName, definition, summary, readOnly, write, placements, topics, config);

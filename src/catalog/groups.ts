@@ -4,6 +4,7 @@ import { own } from '../util/own.js';
 import { compileGlob, globList, type Glob, type GlobList } from '../util/glob.js';
 import type { TopicScore } from './placement.js';
 import type { ServerProfileMatch } from './profiles.js';
+import type { GroupPlacement } from './types.js';
 import { normalized } from './text.js';
 
 /** What a group filter sees of a tool. */
@@ -51,9 +52,10 @@ export function compileGroup(name: string, config: GroupConfig, options: { profi
   if (config.servers) {
     const globs = config.servers;
     const servers = globList(globs);
+    const matches: Match[] = [];
     pipeline.push((tool) => {
       const index = servers.first(tool.server);
-      return index >= 0 && { reason: `server "${globs[index]}"` };
+      return index >= 0 && (matches[index] ??= { reason: `server "${globs[index]}"` });
     });
   }
   if (config.tools || config.keywords || config.topics) {
@@ -63,13 +65,21 @@ export function compileGroup(name: string, config: GroupConfig, options: { profi
     const phrase = phraseFinder(phrases);
     const topics = config.topics ?? [];
     const profiles = options.profiles === true;
+    const byGlob: Match[] = [];
+    const byPhrase: Match[] = [];
+    const byProfile = new Map<string, Match>();
     pipeline.push((tool) => {
       const glob = globs.length > 0 ? ids.first(tool.id) : -1;
-      if (glob >= 0) return { reason: `tool glob "${globs[glob] ?? ''}"` };
+      if (glob >= 0) return (byGlob[glob] ??= { reason: `tool glob "${globs[glob] ?? ''}"` });
       const profiled = profiles && tool.profile !== undefined && tool.name !== undefined ? tool.profile.groups.get(name) : undefined;
-      if (profiled && tool.name !== undefined && profiled.some((glob) => glob.test(tool.name ?? ''))) return { reason: `server profile ${tool.profile?.name ?? ''}` };
+      if (profiled && tool.name !== undefined && profiled.some((glob) => glob.test(tool.name ?? ''))) {
+        const reason = `server profile ${tool.profile?.name ?? ''}`;
+        let match = byProfile.get(reason);
+        if (!match) byProfile.set(reason, (match = { reason }));
+        return match;
+      }
       const found = phrases.length > 0 ? phrase(tool.text) : -1;
-      if (found >= 0) return { reason: `keyword "${phrases[found]?.trim() ?? ''}"` };
+      if (found >= 0) return (byPhrase[found] ??= { reason: `keyword "${phrases[found]?.trim() ?? ''}"` });
       let best: TopicScore | undefined;
       for (const topic of topics) {
         const score = tool.topics?.get(topic);
@@ -87,8 +97,11 @@ export function compileGroup(name: string, config: GroupConfig, options: { profi
     const topics = config.excludeTopics;
     pipeline.push((tool) => !topics.some((topic) => tool.topics?.has(topic)));
   }
+  // Matches without a score are this group's own shared objects (see groupPlacement): a tool of
+  // every group of a large rc held one fresh reason per group, tools x groups of them.
+  const everyTool: Match = { reason: 'every tool' };
   const explain = (tool: GroupCandidate): Match | undefined => {
-    let match: Match = { reason: 'every tool' };
+    let match: Match = everyTool;
     for (const filter of pipeline) {
       const result = filter(tool);
       if (result === false) return undefined;
@@ -103,6 +116,37 @@ export function compileGroup(name: string, config: GroupConfig, options: { profi
     matches: (tool) => explain(tool) !== undefined,
     explain,
   };
+}
+
+const placements = new WeakMap<Match, GroupPlacement>();
+
+/**
+ * The placement of a tool in `group` for `match` (what its `explain` returned). Matches without a
+ * score are the group's own objects, one per selector, so their placements are made once and
+ * shared by every tool they place (frozen): 5,000 rc groups over 3,000 tools are 15 million
+ * placements, and a fresh object and reason each held gigabytes. A topic match (scored) is the
+ * tool's own.
+ */
+export function groupPlacement(group: CompiledGroup, match: Match): GroupPlacement {
+  if (match.score !== undefined) return { group: group.name, ...match };
+  let placement = placements.get(match);
+  if (!placement || placement.group !== group.name) placements.set(match, (placement = Object.freeze({ group: group.name, ...match })));
+  return placement;
+}
+
+const indexByGroups = new WeakMap<readonly CompiledGroup[], ReadonlyMap<string, number>>();
+
+/** Per group name, the index of its first compiled group (`findIndex` by name), once per compiled list. */
+function groupIndex(groups: readonly CompiledGroup[]): ReadonlyMap<string, number> {
+  let index = indexByGroups.get(groups);
+  if (!index) {
+    const made = new Map<string, number>();
+    groups.forEach((group, at) => {
+      if (!made.has(group.name)) made.set(group.name, at);
+    });
+    indexByGroups.set(groups, (index = made));
+  }
+  return index;
 }
 
 const compiledByGroups = new WeakMap<Readonly<Record<string, GroupConfig>>, CompiledGroup[]>();
@@ -190,8 +234,9 @@ function endOfWord(text: string, space: number): number {
  */
 export function confirmsPlacements(placements: ReadonlyArray<{ group: string; reason: string; score?: number }>, groups: readonly CompiledGroup[], candidate: GroupCandidate): boolean {
   let previous = -1;
+  const position = groupIndex(groups);
   return placements.every((placement) => {
-    const index = groups.findIndex((group) => group.name === placement.group);
+    const index = position.get(placement.group) ?? -1;
     if (index <= previous) return false;
     previous = index;
     const match = groups[index]?.explain(candidate);

@@ -176,12 +176,22 @@ function digest(text: string): string {
 }
 
 /**
+ * Group placements a lock caches at most, over all its tools: 5,000 rc groups each holding all of
+ * 3,000 tools are 15 million, a lock JSON past V8's string limit (`lock` failed) and seconds to
+ * read on every start; a real stack's catalog places a few thousand.
+ */
+export const MAX_LOCK_GROUP_PLACEMENTS = 200_000;
+
+/**
  * The `placement` section of a lock: every tool's write status and topics, and when `built` (the
  * catalog of these sources and the config it was built with) is given, each tool's group
  * placements under that config's groups. Tools a catalog left out (name collisions) get no groups.
  */
 export function lockPlacement(sources: readonly ServerTools[], built?: { catalog: Catalog; config: Pick<ResolvedConfig, 'groups'> }): LockPlacement {
   const servers = dictionary<Record<string, CachedPlacement>>();
+  // Group placements are a cache (a start without them matches the groups afresh): past
+  // MAX_LOCK_GROUP_PLACEMENTS the lock keeps none rather than grow with tools x groups.
+  if (built && built.catalog.tools.reduce((sum, tool) => sum + tool.placements.length, 0) > MAX_LOCK_GROUP_PLACEMENTS) built = undefined;
   for (const source of sources) {
     const entries = dictionary<CachedPlacement>();
     for (const tool of source.tools) {
@@ -191,7 +201,8 @@ export function lockPlacement(sources: readonly ServerTools[], built?: { catalog
       const catalogTool = built?.catalog.byId.get(`${source.server}:${tool.name}`);
       if (catalogTool) {
         entry.summary = catalogTool.summary;
-        entry.groups = [...catalogTool.placements];
+        // The lock's own copies: a catalog shares one frozen placement among the tools a selector places.
+        entry.groups = catalogTool.placements.map((placement) => ({ ...placement }));
       }
       entries[tool.name] = entry;
     }

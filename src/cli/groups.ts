@@ -5,7 +5,7 @@ import { openProject } from '../project.js';
 import { didYouMean } from '../util/closest.js';
 import { echoName } from '../util/errors.js';
 import { defineCommand, type FlagSpecs } from './args.js';
-import type { Command } from './io.js';
+import type { CliIO, Command } from './io.js';
 import { projectOptions } from './status.js';
 
 interface FitLine {
@@ -72,16 +72,35 @@ or holds it back (reachable through search_tools), and the signals behind the pr
     };
   });
   if (values.json) {
-    io.out(JSON.stringify({ threshold: report.threshold, tools, unplaced: report.unplaced }, null, 2));
+    writeJson(io, { threshold: report.threshold, tools, unplaced: report.unplaced });
     return 0;
   }
-  io.out(tools.map(render).join('\n'));
+  // A write per tool: one string of every tool's lines passed V8's string limit ("Invalid string
+  // length", after minutes) on 5,000 groups each holding all of 3,000 tools.
+  if (tools.length === 0) io.out('');
+  for (const tool of tools) io.out(render(tool));
   const total = report.tools.length;
   const filled = report.unplaced.filter((id) => filledIn(id).length > 0).length;
   const byFill = filled > 0 ? ` (${filled} only by fill: in no mode's groups, close to a mode's work)` : '';
   io.err(`${total - report.unplaced.length + filled}/${total} tools shown by a mode other than "all"${byFill}; ${report.unplaced.length - filled} only in "all" modes (topic threshold ${report.threshold})`);
   return 0;
 });
+
+/**
+ * `JSON.stringify(value, null, 2)`, written a tool at a time (each tool's text indented to its
+ * place in the array) so no one string holds every tool's placements; the same bytes.
+ */
+function writeJson(io: Pick<CliIO, 'out'>, value: { threshold: number; tools: readonly object[]; unplaced: readonly string[] }): void {
+  if (value.tools.length === 0) {
+    io.out(JSON.stringify(value, null, 2));
+    return;
+  }
+  // A placeholder element marks where the tools go; JSON strings hold no raw newline, so it is unique.
+  const [before, after] = JSON.stringify({ ...value, tools: [0] }, null, 2).split('\n    0\n');
+  io.out(before ?? '');
+  value.tools.forEach((tool, index) => io.out(`    ${JSON.stringify(tool, null, 2).replace(/\n/g, '\n    ')}${index < value.tools.length - 1 ? ',' : ''}`));
+  io.out(after ?? '');
+}
 
 function withFill(modes: string[]): { filledIn?: string[] } {
   return modes.length > 0 ? { filledIn: modes } : {};

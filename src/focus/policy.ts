@@ -3,6 +3,7 @@ import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { listSome } from '../util/plural.js';
 import { own } from '../util/own.js';
+import { setOf } from '../util/lookup.js';
 
 /**
  * The mode rules in one place. Every path that shows, enables or runs a tool asks here: the
@@ -85,7 +86,8 @@ export function globMatcher(globs: readonly string[]): (id: string) => boolean {
  */
 export function modeShows(config: Pick<ResolvedConfig, 'alwaysVisible'>, mode: ResolvedMode, tool: CatalogTool): boolean {
   if (!modeAllows(mode, tool)) return false;
-  if (tool.groups.some((group) => mode.groups.includes(group))) return true;
+  const groups = setOf(mode.groups);
+  if (tool.groups.some((group) => groups.has(group))) return true;
   return globMatcher(config.alwaysVisible)(tool.id) || globMatcher(mode.pin)(tool.id);
 }
 
@@ -253,11 +255,26 @@ export function fixedModeGone(config: Pick<ResolvedConfig, 'modes'>, fixed: read
   return gone === undefined ? undefined : `mode "${gone}" is no longer in the config; this connection served only that mode and was closed`;
 }
 
-/** The modes whose groups include the tool and whose rules allow it. */
-export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTool): string[] {
-  return Object.values(config.modes)
-    .filter((mode) => modeAllows(mode, tool) && mode.groups.some((group) => tool.groups.includes(group)))
-    .map((mode) => mode.name);
+const modesWithCache = new WeakMap<object, WeakMap<CatalogTool, readonly string[]>>();
+
+/**
+ * The modes whose groups include the tool and whose rules allow it, once per config's modes and
+ * tool: every refusal names them (whereElse), and a groups view or status asks whether each tool
+ * is callable in each mode, so 300 read-only modes over 3,000 writers read every mode's groups
+ * for every tool in every mode (`status` took 46 s).
+ */
+export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTool): readonly string[] {
+  let byTool = modesWithCache.get(config.modes);
+  if (!byTool) modesWithCache.set(config.modes, (byTool = new WeakMap()));
+  let names = byTool.get(tool);
+  if (!names) {
+    const groups = new Set(tool.groups);
+    names = Object.values(config.modes)
+      .filter((mode) => modeAllows(mode, tool) && mode.groups.some((group) => groups.has(group)))
+      .map((mode) => mode.name);
+    byTool.set(tool, names);
+  }
+  return names;
 }
 
 /**
@@ -267,7 +284,8 @@ export function modesWith(config: Pick<ResolvedConfig, 'modes'>, tool: CatalogTo
  */
 function whereElse(config: PolicyConfig, subject: PolicySubject, tool: CatalogTool): string {
   if (subject.fixedMode !== undefined) return `This endpoint serves only mode "${subject.fixedMode}".`;
-  const modes = modesWith(config, tool).filter((name) => boundaryAllowsMode(subject.boundary, name));
+  const including = modesWith(config, tool);
+  const modes = subject.boundary?.modes === undefined ? including : including.filter((name) => boundaryAllowsMode(subject.boundary, name));
   if (modes.length === 0) return 'No mode includes it.';
   return `Modes that include it: ${someModes(modes)} (${subject.stateless ? 'ask focus_mode how to reach one' : 'switch with focus_mode'}).`;
 }

@@ -1,6 +1,7 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import type { ResolvedMode } from '../config/resolve.js';
 import { hundredths } from '../util/round.js';
+import { indexOf } from '../util/lookup.js';
 import { closeness, type ModeProfile } from './profile.js';
 import { fittingWords, isVerb, listedThing, nameVerb, nameWords } from './words.js';
 
@@ -107,8 +108,9 @@ export function toolPriority(tool: CatalogTool, context: PriorityContext): Scori
  */
 function relevance(tool: CatalogTool, groups: readonly string[]): number {
   let best = 0;
+  const position = indexOf(groups);
   for (const placement of tool.placements) {
-    const index = groups.indexOf(placement.group);
+    const index = position.get(placement.group) ?? -1;
     if (index < 0) continue;
     // A mode lists its groups most central first: the last one counts half as much as the first.
     const order = 1 - (0.5 * index) / Math.max(1, groups.length - 1);

@@ -32,16 +32,27 @@ export function groupsReport(catalog: Catalog, config: ResolvedConfig, strategy:
     if (tokens === undefined) counted.set(text, (tokens = countTextTokens(text, catalog.tokenizer)));
     return tokens;
   };
+  // A mode's answers follow from its list and the tools it may call (every mode is offered alike
+  // here): modes that list and may call the same tools share one view, built and counted once
+  // (2,000 modes of the same groups over 3,000 tools built 2,000 views: 26 s).
+  const costs = new Map<string, GroupsCost>();
+  const offered = offeredModes(config, { fixedMode: undefined });
   return Object.values(config.modes).map((mode) => {
     const focus = { mode: mode.name, enabled: [], disabled: [], discovered: [] };
     const visible = new Set(visibleTools(catalog, config, focus).map((tool) => tool.id));
     const subject = { mode: mode.name, fixedMode: undefined, inMode: (tool: { id: string }) => visible.has(tool.id) };
     const top = listedTools(catalog, config, focus, strategy);
-    const tools = buildGroupView({ catalog, top, callable: (tool) => callRefusal(config, subject, tool) === undefined });
-    const view = withModeGroups(tools, { catalog, config, modes: offeredModes(config, subject), top });
-    const getTokens: Record<string, number> = Object.create(null) as Record<string, number>;
-    for (const name of [...view.groups.keys()].sort()) getTokens[name] = count(JSON.stringify(groupResult(view, name)));
-    return { mode: mode.name, listTokens: count(JSON.stringify({ groups: view.top })), getTokens };
+    const refused = new Set(catalog.tools.filter((tool) => callRefusal(config, subject, tool) !== undefined));
+    const key = `${top.map((tool) => tool.id).join('\n')}\u0000${[...refused].map((tool) => tool.id).join('\n')}`;
+    let cost = costs.get(key);
+    if (!cost) {
+      const tools = buildGroupView({ catalog, top, callable: (tool) => !refused.has(tool) });
+      const view = withModeGroups(tools, { catalog, config, modes: offered, top });
+      const getTokens: Record<string, number> = Object.create(null) as Record<string, number>;
+      for (const name of [...view.groups.keys()].sort()) getTokens[name] = count(JSON.stringify(groupResult(view, name)));
+      costs.set(key, (cost = { listTokens: count(JSON.stringify({ groups: view.top })), getTokens }));
+    }
+    return { mode: mode.name, ...cost };
   });
 }
 

@@ -83,9 +83,7 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
       const heldBack = strategy === 'proxy' ? [] : [...(fitted?.heldBack ?? [])];
       const figures = listStatus(catalog, listed, own);
       const budget = fitted?.budget ?? mode.budget ?? null;
-      const groupTokens = mode.groups
-        .map((group) => ({ group, tokens: sumTokens(listed.filter((tool) => tool.groups.includes(group))) }))
-        .sort((a, b) => b.tokens - a.tokens);
+      const groupTokens = modeGroupTokens(mode.groups, listed);
       return {
         name: mode.name,
         ...figures,
@@ -102,6 +100,24 @@ export function statusReport(catalog: Catalog, config: ResolvedConfig, strategy:
       };
     }),
   };
+}
+
+/**
+ * Tokens per group of the mode (each listed tool counted once in every mode group it is in), most
+ * expensive first, ties in the mode's order. One pass over the listed tools' groups: filtering the
+ * list once per mode group, with `includes` on each tool's groups, was groups x tools x groups
+ * (`check` on 5,000 groups that each hold all of 3,000 tools ran for minutes).
+ */
+function modeGroupTokens(groups: readonly string[], listed: readonly CatalogTool[]): Array<{ group: string; tokens: number }> {
+  const tokens = new Map<string, number>(groups.map((group) => [group, 0]));
+  // A tool names each of its groups once (one placement per compiled group, in config order).
+  for (const tool of listed) {
+    for (const group of tool.groups) {
+      const sum = tokens.get(group);
+      if (sum !== undefined) tokens.set(group, sum + tool.tokens);
+    }
+  }
+  return groups.map((group) => ({ group, tokens: tokens.get(group) ?? 0 })).sort((a, b) => b.tokens - a.tokens);
 }
 
 /** 1 - part / whole, clamped to 0..1 and rounded to 4 places. */
