@@ -24,14 +24,14 @@ import { statusReport } from '../../src/tokens/report.js';
 const tool = (name: string): ToolDefinition => ({ name, description: `Gets record ${name} of the store.`, inputSchema: { type: 'object', properties: {} } });
 const servers = { srv: { command: 'node', args: ['x.js'] } };
 
-/** Counts calls of an Array.prototype method while `run` runs (restored after). */
-function counting<T>(method: 'includes' | 'indexOf' | 'findIndex', run: () => T): { result: T; calls: number } {
-  const original = Array.prototype[method] as (...args: unknown[]) => unknown;
+/** Counts calls of `owner[key]` (an Array.prototype method, Object.values, JSON.stringify) while `run` runs (restored after). */
+function counting<O extends object, T>(owner: O, key: keyof O & string, run: () => T): { result: T; calls: number } {
+  const original = owner[key] as (...args: unknown[]) => unknown;
   let calls = 0;
-  Object.defineProperty(Array.prototype, method, {
+  Object.defineProperty(owner, key, {
     configurable: true,
     writable: true,
-    value: function (this: unknown[], ...args: unknown[]) {
+    value: function (this: unknown, ...args: unknown[]) {
       calls++;
       return original.apply(this, args);
     },
@@ -39,7 +39,7 @@ function counting<T>(method: 'includes' | 'indexOf' | 'findIndex', run: () => T)
   try {
     return { result: run(), calls };
   } finally {
-    Object.defineProperty(Array.prototype, method, { configurable: true, writable: true, value: original });
+    Object.defineProperty(owner, key, { configurable: true, writable: true, value: original });
   }
 }
 
@@ -65,7 +65,7 @@ describe('an rc of thousands of groups over a large catalog', () => {
   });
 
   it('status and check count group tokens and mode members without a groups x groups scan', { timeout: 60_000 }, () => {
-    const { result: report, calls } = counting('includes', () => counting('indexOf', () => statusReport(catalog, config, 'hybrid')));
+    const { result: report, calls } = counting(Array.prototype, 'includes', () => counting(Array.prototype, 'indexOf', () => statusReport(catalog, config, 'hybrid')));
     // Before: an includes per mode group per listed tool (600,000), and one per tool group per tool per other mode (12 million).
     expect(calls).toBeLessThan(20_000);
     expect(report.calls).toBeLessThan(20_000);
@@ -83,7 +83,7 @@ describe('an rc of thousands of groups over a large catalog', () => {
   it('names the modes that include a tool with one pass over the modes\' groups', () => {
     const target = catalog.tools[0];
     if (!target) throw new Error('no tool');
-    const { result, calls } = counting('includes', () => modesWith(config, target));
+    const { result, calls } = counting(Array.prototype, 'includes', () => modesWith(config, target));
     expect(result).toEqual(['all']);
     expect(calls).toBeLessThan(100);
   });
@@ -124,18 +124,7 @@ describe('many read-only modes over a catalog of writers', () => {
     };
     const config = resolveConfig({ servers, groups: { store: { tools: ['srv:*'] } }, modes });
     const { catalog } = buildCatalog([{ server: 'srv', tools: writers }], config);
-    const original = Object.values;
-    let calls = 0;
-    Object.values = ((value: object) => {
-      calls++;
-      return original(value);
-    }) as typeof Object.values;
-    let report: ReturnType<typeof groupsReport>;
-    try {
-      report = groupsReport(catalog, config, 'hybrid');
-    } finally {
-      Object.values = original;
-    }
+    const { result: report, calls } = counting(Object, 'values', () => groupsReport(catalog, config, 'hybrid'));
     // Before: every mode's groups read again for each writer refused in each read-only mode (30,000 passes).
     expect(calls).toBeLessThan(3_000);
     expect(report.map((row) => row.mode)).toContain('ro99');
@@ -188,18 +177,7 @@ describe('status groups figures over hundreds of modes alike', () => {
     const modes = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`m${i}`, { groups: ['store'], budget: 1_500 }]));
     const config = resolveConfig({ servers, groups: { store: { tools: ['srv:get_1*'] } }, modes });
     const { catalog } = buildCatalog([{ server: 'srv', tools }], config);
-    const original = JSON.stringify;
-    let calls = 0;
-    JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
-      calls++;
-      return original(...args);
-    }) as typeof JSON.stringify;
-    let report: ReturnType<typeof groupsReport>;
-    try {
-      report = groupsReport(catalog, config, 'hybrid');
-    } finally {
-      JSON.stringify = original;
-    }
+    const { result: report, calls } = counting(JSON, 'stringify', () => groupsReport(catalog, config, 'hybrid'));
     // Before: every mode's view (a mode group for each of 300 modes) stringified again per mode: 193,597 calls measured.
     expect(calls).toBeLessThan(20_000);
     // The figures of one mode, computed on their own as before.
