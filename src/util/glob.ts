@@ -38,7 +38,24 @@ function lowerMatcher(glob: string): (lower: string) => boolean {
   if (first < 0) return (lower) => lower === pattern;
   const head = pattern.slice(0, first);
   const tail = pattern.slice(Math.max(pattern.lastIndexOf('*'), pattern.lastIndexOf('?')) + 1);
-  return (lower) => lower.length >= head.length + tail.length && lower.startsWith(head) && lower.endsWith(tail) && wildcardMatch(pattern, lower);
+  const fixed = head.length + tail.length;
+  // Between head and tail a glob of `*` alone (`*:*issue*`, most rc and preset globs) is literal
+  // pieces in order: each found at its first place after the last (indexOf), which the walk
+  // would also accept; only a `?` needs the walk. A catalog build tests every tool id this way.
+  const pieces = pattern.includes('?') ? undefined : pattern.slice(head.length, pattern.length - tail.length).split('*').filter((piece) => piece.length > 0);
+  const middle = pieces ? (lower: string) => inOrder(pieces, lower, head.length, lower.length - tail.length) : (lower: string) => wildcardMatch(pattern, lower);
+  return (lower) => lower.length >= fixed && lower.startsWith(head) && lower.endsWith(tail) && middle(lower);
+}
+
+/** True when `pieces` occur in `text` between `from` and `to`, in order and without overlapping. */
+function inOrder(pieces: readonly string[], text: string, from: number, to: number): boolean {
+  let at = from;
+  for (const piece of pieces) {
+    const found = text.indexOf(piece, at);
+    if (found < 0 || found + piece.length > to) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 /** True when `pattern` (`*`, `?`, literals; already lower-cased) matches all of `text`. */

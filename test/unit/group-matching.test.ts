@@ -132,6 +132,19 @@ describe('group filters on an index', () => {
     }
   });
 
+  it('match a glob as its anchored RegExp does, with and without "?", on every short glob and text over a small alphabet', () => {
+    // The `*`-only globs find their literal pieces in order (indexOf); globs with `?` walk: both must match as `.*` and `.` do.
+    const alphabet = ['a', 'b', ':', '*', '?'];
+    const strings = (length: number): string[] => (length === 0 ? [''] : strings(length - 1).flatMap((w) => alphabet.map((c) => w + c)));
+    const regexp = (glob: string) => new RegExp(`^${[...glob].map((c) => (c === '*' ? '[^]*' : c === '?' ? '[^]' : c)).join('')}$`, 'i');
+    const texts = [0, 1, 2, 3, 4, 5].flatMap(strings).filter((text) => !/[*?]/.test(text));
+    for (const glob of [0, 1, 2, 3, 4].flatMap(strings)) {
+      const compiled = compileGlob(glob);
+      const reference = regexp(glob);
+      for (const text of [...texts, ...texts.map((text) => text.toUpperCase())]) if (compiled.test(text) !== reference.test(text)) expect([glob, text, compiled.test(text)]).toEqual([glob, text, reference.test(text)]);
+    }
+  });
+
   it('find a keyword that spans words, and one that is a word start, by its first occurrence in the list', () => {
     const text = normalized('create_pull_request Opens a pull request');
     const group = compileGroup('g', { keywords: ['pull requests', 'request op', 'pull req', 'pull'] });
