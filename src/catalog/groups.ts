@@ -191,12 +191,18 @@ function phraseFinder(phrases: readonly string[]): (text: string) => number {
   const first = new Map<string, number>();
   const heads = new Set<string>();
   const lengthSet = new Set<number>();
+  // The two characters after a phrase's leading space, as one number: a start whose next two
+  // characters begin no phrase is passed by without a lookup (most starts of a tool's text).
+  const pairs = new Set<number>();
+  let short = false;
   let best0 = Number.POSITIVE_INFINITY;
   phrases.forEach((phrase, index) => {
     if (phrase.length === 0) {
       best0 = Math.min(best0, index);
       return;
     }
+    if (phrase.length >= 3) pairs.add(pairOf(phrase, 0));
+    else short = true;
     if (!first.has(phrase)) first.set(phrase, index);
     lengthSet.add(phrase.length);
     for (let space = phrase.indexOf(' ', 1); space > 0; space = phrase.indexOf(' ', space + 1)) heads.add(phrase.slice(0, space));
@@ -205,6 +211,7 @@ function phraseFinder(phrases: readonly string[]): (text: string) => number {
   return (text) => {
     let best = best0;
     for (let start = text.indexOf(' '); start >= 0 && best > 0; start = text.indexOf(' ', start + 1)) {
+      if (!short && start + 3 <= text.length && !pairs.has(pairOf(text, start))) continue;
       let wordEnd = endOfWord(text, start);
       for (const length of lengths) {
         if (start + length > text.length) break;
@@ -216,6 +223,11 @@ function phraseFinder(phrases: readonly string[]): (text: string) => number {
     }
     return best === Number.POSITIVE_INFINITY ? -1 : best;
   };
+}
+
+/** The two characters after `text[at]` as one number (for phraseFinder's pairs). */
+function pairOf(text: string, at: number): number {
+  return text.charCodeAt(at + 1) * 0x10000 + text.charCodeAt(at + 2);
 }
 
 /** Where the word after the space at `space` ends: the next space, or the end of the text. */
