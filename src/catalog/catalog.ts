@@ -1,6 +1,5 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { GroupConfig } from '../config/schema.js';
-import { countToolTokens } from '../util/tokens.js';
 import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compiledGroups, confirmsPlacements, groupPlacement, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
@@ -15,7 +14,7 @@ import { didYouMean } from '../util/closest.js';
 import { firstLines, listSome } from '../util/plural.js';
 import { quotedName } from '../config/secrets.js';
 import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, ServerTools, ToolDefinition } from './types.js';
-import { verbatimTokens } from './totals.js';
+import { definitionTokens, verbatimTokens } from './totals.js';
 
 export { sumTokens } from './totals.js';
 
@@ -283,7 +282,7 @@ class CatalogEntry implements CatalogTool {
   }
 
   get tokens(): number {
-    return (this.#tokens ??= countToolTokens(this.listed, this.#config.tokenizer));
+    return (this.#tokens ??= definitionTokens(this.listed, this.#config.tokenizer));
   }
 }
 

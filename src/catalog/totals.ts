@@ -1,5 +1,5 @@
 import { countToolTokens, type TokenizerName } from '../util/tokens.js';
-import type { CatalogTool } from './types.js';
+import type { CatalogTool, ToolDefinition } from './types.js';
 
 /**
  * What lists of catalog tools cost: the listed definitions' sum, and the servers' own definitions'
@@ -37,10 +37,26 @@ export function verbatimTokens(tools: readonly CatalogTool[], tokenizer: Tokeniz
   for (let i = 0, next = 0; i < compacted.length; i++) {
     const tool = compacted[i] as CatalogTool;
     if (i === Math.floor(next)) {
-      sent += countToolTokens(tool.definition, tokenizer);
+      sent += definitionTokens(tool.definition, tokenizer);
       listed += tool.tokens;
       next += step;
     } else rest += tool.tokens;
   }
   return total + sent + (listed > 0 ? Math.round((rest * sent) / listed) : rest);
+}
+
+const counted = new Map<TokenizerName, WeakMap<ToolDefinition, number>>();
+
+/**
+ * `countToolTokens` of a catalog's definition object, once per object and tokenizer. A catalog
+ * takes a definition as never changing (its placement and compact form are kept per object too),
+ * and every rebuild (each upstream start) made fresh tools that serialized and hashed all of them
+ * again to find their counts in the digest cache: a fifth of fitting 10,000 tools.
+ */
+export function definitionTokens(definition: ToolDefinition, tokenizer: TokenizerName): number {
+  let byObject = counted.get(tokenizer);
+  if (!byObject) counted.set(tokenizer, (byObject = new WeakMap()));
+  let tokens = byObject.get(definition);
+  if (tokens === undefined) byObject.set(definition, (tokens = countToolTokens(definition, tokenizer)));
+  return tokens;
 }
