@@ -2,7 +2,7 @@ import type { Catalog, CatalogTool } from '../catalog/catalog.js';
 import type { ResolvedMode } from '../config/resolve.js';
 import { catalogIndex } from '../search/catalog-index.js';
 import { modeAllows } from './policy.js';
-import { closeness, type ModeProfile } from './profile.js';
+import { closenessScore, type ModeProfile } from './profile.js';
 
 /**
  * rc `fill`: the tools a mode ranks besides its groups' members, and what its typical tasks find.
@@ -31,7 +31,7 @@ export function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfi
   const out = new Set<string>();
   for (const tool of catalog.tools) {
     if (inMode.has(tool.id) || !modeAllows(mode, tool)) continue;
-    const { score } = closeness(tool, profile, prefixes.get(tool.server));
+    const score = closenessScore(tool, profile, prefixes.get(tool.server));
     if (score >= FILL_CLOSENESS) close.push({ id: tool.id, score });
     const coverage = covered.get(tool.id);
     if (coverage && (!coverage.named || score >= NAMED_CLOSENESS)) out.add(tool.id);

@@ -91,6 +91,19 @@ export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>
 }
 
 /**
+ * `closeness(...).score` without the words: fill reads the score of nearly every tool of the
+ * catalog for every mode, and only priority words it. The same sum in the same order.
+ */
+export function closenessScore(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, profile: ModeProfile, prefix?: ReadonlySet<string>): number {
+  let score = 0;
+  for (const [term, , weight] of toolTerms(tool, prefix)) {
+    const value = profile.terms.get(term) ?? 0;
+    if (value > 0) score += value * weight;
+  }
+  return Math.min(CAP, hundredths(score));
+}
+
+/**
  * Per tool object, its distinct stems with the word and weight: read once, whatever the number of
  * modes. Keyed by the tool alone: a tool object belongs to one catalog, and fitting reads it with
  * that catalog's prefix of its server every time (fit.ts prefixesOf).
