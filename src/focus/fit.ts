@@ -1,7 +1,7 @@
 import { sumTokens, type Catalog, type CatalogTool } from '../catalog/catalog.js';
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
-import { own } from '../util/own.js';
+import { own, unlessEmpty } from '../util/own.js';
 import { countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { clipText } from '../util/bounds.js';
@@ -102,6 +102,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const always = globMatcher(config.alwaysVisible);
   const modePin = globMatcher(mode.pin);
   const pinnedGroups = new Set(mode.groups.filter((group) => own(config.groups, group)?.pin === true));
+  const toolRules = unlessEmpty(config.tools);
   // Tools the mode's sessions called lately join its groups' tools (see usedInMode).
   const byUse = new Set<string>();
   let members = catalog.tools.filter((tool) => {
@@ -132,7 +133,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
 
   const pinReason = (tool: CatalogTool): string | undefined => {
     if (always(tool.id)) return 'alwaysVisible';
-    if (own(config.tools, tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
+    if (own(toolRules, tool.id)?.pin === true) return `pinned (tools.${tool.id}.pin)`;
     if (modePin(tool.id)) return `pinned (modes.${mode.name}.pin)`;
     const group = tool.groups.find((g) => pinnedGroups.has(g));
     return group === undefined ? undefined : `pinned (groups.${group}.pin)`;
@@ -140,7 +141,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   // Unfitted modes (no budget, or fit: false) show every member: no priorities to compute, and no
   // token counts to pay for (a 10,000-tool "all" mode would count them all).
   const scored = members.map((tool) => {
-    const scoring = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(config.tools, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, signals: [] };
+    const scoring = fit ? toolPriority(tool, { mode, lean, usage: usage?.get(tool.id) ?? 0, override: own(toolRules, tool.id)?.priority, listed: listed.get(tool.server), profile, prefix: prefixes.get(tool.server) }) : { priority: 0, signals: [] };
     // Its groups are the rc's word on a member; a typical task is the word on what they leave out.
     const coverage = filled.has(tool.id) ? covered.get(tool.id) : undefined;
     if (coverage) {

@@ -92,13 +92,24 @@ const prefixedCache = new WeakMap<object, readonly string[]>();
 
 function readNameWords(tool: Pick<CatalogTool, 'name' | 'server'>, prefix: ReadonlySet<string> | undefined): string[] {
   const { filler, httpMethods } = fittingWords();
-  const server = words(tool.server);
+  const server = serverWords(tool.server);
   const own = (word: string) => server.includes(word) || (word.length >= 3 && server.some((part) => part.length > word.length && part.startsWith(word)));
   const all = words(tool.name);
   const name = all.filter((word, index) => !filler.has(word) && !VERSION.test(word) && !(index === 0 && prefix?.has(word) && all.length > 1) && (!own(word) || isVerb(word)));
   const method = httpMethods.get(name[0] ?? '');
   if (method !== undefined && name.length > 1) return isVerb(name[1] ?? '') ? name.slice(1) : [method, ...name.slice(1)];
   return name;
+}
+
+let lastServer: string | undefined;
+let lastServerWords: readonly string[] = [];
+/** `words(server)`, remembered for the last server: a catalog's tools come server by server. */
+function serverWords(server: string): readonly string[] {
+  if (server !== lastServer) {
+    lastServerWords = words(server);
+    lastServer = server;
+  }
+  return lastServerWords;
 }
 
 /**
