@@ -210,8 +210,11 @@ function phraseFinder(phrases: readonly string[]): (text: string) => number {
   const lengths = [...lengthSet].sort((a, b) => a - b);
   return (text) => {
     let best = best0;
-    for (let start = text.indexOf(' '); start >= 0 && best > 0; start = text.indexOf(' ', start + 1)) {
-      if (!short && start + 3 <= text.length && !pairs.has(pairOf(text, start))) continue;
+    const { starts, keys } = startsOf(text);
+    for (let at = 0; at < starts.length && best > 0; at++) {
+      const start = starts[at] ?? 0;
+      const key = keys[at] ?? -1;
+      if (!short && key >= 0 && !pairs.has(key)) continue;
       let wordEnd = endOfWord(text, start);
       for (const length of lengths) {
         if (start + length > text.length) break;
@@ -223,6 +226,28 @@ function phraseFinder(phrases: readonly string[]): (text: string) => number {
     }
     return best === Number.POSITIVE_INFINITY ? -1 : best;
   };
+}
+
+let lastText: string | undefined;
+let lastStarts: { starts: number[]; keys: number[] } = { starts: [], keys: [] };
+
+/**
+ * The spaces of a normalized text and the pair (see pairOf) after each, -1 where fewer than two
+ * characters follow; remembered for the last text, as a catalog build tests one tool against every
+ * group in a row (each keyword group read the text's spaces and pairs again).
+ */
+function startsOf(text: string): { starts: number[]; keys: number[] } {
+  if (text !== lastText) {
+    const starts: number[] = [];
+    const keys: number[] = [];
+    for (let start = text.indexOf(' '); start >= 0; start = text.indexOf(' ', start + 1)) {
+      starts.push(start);
+      keys.push(start + 3 <= text.length ? pairOf(text, start) : -1);
+    }
+    lastText = text;
+    lastStarts = { starts, keys };
+  }
+  return lastStarts;
 }
 
 /** The two characters after `text[at]` as one number (for phraseFinder's pairs). */
