@@ -96,9 +96,12 @@ export function closeness(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>
  */
 export function closenessScore(tool: Pick<CatalogTool, 'name' | 'server' | 'summary'>, profile: ModeProfile, prefix?: ReadonlySet<string>): number {
   let score = 0;
-  for (const [term, , weight] of toolTerms(tool, prefix)) {
-    const value = profile.terms.get(term) ?? 0;
-    if (value > 0) score += value * weight;
+  // Indexed, not destructured: this runs for nearly every tool of the catalog in every mode.
+  const terms = toolTerms(tool, prefix);
+  for (let i = 0; i < terms.length; i++) {
+    const entry = terms[i] as readonly [string, string, number];
+    const value = profile.terms.get(entry[0]) ?? 0;
+    if (value > 0) score += value * entry[2];
   }
   return Math.min(CAP, hundredths(score));
 }
