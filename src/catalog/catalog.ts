@@ -106,7 +106,8 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   // Tools in groups that no mode uses (an rc group the user has not added to a mode yet) show
   // only in catch-all modes too: say so, with the groups to add.
   const inModes = new Set(Object.values(config.modes).flatMap((mode) => mode.groups));
-  const idle = tools.filter((tool) => !orphans.includes(tool) && tool.groups.every((name) => groups.get(name)?.catchAll || !inModes.has(name)));
+  const orphaned = new Set(orphans);
+  const idle = tools.filter((tool) => !orphaned.has(tool) && tool.groups.every((name) => groups.get(name)?.catchAll || !inModes.has(name)));
   if (idle.length > 0) {
     const unused = [...new Set(idle.flatMap((tool) => tool.groups.filter((name) => !groups.get(name)?.catchAll)))];
     warnings.push(`${idle.length} tool(s) are only in groups no mode uses (${listSome(unused)}) and show only in "all" modes: ${listSome(idle.map((tool) => tool.id), 5)}; add a group to a mode's "groups" to show its tools (\`lazytools groups --unplaced\` says why each is left out)`);
@@ -147,16 +148,22 @@ function unmatchedPins(config: ResolvedConfig, tools: readonly CatalogTool[], li
     ['alwaysVisible', config.alwaysVisible, 'shows', undefined],
     ...Object.entries(config.modes).map(([name, mode]): [string, readonly string[], string, string | undefined] => [`modes.${name}.pin`, mode.pin, 'pins', mode.readOnly ? name : undefined]),
   ];
-  // A glob without wildcards (most, in a long list) is a lookup of its id, in any case, not a test of every tool.
-  const byId = new Map<string, CatalogTool[]>();
-  for (const tool of tools) byId.set(tool.id.toLowerCase(), [...(byId.get(tool.id.toLowerCase()) ?? []), tool]);
+  // A glob without wildcards (most, in a long list) is a lookup of its id, in any case, not a test of every tool (indexed on first use).
+  let byId: Map<string, CatalogTool[]> | undefined;
+  const withId = (glob: string): CatalogTool[] => {
+    if (!byId) {
+      byId = new Map();
+      for (const tool of tools) byId.set(tool.id.toLowerCase(), [...(byId.get(tool.id.toLowerCase()) ?? []), tool]);
+    }
+    return byId.get(glob.toLowerCase()) ?? [];
+  };
   const out: string[] = [];
   for (const [key, globs, verb, readOnlyMode] of lists) {
     for (const glob of globs) {
       const server = glob.includes(':') ? glob.slice(0, glob.indexOf(':')) : undefined;
       if (server !== undefined && !listed.has(server) && Object.prototype.hasOwnProperty.call(config.servers, server)) continue;
       const matches = server !== undefined && !/[*?]/.test(glob) ? undefined : idMatcher([glob]);
-      const matched = matches ? tools.filter((tool) => matches(tool.id)) : (byId.get(glob.toLowerCase()) ?? []);
+      const matched = matches ? tools.filter((tool) => matches(tool.id)) : withId(glob);
       // Hints only for the first few: each compares the glob with every tool id.
       if (matched.length === 0) out.push(`${key} ${quotedName(glob)} matches no tool, so it ${verb} nothing.${out.length < MAX_HINTED ? didYouMean(glob, ids) : ''}`);
       // A read-only mode shows only readers, pinned or not: a pin of writers alone would be silently void.
