@@ -7,8 +7,8 @@ import { OWN_TOOL_NAMES } from './own-tools.js';
 import { nameSkeleton } from '../util/lookalike.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
-import { confirmedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
-import { normalized, summarize } from './text.js';
+import { confirmedGroupPlacements, groupText, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
+import { summarize } from './text.js';
 import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
 import { firstLines, listSome } from '../util/plural.js';
@@ -243,7 +243,7 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
   // What group filters see, made only when a group is tested (a stamped lock's placements need none).
   let candidate: GroupCandidate | undefined;
   const candidateOf = (): GroupCandidate =>
-    (candidate ??= { id, server, name: tool.name, profile, readOnly, text: normalized(`${tool.name} ${title ?? ''} ${summary}`), topics: new Map(placedTopics(topics).map((score) => [score.topic, score])) });
+    (candidate ??= { id, server, name: tool.name, profile, readOnly, text: groupText(tool, summary), topics: new Map(placedTopics(topics).map((score) => [score.topic, score])) });
   let placements = hasCachedGroupPlacements(tool) ? confirmedGroupPlacements(tool, server, groups.digest(), summary, (cached) => confirmsPlacements(cached, groups.compiled(), candidateOf())) : undefined;
   if (!placements) {
     placements = [];
