@@ -19,8 +19,8 @@ export const EMBED_BATCH = 64;
 export const MAX_EMBED_CHARS = 2_000;
 /** Bytes of one answer read at most: 64 vectors of 4,096 numbers in JSON fit well within it. */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** Dimensions accepted at most (the largest common models have 4,096). */
-const MAX_DIMS = 8_192;
+/** Dimensions accepted at most (the largest common models have 4,096), from the endpoint and from the cache file. */
+export const MAX_DIMS = 8_192;
 
 /** A failure of the endpoint, with a message fit for a log line (never the key). */
 export class EmbeddingsError extends Error {}
