@@ -200,3 +200,52 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
     expect(await new ToolVectors(tools, client, folder).fill()).toMatchObject({ embedded: tools.length, cached: 0 });
   });
 });
+
+describe('discovery.embeddings.url with a query or a user name (an api-version, a key in the URL)', () => {
+  let toy: ToyEmbeddings;
+  beforeAll(async () => (toy = await toyEmbeddings()));
+  afterAll(() => toy.close());
+  const SECRET = 'QuerySecret-98765';
+
+  it('POSTs to <path>/embeddings with the query kept, and never prints the query\'s values (an endpoint echoing its URL, the warnings)', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+    const url = `${toy.url}/?api-version=2024-02-01&api-key=${SECRET}`;
+    const config = resolveConfig({ discovery: { embeddings: { url, model: 'toy', apiKey: '${TOY_KEY}', timeoutMs: 10_000 } } } as RcConfig);
+    const env = { TOY_KEY: KEY, LAZYTOOLS_CACHE_DIR: tempTree({}) };
+    const g = new Gateway({ config, upstreams: [], locked: SOURCES, logger, env });
+    const client = await inMemoryClient((t) => g.createSession().connect(t), { name: 'embeddings-query' });
+    const search = async () => text(await client.callTool({ name: 'search_tools', arguments: { query: 'zorbify', detail: 'name', limit: 3 } }));
+    expect(await search()).toContain('frobnicate_widgets');
+    expect(toy.paths.at(-1)).toBe(`/v1/embeddings?api-version=2024-02-01&api-key=${SECRET}`);
+    toy.mode = 'echo-url';
+    try {
+      const direct = new EmbeddingsClient({ url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+      const failure = await direct.embed(['x'], 10_000).catch((error: Error) => error.message);
+      expect(failure).toContain('HTTP 404');
+      expect(failure).not.toContain(SECRET);
+      expect(direct.endpoint).not.toContain(SECRET);
+      const fresh = new Gateway({ config, upstreams: [], locked: [{ server: 'other', tools: [tool('zorb', 'Zorbs')] }], logger, env: { ...env, LAZYTOOLS_CACHE_DIR: tempTree({}) } });
+      const other = await inMemoryClient((t) => fresh.createSession().connect(t), { name: 'embeddings-query-2' });
+      await other.callTool({ name: 'search_tools', arguments: { query: 'zorbify', detail: 'name' } });
+      await fresh.embeddings?.warm();
+    } finally {
+      toy.mode = 'ok';
+    }
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const warning of warnings) expect(warning).not.toContain(SECRET);
+    expect(warnings.join('\n')).toContain('api-key');
+  });
+
+  it('refuses a URL with a user name or password (fetch cannot send one, and would print it): a warning without it, search by words', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+    const url = toy.url.replace('http://', `http://user:${SECRET}@`);
+    const config = resolveConfig({ discovery: { embeddings: { url, model: 'toy' } } } as RcConfig);
+    const g = new Gateway({ config, upstreams: [], locked: SOURCES, logger, env: { LAZYTOOLS_CACHE_DIR: tempTree({}) } });
+    const client = await inMemoryClient((t) => g.createSession().connect(t), { name: 'embeddings-userinfo' });
+    expect(text(await client.callTool({ name: 'search_tools', arguments: { query: 'list widgets', detail: 'name' } }))).toContain('list_widgets');
+    expect(warnings.join('\n')).toMatch(/user name or password/);
+    for (const warning of warnings) expect(warning).not.toContain(SECRET);
+  });
+});
