@@ -31,7 +31,7 @@ const common = {
 /** `--config F`, shared by every command that reads the rc. */
 export const configFlag = { type: 'string', short: 'c', value: 'F', help: 'rc file (default: discovered .lazytoolsrc*, lazytools.config.*, package.json#lazytools)' } as const satisfies FlagSpec;
 
-type Parsed<T extends FlagSpecs> = ReturnType<typeof parseArgs<{ args: string[]; options: T & typeof common; allowPositionals: boolean; strict: true }>>;
+export type Parsed<T extends FlagSpecs> = ReturnType<typeof parseArgs<{ args: string[]; options: T & typeof common; allowPositionals: boolean; strict: true }>>;
 
 /** Parses a command's arguments; unknown flags are usage errors (exit 2) naming the flag and the closest ones. */
 export function parse<T extends FlagSpecs>(argv: string[], flags: T, allowPositionals = false): Parsed<T> {

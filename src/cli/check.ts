@@ -4,8 +4,9 @@ import { statusReport, type ModeStatus } from '../tokens/report.js';
 import { signInMessage } from '../upstream/auth/needs-sign-in.js';
 import { serversNeedingSignIn } from '../upstream/auth/state.js';
 import { ConfigError, echoName } from '../util/errors.js';
-import { defineCommand, type FlagSpecs, UsageError } from './args.js';
-import { type Command, warnLine } from './io.js';
+import { defineCommand, type FlagSpecs, type Parsed, UsageError } from './args.js';
+import { type CliIO, type Command, warnLine } from './io.js';
+import { withoutRecordedCounts } from '../util/tokens.js';
 import { projectOptions } from './status.js';
 
 const checkFlags = {
@@ -18,7 +19,15 @@ export const checkCommand: Command = defineCommand('check', checkFlags, {
   about: `Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.
 A mode over its budget holds back its lowest-priority tools (reachable through search_tools);
 it is over only with "fit": false or when its pinned tools alone cost more than the budget.`,
-}, async ({ values }, io) => {
+}, async (parsed, io) => {
+  // Every definition counted here, the lock's recorded counts unused (util/tokens withoutRecordedCounts):
+  // the budget's gate in CI must not pass on a forged or stale `tokens` section.
+  const { result, differing } = await withoutRecordedCounts(() => check(parsed.values, io));
+  if (differing > 0) warnLine(io, `${differing} token count(s) in the lock differ from what their definitions count (a lock edited by hand, or by another tokenizer version): check counted every definition; run \`lazytools lock\` to record them again`);
+  return result;
+});
+
+async function check(values: Parsed<typeof checkFlags>['values'], io: CliIO): Promise<number> {
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'github') throw new UsageError(`--format: expected "text" or "github", got "${echoName(format)}"`);
   let project;
@@ -59,7 +68,7 @@ it is over only with "fit": false or when its pinned tools alone cost more than 
     return 1;
   }
   return values.strict && missing.length > 0 ? 1 : 0;
-});
+}
 
 /** Enabled rc servers the lock has no entry for. */
 function missingFromLock(project: Project): string[] {

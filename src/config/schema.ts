@@ -251,7 +251,7 @@ export const variantsSchema = z.strictObject({
  * `lock` or on the first search, cached by definition), each search's queries as it runs.
  */
 export const embeddingsSchema = z.strictObject({
-  url: z.string().min(1).refine(httpUrl, 'expected an http(s) URL').describe('Base URL of an OpenAI-compatible API; lazytools POSTs to <url>/embeddings (e.g. http://127.0.0.1:11434/v1 for Ollama). `${VAR}` reads the environment.'),
+  url: z.string().min(1).refine(httpUrl, 'expected an http(s) URL').describe('Base URL of an OpenAI-compatible API; lazytools POSTs to <url>/embeddings, the query kept and never printed (e.g. http://127.0.0.1:11434/v1 for Ollama). `${VAR}` reads the environment; no user name or password (use apiKey).'),
   model: z.string().min(1).describe('Embedding model name the endpoint serves (e.g. nomic-embed-text).'),
   apiKey: z.string().optional().describe('Bearer token for the endpoint, best as `${VAR}` (redacted from logs).'),
   weight: z.number().min(0).max(1).optional().describe('How much meaning counts against word matches, 0..1 (default 0.25; a strong model may warrant more).'),

@@ -19,21 +19,27 @@ export const EMBED_BATCH = 64;
 export const MAX_EMBED_CHARS = 2_000;
 /** Bytes of one answer read at most: 64 vectors of 4,096 numbers in JSON fit well within it. */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** Dimensions accepted at most (the largest common models have 4,096). */
-const MAX_DIMS = 8_192;
+/** Dimensions accepted at most (the largest common models have 4,096), from the endpoint and from the cache file. */
+export const MAX_DIMS = 8_192;
 
 /** A failure of the endpoint, with a message fit for a log line (never the key). */
 export class EmbeddingsError extends Error {}
 
 /** The endpoint's client: one POST per batch, answers validated and bounded. */
 export class EmbeddingsClient {
+  /** The address POSTed to as printed: the query's values shown as `...` (one may be a key). Also names the cache file. */
   readonly endpoint: string;
+  /** The address POSTed to: `<url's path>/embeddings`, with the url's query (an `api-version`, a key some hosts take there). */
+  private readonly target: string;
   private readonly headers: Record<string, string>;
   private readonly key: string | undefined;
+  /** The url's query values, longest first, each with the name it is printed as. */
+  private readonly queryValues: Array<[string, string]>;
 
   /**
    * @throws ConfigError when `url` or `apiKey` names an unset variable; EmbeddingsError when `url`
-   * is not http(s); TypeError when it is no URL at all (EmbeddingSearch turns each into a warning).
+   * is not http(s) or holds a user name or password (fetch refuses one, quoting the URL); TypeError
+   * when it is no URL at all (EmbeddingSearch turns each into a warning).
    */
   constructor(
     readonly settings: EmbeddingsSettings,
@@ -41,15 +47,24 @@ export class EmbeddingsClient {
   ) {
     const url = new URL(interpolate(settings.url, env, 'discovery.embeddings.url'));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EmbeddingsError(`discovery.embeddings.url: expected an http or https URL, got ${url.protocol}`);
-    this.endpoint = `${url.href.replace(/\/+$/, '')}/embeddings`;
+    if (url.username !== '' || url.password !== '') throw new EmbeddingsError('discovery.embeddings.url: a user name or password in the URL is not sent; put the key in discovery.embeddings.apiKey');
+    url.hash = '';
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/embeddings`;
+    this.target = url.href;
+    this.queryValues = queryValues(url);
+    const shown = new URL(url.href);
+    shown.search = [...url.searchParams.keys()].map((name) => `${encodeURIComponent(name)}=...`).join('&');
+    this.endpoint = url.search === '' ? url.href : shown.href;
     this.headers = { 'content-type': 'application/json' };
     if (settings.apiKey !== undefined) this.key = interpolate(settings.apiKey, env, 'discovery.embeddings.apiKey');
     if (this.key) this.headers.authorization = `Bearer ${this.key}`;
   }
 
-  /** `text` with the API key (and every other registered secret) replaced by its name. */
+  /** `text` with the API key, the url's query values (and every other registered secret) replaced by their names. */
   private withoutKey(text: string): string {
-    return redact(this.key ? text.split(this.key).join('${apiKey}') : text);
+    let out = this.key ? text.split(this.key).join('${apiKey}') : text;
+    for (const [value, name] of this.queryValues) out = out.split(value).join(name);
+    return redact(out);
   }
 
   /**
@@ -61,7 +76,7 @@ export class EmbeddingsClient {
     if (inputs.length === 0) return [];
     let response: Response;
     try {
-      response = await fetch(this.endpoint, {
+      response = await fetch(this.target, {
         method: 'POST',
         headers: this.headers,
         body: JSON.stringify({ model: this.settings.model, input: inputs.map((text) => sliceWhole(text, MAX_EMBED_CHARS)) }),
@@ -70,7 +85,7 @@ export class EmbeddingsClient {
       });
     } catch (error) {
       const name = (error as Error).name;
-      throw new EmbeddingsError(name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach it (${(error as Error).message})`);
+      throw new EmbeddingsError(name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach it (${this.withoutKey((error as Error).message).slice(0, 200)})`);
     }
     const text = await readBounded(response);
     // The key is taken out before the cut: an endpoint echoing it must not leave half of it in the message.
@@ -82,6 +97,31 @@ export class EmbeddingsClient {
       throw new EmbeddingsError('the answer is not JSON');
     }
     return vectorsOf(json, inputs.length);
+  }
+}
+
+/**
+ * Each query value of `url` (as written, percent-decoded, and `+` as a space: an endpoint may echo
+ * any), with the name it is printed as (`${url api-key}`), longest first so that one inside another
+ * is replaced whole. Values under 4 characters are left: they would blank out ordinary text.
+ */
+function queryValues(url: URL): Array<[string, string]> {
+  const out = new Map<string, string>();
+  for (const part of url.search.slice(1).split('&')) {
+    const split = part.indexOf('=');
+    if (split <= 0) continue;
+    const name = `\${url ${sliceWhole(safeDecode(part.slice(0, split)), 40)}}`;
+    const raw = part.slice(split + 1);
+    for (const value of [raw, safeDecode(raw), safeDecode(raw.replace(/\+/g, ' '))]) if (value.length >= 4 && !out.has(value)) out.set(value, name);
+  }
+  return [...out].sort(([a], [b]) => b.length - a.length);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 

@@ -82,7 +82,20 @@ export class SearchIndex {
     groups: ReadonlyMap<string, CatalogGroup> = new Map(),
   ) {
     const groupTerms = groupFieldTerms(groups);
-    const building = new Map<string, Map<number, number>>();
+    // Per term, the docs holding it (in doc order: a doc's terms are all added before the next doc's)
+    // and their counts, in plain arrays: a Map entry per (tool, group word) made the index take 32 s
+    // and 1.4 GB at 5,000 rc groups x 3,000 tools (13 s, 0.45 GB so). Same sums in the same order.
+    const building = new Map<string, { docs: number[]; tf: number[] }>();
+    const add = (term: string, doc: number, weight: number): void => {
+      let posting = building.get(term);
+      if (!posting) building.set(term, (posting = { docs: [], tf: [] }));
+      const last = posting.docs.length - 1;
+      if (last >= 0 && posting.docs[last] === doc) posting.tf[last] = (posting.tf[last] ?? 0) + weight;
+      else {
+        posting.docs.push(doc);
+        posting.tf.push(0 + weight);
+      }
+    };
     this.lengths = new Float32Array(tools.length);
     this.actions = new Uint8Array(tools.length);
     this.readVerbs = [];
@@ -108,9 +121,7 @@ export class SearchIndex {
         const entry = groupTerms.get(group);
         if (!entry) continue;
         for (const term of entry.terms) {
-          let docs = building.get(term);
-          if (!docs) building.set(term, (docs = new Map()));
-          docs.set(doc, (docs.get(doc) ?? 0) + entry.weight);
+          add(term, doc, entry.weight);
           length += entry.weight;
         }
       }
@@ -125,9 +136,7 @@ export class SearchIndex {
         // Long descriptions should not drown the name: damp their counts.
         const damp = field === 'description' || field === 'schema' ? 1 / Math.sqrt(Math.max(1, fieldTerms.length / 12)) : 1;
         for (const term of fieldTerms) {
-          let docs = building.get(term);
-          if (!docs) building.set(term, (docs = new Map()));
-          docs.set(doc, (docs.get(doc) ?? 0) + weight * damp);
+          add(term, doc, weight * damp);
           length += weight * damp;
         }
       }
@@ -136,16 +145,9 @@ export class SearchIndex {
     let total = 0;
     for (const length of this.lengths) total += length;
     this.avgLength = tools.length > 0 ? total / tools.length : 1;
-    for (const [term, docs] of building) {
-      const ids = new Int32Array(docs.size);
-      const tf = new Float32Array(docs.size);
-      let i = 0;
-      for (const [doc, count] of docs) {
-        ids[i] = doc;
-        tf[i] = count;
-        i++;
-      }
-      this.postings.set(term, { docs: ids, tf });
+    for (const [term, posting] of building) {
+      this.postings.set(term, { docs: Int32Array.from(posting.docs), tf: Float32Array.from(posting.tf) });
+      building.delete(term);
     }
   }
 

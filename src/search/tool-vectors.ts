@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogTool } from '../catalog/catalog.js';
 import { sliceWhole } from '../util/bounds.js';
 import { writeCacheFile } from '../util/user-cache.js';
-import { EMBED_BATCH, MAX_EMBED_CHARS, type EmbeddingsClient } from './embeddings.js';
+import { EMBED_BATCH, MAX_DIMS, MAX_EMBED_CHARS, type EmbeddingsClient } from './embeddings.js';
 import { unicodeWords } from './tokenize.js';
 
 /** Cache files kept (one per endpoint and model). */
@@ -199,18 +199,26 @@ export class ToolVectors {
     return `${createHash('sha256').update(`${this.client.endpoint}\u0000${this.client.settings.model}`).digest('base64url').slice(0, 22)}.json`;
   }
 
-  /** The cache file's vectors (none when it is missing, unreadable or of other dimensions). */
+  /**
+   * The cache file's vectors (none when it is missing, unreadable or of other dimensions). An entry
+   * that is no quantized unit vector (a NaN, infinite, negative or absurd scale: a corrupt or forged
+   * file) is left out, so its tool is embedded again: it would score NaN, or above every other tool.
+   */
   private readCache(): { dims: number; vectors: Map<string, { row: Int8Array; scale: number }> } {
     const vectors = new Map<string, { row: Int8Array; scale: number }>();
     if (!this.cacheFolder) return { dims: 0, vectors };
     try {
-      const json = JSON.parse(readFileSync(path.join(this.cacheFolder, this.cacheName()), 'utf8')) as { dims?: unknown; vectors?: Record<string, unknown> };
-      const dims = typeof json.dims === 'number' && Number.isInteger(json.dims) && json.dims > 0 ? json.dims : 0;
+      const file = path.join(this.cacheFolder, this.cacheName());
+      // Past what writeCache makes: not ours (a string that long costs memory, or fails to be made).
+      if (statSync(file).size > CACHE_BYTES + 1024 * 1024) return { dims: 0, vectors };
+      const json = JSON.parse(readFileSync(file, 'utf8')) as { dims?: unknown; vectors?: Record<string, unknown> };
+      const dims = typeof json.dims === 'number' && Number.isInteger(json.dims) && json.dims > 0 && json.dims <= MAX_DIMS ? json.dims : 0;
       for (const [digest, value] of Object.entries(json.vectors ?? {})) {
         if (typeof value !== 'string') continue;
         const bytes = Buffer.from(value, 'base64');
         if (bytes.length !== dims + 4) continue;
-        vectors.set(digest, { row: new Int8Array(bytes.buffer, bytes.byteOffset, dims).slice(), scale: bytes.readFloatLE(dims) });
+        const entry = { row: new Int8Array(bytes.buffer, bytes.byteOffset, dims).slice(), scale: bytes.readFloatLE(dims) };
+        if (unitRow(entry)) vectors.set(digest, entry);
       }
       return { dims, vectors };
     } catch {
@@ -263,4 +271,18 @@ function quantize(vector: Float32Array): { row: Int8Array; scale: number } {
   const row = new Int8Array(vector.length);
   for (let i = 0; i < vector.length; i++) row[i] = scale > 0 ? Math.round((vector[i] ?? 0) / scale) : 0;
   return { row, scale };
+}
+
+/**
+ * Whether a cached row and scale can be what `quantize` made of a unit vector (or of the zero vector
+ * an endpoint may answer): a finite scale of at least 0, and a length near 1. Rounding each component
+ * to int8 moves the length by at most sqrt(dims) * scale / 2, about 0.36 at 8,192 dimensions, so
+ * [0.5, 1.5] keeps every real row.
+ */
+function unitRow(entry: { row: Int8Array; scale: number }): boolean {
+  if (!Number.isFinite(entry.scale) || entry.scale < 0) return false;
+  let sum = 0;
+  for (const x of entry.row) sum += x * x;
+  const length = Math.sqrt(sum) * entry.scale;
+  return length === 0 || (length >= 0.5 && length <= 1.5);
 }

@@ -40,13 +40,20 @@ export function usageCounts(records: readonly UsageRecord[]): ToolUsage[] {
  */
 export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig, catalog: Catalog | undefined, threshold = 3): Suggestion[] {
   const out: Suggestion[] = [];
+  // One member set per mode: a record of thousands of rows must not list a mode's members once per row.
+  const members = new Map<string, ReadonlySet<unknown>>();
+  const memberOf = (mode: string, tool: object): boolean => {
+    let set = members.get(mode);
+    if (!set && catalog) members.set(mode, (set = new Set(modeMembers(catalog, { ...config, usageWeights: undefined }, { mode, enabled: [], disabled: [], discovered: [] }))));
+    return set?.has(tool) ?? false;
+  };
   for (const row of counts) {
     const around = row.execute_tool + row.search;
     const mode = own(config.modes, row.mode);
     if (around < threshold || !mode) continue;
     const tool = catalog?.byId.get(row.tool);
     // In the mode by its groups: use alone makes a tool a member only while the calls are recent, a group keeps it.
-    const inMode = catalog !== undefined && tool !== undefined && modeMembers(catalog, { ...config, usageWeights: undefined }, { mode: row.mode, enabled: [], disabled: [], discovered: [] }).includes(tool);
+    const inMode = catalog !== undefined && tool !== undefined && memberOf(row.mode, tool);
     const placements = inMode ? [] : (tool?.placements ?? []).filter((p) => !mode.groups.includes(p.group) && !catalog?.groups.get(p.group)?.catchAll);
     const groups = placements.map((p) => p.group);
     const reasons = placements.map((p) => p.reason);

@@ -24,6 +24,15 @@ let cache = new Map<string, number>();
 let previous = new Map<string, number>();
 /** Counts recorded earlier (a lock's `tokens` section), by the same key as `cache`; used once checked. */
 const recorded = new Map<string, number>();
+/** Whether recorded counts are used (withoutRecordedCounts turns it off while `check` runs). */
+let useRecorded = true;
+/** Keys counted while recorded counts are unused. */
+const counted = new Set<string>();
+
+/** Whether a cached count may be used: always, but while recorded counts are unused, one that may be the recorded one only once counted. */
+function trusted(key: string, count: number): boolean {
+  return useRecorded || counted.has(key) || recorded.get(key) !== count;
+}
 
 /**
  * Tokens of one tool definition, counted over `{name, description, input_schema}` (the shape
@@ -34,9 +43,11 @@ export function countToolTokens(tool: CountableTool, tokenizer: TokenizerName = 
   const text = countedText(tool);
   const key = `${tokenizer}:${textDigest(text)}`;
   const cached = cache.get(key);
-  if (cached !== undefined) return cached;
-  const known = previous.get(key) ?? recorded.get(key);
+  if (cached !== undefined && trusted(key, cached)) return cached;
+  const earlier = previous.get(key);
+  const known = earlier !== undefined && trusted(key, earlier) ? earlier : useRecorded ? recorded.get(key) : undefined;
   const tokens = known !== undefined && plausibleCount(known, text) ? known : boundedCount(encoder(tokenizer), text);
+  if (!useRecorded) counted.add(key);
   if (cache.size >= TOKEN_CACHE_GENERATION) {
     previous = cache;
     cache = new Map();
@@ -103,7 +114,8 @@ export function toolTokenCounts(tools: Iterable<CountableTool>, tokenizer: Token
  * whose digest is its key under the same tokenizer (so another `definitions` setting, a changed
  * definition or a newer compaction never matches), and only when plausible for that text (an
  * integer from 1 to its UTF-8 byte length, as every token covers at least one byte); else the
- * text is counted. A forged count can change which tools fit a budget, never what a mode allows.
+ * text is counted. A forged count can change which tools fit a budget, never what a mode allows;
+ * `check` uses none (withoutRecordedCounts).
  * Malformed entries are skipped. Returns how many counts were taken.
  */
 export function recordToolTokens(section: unknown): number {
@@ -119,6 +131,30 @@ export function recordToolTokens(section: unknown): number {
       }
   }
   return taken;
+}
+
+/**
+ * Runs `run` with every tool counted, recorded counts (a lock's) unused, and says how many of the
+ * recorded counts of the texts it counted differ from the count: `check` is the budget's gate in
+ * CI, and a lock is a generated file few review, so a forged `tokens` section (every count 1) must
+ * not pass a mode its definitions put over budget. Counting costs the tokenizer's load and about a
+ * quarter of a second per 10,000 tools. Not reentrant: one run at a time (a CLI command).
+ */
+export async function withoutRecordedCounts<T>(run: () => Promise<T>): Promise<{ result: T; differing: number }> {
+  useRecorded = false;
+  counted.clear();
+  try {
+    const result = await run();
+    let differing = 0;
+    for (const key of counted) {
+      const count = recorded.get(key);
+      if (count !== undefined && count !== (cache.get(key) ?? previous.get(key))) differing++;
+    }
+    return { result, differing };
+  } finally {
+    useRecorded = true;
+    counted.clear();
+  }
 }
 
 const TOKENIZERS: readonly TokenizerName[] = ['o200k_base', 'cl100k_base'];

@@ -94,4 +94,34 @@ describe('usage record and stats', () => {
     // Without --catalog and without a lock, stats still answers from the record alone.
     expect(spawnSync(process.execPath, [BIN, 'stats'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
   });
+
+  it('prints each mode\'s 20 most used tools, 200 rows and 50 suggestions at most, and says how many more (--all prints all, --json holds all)', () => {
+    const { dir } = referenceRc({ usage: true });
+    mkdirSync(path.join(dir, '.lazytools'));
+    const t = new Date().toISOString();
+    // 300 tools of a real mode, each reached 3 to 12 times around the list (a suggestion each), and 1,000 modes of one record each.
+    const lines = [
+      ...Array.from({ length: 300 }, (_, i) => Array.from({ length: 3 + (i % 10) }, () => ({ t, mode: 'development', tool: `srv:tool_${i}`, via: 'execute_tool' }))).flat(),
+      ...Array.from({ length: 1_000 }, (_, i) => ({ t, mode: `m${i}`, tool: 'srv:x', via: 'direct' })),
+    ];
+    writeFileSync(path.join(dir, '.lazytools', 'usage.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'stats', ...args], { cwd: dir, encoding: 'utf8' });
+    const bounded = run();
+    expect(bounded.status).toBe(0);
+    const rows = bounded.stdout.split('\n').filter((line) => / \/ srv:/.test(line) && !line.startsWith('- '));
+    expect(rows).toHaveLength(200);
+    // The most used first: development's 20 most used, then one row each of other modes.
+    expect(rows.filter((row) => row.startsWith('development / '))).toHaveLength(20);
+    expect(rows[0]).toMatch(/^development \/ srv:tool_\d+9 +0 +12 +0$/);
+    expect(bounded.stdout).toContain(`... and ${1_300 - 200} more rows`);
+    expect(bounded.stdout.split('\n').filter((line) => line.startsWith('- development: '))).toHaveLength(50);
+    expect(bounded.stdout).toContain('... and 250 more suggestions (--all prints every one)');
+    expect(bounded.stdout.length).toBeLessThan(40_000);
+    const all = run('--all');
+    expect(all.stdout.split('\n').filter((line) => / \/ srv:/.test(line) && !line.startsWith('- '))).toHaveLength(1_300);
+    expect(all.stdout.split('\n').filter((line) => line.startsWith('- development: '))).toHaveLength(300);
+    expect(all.stdout).not.toContain('more rows');
+    const json = JSON.parse(run('--json').stdout) as { tools: unknown[]; suggestions: unknown[] };
+    expect([json.tools.length, json.suggestions.length]).toEqual([1_300, 300]);
+  });
 });

@@ -14,9 +14,11 @@ export interface ToyEmbeddings {
   inputs: string[];
   /** The Authorization header of every request. */
   authorizations: Array<string | undefined>;
+  /** The path and query of every request. */
+  paths: string[];
   /** `huge`: the ok vectors times `scale` (finite doubles that overflow float32, or whose squares overflow). */
-  /** `echo`: HTTP 500 whose body quotes the request's Authorization header 180 characters in. */
-  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo';
+  /** `echo`: HTTP 500 whose body quotes the request's Authorization header 180 characters in. `echo-url`: HTTP 404 `Cannot POST <path and query>`, as Express answers. */
+  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo' | 'echo-url';
   scale: number;
   /** The size of the vectors answered (default 64): another model behind the same name. */
   dims: number;
@@ -41,13 +43,15 @@ function toyVector(text: string, dims = DIMS): number[] {
 
 export async function toyEmbeddings(): Promise<ToyEmbeddings> {
   const hanging: ServerResponse[] = [];
-  const state = { inputs: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'], scale: 1e39, dims: DIMS };
+  const state = { inputs: [] as string[], paths: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'], scale: 1e39, dims: DIMS };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       state.authorizations.push(req.headers.authorization);
-      if (req.url !== '/v1/embeddings' || req.headers.authorization !== `Bearer ${TOY_EMBEDDINGS_KEY}`) return void res.writeHead(401).end('{"error":"unauthorized"}');
+      state.paths.push(req.url ?? '');
+      if (state.mode === 'echo-url') return void res.writeHead(404).end(`Cannot POST ${req.url ?? ''}`);
+      if ((req.url ?? '').split('?')[0] !== '/v1/embeddings' || req.headers.authorization !== `Bearer ${TOY_EMBEDDINGS_KEY}`) return void res.writeHead(401).end('{"error":"unauthorized"}');
       const { input } = JSON.parse(body) as { input: string[] };
       state.inputs.push(...input);
       if (state.mode === 'hang') return void hanging.push(res);

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
@@ -154,5 +156,96 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
     } finally {
       toy.dims = 64;
     }
+  });
+
+  it('ignores cached vectors whose scale or row is not a unit vector\'s (NaN, Infinity, negative, huge): those tools are embedded again', async () => {
+    const folder = tempTree({});
+    const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+    const tools = buildCatalog(SOURCES, resolveConfig({})).catalog.tools;
+    const first = new ToolVectors(tools, client, folder);
+    expect((await first.fill()).embedded).toBe(tools.length);
+    const file = path.join(folder, readdirSync(folder).find((name) => name.endsWith('.json')) ?? '');
+    const json = JSON.parse(readFileSync(file, 'utf8')) as { dims: number; vectors: Record<string, string> };
+    const forged = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0.001, 1e30];
+    const digests = Object.keys(json.vectors);
+    expect(digests.length).toBe(tools.length);
+    digests.forEach((digest, i) => {
+      const bytes = Buffer.from(json.vectors[digest] ?? '', 'base64');
+      if (i < forged.length) bytes.writeFloatLE(forged[i] ?? 0, json.dims);
+      else {
+        // A finite scale of a real row's size, on a row far from unit length (every component the largest).
+        bytes.fill(127, 0, json.dims);
+        bytes.writeFloatLE(1 / 127, json.dims);
+      }
+      json.vectors[digest] = bytes.toString('base64');
+    });
+    writeFileSync(file, JSON.stringify(json));
+    const vectors = new ToolVectors(tools, client, folder);
+    expect(await vectors.fill()).toMatchObject({ embedded: tools.length, cached: 0 });
+    const query = (await client.embed(['frobnicate widgets'], 10_000))[0] ?? new Float32Array(0);
+    for (let doc = 0; doc < tools.length; doc++) {
+      const similarity = vectors.similarity(doc, query) ?? Number.NaN;
+      expect(Number.isFinite(similarity) && Math.abs(similarity) <= 1.01, `${doc}: ${similarity}`).toBe(true);
+      expect(similarity).toBeCloseTo(first.similarity(doc, query) ?? Number.NaN, 6);
+    }
+    // The file was written again with the fresh vectors: a third start reads them all.
+    expect(await new ToolVectors(tools, client, folder).fill()).toMatchObject({ embedded: 0, cached: tools.length });
+    // Dimensions past what an endpoint may answer (8,192), or a file past what the cache writes: none read.
+    const wide = JSON.parse(readFileSync(file, 'utf8')) as { dims: number; vectors: Record<string, string> };
+    const row = Buffer.alloc(8_193 + 4);
+    row.writeFloatLE(0, 8_193);
+    writeFileSync(file, JSON.stringify({ dims: 8_193, vectors: Object.fromEntries(Object.keys(wide.vectors).map((digest) => [digest, row.toString('base64')])) }));
+    expect(await new ToolVectors(tools, client, folder).fill()).toMatchObject({ embedded: tools.length, cached: 0 });
+    writeFileSync(file, JSON.stringify({ ...wide, pad: 'x'.repeat(CACHE_BYTES + 2 * 1024 * 1024) }));
+    expect(await new ToolVectors(tools, client, folder).fill()).toMatchObject({ embedded: tools.length, cached: 0 });
+  });
+});
+
+describe('discovery.embeddings.url with a query or a user name (an api-version, a key in the URL)', () => {
+  let toy: ToyEmbeddings;
+  beforeAll(async () => (toy = await toyEmbeddings()));
+  afterAll(() => toy.close());
+  const SECRET = 'QuerySecret-98765';
+
+  it('POSTs to <path>/embeddings with the query kept, and never prints the query\'s values (an endpoint echoing its URL, the warnings)', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+    const url = `${toy.url}/?api-version=2024-02-01&api-key=${SECRET}`;
+    const config = resolveConfig({ discovery: { embeddings: { url, model: 'toy', apiKey: '${TOY_KEY}', timeoutMs: 10_000 } } } as RcConfig);
+    const env = { TOY_KEY: KEY, LAZYTOOLS_CACHE_DIR: tempTree({}) };
+    const g = new Gateway({ config, upstreams: [], locked: SOURCES, logger, env });
+    const client = await inMemoryClient((t) => g.createSession().connect(t), { name: 'embeddings-query' });
+    const search = async () => text(await client.callTool({ name: 'search_tools', arguments: { query: 'zorbify', detail: 'name', limit: 3 } }));
+    expect(await search()).toContain('frobnicate_widgets');
+    expect(toy.paths.at(-1)).toBe(`/v1/embeddings?api-version=2024-02-01&api-key=${SECRET}`);
+    toy.mode = 'echo-url';
+    try {
+      const direct = new EmbeddingsClient({ url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+      const failure = await direct.embed(['x'], 10_000).catch((error: Error) => error.message);
+      expect(failure).toContain('HTTP 404');
+      expect(failure).not.toContain(SECRET);
+      expect(direct.endpoint).not.toContain(SECRET);
+      const fresh = new Gateway({ config, upstreams: [], locked: [{ server: 'other', tools: [tool('zorb', 'Zorbs')] }], logger, env: { ...env, LAZYTOOLS_CACHE_DIR: tempTree({}) } });
+      const other = await inMemoryClient((t) => fresh.createSession().connect(t), { name: 'embeddings-query-2' });
+      await other.callTool({ name: 'search_tools', arguments: { query: 'zorbify', detail: 'name' } });
+      await fresh.embeddings?.warm();
+    } finally {
+      toy.mode = 'ok';
+    }
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const warning of warnings) expect(warning).not.toContain(SECRET);
+    expect(warnings.join('\n')).toContain('api-key');
+  });
+
+  it('refuses a URL with a user name or password (fetch cannot send one, and would print it): a warning without it, search by words', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+    const url = toy.url.replace('http://', `http://user:${SECRET}@`);
+    const config = resolveConfig({ discovery: { embeddings: { url, model: 'toy' } } } as RcConfig);
+    const g = new Gateway({ config, upstreams: [], locked: SOURCES, logger, env: { LAZYTOOLS_CACHE_DIR: tempTree({}) } });
+    const client = await inMemoryClient((t) => g.createSession().connect(t), { name: 'embeddings-userinfo' });
+    expect(text(await client.callTool({ name: 'search_tools', arguments: { query: 'list widgets', detail: 'name' } }))).toContain('list_widgets');
+    expect(warnings.join('\n')).toMatch(/user name or password/);
+    for (const warning of warnings) expect(warning).not.toContain(SECRET);
   });
 });
