@@ -2,7 +2,8 @@ import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { MAX_QUERIES } from '../catalog/own-args.js';
 import { compareStrings } from '../util/compare.js';
 import { expandQuery, terms } from './text.js';
-import { Action, actionFactor, isActionTerm, queryAsks, queryReadVerbs, toolAction, toolReadVerbs } from './action.js';
+import { FIELDS, groupFieldTerms, schemaText, serverKey } from './tool-text.js';
+import { Action, actionFactor, queryAsks, queryReadVerbs, toolAction, toolReadVerbs } from './action.js';
 import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 import { taskSteps } from './clauses.js';
 
@@ -28,13 +29,9 @@ export interface SearchOptions {
   steps?: boolean | undefined;
 }
 
-/** Field weights: what a word in each field is worth relative to the description. */
-const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, schema: 0.4, group: 0.6, server: 1 } as const;
 /** BM25: how soon more occurrences of a term stop adding (K1), and how much a tool's text length damps them (B). */
 const K1 = 1.2;
 const B = 0.6;
-/** Groups up to this many tools add their words at the full group weight; bigger ones less. */
-const GROUP_SIZE = 10;
 /** A tool leading with the query's own read verb ("list" -> "Get or list resources") ranks first among equals. */
 const VERB_MATCH = 1.2;
 /** A query that names a tool's server ("in Notion", "the Figma file") wants that server's tools. */
@@ -291,43 +288,6 @@ export function distinctQueries(queries: readonly string[]): string[] {
 const FUSION_DEPTH = 20;
 /** The usual reciprocal rank fusion constant: ranks 1 and 2 differ little, ranks 1 and 20 do. */
 const RRF_K = 60;
-
-/**
- * Each group's name and description as terms, with the weight they add to each of its tools.
- * A group's words describe it, not any one tool: the catch-all group ("Every tool of every
- * server") adds nothing, and a big group's words weigh less the more tools they would lift.
- */
-function groupFieldTerms(groups: ReadonlyMap<string, CatalogGroup>): Map<string, { terms: string[]; weight: number }> {
-  const out = new Map<string, { terms: string[]; weight: number }>();
-  for (const group of groups.values()) {
-    if (group.catchAll) continue;
-    const size = Math.max(1, group.tools.length);
-    out.set(group.name, { terms: terms(`${group.name} ${group.description}`), weight: FIELDS.group * Math.min(1, Math.sqrt(GROUP_SIZE / size)) });
-  }
-  return out;
-}
-
-/** Property names, enum values and property descriptions of an input schema, one level deep. */
-function schemaText(schema: unknown): string {
-  const properties = (schema as { properties?: Record<string, { description?: unknown; enum?: unknown }> })?.properties ?? {};
-  const parts: string[] = [];
-  for (const [name, property] of Object.entries(properties)) {
-    parts.push(name);
-    if (Array.isArray(property?.enum)) parts.push(...property.enum.filter((v): v is string => typeof v === 'string'));
-    if (typeof property?.description === 'string') parts.push(property.description);
-  }
-  return parts.join(' ');
-}
-
-/**
- * The term a query names a server by: the first term of its name ("notion", "chrome" of
- * chrome-devtools), unless that is an action verb ("search" of a search-tools server) or too
- * short to be a name.
- */
-function serverKey(server: string): string {
-  const first = terms(server)[0] ?? '';
-  return first.length >= 3 && !isActionTerm(first) ? first : '';
-}
 
 /** Best first: higher score, then exposed name. */
 function before(a: SearchHit, b: SearchHit): boolean {
