@@ -53,7 +53,7 @@ export class EmbeddingsClient {
     this.target = url.href;
     this.queryValues = queryValues(url);
     const shown = new URL(url.href);
-    shown.search = [...url.searchParams.keys()].map((name) => `${encodeURIComponent(name)}=...`).join('&');
+    shown.search = shownQuery(url);
     this.endpoint = url.search === '' ? url.href : shown.href;
     this.headers = { 'content-type': 'application/json' };
     if (settings.apiKey !== undefined) this.key = interpolate(settings.apiKey, env, 'discovery.embeddings.apiKey');
@@ -101,16 +101,33 @@ export class EmbeddingsClient {
 }
 
 /**
+ * The query of `url` as printed: each `name=value` part as `name=...`, and a part without a name or
+ * a value (`?sk-...`, a key some hosts take as the whole query) as `...`, as it may be the secret.
+ */
+function shownQuery(url: URL): string {
+  return url.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const split = part.indexOf('=');
+      return split > 0 ? `${part.slice(0, split)}=...` : '...';
+    })
+    .join('&');
+}
+
+/**
  * Each query value of `url` (as written, percent-decoded, and `+` as a space: an endpoint may echo
- * any), with the name it is printed as (`${url api-key}`), longest first so that one inside another
- * is replaced whole. Values under 4 characters are left: they would blank out ordinary text.
+ * any), with the name it is printed as (`${url api-key}`; `${url query}` for a part without a name
+ * or a value, see shownQuery), longest first so that one inside another is replaced whole. Values
+ * under 4 characters are left: they would blank out ordinary text.
  */
 function queryValues(url: URL): Array<[string, string]> {
   const out = new Map<string, string>();
   for (const part of url.search.slice(1).split('&')) {
     const split = part.indexOf('=');
-    if (split <= 0) continue;
-    const name = `\${url ${sliceWhole(safeDecode(part.slice(0, split)), 40)}}`;
+    const named = split > 0;
+    const name = named ? `\${url ${sliceWhole(safeDecode(part.slice(0, split)), 40)}}` : '${url query}';
     const raw = part.slice(split + 1);
     for (const value of [raw, safeDecode(raw), safeDecode(raw.replace(/\+/g, ' '))]) if (value.length >= 4 && !out.has(value)) out.set(value, name);
   }

@@ -237,6 +237,24 @@ describe('discovery.embeddings.url with a query or a user name (an api-version, 
     expect(warnings.join('\n')).toContain('api-key');
   });
 
+  it('never prints a query part without a name or a value (`?<key>`, `?=<key>`): shown as `...`, and taken out of an echo', async () => {
+    const env = { TOY_KEY: KEY };
+    for (const query of [SECRET, `=${SECRET}`, `api-version=2024-02-01&${SECRET}`]) {
+      const direct = new EmbeddingsClient({ url: `${toy.url}/?${query}`, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+      expect(direct.endpoint).not.toContain(SECRET);
+      expect(direct.endpoint).toMatch(/\/v1\/embeddings\?(api-version=\.\.\.&)?\.\.\.$/);
+      toy.mode = 'echo-url';
+      try {
+        const failure = await direct.embed(['x'], 10_000).catch((error: Error) => error.message);
+        expect(failure).toContain('HTTP 404');
+        expect(failure).not.toContain(SECRET);
+      } finally {
+        toy.mode = 'ok';
+      }
+      expect(toy.paths.at(-1)).toContain(SECRET);
+    }
+  });
+
   it('refuses a URL with a user name or password (fetch cannot send one, and would print it): a warning without it, search by words', async () => {
     const warnings: string[] = [];
     const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
