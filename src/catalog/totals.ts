@@ -1,4 +1,4 @@
-import { countToolTokens, type TokenizerName } from '../util/tokens.js';
+import { countToolTokens, countEpoch, type TokenizerName } from '../util/tokens.js';
 import type { CatalogTool, ToolDefinition } from './types.js';
 
 /**
@@ -45,18 +45,19 @@ export function verbatimTokens(tools: readonly CatalogTool[], tokenizer: Tokeniz
   return total + sent + (listed > 0 ? Math.round((rest * sent) / listed) : rest);
 }
 
-const counted = new Map<TokenizerName, WeakMap<ToolDefinition, number>>();
+const counted = new Map<TokenizerName, { epoch: number; byObject: WeakMap<ToolDefinition, number> }>();
 
 /**
  * `countToolTokens` of a catalog's definition object, once per object and tokenizer. A catalog
  * takes a definition as never changing (its placement and compact form are kept per object too),
  * and every rebuild (each upstream start) made fresh tools that serialized and hashed all of them
- * again to find their counts in the digest cache: a fifth of fitting 10,000 tools.
+ * again to find their counts in the digest cache: a fifth of fitting 10,000 tools. Counts kept
+ * before `check` began (withoutRecordedCounts) are dropped: one may be a lock's recorded count.
  */
 export function definitionTokens(definition: ToolDefinition, tokenizer: TokenizerName): number {
-  let byObject = counted.get(tokenizer);
-  if (!byObject) counted.set(tokenizer, (byObject = new WeakMap()));
-  let tokens = byObject.get(definition);
-  if (tokens === undefined) byObject.set(definition, (tokens = countToolTokens(definition, tokenizer)));
+  let kept = counted.get(tokenizer);
+  if (kept?.epoch !== countEpoch()) counted.set(tokenizer, (kept = { epoch: countEpoch(), byObject: new WeakMap() }));
+  let tokens = kept.byObject.get(definition);
+  if (tokens === undefined) kept.byObject.set(definition, (tokens = countToolTokens(definition, tokenizer)));
   return tokens;
 }

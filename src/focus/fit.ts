@@ -2,7 +2,7 @@ import { sumTokens, type Catalog, type CatalogTool } from '../catalog/catalog.js
 import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own, unlessEmpty } from '../util/own.js';
-import { countToolsTokens } from '../util/tokens.js';
+import { countEpoch, countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { clipText } from '../util/bounds.js';
 import { hundredths } from '../util/round.js';
@@ -289,12 +289,13 @@ const ownTokensCache = new WeakMap<object, Map<string, number>>();
 /**
  * Tokens of lazytools' own tools under a config's modes, once per modes object, strategy and
  * tokenizer: focus_mode lists every mode, so counting it again for each of M modes was O(M²)
- * (`check` on an rc of 20,000 modes ran past a minute).
+ * (`check` on an rc of 20,000 modes ran past a minute). The modes object is taken as never changing.
  */
 function ownToolsTokens(config: FitConfig, strategy: ServedStrategy, tokenizer: Catalog['tokenizer']): number {
   let byKey = ownTokensCache.get(config.modes);
   if (!byKey) ownTokensCache.set(config.modes, (byKey = new Map()));
-  const key = `${strategy} ${tokenizer}`;
+  // The epoch: a count taken before \`check\` began may be a lock's recorded one (see countEpoch).
+  const key = `${strategy} ${tokenizer} ${countEpoch()}`;
   let tokens = byKey.get(key);
   if (tokens === undefined) byKey.set(key, (tokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), tokenizer)));
   return tokens;

@@ -9,29 +9,25 @@ export function own<T>(record: Readonly<Record<string, T>> | undefined, key: str
   return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
-const nonEmpty = new WeakMap<object, boolean>();
+const nonEmpty = new WeakSet<object>();
 
 /**
  * `record` when it has any property, else undefined: `own` of an empty rc section then returns at
  * once, where a fresh key (a tool id built per catalog) was hashed into V8's string table on every
- * lookup (fitting 10,000 tools in every mode looked up each tool's `tools.<id>` twice). For config
- * sections, which never change once resolved: the answer is kept per record (for-in lists every
- * key of a large one).
+ * lookup (fitting 10,000 tools in every mode looked up each tool's `tools.<id>` twice). Only a
+ * record found non-empty is remembered (for-in lists every key of a large one): returning a record
+ * is always right, as `own` reads it, while a remembered "empty" would hide keys added later.
  */
 export function unlessEmpty<T extends object>(record: T | undefined): T | undefined {
   if (record === undefined) return undefined;
-  let any = nonEmpty.get(record);
-  if (any === undefined) {
-    any = false;
-    // for-in sees inherited enumerable keys too: such a record is kept, and `own` still reads own keys only.
-    for (const key in record)
-      if (key !== undefined) {
-        any = true;
-        break;
-      }
-    nonEmpty.set(record, any);
-  }
-  return any ? record : undefined;
+  if (nonEmpty.has(record)) return record;
+  // for-in sees inherited enumerable keys too: such a record is kept, and `own` still reads own keys only.
+  for (const key in record)
+    if (key !== undefined) {
+      nonEmpty.add(record);
+      return record;
+    }
+  return undefined;
 }
 
 /** True when `key` is an own property of `record`. */

@@ -26,8 +26,19 @@ let previous = new Map<string, number>();
 const recorded = new Map<string, number>();
 /** Whether recorded counts are used (withoutRecordedCounts turns it off while `check` runs). */
 let useRecorded = true;
+/** See countEpoch. */
+let epoch = 0;
 /** Keys counted while recorded counts are unused. */
 const counted = new Set<string>();
+
+/**
+ * Changes each time `withoutRecordedCounts` starts or ends: a count kept outside this module (per
+ * definition object, catalog/totals.ts; per modes object, focus/fit.ts) is kept with the epoch it
+ * was taken in, as one taken before `check` began may be a lock's recorded count.
+ */
+export function countEpoch(): number {
+  return epoch;
+}
 
 /** Whether a cached count may be used: always, but while recorded counts are unused, one that may be the recorded one only once counted. */
 function trusted(key: string, count: number): boolean {
@@ -143,6 +154,7 @@ export function recordToolTokens(section: unknown): number {
 export async function withoutRecordedCounts<T>(run: () => Promise<T>): Promise<{ result: T; differing: number }> {
   useRecorded = false;
   counted.clear();
+  epoch++;
   try {
     const result = await run();
     let differing = 0;
@@ -154,6 +166,7 @@ export async function withoutRecordedCounts<T>(run: () => Promise<T>): Promise<{
   } finally {
     useRecorded = true;
     counted.clear();
+    epoch++;
   }
 }
 
