@@ -18,7 +18,9 @@ const checkFlags = {
 export const checkCommand: Command = defineCommand('check', checkFlags, {
   about: `Exit 0 when every mode fits its budget, 1 when one is over, 2 on a usage or config error.
 A mode over its budget holds back its lowest-priority tools (reachable through search_tools);
-it is over only with "fit": false or when its pinned tools alone cost more than the budget.`,
+it is over only with "fit": false or when its pinned tools alone cost more than the budget.
+Every definition is counted here, not taken from the lock's recorded counts (a warning says
+when those differ).`,
 }, async (parsed, io) => {
   // Every definition counted here, the lock's recorded counts unused (util/tokens withoutRecordedCounts):
   // the budget's gate in CI must not pass on a forged or stale `tokens` section.

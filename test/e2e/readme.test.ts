@@ -235,6 +235,14 @@ describe('README walk', () => {
     expect([...new Set(table)].sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());
   });
 
+  it('names every source file of search/, catalog/ and focus/ in the architecture map', () => {
+    const map = README.slice(README.indexOf('## Architecture'), README.indexOf('## Library'));
+    for (const folder of ['search', 'catalog', 'focus']) {
+      const files = readdirSync(path.join(ROOT, 'src', folder)).filter((name) => name.endsWith('.ts'));
+      expect(files.filter((name) => !map.includes(`\`${name}\``)), `src/${folder}/ files the map does not name`).toEqual([]);
+    }
+  });
+
   it('runs the offline library examples', () => {
     const examples = blocks.filter((b) => b.lang === 'ts' && !b.body.includes('@modelcontextprotocol/sdk'));
     expect(examples.length).toBeGreaterThan(0);
