@@ -27,7 +27,7 @@ export class EmbeddingsError extends Error {}
 
 /** The endpoint's client: one POST per batch, answers validated and bounded. */
 export class EmbeddingsClient {
-  /** The address POSTed to as printed: the query's values shown as `...` (one may be a key). Also names the cache file. */
+  /** The address POSTed to as printed: the query's values, and any part without a name, shown as `...` (one may be a key). Also names the cache file, so urls that differ only in query values share one. */
   readonly endpoint: string;
   /** The address POSTed to: `<url's path>/embeddings`, with the url's query (an `api-version`, a key some hosts take there). */
   private readonly target: string;
