@@ -23,7 +23,9 @@ export type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, GroupPlacement, 
 /**
  * Builds the catalog from server tool lists: ids, exposed names (prefixed only on collisions,
  * or always with `prefix: "always"`), summaries, groups and lazy token counts. Tools are ordered
- * by server, then name, so every list lazytools serves is deterministic.
+ * by server, then name, so every list lazytools serves is deterministic. A definition object is
+ * read as never changing (its placement, group text, compact form and token count are kept per
+ * object: placement-cache.ts, totals.ts), as is `config`: a changed tool comes as a new object.
  *
  * @example
  * const { catalog, warnings } = buildCatalog([{ server: 'memory', tools }], resolveConfig({}));
