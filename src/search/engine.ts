@@ -25,6 +25,8 @@ export interface SearchOptions {
   /**
    * Whether a task of several steps is ranked per step too (see `search`; default true). A mode's
    * typical tasks, read to fit it, are one thing each, and fitting is measured as it ranks them.
+   * `false` also leaves a synonym's idf uncapped (see synonymIdf): the ranking fitting, intent
+   * evidence and a task's tools were tuned with.
    */
   steps?: boolean | undefined;
 }
