@@ -200,9 +200,10 @@ export class ToolVectors {
   }
 
   /**
-   * The cache file's vectors (none when it is missing, unreadable or of other dimensions). An entry
-   * that is no quantized unit vector (a NaN, infinite, negative or absurd scale: a corrupt or forged
-   * file) is left out, so its tool is embedded again: it would score NaN, or above every other tool.
+   * The cache file's vectors (none when it is missing, unreadable, larger than writeCache makes, or of
+   * other dimensions or over MAX_DIMS). An entry that is no quantized unit vector (a NaN, infinite,
+   * negative or absurd scale: a corrupt or forged file) is left out, so its tool is embedded again:
+   * it would score NaN, or above every other tool.
    */
   private readCache(): { dims: number; vectors: Map<string, { row: Int8Array; scale: number }> } {
     const vectors = new Map<string, { row: Int8Array; scale: number }>();
