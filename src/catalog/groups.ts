@@ -2,6 +2,7 @@ import { loadPresets } from '../config/presets.js';
 import type { GroupConfig } from '../config/schema.js';
 import { own } from '../util/own.js';
 import { compileGlob, globList, type Glob, type GlobList } from '../util/glob.js';
+import { indexOfName } from '../util/lookup.js';
 import type { TopicScore } from './placement.js';
 import type { ServerProfileMatch } from './profiles.js';
 import type { GroupPlacement } from './types.js';
@@ -134,21 +135,6 @@ export function groupPlacement(group: CompiledGroup, match: Match): GroupPlaceme
   return placement;
 }
 
-const indexByGroups = new WeakMap<readonly CompiledGroup[], ReadonlyMap<string, number>>();
-
-/** Per group name, the index of its first compiled group (`findIndex` by name), once per compiled list. */
-function groupIndex(groups: readonly CompiledGroup[]): ReadonlyMap<string, number> {
-  let index = indexByGroups.get(groups);
-  if (!index) {
-    const made = new Map<string, number>();
-    groups.forEach((group, at) => {
-      if (!made.has(group.name)) made.set(group.name, at);
-    });
-    indexByGroups.set(groups, (index = made));
-  }
-  return index;
-}
-
 const compiledByGroups = new WeakMap<Readonly<Record<string, GroupConfig>>, CompiledGroup[]>();
 
 /**
@@ -271,7 +257,7 @@ function endOfWord(text: string, space: number): number {
  */
 export function confirmsPlacements(placements: ReadonlyArray<{ group: string; reason: string; score?: number }>, groups: readonly CompiledGroup[], candidate: GroupCandidate): boolean {
   let previous = -1;
-  const position = groupIndex(groups);
+  const position = indexOfName(groups);
   return placements.every((placement) => {
     const index = position.get(placement.group) ?? -1;
     if (index <= previous) return false;

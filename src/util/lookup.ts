@@ -16,15 +16,27 @@ export function setOf<T>(list: readonly T[]): ReadonlySet<T> {
   return set;
 }
 
+const byName = new WeakMap<readonly unknown[], ReadonlyMap<string, number>>();
+
 /** Per item of `list`, the index of its first occurrence (`list.indexOf`), made once per list object. */
 export function indexOf<T>(list: readonly T[]): ReadonlyMap<T, number> {
   let map = indexes.get(list) as ReadonlyMap<T, number> | undefined;
-  if (!map) {
-    const made = new Map<T, number>();
-    list.forEach((item, index) => {
-      if (!made.has(item)) made.set(item, index);
-    });
-    indexes.set(list, (map = made));
-  }
+  if (!map) indexes.set(list, (map = firstIndexes(list, (item) => item)));
   return map;
+}
+
+/** Per name of the items of `list`, the index of the first item so named (`findIndex` by name), made once per list object. */
+export function indexOfName(list: readonly { readonly name: string }[]): ReadonlyMap<string, number> {
+  let map = byName.get(list);
+  if (!map) byName.set(list, (map = firstIndexes(list, (item) => item.name)));
+  return map;
+}
+
+function firstIndexes<T, K>(list: readonly T[], key: (item: T) => K): Map<K, number> {
+  const made = new Map<K, number>();
+  list.forEach((item, index) => {
+    const k = key(item);
+    if (!made.has(k)) made.set(k, index);
+  });
+  return made;
 }
