@@ -271,10 +271,8 @@ function rawLine(server: string, line: string, calls: CallTable, handlers: RawHa
     if (!isObject(inner)) return false;
     result = inner;
   } else {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
+    const value = parsedOrThrew(line);
+    if (value === THREW) {
       calls.settle(id, new UpstreamError(server, `upstream "${server}" sent a line that is not a JSON-RPC message (invalid JSON)`));
       return true;
     }
