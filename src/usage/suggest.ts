@@ -42,9 +42,11 @@ export function suggestions(counts: readonly ToolUsage[], config: ResolvedConfig
   const out: Suggestion[] = [];
   // One member set per mode: a record of thousands of rows must not list a mode's members once per row.
   const members = new Map<string, ReadonlySet<unknown>>();
+  // Membership by groups alone (usage weights off), one config object for every mode's fit.
+  const byGroups = { ...config, usageWeights: undefined };
   const memberOf = (mode: string, tool: object): boolean => {
     let set = members.get(mode);
-    if (!set && catalog) members.set(mode, (set = new Set(modeMembers(catalog, { ...config, usageWeights: undefined }, { mode, enabled: [], disabled: [], discovered: [] }))));
+    if (!set && catalog) members.set(mode, (set = new Set(modeMembers(catalog, byGroups, { mode, enabled: [], disabled: [], discovered: [] }))));
     return set?.has(tool) ?? false;
   };
   for (const row of counts) {
