@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import type { Hub } from '../callers/hub.js';
 import { createModernServer, type NotificationGate } from '../callers/modern-server.js';
@@ -10,6 +9,7 @@ import { outsideText } from '../util/redact.js';
 import { watchListChanges } from '../handlers/list-changes.js';
 import { variantHintsOf } from '../callers/variants.js';
 import { groupsOnHttpStream } from './groups-listen.js';
+import { nodeFetchHandler } from './node-fetch.js';
 import { revoked, stillAdmitted } from './http-grants.js';
 import { roundOwners } from '../callers/rounds.js';
 import { stalledStreamGate } from './http-unread.js';
@@ -79,7 +79,8 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
       onerror: (error) => gateway.logger.info(`2026-07-28 request: ${outsideText(error.message)}`),
     },
   );
-  const node = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
+  // The body is always read and parsed already (http.ts, bounded by maxBodyBytes): see node-fetch.
+  const node = nodeFetchHandler(handler, (error) => gateway.logger.info(`2026-07-28 request: ${outsideText(error.message)}`));
   const changes = watchListChanges(gateway, handler.notify, () => bus.listenerCount > 0);
   return {
     async handle(req, res, { body, bytes }, route, grant) {

@@ -74,6 +74,30 @@ describe('the 2026-07-28 front over HTTP (a v2 Client pinned to 2026-07-28)', ()
     expect(variants?.availableVariants.map((v) => v.id)).toEqual(['audit', 'notes']);
   });
 
+  it('answers a JSON exchange whole, with its length (not chunked), and a bodyless one empty', async () => {
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer admin', 'mcp-protocol-version': MODERN };
+    const answer = await fetch(suite.url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-method': 'tools/call', 'mcp-name': 'read_graph' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'whole', method: 'tools/call', params: { name: 'read_graph', arguments: {}, _meta: envelope } }),
+    });
+    const body = await answer.text();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('application/json');
+    expect(answer.headers.get('transfer-encoding')).toBeNull();
+    expect(Number(answer.headers.get('content-length'))).toBe(Buffer.byteLength(body));
+    expect(JSON.parse(body)).toMatchObject({ jsonrpc: '2.0', id: 'whole', result: { content: [{ type: 'text' }] } });
+    // A notification has no answer body: 202, nothing after the headers.
+    const note = await fetch(suite.url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-method': 'notifications/cancelled' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone', _meta: envelope } }),
+    });
+    expect(note.status).toBe(202);
+    expect(await note.text()).toBe('');
+  });
+
   it('lists the default mode with ttlMs and cacheScope, in a deterministic order, and calls a tool', async () => {
     const client = await modernClient(suite.url);
     const first = (await client.listTools()) as unknown as { tools: Array<{ name: string }>; ttlMs: number; cacheScope: string };

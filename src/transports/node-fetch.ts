@@ -1,0 +1,110 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo, McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+
+/** The SDK handler's web-standard face (`createMcpHandler(...).fetch`). */
+export interface FetchFace {
+  fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response>;
+}
+
+/** Headers the web Request must not carry: it has no body (the SDK is given the parsed one). */
+const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
+
+/**
+ * The Node face of a 2026-07-28 handler, for a POST whose body the front already read and parsed:
+ * what `toNodeHandler` (@modelcontextprotocol/node) does, minus the per-request costs the front
+ * does not need. The SDK classifies, validates and dispatches from `parsedBody` and never reads
+ * the web Request's body, so none is built (toNodeHandler serialized the parsed body again, with
+ * a web stream around it); a JSON answer is written whole with its length (toNodeHandler pulled
+ * it through a web stream and wrote it chunked, two writes); an SSE answer streams as before,
+ * honouring backpressure. A client that goes away aborts the request's signal, as before; a
+ * handler that throws is logged and answered 500 with the request's id.
+ */
+export function nodeFetchHandler(handler: FetchFace, onerror: (error: Error) => void): (req: IncomingMessage, res: ServerResponse, parsedBody: unknown) => Promise<void> {
+  return async (req, res, parsedBody) => {
+    let finished = false;
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!finished) abort.abort();
+    });
+    if (res.destroyed) abort.abort();
+    let response: Response;
+    try {
+      const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+      response = await handler.fetch(webRequest(req, abort.signal), { ...(auth !== undefined ? { authInfo: auth } : {}), parsedBody });
+    } catch (error) {
+      try {
+        onerror(error instanceof Error ? error : new Error(String(error)));
+      } catch {
+        // An observer's failure changes nothing.
+      }
+      response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(parsedBody) }, { status: 500 });
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of response.headers) headers[name] = value;
+    if (response.body === null) {
+      finished = true;
+      res.writeHead(response.status, headers).end();
+      return;
+    }
+    if (!isEventStream(headers['content-type'])) {
+      const text = await response.text().catch(() => '');
+      finished = true;
+      if (res.destroyed) return;
+      headers['content-length'] = String(Buffer.byteLength(text));
+      res.writeHead(response.status, headers).end(text);
+      return;
+    }
+    res.writeHead(response.status, headers);
+    await streamBody(response.body, res, abort.signal);
+    finished = true;
+    res.end();
+  };
+}
+
+/** Writes a streamed (SSE) body as it comes, waiting on `drain` when the socket is full; stops when the client left. */
+async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  let drained: (() => void) | undefined;
+  const release = () => {
+    drained?.();
+    drained = undefined;
+  };
+  res.on('drain', release);
+  const closed = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    for await (const chunk of body) {
+      if (signal.aborted) break;
+      if (!res.write(chunk)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), closed]);
+    }
+  } catch {
+    // The stream failed or was cancelled: the response ends here.
+  } finally {
+    res.off('drain', release);
+  }
+}
+
+/** The web Request the SDK reads: method, URL, headers and the abort signal; no body (see nodeFetchHandler). */
+function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const host = single(req.headers.host) ?? 'localhost';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return new Request(`http://${host}${req.url ?? '/'}`, { method: (req.method ?? 'POST').toUpperCase(), headers, signal });
+}
+
+function isEventStream(type: string | undefined): boolean {
+  return type !== undefined && type.toLowerCase().startsWith('text/event-stream');
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The id a 500 answer echoes: a single request's string or number id, else null. */
+function echoableId(body: unknown): string | number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : null;
+}
