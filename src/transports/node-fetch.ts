@@ -85,11 +85,12 @@ async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse,
 /** The web Request the SDK reads: method, URL, headers and the abort signal; no body (see nodeFetchHandler). */
 function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const host = single(req.headers.host) ?? 'localhost';
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
+  // A plain record (half the cost of Headers.set one by one); repeated values joined as Headers.append joins them.
+  const headers: Record<string, string> = {};
+  for (const name in req.headers) {
+    const value = req.headers[name];
     if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return new Request(`http://${host}${req.url ?? '/'}`, { method: (req.method ?? 'POST').toUpperCase(), headers, signal });
 }
