@@ -35,6 +35,25 @@ export function classifyEra(body: unknown, headers: IncomingHttpHeaders = {}): E
   return isMethod(body, 'server/discover') ? 'modern' : 'legacy';
 }
 
+/**
+ * A cheap test that implies classifyEra(body, any headers) is not `legacy`, for the HTTP front's
+ * hot path (the SDK's classifier parses the body against several zod schemas, and the modern front
+ * runs it again): one JSON-RPC object with no `result` or `error` key (so no response), not an
+ * `initialize` (the one method a claim must be valid to move), whose `params._meta` carries the
+ * 2026-07-28 envelope claim key (the SDK's own claim test). Every such body is a modern request or
+ * notification, or one the modern front refuses with the SDK's error, whatever the headers say;
+ * false decides nothing (classifyEra does).
+ */
+export function claimsEnvelope(body: unknown): boolean {
+  if (!isPlainObject(body) || 'result' in body || 'error' in body || body.method === 'initialize') return false;
+  const meta = isPlainObject(body.params) ? body.params._meta : undefined;
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** True when the message is a request (or notification) of this method. */
 export function isMethod(message: unknown, method: string): boolean {
   return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === method;

@@ -14,7 +14,7 @@ import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.j
 import type { Hub } from '../callers/hub.js';
 import { openSession, type FrontSession } from '../callers/session.js';
 import { isListen, operatorRequest, waitsForStart, type Metrics } from './http-ops.js';
-import { classifyEra } from '../protocol/era.js';
+import { claimsEnvelope, classifyEra } from '../protocol/era.js';
 import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
 import { BoundedHttpTransport, unreadBound } from './http-unread.js';
 import { grantKey, heldBy, revoked, stillAdmitted } from './http-grants.js';
@@ -201,7 +201,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     const callerRoute: Route = { ...baseRoute, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
-    if (req.method === 'POST' && classifyEra(body, req.headers) !== 'legacy') return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 }, grantKey(grant));
+    if (req.method === 'POST' && (claimsEnvelope(body) || classifyEra(body, req.headers) !== 'legacy')) return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 }, grantKey(grant));
     if (req.method !== 'POST' || !isInitialize(body))
       return refuse(res, 400, 'Bad Request: no valid session ID; the first request must be initialize');
 

@@ -5,7 +5,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { resolveScope, type Route } from '../../src/focus/scope.js';
 import { accessFor } from '../../src/transports/auth.js';
 import { variantsExtension } from '../../src/callers/variants.js';
-import { classifyEra } from '../../src/protocol/era.js';
+import { claimsEnvelope, classifyEra } from '../../src/protocol/era.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const config = resolveConfig(
@@ -121,6 +121,39 @@ describe('era classification (protocol/era, the one classifier of stdio and HTTP
 
   it('an initialize carrying a valid 2026-07-28 envelope claim is modern, as the SDK routes it', () => {
     expect(classifyEra({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' }, _meta: fullEnvelope } })).toBe('modern');
+  });
+
+  it('claimsEnvelope, the HTTP hot path\'s shortcut, is never true of a body classifyEra calls legacy, whatever the headers', () => {
+    const claim = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+    const claimed = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', _meta: fullEnvelope } },
+      { jsonrpc: '2.0', id: 'x', method: 'tools/list', params: { _meta: claim } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { _meta: fullEnvelope } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 7 } } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } },
+      { jsonrpc: '2.0', id: null, method: 'tools/list', params: { _meta: claim } },
+      { jsonrpc: '1.0', id: 1, method: 'tools/list', params: { _meta: claim } },
+      { id: 1, params: { _meta: claim } },
+      { jsonrpc: '2.0', id: 1, method: 7, params: { _meta: claim } },
+    ];
+    const unclaimed = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: claim } },
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: fullEnvelope } },
+      { jsonrpc: '2.0', id: 1, result: {}, method: 'tools/list', params: { _meta: claim } },
+      { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm' }, params: { _meta: claim } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: {} } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [claim] },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: [claim] } },
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: claim } }],
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', _meta: claim },
+      null,
+    ];
+    const headerSets = [{}, { 'mcp-protocol-version': '2026-07-28' }, { 'mcp-protocol-version': '2025-11-25' }, { 'mcp-method': 'other', 'mcp-name': 'other' }];
+    for (const body of claimed) {
+      expect(claimsEnvelope(body), JSON.stringify(body)).toBe(true);
+      for (const headers of headerSets) expect(classifyEra(body, headers), JSON.stringify([body, headers])).not.toBe('legacy');
+    }
+    for (const body of unclaimed) expect(claimsEnvelope(body), JSON.stringify(body)).toBe(false);
   });
 
   it('HTTP headers take part: a modern header on a claim-less initialize is a mismatch the modern front answers', () => {
