@@ -122,7 +122,7 @@ export function invalidCursor(reason: string): ProtocolError {
   return protocolError(ErrorCode.InvalidParams, `Invalid cursor: ${reason}. List again from the start (without a cursor).`);
 }
 
-/** A 2026-07-28 request whose mode may not be served (endpoint, token, variant; callers/resolve). */
+/** A 2026-07-28 request whose mode may not be served (endpoint, token, variant; resolved by focus/scope.ts). */
 export function modeRefused(refusal: string): ProtocolError {
   return protocolError(ErrorCode.InvalidParams, refusal);
 }
