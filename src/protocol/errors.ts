@@ -13,6 +13,9 @@ import { ErrorCode, type RequestId } from './jsonrpc.js';
  *   code, message and data unprefixed), one code per failure (protocol/jsonrpc.ts ErrorCode);
  * - tool errors, `isError` results a model reads and acts on (`toolError`), never a protocol
  *   failure, redacted like every text lazytools writes.
+ * A message refused before any handler sees it (a malformed line, a body or event past its bound,
+ * a duplicate id, a listen stream past its share) is answered with a plain JSON-RPC envelope
+ * (protocol/jsonrpc.ts `errorEnvelope`) where it is refused.
  */
 
 /** Characters of a group name an unknown-group answer repeats (wire names have at most 64). */
