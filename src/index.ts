@@ -3,7 +3,7 @@
  * curate an SDK server in process, load and resolve rc files, build catalogs, compute what each
  * mode costs (`status`/`check`), search tools, resolve intents, and run the gateway. Everything
  * else (the CLI, transports, callers and handlers, upstream plumbing) is internal and may change.
- * test/api.test.ts lists these names, so growth shows in review.
+ * test/unit/api.test.ts lists these names, so growth shows in review.
  */
 
 // Curate your own SDK server in process.

@@ -31,7 +31,7 @@ export function serverNameProblem(text: string): string | undefined {
 /** Topic names placement knows (`src/config/topics.ts`). */
 const TOPIC_NAMES = Object.keys(TOPICS) as [string, ...string[]];
 
-/** Mode and group names become XState state names and tool-list labels: no dots or spaces. */
+/** Mode and group names go into paths (`/mcp/<mode>`, `lazytools://groups/<group>`) and tool-list labels: no dots, slashes or spaces. */
 export const key = z
   .string()
   .max(MAX_NAME, `at most ${MAX_NAME} characters`)

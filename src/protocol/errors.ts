@@ -13,6 +13,9 @@ import { ErrorCode, type RequestId } from './jsonrpc.js';
  *   code, message and data unprefixed), one code per failure (protocol/jsonrpc.ts ErrorCode);
  * - tool errors, `isError` results a model reads and acts on (`toolError`), never a protocol
  *   failure, redacted like every text lazytools writes.
+ * A message refused before any handler sees it (a malformed line, a body or event past its bound,
+ * a duplicate id, a listen stream past its share) is answered with a plain JSON-RPC envelope
+ * (protocol/jsonrpc.ts `errorEnvelope`) where it is refused.
  */
 
 /** Characters of a group name an unknown-group answer repeats (wire names have at most 64). */
@@ -122,7 +125,7 @@ export function invalidCursor(reason: string): ProtocolError {
   return protocolError(ErrorCode.InvalidParams, `Invalid cursor: ${reason}. List again from the start (without a cursor).`);
 }
 
-/** A 2026-07-28 request whose mode may not be served (endpoint, token, variant; callers/resolve). */
+/** A 2026-07-28 request whose mode may not be served (endpoint, token, variant; resolved by focus/scope.ts). */
 export function modeRefused(refusal: string): ProtocolError {
   return protocolError(ErrorCode.InvalidParams, refusal);
 }

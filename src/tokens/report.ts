@@ -7,7 +7,7 @@ import { servedStrategy } from '../focus/scope.js';
 import { countToolsTokens } from '../util/tokens.js';
 
 /**
- * What one client list holds against the whole catalog. The contract (design.md): `tools` and
+ * What one client list holds against the whole catalog. The contract (README, CLI: `status`): `tools` and
  * `tokens` are what the client receives in that mode under that strategy, so under `proxy` they
  * count the constant meta-tool list (plus `alwaysVisible` tools), not the mode's tools, which the
  * client reaches through execute_tool.
@@ -39,7 +39,7 @@ export function listStatus(catalog: Catalog, listed: readonly CatalogTool[], own
   };
 }
 
-/** One row of `lazytools status --json` (the shape is a contract, see design.md). */
+/** One row of `lazytools status --json` (the shape is a contract: the README, CLI, `status`). */
 export interface ModeStatus extends ListStatus {
   name: string;
   /** Tokens of lazytools' own tools for the strategy, included in `tokens`. */

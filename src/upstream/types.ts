@@ -52,7 +52,7 @@ export interface UpstreamOptions {
   logger?: Logger | undefined;
   /** Why this server cannot start (its rc entry did not resolve): start() fails at once with it. */
   disabled?: string | undefined;
-  /** Speak only 2026-07-28 and watch nothing: the twin that serves 2026-07-28 requests (see modernTwin). */
+  /** Speak only 2026-07-28 and watch nothing: the twin that serves 2026-07-28 requests (see TwinSlot, modern.ts). */
   twin?: boolean | undefined;
   /**
    * True when a second connection reaches the same server state (HTTP servers), so 2026-07-28

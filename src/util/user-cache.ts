@@ -6,8 +6,9 @@ import { writePrivateFile } from './private-file.js';
 
 /*
  * lazytools' user cache: files that make a start faster and never change what it does (verified-
- * lock stamps, catalog/lock-stamp.ts; start answers, transports/start-answers.ts). Never in the
- * project, whose files anyone who can open a pull request may write.
+ * lock stamps, catalog/lock-stamp.ts; start answers, transports/start-answers.ts; tool embeddings,
+ * search/tool-vectors.ts), and the user config folder (sign-ins, upstream/auth/store.ts). Never in
+ * the project, whose files anyone who can open a pull request may write.
  */
 
 /**

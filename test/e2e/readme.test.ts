@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, GITHUB_CATALOG, REFERENCE_CATALOG, ROOT, serverEntry, tempTree, runCli } from '../harness/index.js';
 
@@ -235,12 +236,38 @@ describe('README walk', () => {
     expect([...new Set(table)].sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());
   });
 
-  it('names every source file of search/, catalog/ and focus/ in the architecture map', () => {
+  it('maps every source file of src/, one line each under its folder, folders in import order', () => {
+    // The map: a `- \`folder/\`` line per folder (`src/` for the root), then `  - \`file.ts\`` per file.
     const map = README.slice(README.indexOf('## Architecture'), README.indexOf('## Library'));
-    for (const folder of ['search', 'catalog', 'focus']) {
-      const files = readdirSync(path.join(ROOT, 'src', folder)).filter((name) => name.endsWith('.ts'));
-      expect(files.filter((name) => !map.includes(`\`${name}\``)), `src/${folder}/ files the map does not name`).toEqual([]);
+    const folders: string[] = [];
+    const named: string[] = [];
+    let folder: string | undefined;
+    for (const line of map.split('\n')) {
+      const heading = /^- `([\w/-]+)\/`/.exec(line);
+      if (heading) folders.push((folder = heading[1] === 'src' ? '.' : heading[1] ?? ''));
+      else if (line.startsWith('- ')) folder = undefined;
+      const file = /^ {2}- `([\w.-]+\.ts)`/.exec(line)?.[1];
+      if (file && folder !== undefined) named.push(path.posix.join(folder, file));
     }
+    const walk = (dir: string): string[] =>
+      readdirSync(path.join(ROOT, 'src', dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? walk(path.posix.join(dir, entry.name)) : entry.name.endsWith('.ts') ? [path.posix.join(dir, entry.name)] : []);
+    const sources = walk('.');
+    expect(sources.filter((file) => !named.includes(file)), 'files of src/ the map does not name').toEqual([]);
+    expect(named.filter((file) => !sources.includes(file)), 'files the map names that src/ does not hold').toEqual([]);
+    expect(named.filter((file, i) => named.indexOf(file) !== i), 'files the map names twice').toEqual([]);
+    // Imports run top to bottom: no file imports one of a folder the map lists above its own.
+    const rank = (file: string) => folders.indexOf(path.posix.dirname(file));
+    const upward: string[] = [];
+    for (const file of sources) {
+      const { importedFiles } = ts.preProcessFile(readFileSync(path.join(ROOT, 'src', file), 'utf8'), true, true);
+      for (const { fileName } of importedFiles) {
+        if (!fileName.startsWith('.')) continue;
+        const target = path.posix.join(path.posix.dirname(file), fileName).replace(/\.js$/, '.ts');
+        if (rank(target) < rank(file)) upward.push(`${file} -> ${target}`);
+      }
+    }
+    expect(upward, 'imports of a folder the map lists above the importer').toEqual([]);
   });
 
   it('runs the offline library examples', () => {
