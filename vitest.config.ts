@@ -1,5 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -7,15 +5,16 @@ import { defineConfig } from 'vitest/config';
  * HTTP listener) and takes seconds; `e2e` starts real upstream servers, the built CLI and HTTP
  * listeners on 127.0.0.1 (it needs `npm run build` first). Unit files share worker threads and
  * their module cache (no per-file isolation): they keep no global state, and it cuts the run from
- * about 30 s to under 10 s on a busy 2-core machine. Verified-lock stamps (src/catalog/lock-stamp.ts)
- * go to one temp folder, never the user's cache.
+ * about 30 s to under 10 s on a busy 2-core machine. test/harness/global-setup.ts gives each run
+ * its own TMPDIR and user cache (verified-lock stamps, start answers), never the user's, and
+ * removes them at the end.
  */
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    env: { LAZYTOOLS_CACHE_DIR: path.join(os.tmpdir(), 'lazytools-test-cache') },
+    globalSetup: ['test/harness/global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads', isolate: false } },
       // A test file left directly in test/ (say, from a merge) still runs, with the e2e tests.

@@ -88,7 +88,9 @@ describe('execute_tool argument validation', () => {
     const started = performance.now();
     expect(await argumentProblems(schema, { u0: { p1: 1 }, u299: { p299: 'ok' } })).toEqual(['u0.p1: must be string']);
     const ms = performance.now() - started;
-    expect(ms, `compiling 300 refs to a 300-property definition took ${Math.round(ms)} ms (inlined: about 15,000)`).toBeLessThan(3_000);
+    // Bounds here sit between the fixed code on a loaded 2-core machine (this one: up to 790 ms with
+    // three CPU hogs beside a test run, a third of 3 s) and the old code on an idle one.
+    expect(ms, `compiling 300 refs to a 300-property definition took ${Math.round(ms)} ms (inlined: about 15,000)`).toBeLessThan(5_000);
   });
 
   it(`leaves a schema of more than ${MAX_VALIDATED_SUBSCHEMAS} subschemas to the upstream, as one it cannot compile`, async () => {
@@ -97,7 +99,8 @@ describe('execute_tool argument validation', () => {
     const started = performance.now();
     expect(await argumentProblems(huge, { p0: 1 })).toEqual([]);
     const ms = performance.now() - started;
-    expect(ms, `a 40,000-property schema took ${Math.round(ms)} ms (compiled: about 7,400)`).toBeLessThan(1_000);
+    // Up to 270 ms on a loaded 2-core machine (three CPU hogs beside a test run).
+    expect(ms, `a 40,000-property schema took ${Math.round(ms)} ms (compiled: about 7,400)`).toBeLessThan(2_500);
     // The root, its `properties` and one object per property: exactly the bound.
     const largest = tool({ type: 'object', properties: Object.fromEntries(Array.from({ length: MAX_VALIDATED_SUBSCHEMAS - 2 }, (_, i) => [`p${i}`, { type: 'string' }])) });
     expect(await argumentProblems(largest, { p0: 1 })).toEqual(['p0: must be string']);
@@ -129,7 +132,8 @@ describe('execute_tool argument validation', () => {
     const started = performance.now();
     expect(await argumentProblems(unique, { rows, any: rows.map((row) => row.id) })).toEqual([]);
     const ms = performance.now() - started;
-    expect(ms, `50,000 unique objects took ${Math.round(ms)} ms (pairwise: about 90,000)`).toBeLessThan(3_000);
+    // Up to 1,000 ms on a loaded 2-core machine (three CPU hogs beside a test run): a third of the 3 s this had.
+    expect(ms, `50,000 unique objects took ${Math.round(ms)} ms (pairwise: about 90,000)`).toBeLessThan(10_000);
     expect(await argumentProblems(unique, { rows: [{ a: 1, b: [2, { c: 3 }] }, { x: 1 }, { b: [2, { c: 3 }], a: 1 }] })).toEqual(['rows: must NOT have duplicate items (items ## 0 and 2 are identical)']);
     expect(await argumentProblems(unique, { any: [1, '1', [1], { 1: 1 }, null, 'null', true] })).toEqual([]);
     expect(await argumentProblems(unique, { any: [0, -0] })).toEqual(['any: must NOT have duplicate items (items ## 0 and 1 are identical)']);
