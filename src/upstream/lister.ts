@@ -15,15 +15,35 @@ import type { PrimitiveKind } from './types.js';
 const looseResult = z.looseObject({});
 /** A server that keeps handing out cursors stops being asked after this many pages. */
 const MAX_PAGES = 1_000;
+/**
+ * Most tools lazytools takes of one server, the first ones listed (10 times the 1,000 of the
+ * largest real servers, the size the benches fit in about a second). A catalog build is
+ * synchronous: one upstream listing a million small tools (1,000 pages, or one 64 MiB page) held
+ * every client and /healthz for minutes at 2.1 GB RSS, and again on each re-list.
+ */
+export const MAX_SERVER_TOOLS = 10_000;
 
-/** Every page of a list method; `keep` picks what one page's list holds of use. */
-async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[]): Promise<T[]> {
+/**
+ * Every page of a list method, up to `max` items (then no further page is asked for, and `over`
+ * hears it once); `keep` picks what one page's list holds of use.
+ */
+async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void }): Promise<T[]> {
   const items: T[] = [];
+  let listed = 0;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout })) as Record<string, unknown>;
-    for (const item of keep(result[field])) items.push(item);
+    let list = result[field];
     cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
+    if (bound && Array.isArray(list)) {
+      // Counted as listed, before any is judged: what a page costs to judge is bounded too.
+      const room = bound.max - listed;
+      if (list.length > room || (list.length === room && cursor)) bound.over();
+      if (list.length > room) list = list.slice(0, room);
+      listed += (list as unknown[]).length;
+      if (listed >= bound.max) cursor = undefined;
+    }
+    for (const item of keep(list)) items.push(item);
     if (!cursor) break;
   }
   return items;
@@ -48,7 +68,8 @@ function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) =
 
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
 export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
-  const tools = await listPages(client, 'tools/list', 'tools', timeout, (list) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`)));
+  const over = () => warn(`lists more than ${MAX_SERVER_TOOLS} tools: only the first ${MAX_SERVER_TOOLS} are served`);
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, (list) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`)), { max: MAX_SERVER_TOOLS, over });
   return admitTools(tools, warn);
 }
 

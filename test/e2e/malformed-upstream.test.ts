@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_SERVER_TOOLS } from '../../src/upstream/lister.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
@@ -94,6 +95,50 @@ describe('upstream list_changed bursts coalesce', () => {
     // One list at start, then at most two for the burst.
     expect(lists).toBeGreaterThanOrEqual(2);
     expect(lists).toBeLessThanOrEqual(3);
+  }, 60_000);
+});
+
+describe('an upstream that lists far more tools than any real server', () => {
+  /** The raw server listing `total` tools in pages of `page`; its warnings are collected. */
+  function manyTools(total: number, page: number): { upstream: Upstream; warnings: string[] } {
+    const warnings: string[] = [];
+    const upstream = new Upstream('many', {
+      connect: () =>
+        new StdioUpstreamTransport({ command: process.execPath, args: [RAW_SERVER], env: { RAW_MANY_TOOLS: String(total), RAW_MANY_PAGE: String(page), PATH: process.env.PATH ?? '' }, cwd: ROOT, onStderr: () => {} }),
+      timeoutMs: 60_000,
+      logger: { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) },
+    });
+    upstreams.push(upstream);
+    return { upstream, warnings };
+  }
+
+  // One upstream listing a million tools held the whole gateway (every client, /healthz) for
+  // minutes while the catalog was built, at 2.1 GB RSS; each re-list did it again.
+  it(`keeps the first ${MAX_SERVER_TOOLS} tools over pages, asks for no page past them, and says so once`, async () => {
+    const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS * 3, 1_000);
+    await upstream.start();
+    expect(upstream.tools.length, 'tools kept of 30,000 listed').toBe(MAX_SERVER_TOOLS);
+    expect(upstream.tools[0]?.name).toBe('many_0');
+    expect(upstream.tools.at(-1)?.name).toBe(`many_${MAX_SERVER_TOOLS - 1}`);
+    const counted = await relay(upstream, 'count', false);
+    const lists = Number((counted.result as { content: Array<{ text: string }> }).content[0]?.text);
+    expect(lists, 'pages asked for').toBe(MAX_SERVER_TOOLS / 1_000);
+    const told = warnings.filter((line) => line.includes(`more than ${MAX_SERVER_TOOLS} tools`));
+    expect(told, warnings.join('\n')).toHaveLength(1);
+  }, 60_000);
+
+  it(`keeps the first ${MAX_SERVER_TOOLS} of one page`, async () => {
+    const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS + 5, MAX_SERVER_TOOLS + 5);
+    await upstream.start();
+    expect(upstream.tools.length).toBe(MAX_SERVER_TOOLS);
+    expect(warnings.filter((line) => line.includes(`more than ${MAX_SERVER_TOOLS} tools`))).toHaveLength(1);
+  }, 60_000);
+
+  it('keeps every tool of a list at the bound, with no warning', async () => {
+    const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS, 2_500);
+    await upstream.start();
+    expect(upstream.tools.length).toBe(MAX_SERVER_TOOLS);
+    expect(warnings).toEqual([]);
   }, 60_000);
 });
 
