@@ -22,6 +22,12 @@ const MAX_PAGES = 1_000;
  * every client and /healthz for minutes at 2.1 GB RSS, and again on each re-list.
  */
 export const MAX_SERVER_TOOLS = 10_000;
+/**
+ * Most prompts, resources or resource templates lazytools takes of one server, each list apart:
+ * the gateway's lists merge every server's, and a client's every page of them read the whole
+ * merged list (a million resources cost 0.5 to 2.6 s of event loop per page, for every client).
+ */
+export const MAX_SERVER_ITEMS = 10_000;
 
 /**
  * Every page of a list method, up to `max` items (then no further page is asked for, and `over`
@@ -84,10 +90,13 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
       return [];
     }
   };
+  const bound = (what: string) => ({ max: MAX_SERVER_ITEMS, over: () => warn(`lists more than ${MAX_SERVER_ITEMS} ${what}: only the first ${MAX_SERVER_ITEMS} are served`) });
   const [prompts, resources, templates] = await Promise.all([
-    capabilities.prompts ? safe('prompts', () => listPages(client, 'prompts/list', 'prompts', timeout, usable<PromptDefinition>('prompts', warn))) : [],
-    capabilities.resources ? safe('resources', () => listPages(client, 'resources/list', 'resources', timeout, usable<ResourceDefinition>('resources', warn))) : [],
-    capabilities.resources ? safe('resource templates', () => listPages(client, 'resources/templates/list', 'resourceTemplates', timeout, usable<TemplateDefinition>('resourceTemplates', warn))) : [],
+    capabilities.prompts ? safe('prompts', () => listPages(client, 'prompts/list', 'prompts', timeout, usable<PromptDefinition>('prompts', warn), bound('prompts'))) : [],
+    capabilities.resources ? safe('resources', () => listPages(client, 'resources/list', 'resources', timeout, usable<ResourceDefinition>('resources', warn), bound('resources'))) : [],
+    capabilities.resources
+      ? safe('resource templates', () => listPages(client, 'resources/templates/list', 'resourceTemplates', timeout, usable<TemplateDefinition>('resourceTemplates', warn), bound('resource templates')))
+      : [],
   ]);
   return { prompts, resources, templates };
 }

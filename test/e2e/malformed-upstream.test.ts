@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_SERVER_TOOLS } from '../../src/upstream/lister.js';
+import { MAX_SERVER_ITEMS, MAX_SERVER_TOOLS } from '../../src/upstream/lister.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
@@ -100,11 +100,17 @@ describe('upstream list_changed bursts coalesce', () => {
 
 describe('an upstream that lists far more tools than any real server', () => {
   /** The raw server listing `total` tools in pages of `page`; its warnings are collected. */
-  function manyTools(total: number, page: number): { upstream: Upstream; warnings: string[] } {
+  function manyTools(total: number, page: number, env: Record<string, string> = {}): { upstream: Upstream; warnings: string[] } {
     const warnings: string[] = [];
     const upstream = new Upstream('many', {
       connect: () =>
-        new StdioUpstreamTransport({ command: process.execPath, args: [RAW_SERVER], env: { RAW_MANY_TOOLS: String(total), RAW_MANY_PAGE: String(page), PATH: process.env.PATH ?? '' }, cwd: ROOT, onStderr: () => {} }),
+        new StdioUpstreamTransport({
+          command: process.execPath,
+          args: [RAW_SERVER],
+          env: { RAW_MANY_TOOLS: String(total), RAW_MANY_PAGE: String(page), PATH: process.env.PATH ?? '', ...env },
+          cwd: ROOT,
+          onStderr: () => {},
+        }),
       timeoutMs: 60_000,
       logger: { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) },
     });
@@ -132,6 +138,17 @@ describe('an upstream that lists far more tools than any real server', () => {
     await upstream.start();
     expect(upstream.tools.length).toBe(MAX_SERVER_TOOLS);
     expect(warnings.filter((line) => line.includes(`more than ${MAX_SERVER_TOOLS} tools`))).toHaveLength(1);
+  }, 60_000);
+
+  // A million resources cost every client 0.5 to 2.6 s of event loop per resources/list page.
+  it(`keeps the first ${MAX_SERVER_ITEMS} prompts, resources and templates, each list apart`, async () => {
+    const { upstream, warnings } = manyTools(1, 1, { RAW_MANY_ITEMS: String(MAX_SERVER_ITEMS + 2_000) });
+    await upstream.start();
+    const { prompts, resources, templates } = upstream.primitives;
+    expect([prompts.length, resources.length, templates.length]).toEqual([MAX_SERVER_ITEMS, MAX_SERVER_ITEMS, MAX_SERVER_ITEMS]);
+    expect(resources.at(-1)?.uri).toBe(`raw:///r/${MAX_SERVER_ITEMS - 1}`);
+    for (const what of ['prompts', 'resources', 'resource templates'])
+      expect(warnings.filter((line) => line.includes(`more than ${MAX_SERVER_ITEMS} ${what}:`)), warnings.join('\n')).toHaveLength(1);
   }, 60_000);
 
   it('keeps every tool of a list at the bound, with no warning', async () => {
