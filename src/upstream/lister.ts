@@ -1,6 +1,6 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { admitTools, escapedName, hasUnseenCharacters, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
+import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
 import { sliceWhole } from '../util/bounds.js';
@@ -15,19 +15,6 @@ import type { PrimitiveKind } from './types.js';
 const looseResult = z.looseObject({});
 /** A server that keeps handing out cursors stops being asked after this many pages. */
 const MAX_PAGES = 1_000;
-/**
- * Most tools lazytools takes of one server, the first ones listed (10 times the 1,000 of the
- * largest real servers, the size the benches fit in about a second). A catalog build is
- * synchronous: one upstream listing a million small tools (1,000 pages, or one 64 MiB page) held
- * every client and /healthz for minutes at 2.1 GB RSS, and again on each re-list.
- */
-export const MAX_SERVER_TOOLS = 10_000;
-/**
- * Most prompts, resources or resource templates lazytools takes of one server, each list apart:
- * the gateway's lists merge every server's, and a client's every page of them read the whole
- * merged list (a million resources cost 0.5 to 2.6 s of event loop per page, for every client).
- */
-export const MAX_SERVER_ITEMS = 10_000;
 
 /**
  * Every page of a list method, up to `max` items (then no further page is asked for, and `over`

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_SERVER_ITEMS, MAX_SERVER_TOOLS } from '../../src/upstream/lister.js';
+import { MAX_SERVER_ITEMS, MAX_SERVER_TOOLS } from '../../src/catalog/admit.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
