@@ -1,9 +1,9 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
+import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_TOOL_BYTES, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
-import { sliceWhole } from '../util/bounds.js';
+import { jsonAtLeast, megabytes, sliceWhole } from '../util/bounds.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
 import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -20,7 +20,7 @@ const MAX_PAGES = 1_000;
  * Every page of a list method, up to `max` items (then no further page is asked for, and `over`
  * hears it once); `keep` picks what one page's list holds of use.
  */
-async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void }): Promise<T[]> {
+async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void; full?: () => boolean }): Promise<T[]> {
   const items: T[] = [];
   let listed = 0;
   let cursor: string | undefined;
@@ -37,7 +37,7 @@ async function listPages<T>(client: Client, method: string, field: string, timeo
       if (listed >= bound.max) cursor = undefined;
     }
     for (const item of keep(list)) items.push(item);
-    if (!cursor) break;
+    if (!cursor || bound?.full?.()) break;
   }
   return items;
 }
@@ -62,7 +62,26 @@ function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) =
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
 export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
   const over = () => warn(`lists more than ${MAX_SERVER_TOOLS} tools: only the first ${MAX_SERVER_TOOLS} are served`);
-  const tools = await listPages(client, 'tools/list', 'tools', timeout, (list) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`)), { max: MAX_SERVER_TOOLS, over });
+  // A running total of the definitions' size: past MAX_SERVER_TOOL_BYTES the rest of the page and every later page are left out.
+  let bytes = 0;
+  let taken = 0;
+  let full = false;
+  const keep = (list: unknown): ToolDefinition[] => {
+    const kept: ToolDefinition[] = [];
+    for (const tool of usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`))) {
+      if (full) break;
+      bytes += jsonAtLeast(tool, MAX_SERVER_TOOL_BYTES);
+      if (bytes > MAX_SERVER_TOOL_BYTES) {
+        full = true;
+        warn(`lists tool definitions of more than ${megabytes(MAX_SERVER_TOOL_BYTES)}: only the ${taken} tools before "${sliceWhole(tool.name, 80)}" are served`);
+        break;
+      }
+      kept.push(tool);
+      taken++;
+    }
+    return kept;
+  };
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, keep, { max: MAX_SERVER_TOOLS, over, full: () => full });
   return admitTools(tools, warn);
 }
 
