@@ -19,12 +19,13 @@ export const MAX_TOOL_DESCRIPTION = 16 * 1024;
  */
 export const MAX_SERVER_TOOLS = 10_000;
 /**
- * Most bytes of tool definitions lazytools takes of one server (at least their characters and
- * values; the first tools listed, within MAX_SERVER_TOOLS). Each definition is at most
- * MAX_DEFINITION_BYTES, but 4,000 of 900 KB from one upstream held 3.8 GB in the gateway, and
- * 10,000 would pass the heap's limit and end it for every client. Real servers list under 1 MB.
+ * Most bytes lazytools takes of one server's list (tools, prompts, resources or templates; at
+ * least their characters and values), the first items listed, within MAX_SERVER_TOOLS or
+ * MAX_SERVER_ITEMS. Each item is at most MAX_DEFINITION_BYTES, but 4,000 tools of 900 KB from one
+ * upstream held 3.8 GB in the gateway, and 10,000 would pass the heap's limit and end it for
+ * every client. Real servers list under 1 MB of tools.
  */
-export const MAX_SERVER_TOOL_BYTES = 64 * 1024 * 1024;
+export const MAX_SERVER_LIST_BYTES = 64 * 1024 * 1024;
 /**
  * Most prompts, resources or resource templates lazytools takes of one server, each list apart:
  * the gateway's lists merge every server's, and a client's every page of them read the whole

@@ -1,6 +1,6 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_TOOL_BYTES, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
+import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_LIST_BYTES, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
 import { jsonAtLeast, megabytes, sliceWhole } from '../util/bounds.js';
@@ -59,29 +59,41 @@ function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) =
   };
 }
 
-/** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
-export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
-  const over = () => warn(`lists more than ${MAX_SERVER_TOOLS} tools: only the first ${MAX_SERVER_TOOLS} are served`);
-  // A running total of the definitions' size: past MAX_SERVER_TOOL_BYTES the rest of the page and every later page are left out.
+/**
+ * `keep` with a running total of the size of what it kept (jsonAtLeast): past `maxBytes` it keeps
+ * nothing more, says so once (`what`: "tool definitions"; `items`: "tools") and is `full`, so no
+ * later page is asked for. Each item is bounded alone (MAX_DEFINITION_BYTES), a list is not.
+ */
+function withinBytes<T extends object>(keep: (list: unknown) => T[], idOf: (item: T) => unknown, what: string, items: string, warn: (message: string) => void): { keep: (list: unknown) => T[]; full: () => boolean } {
   let bytes = 0;
   let taken = 0;
   let full = false;
-  const keep = (list: unknown): ToolDefinition[] => {
-    const kept: ToolDefinition[] = [];
-    for (const tool of usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`))) {
-      if (full) break;
-      bytes += jsonAtLeast(tool, MAX_SERVER_TOOL_BYTES);
-      if (bytes > MAX_SERVER_TOOL_BYTES) {
-        full = true;
-        warn(`lists tool definitions of more than ${megabytes(MAX_SERVER_TOOL_BYTES)}: only the ${taken} tools before "${sliceWhole(tool.name, 80)}" are served`);
-        break;
+  return {
+    full: () => full,
+    keep: (list) => {
+      const kept: T[] = [];
+      for (const item of keep(list)) {
+        if (full) break;
+        bytes += jsonAtLeast(item, MAX_SERVER_LIST_BYTES);
+        if (bytes > MAX_SERVER_LIST_BYTES) {
+          full = true;
+          warn(`lists ${what} of more than ${megabytes(MAX_SERVER_LIST_BYTES)}: only the ${taken} ${items} before ${escapedName(JSON.stringify(sliceWhole(String(idOf(item)), 80)))} are served`);
+          break;
+        }
+        kept.push(item);
+        taken++;
       }
-      kept.push(tool);
-      taken++;
-    }
-    return kept;
+      return kept;
+    },
   };
-  const tools = await listPages(client, 'tools/list', 'tools', timeout, keep, { max: MAX_SERVER_TOOLS, over, full: () => full });
+}
+
+/** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
+export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
+  const over = () => warn(`lists more than ${MAX_SERVER_TOOLS} tools: only the first ${MAX_SERVER_TOOLS} are served`);
+  const usableTool = (list: unknown) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`));
+  const bytes = withinBytes(usableTool, (tool) => tool.name, 'tool definitions', 'tools', warn);
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, bytes.keep, { max: MAX_SERVER_TOOLS, over, full: bytes.full });
   return admitTools(tools, warn);
 }
 
@@ -96,13 +108,16 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
       return [];
     }
   };
-  const bound = (what: string) => ({ max: MAX_SERVER_ITEMS, over: () => warn(`lists more than ${MAX_SERVER_ITEMS} ${what}: only the first ${MAX_SERVER_ITEMS} are served`) });
+  // Each list within MAX_SERVER_ITEMS items and MAX_SERVER_LIST_BYTES of them.
+  const list = <T extends object>(method: string, kind: keyof typeof PRIMITIVE_LISTS, what: string): Promise<T[]> => {
+    const bytes = withinBytes(usable<T>(kind, warn), (item) => (item as Record<string, unknown>)[PRIMITIVE_LISTS[kind].id], what, what, warn);
+    const over = () => warn(`lists more than ${MAX_SERVER_ITEMS} ${what}: only the first ${MAX_SERVER_ITEMS} are served`);
+    return safe(what, () => listPages(client, method, kind, timeout, bytes.keep, { max: MAX_SERVER_ITEMS, over, full: bytes.full }));
+  };
   const [prompts, resources, templates] = await Promise.all([
-    capabilities.prompts ? safe('prompts', () => listPages(client, 'prompts/list', 'prompts', timeout, usable<PromptDefinition>('prompts', warn), bound('prompts'))) : [],
-    capabilities.resources ? safe('resources', () => listPages(client, 'resources/list', 'resources', timeout, usable<ResourceDefinition>('resources', warn), bound('resources'))) : [],
-    capabilities.resources
-      ? safe('resource templates', () => listPages(client, 'resources/templates/list', 'resourceTemplates', timeout, usable<TemplateDefinition>('resourceTemplates', warn), bound('resource templates')))
-      : [],
+    capabilities.prompts ? list<PromptDefinition>('prompts/list', 'prompts', 'prompts') : [],
+    capabilities.resources ? list<ResourceDefinition>('resources/list', 'resources', 'resources') : [],
+    capabilities.resources ? list<TemplateDefinition>('resources/templates/list', 'resourceTemplates', 'resource templates') : [],
   ]);
   return { prompts, resources, templates };
 }

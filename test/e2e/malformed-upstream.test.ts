@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_SERVER_ITEMS, MAX_SERVER_TOOL_BYTES, MAX_SERVER_TOOLS } from '../../src/catalog/admit.js';
+import { MAX_SERVER_ITEMS, MAX_SERVER_LIST_BYTES, MAX_SERVER_TOOLS } from '../../src/catalog/admit.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
@@ -152,16 +152,29 @@ describe('an upstream that lists far more tools than any real server', () => {
   }, 60_000);
 
   // 4,000 definitions of 900 KB (each within MAX_DEFINITION_BYTES) held 3.8 GB in the gateway; 10,000 pass the heap's limit.
-  it(`keeps the first tools within ${MAX_SERVER_TOOL_BYTES / 1024 / 1024} MiB of definitions, and asks for no page past them`, async () => {
+  it(`keeps the first tools within ${MAX_SERVER_LIST_BYTES / 1024 / 1024} MiB of definitions, and asks for no page past them`, async () => {
     const { upstream, warnings } = manyTools(200, 20, { RAW_FAT_KB: '900' });
     await upstream.start();
     // 72 definitions of 900 KiB and a few bytes fit in 64 MiB; the 73rd does not.
-    const kept = Math.floor(MAX_SERVER_TOOL_BYTES / (900 * 1024 + 100));
+    const kept = Math.floor(MAX_SERVER_LIST_BYTES / (900 * 1024 + 100));
     expect(upstream.tools.length).toBe(kept);
     expect(upstream.tools.at(-1)?.name).toBe(`many_${kept - 1}`);
     const counted = await relay(upstream, 'count', false);
     expect(Number((counted.result as { content: Array<{ text: string }> }).content[0]?.text), 'pages asked for').toBe(Math.ceil((kept + 1) / 20));
     expect(warnings).toEqual([`many: lists tool definitions of more than 64.0 MiB: only the ${kept} tools before "many_${kept}" are served`]);
+  }, 60_000);
+
+  it(`keeps the first prompts, resources and templates within ${MAX_SERVER_LIST_BYTES / 1024 / 1024} MiB each`, async () => {
+    const { upstream, warnings } = manyTools(1, 1, { RAW_MANY_ITEMS: '200', RAW_FAT_KB: '900' });
+    await upstream.start();
+    const kept = Math.floor(MAX_SERVER_LIST_BYTES / (900 * 1024 + 100));
+    const { prompts, resources, templates } = upstream.primitives;
+    expect([prompts.length, resources.length, templates.length]).toEqual([kept, kept, kept]);
+    expect(warnings.sort()).toEqual([
+      `many: lists prompts of more than 64.0 MiB: only the ${kept} prompts before "p${kept}" are served`,
+      `many: lists resource templates of more than 64.0 MiB: only the ${kept} resource templates before "raw${kept}:///{x}" are served`,
+      `many: lists resources of more than 64.0 MiB: only the ${kept} resources before "raw:///r/${kept}" are served`,
+    ]);
   }, 60_000);
 
   it('keeps every tool of a list at the bound, with no warning', async () => {
