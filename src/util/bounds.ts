@@ -60,7 +60,8 @@ export function jsonOver(value: unknown, maxBytes: number): boolean {
  * that stops past `max` (then max + 1). Cheap enough per tool to keep a running total of a list.
  */
 export function jsonAtLeast(value: unknown, max: number): number {
-  const measured = measure(value, MAX_MESSAGE_DEPTH, max, max);
+  // Any depth: a definition nested too deep is left out by its own bound (definitionTooBig), not counted as huge.
+  const measured = measure(value, Number.POSITIVE_INFINITY, max, max);
   return typeof measured === 'string' ? max + 1 : Math.min(max + 1, measured.nodes + measured.chars);
 }
 
