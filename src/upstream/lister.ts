@@ -28,15 +28,18 @@ async function listPages<T>(client: Client, method: string, field: string, timeo
     const result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout })) as Record<string, unknown>;
     let list = result[field];
     cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
+    let over = false;
     if (bound && Array.isArray(list)) {
       // Counted as listed, before any is judged: what a page costs to judge is bounded too.
       const room = bound.max - listed;
-      if (list.length > room || (list.length === room && cursor)) bound.over();
+      over = list.length > room || (list.length === room && cursor !== undefined);
       if (list.length > room) list = list.slice(0, room);
       listed += (list as unknown[]).length;
       if (listed >= bound.max) cursor = undefined;
     }
     for (const item of keep(list)) items.push(item);
+    // Said after what the page's own items caused, in the order they came.
+    if (over) bound?.over();
     if (!cursor || bound?.full?.()) break;
   }
   return items;
