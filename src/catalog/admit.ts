@@ -10,6 +10,28 @@ import { isObject } from '../util/json.js';
 const MAX_TOOL_NAME = 256;
 /** Longest tool description passed on; longer ones are cut with a note (the real maximum seen is ~35 K). */
 export const MAX_TOOL_DESCRIPTION = 16 * 1024;
+/**
+ * Most tools lazytools takes of one server, the first ones listed (10 times the 1,000 of the
+ * largest real servers, the size the benches fit in about a second). A catalog build is
+ * synchronous: one upstream listing a million small tools (1,000 pages, or one 64 MiB page) held
+ * every client and /healthz for minutes at 2.1 GB RSS, and again on each re-list. A
+ * lock or catalog file keeps as many per server (catalog/file.ts parseCatalog).
+ */
+export const MAX_SERVER_TOOLS = 10_000;
+/**
+ * Most bytes lazytools takes of one server's list (tools, prompts, resources or templates; at
+ * least their characters and values), the first items listed, within MAX_SERVER_TOOLS or
+ * MAX_SERVER_ITEMS. Each item is at most MAX_DEFINITION_BYTES, but 4,000 tools of 900 KB from one
+ * upstream held 3.8 GB in the gateway, and 10,000 would pass the heap's limit and end it for
+ * every client. Real servers list under 1 MB of tools.
+ */
+export const MAX_SERVER_LIST_BYTES = 64 * 1024 * 1024;
+/**
+ * Most prompts, resources or resource templates lazytools takes of one server, each list apart:
+ * the gateway's lists merge every server's, and a client's every page of them read the whole
+ * merged list (a million resources cost 0.5 to 2.6 s of event loop per page, for every client).
+ */
+export const MAX_SERVER_ITEMS = 10_000;
 
 /**
  * Characters a tool name may not hold: controls, line separators, format characters (zero-width

@@ -4,7 +4,7 @@ import type { ServerTools, ToolDefinition } from './types.js';
 import { placementVersion, primePlacement } from './placement-cache.js';
 import { readStamp, stampFolder, type LockStamp } from './lock-stamp.js';
 import { readProfile } from './profile.js';
-import { admitTools, toolProblem } from './admit.js';
+import { admitTools, MAX_SERVER_TOOLS, toolProblem } from './admit.js';
 import { recordToolTokens } from '../util/tokens.js';
 import { hasOwn } from '../util/own.js';
 import { serverNameProblem } from '../config/schema.js';
@@ -45,8 +45,11 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     const badName = serverNameProblem(server);
     if (badName !== undefined) throw new ConfigError(`servers: server name ${quotedName(server)} is not one an rc could hold: expected ${badName}`, file);
     if (!isObject(entry) || !Array.isArray(entry.tools)) throw new ConfigError(`servers.${server}.tools: expected an array of tool definitions`, file);
+    // As many tools per server as an upstream's list gives (admit.ts MAX_SERVER_TOOLS): a catalog build is synchronous.
+    const listed: unknown[] = entry.tools.length > MAX_SERVER_TOOLS ? entry.tools.slice(0, MAX_SERVER_TOOLS) : entry.tools;
+    if (listed !== entry.tools) warnings.push(`${where}servers.${server}.tools: ${entry.tools.length} tools, more than ${MAX_SERVER_TOOLS}: only the first ${MAX_SERVER_TOOLS} are kept`);
     const typed: ToolDefinition[] = [];
-    entry.tools.forEach((tool: unknown, index: number) => {
+    listed.forEach((tool: unknown, index: number) => {
       const problem = toolProblem(tool);
       if (problem) {
         // Split at the first ": " only: what is expected may hold one (`{ taskSupport?: ... }`).

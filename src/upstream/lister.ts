@@ -1,9 +1,9 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { admitTools, escapedName, hasUnseenCharacters, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
+import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_LIST_BYTES, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
-import { sliceWhole } from '../util/bounds.js';
+import { jsonAtLeast, megabytes, sliceWhole } from '../util/bounds.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
 import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
@@ -16,15 +16,31 @@ const looseResult = z.looseObject({});
 /** A server that keeps handing out cursors stops being asked after this many pages. */
 const MAX_PAGES = 1_000;
 
-/** Every page of a list method; `keep` picks what one page's list holds of use. */
-async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[]): Promise<T[]> {
+/**
+ * Every page of a list method, up to `max` items (then no further page is asked for, and `over`
+ * hears it once); `keep` picks what one page's list holds of use.
+ */
+async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void; full?: () => boolean }): Promise<T[]> {
   const items: T[] = [];
+  let listed = 0;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout })) as Record<string, unknown>;
-    for (const item of keep(result[field])) items.push(item);
+    let list = result[field];
     cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
-    if (!cursor) break;
+    let over = false;
+    if (bound && Array.isArray(list)) {
+      // Counted as listed, before any is judged: what a page costs to judge is bounded too.
+      const room = bound.max - listed;
+      over = list.length > room || (list.length === room && cursor !== undefined);
+      if (list.length > room) list = list.slice(0, room);
+      listed += (list as unknown[]).length;
+      if (listed >= bound.max) cursor = undefined;
+    }
+    for (const item of keep(list)) items.push(item);
+    // Said after what the page's own items caused, in the order they came.
+    if (over) bound?.over();
+    if (!cursor || bound?.full?.()) break;
   }
   return items;
 }
@@ -46,9 +62,41 @@ function usable<T>(kind: keyof typeof PRIMITIVE_LISTS, warn: (message: string) =
   };
 }
 
+/**
+ * `keep` with a running total of the size of what it kept (jsonAtLeast): past `maxBytes` it keeps
+ * nothing more, says so once (`what`: "tool definitions"; `items`: "tools") and is `full`, so no
+ * later page is asked for. Each item is bounded alone (MAX_DEFINITION_BYTES), a list is not.
+ */
+function withinBytes<T extends object>(keep: (list: unknown) => T[], idOf: (item: T) => unknown, what: string, items: string, warn: (message: string) => void): { keep: (list: unknown) => T[]; full: () => boolean } {
+  let bytes = 0;
+  let taken = 0;
+  let full = false;
+  return {
+    full: () => full,
+    keep: (list) => {
+      const kept: T[] = [];
+      for (const item of keep(list)) {
+        if (full) break;
+        bytes += jsonAtLeast(item, MAX_SERVER_LIST_BYTES);
+        if (bytes > MAX_SERVER_LIST_BYTES) {
+          full = true;
+          warn(`lists ${what} of more than ${megabytes(MAX_SERVER_LIST_BYTES)}: only the ${taken} ${items} before ${escapedName(JSON.stringify(sliceWhole(String(idOf(item)), 80)))} are served`);
+          break;
+        }
+        kept.push(item);
+        taken++;
+      }
+      return kept;
+    },
+  };
+}
+
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
 export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
-  const tools = await listPages(client, 'tools/list', 'tools', timeout, (list) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`)));
+  const over = () => warn(`lists more than ${MAX_SERVER_TOOLS} tools: only the first ${MAX_SERVER_TOOLS} are served`);
+  const usableTool = (list: unknown) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`));
+  const bytes = withinBytes(usableTool, (tool) => tool.name, 'tool definitions', 'tools', warn);
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, bytes.keep, { max: MAX_SERVER_TOOLS, over, full: bytes.full });
   return admitTools(tools, warn);
 }
 
@@ -63,10 +111,16 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
       return [];
     }
   };
+  // Each list within MAX_SERVER_ITEMS items and MAX_SERVER_LIST_BYTES of them.
+  const list = <T extends object>(method: string, kind: keyof typeof PRIMITIVE_LISTS, what: string): Promise<T[]> => {
+    const bytes = withinBytes(usable<T>(kind, warn), (item) => (item as Record<string, unknown>)[PRIMITIVE_LISTS[kind].id], what, what, warn);
+    const over = () => warn(`lists more than ${MAX_SERVER_ITEMS} ${what}: only the first ${MAX_SERVER_ITEMS} are served`);
+    return safe(what, () => listPages(client, method, kind, timeout, bytes.keep, { max: MAX_SERVER_ITEMS, over, full: bytes.full }));
+  };
   const [prompts, resources, templates] = await Promise.all([
-    capabilities.prompts ? safe('prompts', () => listPages(client, 'prompts/list', 'prompts', timeout, usable<PromptDefinition>('prompts', warn))) : [],
-    capabilities.resources ? safe('resources', () => listPages(client, 'resources/list', 'resources', timeout, usable<ResourceDefinition>('resources', warn))) : [],
-    capabilities.resources ? safe('resource templates', () => listPages(client, 'resources/templates/list', 'resourceTemplates', timeout, usable<TemplateDefinition>('resourceTemplates', warn))) : [],
+    capabilities.prompts ? list<PromptDefinition>('prompts/list', 'prompts', 'prompts') : [],
+    capabilities.resources ? list<ResourceDefinition>('resources/list', 'resources', 'resources') : [],
+    capabilities.resources ? list<TemplateDefinition>('resources/templates/list', 'resourceTemplates', 'resource templates') : [],
   ]);
   return { prompts, resources, templates };
 }

@@ -56,6 +56,16 @@ export function jsonOver(value: unknown, maxBytes: number): boolean {
 }
 
 /**
+ * At least how many bytes `value` takes as JSON: its characters and values, counted in one walk
+ * that stops past `max` (then max + 1). Cheap enough per tool to keep a running total of a list.
+ */
+export function jsonAtLeast(value: unknown, max: number): number {
+  // Any depth: a definition nested too deep is left out by its own bound (definitionTooBig), not counted as huge.
+  const measured = measure(value, Number.POSITIVE_INFINITY, max, max);
+  return typeof measured === 'string' ? max + 1 : Math.min(max + 1, measured.nodes + measured.chars);
+}
+
+/**
  * The one walk behind valueTooBig and definitionTooBig: the nodes and the characters (strings and
  * keys) of `value`, or why it crosses a bound (`chars` for maxChars). Characters are counted only
  * when maxChars is finite, scalars stacked only when maxNodes is.

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_SERVER_ITEMS, MAX_SERVER_LIST_BYTES, MAX_SERVER_TOOLS } from '../../src/catalog/admit.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
@@ -94,6 +95,93 @@ describe('upstream list_changed bursts coalesce', () => {
     // One list at start, then at most two for the burst.
     expect(lists).toBeGreaterThanOrEqual(2);
     expect(lists).toBeLessThanOrEqual(3);
+  }, 60_000);
+});
+
+describe('an upstream that lists far more tools than any real server', () => {
+  /** The raw server listing `total` tools in pages of `page`; its warnings are collected. */
+  function manyTools(total: number, page: number, env: Record<string, string> = {}): { upstream: Upstream; warnings: string[] } {
+    const warnings: string[] = [];
+    const upstream = new Upstream('many', {
+      connect: () =>
+        new StdioUpstreamTransport({
+          command: process.execPath,
+          args: [RAW_SERVER],
+          env: { RAW_MANY_TOOLS: String(total), RAW_MANY_PAGE: String(page), PATH: process.env.PATH ?? '', ...env },
+          cwd: ROOT,
+          onStderr: () => {},
+        }),
+      timeoutMs: 60_000,
+      logger: { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) },
+    });
+    upstreams.push(upstream);
+    return { upstream, warnings };
+  }
+
+  // One upstream listing a million tools held the whole gateway (every client, /healthz) for
+  // minutes while the catalog was built, at 2.1 GB RSS; each re-list did it again.
+  it(`keeps the first ${MAX_SERVER_TOOLS} tools over pages, asks for no page past them, and says so once`, async () => {
+    const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS * 3, 1_000);
+    await upstream.start();
+    expect(upstream.tools.length, 'tools kept of 30,000 listed').toBe(MAX_SERVER_TOOLS);
+    expect(upstream.tools[0]?.name).toBe('many_0');
+    expect(upstream.tools.at(-1)?.name).toBe(`many_${MAX_SERVER_TOOLS - 1}`);
+    const counted = await relay(upstream, 'count', false);
+    const lists = Number((counted.result as { content: Array<{ text: string }> }).content[0]?.text);
+    expect(lists, 'pages asked for').toBe(MAX_SERVER_TOOLS / 1_000);
+    const told = warnings.filter((line) => line.includes(`more than ${MAX_SERVER_TOOLS} tools`));
+    expect(told, warnings.join('\n')).toHaveLength(1);
+  }, 60_000);
+
+  it(`keeps the first ${MAX_SERVER_TOOLS} of one page`, async () => {
+    const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS + 5, MAX_SERVER_TOOLS + 5);
+    await upstream.start();
+    expect(upstream.tools.length).toBe(MAX_SERVER_TOOLS);
+    expect(warnings.filter((line) => line.includes(`more than ${MAX_SERVER_TOOLS} tools`))).toHaveLength(1);
+  }, 60_000);
+
+  // A million resources cost every client 0.5 to 2.6 s of event loop per resources/list page.
+  it(`keeps the first ${MAX_SERVER_ITEMS} prompts, resources and templates, each list apart`, async () => {
+    const { upstream, warnings } = manyTools(1, 1, { RAW_MANY_ITEMS: String(MAX_SERVER_ITEMS + 2_000) });
+    await upstream.start();
+    const { prompts, resources, templates } = upstream.primitives;
+    expect([prompts.length, resources.length, templates.length]).toEqual([MAX_SERVER_ITEMS, MAX_SERVER_ITEMS, MAX_SERVER_ITEMS]);
+    expect(resources.at(-1)?.uri).toBe(`raw:///r/${MAX_SERVER_ITEMS - 1}`);
+    for (const what of ['prompts', 'resources', 'resource templates'])
+      expect(warnings.filter((line) => line.includes(`more than ${MAX_SERVER_ITEMS} ${what}:`)), warnings.join('\n')).toHaveLength(1);
+  }, 60_000);
+
+  // 4,000 definitions of 900 KB (each within MAX_DEFINITION_BYTES) held 3.8 GB in the gateway; 10,000 pass the heap's limit.
+  it(`keeps the first tools within ${MAX_SERVER_LIST_BYTES / 1024 / 1024} MiB of definitions, and asks for no page past them`, async () => {
+    const { upstream, warnings } = manyTools(200, 20, { RAW_FAT_KB: '900' });
+    await upstream.start();
+    // 72 definitions of 900 KiB and a few bytes fit in 64 MiB; the 73rd does not.
+    const kept = Math.floor(MAX_SERVER_LIST_BYTES / (900 * 1024 + 100));
+    expect(upstream.tools.length).toBe(kept);
+    expect(upstream.tools.at(-1)?.name).toBe(`many_${kept - 1}`);
+    const counted = await relay(upstream, 'count', false);
+    expect(Number((counted.result as { content: Array<{ text: string }> }).content[0]?.text), 'pages asked for').toBe(Math.ceil((kept + 1) / 20));
+    expect(warnings).toEqual([`many: lists tool definitions of more than 64.0 MiB: only the ${kept} tools before "many_${kept}" are served`]);
+  }, 60_000);
+
+  it(`keeps the first prompts, resources and templates within ${MAX_SERVER_LIST_BYTES / 1024 / 1024} MiB each`, async () => {
+    const { upstream, warnings } = manyTools(1, 1, { RAW_MANY_ITEMS: '200', RAW_FAT_KB: '900' });
+    await upstream.start();
+    const kept = Math.floor(MAX_SERVER_LIST_BYTES / (900 * 1024 + 100));
+    const { prompts, resources, templates } = upstream.primitives;
+    expect([prompts.length, resources.length, templates.length]).toEqual([kept, kept, kept]);
+    expect(warnings.sort()).toEqual([
+      `many: lists prompts of more than 64.0 MiB: only the ${kept} prompts before "p${kept}" are served`,
+      `many: lists resource templates of more than 64.0 MiB: only the ${kept} resource templates before "raw${kept}:///{x}" are served`,
+      `many: lists resources of more than 64.0 MiB: only the ${kept} resources before "raw:///r/${kept}" are served`,
+    ]);
+  }, 60_000);
+
+  it('keeps every tool of a list at the bound, with no warning', async () => {
+    const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS, 2_500);
+    await upstream.start();
+    expect(upstream.tools.length).toBe(MAX_SERVER_TOOLS);
+    expect(warnings).toEqual([]);
   }, 60_000);
 });
 

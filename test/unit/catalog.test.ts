@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, closestGroups, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { mergeCatalogs, parseCatalog } from '../../src/catalog/file.js';
+import { MAX_SERVER_TOOLS } from '../../src/catalog/admit.js';
 import { summarize, words } from '../../src/catalog/text.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { countToolTokens } from '../../src/util/tokens.js';
@@ -188,10 +189,22 @@ describe('catalog files', () => {
     const warnings: string[] = [];
     const parsed = parseCatalog({ servers: { s: { tools: [{ name: 'ok', inputSchema: { type: 'object' } }, ...Array.from({ length: 100_000 }, () => ({}))] } } }, 'lock.json', warnings);
     expect(parsed[0]?.tools.map((tool) => tool.name)).toEqual(['ok']);
-    // It printed one line per entry: 600 KB of `{}` made 19.7 MB of warnings.
-    expect(warnings).toHaveLength(21);
-    expect(warnings[0]).toBe('lock.json: servers.s.tools[1].name: expected a non-empty string; the tool is left out');
-    expect(warnings[20]).toBe('… and 99980 more tools left out of lock.json');
+    // It printed one line per entry: 600 KB of `{}` made 19.7 MB of warnings. Past a server's
+    // MAX_SERVER_TOOLS entries none is read (one line says so).
+    expect(warnings).toHaveLength(22);
+    expect(warnings[0]).toBe(`lock.json: servers.s.tools: 100001 tools, more than ${MAX_SERVER_TOOLS}: only the first ${MAX_SERVER_TOOLS} are kept`);
+    expect(warnings[1]).toBe('lock.json: servers.s.tools[1].name: expected a non-empty string; the tool is left out');
+    expect(warnings[21]).toBe(`… and ${MAX_SERVER_TOOLS - 21} more tools left out of lock.json`);
+  });
+
+  it(`keeps a server's first ${MAX_SERVER_TOOLS} tools of a lock, as of a live upstream`, () => {
+    // A lock of a million tools of one server held every start and check for minutes, as an upstream listing them did.
+    const warnings: string[] = [];
+    const tools = Array.from({ length: MAX_SERVER_TOOLS + 500 }, (_, index) => ({ name: `t${index}`, inputSchema: { type: 'object' } }));
+    const parsed = parseCatalog({ servers: { s: { tools }, small: { tools: tools.slice(0, 3) } } }, 'lock.json', warnings);
+    expect(parsed.map((entry) => entry.tools.length)).toEqual([MAX_SERVER_TOOLS, 3]);
+    expect(parsed[0]?.tools.at(-1)?.name).toBe(`t${MAX_SERVER_TOOLS - 1}`);
+    expect(warnings).toEqual([`lock.json: servers.s.tools: ${MAX_SERVER_TOOLS + 500} tools, more than ${MAX_SERVER_TOOLS}: only the first ${MAX_SERVER_TOOLS} are kept`]);
   });
 
   it('warns about the first 20 repeats of one tool and counts the rest', () => {
