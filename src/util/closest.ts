@@ -52,23 +52,36 @@ export class HintBudget {
   private windowStart = -Infinity;
   private spent = 0;
 
+  /**
+   * `clock` marks the seconds; `cost` measures what a hint spends. By default that is the process's
+   * CPU time, not the wall clock: on a busy machine a hint descheduled for 100 ms would otherwise
+   * count as 100 ms of work and leave the next client's unknown name without a hint.
+   */
   constructor(
     private readonly msPerSecond = HINT_MS_PER_SECOND,
     private readonly clock: () => number = () => performance.now(),
+    private readonly cost: () => number = cpuMs,
   ) {}
 
   /** closestNames of `input` among `candidates()` (asked only when there is budget left), or none. */
   closest(input: string, candidates: () => Iterable<string>, max?: number): string[] {
-    const start = this.clock();
-    if (start - this.windowStart >= 1_000) {
-      this.windowStart = start;
+    const now = this.clock();
+    if (now - this.windowStart >= 1_000) {
+      this.windowStart = now;
       this.spent = 0;
     }
     if (this.spent >= this.msPerSecond) return [];
+    const start = this.cost();
     const names = closestNames(input, candidates(), max);
-    this.spent += this.clock() - start;
+    this.spent += this.cost() - start;
     return names;
   }
+}
+
+/** The process's CPU time in milliseconds (user and system, all threads). */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1_000;
 }
 
 /** The one budget of the hints answered to clients (unknown tools in tools/call, execute_tool, describe_tools). */
