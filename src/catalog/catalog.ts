@@ -37,41 +37,11 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     compiled: () => (compiled ??= compiledGroups(config.groups)),
     digest: () => (digest ??= groupsDigest(config)),
   };
-  const nameCounts = new Map<string, number>();
   const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
   const profiles = serverProfiles(sorted);
-  // Servers per name: a server listing one name twice is one server (its repeat is left out below).
-  // Counted by what a name looks like (util/lookalike): a Cyrillic а for a Latin a still collides.
-  const looks = new Map<string, string>();
-  const look = (name: string): string => {
-    let skeleton = looks.get(name);
-    if (skeleton === undefined) looks.set(name, (skeleton = nameSkeleton(name)));
-    return skeleton;
-  };
-  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => look(tool.name)))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
-
-  // Exposed names: the upstream name, prefixed with the server on collisions (or always). A
-  // literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
-  // no upstream can take another's calls; whatever still collides after that is left out with a warning.
-  const ids = new Set<string>();
-  for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
-  const planned: Array<{ server: string; tool: ToolDefinition; exposedName: string }> = [];
   const warnings: string[] = [];
   const repeated: string[] = [];
-  for (const source of sorted) {
-    const seen = new Set<string>();
-    for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
-      if (seen.has(tool.name)) {
-        repeated.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
-        continue;
-      }
-      seen.add(tool.name);
-      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || ids.has(tool.name);
-      planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
-    }
-  }
-  const prefixedNames = new Set(planned.filter((p) => p.exposedName !== p.tool.name).map((p) => p.exposedName));
-  for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedNames.has(entry.tool.name)) entry.exposedName = `${entry.server}_${entry.tool.name}`;
+  const { planned, ids } = plannedNames(sorted, config, repeated);
   const taken = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const { server, tool, exposedName } of planned) {
@@ -136,6 +106,51 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     tokenizer: config.tokenizer,
   };
   return { catalog, warnings };
+}
+
+/**
+ * Each tool's exposed name: the upstream name, prefixed with the server on collisions (or always).
+ * A literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
+ * no upstream can take another's calls; buildCatalog leaves out whatever still collides. A
+ * function of its own so its name skeletons (one string per tool) are garbage once it returns:
+ * kept in buildCatalog's scope, which the catalog's `totalTokens` getter keeps, they held 6 MB
+ * of a 10,000-tool gateway for as long as it ran.
+ */
+function plannedNames(sorted: readonly ServerTools[], config: ResolvedConfig, repeated: string[]): { planned: PlannedName[]; ids: Set<string> } {
+  // Servers per name: a server listing one name twice is one server (its repeat is left out below).
+  // Counted by what a name looks like (util/lookalike): a Cyrillic а for a Latin a still collides.
+  const nameCounts = new Map<string, number>();
+  const looks = new Map<string, string>();
+  const look = (name: string): string => {
+    let skeleton = looks.get(name);
+    if (skeleton === undefined) looks.set(name, (skeleton = nameSkeleton(name)));
+    return skeleton;
+  };
+  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => look(tool.name)))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+  const ids = new Set<string>();
+  for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
+  const planned: PlannedName[] = [];
+  for (const source of sorted) {
+    const seen = new Set<string>();
+    for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
+      if (seen.has(tool.name)) {
+        repeated.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
+        continue;
+      }
+      seen.add(tool.name);
+      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || ids.has(tool.name);
+      planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
+    }
+  }
+  const prefixedNames = new Set(planned.filter((p) => p.exposedName !== p.tool.name).map((p) => p.exposedName));
+  for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedNames.has(entry.tool.name)) entry.exposedName = `${entry.server}_${entry.tool.name}`;
+  return { planned, ids };
+}
+
+interface PlannedName {
+  server: string;
+  tool: ToolDefinition;
+  exposedName: string;
 }
 
 /**

@@ -66,7 +66,34 @@ export interface LockPlacement {
   servers: Record<string, Record<string, CachedPlacement>>;
 }
 
-const placedCache = new WeakMap<ToolDefinition, Map<string, Placed>>();
+/**
+ * One definition's placement on one server under one title. A definition is nearly always placed
+ * for one server and title, so the first is kept as it is and only further ones go to a map:
+ * a map per definition (and its key string) was about 270 bytes per tool, 2.7 MB at 10,000.
+ */
+interface PlacedFor {
+  server: string;
+  /** The title placement read, '' for none (as in placedKey). */
+  title: string;
+  placed: Placed;
+  /** Placements under other servers or titles, by placedKey. */
+  others: Map<string, Placed> | undefined;
+}
+
+const placedCache = new WeakMap<ToolDefinition, PlacedFor>();
+
+function cachedPlaced(tool: ToolDefinition, server: string, title: string | undefined): Placed | undefined {
+  const entry = placedCache.get(tool);
+  if (!entry) return undefined;
+  return entry.server === server && entry.title === (title ?? '') ? entry.placed : entry.others?.get(placedKey(server, title));
+}
+
+function cachePlaced(tool: ToolDefinition, server: string, title: string | undefined, placed: Placed): void {
+  const entry = placedCache.get(tool);
+  if (!entry) placedCache.set(tool, { server, title: title ?? '', placed, others: undefined });
+  else if (entry.server === server && entry.title === (title ?? '')) entry.placed = placed;
+  else (entry.others ??= new Map()).set(placedKey(server, title), placed);
+}
 
 /**
  * Write status and topic scores of a definition, computed once per definition object and server
@@ -74,11 +101,8 @@ const placedCache = new WeakMap<ToolDefinition, Map<string, Placed>>();
  * and the other upstreams' definitions are the same objects. A lock's cache seeds this map.
  */
 export function placementOf(tool: ToolDefinition, input: PlacementInput): Placed {
-  let byServer = placedCache.get(tool);
-  if (!byServer) placedCache.set(tool, (byServer = new Map()));
-  const key = placedKey(input.server, input.title);
-  let placed = byServer.get(key);
-  if (!placed) byServer.set(key, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
+  let placed = cachedPlaced(tool, input.server, input.title);
+  if (!placed) cachePlaced(tool, input.server, input.title, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
   return placed;
 }
 
@@ -274,9 +298,7 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
         drop(`placement.servers.${source.server}.${tool.name}: cached topics do not match its definition; the tool is placed afresh`);
         continue;
       }
-      let byServer = placedCache.get(tool);
-      if (!byServer) placedCache.set(tool, (byServer = new Map()));
-      byServer.set(placedKey(source.server, title), { write, topics });
+      cachePlaced(tool, source.server, title, { write, topics });
       if (groups !== undefined && entry.summary !== undefined && entry.groups !== undefined) {
         const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: g.group, reason: g.reason } : { group: g.group, reason: g.reason, score: g.score }));
         groupedCache.set(tool, { server: source.server, groups, summary: entry.summary, placements, ...(check ? { check } : {}) });
