@@ -13,7 +13,7 @@ import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
 import { firstLines, listSome } from '../util/plural.js';
 import { quotedName } from '../config/secrets.js';
-import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, ServerTools, ToolDefinition } from './types.js';
+import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, GroupPlacement, ServerTools, ToolDefinition } from './types.js';
 import { definitionTokens, verbatimTokens } from './totals.js';
 
 export { sumTokens } from './totals.js';
@@ -263,11 +263,13 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
     (candidate ??= { id, server, name: tool.name, profile, readOnly, text: groupText(tool, summary), topics: new Map(placedTopics(topics).map((score) => [score.topic, score])) });
   let placements = hasCachedGroupPlacements(tool) ? confirmedGroupPlacements(tool, server, groups.digest(), summary, (cached) => confirmsPlacements(cached, groups.compiled(), candidateOf())) : undefined;
   if (!placements) {
-    placements = [];
+    const matched: GroupPlacement[] = [];
     for (const group of groups.compiled()) {
       const match = group.explain(candidateOf());
-      if (match) placements.push(groupPlacement(group, match));
+      if (match) matched.push(groupPlacement(group, match));
     }
+    // Copied to its length: kept per tool, an array grown by push holds room for 17.
+    placements = matched.slice();
   }
   return new CatalogEntry(id, server, tool.name, exposedName, definition, summary, readOnly, write, placements, topics, config);
 }

@@ -10,6 +10,7 @@ import { writeStamp, type LockStamp } from './lock-stamp.js';
 import { placementCode } from './placement-code.js';
 import { profilesDigestInput } from './profiles.js';
 import { normalized } from './text.js';
+import { sharedString } from '../util/flat.js';
 
 /**
  * Placement results kept between runs. Scoring topics and matching groups is most of building a
@@ -102,8 +103,19 @@ function cachePlaced(tool: ToolDefinition, server: string, title: string | undef
  */
 export function placementOf(tool: ToolDefinition, input: PlacementInput): Placed {
   let placed = cachedPlaced(tool, input.server, input.title);
-  if (!placed) cachePlaced(tool, input.server, input.title, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
+  if (!placed) cachePlaced(tool, input.server, input.title, (placed = kept(writeStatus(input), scoreTopics(input))));
   return placed;
+}
+
+/**
+ * A placement as kept for as long as the gateway runs: arrays of their exact length (one grown by
+ * push holds room for 17) and reasons shared among tools (util/flat.ts sharedString).
+ */
+function kept(write: WriteStatus, topics: readonly TopicScore[]): Placed {
+  return {
+    write: { readOnly: write.readOnly, kind: write.kind, reason: sharedString(write.reason) },
+    topics: topics.map((t) => ({ topic: sharedString(t.topic), score: t.score, reason: sharedString(t.reason) })),
+  };
 }
 
 function placedKey(server: string, title: string | undefined): string {
@@ -293,14 +305,14 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
       // Topics decide topic groups (what a mode shows, and so what its token may call): recomputed
       // too (unless the lock's stamp says these bytes verified), and an entry whose topics
       // disagree is dropped whole with its group placements.
-      const topics = stamped ? entry.topics.map((t) => ({ topic: t.topic, score: t.score, reason: t.reason })) : scoreTopics({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
+      const topics = stamped ? entry.topics : scoreTopics({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
       if (!stamped && !sameTopics(topics, entry.topics)) {
         drop(`placement.servers.${source.server}.${tool.name}: cached topics do not match its definition; the tool is placed afresh`);
         continue;
       }
-      cachePlaced(tool, source.server, title, { write, topics });
+      cachePlaced(tool, source.server, title, kept(write, topics));
       if (groups !== undefined && entry.summary !== undefined && entry.groups !== undefined) {
-        const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: g.group, reason: g.reason } : { group: g.group, reason: g.reason, score: g.score }));
+        const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: sharedString(g.group), reason: sharedString(g.reason) } : { group: sharedString(g.group), reason: sharedString(g.reason), score: g.score }));
         groupedCache.set(tool, { server: source.server, groups, summary: entry.summary, placements, ...(check ? { check } : {}) });
         if (check) check.grouped++;
       }

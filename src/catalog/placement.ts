@@ -1,7 +1,6 @@
 import { META_NAME_PHRASES, META_NAME_WORDS, SELF_WORDS, TOPICS, type TopicSpec } from '../config/topics.js';
 import { stem } from '../util/stem.js';
 import { proseWords, words } from './text.js';
-import { flatJoin } from '../util/flat.js';
 
 /**
  * Placement: which topics a tool serves, from what it is (server name, tool name words, title,
@@ -193,7 +192,7 @@ export function scoreTopics(input: PlacementInput): TopicScore[] {
   const out: TopicScore[] = [];
   for (const entry of kept) {
     if (entry.score < PLACEMENT_THRESHOLD && ++below > 3) break;
-    out.push({ topic: entry.topic, score: entry.score, reason: flatJoin(entry.evidence, ', ') });
+    out.push({ topic: entry.topic, score: entry.score, reason: entry.evidence.join(', ') });
   }
   return out;
 }

@@ -3,20 +3,29 @@ import { placementOf } from '../../src/catalog/placement-cache.js';
 import { scoreTopics } from '../../src/catalog/placement.js';
 import { writeStatus } from '../../src/catalog/read-only.js';
 import type { ToolDefinition } from '../../src/catalog/types.js';
-import { flatJoin, flatString } from '../../src/util/flat.js';
+import { SHARED_STRINGS, flatString, sharedString } from '../../src/util/flat.js';
 import { nameSkeleton } from '../../src/util/lookalike.js';
 
 // What a gateway keeps per tool for as long as it runs is built compactly (flat strings, no map
 // per definition); these tests pin that the values are the same as before.
 
-describe('flat strings', () => {
+describe('flat and shared strings', () => {
   it('keep the text exactly, whatever its length or script', () => {
     for (const text of ['', 'a', 'ab', 'description "repository"', 'descripción "ré"', '名前 "検索"', '😀 emoji'.repeat(40)]) {
       expect(flatString(text)).toBe(text);
-      expect(flatJoin([text], ', ')).toBe(text);
-      expect(flatJoin([text, text, 'x'], ', ')).toBe(`${text}, ${text}, x`);
+      expect(sharedString(text)).toBe(text);
     }
-    expect(flatJoin([], ', ')).toBe('');
+  });
+
+  it('give every equal text one copy, built afresh or not', () => {
+    const word = ['own', 'er'].join('');
+    const first = sharedString(`field "${word}"`);
+    expect(sharedString(`field "${['ow', 'ner'].join('')}"`)).toBe(first);
+    expect(sharedString('field "owner"')).toBe('field "owner"');
+  });
+
+  it('stay bounded: a pool of every distinct text asked for starts afresh past its size', () => {
+    for (let i = 0; i < SHARED_STRINGS + 10; i++) expect(sharedString(`reason ${i}`)).toBe(`reason ${i}`);
   });
 });
 
