@@ -5,6 +5,7 @@ import { compareStrings as compare } from '../util/compare.js';
 import { compiledGroups, confirmsPlacements, groupPlacement, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { nameSkeleton } from '../util/lookalike.js';
+import { flatString } from '../util/flat.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
 import { confirmedGroupPlacements, groupText, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
@@ -252,7 +253,8 @@ interface Groups {
 function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: Groups, config: ResolvedConfig, profile: ServerProfileMatch | undefined): CatalogTool {
   const id = `${server}:${tool.name}`;
   const title = toolTitle(tool);
-  const summary = own(config.tools, id)?.summary ?? summarize(tool.description, title ?? tool.name);
+  // A copy of its own: a summary cut from a description kept the whole tidied description alive (1.5 MB at 10,000 tools).
+  const summary = own(config.tools, id)?.summary ?? flatString(summarize(tool.description, title ?? tool.name));
   const input = { server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema };
   const { write, topics } = placementOf(tool, input);
   const readOnly = write.readOnly;

@@ -27,3 +27,30 @@ export function sharedString(text: string): string {
   }
   return kept;
 }
+
+/**
+ * Makes equal string values in a tree JSON.parse just made (plain objects and arrays, no cycles)
+ * one string each: JSON.parse gives every occurrence a copy of its own, and tool definitions
+ * repeat field descriptions across tools ("Repository owner", "Page number"): 40-60% of the
+ * string bytes of the real-world catalogs in test/fixtures, 6.5 MB of a 10,000-tool gateway's
+ * heap, kept for as long as it serves them. Keys are left alone (JSON.parse shares them already).
+ * Only for a tree the caller made: it assigns to its objects.
+ */
+export function shareStringValues(root: unknown): void {
+  const pool = new Map<string, string>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const value = record[key];
+      if (typeof value === 'string') {
+        const kept = pool.get(value);
+        if (kept === undefined) pool.set(value, value);
+        // An own "__proto__" key (JSON.parse makes one) is data; assigning it would set the prototype.
+        else if (key !== '__proto__') record[key] = kept;
+      } else if (typeof value === 'object' && value !== null) stack.push(value);
+    }
+  }
+}

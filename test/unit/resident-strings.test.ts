@@ -3,7 +3,7 @@ import { placementOf } from '../../src/catalog/placement-cache.js';
 import { scoreTopics } from '../../src/catalog/placement.js';
 import { writeStatus } from '../../src/catalog/read-only.js';
 import type { ToolDefinition } from '../../src/catalog/types.js';
-import { SHARED_STRINGS, flatString, sharedString } from '../../src/util/flat.js';
+import { SHARED_STRINGS, flatString, shareStringValues, sharedString } from '../../src/util/flat.js';
 import { nameSkeleton } from '../../src/util/lookalike.js';
 
 // What a gateway keeps per tool for as long as it runs is built compactly (flat strings, no map
@@ -56,5 +56,27 @@ describe('placementOf', () => {
     expect(placementOf(tool, input('github', 'Open an issue'))).toBe(titled);
     // No title and an empty title are one key, as they always were.
     expect(placementOf(tool, input('github', ''))).toBe(first);
+  });
+});
+
+describe('shareStringValues', () => {
+  it('leaves a parsed tree equal, its equal string values one string, and an own "__proto__" key data', () => {
+    const text = JSON.stringify({
+      servers: {
+        a: { tools: [{ name: 'x', description: 'Repository owner', inputSchema: { type: 'object', properties: { owner: { type: 'string', description: 'Repository owner' } } } }] },
+        b: { tools: [{ name: 'y', description: 'Repository owner', inputSchema: { type: 'object', properties: { PROTO: { description: 'Repository owner' } }, enum: ['Repository owner', 1, null, true] } }] },
+      },
+    }).replace('"PROTO"', '"__proto__"');
+    const tree = JSON.parse(text) as Record<string, unknown>;
+    shareStringValues(tree);
+    expect(tree).toEqual(JSON.parse(text));
+    expect(JSON.stringify(tree)).toBe(text);
+    const b = ((tree.servers as Record<string, { tools: Array<{ inputSchema: { properties: Record<string, unknown> } }> }>).b?.tools[0]?.inputSchema.properties ?? {});
+    expect(Object.getPrototypeOf(b)).toBe(Object.prototype);
+    expect(Object.keys(b)).toEqual(['__proto__']);
+  });
+
+  it('takes anything JSON.parse gives, scalars included', () => {
+    for (const value of [null, 1, 'text', true, [], {}]) expect(() => shareStringValues(value)).not.toThrow();
   });
 });
