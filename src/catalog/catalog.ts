@@ -5,6 +5,7 @@ import { compareStrings as compare } from '../util/compare.js';
 import { compiledGroups, confirmsPlacements, groupPlacement, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { nameSkeleton } from '../util/lookalike.js';
+import { flatString } from '../util/flat.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
 import { confirmedGroupPlacements, groupText, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
@@ -13,7 +14,7 @@ import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
 import { firstLines, listSome } from '../util/plural.js';
 import { quotedName } from '../config/secrets.js';
-import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, ServerTools, ToolDefinition } from './types.js';
+import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, GroupPlacement, ServerTools, ToolDefinition } from './types.js';
 import { definitionTokens, verbatimTokens } from './totals.js';
 
 export { sumTokens } from './totals.js';
@@ -37,41 +38,11 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     compiled: () => (compiled ??= compiledGroups(config.groups)),
     digest: () => (digest ??= groupsDigest(config)),
   };
-  const nameCounts = new Map<string, number>();
   const sorted = [...sources].sort((a, b) => compare(a.server, b.server));
   const profiles = serverProfiles(sorted);
-  // Servers per name: a server listing one name twice is one server (its repeat is left out below).
-  // Counted by what a name looks like (util/lookalike): a Cyrillic а for a Latin a still collides.
-  const looks = new Map<string, string>();
-  const look = (name: string): string => {
-    let skeleton = looks.get(name);
-    if (skeleton === undefined) looks.set(name, (skeleton = nameSkeleton(name)));
-    return skeleton;
-  };
-  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => look(tool.name)))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
-
-  // Exposed names: the upstream name, prefixed with the server on collisions (or always). A
-  // literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
-  // no upstream can take another's calls; whatever still collides after that is left out with a warning.
-  const ids = new Set<string>();
-  for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
-  const planned: Array<{ server: string; tool: ToolDefinition; exposedName: string }> = [];
   const warnings: string[] = [];
   const repeated: string[] = [];
-  for (const source of sorted) {
-    const seen = new Set<string>();
-    for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
-      if (seen.has(tool.name)) {
-        repeated.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
-        continue;
-      }
-      seen.add(tool.name);
-      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || ids.has(tool.name);
-      planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
-    }
-  }
-  const prefixedNames = new Set(planned.filter((p) => p.exposedName !== p.tool.name).map((p) => p.exposedName));
-  for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedNames.has(entry.tool.name)) entry.exposedName = `${entry.server}_${entry.tool.name}`;
+  const { planned, ids } = plannedNames(sorted, config, repeated);
   const taken = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const { server, tool, exposedName } of planned) {
@@ -136,6 +107,51 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     tokenizer: config.tokenizer,
   };
   return { catalog, warnings };
+}
+
+/**
+ * Each tool's exposed name: the upstream name, prefixed with the server on collisions (or always).
+ * A literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
+ * no upstream can take another's calls; buildCatalog leaves out whatever still collides. A
+ * function of its own so its name skeletons (one string per tool) are garbage once it returns:
+ * kept in buildCatalog's scope, which the catalog's `totalTokens` getter keeps, they held 6 MB
+ * of a 10,000-tool gateway for as long as it ran.
+ */
+function plannedNames(sorted: readonly ServerTools[], config: ResolvedConfig, repeated: string[]): { planned: PlannedName[]; ids: Set<string> } {
+  // Servers per name: a server listing one name twice is one server (its repeat is left out below).
+  // Counted by what a name looks like (util/lookalike): a Cyrillic а for a Latin a still collides.
+  const nameCounts = new Map<string, number>();
+  const looks = new Map<string, string>();
+  const look = (name: string): string => {
+    let skeleton = looks.get(name);
+    if (skeleton === undefined) looks.set(name, (skeleton = nameSkeleton(name)));
+    return skeleton;
+  };
+  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => look(tool.name)))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+  const ids = new Set<string>();
+  for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
+  const planned: PlannedName[] = [];
+  for (const source of sorted) {
+    const seen = new Set<string>();
+    for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
+      if (seen.has(tool.name)) {
+        repeated.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
+        continue;
+      }
+      seen.add(tool.name);
+      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || ids.has(tool.name);
+      planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
+    }
+  }
+  const prefixedNames = new Set(planned.filter((p) => p.exposedName !== p.tool.name).map((p) => p.exposedName));
+  for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedNames.has(entry.tool.name)) entry.exposedName = `${entry.server}_${entry.tool.name}`;
+  return { planned, ids };
+}
+
+interface PlannedName {
+  server: string;
+  tool: ToolDefinition;
+  exposedName: string;
 }
 
 /**
@@ -237,7 +253,8 @@ interface Groups {
 function makeTool(server: string, tool: ToolDefinition, exposedName: string, groups: Groups, config: ResolvedConfig, profile: ServerProfileMatch | undefined): CatalogTool {
   const id = `${server}:${tool.name}`;
   const title = toolTitle(tool);
-  const summary = own(config.tools, id)?.summary ?? summarize(tool.description, title ?? tool.name);
+  // A copy of its own: a summary cut from a description kept the whole tidied description alive (1.5 MB at 10,000 tools).
+  const summary = own(config.tools, id)?.summary ?? flatString(summarize(tool.description, title ?? tool.name));
   const input = { server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema };
   const { write, topics } = placementOf(tool, input);
   const readOnly = write.readOnly;
@@ -248,11 +265,13 @@ function makeTool(server: string, tool: ToolDefinition, exposedName: string, gro
     (candidate ??= { id, server, name: tool.name, profile, readOnly, text: groupText(tool, summary), topics: new Map(placedTopics(topics).map((score) => [score.topic, score])) });
   let placements = hasCachedGroupPlacements(tool) ? confirmedGroupPlacements(tool, server, groups.digest(), summary, (cached) => confirmsPlacements(cached, groups.compiled(), candidateOf())) : undefined;
   if (!placements) {
-    placements = [];
+    const matched: GroupPlacement[] = [];
     for (const group of groups.compiled()) {
       const match = group.explain(candidateOf());
-      if (match) placements.push(groupPlacement(group, match));
+      if (match) matched.push(groupPlacement(group, match));
     }
+    // Copied to its length: kept per tool, an array grown by push holds room for 17.
+    placements = matched.slice();
   }
   return new CatalogEntry(id, server, tool.name, exposedName, definition, summary, readOnly, write, placements, topics, config);
 }

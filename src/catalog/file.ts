@@ -10,6 +10,7 @@ import { hasOwn } from '../util/own.js';
 import { serverNameProblem } from '../config/schema.js';
 import { quotedName } from '../config/secrets.js';
 import { firstLines } from '../util/plural.js';
+import { shareStringValues } from '../util/flat.js';
 
 /**
  * Reads a catalog or lock file (`{ "servers": { "<name>": { "tools": [...] } } }`, extra keys
@@ -20,6 +21,8 @@ import { firstLines } from '../util/plural.js';
  */
 export async function readCatalogFile(file: string, warnings?: string[], read?: Buffer): Promise<ServerTools[]> {
   const { json, bytes } = await readJsonBytes(file, {}, read);
+  // Parsed here, so its strings may be shared: a served catalog keeps its definitions.
+  if (isObject(json) && isObject(json.servers)) shareStringValues(json.servers);
   const folder = isObject(json) && hasOwn(json, 'placement') ? stampFolder() : undefined;
   return parseCatalog(json, file, warnings, folder === undefined ? undefined : { folder, stamp: readStamp(folder, placementVersion(), bytes) });
 }

@@ -7,6 +7,7 @@ import type { TopicScore } from './placement.js';
 import type { ServerProfileMatch } from './profiles.js';
 import type { GroupPlacement } from './types.js';
 import { normalized } from './text.js';
+import { sharedString } from '../util/flat.js';
 
 /** What a group filter sees of a tool. */
 export interface GroupCandidate {
@@ -86,7 +87,7 @@ export function compileGroup(name: string, config: GroupConfig, options: { profi
         const score = tool.topics?.get(topic);
         if (score && (!best || score.score > best.score)) best = score;
       }
-      return best !== undefined && { reason: `topic ${best.topic} ${best.score} (${best.reason})`, score: best.score };
+      return best !== undefined && { reason: sharedString(`topic ${best.topic} ${best.score} (${best.reason})`), score: best.score };
     });
   }
   if (config.readOnly === true) pipeline.push((tool) => tool.readOnly);

@@ -10,6 +10,7 @@ import { writeStamp, type LockStamp } from './lock-stamp.js';
 import { placementCode } from './placement-code.js';
 import { profilesDigestInput } from './profiles.js';
 import { normalized } from './text.js';
+import { sharedString } from '../util/flat.js';
 
 /**
  * Placement results kept between runs. Scoring topics and matching groups is most of building a
@@ -66,7 +67,34 @@ export interface LockPlacement {
   servers: Record<string, Record<string, CachedPlacement>>;
 }
 
-const placedCache = new WeakMap<ToolDefinition, Map<string, Placed>>();
+/**
+ * One definition's placement on one server under one title. A definition is nearly always placed
+ * for one server and title, so the first is kept as it is and only further ones go to a map:
+ * a map per definition (and its key string) was about 270 bytes per tool, 2.7 MB at 10,000.
+ */
+interface PlacedFor {
+  server: string;
+  /** The title placement read, '' for none (as in placedKey). */
+  title: string;
+  placed: Placed;
+  /** Placements under other servers or titles, by placedKey. */
+  others: Map<string, Placed> | undefined;
+}
+
+const placedCache = new WeakMap<ToolDefinition, PlacedFor>();
+
+function cachedPlaced(tool: ToolDefinition, server: string, title: string | undefined): Placed | undefined {
+  const entry = placedCache.get(tool);
+  if (!entry) return undefined;
+  return entry.server === server && entry.title === (title ?? '') ? entry.placed : entry.others?.get(placedKey(server, title));
+}
+
+function cachePlaced(tool: ToolDefinition, server: string, title: string | undefined, placed: Placed): void {
+  const entry = placedCache.get(tool);
+  if (!entry) placedCache.set(tool, { server, title: title ?? '', placed, others: undefined });
+  else if (entry.server === server && entry.title === (title ?? '')) entry.placed = placed;
+  else (entry.others ??= new Map()).set(placedKey(server, title), placed);
+}
 
 /**
  * Write status and topic scores of a definition, computed once per definition object and server
@@ -74,12 +102,20 @@ const placedCache = new WeakMap<ToolDefinition, Map<string, Placed>>();
  * and the other upstreams' definitions are the same objects. A lock's cache seeds this map.
  */
 export function placementOf(tool: ToolDefinition, input: PlacementInput): Placed {
-  let byServer = placedCache.get(tool);
-  if (!byServer) placedCache.set(tool, (byServer = new Map()));
-  const key = placedKey(input.server, input.title);
-  let placed = byServer.get(key);
-  if (!placed) byServer.set(key, (placed = { write: writeStatus(input), topics: scoreTopics(input) }));
+  let placed = cachedPlaced(tool, input.server, input.title);
+  if (!placed) cachePlaced(tool, input.server, input.title, (placed = kept(writeStatus(input), scoreTopics(input))));
   return placed;
+}
+
+/**
+ * A placement as kept for as long as the gateway runs: arrays of their exact length (one grown by
+ * push holds room for 17) and reasons shared among tools (util/flat.ts sharedString).
+ */
+function kept(write: WriteStatus, topics: readonly TopicScore[]): Placed {
+  return {
+    write: { readOnly: write.readOnly, kind: write.kind, reason: sharedString(write.reason) },
+    topics: topics.map((t) => ({ topic: sharedString(t.topic), score: t.score, reason: sharedString(t.reason) })),
+  };
 }
 
 function placedKey(server: string, title: string | undefined): string {
@@ -269,16 +305,14 @@ export function primePlacement(section: unknown, sources: readonly ServerTools[]
       // Topics decide topic groups (what a mode shows, and so what its token may call): recomputed
       // too (unless the lock's stamp says these bytes verified), and an entry whose topics
       // disagree is dropped whole with its group placements.
-      const topics = stamped ? entry.topics.map((t) => ({ topic: t.topic, score: t.score, reason: t.reason })) : scoreTopics({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
+      const topics = stamped ? entry.topics : scoreTopics({ server: source.server, name: tool.name, title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema });
       if (!stamped && !sameTopics(topics, entry.topics)) {
         drop(`placement.servers.${source.server}.${tool.name}: cached topics do not match its definition; the tool is placed afresh`);
         continue;
       }
-      let byServer = placedCache.get(tool);
-      if (!byServer) placedCache.set(tool, (byServer = new Map()));
-      byServer.set(placedKey(source.server, title), { write, topics });
+      cachePlaced(tool, source.server, title, kept(write, topics));
       if (groups !== undefined && entry.summary !== undefined && entry.groups !== undefined) {
-        const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: g.group, reason: g.reason } : { group: g.group, reason: g.reason, score: g.score }));
+        const placements = entry.groups.map((g): GroupPlacement => (g.score === undefined ? { group: sharedString(g.group), reason: sharedString(g.reason) } : { group: sharedString(g.group), reason: sharedString(g.reason), score: g.score }));
         groupedCache.set(tool, { server: source.server, groups, summary: entry.summary, placements, ...(check ? { check } : {}) });
         if (check) check.grouped++;
       }

@@ -6,9 +6,16 @@
  */
 export function nameSkeleton(name: string): string {
   const folded = name.normalize('NFKC').toLowerCase();
-  let out = '';
-  for (const char of folded) out += LOOKALIKES.get(char) ?? char;
-  return out;
+  // Joined, not appended: `out += char` made a rope of one node per character (32 bytes each),
+  // and a name with no lookalike (most) is its folded form as it is.
+  let mapped = false;
+  const chars: string[] = [];
+  for (const char of folded) {
+    const latin = LOOKALIKES.get(char);
+    if (latin !== undefined) mapped = true;
+    chars.push(latin ?? char);
+  }
+  return mapped ? chars.join('') : folded;
 }
 
 /** Lowercase Cyrillic and Greek letters drawn like a Latin letter (after case folding). */
