@@ -3,13 +3,14 @@ import type { GroupConfig } from '../config/schema.js';
 import { compactDefinition } from './compact.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { compiledGroups, confirmsPlacements, groupPlacement, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
+import { closestGroups } from './closest-groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import { nameSkeleton } from '../util/lookalike.js';
 import { flatString } from '../util/flat.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
-import { confirmedGroupPlacements, groupText, groupsDigest, hasCachedGroupPlacements, placementOf, toolTitle } from './placement-cache.js';
-import { summarize } from './text.js';
+import { confirmedGroupPlacements, groupsDigest, hasCachedGroupPlacements, placementOf } from './placement-cache.js';
+import { groupText, summarize, toolTitle } from './text.js';
 import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
 import { firstLines, listSome } from '../util/plural.js';
@@ -337,30 +338,4 @@ function renamed(tool: ToolDefinition, exposedName: string): ToolDefinition {
 function isCatchAll(group: GroupConfig): boolean {
   const { servers, tools, keywords, topics } = group;
   return servers === undefined && tools === undefined && keywords === undefined && topics === undefined;
-}
-
-/**
- * The groups an unplaced tool came closest to: groups whose topics the tool scored for (below
- * the threshold, or above it in a read-only group the tool is not for), best score first, at most
- * three, as `group (score)`; a read-only group says so when the tool may write, else a score
- * over the threshold reads as a mistake.
- */
-export function closestGroups(
-  groups: ReadonlyArray<Pick<CompiledGroup, 'name' | 'config'>>,
-  withReasons = false,
-): (tool: Pick<CatalogTool, 'topics' | 'readOnly'>) => string[] {
-  const byTopic = new Map<string, Array<Pick<CompiledGroup, 'name' | 'config'>>>();
-  for (const group of groups) for (const topic of group.config.topics ?? []) byTopic.set(topic, [...(byTopic.get(topic) ?? []), group]);
-  return (tool) => {
-    const out: string[] = [];
-    const seen = new Set<string>();
-    for (const score of tool.topics)
-      for (const group of byTopic.get(score.topic) ?? [])
-        if (!seen.has(group.name) && out.length < 3) {
-          seen.add(group.name);
-          const readOnly = group.config.readOnly === true && !tool.readOnly ? ', read-only group: this tool may write' : '';
-          out.push(withReasons ? `${group.name} ${score.score} (${score.reason}${readOnly})` : `${group.name} ${score.score}${readOnly ? ' (read-only group)' : ''}`);
-        }
-    return out;
-  };
 }

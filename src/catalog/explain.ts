@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { own } from '../util/own.js';
-import { closestGroups, type Catalog, type CatalogTool, type GroupPlacement } from './catalog.js';
+import type { Catalog, CatalogTool, GroupPlacement } from './catalog.js';
+import { closestGroups } from './closest-groups.js';
 import { isAboutServer, PLACEMENT_THRESHOLD, placedTopics, scoreTopics } from './placement.js';
 
 /** Why one tool shows where it shows: its groups with reasons, its modes, its write status. */

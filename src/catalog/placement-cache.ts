@@ -9,7 +9,7 @@ import { writeStatus, type WriteStatus } from './read-only.js';
 import { writeStamp, type LockStamp } from './lock-stamp.js';
 import { placementCode } from './placement-code.js';
 import { profilesDigestInput } from './profiles.js';
-import { normalized } from './text.js';
+import { toolTitle } from './text.js';
 import { sharedString } from '../util/flat.js';
 
 /**
@@ -194,25 +194,6 @@ export function placementVersion(): string {
 /** Digest of the groups a catalog is built with (in config order) under this placement version. */
 export function groupsDigest(config: Pick<ResolvedConfig, 'groups'>): string {
   return digest(JSON.stringify([placementVersion(), Object.entries(config.groups)]));
-}
-
-/** The title placement reads: the tool's, else its annotations'. */
-export function toolTitle(tool: ToolDefinition): string | undefined {
-  return tool.title ?? tool.annotations?.title;
-}
-
-const groupTexts = new WeakMap<ToolDefinition, { summary: string; text: string }>();
-
-/**
- * What group keywords read of a tool (`normalized` name, title and summary), kept per definition
- * object for the summary it was made with: each rebuild split every tool's words again.
- */
-export function groupText(tool: ToolDefinition, summary: string): string {
-  const kept = groupTexts.get(tool);
-  if (kept?.summary === summary) return kept.text;
-  const text = normalized(`${tool.name} ${toolTitle(tool) ?? ''} ${summary}`);
-  groupTexts.set(tool, { summary, text });
-  return text;
 }
 
 /** Digest of everything placement reads of one tool on one server. */

@@ -157,3 +157,29 @@ export function proseWords(text: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 0);
 }
+
+/** What title and group text read of a definition (catalog/types ToolDefinition; this file imports no catalog type). */
+export interface Titled {
+  name: string;
+  title?: string;
+  annotations?: { title?: string };
+}
+
+/** The title placement reads: the tool's, else its annotations'. */
+export function toolTitle(tool: Titled): string | undefined {
+  return tool.title ?? tool.annotations?.title;
+}
+
+const groupTexts = new WeakMap<Titled, { summary: string; text: string }>();
+
+/**
+ * What group keywords read of a tool (`normalized` name, title and summary), kept per definition
+ * object for the summary it was made with: each rebuild split every tool's words again.
+ */
+export function groupText(tool: Titled, summary: string): string {
+  const kept = groupTexts.get(tool);
+  if (kept?.summary === summary) return kept.text;
+  const text = normalized(`${tool.name} ${toolTitle(tool) ?? ''} ${summary}`);
+  groupTexts.set(tool, { summary, text });
+  return text;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, closestGroups, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
+import { closestGroups } from '../../src/catalog/closest-groups.js';
 import { mergeCatalogs, parseCatalog } from '../../src/catalog/file.js';
 import { MAX_SERVER_TOOLS } from '../../src/catalog/admit.js';
 import { summarize, words } from '../../src/catalog/text.js';
