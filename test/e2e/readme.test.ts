@@ -101,7 +101,9 @@ describe('README walk', () => {
     expect(global.stderr).not.toMatch(/install-scripts|allowScripts|lazytools@[\d.]+ \(/);
     const bin = process.platform === 'win32' ? path.join(prefix, 'lazytools.cmd') : path.join(prefix, 'bin', 'lazytools');
     const installed = (args: string[], cwd: string) => spawnSync(bin, args, { cwd, encoding: 'utf8', env: { ...env(), NO_COLOR: '1' } });
-    expect(installed(['--version'], work).stdout.trim()).toBe((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+    // Said in full when it fails (perf19 once saw empty output under load, not seen again).
+    const version = installed(['--version'], work);
+    expect(version.stdout.trim(), `status ${version.status} signal ${version.signal} error ${version.error?.message} stderr ${version.stderr}`).toBe((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
     // modes/ is found beside the installed package: every preset mode is reported.
     const status = installed(['status', '--json', '--catalog', REFERENCE_CATALOG], work);
     expect(status.status, status.stderr).toBe(0);
