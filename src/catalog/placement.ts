@@ -223,11 +223,6 @@ export function placedTopics(scores: readonly TopicScore[]): TopicScore[] {
   return scores.filter((s) => s.score >= PLACEMENT_THRESHOLD);
 }
 
-/** The topic names placement knows. */
-export function topicNames(): string[] {
-  return Object.keys(TOPICS);
-}
-
 function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
