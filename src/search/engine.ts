@@ -1,8 +1,9 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { MAX_QUERIES } from '../catalog/own-args.js';
 import { compareStrings } from '../util/compare.js';
-import { expandQuery, terms } from './text.js';
-import { FIELDS, groupFieldTerms, schemaText, serverKey } from './tool-text.js';
+import { expandQuery, stem, terms } from './text.js';
+import { Speller } from './spelling.js';
+import { FIELDS, groupFieldTerms, serverKey, toolFields } from './tool-text.js';
 import { Action, actionFactor, queryAsks, queryReadVerbs, toolAction, toolReadVerbs } from './action.js';
 import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 import { taskSteps } from './clauses.js';
@@ -75,6 +76,8 @@ export class SearchIndex {
   private readonly serverKeys: string[];
   private readonly lengths: Float32Array;
   private readonly avgLength: number;
+  /** The catalog's words as written, to correct a query's typos by (spelling.ts). */
+  private readonly speller = new Speller(() => this.tools, (word) => this.termCount(stem(word)));
 
   constructor(
     readonly tools: readonly CatalogTool[],
@@ -106,15 +109,6 @@ export class SearchIndex {
       return key;
     });
     tools.forEach((tool, doc) => {
-      const definition = tool.definition;
-      const fields: Array<[keyof typeof FIELDS, string]> = [
-        ['name', tool.name],
-        ['title', definition.title ?? definition.annotations?.title ?? ''],
-        ['summary', tool.summary],
-        ['description', definition.description ?? ''],
-        ['schema', schemaText(definition.inputSchema)],
-        ['server', tool.server],
-      ];
       let length = 0;
       for (const group of tool.groups) {
         const entry = groupTerms.get(group);
@@ -124,7 +118,7 @@ export class SearchIndex {
           length += entry.weight;
         }
       }
-      for (const [field, text] of fields) {
+      for (const [field, text] of toolFields(tool)) {
         const fieldTerms = terms(text);
         if (field === 'name') {
           this.nameTerms.push(fieldTerms);
@@ -207,7 +201,9 @@ export class SearchIndex {
    * for (see `search`).
    */
   private scoreAll(query: string, keep: (tool: CatalogTool) => boolean, capped = false): Scored | undefined {
-    const expansion = expandQuery(query);
+    // Typos are corrected for search_tools' ranking; fitting and intent evidence (steps: false) read
+    // reviewed mode texts and measured no better with it (stacks' tuning intent 468 -> 467).
+    const expansion = expandQuery(query, undefined, capped ? this.speller.correct : undefined);
     if (expansion.length === 0) return undefined;
     const scores = new Float64Array(this.tools.length);
     const matched = new Uint16Array(this.tools.length);

@@ -79,8 +79,24 @@ export function stem(word: string): string {
 export function terms(text: string): string[] {
   const { stopwords } = wordRoles();
   const out: string[] = [];
-  for (const word of words(withoutModifiers(text))) if (!stopwords.has(word)) out.push(stem(word));
+  for (const word of textWords(text)) if (!stopwords.has(word)) out.push(stem(word));
   return out;
+}
+
+/** A text's words as `terms` reads them, before stopwords and stems: what a typo is corrected to (spelling.ts). */
+export function textWords(text: string): readonly string[] {
+  return words(withoutModifiers(text));
+}
+
+let synonymWords: Set<string> | undefined;
+
+/**
+ * Whether a word as written means something to search whatever the catalog: a stopword, or a word
+ * of the synonym table ("vacation" stands for "leave" in a catalog that never says vacation).
+ */
+export function vocabularyWord(word: string): boolean {
+  synonymWords ??= new Set(searchVocabulary().synonyms.flatMap((set) => set.flatMap((text) => words(text))));
+  return wordRoles().stopwords.has(word) || synonymWords.has(word);
 }
 
 /** A request's lead word: its first past the openers ("could you please just ..."), within LEAD_WINDOW words. */
@@ -189,7 +205,7 @@ function synonyms(): Map<string, SynonymEntry[]> {
  * (URLs, paths, ids: see `cleanQuery`) and keeps at most `MAX_QUERY_TERMS` distinct terms of its own;
  * the values it carries add the words they stand for at `VALUE_WEIGHT` (see `queryValues`).
  */
-export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
+export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word: string) => string | undefined): Expansion[] {
   // Cleaned text is about MAX_QUERY_CHARS long plus its last token, which may be a 64 KB run: cut it.
   const text = cleanQuery(query).slice(0, 2 * MAX_QUERY_CHARS);
   const weights = new Map<string, number>();
@@ -203,9 +219,11 @@ export function expandQuery(query: string, synonymWeight = 0.7): Expansion[] {
   const list = words(withoutModifiers(text));
   const role = wordRoles();
   for (let i = 0; i < list.length; i++) {
-    const word = list[i] ?? '';
+    const typed = list[i] ?? '';
     if (owned.size >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
-    if (word.length > MAX_WORD_CHARS || isOpaqueWord(word)) continue;
+    if (typed.length > MAX_WORD_CHARS || isOpaqueWord(typed)) continue;
+    // A word no tool and no vocabulary knows may be a typo of one they do (spelling.ts).
+    const word = (correct && !role.stopwords.has(typed) ? correct(typed) : undefined) ?? typed;
     const term = stem(word);
     kept.push(term);
     if (role.stopwords.has(word) || owned.has(term)) continue;

@@ -1,4 +1,4 @@
-import type { CatalogGroup } from '../catalog/catalog.js';
+import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { isActionTerm } from './action.js';
 import { terms } from './text.js';
 
@@ -25,6 +25,19 @@ export function groupFieldTerms(groups: ReadonlyMap<string, CatalogGroup>): Map<
     out.set(group.name, { terms: terms(`${group.name} ${group.description}`), weight: FIELDS.group * Math.min(1, Math.sqrt(GROUP_SIZE / size)) });
   }
   return out;
+}
+
+/** A tool's fields as search reads them, with the field each text is (FIELDS weighs them). */
+export function toolFields(tool: CatalogTool): Array<[keyof typeof FIELDS, string]> {
+  const definition = tool.definition;
+  return [
+    ['name', tool.name],
+    ['title', definition.title ?? definition.annotations?.title ?? ''],
+    ['summary', tool.summary],
+    ['description', definition.description ?? ''],
+    ['schema', schemaText(definition.inputSchema)],
+    ['server', tool.server],
+  ];
 }
 
 /** Property names, enum values and property descriptions of an input schema, one level deep. */

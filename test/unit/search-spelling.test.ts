@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/catalog/catalog.js';
+import { parseCatalog } from '../../src/catalog/file.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { correction, type Lexicon } from '../../src/search/spelling.js';
+import { stem } from '../../src/search/text.js';
+
+/** A lexicon of words as written, with how many tools say each; stems from the words. */
+function lexicon(uses: Record<string, number>, known: string[] = []): Lexicon {
+  const stems = new Map<string, number>();
+  for (const [word, count] of Object.entries(uses)) stems.set(stem(word), (stems.get(stem(word)) ?? 0) + count);
+  return { uses: (word) => uses[word] ?? 0, stemCount: (word) => stems.get(stem(word)) ?? 0, known: (word) => known.includes(word), stem };
+}
+
+describe('correction', () => {
+  const words = lexicon({ offboarding: 3, approve: 5, deployment: 4, dashboard: 2, weeked: 1, right: 9, staffing: 2, records: 3 }, ['vacation']);
+
+  it('corrects a dropped, an added and a swapped letter to a word tools say', () => {
+    expect(correction('offbaording', words)).toBe('offboarding');
+    expect(correction('approove', words)).toBe('approve');
+    expect(correction('deploymnet', words)).toBe('deployment');
+    expect(correction('dashbord', words)).toBe('dashboard');
+  });
+
+  it('corrects to a word of the vocabulary no tool says', () => {
+    expect(correction('vacaton', words)).toBe('vacation');
+  });
+
+  it('leaves words the catalog knows, by their stem too', () => {
+    expect(correction('approving', words)).toBeUndefined();
+    expect(correction('recording', words)).toBeUndefined();
+  });
+
+  it('does not correct to a word one tool says, a changed letter, or a short word', () => {
+    // "weeked" is one tool's own typo; "stuffing" is "staffing" with a letter changed.
+    expect(correction('weekend', words)).toBeUndefined();
+    expect(correction('stuffing', words)).toBeUndefined();
+    expect(correction('night', words)).toBeUndefined();
+    expect(correction('rigth', words)).toBeUndefined();
+  });
+
+  it('leaves words of other scripts, digits and ids', () => {
+    expect(correction('offbaording2', words)).toBeUndefined();
+    expect(correction('オフボーディング', words)).toBeUndefined();
+    expect(correction('a'.repeat(40), words)).toBeUndefined();
+  });
+
+  it('picks the word more tools say, then the first alphabetically', () => {
+    const two = lexicon({ parsers: 2, passers: 3 });
+    expect(correction('parsesr', two)).toBe('parsers');
+    expect(correction('pasers', lexicon({ parsers: 2, passers: 3 }))).toBe('passers');
+    expect(correction('pasers', lexicon({ parsers: 2, passers: 2 }))).toBe('parsers');
+  });
+});
+
+describe('search corrects query typos against the catalog', () => {
+  const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object', properties: {} } });
+  const { catalog } = buildCatalog(
+    parseCatalog({
+      servers: {
+        hr: {
+          tools: [
+            tool('offboarding_submit', 'Submit offboarding for an employee leaving the company.'),
+            tool('offboarding_search', 'Search offboarding records.'),
+            tool('leave_balances', 'Leave balances of employees: days of leave left.'),
+            tool('shift_create', 'Create a shift for the attendance schedule.'),
+            tool('employee_search', 'Search employees by name.'),
+          ],
+        },
+      },
+    }),
+    resolveConfig({}),
+  );
+  const index = new SearchIndex(catalog.tools, catalog.groups);
+  const first = (query: string, steps?: boolean) => index.search(query, { limit: 1, steps })[0]?.tool.name;
+
+  it('finds the tools a misspelled word names', () => {
+    expect(first('start offbaording for Lucas')).toMatch(/^offboarding_/);
+    // "vacation" is no word of this catalog, but a synonym of "leave".
+    expect(first('how many vacaton days are left')).toBe('leave_balances');
+  });
+
+  it('leaves the ranking a mode is fitted with as typed (steps: false)', () => {
+    expect(first('start offbaording for Lucas', false)).toBeUndefined();
+  });
+});
