@@ -10,7 +10,7 @@ import { hasOwn } from '../util/own.js';
 import { unclearIntentText } from '../search/intent.js';
 import { resolveIntentIn } from '../focus/intent-catalog.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
-import { UnknownNameError } from '../util/errors.js';
+import { echoName, UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { clipText } from '../util/bounds.js';
 import { listSome } from '../util/plural.js';
@@ -23,6 +23,14 @@ import type { Caller } from './caller.js';
 
 /** focus_mode's arguments as parsed (the enum its definition offers is not asked here: intent picks among every mode). */
 const FOCUS_ARGS = focusModeArgs();
+const FOCUS_KEYS = Object.keys(FOCUS_ARGS.shape);
+
+/** The first argument name focus_mode does not take, if any. */
+function strayKey(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  for (const key in raw) if (hasOwn(raw, key) && !FOCUS_KEYS.includes(key)) return key;
+  return undefined;
+}
 
 /**
  * The focus_mode tool, one handler for both eras: switch mode (by name or by intent), enable or
@@ -156,6 +164,9 @@ function readFocusArgs(
   const read = readArgs(FOCUS_ARGS, 'focus_mode', raw);
   if ('problem' in read) return { answer: toolError(read.problem) };
   const { mode, intent, enable_group: enable, disable_group: disable } = read.args;
+  // A call of none of its arguments but others ({ focus: "security_review" }) meant to change something: status would read as done.
+  const stray = Object.values(read.args).every((value) => value === undefined) ? strayKey(raw) : undefined;
+  if (stray !== undefined) return { answer: toolError(`focus_mode: no argument "${echoName(stray)}"; nothing changed. Pass ${FOCUS_KEYS.join(', ')}.`) };
   if (groups === 'refuse' && (enable !== undefined || disable !== undefined))
     return { answer: toolError('focus_mode: groups cannot be enabled or disabled per request under MCP 2026-07-28 (a tool list may not change with a call); pick a mode that includes them.') };
   const config = caller.hub.config;
