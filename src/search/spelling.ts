@@ -21,8 +21,9 @@ import { toolTitle } from '../catalog/text.js';
  */
 const MIN_WORD = 6;
 /**
- * How many of the catalog's tools must say a correction: a word one tool says may be its own typo
- * ("moreing"). A word of the synonym table needs no tool.
+ * How many of the catalog's tools must say a correction: a word one tool's description says may
+ * be its own typo ("moreing"). A tool's name counts twice (one tool named `onboarding_start` is
+ * enough); a word of the synonym table needs no tool.
  */
 const MIN_USES = 2;
 /** Words longer than this are left alone: ids and run-together names, not typos (and 28 candidates a letter). */
@@ -31,7 +32,7 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** What the corrector asks of the catalog and the vocabulary. */
 export interface Lexicon {
-  /** How many of the catalog's tools say the word as written (0 for a word not `spellable`). */
+  /** How many of the catalog's tools say the word as written, names twice (0 for a word not `spellable`). */
   uses(word: string): number;
   /** How many tools have the word's stem: "approving" is no typo in a catalog that says "approve". */
   stemCount(word: string): number;
@@ -76,10 +77,18 @@ export class Speller {
   private lexicon(): Map<string, number> {
     if (this.uses) return this.uses;
     const uses = new Map<string, number>();
+    const add = (words: ReadonlySet<string>, weight: number) => {
+      for (const word of words) uses.set(word, (uses.get(word) ?? 0) + weight);
+    };
+    const named = new Set<string>();
     const said = new Set<string>();
     for (const tool of this.tools()) {
-      for (const text of [tool.name, toolTitle(tool.definition) ?? '', tool.summary]) for (const word of textWords(text)) if (spellable(word)) said.add(word);
-      for (const word of said) uses.set(word, (uses.get(word) ?? 0) + 1);
+      for (const word of textWords(tool.name)) if (spellable(word)) named.add(word);
+      for (const text of [toolTitle(tool.definition) ?? '', tool.summary]) for (const word of textWords(text)) if (spellable(word) && !named.has(word)) said.add(word);
+      // A name's words were chosen with care: one tool naming a word counts as two saying it.
+      add(named, 2);
+      add(said, 1);
+      named.clear();
       said.clear();
     }
     return (this.uses = uses);

@@ -81,6 +81,16 @@ describe('search corrects query typos against the catalog', () => {
     expect(first('how many vacaton days are left')).toBe('leave_balances');
   });
 
+  it("counts a word one tool's name says, not one its summary alone says", () => {
+    const { catalog: small } = buildCatalog(
+      parseCatalog({ servers: { hr: { tools: [tool('onboarding_start', 'Start for a new hire.'), tool('welcome_pack', 'Send the orientation pack to a new hire.')] } } }),
+      resolveConfig({}),
+    );
+    const smallIndex = new SearchIndex(small.tools, small.groups);
+    expect(smallIndex.search('onbaording', { limit: 1 })[0]?.tool.name).toBe('onboarding_start');
+    expect(smallIndex.search('orientaiton', { limit: 1 })).toEqual([]);
+  });
+
   it('leaves the ranking a mode is fitted with as typed (steps: false)', () => {
     expect(first('start offbaording for Lucas', false)).toBeUndefined();
   });
