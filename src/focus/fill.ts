@@ -73,7 +73,7 @@ export function taskCoverage(catalog: Pick<Catalog, 'tools' | 'groups'>, mode: P
   const out = new Map<string, Coverage>();
   const allowed = (tool: CatalogTool) => modeAllows(mode, tool);
   for (const task of [mode.description, ...mode.tasks].slice(0, queries)) {
-    index.search(task, { limit: TASK_HITS, filter: allowed, steps: false }).forEach((hit, rank) => {
+    index.search(task, { limit: TASK_HITS, filter: allowed, steps: false, typed: false }).forEach((hit, rank) => {
       const value = 1 / (1 + rank);
       const names = rank < NAMING_RANK ? 1 : 0;
       const entry = out.get(hit.tool.id);

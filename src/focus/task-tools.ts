@@ -15,7 +15,7 @@ const TASK_TOOLS = 3;
  * budget or placement left out, so a switch by intent shows these beside the mode's own.
  */
 export function taskTools(
-  index: Pick<SearchIndex, 'search' | 'termCount' | 'tools'>,
+  index: Pick<SearchIndex, 'search' | 'termCount' | 'tools' | 'correction'>,
   config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible'>,
   mode: string,
   boundary: Boundary | undefined,
@@ -29,7 +29,7 @@ export function taskTools(
   // otherwise brings tools that matched a generic word or one most tools have ("page" of paging).
   const common = Math.max(FEW_TOOLS, COMMON_SHARE * index.tools.length);
   const said = new Set(
-    expandQuery(task)
+    expandQuery(task, undefined, (word) => index.correction(word))
       .filter((entry) => entry.weight >= SAID_WEIGHT && index.termCount(entry.term) <= common)
       .map((entry) => entry.term),
   );

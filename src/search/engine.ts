@@ -30,6 +30,11 @@ export interface SearchOptions {
    * evidence and a task's tools were tuned with.
    */
   steps?: boolean | undefined;
+  /**
+   * Whether the query is a person's words, whose typos are corrected against the catalog's
+   * (spelling.ts; default true). A mode's fitting reads the rc's reviewed task texts: false.
+   */
+  typed?: boolean | undefined;
 }
 
 /** BM25: how soon more occurrences of a term stop adding (K1), and how much a tool's text length damps them (B). */
@@ -49,6 +54,12 @@ const SERVER_NAMED = 2;
  * best step instead of the sum, and reciprocal rank fusion, measured lower.
  */
 const STEP_WEIGHT = 1;
+
+/** How a search reads its query: synonyms' idf capped (synonymIdf), typos corrected by `correct` (spelling.ts). */
+interface Reading {
+  capped: boolean;
+  correct: ((word: string) => string | undefined) | undefined;
+}
 
 /** Every tool's score for one query, and the best of them (> 0). */
 interface Scored {
@@ -156,10 +167,11 @@ export class SearchIndex {
     const keep = (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
     // search_tools' ranking caps synonyms' idf (synonymIdf); a mode's fitting (steps: false) ranks as it was tuned.
     const capped = options.steps !== false;
-    const whole = this.scoreAll(query, keep, capped);
+    const read: Reading = { capped, correct: options.typed === false ? undefined : this.speller.correct };
+    const whole = this.scoreAll(query, keep, read);
     const dense = options.dense?.(query);
     if (!whole && !dense) return [];
-    const scores = !whole ? new Float64Array(0) : options.steps === false ? whole.scores : this.withSteps(whole, query, keep, capped);
+    const scores = !whole ? new Float64Array(0) : options.steps === false ? whole.scores : this.withSteps(whole, query, keep, read);
     const hits: RankedDoc[] = [];
     // With meaning to fuse, a pool of lexical candidates; else the page asked for.
     const depth = dense ? Math.max(limit, DENSE_POOL) : limit;
@@ -181,12 +193,12 @@ export class SearchIndex {
    * The whole query's scores, each times 1 + STEP_WEIGHT x the tool's score for each step of the
    * query (see `search`; each step's scores divided by its best). A query of one step keeps its scores.
    */
-  private withSteps(whole: Scored, query: string, keep: (tool: CatalogTool) => boolean, capped: boolean): Float64Array {
+  private withSteps(whole: Scored, query: string, keep: (tool: CatalogTool) => boolean, read: Reading): Float64Array {
     const steps = taskSteps(query);
     if (steps.length === 0) return whole.scores;
     const lift = new Float64Array(whole.scores.length).fill(1);
     for (const step of steps) {
-      const scored = this.scoreAll(step, keep, capped);
+      const scored = this.scoreAll(step, keep, read);
       if (!scored) continue;
       const scale = STEP_WEIGHT / scored.best;
       for (let doc = 0; doc < lift.length; doc++) lift[doc] = (lift[doc] ?? 1) + (scored.scores[doc] ?? 0) * scale;
@@ -200,10 +212,8 @@ export class SearchIndex {
    * when nothing scores. `capped`: a synonym's idf is at most that of the query words it stands
    * for (see `search`).
    */
-  private scoreAll(query: string, keep: (tool: CatalogTool) => boolean, capped = false): Scored | undefined {
-    // Typos are corrected for search_tools' ranking; fitting and intent evidence (steps: false) read
-    // reviewed mode texts and measured no better with it (stacks' tuning intent 468 -> 467).
-    const expansion = expandQuery(query, undefined, capped ? this.speller.correct : undefined);
+  private scoreAll(query: string, keep: (tool: CatalogTool) => boolean, { capped, correct }: Reading): Scored | undefined {
+    const expansion = expandQuery(query, undefined, correct);
     if (expansion.length === 0) return undefined;
     const scores = new Float64Array(this.tools.length);
     const matched = new Uint16Array(this.tools.length);
@@ -255,6 +265,11 @@ export class SearchIndex {
       if (score > best) best = score;
     }
     return best > 0 ? { scores, best } : undefined;
+  }
+
+  /** A query word as search reads a person's words: its typo corrected (spelling.ts), or undefined when it needs none. */
+  correction(word: string): string | undefined {
+    return this.speller.correct(word);
   }
 
   /** How many of the catalog's tools have `term` among their words (any field): the more, the less a match on it says. */

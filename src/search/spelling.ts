@@ -9,10 +9,14 @@ import { toolTitle } from '../catalog/text.js';
  * neighbours swapped) that the most tools say. No dictionary ships: the catalog is the
  * dictionary, so a word is only ever corrected to one some tools say (or the synonym table has).
  *
- * Measured, search alone in the top 5: stacks' tuning sets 456 -> 457 of 609, blind sets 304 ->
- * 308 of 407 (the task's mode or search: 380 -> 381); LiveMCPBench and search-eval unchanged.
- * Over all 1,016 stack tasks it corrects 19 words, 16 of them typos or spelling variants
- * ("colours", "centre"); "county" to "country" is the kind of slip it makes.
+ * Every search of a person's words corrects them (search_tools, `lazytools search`, focus_mode's
+ * intent and its task's tools); a mode's fitting, which reads the rc's reviewed task texts, does
+ * not. Measured on the stacks (tuning 609 tasks / blind 407): search alone in the top 5 456 ->
+ * 457 / 304 -> 308; the task's mode or search 575 -> 575 / 380 -> 381; the mode an intent picks
+ * with its task's tools 532 -> 532 / 361 -> 362; the intent's mode alone 468 -> 467 / 328 -> 328.
+ * LiveMCPBench and search-eval unchanged. Over all 1,016 stack tasks it corrects 19 words, 16 of
+ * them typos or spelling variants ("colours", "centre"); "county" to "country" is the kind of
+ * slip it makes.
  */
 
 /**

@@ -65,6 +65,15 @@ describe('focus_mode brings the tools of the task its intent states', () => {
     }
   });
 
+  it('reads the task as search_tools does, typos corrected against the catalog', async () => {
+    const s = await session(rc);
+    try {
+      expect(await s.focus({ mode: 'orders', intent: 'refnud that paymnet' })).toMatch(/^For this task: refund_payment.* \(1 added to your list\)$/m);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('gives the task\'s places to tools the mode does not show: the model has those', async () => {
     const s = await session(rc);
     try {

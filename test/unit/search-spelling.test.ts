@@ -73,7 +73,7 @@ describe('search corrects query typos against the catalog', () => {
     resolveConfig({}),
   );
   const index = new SearchIndex(catalog.tools, catalog.groups);
-  const first = (query: string, steps?: boolean) => index.search(query, { limit: 1, steps })[0]?.tool.name;
+  const first = (query: string) => index.search(query, { limit: 1 })[0]?.tool.name;
 
   it('finds the tools a misspelled word names', () => {
     expect(first('start offbaording for Lucas')).toMatch(/^offboarding_/);
@@ -91,7 +91,10 @@ describe('search corrects query typos against the catalog', () => {
     expect(smallIndex.search('orientaiton', { limit: 1 })).toEqual([]);
   });
 
-  it('leaves the ranking a mode is fitted with as typed (steps: false)', () => {
-    expect(first('start offbaording for Lucas', false)).toBeUndefined();
+  it("corrects a person's words wherever search reads them, not a mode's reviewed task texts (typed: false)", () => {
+    expect(index.search('start offbaording for Lucas', { limit: 1, steps: false })[0]?.tool.name).toMatch(/^offboarding_/);
+    expect(index.search('start offbaording for Lucas', { limit: 1, typed: false })).toEqual([]);
+    expect(index.correction('offbaording')).toBe('offboarding');
+    expect(index.correction('offboarding')).toBeUndefined();
   });
 });
