@@ -1,5 +1,6 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { stem, textWords, vocabularyWord } from './text.js';
+import { searchVocabulary } from './vocabulary.js';
 import { toolTitle } from '../catalog/text.js';
 
 /**
@@ -43,6 +44,8 @@ export interface Lexicon {
   /** Whether the word as written means something without the catalog (a stopword, a synonym's word). */
   known(word: string): boolean;
   stem(word: string): string;
+  /** Spellings of one word more than a slip apart ("is" and "iz" of summarise/summarize), read both ways. */
+  variants?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** Query words whose correction a speller remembers: typos recur, and finding one reads about 400 words. */
@@ -72,7 +75,7 @@ export class Speller {
     let fixed = this.remembered.get(word);
     if (fixed === undefined) {
       if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
-      fixed = spellable(word) ? (correction(word, { uses: (said) => this.lexicon().get(said) ?? 0, stemCount: this.stemCount, known: vocabularyWord, stem }) ?? '') : '';
+      fixed = spellable(word) ? (correction(word, { uses: (said) => this.lexicon().get(said) ?? 0, stemCount: this.stemCount, known: vocabularyWord, stem, variants: searchVocabulary().spellingVariants }) ?? '') : '';
       this.remembered.set(word, fixed);
     }
     return fixed === '' ? undefined : fixed;
@@ -115,7 +118,7 @@ export function correction(word: string, lexicon: Lexicon): string | undefined {
   if (lexicon.known(word) || lexicon.stemCount(word) > 0) return undefined;
   let best: string | undefined;
   let bestCount = MIN_USES - 1;
-  for (const candidate of edits(word)) {
+  for (const candidate of edits(word, lexicon.variants ?? [])) {
     if (candidate.length < MIN_WORD) continue;
     const count = lexicon.known(candidate) ? Math.max(MIN_USES, lexicon.uses(candidate)) : lexicon.uses(candidate);
     if (count < bestCount || (count === bestCount && (best === undefined || candidate > best))) continue;
@@ -129,11 +132,12 @@ export function correction(word: string, lexicon: Lexicon): string | undefined {
 }
 
 /**
- * Every word one slip from `word`: a letter dropped, added, or two neighbours swapped. A letter
- * changed is left out: of a real word's neighbours those are mostly other real words ("night" and
+ * Every word one slip from `word`: a letter dropped, added, or two neighbours swapped; and each
+ * spelling variant of it (one part swapped for its other spelling, either way). A letter changed
+ * is left out: of a real word's neighbours those are mostly other real words ("night" and
  * "right", "stuff" and "staff"), while typed slips are mostly the other three.
  */
-function edits(word: string): Set<string> {
+function edits(word: string, variants: ReadonlyArray<readonly [string, string]>): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i <= word.length; i++) {
     const head = word.slice(0, i);
@@ -141,6 +145,11 @@ function edits(word: string): Set<string> {
     if (tail.length > 0) out.add(head + tail.slice(1));
     if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
     for (const letter of LETTERS) out.add(head + letter + tail);
+  }
+  for (const [one, other] of variants) {
+    for (const [from, to] of [[one, other], [other, one]] as const) {
+      for (let at = word.indexOf(from); at >= 0; at = word.indexOf(from, at + 1)) out.add(word.slice(0, at) + to + word.slice(at + from.length));
+    }
   }
   out.delete(word);
   return out;

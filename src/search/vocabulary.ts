@@ -8,7 +8,8 @@ import { VALUE_KINDS, type ValueKind } from './query.js';
 /**
  * The word knowledge search reads, as reviewed data in `vocabulary/search/*.json` (one file per
  * kind, a reason on every entry), never in code: stopwords, generic verbs, parts of a user
- * interface, modifier suffixes, idioms, synonyms, action verbs, lead verbs and what values in a query stand for. Read once, on first use (the
+ * interface, modifier suffixes, idioms, synonyms, action verbs, lead verbs, spelling variants and
+ * what values in a query stand for. Read once, on first use (the
  * first search or intent), so a gateway that never searches never reads it.
  */
 export interface SearchVocabulary {
@@ -34,6 +35,8 @@ export interface SearchVocabulary {
   questions: ReadonlySet<string>;
   /** Words that ask to change mode ("switch to", "mode"): around a mode's name or alias, the phrase names it. */
   switchWords: ReadonlySet<string>;
+  /** Spellings of one word more than a slip apart (British and US), each pair read both ways (spelling.ts). */
+  spellingVariants: ReadonlyArray<readonly [string, string]>;
   /** What values in a query stand for (query.ts queryValues): per kind, per file suffix, and the suffixes of host names. */
   values: {
     kinds: ReadonlyMap<ValueKind, readonly string[]>;
@@ -70,6 +73,7 @@ const FILES = {
       z.strictObject({ kind: z.literal('verb'), word: z.string().regex(/^[a-z]+$/, 'one lowercase word'), means: z.string().regex(/^[a-z]+(?: [a-z]+)*$/, 'lowercase words'), reason }),
     ]),
   ),
+  'spelling-variants': file(z.strictObject({ from: z.string().regex(/^[a-z]{1,8}$/, 'lowercase letters'), to: z.string().regex(/^[a-z]{1,8}$/, 'lowercase letters'), reason })),
   values: file(
     z.discriminatedUnion('kind', [
       z.strictObject({ kind: z.literal('value'), value: z.enum(VALUE_KINDS), words, reason }),
@@ -125,6 +129,7 @@ export function readVocabulary(dir: string): SearchVocabulary {
     leadVerbs: new Map(lead.flatMap((entry) => (entry.kind === 'verb' ? [[entry.word, entry.means] as const] : []))),
     questions: new Set(lead.flatMap((entry) => (entry.kind === 'question' ? entry.words : []))),
     switchWords: new Set(lead.flatMap((entry) => (entry.kind === 'switch' || entry.kind === 'opener' ? entry.words : []))),
+    spellingVariants: read('spelling-variants').entries.map((entry) => [entry.from, entry.to] as const),
     values: {
       kinds: new Map(values.flatMap((entry) => (entry.kind === 'value' ? [[entry.value, entry.words] as const] : []))),
       files: new Map(values.flatMap((entry) => (entry.kind === 'file' ? entry.suffixes.map((ending) => [ending, entry.words] as const) : []))),

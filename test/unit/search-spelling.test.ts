@@ -5,6 +5,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { correction, type Lexicon } from '../../src/search/spelling.js';
 import { stem } from '../../src/search/text.js';
+import { searchVocabulary } from '../../src/search/vocabulary.js';
 
 /** A lexicon of words as written, with how many tools say each; stems from the words. */
 function lexicon(uses: Record<string, number>, known: string[] = []): Lexicon {
@@ -44,6 +45,15 @@ describe('correction', () => {
     expect(correction('offbaording2', words)).toBeUndefined();
     expect(correction('オフボーディング', words)).toBeUndefined();
     expect(correction('a'.repeat(40), words)).toBeUndefined();
+  });
+
+  it('reads a British spelling as the US one the catalog says, and the other way (vocabulary/search/spelling-variants.json)', () => {
+    const variants = searchVocabulary().spellingVariants;
+    const us = { ...lexicon({ summarize: 2, analyze: 2, license: 2, catalog: 2 }), variants };
+    expect(['summarise', 'analyse', 'licence', 'catalogue'].map((word) => correction(word, us))).toEqual(['summarize', 'analyze', 'license', 'catalog']);
+    const british = { ...lexicon({ organisation: 2, dialogue: 2 }), variants };
+    expect(['organization', 'dialog'].map((word) => correction(word, british))).toEqual(['organisation', 'dialogue']);
+    expect(correction('summarise', lexicon({ summarize: 2 }))).toBeUndefined();
   });
 
   it('picks the word more tools say, then the first alphabetically', () => {
