@@ -224,9 +224,9 @@ The stdio relay forwards \`tools/call\` on its own ids without SDK parsing, and 
 
 Generated catalogs (GitHub-shaped tools), served from a lock file by \`lazytools serve\` over stdio in mode \`all\`.
 
-| catalog | cold start p50 | whole tools/list p50 (pages) | largest page | RSS quiet | RSS right after listing | peak RSS | search p50 | search p99 | index build |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-${Object.entries(sc.sizes).map(([size, s]) => `| ${Number(size).toLocaleString('en')} tools | ${s.coldStart.p50.toFixed(0)} ms | ${ms(s.toolsList.p50)} (${s.pages}) | ${(s.largestPageBytes / 1024).toFixed(0)} KiB | ${s.gatewayRssMb} MB | ${s.gatewayBusyRssMb} MB | ${s.gatewayPeakRssMb} MB | ${ms(s.search.p50)} | ${ms(s.search.p99)} | ${s.search.indexBuildMs} ms |`).join('\n')}
+| catalog | cold start p50 | whole tools/list p50 (pages) | largest page | RSS quiet | RSS right after listing | peak RSS | search p50 | search p99 | index build | first typo (spelling lexicon) |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${Object.entries(sc.sizes).map(([size, s]) => `| ${Number(size).toLocaleString('en')} tools | ${s.coldStart.p50.toFixed(0)} ms | ${ms(s.toolsList.p50)} (${s.pages}) | ${(s.largestPageBytes / 1024).toFixed(0)} KiB | ${s.gatewayRssMb} MB | ${s.gatewayBusyRssMb} MB | ${s.gatewayPeakRssMb} MB | ${ms(s.search.p50)} | ${ms(s.search.p99)} | ${s.search.indexBuildMs} ms | ${s.search.spellingLexiconMs} ms |`).join('\n')}
 
 \`tools/list\` is paged (at most 1,000 tools and 1 MiB a page, \`src/handlers/paging.ts\`): the SDK's stdio client refuses messages over 10 MiB. The whole-list time follows \`nextCursor\` through every page, as a client does.
 
