@@ -18,6 +18,7 @@ import { livemcpbench, liveTable, snapshotPath } from './livemcpbench.mjs';
 import { scale } from './scale.mjs';
 import { stackReport, stacksTable, taskSets } from './stacks.mjs';
 import { tokens } from './tokens.mjs';
+import { typos, typosTable } from './typos.mjs';
 import { ROOT, spread as runSpread } from './lib.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -40,6 +41,8 @@ log('budget-fitted modes');
 const fitted = fit({ runs: quick ? 1 : 3 });
 log('modes on stacks of npm servers');
 const stacks = taskSets().map(stackReport);
+log('typos on the stacks\' tasks');
+const slips = typos();
 log('search quality');
 const qual = quality();
 // The honest protocol: dev/test halves, intervals, and a paired baseline when SEARCH_BASELINE names another built clone.
@@ -282,6 +285,10 @@ ${fitSection(fitted)}
 Per stack of real npm servers (\`bench/stacks.mjs\`; catalogs and task sets under \`test/fixtures/\`, their sources in \`test/fixtures/catalogs/README.md\`), on the presets as shipped: how often the task's mode shows a tool that starts the task, how often it is shown or in search's top 5 (the mode's tools first), search alone over every tool, how often the mode picked from the task's own words shows one, what the task's mode costs against listing every tool, tools in no preset but \`all\`, and how often \`focus_mode\` with the task as intent shows one (the picked mode, or the three tools it adds for the task). Split \`blind\`: written before lazytools ran on the stack and never tuned on (\`test/unit/stack-quality.test.ts\` holds floors on these only); \`dev\`/\`test\`: tuning sets.
 
 ${stacksTable(stacks)}
+
+Typos (\`bench/typos.mjs\`): search alone, gold tool in the top 5, for the same tasks (those with a word of six letters or more) as written and with one slip in the longest word (neighbours swapped, a letter dropped or doubled, in turn); uncorrected is the ranking without \`src/search/spelling.ts\`.
+
+${typosTable(slips)}
 
 ## Reproduce
 
