@@ -286,7 +286,7 @@ Per stack of real npm servers (\`bench/stacks.mjs\`; catalogs and task sets unde
 
 ${stacksTable(stacks)}
 
-Typos (\`bench/typos.mjs\`): search alone, gold tool in the top 5, for the same tasks (those with a word of six letters or more) as written and with one slip in the longest word (neighbours swapped, a letter dropped or doubled, in turn); uncorrected is the ranking without \`src/search/spelling.ts\`.
+Typos (\`bench/typos.mjs\`): search alone, gold tool in the top 5, for the same tasks (those with a word of six letters or more) as written and with one slip in the longest word (neighbours swapped, a letter dropped, doubled, or hit beside its key, in turn); uncorrected is the ranking without \`src/search/spelling.ts\`.
 
 ${typosTable(slips)}
 

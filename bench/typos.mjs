@@ -1,5 +1,5 @@
 // Typos: search alone on the stacks' tasks as written and with one slip in each task's longest
-// word (a letter swapped with its neighbour, dropped or doubled, in turn), so how much a typo
+// word (a letter swapped with its neighbour, dropped, doubled, or hit beside its key, in turn), so how much a typo
 // costs search shows beside what it costs without correction (src/search/spelling.ts).
 //
 //   node bench/typos.mjs
@@ -11,12 +11,21 @@ import { SearchIndex } from '../dist/search/engine.js';
 import { taskSets } from './stacks.mjs';
 import { ROOT } from './lib.mjs';
 
-/** `word` with one slip at a place set by `k`: neighbours swapped, a letter dropped or doubled. */
+/** Each letter's neighbours on a QWERTY keyboard, for a slip of the finger. */
+const KEYS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+function neighbour(letter) {
+  const row = KEYS.find((keys) => keys.includes(letter)) ?? KEYS[0];
+  const at = row.indexOf(letter);
+  return row[at + 1] ?? row[at - 1];
+}
+
+/** `word` with one slip at a place set by `k`: neighbours swapped, a letter dropped, doubled, or hit beside its key. */
 function slip(word, k) {
   const i = 1 + (k % Math.max(1, word.length - 3));
-  if (k % 3 === 0) return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
-  if (k % 3 === 1) return word.slice(0, i) + word.slice(i + 1);
-  return word.slice(0, i) + word[i] + word.slice(i);
+  if (k % 4 === 0) return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+  if (k % 4 === 1) return word.slice(0, i) + word.slice(i + 1);
+  if (k % 4 === 2) return word.slice(0, i) + word[i] + word.slice(i);
+  return word.slice(0, i) + neighbour(word[i]) + word.slice(i + 1);
 }
 
 /** Per split (blind, tuning): tasks, gold in search's top 5 as written, with one slip, and with one slip read uncorrected. */
