@@ -7,8 +7,9 @@ import { toolTitle } from '../catalog/text.js';
  * Typo correction for query words, against the words a catalog's tools use: "vacaton days" finds
  * the leave tools, "offbaording" the offboarding ones. A query word the catalog and the synonym
  * table do not know is replaced by the known word one slip away (a letter dropped, added, or two
- * neighbours swapped; in a long word, one changed) that the most tools say. No dictionary ships: the catalog is the
- * dictionary, so a word is only ever corrected to one some tools say (or the synonym table has).
+ * neighbours swapped; in a long word, one changed) that the most tools say. No dictionary ships:
+ * the catalog is the dictionary, so a word is only ever corrected to one some tools say (or the
+ * synonym table has).
  *
  * Every search of a person's words corrects them (search_tools, `lazytools search`, focus_mode's
  * intent and its task's tools); a mode's fitting, which reads the rc's reviewed task texts, does
@@ -84,10 +85,12 @@ export class Speller {
 
   /** A query word's correction (`correction`), if it needs one. */
   readonly correct = (word: string): string | undefined => {
+    if (!spellable(word)) return undefined;
     let fixed = this.remembered.get(word);
     if (fixed === undefined) {
       if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
-      fixed = spellable(word) ? (correction(word, { uses: (said) => this.lexicon().get(said) ?? 0, stemCount: this.stemCount, known: vocabularyWord, stem, variants: searchVocabulary().spellingVariants }) ?? '') : '';
+      const lexicon = { uses: (said: string) => this.lexicon().get(said) ?? 0, stemCount: this.stemCount, known: vocabularyWord, stem, variants: searchVocabulary().spellingVariants };
+      fixed = correction(word, lexicon) ?? '';
       this.remembered.set(word, fixed);
     }
     return fixed === '' ? undefined : fixed;
