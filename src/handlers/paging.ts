@@ -39,7 +39,10 @@ export function jsonBytes(item: object): number {
  * what is sent for an item (its bytes bound the page); it is called only up to the page's end.
  */
 export function paginate<T extends object>(items: readonly T[], cursor: string | undefined, keyOf: (item: T) => string, sized: (item: T) => object = (item) => item): Page<T> {
-  const start = cursor === undefined ? 0 : offsetOf(cursor, items, keyOf);
+  // The list's digest, worked out once per page (a cursor's check and the next cursor both need it).
+  let listDigest: string | undefined;
+  const digestOnce = () => (listDigest ??= digest(items, keyOf));
+  const start = cursor === undefined ? 0 : offsetOf(cursor, items.length, digestOnce);
   if (start === 0 && items.length <= PAGE_MAX_ITEMS && fitsOnePage(items, sized)) return { items: items as T[] };
   let end = start;
   let bytes = 0;
@@ -50,7 +53,7 @@ export function paginate<T extends object>(items: readonly T[], cursor: string |
     end++;
   }
   const page: Page<T> = { items: items.slice(start, end) };
-  if (end < items.length) page.nextCursor = encode(digest(items, keyOf), end);
+  if (end < items.length) page.nextCursor = encode(digestOnce(), end);
   return page;
 }
 
@@ -63,11 +66,11 @@ function fitsOnePage<T extends object>(items: readonly T[], sized: (item: T) => 
   return true;
 }
 
-function offsetOf<T>(cursor: string, items: readonly T[], keyOf: (item: T) => string): number {
+function offsetOf(cursor: string, length: number, listDigest: () => string): number {
   const match = /^([A-Za-z0-9_-]{16})\.(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) throw invalidCursor('not a cursor this server handed out');
   const offset = Number(match[2]);
-  if (match[1] !== digest(items, keyOf) || offset <= 0 || offset >= items.length) throw invalidCursor('the list changed since this cursor was handed out');
+  if (match[1] !== listDigest() || offset <= 0 || offset >= length) throw invalidCursor('the list changed since this cursor was handed out');
   return offset;
 }
 
