@@ -91,9 +91,14 @@ function withinBytes<T extends object>(keep: (list: unknown) => T[], idOf: (item
   };
 }
 
+/** What a server that lists more than `max` of `what` is told: the rest are not served. */
+function tooMany(max: number, what: string): string {
+  return `lists more than ${max} ${what}: only the first ${max} are served`;
+}
+
 /** Every tool the server lists, through the admission rules (catalog/admit.ts); `warn` hears what was left out. */
 export async function listTools(client: Client, timeout: number, warn: (message: string) => void): Promise<ToolDefinition[]> {
-  const over = () => warn(`lists more than ${MAX_SERVER_TOOLS} tools: only the first ${MAX_SERVER_TOOLS} are served`);
+  const over = () => warn(tooMany(MAX_SERVER_TOOLS, 'tools'));
   const usableTool = (list: unknown) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`));
   const bytes = withinBytes(usableTool, (tool) => tool.name, 'tool definitions', 'tools', warn);
   const tools = await listPages(client, 'tools/list', 'tools', timeout, bytes.keep, { max: MAX_SERVER_TOOLS, over, full: bytes.full });
@@ -114,7 +119,7 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
   // Each list within MAX_SERVER_ITEMS items and MAX_SERVER_LIST_BYTES of them.
   const list = <T extends object>(method: string, kind: keyof typeof PRIMITIVE_LISTS, what: string): Promise<T[]> => {
     const bytes = withinBytes(usable<T>(kind, warn), (item) => (item as Record<string, unknown>)[PRIMITIVE_LISTS[kind].id], what, what, warn);
-    const over = () => warn(`lists more than ${MAX_SERVER_ITEMS} ${what}: only the first ${MAX_SERVER_ITEMS} are served`);
+    const over = () => warn(tooMany(MAX_SERVER_ITEMS, what));
     return safe(what, () => listPages(client, method, kind, timeout, bytes.keep, { max: MAX_SERVER_ITEMS, over, full: bytes.full }));
   };
   const [prompts, resources, templates] = await Promise.all([
