@@ -72,9 +72,13 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     primePlacement(json.placement, result, (message) => dropped.push(`${where}${message}`), stamp);
     warnings.push(...firstLines(dropped, MAX_TOOL_WARNINGS, `cached placements of ${file ?? 'the catalog'} computed afresh`));
   }
-  if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens);
+  // A lock records a count for each tool's listed definition and its full one, and lazytools' own tools'.
+  if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens, 2 * result.reduce((sum, entry) => sum + entry.tools.length, 0) + OWN_TOOL_COUNTS);
   return result;
 }
+
+/** Token counts a lock may record for lazytools' own tools, past two per tool of its servers (each strategy's and mode's variants). */
+const OWN_TOOL_COUNTS = 4096;
 
 /** Left-out tools of one catalog file warned about one line each; the rest are counted in one line. */
 export const MAX_TOOL_WARNINGS = 20;

@@ -29,15 +29,24 @@ export function sharedString(text: string): string {
 }
 
 /**
+ * Distinct string values shareStringValues pools at most; past it the pool starts afresh (what it
+ * shared stays shared). A Map holds at most 2^24 entries: a 170 MB lock of 17 million distinct
+ * strings (within the 256 MB file bound) threw "Map maximum size exceeded" after 23 s and serve
+ * never started. Real catalogs hold far fewer (tens of thousands at 10,000 tools).
+ */
+export const SHARED_VALUES = 1_000_000;
+
+/**
  * Makes equal string values in a tree JSON.parse just made (plain objects and arrays, no cycles)
  * one string each: JSON.parse gives every occurrence a copy of its own, and tool definitions
  * repeat field descriptions across tools ("Repository owner", "Page number"): 40-60% of the
  * string bytes of the real-world catalogs in test/fixtures, 6.5 MB of a 10,000-tool gateway's
  * heap, kept for as long as it serves them. Keys are left alone (JSON.parse shares them already).
- * Only for a tree the caller made: it assigns to its objects.
+ * Only for a tree the caller made: it assigns to its objects. `most`: distinct values pooled at
+ * once (SHARED_VALUES).
  */
-export function shareStringValues(root: unknown): void {
-  const pool = new Map<string, string>();
+export function shareStringValues(root: unknown, most = SHARED_VALUES): void {
+  let pool = new Map<string, string>();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -47,7 +56,10 @@ export function shareStringValues(root: unknown): void {
       const value = record[key];
       if (typeof value === 'string') {
         const kept = pool.get(value);
-        if (kept === undefined) pool.set(value, value);
+        if (kept === undefined) {
+          if (pool.size >= most) pool = new Map();
+          pool.set(value, value);
+        }
         // An own "__proto__" key (JSON.parse makes one) is data; assigning it would set the prototype.
         else if (key !== '__proto__') record[key] = kept;
       } else if (typeof value === 'object' && value !== null) stack.push(value);

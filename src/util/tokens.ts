@@ -127,19 +127,27 @@ export function toolTokenCounts(tools: Iterable<CountableTool>, tokenizer: Token
  * integer from 1 to its UTF-8 byte length, as every token covers at least one byte); else the
  * text is counted. A forged count can change which tools fit a budget, never what a mode allows;
  * `check` uses none (withoutRecordedCounts).
- * Malformed entries are skipped. Returns how many counts were taken.
+ * Malformed entries are skipped. Returns how many counts were taken. `most`: counts taken per
+ * tokenizer at most (a lock records one or two per tool, see lockTokenCounts): the counts are kept
+ * for as long as the process runs, and a lock of a million made-up digests held 149 MB of heap
+ * for no tool; past 2^24 the Map threw and serve ended.
  */
-export function recordToolTokens(section: unknown): number {
+export function recordToolTokens(section: unknown, most = Number.POSITIVE_INFINITY): number {
   if (typeof section !== 'object' || section === null || Array.isArray(section)) return 0;
   let taken = 0;
   for (const tokenizer of TOKENIZERS) {
     const counts = Object.prototype.hasOwnProperty.call(section, tokenizer) ? (section as Record<string, unknown>)[tokenizer] : undefined;
     if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) continue;
-    for (const [digest, count] of Object.entries(counts as Record<string, unknown>))
+    let left = most;
+    for (const digest in counts) {
+      if (left <= 0) break;
+      const count = Object.prototype.hasOwnProperty.call(counts, digest) ? (counts as Record<string, unknown>)[digest] : undefined;
       if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 1) {
         recorded.set(`${tokenizer}:${digest}`, count);
         taken++;
+        left--;
       }
+    }
   }
   return taken;
 }

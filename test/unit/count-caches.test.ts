@@ -25,4 +25,11 @@ describe('per-object count and config caches', () => {
     expect(result).toBeGreaterThan(10);
     expect(differing).toBe(1);
   });
+
+  it("recordToolTokens takes at most `most` counts per tokenizer: a lock's made-up digests are kept for the process's life (a million held 149 MB)", () => {
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`digest-${i}`, 3]));
+    expect(recordToolTokens({ o200k_base: many, cl100k_base: many }, 10)).toBe(20);
+    // Malformed counts spend none of it.
+    expect(recordToolTokens({ o200k_base: { bad: 0, worse: 'x', good: 2 } }, 1)).toBe(1);
+  });
 });

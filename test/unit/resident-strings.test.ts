@@ -3,7 +3,7 @@ import { placementOf } from '../../src/catalog/placement-cache.js';
 import { scoreTopics } from '../../src/catalog/placement.js';
 import { writeStatus } from '../../src/catalog/read-only.js';
 import type { ToolDefinition } from '../../src/catalog/types.js';
-import { SHARED_STRINGS, flatString, shareStringValues, sharedString } from '../../src/util/flat.js';
+import { SHARED_STRINGS, SHARED_VALUES, flatString, shareStringValues, sharedString } from '../../src/util/flat.js';
 import { nameSkeleton } from '../../src/util/lookalike.js';
 
 // What a gateway keeps per tool for as long as it runs is built compactly (flat strings, no map
@@ -78,5 +78,15 @@ describe('shareStringValues', () => {
 
   it('takes anything JSON.parse gives, scalars included', () => {
     for (const value of [null, 1, 'text', true, [], {}]) expect(() => shareStringValues(value)).not.toThrow();
+  });
+});
+
+describe('shareStringValues past its pool bound', () => {
+  it('pools at most SHARED_VALUES distinct values (a Map past 2^24 entries threw and a 17-million-string lock never served), sharing on afresh', () => {
+    expect(SHARED_VALUES).toBeLessThan(2 ** 24);
+    // Three distinct values, a pool of two: the third starts a new pool, in which later copies are shared.
+    const tree = JSON.parse(JSON.stringify({ a: ['alpha value', 'beta value', 'gamma value', 'gamma value', 'alpha value'] })) as { a: string[] };
+    shareStringValues(tree, 2);
+    expect(tree.a).toEqual(['alpha value', 'beta value', 'gamma value', 'gamma value', 'alpha value']);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildCatalog } from '../../src/catalog/catalog.js';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
@@ -76,5 +76,28 @@ describe('search over a task of several steps', () => {
     const hits = index.search('Read the PDF files, compare them, then write the report', { limit: 10, filter: (t) => t.server === 'pdf' });
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(hit.tool.server).toBe('pdf');
+  });
+});
+
+describe('several queries of several steps', () => {
+  const { catalog } = buildCatalog(
+    parseCatalog({ servers: { pdf: { tools: ['read_pdf', 'merge_pdfs', 'split_pdf', 'write_file', 'list_directory'].map((name) => ({ name, description: `${name.replace('_', ' ')} files`, inputSchema: { type: 'object', properties: {} } })) } } }),
+    resolveConfig({}),
+  );
+  const task = (k: number) => `read the pdf ${k}, merge the pdf files, split the pdf pages, write the file out, list the directory`;
+
+  it('share one budget of MAX_STEPS step passes: ten tasks of five steps scored 60 times (340 ms per search_tools call at 10,000 tools)', () => {
+    const index = new SearchIndex(catalog.tools, catalog.groups);
+    const passes = vi.spyOn(index as unknown as { scoreAll: (...args: unknown[]) => unknown }, 'scoreAll');
+    index.searchMany(Array.from({ length: 10 }, (_, k) => task(k)), { limit: 5 });
+    // Ten whole queries, and the steps of as many tasks as fit in MAX_STEPS passes, all or none.
+    expect(passes.mock.calls.length, 'scoring passes for 10 queries of 5 steps').toBe(10 + 5 * Math.floor(MAX_STEPS / 5));
+  });
+
+  it('leave one query ranked by its steps as before', () => {
+    const index = new SearchIndex(catalog.tools, catalog.groups);
+    const passes = vi.spyOn(index as unknown as { scoreAll: (...args: unknown[]) => unknown }, 'scoreAll');
+    expect(index.searchMany([task(1)], { limit: 5 })).toEqual(index.search(task(1), { limit: 5 }));
+    expect(passes.mock.calls.length).toBe(2 * 6);
   });
 });
