@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { own } from './own.js';
 
 /** Tokenizers lazytools can count with; o200k_base (GPT-4o family) is the default. */
 export type TokenizerName = 'o200k_base' | 'cl100k_base';
@@ -136,12 +137,12 @@ export function recordToolTokens(section: unknown, most = Number.POSITIVE_INFINI
   if (typeof section !== 'object' || section === null || Array.isArray(section)) return 0;
   let taken = 0;
   for (const tokenizer of TOKENIZERS) {
-    const counts = Object.prototype.hasOwnProperty.call(section, tokenizer) ? (section as Record<string, unknown>)[tokenizer] : undefined;
+    const counts = own(section as Record<string, unknown>, tokenizer);
     if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) continue;
     let left = most;
     for (const digest in counts) {
       if (left <= 0) break;
-      const count = Object.prototype.hasOwnProperty.call(counts, digest) ? (counts as Record<string, unknown>)[digest] : undefined;
+      const count = own(counts as Record<string, unknown>, digest);
       if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 1) {
         recorded.set(`${tokenizer}:${digest}`, count);
         taken++;
