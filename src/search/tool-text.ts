@@ -1,4 +1,5 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
+import { toolTitle } from '../catalog/text.js';
 import { isActionTerm } from './action.js';
 import { terms } from './text.js';
 
@@ -32,7 +33,7 @@ export function toolFields(tool: CatalogTool): Array<[keyof typeof FIELDS, strin
   const definition = tool.definition;
   return [
     ['name', tool.name],
-    ['title', definition.title ?? definition.annotations?.title ?? ''],
+    ['title', toolTitle(definition) ?? ''],
     ['summary', tool.summary],
     ['description', definition.description ?? ''],
     ['schema', schemaText(definition.inputSchema)],
