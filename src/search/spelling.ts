@@ -131,6 +131,7 @@ export function spellable(word: string): boolean {
 export function correction(word: string, lexicon: Lexicon): string | undefined {
   if (!spellable(word)) return undefined;
   if (lexicon.known(word) || lexicon.stemCount(word) > 0) return undefined;
+  const stemmed = lexicon.stem(word);
   let best: string | undefined;
   let bestCount = MIN_USES - 1;
   for (const candidate of edits(word, lexicon.variants ?? [])) {
@@ -138,7 +139,7 @@ export function correction(word: string, lexicon: Lexicon): string | undefined {
     const count = lexicon.known(candidate) ? Math.max(MIN_USES, lexicon.uses(candidate)) : lexicon.uses(candidate);
     if (count < bestCount || (count === bestCount && (best === undefined || candidate > best))) continue;
     // One of the same stem reads the same ("payments" for "payment"): nothing to correct.
-    if (lexicon.stem(candidate) !== lexicon.stem(word)) {
+    if (lexicon.stem(candidate) !== stemmed) {
       best = candidate;
       bestCount = count;
     }
