@@ -4,6 +4,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { resolveIntent, unclearIntentText } from '../search/intent.js';
 import { MAX_QUERIES } from '../catalog/own-args.js';
 import { catalogIndex } from '../search/catalog-index.js';
+import { correctionsNote, queryCorrections } from '../search/text.js';
 import { openProject } from '../project.js';
 import { lockPath } from '../catalog/lock-path.js';
 import { resolveIntentIn } from '../focus/intent-catalog.js';
@@ -33,7 +34,8 @@ export const searchCommand: Command = defineCommand('search', searchFlags, { arg
   const limit = intFlag(values.limit, 'limit', 5);
   const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
   const dense = await denseFor(project.catalog, project.config, queries, io);
-  const hits = catalogIndex(project.catalog).searchMany(queries, { limit, dense });
+  const index = catalogIndex(project.catalog);
+  const hits = index.searchMany(queries, { limit, dense });
   const rows = hits.map(({ tool, score }) => ({ name: tool.exposedName, server: tool.server, tool: tool.name, score, summary: tool.summary }));
   if (values.json) io.out(JSON.stringify(rows, null, 2));
   else if (rows.length === 0) io.out(`no tools match "${oneLine(capText(queries.join('; '), QUERY_ECHO, 'query'))}"`);
@@ -41,6 +43,10 @@ export const searchCommand: Command = defineCommand('search', searchFlags, { arg
     const width = Math.max(...rows.map((r) => r.name.length));
     io.out(rows.map((r) => `${r.name.padEnd(width)}  ${r.score.toFixed(2).padStart(6)}  [${r.server}] ${r.summary}`).join('\n'));
   }
+  // What search corrected goes beside the rows, never into --json's array (a script reads that).
+  const corrected = correctionsNote(queryCorrections(queries, (word) => index.correction(word)));
+  if (corrected !== '' && values.json) io.err(`(${corrected})`);
+  else if (corrected !== '') io.out(`(${corrected})`);
   return 0;
 });
 

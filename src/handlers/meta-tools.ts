@@ -8,6 +8,7 @@ import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeNamed, modesWith, 
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { searchBeyondList, searchWithHeldBack } from '../search/held-back.js';
+import { correctionsNote, queryCorrections } from '../search/text.js';
 import { own } from '../util/own.js';
 import { clipText } from '../util/bounds.js';
 import { jsonResult } from './results.js';
@@ -74,13 +75,14 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   // Text and structuredContent both carry the hits: half the page bound each.
   const { kept: tools, omitted } = fitting(hits.map(({ tool }) => describeHit(tool, detail, session)), PAGE_MAX_BYTES / 2);
   const how = enabling ? 'added to your tool list' : notAddedNote(session, canEnable);
+  // A corrected word is said: "county" read as "country" is the corrector's kind of slip.
+  const corrected = correctionsNote(queryCorrections(queries, (word) => hub.search.correction(word)));
   const cut = omitted > 0 ? `; ${omitted} more left out to keep this answer under 1 MiB: lower "limit" or use detail "summary"` : '';
   const have = inList.map((hit) => clipText(hit.tool.exposedName, 64));
   const also = have.length > 0 ? `; in your list already: ${have.join(', ')}` : '';
   const text =
-    hits.length > 0 ? `${JSON.stringify(tools)}\n(${how}${also}${cut})`
-    : have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.`
-    : noMatch(session, queries, query, { limit, group, dense });
+    hits.length > 0 ? `${JSON.stringify(tools)}\n(${how}${also}${cut}${corrected && `; ${corrected}`})`
+    : `${have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.` : noMatch(session, queries, query, { limit, group, dense })}${corrected && ` (Search ${corrected}.)`}`;
   return {
     content: [{ type: 'text', text }],
     structuredContent: { tools, enabled: enabling, ...(have.length > 0 ? { inList: have } : {}) },

@@ -88,6 +88,44 @@ export function textWords(text: string): readonly string[] {
   return words(withoutModifiers(text));
 }
 
+/** A query word search read as another: the answer says so, since a correction can be wrong ("county" to "country"). */
+export interface Correction {
+  typed: string;
+  read: string;
+}
+
+/** Corrections an answer names: each word is at most `MAX_WORD` (24) letters, so the note stays short. */
+const CORRECTIONS_SAID = 3;
+
+/**
+ * The words of `queries` that search reads as other words (spelling.ts), walked as `expandQuery`
+ * walks them: stopwords, ids and over-long words are never corrected, and reading stops at
+ * `MAX_QUERY_TERMS` distinct words. At most `CORRECTIONS_SAID`, each once.
+ */
+export function queryCorrections(queries: readonly string[], correct: (word: string) => string | undefined): Correction[] {
+  const { stopwords } = wordRoles();
+  const out: Correction[] = [];
+  for (const query of queries) {
+    const list = textWords(cleanQuery(query).slice(0, 2 * MAX_QUERY_CHARS));
+    const seen = new Set<string>();
+    for (let i = 0; i < list.length && i < MAX_QUERY_WORDS && seen.size < MAX_QUERY_TERMS; i++) {
+      const typed = list[i] ?? '';
+      if (typed.length > MAX_WORD_CHARS || isOpaqueWord(typed) || stopwords.has(typed)) continue;
+      const read = correct(typed);
+      seen.add(stem(read ?? typed));
+      if (read === undefined || read === typed || out.some((c) => c.typed === typed)) continue;
+      out.push({ typed, read });
+      if (out.length >= CORRECTIONS_SAID) return out;
+    }
+  }
+  return out;
+}
+
+/** How an answer says what search corrected: `read "vacaton" as "vacation"`, or '' when nothing was. */
+export function correctionsNote(corrections: readonly Correction[]): string {
+  return corrections.length === 0 ? '' : `read ${corrections.map((c) => `"${c.typed}" as "${c.read}"`).join(', ')}`;
+}
+
 let synonymWords: Set<string> | undefined;
 
 /**

@@ -4,7 +4,9 @@ import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { correction, type Lexicon } from '../../src/search/spelling.js';
-import { stem } from '../../src/search/text.js';
+import { correctionsNote, queryCorrections, stem } from '../../src/search/text.js';
+import { Gateway } from '../../src/app/gateway.js';
+import { inMemoryClient, text } from '../harness/index.js';
 import { searchVocabulary } from '../../src/search/vocabulary.js';
 
 /** A lexicon of words as written, with how many tools say each; stems from the words. */
@@ -111,5 +113,35 @@ describe('search corrects query typos against the catalog', () => {
     expect(index.search('start offbaording for Lucas', { limit: 1, typed: false })).toEqual([]);
     expect(index.correction('offbaording')).toBe('offboarding');
     expect(index.correction('offboarding')).toBeUndefined();
+  });
+});
+
+describe('what search corrected is said', () => {
+  const fix: Record<string, string> = { offbaording: 'offboarding', vacaton: 'vacation', schedlue: 'schedule', recieve: 'receive', adress: 'address' };
+  const correct = (word: string) => fix[word];
+
+  it('names each corrected word once, at most three, never a stopword or an id', () => {
+    expect(queryCorrections(['start offbaording for Lucas', 'offbaording again'], correct)).toEqual([{ typed: 'offbaording', read: 'offboarding' }]);
+    expect(queryCorrections(['vacaton schedlue recieve adress offbaording'], correct)).toHaveLength(3);
+    expect(queryCorrections(['the of and', 'ab12cd34ef56gh78'], () => 'x')).toEqual([]);
+    expect(correctionsNote([])).toBe('');
+    expect(correctionsNote(queryCorrections(['vacaton schedlue'], correct))).toBe('read "vacaton" as "vacation", "schedlue" as "schedule"');
+  });
+
+  it('search_tools says it beside the hits, and only when it corrected a word', async () => {
+    const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' as const } });
+    const tools = [tool('offboarding_submit', 'Submit offboarding for an employee leaving.'), tool('offboarding_search', 'Search offboarding records.')];
+    const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: [{ server: 'hr', tools }] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'spelling-test' });
+    try {
+      const found = text(await client.callTool({ name: 'search_tools', arguments: { query: 'start offbaording for Lucas' } }));
+      expect(found).toContain('offboarding_submit');
+      expect(found).toMatch(/; read "offbaording" as "offboarding"\)$/);
+      const plain = text(await client.callTool({ name: 'search_tools', arguments: { query: 'offboarding records' } }));
+      expect(plain).not.toContain('read "');
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
   });
 });
