@@ -1,6 +1,6 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { stem, textWords, vocabularyWord } from './text.js';
-import { searchVocabulary } from './vocabulary.js';
+import { englishWords, searchVocabulary } from './vocabulary.js';
 import { toolTitle } from '../catalog/text.js';
 
 /**
@@ -17,10 +17,13 @@ import { toolTitle } from '../catalog/text.js';
  * 457 / 304 -> 308; the task's mode or search 575 -> 575 / 380 -> 381; the mode an intent picks
  * with its task's tools 532 -> 532 / 361 -> 362; the intent's mode alone 468 -> 467 / 328 -> 328.
  * LiveMCPBench and search-eval unchanged. Over all 1,016 stack tasks it corrects 20 words, 16 of
- * them typos or spelling variants ("colours", "centre"); "county" to "country" is the kind of
- * slip it makes. With one slip put in each task's longest word (bench/typos.mjs) search finds
- * the gold tool for 439 of 593 tuning tasks and 288 of 393 blind ones, against 396 and 271
- * uncorrected and 449 and 297 as written.
+ * them typos or spelling variants ("colours", "centre"). A common English word is never taken
+ * for a slip (vocabulary/english-words.json): "county" stayed county, where it was read as the
+ * catalog's "country", and "assigned" as "assignee" (only its other spelling may stand for it:
+ * "organization" finds a British catalog's organisation). With one slip put in each task's
+ * longest word (bench/typos.mjs) search finds the gold tool for 438 of 593 tuning tasks and 288
+ * of 393 blind ones (439 and 288 before the English words: one slip made a word), against 396
+ * and 271 uncorrected and 449 and 297 as written.
  */
 
 /**
@@ -59,6 +62,8 @@ export interface Lexicon {
   stem(word: string): string;
   /** Spellings of one word more than a slip apart ("is" and "iz" of summarise/summarize), read both ways. */
   variants?: ReadonlyArray<readonly [string, string]>;
+  /** Whether the word is common English (english-words.json): no typo, though its other spelling may be what the catalog says. */
+  english?: (word: string) => boolean;
 }
 
 /** Query words whose correction a speller remembers: typos recur, and finding one reads about 400 words. */
@@ -89,7 +94,7 @@ export class Speller {
     let fixed = this.remembered.get(word);
     if (fixed === undefined) {
       if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
-      const lexicon = { uses: (said: string) => this.lexicon().get(said) ?? 0, stemCount: this.stemCount, known: vocabularyWord, stem, variants: searchVocabulary().spellingVariants };
+      const lexicon = { uses: (said: string) => this.lexicon().get(said) ?? 0, stemCount: this.stemCount, known: vocabularyWord, stem, variants: searchVocabulary().spellingVariants, english: isEnglish };
       fixed = correction(word, lexicon) ?? '';
       this.remembered.set(word, fixed);
     }
@@ -117,6 +122,8 @@ export class Speller {
   }
 }
 
+const isEnglish = (word: string): boolean => englishWords().has(word);
+
 /** Whether a word is one a correction could be, or be made for: plain letters, `MIN_WORD` to `MAX_WORD` long. */
 export function spellable(word: string): boolean {
   return word.length >= MIN_WORD && word.length <= MAX_WORD && /^[a-z]+$/.test(word);
@@ -134,7 +141,9 @@ export function correction(word: string, lexicon: Lexicon): string | undefined {
   const stemmed = lexicon.stem(word);
   let best: string | undefined;
   let bestCount = MIN_USES - 1;
-  for (const candidate of edits(word, lexicon.variants ?? [])) {
+  // A common English word is no slip ("county" of "country"); only its other spelling may stand for it.
+  const slips = lexicon.english?.(word) !== true;
+  for (const candidate of edits(word, lexicon.variants ?? [], slips)) {
     if (candidate.length < MIN_WORD) continue;
     const count = lexicon.known(candidate) ? Math.max(MIN_USES, lexicon.uses(candidate)) : lexicon.uses(candidate);
     if (count < bestCount || (count === bestCount && (best === undefined || candidate > best))) continue;
@@ -149,12 +158,12 @@ export function correction(word: string, lexicon: Lexicon): string | undefined {
 
 /**
  * Every word one slip from `word`: a letter dropped, added, or two neighbours swapped, and in a
- * word of MIN_CHANGED letters or more one changed; and each spelling variant of it (one part
- * swapped for its other spelling, either way).
+ * word of MIN_CHANGED letters or more one changed (unless `slips` is false); and each spelling
+ * variant of it (one part swapped for its other spelling, either way).
  */
-function edits(word: string, variants: ReadonlyArray<readonly [string, string]>): Set<string> {
+function edits(word: string, variants: ReadonlyArray<readonly [string, string]>, slips = true): Set<string> {
   const out = new Set<string>();
-  for (let i = 0; i <= word.length; i++) {
+  for (let i = 0; slips && i <= word.length; i++) {
     const head = word.slice(0, i);
     const tail = word.slice(i);
     if (tail.length > 0) out.add(head + tail.slice(1));

@@ -137,3 +137,27 @@ export function readVocabulary(dir: string): SearchVocabulary {
     },
   };
 }
+
+const englishFile = z.strictObject({ note: z.string().min(1), words: z.string().regex(/^[a-z]+(?: [a-z]+)*$/, 'lowercase words between single spaces') });
+let english: ReadonlySet<string> | undefined;
+
+/**
+ * Common English words (`vocabulary/english-words.json`, generated from SCOWL by
+ * scripts/english-words.mjs): spelling.ts never reads one as a typo. Read on the first query word
+ * a catalog does not know, not before.
+ *
+ * @throws ConfigError naming the file when it does not fit.
+ */
+export function englishWords(): ReadonlySet<string> {
+  if (english) return english;
+  const where = path.join(packageRoot(), 'vocabulary', 'english-words.json');
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(where, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`cannot read the search vocabulary: ${(error as Error).message}`, where);
+  }
+  const result = englishFile.safeParse(json, { jitless: true });
+  if (!result.success) throw new ConfigError(`invalid search vocabulary\n${z.prettifyError(result.error)}`, where);
+  return (english = new Set(result.data.words.split(' ')));
+}

@@ -7,7 +7,7 @@ import { correction, type Lexicon } from '../../src/search/spelling.js';
 import { correctionsNote, queryCorrections, stem } from '../../src/search/text.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { inMemoryClient, text } from '../harness/index.js';
-import { searchVocabulary } from '../../src/search/vocabulary.js';
+import { englishWords, searchVocabulary } from '../../src/search/vocabulary.js';
 
 /** A lexicon of words as written, with how many tools say each; stems from the words. */
 function lexicon(uses: Record<string, number>, known: string[] = []): Lexicon {
@@ -61,6 +61,22 @@ describe('correction', () => {
     const british = { ...lexicon({ organisation: 2, dialogue: 2 }), variants };
     expect(['organization', 'dialog'].map((word) => correction(word, british))).toEqual(['organisation', 'dialogue']);
     expect(correction('licence', lexicon({ license: 2 }))).toBeUndefined();
+  });
+
+  it('leaves a common English word the catalog lacks, but still reads it in the spelling the catalog says', () => {
+    const english = (word: string) => ['county', 'assigned', 'organization'].includes(word);
+    expect(correction('county', lexicon({ country: 3 }))).toBe('country');
+    expect(correction('county', { ...lexicon({ country: 3 }), english })).toBeUndefined();
+    expect(correction('assigned', { ...lexicon({ assignee: 4 }), english })).toBeUndefined();
+    const british = { ...lexicon({ organisation: 2 }), variants: searchVocabulary().spellingVariants, english };
+    expect(correction('organization', british)).toBe('organisation');
+  });
+
+  it('ships common English words, and leaves British-only spellings and typos off the list', () => {
+    const words = englishWords();
+    expect(words.size).toBeGreaterThan(5_000);
+    expect(['county', 'country', 'assigned', 'schedule'].filter((word) => !words.has(word))).toEqual([]);
+    expect(['centre', 'licence', 'summarise', 'vacaton', 'offbaording'].filter((word) => words.has(word))).toEqual([]);
   });
 
   it('picks the word more tools say, then the first alphabetically', () => {
