@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * One private temporary folder per `vitest run`, set as TMPDIR (and the user cache,
- * LAZYTOOLS_CACHE_DIR, inside it) before any worker starts: workers, the CLI and the upstreams they
+ * One private temporary folder per `vitest run`, set as TMPDIR (and the user cache and config,
+ * LAZYTOOLS_CACHE_DIR and LAZYTOOLS_CONFIG_DIR, inside it) before any worker starts: workers, the CLI and the upstreams they
  * spawn inherit it, so every `mkdtemp(os.tmpdir())` of a test lands there and is removed with it at
  * the end. A fixed `/tmp/lazytools-test-cache` was shared by every run on the machine (two clones
  * testing at once read each other's start answers and lock stamps; a run as another user found the
@@ -18,6 +18,8 @@ export default function setup(): () => void {
   process.env.LAZYTOOLS_TEST_RUN = run;
   process.env.TMPDIR = run;
   process.env.LAZYTOOLS_CACHE_DIR = path.join(run, 'cache');
+  // Sign-ins too: a test that forgets its own LAZYTOOLS_CONFIG_DIR never reads or writes the user's.
+  process.env.LAZYTOOLS_CONFIG_DIR = path.join(run, 'config');
   return () => {
     try {
       rmSync(run, { recursive: true, force: true, maxRetries: 3 });
