@@ -63,6 +63,9 @@ interface Reading {
   correct: ((word: string) => string | undefined) | undefined;
 }
 
+/** The tools a search may offer; undefined: all. */
+type Keep = ((tool: CatalogTool) => boolean) | undefined;
+
 /** Step passes a search may still make (see `SearchIndex.search`): one budget for all the queries of a `searchMany`. */
 export interface StepBudget {
   left: number;
@@ -171,7 +174,8 @@ export class SearchIndex {
   private *ranking(query: string, options: SearchOptions, stepBudget: StepBudget, memo: SearchMemo): Passes<SearchHit[]> {
     const limit = options.limit ?? 5;
     if (!(limit >= 1) || this.tools.length === 0) return [];
-    const keep = (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
+    // Undefined: every tool (the memo's scores are read as they are, not copied).
+    const keep = options.group === undefined && !options.filter ? undefined : (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
     // search_tools' ranking caps synonyms' idf (synonymIdf); a mode's fitting (steps: false) ranks as it was tuned.
     const capped = options.steps !== false;
     const read: Reading = { capped, correct: options.typed === false ? undefined : this.speller.correct };
@@ -192,7 +196,7 @@ export class SearchIndex {
       else hits.push({ tool, score, doc });
     }
     if (!small) hits.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    const ranked = dense ? fuseDense(hits.slice(0, depth), dense, this.tools, (doc) => keep(this.tools[doc] as CatalogTool), limit) : hits;
+    const ranked = dense ? fuseDense(hits.slice(0, depth), dense, this.tools, (doc) => !keep || keep(this.tools[doc] as CatalogTool), limit) : hits;
     return ranked.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
 
@@ -202,7 +206,7 @@ export class SearchIndex {
    * scores. Its steps spend `budget`'s passes, all or none: a task whose steps do not all fit is
    * ranked as a whole (some steps' lift alone would favour those steps' tools over the others').
    */
-  private *withSteps(whole: Scored, query: string, keep: (tool: CatalogTool) => boolean, read: Reading, budget: StepBudget, memo: SearchMemo): Passes<Float64Array> {
+  private *withSteps(whole: Scored, query: string, keep: Keep, read: Reading, budget: StepBudget, memo: SearchMemo): Passes<Float64Array> {
     const steps = budget.left >= 2 ? taskSteps(query) : [];
     if (steps.length === 0 || steps.length > budget.left) return whole.scores;
     budget.left -= steps.length;
@@ -220,7 +224,7 @@ export class SearchIndex {
    * `query`'s scores among the tools `keep` accepts (0 for the rest), and the best of them: one
    * pass (scoreAll) the first time the request reads this text, the memo's copy after.
    */
-  private *scored(query: string, keep: (tool: CatalogTool) => boolean, read: Reading, memo: SearchMemo): Passes<Scored | undefined> {
+  private *scored(query: string, keep: Keep, read: Reading, memo: SearchMemo): Passes<Scored | undefined> {
     const key = `${read.capped ? 1 : 0}${read.correct ? 1 : 0}${query}`;
     if (!memo.has(key)) {
       yield;

@@ -16,10 +16,11 @@ export type SearchMemo = Map<string, Scored | undefined>;
 
 /**
  * `all`'s scores among the tools `keep` accepts (0 for the rest) and the best of them, or
- * undefined when none scores: the same numbers a pass filtered as it scored would give.
+ * undefined when none scores: the same numbers a pass filtered as it scored would give. Without
+ * `keep`, `all` itself, which the caller only reads.
  */
-export function kept(all: Scored | undefined, tools: readonly CatalogTool[], keep: (tool: CatalogTool) => boolean): Scored | undefined {
-  if (!all) return undefined;
+export function kept(all: Scored | undefined, tools: readonly CatalogTool[], keep: ((tool: CatalogTool) => boolean) | undefined): Scored | undefined {
+  if (!all || !keep) return all;
   const scores = new Float64Array(all.scores.length);
   let best = 0;
   for (let doc = 0; doc < scores.length; doc++) {
