@@ -7,7 +7,10 @@ import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_
 import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeNamed, modesWith, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
-import { searchBeyondList, searchWithHeldBack } from '../search/held-back.js';
+import { rankBeyondList, rankWithHeldBack } from '../search/held-back.js';
+import { interleaved, type Passes } from '../search/passes.js';
+import type { SearchOptions } from '../search/engine.js';
+import type { SearchMemo } from '../search/memo.js';
 import { correctionsNote, queryCorrections } from '../search/text.js';
 import { own } from '../util/own.js';
 import { clipText } from '../util/bounds.js';
@@ -33,7 +36,7 @@ export function isMetaTool(name: string): boolean {
 export async function handleMetaTool(session: Caller, name: string, raw: unknown, call: CallContext): Promise<CallToolResult> {
   switch (name) {
     case SEARCH_TOOLS:
-      return searchTools(session, raw);
+      return searchTools(session, raw, call.signal);
     case DESCRIBE_TOOLS:
       return describeTools(session, raw);
     case EXECUTE_TOOL:
@@ -43,7 +46,11 @@ export async function handleMetaTool(session: Caller, name: string, raw: unknown
   }
 }
 
-async function searchTools(session: Caller, raw: unknown): Promise<CallToolResult> {
+/**
+ * search_tools. Its searches run interleaved (search/passes.ts): other requests are served between
+ * their passes, and a cancelled request stops it there. They share one memo: each pass once.
+ */
+async function searchTools(session: Caller, raw: unknown, signal: AbortSignal | undefined): Promise<CallToolResult> {
   const read = readArgs(searchToolsArgs, SEARCH_TOOLS, raw);
   if ('problem' in read) return toolError(read.problem);
   const { limit = 5, group, detail = 'summary', enable } = read.args;
@@ -65,7 +72,8 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   // The places go to tools the model lacks; those it has that match are named apart (held-back.ts).
   // Detail "schema" asks for definitions, which a compact list carries cut: listed tools count there.
   const beyond = new Set(detail === 'schema' ? [] : listed.map((tool) => tool.id));
-  const { hits, inList } = searchBeyondList(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted ?? new Set(), beyond);
+  const memo: SearchMemo = new Map();
+  const { hits, inList } = await interleaved(rankBeyondList(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted ?? new Set(), beyond, memo), signal);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   const canEnable = mayEnable(hub.config, session, session.strategy);
@@ -82,7 +90,7 @@ async function searchTools(session: Caller, raw: unknown): Promise<CallToolResul
   const also = have.length > 0 ? `; in your list already: ${have.join(', ')}` : '';
   const text =
     hits.length > 0 ? `${JSON.stringify(tools)}\n(${how}${also}${cut}${corrected && `; ${corrected}`})`
-    : `${have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.` : noMatch(session, queries, query, { limit, group, dense })}${corrected && ` (Search ${corrected}.)`}`;
+    : `${have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.` : await interleaved(noMatch(session, queries, query, { limit, group, dense }, memo), signal)}${corrected && ` (Search ${corrected}.)`}`;
   return {
     content: [{ type: 'text', text }],
     structuredContent: { tools, enabled: enabling, ...(have.length > 0 ? { inList: have } : {}) },
@@ -113,11 +121,11 @@ const WRITERS_NAMED = 3;
  * writers, which the mode never offers: "No tools match" would tell the model the tool does not
  * exist, so name them (within the caller's token) and where they run.
  */
-function noMatch(session: Caller, queries: readonly string[], query: string, options: { limit: number; group?: string; dense?: Parameters<typeof searchWithHeldBack>[2]['dense'] }): string {
+function* noMatch(session: Caller, queries: readonly string[], query: string, options: { limit: number; group?: string; dense?: SearchOptions['dense'] }, memo: SearchMemo): Passes<string> {
   const config = session.hub.config;
   const mode = modeNamed(config, session.mode);
   if (!mode?.readOnly) return `No tools match "${query}".`;
-  const writers = searchWithHeldBack(session.hub.search, queries, { ...options, filter: offerFilter(config, undefined, session.boundary) }, new Set<string>()).map((hit) => hit.tool);
+  const writers = (yield* rankWithHeldBack(session.hub.search, queries, { ...options, filter: offerFilter(config, undefined, session.boundary) }, new Set<string>(), new Set<string>(), memo)).map((hit) => hit.tool);
   if (writers.length === 0) return `No tools match "${query}".`;
   const names = writers.slice(0, WRITERS_NAMED).map((tool) => clipText(tool.exposedName, 64)).join(', ');
   const lines = [`No tool mode "${mode.name}" offers matches "${query}": the mode is read-only, and the tools that match may write (${names}${writers.length > WRITERS_NAMED ? ', …' : ''}).`];

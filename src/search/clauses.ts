@@ -1,3 +1,5 @@
+import { MAX_QUERIES } from '../catalog/own-args.js';
+
 /**
  * The steps of a task as written: "Read the PDFs in /root/x, compare them, then write a report to
  * /root/y.md" is three things to do, and a tool for each is what the task needs. Ranked as one
@@ -44,4 +46,12 @@ export function taskSteps(query: string): string[] {
     if (out.length >= MAX_STEPS) break;
   }
   return out.length >= 2 ? out : [];
+}
+
+/**
+ * The distinct non-blank queries a search reads, trimmed, at most `MAX_QUERIES`: searchMany ranks
+ * these and EmbeddingSearch embeds these, so the dense side finds each query by the same text.
+ */
+export function distinctQueries(queries: readonly string[]): string[] {
+  return [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
 }

@@ -1,6 +1,6 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { DENSE_POOL, type DenseLookup, type DenseQuery } from './dense.js';
-import { distinctQueries } from './engine.js';
+import { distinctQueries } from './clauses.js';
 import { EmbeddingsClient, type EmbeddingsSettings } from './embeddings.js';
 import { ToolVectors, type FillReport } from './tool-vectors.js';
 import { userCacheFolder } from '../util/user-cache.js';

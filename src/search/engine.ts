@@ -1,12 +1,14 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
-import { MAX_QUERIES } from '../catalog/own-args.js';
 import { expandQuery, stem, terms } from './text.js';
 import { Speller } from './spelling.js';
 import { FIELDS, groupFieldTerms, serverKey, toolFields } from './tool-text.js';
 import { Action, actionFactor, queryAsks, queryReadVerbs, toolAction, toolReadVerbs } from './action.js';
 import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
-import { MAX_STEPS, taskSteps } from './clauses.js';
+import { distinctQueries, MAX_STEPS, taskSteps } from './clauses.js';
+import { synonymIdf } from './synonym-idf.js';
 import { before, keepTop } from './top.js';
+import { finish, type Passes } from './passes.js';
+import { kept, type Scored, type SearchMemo } from './memo.js';
 
 /** One ranked search hit. */
 export interface SearchHit {
@@ -61,15 +63,12 @@ interface Reading {
   correct: ((word: string) => string | undefined) | undefined;
 }
 
+/** The tools a search may offer; undefined: all. */
+type Keep = ((tool: CatalogTool) => boolean) | undefined;
+
 /** Step passes a search may still make (see `SearchIndex.search`): one budget for all the queries of a `searchMany`. */
 export interface StepBudget {
   left: number;
-}
-
-/** Every tool's score for one query, and the best of them (> 0). */
-interface Scored {
-  scores: Float64Array;
-  best: number;
 }
 
 /**
@@ -168,16 +167,22 @@ export class SearchIndex {
    * the step passes left to spend (searchMany shares one among its queries).
    */
   search(query: string, options: SearchOptions = {}, stepBudget: StepBudget = { left: MAX_STEPS }): SearchHit[] {
+    return finish(this.ranking(query, options, stepBudget, new Map()));
+  }
+
+  /** `search` as passes (passes.ts), reading and filling `memo`. */
+  private *ranking(query: string, options: SearchOptions, stepBudget: StepBudget, memo: SearchMemo): Passes<SearchHit[]> {
     const limit = options.limit ?? 5;
     if (!(limit >= 1) || this.tools.length === 0) return [];
-    const keep = (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
+    // Undefined: every tool (the memo's scores are read as they are, not copied).
+    const keep = options.group === undefined && !options.filter ? undefined : (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
     // search_tools' ranking caps synonyms' idf (synonymIdf); a mode's fitting (steps: false) ranks as it was tuned.
     const capped = options.steps !== false;
     const read: Reading = { capped, correct: options.typed === false ? undefined : this.speller.correct };
-    const whole = this.scoreAll(query, keep, read);
+    const whole = yield* this.scored(query, keep, read, memo);
     const dense = options.dense?.(query);
     if (!whole && !dense) return [];
-    const scores = !whole ? new Float64Array(0) : options.steps === false ? whole.scores : this.withSteps(whole, query, keep, read, stepBudget);
+    const scores = !whole ? new Float64Array(0) : options.steps === false ? whole.scores : yield* this.withSteps(whole, query, keep, read, stepBudget, memo);
     const hits: RankedDoc[] = [];
     // With meaning to fuse, a pool of lexical candidates; else the page asked for.
     const depth = dense ? Math.max(limit, DENSE_POOL) : limit;
@@ -191,7 +196,7 @@ export class SearchIndex {
       else hits.push({ tool, score, doc });
     }
     if (!small) hits.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    const ranked = dense ? fuseDense(hits.slice(0, depth), dense, this.tools, (doc) => keep(this.tools[doc] as CatalogTool), limit) : hits;
+    const ranked = dense ? fuseDense(hits.slice(0, depth), dense, this.tools, (doc) => !keep || keep(this.tools[doc] as CatalogTool), limit) : hits;
     return ranked.slice(0, limit).map((hit) => ({ tool: hit.tool, score: Math.round(hit.score * 1000) / 1000 }));
   }
 
@@ -201,13 +206,13 @@ export class SearchIndex {
    * scores. Its steps spend `budget`'s passes, all or none: a task whose steps do not all fit is
    * ranked as a whole (some steps' lift alone would favour those steps' tools over the others').
    */
-  private withSteps(whole: Scored, query: string, keep: (tool: CatalogTool) => boolean, read: Reading, budget: StepBudget): Float64Array {
+  private *withSteps(whole: Scored, query: string, keep: Keep, read: Reading, budget: StepBudget, memo: SearchMemo): Passes<Float64Array> {
     const steps = budget.left >= 2 ? taskSteps(query) : [];
     if (steps.length === 0 || steps.length > budget.left) return whole.scores;
     budget.left -= steps.length;
     const lift = new Float64Array(whole.scores.length).fill(1);
     for (const step of steps) {
-      const scored = this.scoreAll(step, keep, read);
+      const scored = yield* this.scored(step, keep, read, memo);
       if (!scored) continue;
       const scale = STEP_WEIGHT / scored.best;
       for (let doc = 0; doc < lift.length; doc++) lift[doc] = (lift[doc] ?? 1) + (scored.scores[doc] ?? 0) * scale;
@@ -216,12 +221,25 @@ export class SearchIndex {
   }
 
   /**
-   * Every tool's score for `query` (0 for tools `keep` drops or no term matches): BM25 over the
+   * `query`'s scores among the tools `keep` accepts (0 for the rest), and the best of them: one
+   * pass (scoreAll) the first time the request reads this text, the memo's copy after.
+   */
+  private *scored(query: string, keep: Keep, read: Reading, memo: SearchMemo): Passes<Scored | undefined> {
+    const key = `${read.capped ? 1 : 0}${read.correct ? 1 : 0}${query}`;
+    if (!memo.has(key)) {
+      yield;
+      memo.set(key, this.scoreAll(query, read));
+    }
+    return kept(memo.get(key), this.tools, keep);
+  }
+
+  /**
+   * Every tool's score for `query` (0 where no term matches): BM25 over the
    * query's expanded terms, then the name, coverage, action, verb and server factors. Undefined
    * when nothing scores. `capped`: a synonym's idf is at most that of the query words it stands
    * for (see `search`).
    */
-  private scoreAll(query: string, keep: (tool: CatalogTool) => boolean, { capped, correct }: Reading): Scored | undefined {
+  private scoreAll(query: string, { capped, correct }: Reading): Scored | undefined {
     const expansion = expandQuery(query, undefined, correct);
     if (expansion.length === 0) return undefined;
     const scores = new Float64Array(this.tools.length);
@@ -254,11 +272,6 @@ export class SearchIndex {
     for (let doc = 0; doc < n; doc++) {
       let score = scores[doc] ?? 0;
       if (score <= 0) continue;
-      const tool = this.tools[doc];
-      if (!tool || !keep(tool)) {
-        scores[doc] = 0;
-        continue;
-      }
       // Reward tools whose name is covered by the query, and queries fully covered by the tool.
       const name = this.nameTerms[doc] ?? [];
       let covered = 0;
@@ -297,14 +310,22 @@ export class SearchIndex {
    * steps took 34 ms, and one client's loop held every other client's calls for seconds.
    */
   searchMany(queries: readonly string[], options: SearchOptions = {}): SearchHit[] {
+    return finish(this.rankMany(queries, options, new Map()));
+  }
+
+  /**
+   * `searchMany` as passes (passes.ts): the gateway runs it interleaved with other requests.
+   * `memo`: one per request, shared by its searches (see SearchMemo).
+   */
+  *rankMany(queries: readonly string[], options: SearchOptions, memo: SearchMemo): Passes<SearchHit[]> {
     const limit = options.limit ?? 5;
     if (!(limit >= 1)) return [];
     const list = distinctQueries(queries);
-    if (list.length <= 1) return list[0] === undefined ? [] : this.search(list[0], options);
+    if (list.length <= 1) return list[0] === undefined ? [] : yield* this.ranking(list[0], options, { left: MAX_STEPS }, memo);
     const fused = new Map<CatalogTool, number>();
     const steps: StepBudget = { left: MAX_STEPS };
     for (const query of list) {
-      this.search(query, { ...options, limit: Math.max(limit, FUSION_DEPTH) }, steps).forEach((hit, rank) => fused.set(hit.tool, (fused.get(hit.tool) ?? 0) + (RRF_K + 1) / (RRF_K + rank + 1)));
+      (yield* this.ranking(query, { ...options, limit: Math.max(limit, FUSION_DEPTH) }, steps, memo)).forEach((hit, rank) => fused.set(hit.tool, (fused.get(hit.tool) ?? 0) + (RRF_K + 1) / (RRF_K + rank + 1)));
     }
     const hits: SearchHit[] = [];
     for (const [tool, score] of fused) keepTop(hits, { tool, score: Math.round(score * 1000) / 1000 }, limit);
@@ -312,32 +333,7 @@ export class SearchIndex {
   }
 }
 
-/**
- * The distinct non-blank queries a search reads, trimmed, at most `MAX_QUERIES`: searchMany ranks
- * these and EmbeddingSearch embeds these, so the dense side finds each query by the same text.
- */
-export function distinctQueries(queries: readonly string[]): string[] {
-  return [...new Set(queries.map((query) => query.trim()).filter((query) => query.length > 0))].slice(0, MAX_QUERIES);
-}
-
 /** How deep each query's ranking goes into the fusion. */
 const FUSION_DEPTH = 20;
 /** The usual reciprocal rank fusion constant: ranks 1 and 2 differ little, ranks 1 and 20 do. */
 const RRF_K = 60;
-
-/**
- * A synonym's idf, capped at the idf of the query words it stands for (`of`; as Lucene's
- * SynonymQuery scores a set of synonyms by their commonest member): a synonym rarer in the catalog
- * than the word the user typed outweighed it. "ebay orders" expands "order" to "buy" and
- * "purchase"; "order" is in 342 of a stack's 644 tools (idf 0.6), "buy" in 3 (idf 5.2), so at 0.7
- * of the weight "buy" alone put an OAuth tool that mentions buyers above the tool that gets orders.
- * No knob: the cap is the own word's idf. Measured (LiveMCPBench dev hit@5 / recall@10, stacks'
- * tuning sets search alone top 5 of 609): 0.818 / 0.653, 453 -> 0.818 / 0.665, 456; search-eval
- * dev halves unchanged; gate: LiveMCPBench test 0.720 / 0.581 -> 0.720 / 0.591, blind stacks
- * 303 -> 304 of 407. Fitting (steps: false) keeps the uncapped ranking it was tuned with.
- */
-function synonymIdf(idf: number, of: readonly string[], idfOf: (term: string) => number): number {
-  let cap = 0;
-  for (const term of of) cap = Math.max(cap, idfOf(term));
-  return Math.min(idf, cap);
-}

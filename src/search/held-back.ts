@@ -1,6 +1,8 @@
 import { compareStrings } from '../util/compare.js';
 import { Action, queryAsks, toolAction } from './action.js';
 import type { SearchHit, SearchIndex, SearchOptions } from './engine.js';
+import type { SearchMemo } from './memo.js';
+import { finish, type Passes } from './passes.js';
 import { terms } from './text.js';
 
 /**
@@ -24,15 +26,27 @@ const HELD_BACK_BOOST = 1.1;
  * search. Several queries (one per step) are merged first.
  */
 export function searchWithHeldBack(
-  index: Pick<SearchIndex, 'searchMany'>,
+  index: Pick<SearchIndex, 'rankMany'>,
   queries: readonly string[],
   options: SearchOptions,
   heldBack: ReadonlySet<string>,
   unlisted: ReadonlySet<string> = new Set(),
 ): SearchHit[] {
-  if (heldBack.size === 0 && unlisted.size === 0) return index.searchMany(queries, options);
+  return finish(rankWithHeldBack(index, queries, options, heldBack, unlisted, new Map()));
+}
+
+/** searchWithHeldBack as passes (passes.ts), sharing the request's `memo` with its other searches. */
+export function* rankWithHeldBack(
+  index: Pick<SearchIndex, 'rankMany'>,
+  queries: readonly string[],
+  options: SearchOptions,
+  heldBack: ReadonlySet<string>,
+  unlisted: ReadonlySet<string>,
+  memo: SearchMemo,
+): Passes<SearchHit[]> {
+  if (heldBack.size === 0 && unlisted.size === 0) return yield* index.rankMany(queries, options, memo);
   const limit = options.limit ?? 5;
-  const pool = index.searchMany(queries, { ...options, limit: Math.max(limit * 4, 20) });
+  const pool = yield* index.rankMany(queries, { ...options, limit: Math.max(limit * 4, 20) }, memo);
   // What the queries ask, read as ranking reads it: a question asks to read, whatever its verbs.
   const deletes = queries.some((query) => queryAsks(query).asks === Action.Destroy);
   const boost = (hit: SearchHit): number => {
@@ -57,20 +71,34 @@ export interface BeyondList {
  * list lacks what it needs, so the `limit` places go to tools it has not, and the ones it has that
  * would have ranked among them come back apart (inList), to be named in a word. Measured on the
  * stack task sets: gold tool shown or in the top 5, 552 -> 557 of 609 tuning tasks, 364 -> 367 of
- * 407 blind ones. The second search runs only when a listed tool ranks.
+ * 407 blind ones. The second search runs only when a listed tool ranks, and reads the first's
+ * passes (`memo`): the two differ in their filter only, so the call makes each pass once.
  */
 export function searchBeyondList(
-  index: Pick<SearchIndex, 'searchMany'>,
+  index: Pick<SearchIndex, 'rankMany'>,
   queries: readonly string[],
   options: SearchOptions,
   heldBack: ReadonlySet<string>,
   unlisted: ReadonlySet<string>,
   listed: ReadonlySet<string>,
 ): BeyondList {
-  const first = searchWithHeldBack(index, queries, options, heldBack, unlisted);
+  return finish(rankBeyondList(index, queries, options, heldBack, unlisted, listed, new Map()));
+}
+
+/** searchBeyondList as passes (passes.ts), sharing the request's `memo` with its other searches. */
+export function* rankBeyondList(
+  index: Pick<SearchIndex, 'rankMany'>,
+  queries: readonly string[],
+  options: SearchOptions,
+  heldBack: ReadonlySet<string>,
+  unlisted: ReadonlySet<string>,
+  listed: ReadonlySet<string>,
+  memo: SearchMemo,
+): Passes<BeyondList> {
+  const first = yield* rankWithHeldBack(index, queries, options, heldBack, unlisted, memo);
   const inList = first.filter((hit) => listed.has(hit.tool.id));
   if (inList.length === 0) return { hits: first, inList };
   const filter = options.filter;
   const beyond = (tool: SearchHit['tool']) => !listed.has(tool.id) && (filter === undefined || filter(tool));
-  return { hits: searchWithHeldBack(index, queries, { ...options, filter: beyond }, heldBack, unlisted), inList };
+  return { hits: yield* rankWithHeldBack(index, queries, { ...options, filter: beyond }, heldBack, unlisted, memo), inList };
 }
