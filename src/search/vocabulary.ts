@@ -98,18 +98,7 @@ export function searchVocabulary(): SearchVocabulary {
  * @throws ConfigError naming the file and what was expected when a file does not fit.
  */
 export function readVocabulary(dir: string): SearchVocabulary {
-  const read = <K extends keyof typeof FILES>(name: K): Files[K] => {
-    const where = path.join(dir, `${name}.json`);
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(where, 'utf8'));
-    } catch (error) {
-      throw new ConfigError(`cannot read the search vocabulary: ${(error as Error).message}`, where);
-    }
-    const result = FILES[name].safeParse(json, { jitless: true });
-    if (!result.success) throw new ConfigError(`invalid search vocabulary\n${z.prettifyError(result.error)}`, where);
-    return result.data as Files[K];
-  };
+  const read = <K extends keyof typeof FILES>(name: K): Files[K] => readFile(path.join(dir, `${name}.json`), FILES[name]) as Files[K];
   const flat = (entries: ReadonlyArray<{ words: readonly string[] }>) => entries.flatMap((entry) => entry.words.map((w) => w.toLowerCase()));
   const ui = read('ui-parts').entries;
   const actions = read('actions').entries;
@@ -150,14 +139,22 @@ let english: ReadonlySet<string> | undefined;
  */
 export function englishWords(): ReadonlySet<string> {
   if (english) return english;
-  const where = path.join(packageRoot(), 'vocabulary', 'english-words.json');
+  return (english = new Set(readFile(path.join(packageRoot(), 'vocabulary', 'english-words.json'), englishFile).words.split(' ')));
+}
+
+/**
+ * A vocabulary file read as JSON and validated by `schema`.
+ *
+ * @throws ConfigError naming the file: what failed to read, or what does not fit.
+ */
+function readFile<T extends z.ZodType>(where: string, schema: T): z.infer<T> {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(where, 'utf8'));
   } catch (error) {
     throw new ConfigError(`cannot read the search vocabulary: ${(error as Error).message}`, where);
   }
-  const result = englishFile.safeParse(json, { jitless: true });
+  const result = schema.safeParse(json, { jitless: true });
   if (!result.success) throw new ConfigError(`invalid search vocabulary\n${z.prettifyError(result.error)}`, where);
-  return (english = new Set(result.data.words.split(' ')));
+  return result.data;
 }
