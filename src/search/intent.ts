@@ -27,8 +27,10 @@ const INTENT_THRESHOLD = 0.35;
 /**
  * Resolves free text ("switch to security review", "let's fix a bug") to a mode, from mode names,
  * aliases and descriptions. An alias or name found whole in the phrase is strong evidence; shared
- * words (with synonyms) are weaker. Confidence mixes the best score's strength with its margin
- * over the runner-up.
+ * words (with synonyms) are weaker; `evidence` (catalogEvidence: how much of what search finds for
+ * the phrase each mode shows) adds up to `EVIDENCE_WEIGHT`, unless the phrase names a mode
+ * outright (namedModes), which its words then decide. Confidence mixes the best score's strength
+ * with its margin over the runner-up (1 for the one mode a phrase names).
  *
  * @example
  * resolveIntent('time for a security audit', modes); // { mode: 'security_review', confidence: 0.9, ... }

@@ -277,12 +277,14 @@ function synonyms(): Map<string, SynonymEntry[]> {
 }
 
 /**
- * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5), synonym expansions
- * at `synonymWeight` times the weight of the words they stand for (split over a multi-word
- * alternative's words): "see" is a light verb at 0.5, so what it expands to weighs 0.35, not 0.7.
- * Synonym phrases match the query as written, stopwords included. The query is cleaned first
- * (URLs, paths, ids: see `cleanQuery`) and keeps at most `MAX_QUERY_TERMS` distinct terms of its own;
- * the values it carries add the words they stand for at `VALUE_WEIGHT` (see `queryValues`).
+ * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5, the word before a
+ * part of a user interface, "the search page", at 0.3), what its lead verb means at 1 ("email"
+ * adds "send"), synonym expansions at `synonymWeight` times the weight of the words they stand for
+ * (each word of a multi-word alternative at most 1.5 / its length of that): "see" is a light verb
+ * at 0.5, so what it expands to weighs 0.35, not 0.7. Synonym phrases match the query as read,
+ * stopwords included. The query is cleaned first (URLs, paths, ids: see `cleanQuery`), its words read by
+ * readWords (typos corrected by `correct` when given, at most `MAX_QUERY_TERMS` distinct terms of
+ * its own); the values it carries add the words they stand for at `VALUE_WEIGHT` (see `queryValues`).
  */
 export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word: string) => string | undefined): Expansion[] {
   const weights = new Map<string, number>();

@@ -8,9 +8,10 @@ import { VALUE_KINDS, type ValueKind } from './query.js';
 /**
  * The word knowledge search reads, as reviewed data in `vocabulary/search/*.json` (one file per
  * kind, a reason on every entry), never in code: stopwords, generic verbs, parts of a user
- * interface, modifier suffixes, idioms, synonyms, action verbs, lead verbs, spelling variants and
- * what values in a query stand for. Read once, on first use (the
- * first search or intent), so a gateway that never searches never reads it.
+ * interface, modifier suffixes, idioms, synonyms, action verbs, lead words (openers, questions,
+ * switch words, lead verbs), spelling variants and what values in a query stand for. Read once,
+ * on first use (the first search or intent), so a gateway that never searches never reads it.
+ * The common English words spelling.ts leaves alone are apart (`englishWords`).
  */
 export interface SearchVocabulary {
   stopwords: ReadonlySet<string>;
@@ -33,7 +34,7 @@ export interface SearchVocabulary {
   leadVerbs: ReadonlyMap<string, string>;
   /** Lead words that make a request a question ("which", "any", "did"): it asks to read, whatever its verbs. */
   questions: ReadonlySet<string>;
-  /** Words that ask to change mode ("switch to", "mode"): around a mode's name or alias, the phrase names it. */
+  /** Words that ask to change mode ("switch to", "mode"), and the openers: around a mode's name or alias, the phrase names it. */
   switchWords: ReadonlySet<string>;
   /** Spellings of one word more than a slip apart (British and US), each pair read both ways (spelling.ts). */
   spellingVariants: ReadonlyArray<readonly [string, string]>;
