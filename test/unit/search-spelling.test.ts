@@ -160,6 +160,18 @@ describe('what search corrected is said', () => {
     expect(queryCorrections([`${filler.join(' ')} kzzm vacaton`], (word) => fixes[word])).toEqual([]);
   });
 
+  it('keeps the note under 200 characters whatever the catalog and the query: three words of 24 letters at most', () => {
+    // Tools named by the longest words a correction is made for (24 letters), each misspelled in the query.
+    const long = 'abcdefgh'.split('').map((first) => `${first}zorblaxquintivermofrant`);
+    const { catalog } = buildCatalog(parseCatalog({ servers: { s: { tools: long.map((name) => ({ name, description: 'Does it.', inputSchema: { type: 'object' } })) } } }), resolveConfig({}));
+    const index = new SearchIndex(catalog.tools, catalog.groups);
+    const typos = long.map((word) => `${word.slice(0, 10)}${word[11]}${word[10]}${word.slice(12)}`);
+    const note = correctionsNote(queryCorrections([typos.join(' '), ...typos], (word) => index.correction(word)));
+    expect(note.match(/ as /g)).toHaveLength(3);
+    expect(note).toContain(`"${typos[0]}" as "${long[0]}"`);
+    expect(note.length).toBeLessThan(200);
+  });
+
   it('search_tools says it beside the hits, and only when it corrected a word', async () => {
     const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' as const } });
     const tools = [tool('offboarding_submit', 'Submit offboarding for an employee leaving.'), tool('offboarding_search', 'Search offboarding records.')];
