@@ -128,7 +128,7 @@ export const VALUE_KINDS = ['email', 'url', 'host', 'ip', 'coordinates', 'chain-
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** The values a query carries: their kinds, and the suffixes of the file names it names. */
-export interface QueryValues {
+interface QueryValues {
   kinds: Set<ValueKind>;
   /** File name suffixes, lowercase, without the dot ("docx"), at most MAX_SUFFIXES. */
   suffixes: Set<string>;

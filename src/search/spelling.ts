@@ -126,7 +126,7 @@ export class Speller {
 const isEnglish = (word: string): boolean => englishWords().has(word);
 
 /** Whether a word is one a correction could be, or be made for: plain letters, `MIN_WORD` to `MAX_WORD` long. */
-export function spellable(word: string): boolean {
+function spellable(word: string): boolean {
   return word.length >= MIN_WORD && word.length <= MAX_WORD && /^[a-z]+$/.test(word);
 }
 

@@ -89,7 +89,7 @@ export function textWords(text: string): readonly string[] {
 }
 
 /** A query word search read as another: the answer says so, since a correction can be wrong ("county" to "country"). */
-export interface Correction {
+interface Correction {
   typed: string;
   read: string;
 }
@@ -229,7 +229,7 @@ function valueWords(query: string): string[] {
 }
 
 /** One term a query is searched by, with its weight (see expandQuery). */
-export interface Expansion {
+interface Expansion {
   term: string;
   weight: number;
   /** The query's own word (not a synonym's). */

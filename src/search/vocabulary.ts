@@ -13,7 +13,7 @@ import { VALUE_KINDS, type ValueKind } from './query.js';
  * on first use (the first search or intent), so a gateway that never searches never reads it.
  * The common English words spelling.ts leaves alone are apart (`englishWords`).
  */
-export interface SearchVocabulary {
+interface SearchVocabulary {
   stopwords: ReadonlySet<string>;
   /** Light verbs and fillers: a query's own occurrence weighs half. */
   generic: ReadonlySet<string>;
