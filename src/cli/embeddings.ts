@@ -2,7 +2,9 @@ import { buildCatalog, type Catalog } from '../catalog/catalog.js';
 import type { ServerTools } from '../catalog/types.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { DenseLookup } from '../search/dense.js';
-import { EmbeddingSearch } from '../search/embedding-search.js';
+import { EmbeddingSearch, WARNING_CHARS } from '../search/embedding-search.js';
+import { capText } from '../util/bounds.js';
+import { redact } from '../util/redact.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -25,7 +27,8 @@ export async function warmEmbeddings(sources: ServerTools[], config: ResolvedCon
  */
 export async function denseFor(catalog: Catalog, config: ResolvedConfig, queries: readonly string[], io: Pick<CliIO, 'err' | 'env'>): Promise<DenseLookup | undefined> {
   if (!config.embeddings) return undefined;
-  const warn = (message: string) => io.err(message);
+  // A warning quotes the rc's url, of any length: bounded as EmbeddingSearch bounds its own (secrets out before the cut).
+  const warn = (message: string) => io.err(capText(redact(message), WARNING_CHARS, 'warning'));
   const search = new EmbeddingSearch(catalog.tools, config.embeddings, warn, { env: io.env });
   try {
     if (!(await search.prime(queries, config.embeddings.timeoutMs))) return undefined; // EmbeddingSearch said why

@@ -27,6 +27,7 @@ const searchFlags = {
   json: { type: 'boolean', help: '[{"name","server","tool","score","summary"}], best first' },
 } as const satisfies FlagSpecs;
 
+/** `lazytools search`: the catalog searched offline as search_tools searches it, what it corrected said beside the rows. */
 export const searchCommand: Command = defineCommand('search', searchFlags, { args: '[QUERY]' }, async ({ values, positionals }, io) => {
   const queries = [positionals.join(' '), ...(values.query ?? [])].map((q) => q.trim()).filter((q) => q !== '');
   if (queries.length === 0) throw new UsageError('expected a QUERY, e.g. lazytools search "leaked credentials" --catalog tools.json');
@@ -55,9 +56,10 @@ const UNCLEAR_LIST_CHARS = 6_000;
 
 const modeFlags = {
   ...projectOptions,
-  json: { type: 'boolean', help: '{"mode","confidence","alternatives"}; mode is null when the phrase is not clear enough' },
+  json: { type: 'boolean', help: '{"mode","confidence","alternatives","taskTools"?}; mode is null when the phrase is not clear enough,\ntaskTools (with a catalog) the tools focus_mode would add for the task' },
 } as const satisfies FlagSpecs;
 
+/** `lazytools mode`: the mode a phrase picks (with the catalog's evidence when one is at hand), or the modes to name instead. */
 export const modeCommand: Command = defineCommand('mode', modeFlags, { args: 'PHRASE' }, async ({ values, positionals }, io) => {
   const phrase = positionals.join(' ').trim();
   if (phrase === '') throw new UsageError('expected a PHRASE, e.g. lazytools mode "time for a security audit"');

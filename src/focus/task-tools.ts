@@ -8,9 +8,10 @@ import { modeNamed, offerFilter, type Boundary } from './policy.js';
 const TASK_TOOLS = 3;
 
 /**
- * The tools that fit the task an intent states, best first: search's top TASK_TOOLS for the
+ * The tools that fit the task an intent states, best first: of search's first CANDIDATES for the
  * phrase among what `mode` may offer the caller (policy's offerFilter: the read-only rule, a
- * token's modes), and only those `keep` accepts. A mode is for a kind of work and holds what that
+ * token's modes) and `keep` accepts, the TASK_TOOLS first that say one of the task's telling
+ * words. A mode is for a kind of work and holds what that
  * work needs most; the task at hand ("refund the duplicate charge") may need a tool the mode's
  * budget or placement left out, so a switch by intent shows these beside the mode's own.
  */

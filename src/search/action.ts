@@ -63,8 +63,8 @@ export function toolAction(tool: CatalogTool, nameTerms: readonly string[]): Act
 }
 
 /**
- * The read verbs a tool leads with (stemmed): its name's and its description's first four
- * words'. Write verbs are left out (see verbStems).
+ * The read verbs a tool leads with (stemmed): its name's, and the first four terms of its
+ * description's first 60 characters. Write verbs are left out (see verbStems).
  */
 export function toolReadVerbs(tool: CatalogTool, nameTerms: readonly string[]): string[] {
   const { read } = verbStems();

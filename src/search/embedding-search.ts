@@ -4,6 +4,8 @@ import { distinctQueries } from './clauses.js';
 import { EmbeddingsClient, type EmbeddingsSettings } from './embeddings.js';
 import { ToolVectors, type FillReport } from './tool-vectors.js';
 import { userCacheFolder } from '../util/user-cache.js';
+import { capText } from '../util/bounds.js';
+import { redact } from '../util/redact.js';
 
 /**
  * The embeddings endpoint at search time: the catalog's tool vectors (filled once, from the user
@@ -104,13 +106,20 @@ export class EmbeddingSearch {
     return (query) => byQuery.get(query.trim());
   }
 
-  /** One warning per kind of failure (setup, filling the tool vectors, embedding queries): a failing endpoint must not flood the log. */
+  /**
+   * One warning per kind of failure (setup, filling the tool vectors, embedding queries): a failing
+   * endpoint must not flood the log. At most `WARNING_CHARS`, secrets taken out before the cut
+   * (half a key must not survive it): a warning quotes the rc's url and model, of any length.
+   */
   private warnOnce(kind: string, message: string): void {
     if (this.warned.has(kind)) return;
     this.warned.add(kind);
-    this.warn(message);
+    this.warn(capText(redact(message), WARNING_CHARS, 'warning'));
   }
 }
+
+/** Characters of one warning at most: an endpoint's address, the model's name and the endpoint's answer (200) fit well. */
+export const WARNING_CHARS = 1_000;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());

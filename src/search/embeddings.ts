@@ -23,7 +23,7 @@ const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 export const MAX_DIMS = 8_192;
 
 /** A failure of the endpoint, with a message fit for a log line (never the key). */
-export class EmbeddingsError extends Error {}
+class EmbeddingsError extends Error {}
 
 /** The endpoint's client: one POST per batch, answers validated and bounded. */
 export class EmbeddingsClient {

@@ -27,8 +27,10 @@ const INTENT_THRESHOLD = 0.35;
 /**
  * Resolves free text ("switch to security review", "let's fix a bug") to a mode, from mode names,
  * aliases and descriptions. An alias or name found whole in the phrase is strong evidence; shared
- * words (with synonyms) are weaker. Confidence mixes the best score's strength with its margin
- * over the runner-up.
+ * words (with synonyms) are weaker; `evidence` (catalogEvidence: how much of what search finds for
+ * the phrase each mode shows) adds up to `EVIDENCE_WEIGHT`, unless the phrase names a mode
+ * outright (namedModes), which its words then decide. Confidence mixes the best score's strength
+ * with its margin over the runner-up (1 for the one mode a phrase names).
  *
  * @example
  * resolveIntent('time for a security audit', modes); // { mode: 'security_review', confidence: 0.9, ... }
@@ -94,10 +96,12 @@ export function catalogEvidence(hits: ReadonlyArray<{ tool: { id: string } }>, m
 /**
  * The answer to a phrase that chose no mode: the closest modes when some words matched, else
  * that nothing matched; then each mode with its description's headline, so the next try can name
- * one. At most `maxChars` characters: whole lines, as many modes as fit, then how many more (an rc
- * of many modes cut at a reply's bound lost a line mid-name and whatever followed it).
+ * one. At most `maxChars` characters (no default: an rc of 3,000 modes made 218 KB): whole lines,
+ * as many modes as fit, then how many more (an rc of many modes cut at a reply's bound lost a line
+ * mid-name and whatever followed it). The first two lines always come: under 700 characters, the
+ * phrase echoed at most `NAME_ECHO_MAX` and three mode names of at most 64.
  */
-export function unclearIntentText(phrase: string, match: IntentMatch, modes: readonly Pick<ResolvedMode, 'name' | 'description'>[], maxChars = Number.POSITIVE_INFINITY): string {
+export function unclearIntentText(phrase: string, match: IntentMatch, modes: readonly Pick<ResolvedMode, 'name' | 'description'>[], maxChars: number): string {
   const head =
     match.alternatives.length > 0
       ? `Not sure which mode fits "${echoName(phrase)}" (confidence ${match.confidence}, needs ${INTENT_THRESHOLD}). Closest: ${match.alternatives.map((a) => `${a.mode} (${a.confidence})`).join(', ')}.`

@@ -2,8 +2,9 @@
  * Query hygiene: raw task text as an agent or a user pastes it carries URLs, file paths, ids,
  * hashes, email addresses and base64 blobs. Their fragments are not what the task is about and, left in, they
  * outnumber the words that are. Before a query is tokenized, a URL becomes its host's words
- * (and a few plain path words), a path its last name, an opaque token nothing; the text read is
- * bounded, so a query's work is too.
+ * (and a few plain path words), a path its last name (with its parent's when that names
+ * something, and "file" or "folder"), an opaque token nothing; the text read is bounded, so a
+ * query's work is too.
  */
 
 /** Characters of a query read at most (a pasted blob is skipped whole, so this is generous). */
@@ -127,7 +128,7 @@ export const VALUE_KINDS = ['email', 'url', 'host', 'ip', 'coordinates', 'chain-
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** The values a query carries: their kinds, and the suffixes of the file names it names. */
-export interface QueryValues {
+interface QueryValues {
   kinds: Set<ValueKind>;
   /** File name suffixes, lowercase, without the dot ("docx"), at most MAX_SUFFIXES. */
   suffixes: Set<string>;

@@ -7,9 +7,10 @@ import { toolTitle } from '../catalog/text.js';
  * Typo correction for query words, against the words a catalog's tools use: "vacaton days" finds
  * the leave tools, "offbaording" the offboarding ones. A query word the catalog and the synonym
  * table do not know is replaced by the known word one slip away (a letter dropped, added, or two
- * neighbours swapped; in a long word, one changed) that the most tools say. No dictionary ships:
- * the catalog is the dictionary, so a word is only ever corrected to one some tools say (or the
- * synonym table has).
+ * neighbours swapped; in a long word, one changed) that the most tools say. No dictionary of
+ * corrections ships: the catalog is the dictionary, so a word is only ever corrected to one some
+ * tools say (or the vocabulary has); the English word list (englishWords) only says which words
+ * are no typos.
  *
  * Every search of a person's words corrects them (search_tools, `lazytools search`, focus_mode's
  * intent and its task's tools); a mode's fitting, which reads the rc's reviewed task texts, does
@@ -47,7 +48,7 @@ const MIN_USES = 2;
  * "assignee").
  */
 const MIN_CHANGED = 8;
-/** Words longer than this are left alone: ids and run-together names, not typos (and 28 candidates a letter). */
+/** Words longer than this are left alone: ids and run-together names, not typos (and 53 candidates a letter). */
 const MAX_WORD = 24;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -57,7 +58,7 @@ export interface Lexicon {
   uses(word: string): number;
   /** How many tools have the word's stem: "approving" is no typo in a catalog that says "approve". */
   stemCount(word: string): number;
-  /** Whether the word as written means something without the catalog (a stopword, a synonym's word). */
+  /** Whether the word as written means something without the catalog (a stopword, a synonym's word): it counts as `MIN_USES` tools. */
   known(word: string): boolean;
   stem(word: string): string;
   /** Spellings of one word more than a slip apart ("is" and "iz" of summarise/summarize), read both ways. */
@@ -125,13 +126,14 @@ export class Speller {
 const isEnglish = (word: string): boolean => englishWords().has(word);
 
 /** Whether a word is one a correction could be, or be made for: plain letters, `MIN_WORD` to `MAX_WORD` long. */
-export function spellable(word: string): boolean {
+function spellable(word: string): boolean {
   return word.length >= MIN_WORD && word.length <= MAX_WORD && /^[a-z]+$/.test(word);
 }
 
 /**
  * The correction of a lowercase query word, or undefined when it needs none (the catalog or the
- * vocabulary knows it; it is short, long or not plain letters) or no known word is one slip away.
+ * vocabulary knows it; it is short, long or not plain letters) or no known word is one slip away
+ * (for a common English word, only its other spelling counts: a spelling variant).
  * Of several, the one most tools say; then the first in alphabetical order, so a query always
  * reads the same.
  */

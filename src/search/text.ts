@@ -89,34 +89,75 @@ export function textWords(text: string): readonly string[] {
 }
 
 /** A query word search read as another: the answer says so, since a correction can be wrong ("county" to "country"). */
-export interface Correction {
+interface Correction {
   typed: string;
   read: string;
 }
 
-/** Corrections an answer names: each word is at most `MAX_WORD` (24) letters, so the note stays short. */
+/**
+ * Corrections an answer names. Each typed word is at most 24 letters (spelling.ts MAX_WORD) and its
+ * reading is one slip or one spelling variant (8 letters at most) away, so the note stays under
+ * 200 characters.
+ */
 const CORRECTIONS_SAID = 3;
 
 /**
- * The words of `queries` that search reads as other words (spelling.ts), walked as `expandQuery`
- * walks them: stopwords, ids and over-long words are never corrected, and reading stops at
- * `MAX_QUERY_TERMS` distinct words. At most `CORRECTIONS_SAID`, each once.
+ * The words of `queries` that search reads as other words (spelling.ts), from the walk
+ * `expandQuery` makes (readWords): stopwords, ids and over-long words are never corrected, and
+ * reading stops at `MAX_QUERY_TERMS` distinct terms. At most `CORRECTIONS_SAID`, each once.
  */
 export function queryCorrections(queries: readonly string[], correct: (word: string) => string | undefined): Correction[] {
   const { stopwords } = wordRoles();
   const out: Correction[] = [];
   for (const query of queries) {
-    const list = textWords(cleanQuery(query).slice(0, 2 * MAX_QUERY_CHARS));
-    const seen = new Set<string>();
-    for (let i = 0; i < list.length && i < MAX_QUERY_WORDS && seen.size < MAX_QUERY_TERMS; i++) {
-      const typed = list[i] ?? '';
-      if (typed.length > MAX_WORD_CHARS || isOpaqueWord(typed) || stopwords.has(typed)) continue;
-      const read = correct(typed);
-      seen.add(stem(read ?? typed));
-      if (read === undefined || read === typed || out.some((c) => c.typed === typed)) continue;
-      out.push({ typed, read });
+    for (const { typed, word } of readWords(queryWords(query), stopwords, correct)) {
+      if (word === typed || out.some((c) => c.typed === typed)) continue;
+      out.push({ typed, read: word });
       if (out.length >= CORRECTIONS_SAID) return out;
     }
+  }
+  return out;
+}
+
+/** A query's words as search reads them: cleaned (cleanQuery), modifiers and idioms read (textWords). */
+function queryWords(query: string): readonly string[] {
+  // Cleaned text is about MAX_QUERY_CHARS long plus its last token, which may be a 64 KB run: cut it.
+  return textWords(cleanQuery(query).slice(0, 2 * MAX_QUERY_CHARS));
+}
+
+/** One word of a query as search reads it (see readWords). */
+interface ReadWord {
+  /** As written. */
+  typed: string;
+  /** As read: its correction, or `typed`. */
+  word: string;
+  /** `word`'s stem. */
+  term: string;
+  /** Its place among the query's words (the next one may be a part of a user interface: namesPart). */
+  at: number;
+  /** Whether it is the first word of its term that is no stopword: one of the query's own terms. */
+  fresh: boolean;
+}
+
+/**
+ * The words of a query search reads, in order: at most `MAX_QUERY_WORDS` looked at and
+ * `MAX_QUERY_TERMS` distinct own terms kept, ids and words over `MAX_WORD_CHARS` skipped, each
+ * word that is no stopword corrected by `correct` when it gives one. `expandQuery` weighs these
+ * and `queryCorrections` says what they corrected: one walk, so the answer names the words the
+ * ranking read.
+ */
+function readWords(list: readonly string[], stopwords: ReadonlySet<string>, correct: ((word: string) => string | undefined) | undefined): ReadWord[] {
+  const out: ReadWord[] = [];
+  const own = new Set<string>();
+  for (let at = 0; at < list.length && at < MAX_QUERY_WORDS && own.size < MAX_QUERY_TERMS; at++) {
+    const typed = list[at] ?? '';
+    if (typed.length > MAX_WORD_CHARS || isOpaqueWord(typed)) continue;
+    // A word no tool and no vocabulary knows may be a typo of one they do (spelling.ts).
+    const word = (correct && !stopwords.has(typed) ? correct(typed) : undefined) ?? typed;
+    const term = stem(word);
+    const fresh = !stopwords.has(word) && !own.has(term);
+    if (fresh) own.add(term);
+    out.push({ typed, word, term, at, fresh });
   }
   return out;
 }
@@ -188,7 +229,7 @@ function valueWords(query: string): string[] {
 }
 
 /** One term a query is searched by, with its weight (see expandQuery). */
-export interface Expansion {
+interface Expansion {
   term: string;
   weight: number;
   /** The query's own word (not a synonym's). */
@@ -236,16 +277,16 @@ function synonyms(): Map<string, SynonymEntry[]> {
 }
 
 /**
- * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5), synonym expansions
- * at `synonymWeight` times the weight of the words they stand for (split over a multi-word
- * alternative's words): "see" is a light verb at 0.5, so what it expands to weighs 0.35, not 0.7.
- * Synonym phrases match the query as written, stopwords included. The query is cleaned first
- * (URLs, paths, ids: see `cleanQuery`) and keeps at most `MAX_QUERY_TERMS` distinct terms of its own;
- * the values it carries add the words they stand for at `VALUE_WEIGHT` (see `queryValues`).
+ * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5, the word before a
+ * part of a user interface, "the search page", at 0.3), what its lead verb means at 1 ("email"
+ * adds "send"), synonym expansions at `synonymWeight` times the weight of the words they stand for
+ * (each word of a multi-word alternative at most 1.5 / its length of that): "see" is a light verb
+ * at 0.5, so what it expands to weighs 0.35, not 0.7. Synonym phrases match the query as read,
+ * stopwords included. The query is cleaned first (URLs, paths, ids: see `cleanQuery`), its words read by
+ * readWords (typos corrected by `correct` when given, at most `MAX_QUERY_TERMS` distinct terms of
+ * its own); the values it carries add the words they stand for at `VALUE_WEIGHT` (see `queryValues`).
  */
 export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word: string) => string | undefined): Expansion[] {
-  // Cleaned text is about MAX_QUERY_CHARS long plus its last token, which may be a 64 KB run: cut it.
-  const text = cleanQuery(query).slice(0, 2 * MAX_QUERY_CHARS);
   const weights = new Map<string, number>();
   /** The weight of each own term as the query says it (synonyms may raise `weights` later). */
   const owned = new Map<string, number>();
@@ -253,19 +294,12 @@ export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word:
   /** Per synonym term, the own terms of the phrases it stands for. */
   const sources = new Map<string, Set<string>>();
   const kept: string[] = [];
-  let read = 0;
-  const list = textWords(text);
+  const list = queryWords(query);
   const role = wordRoles();
-  for (let i = 0; i < list.length; i++) {
-    const typed = list[i] ?? '';
-    if (owned.size >= MAX_QUERY_TERMS || ++read > MAX_QUERY_WORDS) break;
-    if (typed.length > MAX_WORD_CHARS || isOpaqueWord(typed)) continue;
-    // A word no tool and no vocabulary knows may be a typo of one they do (spelling.ts).
-    const word = (correct && !role.stopwords.has(typed) ? correct(typed) : undefined) ?? typed;
-    const term = stem(word);
+  for (const { word, term, at, fresh } of readWords(list, role.stopwords, correct)) {
     kept.push(term);
-    if (role.stopwords.has(word) || owned.has(term)) continue;
-    const weight = role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[i + 1], role) ? PART_NAME_WEIGHT : 1;
+    if (!fresh) continue;
+    const weight = role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[at + 1], role) ? PART_NAME_WEIGHT : 1;
     add(term, weight);
     owned.set(term, weight);
   }

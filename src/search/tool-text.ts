@@ -42,7 +42,7 @@ export function toolFields(tool: CatalogTool): Array<[keyof typeof FIELDS, strin
 }
 
 /** Property names, enum values and property descriptions of an input schema, one level deep. */
-export function schemaText(schema: unknown): string {
+function schemaText(schema: unknown): string {
   const properties = (schema as { properties?: Record<string, { description?: unknown; enum?: unknown }> })?.properties ?? {};
   const parts: string[] = [];
   for (const [name, property] of Object.entries(properties)) {

@@ -1,7 +1,7 @@
 import { compareStrings } from '../util/compare.js';
 
 /** What ranking reads of a hit: its score, and its tool's exposed name for ties. */
-export interface Ranked {
+interface Ranked {
   score: number;
   tool: { exposedName: string };
 }

@@ -8,11 +8,12 @@ import { VALUE_KINDS, type ValueKind } from './query.js';
 /**
  * The word knowledge search reads, as reviewed data in `vocabulary/search/*.json` (one file per
  * kind, a reason on every entry), never in code: stopwords, generic verbs, parts of a user
- * interface, modifier suffixes, idioms, synonyms, action verbs, lead verbs, spelling variants and
- * what values in a query stand for. Read once, on first use (the
- * first search or intent), so a gateway that never searches never reads it.
+ * interface, modifier suffixes, idioms, synonyms, action verbs, lead words (openers, questions,
+ * switch words, lead verbs), spelling variants and what values in a query stand for. Read once,
+ * on first use (the first search or intent), so a gateway that never searches never reads it.
+ * The common English words spelling.ts leaves alone are apart (`englishWords`).
  */
-export interface SearchVocabulary {
+interface SearchVocabulary {
   stopwords: ReadonlySet<string>;
   /** Light verbs and fillers: a query's own occurrence weighs half. */
   generic: ReadonlySet<string>;
@@ -33,7 +34,7 @@ export interface SearchVocabulary {
   leadVerbs: ReadonlyMap<string, string>;
   /** Lead words that make a request a question ("which", "any", "did"): it asks to read, whatever its verbs. */
   questions: ReadonlySet<string>;
-  /** Words that ask to change mode ("switch to", "mode"): around a mode's name or alias, the phrase names it. */
+  /** Words that ask to change mode ("switch to", "mode"), and the openers: around a mode's name or alias, the phrase names it. */
   switchWords: ReadonlySet<string>;
   /** Spellings of one word more than a slip apart (British and US), each pair read both ways (spelling.ts). */
   spellingVariants: ReadonlyArray<readonly [string, string]>;
@@ -98,18 +99,7 @@ export function searchVocabulary(): SearchVocabulary {
  * @throws ConfigError naming the file and what was expected when a file does not fit.
  */
 export function readVocabulary(dir: string): SearchVocabulary {
-  const read = <K extends keyof typeof FILES>(name: K): Files[K] => {
-    const where = path.join(dir, `${name}.json`);
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(where, 'utf8'));
-    } catch (error) {
-      throw new ConfigError(`cannot read the search vocabulary: ${(error as Error).message}`, where);
-    }
-    const result = FILES[name].safeParse(json, { jitless: true });
-    if (!result.success) throw new ConfigError(`invalid search vocabulary\n${z.prettifyError(result.error)}`, where);
-    return result.data as Files[K];
-  };
+  const read = <K extends keyof typeof FILES>(name: K): Files[K] => readFile(path.join(dir, `${name}.json`), FILES[name]) as Files[K];
   const flat = (entries: ReadonlyArray<{ words: readonly string[] }>) => entries.flatMap((entry) => entry.words.map((w) => w.toLowerCase()));
   const ui = read('ui-parts').entries;
   const actions = read('actions').entries;
@@ -150,14 +140,22 @@ let english: ReadonlySet<string> | undefined;
  */
 export function englishWords(): ReadonlySet<string> {
   if (english) return english;
-  const where = path.join(packageRoot(), 'vocabulary', 'english-words.json');
+  return (english = new Set(readFile(path.join(packageRoot(), 'vocabulary', 'english-words.json'), englishFile).words.split(' ')));
+}
+
+/**
+ * A vocabulary file read as JSON and validated by `schema`.
+ *
+ * @throws ConfigError naming the file: what failed to read, or what does not fit.
+ */
+function readFile<T extends z.ZodType>(where: string, schema: T): z.infer<T> {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(where, 'utf8'));
   } catch (error) {
     throw new ConfigError(`cannot read the search vocabulary: ${(error as Error).message}`, where);
   }
-  const result = englishFile.safeParse(json, { jitless: true });
+  const result = schema.safeParse(json, { jitless: true });
   if (!result.success) throw new ConfigError(`invalid search vocabulary\n${z.prettifyError(result.error)}`, where);
-  return (english = new Set(result.data.words.split(' ')));
+  return result.data;
 }

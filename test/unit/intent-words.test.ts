@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedMode } from '../../src/config/resolve.js';
-import { resolveIntent } from '../../src/search/intent.js';
+import { resolveIntent, unclearIntentText, type IntentMatch } from '../../src/search/intent.js';
 
 /** Intent from words alone, on made-up modes: how names and aliases are found in a phrase. */
 
@@ -22,5 +22,25 @@ describe('intent from words', () => {
     expect(resolveIntent('who is on call tonight?', MODES).mode).toBe('operations');
     expect(resolveIntent('which API calls fail? list the network requests', MODES).mode).toBe('debugging');
     expect(resolveIntent('which API calls fail?', MODES).mode).toBeNull();
+  });
+});
+
+describe('the answer to an unclear phrase', () => {
+  // Names of 64 characters (the rc's most), descriptions past a headline, a phrase of 100,000.
+  const many = Array.from({ length: 3_000 }, (_, i) => mode(`m${i}_${'x'.repeat(58)}`.slice(0, 64), [], `${'telling words '.repeat(20)}`));
+  const phrase = 'q'.repeat(100_000);
+
+  it('stays within its bound whatever the modes and the phrase: whole lines, then how many more', () => {
+    const text = unclearIntentText(phrase, resolveIntent(phrase, many), many, 1_500);
+    expect(text.length).toBeLessThanOrEqual(1_500);
+    expect(text).toMatch(/\n… and \d+ more modes\.$/);
+  });
+
+  it('keeps its first two lines under 700 characters, even under a smaller bound', () => {
+    const match: IntentMatch = { mode: null, confidence: 0.21, alternatives: many.slice(0, 3).map((m) => ({ mode: m.name, confidence: 0.12 })) };
+    const text = unclearIntentText(phrase, match, many, 0);
+    expect(text.length).toBeLessThan(700);
+    expect(text).toMatch(/^Not sure which mode fits "q{200}…/);
+    expect(text).toMatch(/\n… and 3000 more modes\.$/);
   });
 });

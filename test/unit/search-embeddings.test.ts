@@ -7,6 +7,7 @@ import { Gateway } from '../../src/app/gateway.js';
 import { EmbeddingsClient } from '../../src/search/embeddings.js';
 import { CACHE_BYTES, cacheEntries, cacheEntryBytes, ToolVectors } from '../../src/search/tool-vectors.js';
 import { buildCatalog } from '../../src/catalog/catalog.js';
+import { denseFor } from '../../src/cli/embeddings.js';
 import type { EmbeddingsSettings } from '../../src/config/resolve.js';
 import type { Logger } from '../../src/util/log.js';
 import { inMemoryClient, tempTree, text } from '../harness/index.js';
@@ -66,6 +67,30 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
       expect(warnings.join('\n')).not.toContain(KEY);
     }
     toy.mode = 'ok';
+  });
+
+  it('keeps a warning within 1,000 characters (and its note) whatever the rc\'s url and model', async () => {
+    const down = await toyEmbeddings();
+    await down.close();
+    const warnings: string[] = [];
+    const g = gateway({ url: `${down.url}/${'v'.repeat(100_000)}`, model: 'm'.repeat(100_000), timeoutMs: 300 }, warnings);
+    expect(await search(g, 'list widgets long rc')).toContain('list_widgets');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^discovery\.embeddings: http:\/\/127\.0\.0\.1:\d+\/\S*v{900}/);
+    expect(warnings[0]?.length).toBeLessThanOrEqual(1_100);
+    expect(warnings[0]).toMatch(/\[warning cut by lazytools at 1000 characters\]$/);
+  });
+
+  it('keeps `lazytools search`\'s probe warning within 1,000 characters too', async () => {
+    const down = await toyEmbeddings();
+    await down.close();
+    const lines: string[] = [];
+    const config = resolveConfig({ discovery: { embeddings: { url: `${down.url}/${'v'.repeat(100_000)}`, model: 'toy', timeoutMs: 300 } } } as RcConfig);
+    const { catalog } = buildCatalog(SOURCES, config);
+    expect(await denseFor(catalog, config, ['list widgets'], { err: (line) => lines.push(line), env })).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^discovery\.embeddings: http:\/\/127\.0\.0\.1:\d+\/\S*v{900}/);
+    expect(lines[0]).toMatch(/\[warning cut by lazytools at 1000 characters\]$/);
   });
 
   it('normalizes vectors whose numbers overflow float32 (1e39) or whose squares overflow (1e200) to unit vectors', async () => {

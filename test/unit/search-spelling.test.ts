@@ -4,7 +4,7 @@ import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { correction, type Lexicon } from '../../src/search/spelling.js';
-import { correctionsNote, queryCorrections, stem } from '../../src/search/text.js';
+import { correctionsNote, expandQuery, queryCorrections, stem } from '../../src/search/text.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { inMemoryClient, text } from '../harness/index.js';
 import { englishWords, searchVocabulary } from '../../src/search/vocabulary.js';
@@ -142,6 +142,34 @@ describe('what search corrected is said', () => {
     expect(queryCorrections(['the of and', 'ab12cd34ef56gh78'], () => 'x')).toEqual([]);
     expect(correctionsNote([])).toBe('');
     expect(correctionsNote(queryCorrections(['vacaton schedlue'], correct))).toBe('read "vacaton" as "vacation", "schedlue" as "schedule"');
+  });
+
+  it('names the words the ranking read: the same walk, to the last of its 32 terms', () => {
+    // 31 own terms, a typo read as a stopword (no term of the query), then the 32nd term.
+    const filler = Array.from({ length: 31 }, (_, i) => `k${'abcdefghijklmnopqrstuvwxyz'[i % 26]}${'xyz'[Math.floor(i / 26)]}m`);
+    const query = `${filler.join(' ')} shoudl vacaton`;
+    const fixes: Record<string, string> = { shoudl: 'should', vacaton: 'vacation' };
+    const own = expandQuery(query, undefined, (word) => fixes[word]).filter((entry) => entry.own === true);
+    expect(own).toHaveLength(32);
+    expect(own.at(-1)?.term).toBe(stem('vacation'));
+    expect(queryCorrections([query], (word) => fixes[word])).toEqual([
+      { typed: 'shoudl', read: 'should' },
+      { typed: 'vacaton', read: 'vacation' },
+    ]);
+    // Past the 32nd term nothing is read, so nothing is said.
+    expect(queryCorrections([`${filler.join(' ')} kzzm vacaton`], (word) => fixes[word])).toEqual([]);
+  });
+
+  it('keeps the note under 200 characters whatever the catalog and the query: three words of 24 letters at most', () => {
+    // Tools named by the longest words a correction is made for (24 letters), each misspelled in the query.
+    const long = 'abcdefgh'.split('').map((first) => `${first}zorblaxquintivermofrant`);
+    const { catalog } = buildCatalog(parseCatalog({ servers: { s: { tools: long.map((name) => ({ name, description: 'Does it.', inputSchema: { type: 'object' } })) } } }), resolveConfig({}));
+    const index = new SearchIndex(catalog.tools, catalog.groups);
+    const typos = long.map((word) => `${word.slice(0, 10)}${word[11]}${word[10]}${word.slice(12)}`);
+    const note = correctionsNote(queryCorrections([typos.join(' '), ...typos], (word) => index.correction(word)));
+    expect(note.match(/ as /g)).toHaveLength(3);
+    expect(note).toContain(`"${typos[0]}" as "${long[0]}"`);
+    expect(note.length).toBeLessThan(200);
   });
 
   it('search_tools says it beside the hits, and only when it corrected a word', async () => {
