@@ -36,7 +36,7 @@ export function isMetaTool(name: string): boolean {
 export async function handleMetaTool(session: Caller, name: string, raw: unknown, call: CallContext): Promise<CallToolResult> {
   switch (name) {
     case SEARCH_TOOLS:
-      return searchTools(session, raw, call.signal);
+      return searchTools(session, raw, call);
     case DESCRIBE_TOOLS:
       return describeTools(session, raw);
     case EXECUTE_TOOL:
@@ -50,7 +50,8 @@ export async function handleMetaTool(session: Caller, name: string, raw: unknown
  * search_tools. Its searches run interleaved (search/passes.ts): other requests are served between
  * their passes, and a cancelled request stops it there. They share one memo: each pass once.
  */
-async function searchTools(session: Caller, raw: unknown, signal: AbortSignal | undefined): Promise<CallToolResult> {
+async function searchTools(session: Caller, raw: unknown, call: CallContext): Promise<CallToolResult> {
+  const signal = call.signal;
   const read = readArgs(searchToolsArgs, SEARCH_TOOLS, raw);
   if ('problem' in read) return toolError(read.problem);
   const { limit = 5, group, detail = 'summary', enable } = read.args;
@@ -78,7 +79,8 @@ async function searchTools(session: Caller, raw: unknown, signal: AbortSignal | 
   const query = clipText(queries.join('; '), QUERY_ECHO);
   const canEnable = mayEnable(hub.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
-  if (enabling && hits.length > 0) session.focusEvent({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) });
+  // Past the awaits above, so the request is named again: its list_changed rides this call's stream.
+  if (enabling && hits.length > 0) session.whileHandling(call.requestId, () => session.focusEvent({ type: 'DISCOVER', tools: hits.map((hit) => hit.tool.id) }));
   session.noteSearched(hits.map((hit) => hit.tool));
   // Text and structuredContent both carry the hits: half the page bound each.
   const { kept: tools, omitted } = fitting(hits.map(({ tool }) => describeHit(tool, detail, session)), PAGE_MAX_BYTES / 2);

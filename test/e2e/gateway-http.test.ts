@@ -85,6 +85,21 @@ describe('lazytools serve over Streamable HTTP', () => {
     await b.client.close();
   });
 
+  it("a search_tools call that adds tools sends its list_changed on the call's own stream, ahead of its answer", async () => {
+    const a = await connect(suite.url, auth);
+    await a.streamOpen;
+    const before = (await a.client.listTools()).tools.map((t) => t.name);
+    const result = (await a.client.callTool({ name: 'search_tools', arguments: { query: 'sequential thinking step by step', enable: true } })) as CallToolResult;
+    expect(text(result)).toContain('added to your tool list');
+    // On the request's stream, so there by the answer: a client without a standalone stream hears it too.
+    expect(a.counter.count).toBe(1);
+    await barrier(a.transport);
+    expect(a.counter.count).toBe(1);
+    expect((await a.client.listTools()).tools.map((t) => t.name)).not.toEqual(before);
+    await a.transport.terminateSession();
+    await a.client.close();
+  });
+
   it('ends a session on DELETE and frees it', async () => {
     const a = await connect(suite.url, auth);
     const count = suite.served.http!.sessions.size;
