@@ -12,9 +12,10 @@ import { toolTitle } from '../catalog/text.js';
  * tools say (or the vocabulary has); the English word list (englishWords) only says which words
  * are no typos.
  *
- * Every search of a person's words corrects them (search_tools, `lazytools search`, focus_mode's
- * intent and its task's tools); a mode's fitting, which reads the rc's reviewed task texts, does
- * not. Measured on the stacks (tuning 609 tasks / blind 407): search alone in the top 5 456 ->
+ * Every search of a person's words corrects them (search_tools, `lazytools search`, the search
+ * behind focus_mode's intent evidence and its task's tools; the intent's own match against mode
+ * names and aliases reads the words as typed); a mode's fitting, which reads the rc's reviewed
+ * task texts, does not. Measured on the stacks (tuning 609 tasks / blind 407): search alone in the top 5 456 ->
  * 457 / 304 -> 308; the task's mode or search 575 -> 575 / 380 -> 381; the mode an intent picks
  * with its task's tools 532 -> 532 / 361 -> 362; the intent's mode alone 468 -> 467 / 328 -> 328.
  * LiveMCPBench and search-eval unchanged. Over all 1,016 stack tasks it corrects 20 words, 16 of
