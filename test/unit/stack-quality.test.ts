@@ -39,19 +39,22 @@ const BLIND: Array<{ tasks: string; catalogs: string[]; floor: Floor }> = [
   // 2026-11-27: search and focus-by-intent give their places to tools the mode does not show: focused
   // +3 media-life, +1 ops-life, +3 people-civic, +1 research-lab; reached +1 media-life, +2 research-lab.
   // Measured 2026-11-26 (likewise): shown 61.3%, reached 93.5%, intent 82.8%, mean cut 91.3%.
-  { tasks: 'research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], floor: { shown: 0.61, reached: 0.89, intent: 0.79, focused: 0.9 } },
+  { tasks: 'research-lab-stack-tasks.json', catalogs: ['research-lab-stack.json'], floor: { shown: 0.74, reached: 0.96, intent: 0.84, focused: 0.92 } },
   // Measured 2026-11-26 (likewise): shown 91.7%, reached 97.9%, intent 81.3%, mean cut 87.5%.
-  { tasks: 'stack-tasks-blind.json', catalogs: ['developer-stack.json'], floor: { shown: 0.88, reached: 0.95, intent: 0.83, focused: 0.9 } },
+  { tasks: 'stack-tasks-blind.json', catalogs: ['developer-stack.json'], floor: { shown: 0.93, reached: 0.95, intent: 0.93, focused: 0.95 } },
   // First run 2026-11-26 on the previous main: shown 55.3%, reached 89.5%, intent 64.5%; with fill's typical tasks 57.9%, 89.5%, 63.2%, mean cut 87.4%.
-  { tasks: 'ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], floor: { shown: 0.55, reached: 0.86, intent: 0.66, focused: 0.8 } },
+  { tasks: 'ops-life-stack-tasks.json', catalogs: ['ops-life-stack.json'], floor: { shown: 0.67, reached: 0.93, intent: 0.73, focused: 0.84 } },
   // Written blind 2026-11-26, first measured on the main before NAMED_BY and whole-member budgets: shown 51.8%,
   // reached 94.1%, intent 68.2%, focused 88.2%; with them 52.9%, 95.3%, 69.4%, 87.1%, mean cut 91.3%.
-  { tasks: 'media-life-stack-tasks.json', catalogs: ['media-life-stack.json'], floor: { shown: 0.5, reached: 0.93, intent: 0.66, focused: 0.87 } },
+  { tasks: 'media-life-stack-tasks.json', catalogs: ['media-life-stack.json'], floor: { shown: 0.69, reached: 0.95, intent: 0.81, focused: 0.91 } },
   // Written blind 2026-11-26 (HR and recruiting, finance and markets, flights, food, a parliament's data; descriptions in
   // French and Japanese too), first measured on the main before the people topic: shown 52.4%, reached 76.2%, intent 60.0%,
   // focused 73.3%; with it and fewer niche words 53.3%, 75.2%, 57.1%, 69.5%, mean cut 89.9%.
-  { tasks: 'people-civic-stack-tasks.json', catalogs: ['people-civic-stack.json'], floor: { shown: 0.5, reached: 0.72, intent: 0.54, focused: 0.74 } },
+  { tasks: 'people-civic-stack-tasks.json', catalogs: ['people-civic-stack.json'], floor: { shown: 0.62, reached: 0.81, intent: 0.7, focused: 0.79 } },
 ];
+// Floors raised 2026-11-27 to a task or two below the figures after the presets' tasks of work beyond software (shown,
+// reached, intent, focused %): research lab 76.3 / 98.9 / 87.1 / 94.6, developer 95.8 / 97.9 / 97.9 / 100, ops-life
+// 69.7 / 96.1 / 76.3 / 86.8, media-life 71.8 / 97.6 / 83.5 / 94.1, people-civic 64.8 / 83.8 / 73.3 / 81.9.
 // Blind figures, 2026-11-26 at the stop that moved growth-stack to tuning (its tasks' misses were read; it was gated here
 // at shown 0.6, reached 0.84, intent 0.63, focused 0.78): research lab 65.6 / 93.5 / 83.9 / 91.4, developer 93.8 / 97.9 /
 // 91.7 / 95.8, ops-life 59.2 / 90.8 / 71.1 / 81.6, media-life 54.1 / 95.3 / 71.8 / 87.1 (shown, reached, intent, focused %).
