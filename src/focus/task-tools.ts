@@ -1,4 +1,5 @@
 import type { CatalogTool } from '../catalog/catalog.js';
+import { toolTitle } from '../catalog/text.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { SearchIndex } from '../search/engine.js';
 import { expandQuery, terms } from '../search/text.js';
@@ -34,13 +35,20 @@ export function taskTools(
       .filter((entry) => entry.weight >= SAID_WEIGHT && index.termCount(entry.term) <= common)
       .map((entry) => entry.term),
   );
-  const saysIt = (tool: CatalogTool) => terms(`${tool.name} ${tool.definition.title ?? ''} ${tool.definition.description ?? ''}`).some((term) => said.has(term));
+  const saysIt = (tool: CatalogTool) => terms(`${tool.name} ${toolTitle(tool.definition) ?? ''} ${(tool.definition.description ?? '').slice(0, SAID_CHARS)}`).some((term) => said.has(term));
   return index
     .search(task, { limit: CANDIDATES, filter, steps: false })
     .map((hit) => hit.tool)
     .filter(saysIt)
     .slice(0, TASK_TOOLS);
 }
+
+/**
+ * Characters of a hit's description read for the task's words: its title (or annotations' title)
+ * and name count whole, and a description of a megabyte was split into words for each of the
+ * CANDIDATES on every focus_mode intent.
+ */
+const SAID_CHARS = 4_000;
 
 /** Search hits read to find TASK_TOOLS that say the task's words. */
 const CANDIDATES = 10;
