@@ -47,7 +47,8 @@ export function* rankWithHeldBack(
   if (heldBack.size === 0 && unlisted.size === 0) return yield* index.rankMany(queries, options, memo);
   const limit = options.limit ?? 5;
   const pool = yield* index.rankMany(queries, { ...options, limit: Math.max(limit * 4, 20) }, memo);
-  // What the queries ask, read as ranking reads it: a question asks to read, whatever its verbs.
+  // What the queries ask, as ranking reads it (a question asks to read, whatever its verbs), but
+  // uncorrected: a misspelled "delete" gives held-back destructive tools no lift, the safe side.
   const deletes = queries.some((query) => queryAsks(query).asks === Action.Destroy);
   const boost = (hit: SearchHit): number => {
     if (!heldBack.has(hit.tool.id) && !unlisted.has(hit.tool.id)) return 1;
