@@ -58,21 +58,8 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   const queries = [read.args.query, ...(read.args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '');
   const hub = session.hub;
   if (group !== undefined && !visibleGroup(session, group)) return toolError(new UnknownNameError('group', group, visibleGroupNames(session)).message);
-  // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
-  // nor what lies outside a token's modes.
-  const config = hub.config;
-  const filter = offerFilter(config, modeNamed(config, session.mode), session.boundary);
-  // The mode's tools the model cannot see rank first: held back (left out of its list to fit the
-  // budget), and under proxy, whose list carries only lazytools' own tools, the shown ones too.
-  const fitted = modeFit(hub.catalog, config, session.mode);
-  const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
-  const listed = session.listedTools();
-  const heldBack = fitted ? notListed(fitted.heldBackIds, listed) : new Set<string>();
-  // The places go to tools the model lacks; those it has that match are named apart (held-back.ts).
-  // Detail "schema" asks for definitions, which a compact list carries cut: listed tools count there.
-  const beyond = new Set(detail === 'schema' ? [] : listed.map((tool) => tool.id));
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   // One of the process's search slots while the memo lives (passes.ts MAX_SEARCHES: its memory).
@@ -80,6 +67,20 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   let found: BeyondList;
   let none: string | undefined;
   try {
+    // Read after the waits: a reload or another call's focus_mode may have changed mode and rules.
+    // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
+    // nor what lies outside a token's modes.
+    const config = hub.config;
+    const filter = offerFilter(config, modeNamed(config, session.mode), session.boundary);
+    // The mode's tools the model cannot see rank first: held back (left out of its list to fit the
+    // budget), and under proxy, whose list carries only lazytools' own tools, the shown ones too.
+    const fitted = modeFit(hub.catalog, config, session.mode);
+    const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
+    const listed = session.listedTools();
+    const heldBack = fitted ? notListed(fitted.heldBackIds, listed) : new Set<string>();
+    // The places go to tools the model lacks; those it has that match are named apart (held-back.ts).
+    // Detail "schema" asks for definitions, which a compact list carries cut: listed tools count there.
+    const beyond = new Set(detail === 'schema' ? [] : listed.map((tool) => tool.id));
     const memo: SearchMemo = new Map();
     found = await interleaved(rankBeyondList(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted ?? new Set(), beyond, memo), signal);
     if (found.hits.length === 0 && found.inList.length === 0) none = await interleaved(noMatch(session, queries, query, { limit, group, dense }, memo), signal);

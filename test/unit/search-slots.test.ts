@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { MAX_SEARCHES, SearchCancelled, SearchSlots } from '../../src/search/passes.js';
+import { MAX_SEARCHES, SearchCancelled, SearchSlots, searchSlots } from '../../src/search/passes.js';
 import { inMemoryClient, text } from '../harness/index.js';
 
 /**
@@ -23,21 +23,19 @@ describe('search slots', () => {
     const first = await slots.acquire(a);
     const second = await slots.acquire(a);
     expect(slots.active).toBe(2);
-    const waits = [
-      slots.acquire(a).then((release) => (order.push('a3'), release)),
-      slots.acquire(a).then((release) => (order.push('a4'), release)),
-      slots.acquire(b).then((release) => (order.push('b1'), release)),
-    ];
+    const a3 = slots.acquire(a).then((release) => (order.push('a3'), release));
+    const a4 = slots.acquire(a).then((release) => (order.push('a4'), release));
+    const b1 = slots.acquire(b).then((release) => (order.push('b1'), release));
     first();
     first(); // a second call of one release frees nothing more
-    await waits[0];
+    await a3;
     expect(slots.active).toBe(2);
     second();
-    await waits[2];
+    await b1;
     expect(order, 'b waits behind one of a, not all of them').toEqual(['a3', 'b1']);
-    (await waits[0])();
-    (await waits[2])();
-    (await waits[1])();
+    (await a3)();
+    (await b1)();
+    (await a4)();
     expect(order).toEqual(['a3', 'b1', 'a4']);
     expect(slots.active).toBe(0);
   });
@@ -75,6 +73,23 @@ describe('search slots', () => {
     for (const answer of answers) expect(text(answer as never)).toContain('tool_');
     expect(peak, 'searches in flight at once').toBeLessThanOrEqual(MAX_SEARCHES);
     expect(peak).toBeGreaterThan(1);
+    await client.close();
+    await gateway.close();
+  });
+
+  it("reads the mode's rules once it has a slot: a switch to a read-only mode while it waited offers no writer", async () => {
+    const note = (name: string, readOnlyHint: boolean) => ({ name, description: `${name.replace('_', 's ')} in the notebook`, inputSchema: { type: 'object' as const }, annotations: { readOnlyHint } });
+    const config = resolveConfig({ groups: { notes: { servers: ['notes'] } }, modes: { edit: { groups: ['notes'] }, look: { groups: ['notes'], readOnly: true } }, defaultMode: 'edit', strategy: 'proxy' });
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'notes', tools: [note('read_note', true), note('erase_note', false)] }] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'search-slots-test' });
+    const held = await Promise.all(Array.from({ length: MAX_SEARCHES }, () => searchSlots.acquire({})));
+    const searching = client.callTool({ name: 'search_tools', arguments: { query: 'erase the note' } });
+    const switched = await client.callTool({ name: 'focus_mode', arguments: { mode: 'look' } });
+    expect(text(switched as never)).toContain('look');
+    for (const release of held) release();
+    const answer = text((await searching) as never);
+    expect(answer, 'the writer of a mode the session left while its search waited').not.toContain('"name":"erase_note"');
+    expect(answer).toContain('"name":"read_note"');
     await client.close();
     await gateway.close();
   });
