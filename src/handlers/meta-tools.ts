@@ -7,8 +7,8 @@ import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_
 import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeNamed, modesWith, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
-import { rankBeyondList, rankWithHeldBack } from '../search/held-back.js';
-import { interleaved, type Passes } from '../search/passes.js';
+import { rankBeyondList, rankWithHeldBack, type BeyondList } from '../search/held-back.js';
+import { interleaved, searchSlots, type Passes } from '../search/passes.js';
 import type { SearchOptions } from '../search/engine.js';
 import type { SearchMemo } from '../search/memo.js';
 import { correctionsNote, queryCorrections } from '../search/text.js';
@@ -58,25 +58,36 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   const queries = [read.args.query, ...(read.args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '');
   const hub = session.hub;
   if (group !== undefined && !visibleGroup(session, group)) return toolError(new UnknownNameError('group', group, visibleGroupNames(session)).message);
-  // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
-  // nor what lies outside a token's modes.
-  const config = hub.config;
-  const filter = offerFilter(config, modeNamed(config, session.mode), session.boundary);
-  // The mode's tools the model cannot see rank first: held back (left out of its list to fit the
-  // budget), and under proxy, whose list carries only lazytools' own tools, the shown ones too.
-  const fitted = modeFit(hub.catalog, config, session.mode);
-  const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
   // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
   const dense = await hub.embeddings?.lookup(queries);
-  const listed = session.listedTools();
-  const heldBack = fitted ? notListed(fitted.heldBackIds, listed) : new Set<string>();
-  // The places go to tools the model lacks; those it has that match are named apart (held-back.ts).
-  // Detail "schema" asks for definitions, which a compact list carries cut: listed tools count there.
-  const beyond = new Set(detail === 'schema' ? [] : listed.map((tool) => tool.id));
-  const memo: SearchMemo = new Map();
-  const { hits, inList } = await interleaved(rankBeyondList(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted ?? new Set(), beyond, memo), signal);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
+  // One of the process's search slots while the memo lives (passes.ts MAX_SEARCHES: its memory).
+  const release = await searchSlots.acquire(session, signal);
+  let found: BeyondList;
+  let none: string | undefined;
+  try {
+    // Read after the waits: a reload or another call's focus_mode may have changed mode and rules.
+    // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
+    // nor what lies outside a token's modes.
+    const config = hub.config;
+    const filter = offerFilter(config, modeNamed(config, session.mode), session.boundary);
+    // The mode's tools the model cannot see rank first: held back (left out of its list to fit the
+    // budget), and under proxy, whose list carries only lazytools' own tools, the shown ones too.
+    const fitted = modeFit(hub.catalog, config, session.mode);
+    const unlisted = session.strategy === 'proxy' ? fitted?.shownIds : undefined;
+    const listed = session.listedTools();
+    const heldBack = fitted ? notListed(fitted.heldBackIds, listed) : new Set<string>();
+    // The places go to tools the model lacks; those it has that match are named apart (held-back.ts).
+    // Detail "schema" asks for definitions, which a compact list carries cut: listed tools count there.
+    const beyond = new Set(detail === 'schema' ? [] : listed.map((tool) => tool.id));
+    const memo: SearchMemo = new Map();
+    found = await interleaved(rankBeyondList(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted ?? new Set(), beyond, memo), signal);
+    if (found.hits.length === 0 && found.inList.length === 0) none = await interleaved(noMatch(session, queries, query, { limit, group, dense }, memo), signal);
+  } finally {
+    release();
+  }
+  const { hits, inList } = found;
   const canEnable = mayEnable(hub.config, session, session.strategy);
   const enabling = canEnable && (enable ?? session.strategy === 'notify');
   // Past the awaits above, so the request is named again: its list_changed rides this call's stream.
@@ -92,7 +103,7 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   const also = have.length > 0 ? `; in your list already: ${have.join(', ')}` : '';
   const text =
     hits.length > 0 ? `${JSON.stringify(tools)}\n(${how}${also}${cut}${corrected && `; ${corrected}`})`
-    : `${have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.` : await interleaved(noMatch(session, queries, query, { limit, group, dense }, memo), signal)}${corrected && ` (Search ${corrected}.)`}`;
+    : `${have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.` : (none ?? '')}${corrected && ` (Search ${corrected}.)`}`;
   return {
     content: [{ type: 'text', text }],
     structuredContent: { tools, enabled: enabling, ...(have.length > 0 ? { inList: have } : {}) },

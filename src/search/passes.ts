@@ -42,3 +42,85 @@ export async function interleaved<T>(passes: Passes<T>, signal?: AbortSignal): P
     }
   }
 }
+
+/**
+ * How many interleaved searches run at once in one process: the rest wait for a slot. Each one in
+ * flight holds its memo (memo.ts: up to 18 score arrays of catalog size, 1.4 MB at 10,000 tools)
+ * until it answers, and interleaving lets every request a client sends be in flight together:
+ * 32 sessions each POSTing a JSON-RPC batch of 30 costly search_tools calls took the gateway from
+ * 152 to 724 MB at 10,000 tools, and more sessions took it further (each session's batch keeps
+ * about one search per pass in flight). Eight keep the memos under 12 MB at 10,000 tools, and
+ * another client's request waits for at most eight passes (one of each running search).
+ */
+export const MAX_SEARCHES = 8;
+
+/**
+ * Slots for interleaved searches (MAX_SEARCHES), granted in turn among the holders waiting (a
+ * session, a 2026-07-28 request): a client that queues a hundred searches waits behind its own,
+ * and another client's search gets the next free slot but one per holder ahead of it.
+ */
+export class SearchSlots {
+  private running = 0;
+  /** Waiting grants per holder; the Map's order is the turn order (a served holder goes last). */
+  private readonly waiting = new Map<object, Array<() => void>>();
+
+  constructor(private readonly most: number = MAX_SEARCHES) {}
+
+  /** Searches running now (for tests and metrics). */
+  get active(): number {
+    return this.running;
+  }
+
+  /**
+   * Waits for a slot for `holder` and returns its release (call it once the search is done,
+   * whatever its outcome). A request cancelled while waiting (`signal`) leaves the queue with
+   * SearchCancelled and takes no slot.
+   */
+  async acquire(holder: object, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw new SearchCancelled();
+    if (this.running >= this.most || this.waiting.size > 0) {
+      await new Promise<void>((resolve, reject) => {
+        let queue = this.waiting.get(holder);
+        if (!queue) this.waiting.set(holder, (queue = []));
+        const mine = queue;
+        const onAbort = (): void => {
+          const at = mine.indexOf(grant);
+          if (at >= 0) mine.splice(at, 1);
+          if (mine.length === 0 && this.waiting.get(holder) === mine) this.waiting.delete(holder);
+          reject(new SearchCancelled());
+        };
+        const grant = (): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        mine.push(grant);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    } else this.running++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running--;
+      this.grantNext();
+    };
+  }
+
+  /** Hands free slots to the waiting holders in turn, each one grant, the served holder to the back. */
+  private grantNext(): void {
+    while (this.running < this.most) {
+      const first = this.waiting.entries().next();
+      if (first.done) return;
+      const [holder, queue] = first.value;
+      const grant = queue.shift();
+      this.waiting.delete(holder);
+      if (queue.length > 0) this.waiting.set(holder, queue);
+      if (!grant) continue;
+      this.running++;
+      grant();
+    }
+  }
+}
+
+/** The gateway's search slots: one process, one bound on the memos its searches hold. */
+export const searchSlots = new SearchSlots();

@@ -18,6 +18,7 @@ import { claimsEnvelope, classifyEra } from '../protocol/era.js';
 import { createModernHttp, MAX_LISTEN_PER_TOKEN } from './http-modern.js';
 import { BoundedHttpTransport, unreadBound } from './http-unread.js';
 import { grantKey, heldBy, revoked, stillAdmitted } from './http-grants.js';
+import { cancelWhenDropped } from './http-cancel.js';
 
 export interface HttpOptions {
   host?: string | undefined;
@@ -193,7 +194,11 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     }
     // Long-lived streams: at a connection bound, the biggest holder's oldest gives way (http-limits).
     if ((entry && req.method === 'GET') || isListen(body)) limits.stream(req, res, grant?.label ?? '');
-    if (entry) return entry.transport.handleRequest(req, res, body);
+    if (entry) {
+      // A POST its client drops is cancelled: its handlers stop (http-cancel).
+      if (req.method === 'POST') cancelWhenDropped(res, body, (message) => entry.transport.onmessage?.(message));
+      return entry.transport.handleRequest(req, res, body);
+    }
     // The strategy a URL asks for (`?strategy=`), for a session's initialize and for every 2026-07-28 request.
     const requested = url.searchParams.get('strategy');
     if (requested !== null && !strategySchema.safeParse(requested).success)

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Gateway } from '../../src/app/gateway.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { MAX_SEARCHES, SearchCancelled, SearchSlots, searchSlots } from '../../src/search/passes.js';
+import { inMemoryClient, text } from '../harness/index.js';
+
+/**
+ * Interleaved searches hold their memo until they answer (search/memo.ts), and every request a
+ * client sends can be in flight at once: the process runs at most MAX_SEARCHES of them, the rest
+ * wait for a slot, granted in turn among the holders waiting, and a cancelled wait takes none.
+ */
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('search slots', () => {
+  it('runs at most `most` at once, and grants the freed slots in turn among holders', async () => {
+    const slots = new SearchSlots(2);
+    const [a, b] = [{}, {}];
+    const order: string[] = [];
+    const first = await slots.acquire(a);
+    const second = await slots.acquire(a);
+    expect(slots.active).toBe(2);
+    const a3 = slots.acquire(a).then((release) => (order.push('a3'), release));
+    const a4 = slots.acquire(a).then((release) => (order.push('a4'), release));
+    const b1 = slots.acquire(b).then((release) => (order.push('b1'), release));
+    first();
+    first(); // a second call of one release frees nothing more
+    await a3;
+    expect(slots.active).toBe(2);
+    second();
+    await b1;
+    expect(order, 'b waits behind one of a, not all of them').toEqual(['a3', 'b1']);
+    (await a3)();
+    (await b1)();
+    (await a4)();
+    expect(order).toEqual(['a3', 'b1', 'a4']);
+    expect(slots.active).toBe(0);
+  });
+
+  it('leaves the queue when its request is cancelled while waiting, taking no slot', async () => {
+    const slots = new SearchSlots(1);
+    const held = await slots.acquire({});
+    const controller = new AbortController();
+    const waiting = slots.acquire({}, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toBeInstanceOf(SearchCancelled);
+    await expect(slots.acquire({}, controller.signal)).rejects.toBeInstanceOf(SearchCancelled);
+    held();
+    expect(slots.active).toBe(0);
+    (await slots.acquire({}))();
+  });
+
+  it("bounds a gateway's searches in flight: a client's forty search_tools calls at once run at most MAX_SEARCHES together", async () => {
+    const tools = Array.from({ length: 300 }, (_, i) => ({ name: `tool_${i}`, description: `Reads and writes record ${i} of the ledger, its invoices and its reports`, inputSchema: { type: 'object' as const } }));
+    const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: [{ server: 'ledger', tools }] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'search-slots-test' });
+    const original = SearchIndex.prototype.rankMany;
+    let live = 0;
+    let peak = 0;
+    vi.spyOn(SearchIndex.prototype, 'rankMany').mockImplementation(function* (this: SearchIndex, ...args: Parameters<SearchIndex['rankMany']>) {
+      peak = Math.max(peak, ++live);
+      try {
+        return yield* original.apply(this, args);
+      } finally {
+        live--;
+      }
+    });
+    const queries = ['read the ledger record, then write the invoice, then list the reports', 'invoices of the ledger', 'the reports'];
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => client.callTool({ name: 'search_tools', arguments: { query: `record ${i}`, queries, limit: 3 } })));
+    for (const answer of answers) expect(text(answer as never)).toContain('tool_');
+    expect(peak, 'searches in flight at once').toBeLessThanOrEqual(MAX_SEARCHES);
+    expect(peak).toBeGreaterThan(1);
+    await client.close();
+    await gateway.close();
+  });
+
+  it("reads the mode's rules once it has a slot: a switch to a read-only mode while it waited offers no writer", async () => {
+    const note = (name: string, readOnlyHint: boolean) => ({ name, description: `${name.replace('_', 's ')} in the notebook`, inputSchema: { type: 'object' as const }, annotations: { readOnlyHint } });
+    const config = resolveConfig({ groups: { notes: { servers: ['notes'] } }, modes: { edit: { groups: ['notes'] }, look: { groups: ['notes'], readOnly: true } }, defaultMode: 'edit', strategy: 'proxy' });
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'notes', tools: [note('read_note', true), note('erase_note', false)] }] });
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'search-slots-test' });
+    const held = await Promise.all(Array.from({ length: MAX_SEARCHES }, () => searchSlots.acquire({})));
+    const searching = client.callTool({ name: 'search_tools', arguments: { query: 'erase the note' } });
+    const switched = await client.callTool({ name: 'focus_mode', arguments: { mode: 'look' } });
+    expect(text(switched as never)).toContain('look');
+    for (const release of held) release();
+    const answer = text((await searching) as never);
+    expect(answer, 'the writer of a mode the session left while its search waited').not.toContain('"name":"erase_note"');
+    expect(answer).toContain('"name":"read_note"');
+    await client.close();
+    await gateway.close();
+  });
+});
