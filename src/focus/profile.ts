@@ -1,6 +1,7 @@
 import type { CatalogTool } from '../catalog/catalog.js';
 import { proseWords } from '../catalog/text.js';
 import type { ResolvedMode } from '../config/resolve.js';
+import { MAX_TASKS } from '../config/schema.js';
 import { hundredths } from '../util/round.js';
 import { stem } from '../util/stem.js';
 import { fittingWords, nameWords } from './words.js';
@@ -48,9 +49,8 @@ export function modeProfile(mode: Pick<ResolvedMode, 'name' | 'description' | 't
   return profile;
 }
 
-/** What of a mode's description and tasks a profile reads: descriptions and task lists can be any size in an rc. */
+/** What of a mode's description and each task a profile reads (the rc bounds them, config/schema.ts; a profile reads every task it allows). */
 const MAX_TEXT = 4_000;
-const MAX_TASKS = 100;
 
 /** The distinct stems of a mode's description and tasks. */
 function termsOf(mode: Pick<ResolvedMode, 'description' | 'tasks'>): Set<string> {
