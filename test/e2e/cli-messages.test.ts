@@ -46,14 +46,14 @@ describe('lazytools CLI messages', () => {
     const dir = project({ '.lazytoolsrc.json': '{"usage": true}' });
     mkdirSync(path.join(dir, '.lazytools'));
     const record = (tool: string, mode: string) => JSON.stringify({ t: '2026-01-01T00:00:00Z', mode, tool, via: 'execute_tool' });
-    const lines = [...Array(3).fill(record('everything:get-sum', 'debugging')), ...Array(3).fill(record('everything:get-sum', 'development'))];
+    const lines = [...Array(3).fill(record('everything:echo', 'debugging')), ...Array(3).fill(record('everything:echo', 'development'))];
     writeFileSync(path.join(dir, '.lazytools', 'usage.jsonl'), `${lines.join('\n')}\n`);
     const { code, stdout } = cli(['stats', '--catalog', REFERENCE_CATALOG], dir);
     expect(code).toBe(0);
-    expect(stdout).not.toContain('add "everything:get-sum" to a group of mode debugging');
-    expect(stdout).toContain("debugging: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); it is already in mode debugging's list");
+    expect(stdout).not.toContain('add "everything:echo" to a group of mode debugging');
+    expect(stdout).toContain("debugging: everything:echo was reached 3 times around the list (execute_tool 3, after search 0); it is already in mode debugging's list");
     expect(stdout).toContain('"strategy": "proxy"');
-    expect(stdout).toContain('development: everything:get-sum was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics"');
+    expect(stdout).toContain('development: everything:echo was reached 3 times around the list (execute_tool 3, after search 0); add group "diagnostics"');
   });
 
   it('4: --http PORT serves 127.0.0.1:PORT', async () => {

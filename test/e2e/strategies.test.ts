@@ -69,6 +69,8 @@ describe('strategies through the gateway with real reference servers', () => {
 
   it('finds a tool outside the mode with search_tools and runs it with execute_tool', async () => {
     const { client } = await connect(gateway, { strategy: 'hybrid' });
+    // A mode that holds none of these servers' tools (development's typical tasks now bring get-sum in).
+    await client.callTool({ name: 'focus_mode', arguments: { mode: 'sales' } });
     const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'sum of two numbers' } })) as CallToolResult;
     const hits = (found.structuredContent as { tools: Array<{ name: string; inMode: boolean }> }).tools;
     expect(hits[0]).toMatchObject({ name: 'get-sum', inMode: false });
