@@ -25,14 +25,8 @@ const HELD_BACK_BOOST = 1.1;
  * mode's hits are boosted, and the pool is cut to `limit`. Without such tools it is the plain
  * search. Several queries (one per step) are merged first.
  */
-export function searchWithHeldBack(
-  index: Pick<SearchIndex, 'rankMany'>,
-  queries: readonly string[],
-  options: SearchOptions,
-  heldBack: ReadonlySet<string>,
-  unlisted: ReadonlySet<string> = new Set(),
-): SearchHit[] {
-  return finish(rankWithHeldBack(index, queries, options, heldBack, unlisted, new Map()));
+export function searchWithHeldBack(...args: Parameters<typeof rankWithHeldBack>): SearchHit[] {
+  return finish(rankWithHeldBack(...args));
 }
 
 /** searchWithHeldBack as passes (passes.ts), sharing the request's `memo` with its other searches. */
@@ -41,8 +35,8 @@ export function* rankWithHeldBack(
   queries: readonly string[],
   options: SearchOptions,
   heldBack: ReadonlySet<string>,
-  unlisted: ReadonlySet<string>,
-  memo: SearchMemo,
+  unlisted: ReadonlySet<string> = new Set(),
+  memo: SearchMemo = new Map(),
 ): Passes<SearchHit[]> {
   if (heldBack.size === 0 && unlisted.size === 0) return yield* index.rankMany(queries, options, memo);
   const limit = options.limit ?? 5;
@@ -75,15 +69,8 @@ export interface BeyondList {
  * 407 blind ones. The second search runs only when a listed tool ranks, and reads the first's
  * passes (`memo`): the two differ in their filter only, so the call makes each pass once.
  */
-export function searchBeyondList(
-  index: Pick<SearchIndex, 'rankMany'>,
-  queries: readonly string[],
-  options: SearchOptions,
-  heldBack: ReadonlySet<string>,
-  unlisted: ReadonlySet<string>,
-  listed: ReadonlySet<string>,
-): BeyondList {
-  return finish(rankBeyondList(index, queries, options, heldBack, unlisted, listed, new Map()));
+export function searchBeyondList(...args: Parameters<typeof rankBeyondList>): BeyondList {
+  return finish(rankBeyondList(...args));
 }
 
 /** searchBeyondList as passes (passes.ts), sharing the request's `memo` with its other searches. */
@@ -94,7 +81,7 @@ export function* rankBeyondList(
   heldBack: ReadonlySet<string>,
   unlisted: ReadonlySet<string>,
   listed: ReadonlySet<string>,
-  memo: SearchMemo,
+  memo: SearchMemo = new Map(),
 ): Passes<BeyondList> {
   const first = yield* rankWithHeldBack(index, queries, options, heldBack, unlisted, memo);
   const inList = first.filter((hit) => listed.has(hit.tool.id));
