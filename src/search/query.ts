@@ -7,6 +7,8 @@
  * query's work is too.
  */
 
+import { unicodeWords } from './tokenize.js';
+
 /** Characters of a query read at most (a pasted blob is skipped whole, so this is generous). */
 const MAX_QUERY_READ = 65_536;
 /** Characters of cleaned query text kept at most: past this, raw task text is data, not a request. */
@@ -172,4 +174,29 @@ export function queryValues(query: string, isFileSuffix: (suffix: string) => boo
   if (COORDINATES.test(text)) kinds.add('coordinates');
   if (PHONE.test(text)) kinds.add('phone');
   return { kinds, suffixes };
+}
+
+/**
+ * Quoted text: "…", “…”, ‘…’, or '…' opened after a space, a bracket or a colon (an apostrophe,
+ * "nvidia's", opens nothing). Spans are bounded, so the scan is linear.
+ */
+const QUOTED = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|‘([^’\n]{1,200})’|(?:^|(?<=[\s(:]))'([^'\n]{1,200})'(?=$|[\s).,;:!?])/g;
+
+/**
+ * Words a query has only inside quotes, when it has words outside them too: a title, a name or a
+ * phrase in quotes ("find the painting 'Corridor in the Asylum'", "mark the 'rotate root keys'
+ * task as done") is a value the tool takes, not what the tool does. Undefined when there are none.
+ */
+export function quotedWords(query: string): ReadonlySet<string> | undefined {
+  if (!/["“‘']/.test(query)) return undefined;
+  const quoted: string[] = [];
+  const rest = query.slice(0, MAX_QUERY_READ).replace(QUOTED, (_match, ...spans: unknown[]) => {
+    quoted.push(spans.slice(0, 4).find((span): span is string => typeof span === 'string') ?? '');
+    return ' ';
+  });
+  if (quoted.length === 0) return undefined;
+  const outside = new Set(unicodeWords(rest));
+  if (outside.size === 0) return undefined;
+  const only = new Set(unicodeWords(quoted.join(' ')).filter((word) => !outside.has(word)));
+  return only.size === 0 ? undefined : only;
 }

@@ -1,5 +1,5 @@
 import { stem as porter2 } from 'porter2';
-import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS, queryValues } from './query.js';
+import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS, queryValues, quotedWords } from './query.js';
 import { hasUnspaced } from '../catalog/text.js';
 import { unicodeWords, unspacedSeen } from './tokenize.js';
 import { readIdioms } from './idioms.js';
@@ -41,6 +41,8 @@ function wordRoles(): Roles {
 const GENERIC_WEIGHT = 0.5;
 /** The word before a part of a user interface ("the search page") weighs this much: it names which part. */
 const PART_NAME_WEIGHT = 0.3;
+/** A word only in the query's quotes weighs this much: it is a value the tool takes (query.ts quotedWords). */
+const QUOTED_WEIGHT = 0.5;
 
 function namesPart(word: string, next: string | undefined, { uiParts, partKeeps }: Roles): boolean {
   return next !== undefined && uiParts.has(next) && !partKeeps.has(word) && !uiParts.has(word);
@@ -278,7 +280,7 @@ function synonyms(): Map<string, SynonymEntry[]> {
 
 /**
  * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5, the word before a
- * part of a user interface, "the search page", at 0.3), what its lead verb means at 1 ("email"
+ * part of a user interface, "the search page", at 0.3, words only in quotes at 0.5), what its lead verb means at 1 ("email"
  * adds "send"), synonym expansions at `synonymWeight` times the weight of the words they stand for
  * (each word of a multi-word alternative at most 1.5 / its length of that): "see" is a light verb
  * at 0.5, so what it expands to weighs 0.35, not 0.7. Synonym phrases match the query as read,
@@ -296,10 +298,11 @@ export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word:
   const kept: string[] = [];
   const list = queryWords(query);
   const role = wordRoles();
+  const quoted = quotedWords(query);
   for (const { word, term, at, fresh } of readWords(list, role.stopwords, correct)) {
     kept.push(term);
     if (!fresh) continue;
-    const weight = role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[at + 1], role) ? PART_NAME_WEIGHT : 1;
+    const weight = quoted?.has(word) ? QUOTED_WEIGHT : role.generic.has(word) ? GENERIC_WEIGHT : namesPart(word, list[at + 1], role) ? PART_NAME_WEIGHT : 1;
     add(term, weight);
     owned.set(term, weight);
   }

@@ -3,6 +3,7 @@ import { buildCatalog } from '../../src/catalog/catalog.js';
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
+import { quotedWords } from '../../src/search/query.js';
 import { asksQuestion, expandQuery, stem } from '../../src/search/text.js';
 
 /**
@@ -62,5 +63,28 @@ describe('query words', () => {
     expect(weight('see the invoices', 'see')).toBe(0.5);
     expect(weight('see the invoices', 'view')).toBeCloseTo(0.35);
     expect(weight('read the invoices', 'view')).toBeCloseTo(0.7);
+  });
+});
+
+describe('quoted text', () => {
+  it('reads words only inside quotes as values, apostrophes opening nothing', () => {
+    expect([...(quotedWords(`find the painting 'Background Study' and its history`) ?? [])]).toEqual(['background', 'study']);
+    expect([...(quotedWords('mark the “rotate root keys” task as done') ?? [])]).toEqual(['rotate', 'root', 'keys']);
+    expect(quotedWords("what is nvidia's stock price and apple's")).toBeUndefined();
+    // All of it quoted, or a quoted word said outside the quotes too: nothing is only a value.
+    expect(quotedWords('"list open issues"')).toBeUndefined();
+    expect(quotedWords('search the issues for "issues"')).toBeUndefined();
+    const weights = new Map(expandQuery(`find the painting 'Background Study' and its history`).map((e) => [e.term, e.weight]));
+    expect(weights.get(stem('background'))).toBeLessThan(weights.get(stem('painting')) ?? 0);
+  });
+
+  it('ranks the tool for the request above one named by the quoted title', () => {
+    const catalog = index({
+      museum: [tool('search_artworks', 'Search artworks of the collection by title, artist or period'), tool('get_artwork', 'Get one artwork with its history')],
+      design: [tool('get_backgrounds', 'Get background patterns and gradients for a landing page'), tool('get_study_guides', 'Get study guides')],
+    });
+    const top = catalog.search(`find the painting 'Background Study' and tell me about its history`, { limit: 2 }).map((hit) => hit.tool.name);
+    expect(top[0]).not.toBe('get_backgrounds');
+    expect(top[0]).toBe('get_artwork');
   });
 });
