@@ -20,6 +20,9 @@ const sources = [
   { server: 'deskly', tools: [tool('reply_to_ticket', 'Reply to a support ticket of a customer')] },
   { server: 'clipstream', tools: [tool('search_videos', 'Search videos and their comments by keyword', reads), tool('upload_reel', 'Upload a short video reel for your followers')] },
   { server: 'weatherly', tools: [tool('get_forecast', 'Weather forecast for a city', reads)] },
+  { server: 'wayfinder', tools: [tool('get_directions', 'Driving directions between two addresses', reads)] },
+  { server: 'tickertape', tools: [tool('get_quote', 'Latest stock quote and market cap of a ticker', reads)] },
+  { server: 'apiary', tools: [tool('weigh_hive', 'Weight of a beehive over the season', reads)] },
 ];
 
 describe('placement of servers nobody listed, by what their tools say', () => {
@@ -45,6 +48,10 @@ describe('placement of servers nobody listed, by what their tools say', () => {
     ['deskly:reply_to_ticket', 'customer_support'],
     ['clipstream:search_videos', 'research'],
     ['clipstream:upload_reel', 'content'],
+    ['weatherly:get_forecast', 'research'],
+    ['wayfinder:get_directions', 'research'],
+    ['tickertape:get_quote', 'research'],
+    ['tickertape:get_quote', 'analytics'],
   ])('%s lands in %s', (id, mode) => {
     expect(modes(id)).toContain(mode);
   });
@@ -55,9 +62,9 @@ describe('placement of servers nobody listed, by what their tools say', () => {
   });
 
   it('leaves a tool no mode\'s work fits in "all" only, and says which modes came closest and why', () => {
-    const weather = report.tools.find((t) => t.id === 'weatherly:get_forecast');
-    expect(weather?.modes).toEqual([]);
-    expect(report.unplaced).toContain('weatherly:get_forecast');
+    const hive = report.tools.find((t) => t.id === 'apiary:weigh_hive');
+    expect(hive?.modes).toEqual([]);
+    expect(report.unplaced).toEqual(['apiary:weigh_hive']);
     const near = buildCatalog([{ server: 'x', tools: [tool('summarize', 'Summarize the numbers', { ...reads, inputSchema: { type: 'object', properties: { amount: {} } } })] }], config).catalog;
     const closest = placementReport(near, config).tools[0];
     // An "amount" field alone is weak evidence of payments work: below the threshold, named as the closest.

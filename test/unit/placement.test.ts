@@ -125,7 +125,18 @@ describe('scoreTopics: placement from what a tool is', () => {
 
   it('keeps generic tools out of every topic', () => {
     expect(topics(tool('echo', 'Echoes back the input'))).toEqual([]);
-    expect(topics(tool('get_weather', 'Weather forecast for a city'))).toEqual([]);
+    expect(topics(tool('get_version', 'Version of this build'))).toEqual([]);
+  });
+
+  it('places maps, weather and markets by their own words, not by map, route or stock alone', () => {
+    expect(topics(tool('get_weather', 'Weather forecast for a city'))).toEqual(['places']);
+    expect(topics(tool('reverse_geocode', 'Address at a latitude and longitude'))).toEqual(['places']);
+    expect(topics(tool('get_kline', 'Daily OHLC candles of a ticker'))).toEqual(['markets']);
+    // A sitemap, an API route, a store's stock and a date in the future are none of them.
+    expect(topics(tool('crawl_map', 'Map the URLs of a website'))).not.toContain('places');
+    expect(topics(tool('route_create', 'Create a route for a worker script'))).not.toContain('places');
+    expect(topics(tool('low_stock_report', 'Products whose stock is low'))).not.toContain('markets');
+    expect(topics(tool('schedule_send', 'Send the email at a future time'))).not.toContain('markets');
   });
 
   it('reads "GitHub" in prose as one word, so a hosted repository tool is not local git', () => {
