@@ -12,6 +12,7 @@ import { modeProfile } from './profile.js';
 import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
 import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
 import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
+import { effectiveBudget, fillRoom } from './budget.js';
 
 /** Characters of a typical task `status --explain` quotes: rc tasks may be any length. */
 const TASK_QUOTE = 60;
@@ -164,6 +165,9 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
   let left = budget - pinnedTokens;
+  // On a small catalog the tools outside the mode's groups stop early (budget.ts fillRoom).
+  const fillLeft = fit && filled.size > 0 ? fillRoom(mode, catalog.totalTokens) - ownTokens : Number.POSITIVE_INFINITY;
+  let spent = pinnedTokens;
   const ranked: RankedTool[] = [];
   // Entries are this call's own objects: completed in place, not copied (a mode may hold 10,000 tools).
   const rank = (entry: Entry, shown: boolean, reason: string) => {
@@ -180,8 +184,13 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
       continue;
     }
     const tokens = entry.tool.tokens;
+    if (spent + tokens > fillLeft && filled.has(entry.tool.id)) {
+      rank(entry, false, `outside the mode's groups, past a small catalog's room for them (priority ${entry.priority})`);
+      continue;
+    }
     if (tokens <= left) {
       left -= tokens;
+      spent += tokens;
       rank(entry, true, `fits (priority ${entry.priority})`);
     } else {
       const room = Math.max(0, Math.round(left));
@@ -251,37 +260,6 @@ class Entry implements RankedTool {
   get why(): string[] {
     return (this.worded ??= wordSignals(this.signals));
   }
-}
-
-/**
- * The share of what a mode's tools cost that its list may grow to, between its budget and
- * maxBudget: all of it (0.5 held back the tools its typical tasks name, fill.ts NAMED_BY, on stacks
- * whose modes hold little; CATALOG_SHARE still bounds every mode).
- */
-const MEMBER_SHARE = 1;
-/**
- * The share of what the catalog's tools cost as their servers list them (what a client without
- * lazytools loads, `status`'s reduction base) that a grown list may cost: every mode stays at
- * least 85.5% below it, a margin over 85% for tokenizers that count a little differently.
- * Measured against the listed (compact) definitions instead, 0.15 gave verbose catalogs' modes
- * 91% cuts while they missed their tasks' tools: on the five blind stacks, gold tools shown in the
- * task's mode 255 -> 290 of 407 with this base (tuning stacks 428 -> 433 of 609), every stack's
- * mean mode cut 85.5-87.8%.
- */
-const CATALOG_SHARE = 0.145;
-
-/**
- * What a mode may spend: its budget, or where its tools hold much more (a large catalog: more
- * servers doing the mode's work, each with its own entry points), up to what they cost (MEMBER_SHARE)
- * and CATALOG_SHARE of what the catalog costs, at most `maxBudget`. A fixed budget would show
- * a shrinking part of the mode's work as a catalog grows. `memberTokens` is what listing every
- * member would cost, `catalogTokens` what the servers' own definitions of every tool cost
- * (`Catalog.totalTokens`).
- */
-export function effectiveBudget(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, memberTokens: number, catalogTokens = Number.POSITIVE_INFINITY): number | undefined {
-  if (mode.budget === undefined || mode.maxBudget === undefined || mode.maxBudget <= mode.budget) return mode.budget;
-  const grown = Math.min(Math.floor(MEMBER_SHARE * memberTokens), Math.floor(CATALOG_SHARE * catalogTokens));
-  return Math.min(mode.maxBudget, Math.max(mode.budget, grown));
 }
 
 const ownTokensCache = new WeakMap<object, Map<string, number>>();

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, type ToolDefinition } from '../../src/catalog/catalog.js';
 import { resolveConfig, type ResolvedConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
-import { effectiveBudget, modeFit } from '../../src/focus/fit.js';
+import { effectiveBudget, fillRoom } from '../../src/focus/budget.js';
+import { modeFit } from '../../src/focus/fit.js';
 import { modeShows, withinBoundary } from '../../src/focus/policy.js';
 import { modeMembers } from '../../src/focus/visible.js';
 import { nameWords, serverPrefixes } from '../../src/focus/words.js';
@@ -70,6 +71,15 @@ describe('a budget that grows with what the mode holds', () => {
     expect(members).toBeGreaterThan(50);
     expect(grown.budget).toBe(Math.min(members, Math.floor(catalog.totalTokens * 0.145)));
     expect(fitted({ modes: { customer_support: { budget: 50 } } }, 'customer_support').fit.budget).toBe(50);
+  });
+
+  it('lets tools outside its groups fill a tenth of a small catalog, when it grows and shrinks with the catalog', () => {
+    const mode = { budget: 6000, maxBudget: 27_000 };
+    // 14.5% of 34,000 tokens is under the budget: a small catalog.
+    expect(fillRoom(mode, 34_000)).toBe(3400);
+    expect(fillRoom(mode, 50_000)).toBe(Number.POSITIVE_INFINITY);
+    // A budget the rc fixed (no maxBudget) is the rc's to spend.
+    expect(fillRoom({ budget: 6000, maxBudget: undefined }, 34_000)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('is a share of the definitions as the servers list them, which compaction does not shrink', () => {
@@ -153,6 +163,8 @@ describe('fill: a mode ranks tools close to its work that its groups leave out',
 
   it('leaves them out without fill, in a read-only mode when they write, and when they win no room', () => {
     expect(fill(staffing({ fill: false })).fit.memberIds.has('rotaplan:schedule_shift')).toBe(false);
+    // A mode whose budget scales with the catalog (maxBudget): this one's tenth is less than lazytools' own tools.
+    expect(fill(staffing({ maxBudget: 10_000 })).fit.memberIds.has('rotaplan:schedule_shift')).toBe(false);
     expect(fill(staffing({ readOnly: true })).fit.memberIds.has('rotaplan:schedule_shift')).toBe(false);
     const tight = fill(staffing({ budget: 1 }));
     expect(tight.fit.memberIds.has('rotaplan:schedule_shift')).toBe(false);
