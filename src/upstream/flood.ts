@@ -132,8 +132,8 @@ export class FloodGate {
       this.dropped = 0;
     }
     this.used++;
-    // `method` is a request's unless it names a notification, or stands for a stray answer (raw.ts).
-    const asks = kind === undefined && method !== 'response' && !method.startsWith('notifications/');
+    // `method` is a request's unless it names a notification, or stands for a stray answer or an unreadable message (raw.ts).
+    const asks = kind === undefined && method !== 'response' && method !== 'error' && !method.startsWith('notifications/');
     if (asks) this.asked++;
     if (canHold || kind !== undefined || (this.used <= this.budget && !(asks && this.asked > this.askBudget))) return 'pass';
     this.dropped++;

@@ -81,6 +81,12 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     transport.onAnswerDropped = () => dropped.allow();
   }
   const asked = sdkAsked(transport);
+  // A message the transport could not read (an SSE event that is no JSON) is unasked too: a
+  // server pouring them held /healthz for 15 s, each one parsed, logged and never gated.
+  const sdkError = transport.onerror;
+  transport.onerror = (error) => {
+    if (!handlers.gated('error')) sdkError?.(error);
+  };
   const sdkMessage = transport.onmessage;
   transport.onmessage = (incoming, extra) => {
     const unasked = unaskedMethod(incoming, calls, asked);

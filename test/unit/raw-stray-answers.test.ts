@@ -26,4 +26,19 @@ describe('answers the SDK client never asked for', () => {
     expect(gated).toEqual(['response', 'response']);
     expect(reached).toEqual([{ jsonrpc: '2.0', id: 7, result: { tools: [] } }]);
   });
+
+  it('a message the transport could not read (an SSE event that is no JSON) is judged too: it held /healthz for 15 s', () => {
+    const [ours] = InMemoryTransport.createLinkedPair();
+    const gated: string[] = [];
+    const errors: Error[] = [];
+    ours.onerror = (error) => void errors.push(error);
+    const calls = new CallTable('s', { settled: () => {}, timedOut: () => {} });
+    let open = true;
+    attachRaw('s', ours, calls, { answered: () => {}, notification: () => false, warn: () => {}, gated: (method) => (gated.push(method), !open) });
+    ours.onerror?.(new Error('Unexpected token'));
+    open = false;
+    ours.onerror?.(new Error('Unexpected token'));
+    expect(gated).toEqual(['error', 'error']);
+    expect(errors).toHaveLength(1);
+  });
 });
