@@ -4,6 +4,7 @@ import { MAX_TIMER_MS } from '../util/bounds.js';
 import { blankControls } from '../util/controls.js';
 import { hasUserinfo, httpUrl, USERINFO_MESSAGE } from './urls.js';
 import { oauthIssues, oauthSchema } from './oauth-schema.js';
+import { HEADER_NAME_MESSAGE, HEADER_VALUE_MESSAGE, headerName, headerValue, NUL_MESSAGE, withoutNul } from './wire-text.js';
 
 /**
  * The rc file contract. Every object is strict so a typo is an error with its key path, and every
@@ -37,7 +38,11 @@ export const key = z
   .max(MAX_NAME, `at most ${MAX_NAME} characters`)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, "_" or "-" (starting with a letter or digit)');
 
-const stringMap = z.record(z.string(), z.string());
+/** A command, argument, folder or env entry: what the system is handed as it is (config/wire-text.ts). */
+const osText = () => z.string().refine(withoutNul, NUL_MESSAGE);
+
+/** Headers sent to a remote server: names and values fetch can send (config/wire-text.ts). */
+const headerMap = z.record(z.string().refine(headerName, HEADER_NAME_MESSAGE), z.string().refine(headerValue, HEADER_VALUE_MESSAGE));
 
 /** A positive whole number of milliseconds a timer can wait. */
 const milliseconds = () => z.number().int().positive().max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer waits)`);
@@ -54,21 +59,21 @@ const envName = z
 /** One upstream MCP server: stdio (`command`) or HTTP (`url`). `${VAR}` reads the environment. */
 export const serverSchema = z
   .strictObject({
-    command: z.string().min(1).optional().describe('Executable to start (stdio upstream).'),
-    args: z.array(z.string()).optional().describe('Arguments for `command`.'),
-    env: stringMap.optional().describe('Environment for the child; `${VAR}` is read from ours.'),
+    command: osText().min(1).optional().describe('Executable to start (stdio upstream).'),
+    args: z.array(osText()).optional().describe('Arguments for `command`.'),
+    env: z.record(osText(), osText()).optional().describe('Environment for the child; `${VAR}` is read from ours.'),
     envPassthrough: z
       .array(envName)
       .optional()
       .describe('Variables of our environment the child gets as they are: names or globs (`KUBECONFIG`, `AWS_*`); default: the top-level envPassthrough.'),
-    cwd: z.string().optional().describe('Working directory for the child.'),
+    cwd: osText().optional().describe('Working directory for the child.'),
     url: z
       .string()
       .refine(httpUrl, 'expected an http(s) URL')
       .refine((url) => !hasUserinfo(url.replace(/\$\{[^}]*\}/g, 'x')), USERINFO_MESSAGE)
       .optional()
       .describe('HTTP endpoint of the upstream (Streamable HTTP, or HTTP+SSE: see `transport`); `${VAR}` is read from the environment.'),
-    headers: stringMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
+    headers: headerMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),
     transport: z
       .enum(['streamable-http', 'sse'])
       .optional()

@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
 import { errorEnvelope, ErrorCode, requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
+import type { ReadHold } from './flood.js';
 
 /**
  * The `fetch` of a remote server (and of its authorization server), with what one answer may
@@ -9,15 +10,16 @@ import { errorEnvelope, ErrorCode, requestIdOf, type RequestId } from '../protoc
  * sends gigabytes) would take the gateway's memory without end. A body over the bound fails
  * (the request that read it fails saying so); an SSE stream may last for ever, but one event
  * over the bound ends the stream, answering the POST's own request with an error first so its
- * call fails now instead of at its timeout.
+ * call fails now instead of at its timeout. With `hold`, an SSE stream is not read while the
+ * server's flood gate holds it (flood.ts ReadHold).
  */
-export function boundedFetch(server: string, base: FetchLike = fetch, max = MAX_LINE_BYTES): FetchLike {
+export function boundedFetch(server: string, base: FetchLike = fetch, max = MAX_LINE_BYTES, hold?: ReadHold): FetchLike {
   return async (url, init) => {
     const response = await base(url, init);
     if (response.body === null) return response;
     const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     const problem = `upstream "${server}" sent ${sse ? 'an event' : 'an answer'} over ${max / (1024 * 1024)} MiB, the most lazytools reads of one message`;
-    const body = response.body.pipeThrough(sse ? boundedEvents(max, problem, init?.method === 'POST' ? requestIdOf(init.body) : undefined) : boundedBytes(max, problem));
+    const body = response.body.pipeThrough(sse ? boundedEvents(max, problem, init?.method === 'POST' ? requestIdOf(init.body) : undefined, hold) : boundedBytes(max, problem));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -47,15 +49,18 @@ const CR = 0x0d;
  * Past it: a blank line ends what was sent of the event (its parser discards it as not JSON),
  * then, when the stream answers a request of ours, an error answer to it; and the stream ends.
  */
-function boundedEvents(max: number, problem: string, id: RequestId | undefined): TransformStream<Uint8Array, Uint8Array> {
+function boundedEvents(max: number, problem: string, id: RequestId | undefined, hold?: ReadHold): TransformStream<Uint8Array, Uint8Array> {
   let event = 0;
   // The last byte seen ended a line (LF or CR); after a CR, a LF belongs to the same line end.
   let lineEnd = false;
   let afterCr = false;
   let done = false;
   return new TransformStream({
-    transform(chunk, controller) {
+    async transform(chunk, controller) {
       if (done) return;
+      // Held: this chunk waits, so the body is not read on (backpressure reaches the server).
+      const paused = hold?.paused();
+      if (paused) await paused;
       let nextCr = -1;
       for (let at = 0; at < chunk.length; ) {
         const lf = chunk.indexOf(LF, at);

@@ -15,6 +15,7 @@ import { AuthSession } from './auth/session.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { remoteTarget } from './auth/target.js';
 import type { HttpTransportKind } from './http-transport.js';
+import { ReadHold } from './flood.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 import { streamCauses, type CausedBy } from './stream-cause.js';
 import { Upstream } from './upstream.js';
@@ -96,9 +97,12 @@ function connector(
     return async () => {
       // The SDK client is loaded with the first connection (a gateway on the lock starts without it).
       const { httpTransport } = await import('./http-transport.js');
-      const causes = streamCauses(boundedFetch(name, session ? authorizedFetch(session) : fetch));
+      // One hold per connection: its flood gate stops reading its SSE streams past the budget (flood.ts).
+      const hold = new ReadHold();
+      const causes = streamCauses(boundedFetch(name, session ? authorizedFetch(session) : fetch, undefined, hold));
       const transport: Transport & CausedBy = Object.assign(httpTransport(target.url, target.transport, { headers: target.headers, fetch: causes.fetch }, remembered), {
         requestCause: causes.take,
+        holdReading: (ms: number) => hold.holdReading(ms),
       });
       return transport;
     };

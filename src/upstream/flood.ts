@@ -9,14 +9,23 @@
  * - re-lists of one upstream are paced (RELIST_GAP_MS apart, or RELIST_SPACING times as long as
  *   the last one took), so a burst costs one catalog rebuild now and one later, not one per round
  *   trip, and at most about a tenth of the gateway's time however big each rebuild is;
- * - a budget of notifications per window: past it, a stdio upstream is not read until the window
- *   ends (its pipe fills and it waits: only it slows), and over other transports the excess is
+ * - a budget of notifications per window (and a smaller one of requests, REQUEST_BUDGET): past
+ *   it, the upstream is not read until the window ends (a stdio pipe, or an HTTP server's SSE
+ *   streams through ReadHold: it waits, only it slows); over HTTP what was already read past it is
  *   dropped (list changes excepted: they are coalesced, never lost) and reported once a window.
  */
 import type { ListKind } from './types.js';
 
 /** Unasked messages one upstream may send per window before it is slowed or its excess dropped. */
 export const NOTIFICATION_BUDGET = 1_000;
+/**
+ * Of those, requests (ping, roots/list, sampling, elicitation, or any other): each is answered,
+ * and over HTTP an answer is a POST of its own. At 1,000 a second those POSTs took the whole
+ * event loop: a remote server pouring requests kept new clients from connecting (initialize timed
+ * out) and the gateway at 1 GB. Past it, an HTTP server's requests go unanswered (its own
+ * timeout ends them) and a stdio server is held, as past NOTIFICATION_BUDGET.
+ */
+export const REQUEST_BUDGET = 100;
 /** The window NOTIFICATION_BUDGET is counted over: a burst is judged per second, not per connection's life. */
 export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */
@@ -41,6 +50,43 @@ export function listChangeOf(method: string): ListKind | undefined {
   return LIST_CHANGES.get(method);
 }
 
+/**
+ * A transport that can stop reading its upstream for a while: a stdio child's pipe, or a remote
+ * server's SSE streams (ReadHold): past the budget it is held, so a flood slows only its upstream.
+ */
+export interface HoldsReading {
+  holdReading(ms: number): void;
+}
+
+/** Whether `transport` can be held (HoldsReading). */
+export function holdsReading(transport: object): transport is HoldsReading {
+  return typeof (transport as Partial<HoldsReading>).holdReading === 'function';
+}
+
+/**
+ * The pause of one remote server's SSE streams (boundedFetch awaits `paused()` before it passes
+ * each chunk on): while held, the response bodies are not read, TCP fills, and the server waits.
+ * A flood over HTTP was parsed whole before the gate could drop it: a server that poured
+ * notifications, requests and stray answers on its streams held every client's calls for seconds
+ * and `/healthz` for a minute, with the gateway at 700 MB.
+ */
+export class ReadHold implements HoldsReading {
+  private until = 0;
+  private timer: Promise<void> | undefined;
+
+  holdReading(ms: number): void {
+    this.until = Math.max(this.until, performance.now() + ms);
+  }
+
+  /** A promise to wait on while held, else undefined (the hot path allocates nothing). */
+  paused(): Promise<void> | undefined {
+    const wait = this.until - performance.now();
+    if (wait <= 0) return undefined;
+    this.timer ??= new Promise<void>((resolve) => setTimeout(resolve, wait).unref()).finally(() => (this.timer = undefined));
+    return this.timer;
+  }
+}
+
 /** What the gate says of one notification. */
 export type Verdict = 'pass' | 'coalesced' | 'drop';
 
@@ -52,6 +98,8 @@ export class FloodGate {
   private readonly burst = new Set<ListKind>();
   private windowStart = -Infinity;
   private used = 0;
+  /** Requests among them (REQUEST_BUDGET). */
+  private asked = 0;
   /** Dropped in the current window (reported when the next one starts). */
   private dropped = 0;
 
@@ -59,6 +107,7 @@ export class FloodGate {
     private readonly queued: (kind: ListKind) => boolean,
     private readonly budget = NOTIFICATION_BUDGET,
     private readonly windowMs = BUDGET_WINDOW_MS,
+    private readonly askBudget = REQUEST_BUDGET,
   ) {}
 
   /**
@@ -79,17 +128,21 @@ export class FloodGate {
       if (this.dropped > 0) report(this.dropped);
       this.windowStart = now;
       this.used = 0;
+      this.asked = 0;
       this.dropped = 0;
     }
     this.used++;
-    if (this.used <= this.budget || canHold || kind !== undefined) return 'pass';
+    // `method` is a request's unless it names a notification, or stands for a stray answer or an unreadable message (raw.ts).
+    const asks = kind === undefined && method !== 'response' && method !== 'error' && !method.startsWith('notifications/');
+    if (asks) this.asked++;
+    if (canHold || kind !== undefined || (this.used <= this.budget && !(asks && this.asked > this.askBudget))) return 'pass';
     this.dropped++;
     return 'drop';
   }
 
   /** True once the window's budget is spent: a transport that can should stop reading for holdMs(). */
   get spent(): boolean {
-    return this.used > this.budget;
+    return this.used > this.budget || this.asked > this.askBudget;
   }
 
   /** How long until the current window ends. */

@@ -5,9 +5,9 @@ import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
 import { jsonAtLeast, megabytes, sliceWhole } from '../util/bounds.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
-import { FloodGate, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
-import { StdioUpstreamTransport } from './stdio-transport.js';
+import { FloodGate, holdsReading, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
 import type { PrimitiveKind } from './types.js';
+import { StdioUpstreamTransport } from './stdio-transport.js';
 
 // The one lister for every paged list of an upstream (tools, prompts, resources, templates), and
 // the coalescing of the re-lists its list_changed notifications cause.
@@ -231,8 +231,9 @@ export class ListWatch {
    */
   gated(transport: Transport, method: string): boolean {
     const now = performance.now();
-    const hold = transport instanceof StdioUpstreamTransport ? transport : undefined;
-    const verdict = this.flood.judge(method, hold !== undefined, now, (dropped) => this.target.warn(`${dropped} unasked messages dropped (over ${NOTIFICATION_BUDGET} a second)`));
+    const hold = holdsReading(transport) ? transport : undefined;
+    // A stdio pipe holds what it has not read; an HTTP stream's chunk was read, its excess is dropped.
+    const verdict = this.flood.judge(method, transport instanceof StdioUpstreamTransport, now, (dropped) => this.target.warn(`${dropped} unasked messages dropped (over ${NOTIFICATION_BUDGET} a second)`));
     if (hold && this.flood.spent) hold.holdReading(this.flood.holdMs(now));
     return verdict !== 'pass';
   }

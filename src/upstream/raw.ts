@@ -80,9 +80,16 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     const dropped = new RateLimit(0, 1_000, (count) => handlers.warn(`upstream "${server}" does not read its input: ${count} answers to its requests dropped`));
     transport.onAnswerDropped = () => dropped.allow();
   }
+  const asked = sdkAsked(transport);
+  // A message the transport could not read (an SSE event that is no JSON) is unasked too: a
+  // server pouring them held /healthz for 15 s, each one parsed, logged and never gated.
+  const sdkError = transport.onerror;
+  transport.onerror = (error) => {
+    if (!handlers.gated('error')) sdkError?.(error);
+  };
   const sdkMessage = transport.onmessage;
   transport.onmessage = (incoming, extra) => {
-    const unasked = unaskedMethod(incoming, calls);
+    const unasked = unaskedMethod(incoming, calls, asked);
     if (unasked !== undefined && handlers.gated(unasked)) return;
     // What is passed on is serialized again; answers to the SDK's own requests (lists, on numeric
     // ids) are not, and the lists' too-deep entries are left out one by one (catalog/admit.ts).
@@ -156,10 +163,33 @@ function refuseDeep(server: string, message: JSONRPCMessage, calls: CallTable, h
  * notification's or a request's own, `response` for an answer on a string id that is not one of
  * our calls in flight (the SDK's own requests use numeric ids, and are never gated).
  */
-function unaskedMethod(message: JSONRPCMessage, calls: CallTable): string | undefined {
+function unaskedMethod(message: JSONRPCMessage, calls: CallTable, asked: Set<number>): string | undefined {
   if (isNotification(message) || isRequest(message)) return message.method;
   const id = (message as { id?: unknown }).id;
+  if (typeof id === 'number') return asked.delete(id) ? undefined : 'response';
   return typeof id === 'string' && !calls.has(id) ? 'response' : undefined;
+}
+
+/** The SDK client's own requests (lists, pings) awaiting an answer that sdkAsked keeps track of; the oldest are forgotten past it. */
+const MAX_SDK_ASKED = 1_024;
+
+/**
+ * The numeric ids of the SDK client's requests on `transport` not yet answered (kept up to date
+ * as it sends): an answer on any other numeric id is unasked, judged by the flood gate like a
+ * stray answer on a string id. Such answers went straight to the SDK, which logs each one: a
+ * server pouring them held every client's calls ~50x longer, with the gate never told.
+ */
+function sdkAsked(transport: Transport): Set<number> {
+  const asked = new Set<number>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (isRequest(message) && typeof message.id === 'number') {
+      if (asked.size >= MAX_SDK_ASKED) asked.delete(asked.values().next().value as number);
+      asked.add(message.id);
+    }
+    return send(message, options);
+  };
+  return asked;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FloodGate, paced } from '../../src/upstream/flood.js';
+import { boundedFetch } from '../../src/upstream/bounded-fetch.js';
+import { FloodGate, paced, ReadHold, REQUEST_BUDGET } from '../../src/upstream/flood.js';
 
 describe('FloodGate (one upstream\'s notifications)', () => {
   it('coalesces a list change already due: in one read burst, and while a re-list is queued', async () => {
@@ -32,6 +33,49 @@ describe('FloodGate (one upstream\'s notifications)', () => {
     expect(judge('notifications/message', 100)).toBe('pass');
     expect(reports).toEqual([1]);
     expect(gate.spent).toBe(false);
+  });
+
+  it(`answers at most ${REQUEST_BUDGET} of an upstream's requests a window: over HTTP each answer is a POST (1,000 a second took the gateway)`, () => {
+    const reports: number[] = [];
+    const gate = new FloodGate(() => false);
+    const judge = (method: string, now: number, canHold = false) => gate.judge(method, canHold, now, (dropped) => reports.push(dropped));
+    const asked = ['ping', 'roots/list', 'sampling/createMessage', 'elicitation/create', 'anything/else'];
+    const verdicts = Array.from({ length: REQUEST_BUDGET + 50 }, (_, i) => judge(asked[i % asked.length]!, 1));
+    expect(verdicts.filter((verdict) => verdict === 'pass')).toHaveLength(REQUEST_BUDGET);
+    expect(gate.spent).toBe(true);
+    // Notifications and stray answers still have their own (larger) budget; list changes pass.
+    expect(judge('notifications/message', 2)).toBe('pass');
+    expect(judge('response', 2)).toBe('pass');
+    expect(judge('notifications/tools/list_changed', 2)).toBe('pass');
+    // A stdio upstream is held instead: what it sent passes.
+    expect(judge('ping', 3, true)).toBe('pass');
+    expect(judge('ping', 1_001)).toBe('pass');
+    expect(reports).toEqual([50]);
+  });
+
+  it('ReadHold: a held SSE stream is not read on until the hold ends (backpressure reaches the server)', async () => {
+    const hold = new ReadHold();
+    let pulled = 0;
+    const source = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new TextEncoder().encode(`event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"n":${pulled}}}\n\n`));
+      },
+    }, { highWaterMark: 0 });
+    const base = async () => new Response(source, { headers: { 'content-type': 'text/event-stream' } });
+    const response = await boundedFetch('flood', base, 1024 * 1024, hold)('http://127.0.0.1/mcp', { method: 'GET' });
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(hold.paused()).toBeUndefined();
+    hold.holdReading(150);
+    const before = pulled;
+    const started = performance.now();
+    await reader.read();
+    await reader.read();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    // While held the source was asked for at most the chunks the pipe's queues hold.
+    expect(pulled - before).toBeLessThanOrEqual(4);
+    await reader.cancel();
   });
 
   it('paces: at once when the gap has passed, later otherwise', async () => {

@@ -1,6 +1,7 @@
 import { interpolate, interpolateMap } from '../../config/env.js';
 import type { ServerConfig } from '../../config/schema.js';
-import { isSecretParam } from '../../config/secrets.js';
+import { isSecretParam, shownName } from '../../config/secrets.js';
+import { HEADER_VALUE_MESSAGE, headerValue } from '../../config/wire-text.js';
 import { USERINFO_MESSAGE } from '../../config/urls.js';
 import { clipText } from '../../util/bounds.js';
 import { ConfigError } from '../../util/errors.js';
@@ -45,6 +46,9 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
   redactQueryCredentials(name, url);
   const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
+  // Checked again once `${VAR}` is read: a variable may hold a line break (a pasted token), and fetch's refusal quotes it whole.
+  for (const [header, value] of Object.entries(headers))
+    if (!headerValue(value)) throw new ConfigError(`${at}.headers.${shownName(header, 'key')}: ${HEADER_VALUE_MESSAGE}`, file);
   const signsIn = server.oauth !== false && !Object.keys(headers).some((header) => header.toLowerCase() === 'authorization');
   const folder = signsIn ? signInFolder(env) : undefined;
   const settings = folder ? clientSettings(server, env, `${at}.oauth`, file) : undefined;
