@@ -9,7 +9,7 @@ const REAL_WORLD = path.join(CATALOGS, 'real-world.json');
 const schema = { type: 'object' };
 const oddCatalog = JSON.stringify({
   servers: {
-    weather: { tools: [{ name: 'get_forecast', description: 'Weather forecast for a city', inputSchema: schema }] },
+    apiary: { tools: [{ name: 'get_hive_weight', description: 'Weight of a beehive over the season', inputSchema: schema }] },
     ops: { tools: [{ name: 'tail', description: 'Show recent log lines of the app', inputSchema: schema }] },
   },
 });
@@ -31,38 +31,38 @@ describe('lazytools groups', () => {
       unplaced: string[];
       tools: Array<{ id: string; modes: string[]; closest: string[] }>;
     };
-    expect(json.unplaced).toEqual(['ops:tail', 'weather:get_forecast']);
+    expect(json.unplaced).toEqual(['apiary:get_hive_weight', 'ops:tail']);
     expect(json.tools.find((t) => t.id === 'ops:tail')?.closest[0]).toMatch(/^observability [\d.]+ \(description "log"\)$/);
-    expect(json.tools.find((t) => t.id === 'weather:get_forecast')?.closest).toEqual([]);
+    expect(json.tools.find((t) => t.id === 'apiary:get_hive_weight')?.closest).toEqual([]);
     const status = cli(['status', '--catalog', 'odd.json'], dir);
-    expect(status.stderr).toContain('2 tool(s) match no group, so no mode\'s groups show them (only "all" modes, and fill where a mode\'s work is close): ops:tail (closest: observability');
+    expect(status.stderr).toContain('2 tool(s) match no group, so no mode\'s groups show them (only "all" modes, and fill where a mode\'s work is close): apiary:get_hive_weight, ops:tail (closest: observability');
   });
 
   it('an rc group by topic places what the presets left out', () => {
-    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify({ groups: { weather: { servers: ['weather'] } }, modes: { daily_checkin: { groups: ['context', 'weather'] } } }) });
-    const { stdout } = cli(['groups', '--catalog', 'odd.json', '--tool', 'weather:*'], dir);
-    expect(stdout).toContain('  weather          server "weather"');
+    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify({ groups: { hives: { servers: ['apiary'] } }, modes: { daily_checkin: { groups: ['context', 'hives'] } } }) });
+    const { stdout } = cli(['groups', '--catalog', 'odd.json', '--tool', 'apiary:*'], dir);
+    expect(stdout).toContain('  hives            server "apiary"');
     expect(stdout).toContain('  modes: daily_checkin');
   });
 });
 
 describe('lazytools groups --unplaced counts what no mode shows', () => {
   it('a tool in a group no mode uses (an rc group of one server) is unplaced, with why; status warns too', () => {
-    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify({ groups: { weather: { servers: ['weather'] } } }) });
+    const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify({ groups: { hives: { servers: ['apiary'] } } }) });
     const { stdout, stderr } = cli(['groups', '--catalog', 'odd.json', '--unplaced'], dir);
     expect(stderr).toContain('0/2 tools shown by a mode other than "all"; 2 only in "all" modes');
-    expect(stdout).toContain('  modes: (none but "all": its group weather is in no mode)');
+    expect(stdout).toContain('  modes: (none but "all": its group hives is in no mode)');
     expect(stdout).toContain('  modes: (none but "all": in no group)');
     const json = JSON.parse(cli(['groups', '--catalog', 'odd.json', '--unplaced', '--json'], dir).stdout) as { unplaced: string[] };
-    expect(json.unplaced).toEqual(['ops:tail', 'weather:get_forecast']);
+    expect(json.unplaced).toEqual(['apiary:get_hive_weight', 'ops:tail']);
     const status = cli(['status', '--catalog', 'odd.json'], dir);
-    expect(status.stderr).toContain('1 tool(s) are only in groups no mode uses (weather) and show only in "all" modes');
+    expect(status.stderr).toContain('1 tool(s) are only in groups no mode uses (hives) and show only in "all" modes');
   });
 });
 
 describe('lazytools groups names the modes fill shows a tool in', () => {
   it('a tool in no group that a mode\'s fill shows is not "none but all": the modes are named, and counted as shown', () => {
-    const rc = { groups: { forecasts: { tools: ['weather:*'] } }, modes: { watch: { description: 'Watch the app: show recent log lines', tasks: ['show the recent log lines of the app'], groups: ['forecasts'], fill: true, budget: 5000 } } };
+    const rc = { groups: { forecasts: { tools: ['apiary:*'] } }, modes: { watch: { description: 'Watch the app: show recent log lines', tasks: ['show the recent log lines of the app'], groups: ['forecasts'], fill: true, budget: 5000 } } };
     const dir = tempTree({ 'package.json': '{}', 'odd.json': oddCatalog, '.lazytoolsrc.json': JSON.stringify(rc) });
     const { stdout, stderr } = cli(['groups', '--catalog', 'odd.json', '--unplaced'], dir);
     expect(stdout).toContain('  modes: watch (by fill only: close to their work; in no group)');
