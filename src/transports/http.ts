@@ -145,14 +145,15 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     }
     const access = guarded.access;
     const grant = access.kind === 'modes' ? access.grant : undefined;
-    // Refusals name only the modes this caller may use.
-    const served = (fixedModes ?? Object.keys(gateway.config.modes)).filter((name) => !grant || grant.modes.includes(name));
+    // Refusals name only the modes this caller may use: listed when one is made or a mode path is
+    // checked, not for every request to /mcp (a config may hold thousands of modes).
+    const served = () => (fixedModes ?? Object.keys(gateway.config.modes)).filter((name) => !grant || grant.modes.includes(name));
     const route = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!route)
-      return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${someModes(served)})` });
+      return reply(res, 404, { error: `Not found: serve MCP at /mcp or /mcp/<mode> (modes: ${someModes(served())})` });
     const mode = route[1] === undefined ? fixedModes?.[0] : safeDecode(route[1]);
     if (mode === null) return refuse(res, 404, `Not found: "${echoName(route[1] ?? '')}" is not a valid mode path`);
-    const unserved = mode === undefined ? undefined : servedRefusal(gateway.config, mode, fixedModes, served);
+    const unserved = mode === undefined ? undefined : servedRefusal(gateway.config, mode, fixedModes, served());
     if (unserved !== undefined) return refuse(res, 404, unserved);
 
     // What the transport knows, for the one resolver (focus/scope): a token mapped to modes
@@ -200,7 +201,8 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
       return entry.transport.handleRequest(req, res, body);
     }
     // The strategy a URL asks for (`?strategy=`), for a session's initialize and for every 2026-07-28 request.
-    const requested = url.searchParams.get('strategy');
+    // Most URLs have no query: its URLSearchParams is not built for them.
+    const requested = url.search === '' ? null : url.searchParams.get('strategy');
     if (requested !== null && !strategySchema.safeParse(requested).success)
       return refuse(res, 400, `Unknown strategy "${echoName(requested)}": expected notify, proxy, hybrid or auto`);
     const callerRoute: Route = { ...baseRoute, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };

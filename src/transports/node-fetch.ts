@@ -8,6 +8,7 @@ export interface FetchFace {
 
 /** Headers the web Request must not carry: it has no body (the SDK is given the parsed one). */
 const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
+const EMPTY = Buffer.alloc(0);
 
 /**
  * The Node face of a 2026-07-28 handler, for a POST whose body the front already read and parsed:
@@ -47,11 +48,12 @@ export function nodeFetchHandler(handler: FetchFace, onerror: (error: Error) => 
       return;
     }
     if (!isEventStream(headers['content-type'])) {
-      const text = await response.text().catch(() => '');
+      // The bytes as the SDK encoded them: no decode to a string, no count and encode again to write it.
+      const bytes = await response.arrayBuffer().then((body) => Buffer.from(body), () => EMPTY);
       finished = true;
       if (res.destroyed) return;
-      headers['content-length'] = String(Buffer.byteLength(text));
-      res.writeHead(response.status, headers).end(text);
+      headers['content-length'] = String(bytes.length);
+      res.writeHead(response.status, headers).end(bytes);
       return;
     }
     res.writeHead(response.status, headers);
@@ -82,17 +84,59 @@ async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse,
   }
 }
 
-/** The web Request the SDK reads: method, URL, headers and the abort signal; no body (see nodeFetchHandler). */
+/**
+ * The web Request the SDK reads: method, URL, headers and the abort signal; no body (see
+ * nodeFetchHandler). Not undici's `Request`: building one cost more than the SDK's whole
+ * per-request server (its headers converted one by one, its own signal made to follow ours), and
+ * the SDK reads only `method`, `signal` and `headers.get` of it (the envelope's classification,
+ * the standard headers, the abort); it reads no body, since it is given the parsed one (an
+ * empty body, `null`, as a bodiless Request has, when none is given). The headers keep the Headers semantics the SDK relies on: names are looked up
+ * case-insensitively, repeated values joined with ", ", and they iterate sorted as Headers do.
+ */
 function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const host = single(req.headers.host) ?? 'localhost';
-  // A plain record (half the cost of Headers.set one by one); repeated values joined as Headers.append joins them.
+  // Repeated values joined as Headers.append joins them.
   const headers: Record<string, string> = {};
   for (const name in req.headers) {
     const value = req.headers[name];
     if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return new Request(`http://${host}${req.url ?? '/'}`, { method: (req.method ?? 'POST').toUpperCase(), headers, signal });
+  const request = { method: (req.method ?? 'POST').toUpperCase(), url: `http://${host}${req.url ?? '/'}`, headers: new RequestHeaders(headers), signal, body: null, bodyUsed: false, clone: () => ({ ...request }) };
+  return request as unknown as Request;
+}
+
+/** The read side of web Headers over a Node request's (already lower-case) header record. */
+class RequestHeaders {
+  constructor(private readonly record: Readonly<Record<string, string>>) {}
+
+  get(name: string): string | null {
+    return this.record[name.toLowerCase()] ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.record[name.toLowerCase()] !== undefined;
+  }
+
+  forEach(callback: (value: string, name: string, headers: RequestHeaders) => void): void {
+    for (const [name, value] of this.entries()) callback(value, name, this);
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.record).sort()) yield [name, this.record[name] as string];
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
 }
 
 function isEventStream(type: string | undefined): boolean {

@@ -279,7 +279,11 @@ export function sendCancel(transport: Transport | undefined, id: string, reason:
  * Passes a successful result line through to a caller that can write raw lines: parsed once to
  * check it is one well-formed response with an object result (never re-serialized), so a
  * broken or mixed line cannot reach the client under the client's id. Its result's value is
- * parsed alone when it can be; a line it cannot be read from is parsed whole, as before.
+ * parsed alone when it can be; a line it cannot be read from is parsed whole, as before. A call
+ * that takes the parsed result (a 2026-07-28 request's, execute_tool's) is settled with it here
+ * too: the line holds no secret (checked on the text, as for a raw line), so the parsed path's
+ * redaction, which serialized the whole message again to look for one, would change nothing; a
+ * result nested too deep still takes that path, which refuses it.
  */
 function rawLine(server: string, line: string, calls: CallTable, handlers: RawHandlers): boolean {
   // A line that repeats a secret (escaped or not) takes the parsed path, where it is redacted (onmessage).
@@ -290,7 +294,7 @@ function rawLine(server: string, line: string, calls: CallTable, handlers: RawHa
   const id = line.slice(idStart, line.length - 2);
   if (!/^lt-\d+$/.test(id)) return false;
   const pending = calls.get(id);
-  if (!pending?.raw) return false;
+  if (!pending) return false;
   // The line is RAW_HEAD, a value, and the tail read above (its id has no quote or escape): when
   // that value alone parses, the line is one well-formed response with our id and nothing else,
   // and the envelope need not be built too (JSON.parse's object building is most of its cost on a
@@ -303,12 +307,20 @@ function rawLine(server: string, line: string, calls: CallTable, handlers: RawHa
   } else {
     const value = parsedOrThrew(line);
     if (value === THREW) {
+      // A call that takes the parsed result hears the parsed path's verdict, as before.
+      if (!pending.raw) return false;
       calls.settle(id, new UpstreamError(server, `upstream "${server}" sent a line that is not a JSON-RPC message (invalid JSON)`));
       return true;
     }
     const message = value as { id?: unknown; result?: unknown };
     if (message.id !== id || !isObject(message.result) || Object.keys(value as object).length !== 3) return false;
     result = message.result;
+  }
+  if (!pending.raw) {
+    if (tooDeep({ result, jsonrpc: '2.0', id }, line.length) !== undefined) return false;
+    handlers.answered();
+    calls.settle(id, undefined, result);
+    return true;
   }
   // The line goes on first; the table's bookkeeping (metrics, backoff) follows, off the path
   // between reading the answer and writing it.

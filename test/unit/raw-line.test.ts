@@ -69,4 +69,32 @@ describe('raw answer lines', () => {
     expect(line(text)).toBe(true);
     expect(call.out.raw).toBe(`{"result":{"content":[]},"jsonrpc":"2.0","id":"${call.id}","jsonrpc":"2.0"`);
   });
+
+  it('a call that takes the parsed result is settled with the result parsed alone; a line too deep or not JSON is left to the parsed path', () => {
+    const { calls, settled, line } = harness();
+    const parsedCall = () => {
+      const id = calls.nextId();
+      const out: { result?: Record<string, unknown>; error?: UpstreamError; done: number } = { done: 0 };
+      calls.add(id, 'tools/call', { name: 'echo' }, 60_000, {
+        raw: undefined,
+        done: (error, result) => {
+          out.done++;
+          out.error = error;
+          out.result = result;
+        },
+        onProgress: undefined,
+        origin: undefined,
+      });
+      return { id, out };
+    };
+    const a = parsedCall();
+    expect(line(`{"result":{"content":[{"type":"text","text":"Echo: hello"}],"isError":true},"jsonrpc":"2.0","id":"${a.id}"}`)).toBe(true);
+    expect(a.out).toEqual({ done: 1, error: undefined, result: { content: [{ type: 'text', text: 'Echo: hello' }], isError: true } });
+    expect(settled).toEqual([{ name: 'echo', failed: true }]);
+    const deep = parsedCall();
+    expect(line(`{"result":{"a":${'['.repeat(600)}${']'.repeat(600)}},"jsonrpc":"2.0","id":"${deep.id}"}`)).toBe(false);
+    const broken = parsedCall();
+    expect(line(`{"result":{"content":[},"jsonrpc":"2.0","id":"${broken.id}"}`)).toBe(false);
+    expect([deep.out.done, broken.out.done, calls.has(deep.id), calls.has(broken.id)]).toEqual([0, 0, true, true]);
+  });
 });
