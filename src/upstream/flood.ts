@@ -5,7 +5,7 @@
  * latency ~40x; a flood of 100,000 pings held the gateway for minutes). Three parts, each cheap per message:
  * - list changes are coalesced before any parsing by the SDK: a list_changed whose re-list is
  *   already due (one seen in this read burst, or one queued behind the re-list in flight) adds
- *   nothing and is dropped;
+ *   nothing and is dropped, though it counts against the budget below (a reader is held for them too);
  * - re-lists of one upstream are paced (RELIST_GAP_MS apart, or RELIST_SPACING times as long as
  *   the last one took), so a burst costs one catalog rebuild now and one later, not one per round
  *   trip, and at most about a tenth of the gateway's time however big each rebuild is;
@@ -116,6 +116,16 @@ export class FloodGate {
    * `report` hears how many were dropped in the window that just ended.
    */
   judge(method: string, canHold: boolean, now: number, report: (dropped: number) => void): Verdict {
+    if (now - this.windowStart >= this.windowMs) {
+      if (this.dropped > 0) report(this.dropped);
+      this.windowStart = now;
+      this.used = 0;
+      this.asked = 0;
+      this.dropped = 0;
+    }
+    // Every message counts, a coalesced list change too: each was read and judged, and a server
+    // pouring list changes over HTTP (coalesced, never counted) was read without pause.
+    this.used++;
     const kind = listChangeOf(method);
     if (kind !== undefined) {
       if (this.burst.has(kind) || this.queued(kind)) return 'coalesced';
@@ -124,14 +134,6 @@ export class FloodGate {
       if (this.burst.size === 0) queueMicrotask(() => this.burst.clear());
       this.burst.add(kind);
     }
-    if (now - this.windowStart >= this.windowMs) {
-      if (this.dropped > 0) report(this.dropped);
-      this.windowStart = now;
-      this.used = 0;
-      this.asked = 0;
-      this.dropped = 0;
-    }
-    this.used++;
     // `method` is a request's unless it names a notification, or stands for a stray answer or an unreadable message (raw.ts).
     const asks = kind === undefined && method !== 'response' && method !== 'error' && !method.startsWith('notifications/');
     if (asks) this.asked++;

@@ -35,6 +35,15 @@ describe('FloodGate (one upstream\'s notifications)', () => {
     expect(gate.spent).toBe(false);
   });
 
+  it('counts coalesced list changes against the budget: a server pouring them is held, though none is lost', () => {
+    const gate = new FloodGate(() => true, 3, 100);
+    const verdicts = Array.from({ length: 5 }, (_, i) => gate.judge('notifications/tools/list_changed', false, i, () => {}));
+    // A re-list is queued: every one of them is already due, so each is coalesced, never dropped.
+    expect(verdicts).toEqual(['coalesced', 'coalesced', 'coalesced', 'coalesced', 'coalesced']);
+    expect(gate.spent).toBe(true);
+    expect(gate.holdMs(5)).toBe(95);
+  });
+
   it(`answers at most ${REQUEST_BUDGET} of an upstream's requests a window: over HTTP each answer is a POST (1,000 a second took the gateway)`, () => {
     const reports: number[] = [];
     const gate = new FloodGate(() => false);
