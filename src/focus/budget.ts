@@ -32,7 +32,7 @@ const CATALOG_SHARE = 0.145;
  * (`Catalog.totalTokens`).
  */
 export function effectiveBudget(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, memberTokens: number, catalogTokens = Number.POSITIVE_INFINITY): number | undefined {
-  if (mode.budget === undefined || mode.maxBudget === undefined || mode.maxBudget <= mode.budget) return mode.budget;
+  if (!scales(mode)) return mode.budget;
   const grown = Math.min(Math.floor(MEMBER_SHARE * memberTokens), Math.floor(CATALOG_SHARE * catalogTokens));
   return Math.min(mode.maxBudget, Math.max(mode.budget, grown));
 }
@@ -57,7 +57,11 @@ const SMALL_FILL_SHARE = 0.1;
  * the rc fixed is spent as the rc says, like effectiveBudget's).
  */
 export function fillRoom(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, catalogTokens: number): number {
-  if (mode.budget === undefined || mode.maxBudget === undefined || mode.maxBudget <= mode.budget) return Number.POSITIVE_INFINITY;
-  if (Math.floor(CATALOG_SHARE * catalogTokens) >= mode.budget) return Number.POSITIVE_INFINITY;
+  if (!scales(mode) || Math.floor(CATALOG_SHARE * catalogTokens) >= mode.budget) return Number.POSITIVE_INFINITY;
   return Math.floor(SMALL_FILL_SHARE * catalogTokens);
+}
+
+/** Whether a mode's budget follows the catalog's size: it has a `maxBudget` above its `budget` (every preset). */
+function scales(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>): mode is { budget: number; maxBudget: number } {
+  return mode.budget !== undefined && mode.maxBudget !== undefined && mode.maxBudget > mode.budget;
 }

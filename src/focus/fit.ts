@@ -184,11 +184,8 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
       continue;
     }
     const tokens = entry.tool.tokens;
-    if (spent + tokens > fillLeft && filled.has(entry.tool.id)) {
-      rank(entry, false, `outside the mode's groups, past a small catalog's room for them (priority ${entry.priority})`);
-      continue;
-    }
-    if (tokens <= left) {
+    // A filler past a small catalog's room for them is held back like one past the budget (and so leaves the mode, below).
+    if (tokens <= left && !(spent + tokens > fillLeft && filled.has(entry.tool.id))) {
       left -= tokens;
       spent += tokens;
       rank(entry, true, `fits (priority ${entry.priority})`);

@@ -161,7 +161,7 @@ function refuseDeep(server: string, message: JSONRPCMessage, calls: CallTable, h
 /**
  * The method to judge a message by when the upstream sent it unasked, else undefined: a
  * notification's or a request's own, `response` for an answer on a string id that is not one of
- * our calls in flight (the SDK's own requests use numeric ids, and are never gated).
+ * our calls in flight, or on a numeric id the SDK client is not awaiting (`asked`, sdkAsked).
  */
 function unaskedMethod(message: JSONRPCMessage, calls: CallTable, asked: Set<number>): string | undefined {
   if (isNotification(message) || isRequest(message)) return message.method;
