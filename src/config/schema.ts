@@ -153,7 +153,7 @@ export const modeSchema = z.strictObject({
     .array(text().max(MAX_TASK, `at most ${MAX_TASK} characters`))
     .max(MAX_TASKS, `at most ${MAX_TASKS} tasks`)
     .optional()
-    .describe('Typical tasks of the mode as people phrase them ("refund the last charge"): budget fitting shows first the tools closest to these and the description.'),
+    .describe('Typical tasks of the mode as people phrase them ("refund the last charge"): budget fitting shows first the tools closest to these and the description, and a focus_mode intent close to one picks the mode.'),
   groups: z.array(z.string()).optional().describe('Groups whose tools the mode shows.'),
   extends: z.string().optional().describe('Another mode whose groups this one adds to.'),
   readOnly: z.boolean().optional().describe('Show and allow only tools annotated readOnlyHint: true.'),

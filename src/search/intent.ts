@@ -7,6 +7,7 @@ import { MAX_QUERY_CHARS } from './query.js';
 import { echoName } from '../util/errors.js';
 import { hundredths } from '../util/round.js';
 import { searchVocabulary } from './vocabulary.js';
+import { taskNeighbours } from './intent-tasks.js';
 
 /** A phrase resolved to a mode, or the closest modes when it is not clear enough. */
 export interface IntentMatch {
@@ -21,13 +22,19 @@ export interface IntentMatch {
 /** What a mode showing every tool search finds for the phrase adds to its score: about a whole alias. */
 const EVIDENCE_WEIGHT = 12;
 
+/** What a phrase as close as one of a mode's typical tasks adds (cosine 1; intent-tasks.ts): two aliases. */
+const TASK_WEIGHT = 4;
+
 /** Below this, `resolveIntent` asks back instead of guessing. */
 const INTENT_THRESHOLD = 0.35;
 
 /**
  * Resolves free text ("switch to security review", "let's fix a bug") to a mode, from mode names,
  * aliases and descriptions. An alias or name found whole in the phrase is strong evidence; shared
- * words (with synonyms) are weaker; `evidence` (catalogEvidence: how much of what search finds for
+ * words (with synonyms) are weaker; so is closeness to one of its typical tasks (intent-tasks.ts:
+ * "checking my crypto wallet balances" is research's "what's the balance of this wallet
+ * address"); `evidence`
+ * (catalogEvidence: how much of what search finds for
  * the phrase each mode shows) adds up to `EVIDENCE_WEIGHT`, unless the phrase names a mode
  * outright (namedModes), which its words then decide. Confidence mixes the best score's strength
  * with its margin over the runner-up (1 for the one mode a phrase names).
@@ -44,7 +51,8 @@ export function resolveIntent(input: string, modes: readonly ResolvedMode[], thr
   // nothing against the mode the person named.
   const named = namedModes(text, modes);
   const weight = named.length > 0 ? 0 : EVIDENCE_WEIGHT;
-  const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) + weight * (evidence?.get(mode.name) ?? 0) }));
+  const near = taskNeighbours(modes, expansion);
+  const scored = modes.map((mode) => ({ mode: mode.name, score: scoreMode(mode, text, expansion) + TASK_WEIGHT * (near.get(mode.name) ?? 0) + weight * (evidence?.get(mode.name) ?? 0) }));
   scored.sort((a, b) => Number(named.includes(b.mode)) - Number(named.includes(a.mode)) || b.score - a.score || compareStrings(a.mode, b.mode));
   const best = scored[0];
   // Nothing matched: no alternatives (alphabetical zero-score names would only mislead).
