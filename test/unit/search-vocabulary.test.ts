@@ -111,3 +111,29 @@ describe('search vocabulary at work (synthetic servers, words nobody listed for 
     expect(top('write up the refund policy as a doc')).toBe('docs:create_document');
   });
 });
+
+describe('search vocabulary at work: words tasks use where tools say otherwise', () => {
+  const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
+  const sources = parseCatalog({
+    servers: {
+      books: { tools: [tool('get_profit_loss', 'Profit and loss statement for a period'), tool('get_balance_sheet', 'Balance sheet at a date'), tool('list_aged_receivables', 'Receivables by how long they are unpaid')] },
+      desk: { tools: [tool('list_tickets', 'List support tickets, newest first'), tool('list_agents', 'List the agents of the team')] },
+      chain: { tools: [tool('get_transaction', 'Get a transaction by its hash'), tool('get_block', 'Get a block by number'), tool('get_balance', 'Get the native balance of an address')] },
+      weather: { tools: [tool('get_alerts', 'Active weather alerts for a state'), tool('get_forecast', 'Forecast for a place')] },
+    },
+  });
+  const { catalog } = buildCatalog(sources, resolveConfig({}));
+  const index = new SearchIndex(catalog.tools, catalog.groups);
+  const top = (query: string) => index.search(query, { limit: 1 })[0]?.tool.id;
+
+  it('reads P&L, tx and "who owes us" as the statement, transaction and receivables they name', () => {
+    expect(top('P&L for Q3 vs Q2')).toBe('books:get_profit_loss');
+    expect(top('did my transfer go thru? tx 0x9f2c4e1d')).toBe('chain:get_transaction');
+    expect(top('who owes us money?')).toBe('books:list_aged_receivables');
+  });
+
+  it('reads a helpdesk queue as its tickets and a storm warning as a weather alert', () => {
+    expect(top("morning, what's in my helpdesk queue?")).toBe('desk:list_tickets');
+    expect(top('any storm warnings in florida?')).toBe('weather:get_alerts');
+  });
+});
