@@ -15,10 +15,11 @@ import type { Hub } from './hub.js';
 import { scopedRouting } from './routing.js';
 
 /** The visible set of one focus state, with what it was computed from. */
-interface VisibleSet {
+export interface VisibleSet {
   catalog: object;
   config: object;
-  focus: object;
+  /** The focus key (focusKey) it was computed for. */
+  focus: unknown;
   tools: CatalogTool[];
   ids: Set<string>;
   /** The mode's members (shown or held back by its budget), computed on first ask. */
@@ -138,9 +139,19 @@ export abstract class CallerBase implements Caller {
     return this.focusKey();
   }
 
-  /** The focus state as a cache key: the same object means the same visible set. */
-  protected focusKey(): object {
+  /** The focus state as a cache key: the same key (`===`) means the same visible set. */
+  protected focusKey(): unknown {
     return this.focus;
+  }
+
+  /** The visible set kept for this caller, if any (checked against catalog, config and focus key before use). */
+  protected keptVisible(): VisibleSet | undefined {
+    return this.visible;
+  }
+
+  /** Keeps a visible set computed for this caller. */
+  protected keepVisible(set: VisibleSet): void {
+    this.visible = set;
   }
 
   /** Drops the kept visible set (a session after a catalog change or a list check). */
@@ -151,11 +162,12 @@ export abstract class CallerBase implements Caller {
   private visibleSet(): VisibleSet {
     const { catalog, config } = this.hub;
     const focus = this.focusKey();
-    const kept = this.visible;
+    const kept = this.keptVisible();
     if (kept && kept.catalog === catalog && kept.config === config && kept.focus === focus) return kept;
     // Groups enabled and tools discovered never widen a token's boundary.
     const tools = visibleTools(catalog, config, this.focus).filter((tool) => withinBoundary(config, this.boundary, tool));
-    this.visible = { catalog, config, focus, tools, ids: new Set(tools.map((tool) => tool.id)) };
-    return this.visible;
+    const set = { catalog, config, focus, tools, ids: new Set(tools.map((tool) => tool.id)) };
+    this.keepVisible(set);
+    return set;
   }
 }

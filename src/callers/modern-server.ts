@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, Server, type CacheHint, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, Server, type CacheHint, type JSONRPCMessage, type ServerContext, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
 import { boundaryOf, type Route } from '../focus/scope.js';
 import type { CallerFront } from '../handlers/caller.js';
 import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
@@ -16,28 +16,51 @@ import { VARIANT_META, VARIANTS_EXTENSION, variantsExtension } from './variants.
  */
 export type NotificationGate = (message: () => unknown) => boolean;
 
+/** Sees each message the server hands its transport, before the transport does (transports/early-answer). */
+export type SendTap = (message: JSONRPCMessage, options?: TransportSendOptions) => void;
+
+/** A Server whose transport's sends pass `tap` first (an HTTP request's early answer). */
+class TappedServer extends Server {
+  constructor(info: ConstructorParameters<typeof Server>[0], options: ConstructorParameters<typeof Server>[1], private readonly tap: SendTap) {
+    super(info, options);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      try {
+        this.tap(message, options);
+      } catch {
+        // The SDK still answers: the tap only ever writes first.
+      }
+      return send(message, options);
+    };
+  }
+}
+
 /**
  * A 2026-07-28 server for one request (HTTP) or one connection (stdio): the low-level SDK
  * `Server` with every primitive registered once (handlers/primitives.ts) over a ModernRequest per
  * request. Nothing is kept between requests: each resolves its scope (endpoint, token, server
  * variant; focus/scope.ts) and is answered from the gateway's catalog and upstreams. List results
- * carry `ttlMs` and `cacheScope` (`private` when the answer depends on the bearer token).
+ * carry `ttlMs` and `cacheScope` (`private` when the answer depends on the bearer token). `tap`
+ * sees what the server sends before its transport does (an HTTP request's early answer).
  */
-export function createModernServer(hub: Hub, route: Route, gate?: NotificationGate): Server {
+export function createModernServer(hub: Hub, route: Route, gate?: NotificationGate, tap?: SendTap): Server {
   const config = hub.config;
   const offered = offeredCapabilities(hub.upstreams.values());
   const variants = variantsExtension(config, route.tokenModes ?? route.served, route.variantHints);
   const capabilities = { ...serverCapabilities('modern', offered), ...(variants ? { experimental: { [VARIANTS_EXTENSION]: variants } } : {}) };
   const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
-  const server = new Server(
-    { name: 'lazytools', version: VERSION },
-    {
-      capabilities,
-      // A token's requests read only the instructions of the servers its modes reach.
-      instructions: serverInstructions('modern', scopedRouting(hub, boundaryOf(route)).upstreams.values()),
-      cacheHints: { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint },
-    },
-  );
+  const options = {
+    capabilities,
+    // A token's requests read only the instructions of the servers its modes reach.
+    instructions: serverInstructions('modern', scopedRouting(hub, boundaryOf(route)).upstreams.values()),
+    cacheHints: { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint },
+  };
+  const info = { name: 'lazytools', version: VERSION };
+  const server = tap ? new TappedServer(info, options, tap) : new Server(info, options);
   // Progress for the request passes the transport's gate: past it, it is dropped, not queued.
   const run: CallerFront<ModernRequest>['run'] = gate
     ? (caller, ctx, subject, work) => runModern(caller, ctx, subject, (call) => work({ ...call, notify: (method, params) => void (gate(() => ({ method, params })) && call.notify(method, params)) }))

@@ -3,7 +3,7 @@ import type { ServedStrategy } from '../catalog/own-tools.js';
 import { resolveScope, servedStrategy, type Route, type Scope } from '../focus/scope.js';
 import { initialFocus, type FocusState } from '../focus/state.js';
 import { missingClientCapability, modeRefused, noAskingRequest } from '../protocol/errors.js';
-import { CallerBase } from './caller.js';
+import { CallerBase, type VisibleSet } from './caller.js';
 import type { StatelessOrigin } from './client-requests.js';
 import type { Hub } from './hub.js';
 import type { InputAsker } from './input-rounds.js';
@@ -19,6 +19,15 @@ export function requestCaller(hub: Hub, route: Route, request: { variant?: unkno
   const declared = typeof request.declared === 'object' && request.declared !== null ? (request.declared as Record<string, unknown>) : {};
   return new ModernRequest(hub, route, scope, declared);
 }
+
+/** Scopes (mode and boundary) whose visible sets one config keeps for its requests; past it they start over. */
+const SHARED_SCOPES = 256;
+/**
+ * The visible sets of 2026-07-28 requests, per config, then per scope: a request's focus is its
+ * mode's initial one, so requests of one scope share one set until the catalog or the config
+ * changes (a bearer token's boundary or hiddenTools "reject" asks it on every call).
+ */
+const sharedVisible = new WeakMap<object, Map<string, VisibleSet>>();
 
 /**
  * One 2026-07-28 request as every handler sees it: its scope resolved from the request (endpoint,
@@ -51,6 +60,22 @@ export class ModernRequest extends CallerBase implements StatelessOrigin {
 
   clientCapabilities(): ClientCapabilities {
     return this.declared as ClientCapabilities;
+  }
+
+  /** A request's focus is its mode's initial one: its visible set follows its mode and boundary. */
+  protected override focusKey(): string {
+    return JSON.stringify([this.mode, this.boundary.modes ?? null, this.boundary.token]);
+  }
+
+  protected override keptVisible(): VisibleSet | undefined {
+    return sharedVisible.get(this.hub.config)?.get(this.focusKey());
+  }
+
+  protected override keepVisible(set: VisibleSet): void {
+    let sets = sharedVisible.get(this.hub.config);
+    if (!sets) sharedVisible.set(this.hub.config, (sets = new Map()));
+    if (sets.size >= SHARED_SCOPES) sets.clear();
+    sets.set(set.focus as string, set);
   }
 
   /** A request's focus is new each time: its groups follow its mode, fixed mode, boundary and strategy. */

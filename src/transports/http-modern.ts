@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import type { Hub } from '../callers/hub.js';
-import { createModernServer, type NotificationGate } from '../callers/modern-server.js';
+import { createModernServer, type NotificationGate, type SendTap } from '../callers/modern-server.js';
 import type { Route } from '../focus/scope.js';
 import { answerId, errorEnvelope, ErrorCode } from '../protocol/jsonrpc.js';
 import { Shares } from '../util/counts.js';
@@ -13,11 +13,14 @@ import { nodeFetchHandler } from './node-fetch.js';
 import { revoked, stillAdmitted } from './http-grants.js';
 import { roundOwners } from '../callers/rounds.js';
 import { stalledStreamGate } from './http-unread.js';
+import { earlyAnswer } from './early-answer.js';
 
 /** The AuthInfo `extra` key the route rides under to the per-request server factory (the SDK passes it through). */
 const ROUTE_KEY = 'lazytoolsRoute';
 /** The AuthInfo `extra` key of the request's stalledStreamGate (http-unread), beside its route. */
 const GATE_KEY = 'lazytoolsStreamGate';
+/** The AuthInfo `extra` key of the request's early answer (early-answer), beside its route. */
+const ANSWER_KEY = 'lazytoolsEarlyAnswer';
 
 /** subscriptions/listen streams one bearer token may hold open (half the SDK's 1,024). */
 export const MAX_LISTEN_PER_TOKEN = 512;
@@ -70,7 +73,8 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
   const handler = createMcpHandler(
     (ctx) => {
       const route = (ctx.authInfo?.extra?.[ROUTE_KEY] ?? {}) as Route;
-      return createModernServer(gateway, route, ctx.authInfo?.extra?.[GATE_KEY] as NotificationGate | undefined);
+      const extra = ctx.authInfo?.extra;
+      return createModernServer(gateway, route, extra?.[GATE_KEY] as NotificationGate | undefined, extra?.[ANSWER_KEY] as SendTap | undefined);
     },
     {
       legacy: 'reject',
@@ -118,7 +122,7 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
       const meta = (body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
       const hints = (body as { method?: unknown } | null)?.method === 'server/discover' ? variantHintsOf(meta) : undefined;
       // The SDK passes `req.auth` through to the server factory untouched: the route rides there.
-      (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'lazytools', scopes: [], extra: { [ROUTE_KEY]: { ...route, variantHints: hints }, [GATE_KEY]: stalledStreamGate(res) } };
+      (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'lazytools', scopes: [], extra: { [ROUTE_KEY]: { ...route, variantHints: hints }, [GATE_KEY]: stalledStreamGate(res), [ANSWER_KEY]: earlyAnswer(res, body) } };
       groupsOnHttpStream(gateway, route, body, res);
       await node(req, res, body);
     },

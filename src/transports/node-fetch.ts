@@ -24,8 +24,9 @@ export function nodeFetchHandler(handler: FetchFace, onerror: (error: Error) => 
   return async (req, res, parsedBody) => {
     let finished = false;
     const abort = new AbortController();
+    // A response already ended (answered early: early-answer) is no client going away.
     res.on('close', () => {
-      if (!finished) abort.abort();
+      if (!finished && !res.writableEnded) abort.abort();
     });
     if (res.destroyed) abort.abort();
     let response: Response;
@@ -39,6 +40,11 @@ export function nodeFetchHandler(handler: FetchFace, onerror: (error: Error) => 
         // An observer's failure changes nothing.
       }
       response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(parsedBody) }, { status: 500 });
+    }
+    // Answered early (early-answer): the SDK's Response of the same answer is dropped unread.
+    if (res.headersSent) {
+      finished = true;
+      return;
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of response.headers) headers[name] = value;

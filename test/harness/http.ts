@@ -54,17 +54,17 @@ export function suiteGateway(config: () => string, options: GatewayOptions | (()
 export const ACCEPT = 'application/json, text/event-stream';
 
 /**
- * A raw POST (JSON body, Streamable HTTP's Accept) and its status and body, for what the SDK
- * clients never send. `target` is a URL, or a port and a request target sent verbatim (say, in
+ * A raw POST (JSON body, Streamable HTTP's Accept) and its status, headers and body, for what the
+ * SDK clients never send. `target` is a URL, or a port and a request target sent verbatim (say, in
  * absolute form).
  */
-export function rawPost(target: string | { port: number; path: string }, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+export function rawPost(target: string | { port: number; path: string }, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
   const options = { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } };
   return new Promise((resolve, reject) => {
     const answered = (res: IncomingMessage) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
     };
     const req = typeof target === 'string' ? request(target, options, answered) : request({ host: '127.0.0.1', port: target.port, path: target.path, ...options }, answered);
     req.on('error', reject);

@@ -1,12 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../src/catalog/catalog.js';
+import { buildCatalog, findTool } from '../../src/catalog/catalog.js';
+import { requestCaller } from '../../src/callers/request.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { curate, type CuratedServer } from '../../src/app/curate.js';
 import { callRefusal, fixedModeGone, modesWith, servedRefusal, switchRefusal, visibleModeNames, withinBoundary, type PolicySubject } from '../../src/focus/policy.js';
-import { boundaryOf, resolveScope } from '../../src/focus/scope.js';
+import { boundaryOf, resolveScope, type Route } from '../../src/focus/scope.js';
 import { ConfigError, UnknownNameError } from '../../src/util/errors.js';
 import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
 
@@ -315,5 +316,22 @@ describe('refusal texts are bounded whatever the rc holds (a tool in thousands o
     expect(refusal).toMatch(/^Unknown server variant "(😀){39}…\. Variants: .*cleanup_0000, .* and \d+ more\.$/u);
     // The echo is cut at a whole character: no half emoji.
     expect(refusal).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});
+
+describe('2026-07-28 requests under hiddenTools "reject" or a token', () => {
+  it('share the visible set of their scope (mode and boundary) instead of computing it over the catalog per call; other scopes keep their own', async () => {
+    const gateway = (await curated({ ...notesConfig, modes: { ...notesConfig.modes, reading_rw: { groups: ['reading'] } } })).gateway;
+    const request = (route: Route) => requestCaller(gateway, route);
+    const deleteNote = findTool(gateway.catalog, 'delete_note')!;
+    expect(request({ endpoint: 'cleanup' }).refusal(deleteNote)).toBeUndefined();
+    expect(request({ endpoint: 'reading_rw' }).refusal(deleteNote)).toMatch(/^"delete_note" is not part of mode "reading_rw" and this gateway rejects hidden tools/);
+    expect(request({ endpoint: 'cleanup' }).modeTools()).toBe(request({ endpoint: 'cleanup' }).modeTools());
+    expect(request({ endpoint: 'cleanup' }).modeTools()).not.toBe(request({ endpoint: 'reading_rw' }).modeTools());
+    const token = { tokenModes: ['reading_rw'], tokenLabel: 'ci' };
+    expect(request(token).modeTools()).toBe(request(token).modeTools());
+    expect(request(token).modeTools()).not.toBe(request({ endpoint: 'reading_rw' }).modeTools());
+    expect(request(token).refusal(deleteNote)).toBe('Unknown tool "delete_note". Use search_tools to find tools.');
+    expect(request({ endpoint: 'cleanup' }).refusal(deleteNote)).toBeUndefined();
   });
 });
