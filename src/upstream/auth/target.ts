@@ -1,4 +1,4 @@
-import { interpolate, interpolateMap } from '../../config/env.js';
+import { interpolate, interpolateMap, redactLiteralCredentials } from '../../config/env.js';
 import type { ServerConfig } from '../../config/schema.js';
 import { isSecretParam, shownName } from '../../config/secrets.js';
 import { HEADER_VALUE_MESSAGE, headerValue } from '../../config/wire-text.js';
@@ -46,6 +46,7 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
   redactQueryCredentials(name, url);
   const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
+  redactLiteralCredentials(at, { headers: server.headers });
   // Checked again once `${VAR}` is read: a variable may hold a line break (a pasted token), and fetch's refusal quotes it whole.
   for (const [header, value] of Object.entries(headers))
     if (!headerValue(value)) throw new ConfigError(`${at}.headers.${shownName(header, 'key')}: ${HEADER_VALUE_MESSAGE}`, file);
