@@ -17,13 +17,23 @@ import { nameSkeleton } from '../util/lookalike.js';
  * name took it, and prompts/get of files_review ran the other server's prompt.
  */
 export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'primitives'>>, prefix: 'auto' | 'always' | undefined): PromptIndex {
-  const planned = [...upstreams].flatMap((upstream) => upstream.primitives.prompts.map((prompt) => ({ server: upstream.name, prompt, look: nameSkeleton(prompt.name), exposed: prompt.name })));
-  // Servers per look of a name: a server listing one name twice is one server.
-  const servers = new Map<string, Set<string>>();
-  for (const { server, look } of planned) servers.set(look, (servers.get(look) ?? new Set()).add(server));
-  for (const entry of planned) if (prefix === 'always' || (servers.get(entry.look)?.size ?? 0) > 1) entry.exposed = `${entry.server}_${entry.prompt.name}`;
-  const prefixedLooks = new Set(planned.filter((entry) => entry.exposed !== entry.prompt.name).map((entry) => nameSkeleton(entry.exposed)));
-  for (const entry of planned) if (entry.exposed === entry.prompt.name && prefixedLooks.has(entry.look)) entry.exposed = `${entry.server}_${entry.prompt.name}`;
+  const all = [...upstreams];
+  const planned = all.flatMap((upstream) => upstream.primitives.prompts.map((prompt) => ({ server: upstream.name, prompt, look: nameSkeleton(prompt.name), exposed: prompt.name })));
+  // Servers per look of a name (entries come server by server: a server listing one name twice is one server).
+  const servers = new Map<string, { last: string; count: number }>();
+  for (const { server, look } of planned) {
+    const seen = servers.get(look);
+    if (!seen) servers.set(look, { last: server, count: 1 });
+    else if (seen.last !== server) servers.set(look, { last: server, count: seen.count + 1 });
+  }
+  for (const entry of planned) if (prefix === 'always' || (servers.get(entry.look)?.count ?? 0) > 1) entry.exposed = `${entry.server}_${entry.prompt.name}`;
+  const prefixed = planned.filter((entry) => entry.exposed !== entry.prompt.name);
+  if (prefixed.length > 0 && prefixed.length < planned.length) {
+    // How a prefixed name looks: its server's look, `_`, its own look (both already at hand).
+    const serverLooks = new Map(all.map((upstream) => [upstream.name, nameSkeleton(upstream.name)]));
+    const prefixedLooks = new Set(prefixed.map((entry) => `${serverLooks.get(entry.server) ?? ''}_${entry.look}`));
+    for (const entry of planned) if (entry.exposed === entry.prompt.name && prefixedLooks.has(entry.look)) entry.exposed = `${entry.server}_${entry.prompt.name}`;
+  }
   const list: PromptDefinition[] = [];
   const byName = new Map<string, PromptRoute>();
   for (const { server, prompt, exposed } of planned) {
