@@ -112,11 +112,11 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
 
 /**
  * Each tool's exposed name: the upstream name, prefixed with the server on collisions (or always).
- * A literal name equal to another tool's prefixed name or `server:tool` id is itself prefixed, so
- * no upstream can take another's calls; buildCatalog leaves out whatever still collides. A
- * function of its own so its name skeletons (one string per tool) are garbage once it returns:
- * kept in buildCatalog's scope, which the catalog's `totalTokens` getter keeps, they held 6 MB
- * of a 10,000-tool gateway for as long as it ran.
+ * A literal name equal to (or drawn like) another tool's prefixed name or `server:tool` id is
+ * itself prefixed, so no upstream can take another's calls or pass for its tool; buildCatalog
+ * leaves out whatever still collides. A function of its own so its name skeletons (one string per
+ * tool) are garbage once it returns: kept in buildCatalog's scope, which the catalog's
+ * `totalTokens` getter keeps, they held 6 MB of a 10,000-tool gateway for as long as it ran.
  */
 function plannedNames(sorted: readonly ServerTools[], config: ResolvedConfig, repeated: string[]): { planned: PlannedName[]; ids: Set<string> } {
   // Servers per name: a server listing one name twice is one server (its repeat is left out below).
@@ -131,6 +131,10 @@ function plannedNames(sorted: readonly ServerTools[], config: ResolvedConfig, re
   for (const source of sorted) for (const name of new Set(source.tools.map((tool) => look(tool.name)))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
   const ids = new Set<string>();
   for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
+  // What the ids look like: a literal name drawn like another tool's id is prefixed as the id
+  // itself is. Only a name with a colon can look like one, so most catalogs never build the set.
+  let idLooks: Set<string> | undefined;
+  const looksLikeId = (skeleton: string) => skeleton.includes(':') && (idLooks ??= new Set([...ids].map(nameSkeleton))).has(skeleton);
   const planned: PlannedName[] = [];
   for (const source of sorted) {
     const seen = new Set<string>();
@@ -140,12 +144,14 @@ function plannedNames(sorted: readonly ServerTools[], config: ResolvedConfig, re
         continue;
       }
       seen.add(tool.name);
-      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || ids.has(tool.name);
+      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || looksLikeId(look(tool.name));
       planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
     }
   }
-  const prefixedNames = new Set(planned.filter((p) => p.exposedName !== p.tool.name).map((p) => p.exposedName));
-  for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedNames.has(entry.tool.name)) entry.exposedName = `${entry.server}_${entry.tool.name}`;
+  // Likewise a literal name drawn like another tool's prefixed one (files_reаd_file beside files_read_file).
+  const prefixed = planned.filter((p) => p.exposedName !== p.tool.name);
+  const prefixedLooks = prefixed.length === 0 || prefixed.length === planned.length ? undefined : new Set(prefixed.map((p) => nameSkeleton(p.exposedName)));
+  if (prefixedLooks) for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedLooks.has(look(entry.tool.name))) entry.exposedName = `${entry.server}_${entry.tool.name}`;
   return { planned, ids };
 }
 

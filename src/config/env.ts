@@ -1,6 +1,6 @@
 import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
-import { shownName } from './secrets.js';
+import { isSecretKey, looksSecret, shownName } from './secrets.js';
 
 /**
  * Variables every MCP client sets for a server it starts (the SDK's inherited list, POSIX and
@@ -42,4 +42,52 @@ export function interpolateMap(map: Record<string, string> | undefined, env: Nod
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(map ?? {})) out[key] = interpolate(value, env, `${keyPath}.${shownName(key, 'key')}`, file);
   return out;
+}
+
+/**
+ * Credentials written literally in what the rc passes to one server (no `${VAR}`): an `env` or
+ * `headers` value whose key names one (`GITHUB_TOKEN`, `Authorization`, `X-Api-Key`) or that looks
+ * like one (config/secrets looksSecret: a known token prefix, a long random run), and in `args`
+ * such a value, `--api-key=…`, `API_KEY=…` or the argument after `--api-key`: what `init` would
+ * have moved to a variable. Each is redacted as a `${VAR}`'s value is, shown as `${<key path>}`
+ * (`${servers.x.env.GITHUB_TOKEN}`): a server that repeats its key (`invalid key sk-…`, a header
+ * echoed in an error) put a hand-written rc's secret in front of the model, in logs and in the
+ * lock. A scheme's credential (`Bearer …`, `Basic …`) counts alone too: a server may quote only it.
+ */
+export function redactLiteralCredentials(keyPath: string, entries: { env?: Record<string, string> | undefined; headers?: Record<string, string> | undefined; args?: readonly string[] | undefined }): void {
+  for (const section of ['env', 'headers'] as const)
+    for (const [key, value] of Object.entries(entries[section] ?? {}))
+      if ((isSecretKey(key) && credentialShaped(value)) || looksSecret(value)) literalSecret(value, `${keyPath}.${section}.${shownName(key, 'key')}`);
+  const args = entries.args ?? [];
+  args.forEach((arg, i) => {
+    const at = `${keyPath}.args[${i}]`;
+    const setting = /^(--?[\w-]+|[A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(arg);
+    if (setting && isSecretKey(setting[1] as string) && credentialShaped(setting[2] as string)) return literalSecret(setting[2] as string, at);
+    const previous = args[i - 1];
+    if ((previous !== undefined && /^--?[\w-]+$/.test(previous) && isSecretKey(previous) && credentialShaped(arg)) || looksSecret(arg)) literalSecret(arg, at);
+  });
+}
+
+/** An auth scheme's credential (`Bearer <token>`): the token; else the value. */
+const SCHEME = /^(?:bearer|basic|token|bot)\s+(\S+)$/i;
+
+/**
+ * Whether a value under a credential's key could be one: eight characters or more, one word, and
+ * no plain word, number, path or URL (a `SESSION_TIMEOUT` of 30000, a `KEY_FORMAT` of json: as a
+ * secret, every "json" in every answer would read as the key's placeholder).
+ */
+function credentialShaped(value: string): boolean {
+  const text = value.trim();
+  const credential = SCHEME.exec(text)?.[1] ?? text;
+  if (credential.length < 8 || /\s/.test(credential) || /^\d+$/.test(credential)) return false;
+  if (/^[a-z]+(?:[-_./][a-z]+)*$/i.test(credential) || /^(?:[/~.]|[A-Za-z]:[\\/])/.test(credential)) return false;
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(credential);
+}
+
+/** One literal credential registered for redaction (with its scheme's credential alone); a value holding a `${VAR}` is that variable's, registered when read. */
+function literalSecret(value: string, keyPath: string): void {
+  if (value.includes('${')) return;
+  registerSecret(value, keyPath);
+  const scheme = SCHEME.exec(value.trim());
+  if (scheme) registerSecret(scheme[1] as string, keyPath);
 }

@@ -5,24 +5,41 @@ import type { Upstream } from '../upstream/upstream.js';
 import { forward } from './call.js';
 import type { Caller, CallerFront, PromptIndex, PromptRoute, RelayRoute, RoutingContext } from './caller.js';
 import { listPage } from './paging.js';
+import { nameSkeleton } from '../util/lookalike.js';
 
 /**
  * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
- * tool names are: `server_name` where two servers share a name (or always with `prefix: always`).
+ * tool names are (catalog.ts plannedNames): `server_name` where two servers share a name, or
+ * names that look alike (util/lookalike: case, fullwidth forms, a Cyrillic or Greek letter drawn
+ * like a Latin one), or always with `prefix: always`; and a literal name drawn like another's
+ * prefixed one (a server's own "files_review" beside files' "review" listed as files_review) is
+ * prefixed too, so no upstream takes another's prompt by its name: the first server's literal
+ * name took it, and prompts/get of files_review ran the other server's prompt.
  */
 export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'primitives'>>, prefix: 'auto' | 'always' | undefined): PromptIndex {
-  const counts = new Map<string, number>();
   const all = [...upstreams];
-  for (const upstream of all) for (const prompt of upstream.primitives.prompts) counts.set(prompt.name, (counts.get(prompt.name) ?? 0) + 1);
+  const planned = all.flatMap((upstream) => upstream.primitives.prompts.map((prompt) => ({ server: upstream.name, prompt, look: nameSkeleton(prompt.name), exposed: prompt.name })));
+  // Servers per look of a name (entries come server by server: a server listing one name twice is one server).
+  const servers = new Map<string, { last: string; count: number }>();
+  for (const { server, look } of planned) {
+    const seen = servers.get(look);
+    if (!seen) servers.set(look, { last: server, count: 1 });
+    else if (seen.last !== server) servers.set(look, { last: server, count: seen.count + 1 });
+  }
+  for (const entry of planned) if (prefix === 'always' || (servers.get(entry.look)?.count ?? 0) > 1) entry.exposed = `${entry.server}_${entry.prompt.name}`;
+  const prefixed = planned.filter((entry) => entry.exposed !== entry.prompt.name);
+  if (prefixed.length > 0 && prefixed.length < planned.length) {
+    // How a prefixed name looks: its server's look, `_`, its own look (both already at hand).
+    const serverLooks = new Map(all.map((upstream) => [upstream.name, nameSkeleton(upstream.name)]));
+    const prefixedLooks = new Set(prefixed.map((entry) => `${serverLooks.get(entry.server) ?? ''}_${entry.look}`));
+    for (const entry of planned) if (entry.exposed === entry.prompt.name && prefixedLooks.has(entry.look)) entry.exposed = `${entry.server}_${entry.prompt.name}`;
+  }
   const list: PromptDefinition[] = [];
   const byName = new Map<string, PromptRoute>();
-  for (const upstream of all) {
-    for (const prompt of upstream.primitives.prompts) {
-      const exposed = prefix === 'always' || (counts.get(prompt.name) ?? 0) > 1 ? `${upstream.name}_${prompt.name}` : prompt.name;
-      if (byName.has(exposed)) continue;
-      byName.set(exposed, { server: upstream.name, name: prompt.name });
-      list.push(exposed === prompt.name ? prompt : { ...prompt, name: exposed });
-    }
+  for (const { server, prompt, exposed } of planned) {
+    if (byName.has(exposed)) continue;
+    byName.set(exposed, { server, name: prompt.name });
+    list.push(exposed === prompt.name ? prompt : { ...prompt, name: exposed });
   }
   return { list, byName };
 }

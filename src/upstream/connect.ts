@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/client';
-import { interpolate, interpolateMap, PLAIN_VARIABLES, UnsetVariableError } from '../config/env.js';
+import { interpolate, interpolateMap, PLAIN_VARIABLES, redactLiteralCredentials, UnsetVariableError } from '../config/env.js';
 import { projectFolder } from '../util/root.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ServerConfig } from '../config/schema.js';
@@ -110,6 +110,7 @@ function connector(
   const command = interpolate(server.command ?? '', env, `${at}.command`, file);
   const args = (server.args ?? []).map((arg, i) => interpolate(arg, env, `${at}.args[${i}]`, file));
   const rcEnv = interpolateMap(server.env, env, `${at}.env`, file);
+  redactLiteralCredentials(at, { env: server.env, args: server.args });
   const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, interpolate(server.cwd, env, `${at}.cwd`, file));
   // Said once for the server's whole life (restarts included): a server that logs to stdout does it on every line.
   let noisy = false;

@@ -5,6 +5,8 @@
  * whose tool's name is a trusted server's tool name with a Cyrillic а for the Latin a must not pass for it.
  */
 export function nameSkeleton(name: string): string {
+  // Printable ASCII (most names) is its own NFKC form and holds no look-alike: lowercased only.
+  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase();
   const folded = name.normalize('NFKC').toLowerCase();
   // Joined, not appended: `out += char` made a rope of one node per character (32 bytes each),
   // and a name with no lookalike (most) is its folded form as it is.
@@ -17,6 +19,8 @@ export function nameSkeleton(name: string): string {
   }
   return mapped ? chars.join('') : folded;
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Lowercase Cyrillic and Greek letters drawn like a Latin letter (after case folding). */
 const LOOKALIKES: ReadonlyMap<string, string> = new Map(

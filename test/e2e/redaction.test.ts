@@ -6,7 +6,7 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, tempTree, cliStdio } from '../harness/index.js';
+import { BIN, FIXTURES, tempTree, cliStdio, httpFixture } from '../harness/index.js';
 
 /**
  * An upstream that repeats the value of a `${VAR}` the rc passes to it (env, args and
@@ -117,6 +117,50 @@ describe('values of ${VAR} an upstream JSON-escapes', () => {
       expect(result).not.toContain(JSON.stringify(ESCAPED_SECRET).slice(1, -1));
     } finally {
       await client.close();
+    }
+  });
+});
+
+/**
+ * A credential written in the rc itself (no `${VAR}`: a hand-written rc, not one `init` wrote) is
+ * redacted as a variable's value is, shown as its key path: on the old main an upstream that
+ * repeated its key or the Authorization header it received put the value in front of the model.
+ */
+describe('credentials written literally in the rc', () => {
+  const LITERAL = 'ghp_l1teralT0ken9d2c7f1a8b3e';
+  const BEARER = 'l1teral-bearer-5f0e2d9c';
+
+  it('an env value under a credential key never reaches a client (stdio upstream): its key path does', async () => {
+    const dir = tempTree({ 'package.json': '{}' });
+    const rc = { servers: { leaky: { command: process.execPath, args: [ECHO_SERVER], env: { SECRET_VALUE: LITERAL, LOG_FORMAT: 'json' } } } };
+    writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify(rc));
+    const client = new Client({ name: 'redaction-literal', version: '1' });
+    await client.connect(new StdioClientTransport(cliStdio(['serve', '--ignore-lock'], { cwd: dir, env })));
+    try {
+      const seen = JSON.stringify([client.getInstructions(), await client.callTool({ name: 'echo_secret', arguments: {} }), await client.callTool({ name: 'throw_secret', arguments: {} })]);
+      expect(seen).toContain('the key is ${servers.leaky.env.SECRET_VALUE}');
+      expect(seen).not.toContain(LITERAL);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a literal Authorization header's token never reaches a client (remote upstream that repeats it)", async () => {
+    const remote = await httpFixture(FIXTURES.remoteServer);
+    try {
+      const dir = tempTree({ 'package.json': '{}' });
+      writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { remote: { url: `${remote.url}/mcp`, headers: { Authorization: `Bearer ${BEARER}` } } } }));
+      const client = new Client({ name: 'redaction-literal', version: '1' });
+      await client.connect(new StdioClientTransport(cliStdio(['serve', '--ignore-lock'], { cwd: dir, env })));
+      try {
+        const result = JSON.stringify(await client.callTool({ name: 'whoami', arguments: {} }));
+        expect(result).toContain('authorization: ${servers.remote.headers.Authorization}');
+        expect(result).not.toContain(BEARER);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      remote.child.kill();
     }
   });
 });

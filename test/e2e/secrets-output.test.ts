@@ -105,4 +105,20 @@ describe('credentials written literally in a remote URL\'s query', () => {
     expect(output).not.toContain('literal-token-93b1d7');
     expect(output).not.toContain('lit%2Fkey%2B0a7c');
   }, 30_000);
+
+  // Hosted servers that take their key in the path (`https://host/mcp/<key>/sse`) echo it the same way.
+  it('lock: a token-shaped segment of the URL path shows ${servers.<name>.url path}, never the value; a plain segment shows', async () => {
+    const upstream = await httpFixture(FIXTURES.hostileHttp, ['--echo-url']);
+    children.push(upstream.child);
+    const base = new URL(upstream.url);
+    const { dir } = project({ remote: { url: `${base.origin}/plain-route/sk-l1teral0Path9c4e2b7a${base.pathname}`, oauth: false, timeout: 5000 } });
+    const cli = startCli(['lock'], { cwd: dir, env });
+    let stdout = '';
+    cli.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect((await cli.exited).code).toBe(1);
+    const output = `${stdout}\n${cli.stderr()}`;
+    expect(output).toContain('Cannot POST');
+    expect(output).toContain('/plain-route/${servers.remote.url path}/');
+    expect(output).not.toContain('sk-l1teral0Path9c4e2b7a');
+  }, 30_000);
 });

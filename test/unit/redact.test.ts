@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { interpolate } from '../../src/config/env.js';
+import { interpolate, redactLiteralCredentials } from '../../src/config/env.js';
 import { clearSecrets, containsSecret, forgetSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
 /** Values from ${VAR} are shown as ${VAR}; outside text is cut short. */
@@ -74,5 +74,21 @@ describe('redaction', () => {
 
   it('writes outside text\'s control characters as escapes: an upstream cannot send a terminal sequence', () => {
     expect(outsideText('boom \u001b[2J\u001b[31mfake prompt$ \rover\u0007\tok\nnext')).toBe('boom \\u001b[2J\\u001b[31mfake prompt$ \\u000dover\\u0007\tok\nnext');
+  });
+});
+
+describe('credentials written literally in the rc', () => {
+  it('are redacted by key path: credential keys with credential-shaped values, token-looking values and secret arguments', () => {
+    redactLiteralCredentials('servers.x', {
+      env: { GITHUB_TOKEN: 'gh-l1teral-9f8e7d6c', DB_PASSWORD: 'hunter22x', KEY_FORMAT: 'json', SESSION_TIMEOUT: '30000', AUTH_MODE: 'oauth', CACHE: 'sk-live0123456789abcdefghij' },
+      headers: { Authorization: 'Bearer t0ken-abcdef12', 'X-Api-Key': '${KEY}', Accept: 'application/json' },
+      args: ['--api-key', 'k3y-0123456789', '--token=t0k-9876543210', 'API_KEY=env-k3y-555', '--verbose', 'server.js'],
+    });
+    expect(redact('gh-l1teral-9f8e7d6c hunter22x sk-live0123456789abcdefghij')).toBe('${servers.x.env.GITHUB_TOKEN} ${servers.x.env.DB_PASSWORD} ${servers.x.env.CACHE}');
+    expect(redact('got Bearer t0ken-abcdef12, then t0ken-abcdef12')).toBe('got ${servers.x.headers.Authorization}, then ${servers.x.headers.Authorization}');
+    expect(redact('k3y-0123456789 t0k-9876543210 env-k3y-555')).toBe('${servers.x.args[1]} ${servers.x.args[2]} ${servers.x.args[3]}');
+    // Plain words, numbers, a ${VAR} (registered when read) and a media type stay as written.
+    const plain = 'json oauth 30000 ${KEY} application/json --verbose server.js';
+    expect(redact(plain)).toBe(plain);
   });
 });

@@ -1,6 +1,6 @@
-import { interpolate, interpolateMap } from '../../config/env.js';
+import { interpolate, interpolateMap, redactLiteralCredentials } from '../../config/env.js';
 import type { ServerConfig } from '../../config/schema.js';
-import { isSecretParam, shownName } from '../../config/secrets.js';
+import { isSecretParam, looksSecret, shownName } from '../../config/secrets.js';
 import { HEADER_VALUE_MESSAGE, headerValue } from '../../config/wire-text.js';
 import { USERINFO_MESSAGE } from '../../config/urls.js';
 import { clipText } from '../../util/bounds.js';
@@ -44,8 +44,9 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
   // Checked here too: a URL read whole from the environment ("${SERVER_URL}") is only known now.
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new ConfigError(`${at}.url: expected an http(s) URL`, file);
   if (url.username !== '' || url.password !== '') throw new ConfigError(`${at}.url: ${USERINFO_MESSAGE}`, file);
-  redactQueryCredentials(name, url);
+  redactUrlCredentials(name, url);
   const headers = interpolateMap(server.headers, env, `${at}.headers`, file);
+  redactLiteralCredentials(at, { headers: server.headers });
   // Checked again once `${VAR}` is read: a variable may hold a line break (a pasted token), and fetch's refusal quotes it whole.
   for (const [header, value] of Object.entries(headers))
     if (!headerValue(value)) throw new ConfigError(`${at}.headers.${shownName(header, 'key')}: ${HEADER_VALUE_MESSAGE}`, file);
@@ -64,8 +65,16 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
  * `init` moves to variables, config/secrets isSecretParam) is redacted as a `${VAR}`'s value is,
  * in free text and in this server's messages: a server that echoes its URL in an error (`Cannot
  * POST /mcp?token=…`) put it in `lock`'s output, logs and CI. Shown as `${servers.<name>.url <param>}`.
+ * So is a path segment that looks like a credential (looksSecret: a token prefix, a long random
+ * run), as hosted servers that take their key in the path have it (`/mcp/<key>/sse`), shown as
+ * `${servers.<name>.url path}`. A UUID is not taken for one: it names a workspace or a record the
+ * server's answers name too, and the model must be able to call back with it.
  */
-function redactQueryCredentials(name: string, url: URL): void {
+function redactUrlCredentials(name: string, url: URL): void {
+  for (const raw of url.pathname.split('/')) {
+    const segment = decodeSafe(raw);
+    if (segment !== '' && !UUID.test(segment) && looksSecret(segment)) for (const value of new Set([raw, segment])) registerSecret(value, `servers.${name}.url path`, name);
+  }
   for (const part of url.search.slice(1).split('&')) {
     const split = part.indexOf('=');
     const raw = part.slice(split + 1);
@@ -76,6 +85,8 @@ function redactQueryCredentials(name: string, url: URL): void {
     for (const value of new Set([raw, decodeSafe(raw.replace(/\+/g, ' '))])) registerSecret(value, placeholder, name);
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeSafe(text: string): string {
   try {
