@@ -24,7 +24,8 @@ const lockFlags = {
 
 export const lockCommand: Command = defineCommand('lock', lockFlags, {
   about: `A server that cannot be reached is listed with the reason; the others are written and the
-exit status is 1 (a gateway starts the missing ones at boot, as without a lock).`,
+exit status is 1 (a gateway starts the missing ones at boot, as without a lock). An entry with an
+unset \${VAR} is a config error: exit 2, before any server is contacted.`,
 }, async ({ values }, io) => {
   const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
   const config = resolveConfig(rc, file);
