@@ -1,6 +1,6 @@
 import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
-import { shownName } from './secrets.js';
+import { isSecretKey, looksSecret, shownName } from './secrets.js';
 
 /**
  * Variables every MCP client sets for a server it starts (the SDK's inherited list, POSIX and
@@ -37,9 +37,29 @@ export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: stri
   });
 }
 
-/** `interpolate` over every value of a string map. */
+/**
+ * `interpolate` over every value of a string map: an rc server's `env` or `headers`, handed to that
+ * server. A value written literally (no `${VAR}` in it) where a credential goes, as `init` judges
+ * one (its key names a credential, `Authorization`, `X-API-Key`, `GITHUB_TOKEN`, or it looks like
+ * one), is registered for redaction too, shown as `${<key path>}`; after an auth scheme (`Bearer
+ * x`, `token x`) its credential alone as well: a server that echoes its request headers or its
+ * environment in an error put it in logs, `lock`'s output and what the model reads.
+ */
 export function interpolateMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv, keyPath: string, file?: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(map ?? {})) out[key] = interpolate(value, env, `${keyPath}.${shownName(key, 'key')}`, file);
+  for (const [key, value] of Object.entries(map ?? {})) {
+    const at = `${keyPath}.${shownName(key, 'key')}`;
+    out[key] = interpolate(value, env, at, file);
+    if (!value.includes('${') && (isSecretKey(key) || looksSecret(value))) registerLiteral(value, at);
+  }
   return out;
+}
+
+/** An auth scheme and its credential (`Bearer abc`, `Basic dXNlcjpw`, `token ghp_…`). */
+const SCHEME_CREDENTIAL = /^\s*[A-Za-z][A-Za-z0-9._-]*\s+(\S+)\s*$/;
+
+function registerLiteral(value: string, at: string): void {
+  registerSecret(value, at);
+  const credential = SCHEME_CREDENTIAL.exec(value)?.[1];
+  if (credential !== undefined) registerSecret(credential, at);
 }

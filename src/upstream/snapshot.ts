@@ -4,6 +4,7 @@ import type { Logger } from '../util/log.js';
 import { ConfigError } from '../util/errors.js';
 import { createUpstreams } from './connect.js';
 import { counted } from '../util/plural.js';
+import { shownName } from '../config/secrets.js';
 
 export interface LiveSnapshot {
   sources: ServerTools[];
@@ -31,16 +32,16 @@ export async function snapshotUpstreams(
   const failures: LiveSnapshot['failures'] = [];
   await Promise.all(
     upstreams.map(async (upstream) => {
-      options.progress?.(`${upstream.name}: connecting`);
+      options.progress?.(`${shownName(upstream.name)}: connecting`);
       try {
         // Bounded: a server that never answers costs its start timeout, not the whole lock.
         await upstream.startWithin();
         sources.push({ server: upstream.name, tools: upstream.tools, profile: upstream.profile() });
-        options.progress?.(`${upstream.name}: ${counted(upstream.tools.length, 'tool')}`);
+        options.progress?.(`${shownName(upstream.name)}: ${counted(upstream.tools.length, 'tool')}`);
       } catch (error) {
         failures.push({ server: upstream.name, error: (error as Error).message });
         // The reason is the caller's to print once (lock lists every failure with it at the end).
-        options.progress?.(`${upstream.name}: failed`);
+        options.progress?.(`${shownName(upstream.name)}: failed`);
       } finally {
         await upstream.stop();
       }
