@@ -10,7 +10,7 @@ import { resolveScope, type Route } from '../focus/scope.js';
 import { ConfigError, echoName } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/jsonrpc.js';
 import { prototypeArgument } from '../protocol/proto-args.js';
-import { BODIES_IN_FLIGHT_BYTES, BodyBudget, readBody } from './http-body.js';
+import { BODIES_IN_FLIGHT_BYTES, BodyBudget, readBody, requestFailureLog } from './http-body.js';
 import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.js';
 import type { Hub } from '../callers/hub.js';
 import { openSession, type FrontSession } from '../callers/session.js';
@@ -118,6 +118,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
   let draining = false;
   let inFlight = 0;
   let closing: Promise<void> | undefined;
+  const failed = requestFailureLog(gateway.logger);
   const stopListening = () => (closing ??= new Promise<void>((resolve) => server.close(() => resolve())));
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
     originForm(req);
@@ -126,7 +127,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
       return refuse(res, 503, 'Service unavailable: the gateway is shutting down');
     }
     handle(req, res).catch((error: unknown) => {
-      gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
+      failed(req, error);
       if (!res.headersSent) refuse(res, 500, 'Internal error', ErrorCode.InternalError);
       else res.end();
     });
