@@ -2,6 +2,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import type { Logger } from '../util/log.js';
 import type { ServerState } from '../handlers/caller.js';
 import { counted } from '../util/plural.js';
+import { shownName } from '../config/secrets.js';
 
 
 /**
@@ -64,7 +65,7 @@ export class InitialStarts {
     try {
       await upstream.startWithin();
       this.starts.set(upstream.name, { state: 'up' });
-      this.logger.info(`${upstream.name}: ${counted(upstream.tools.length, 'tool')}`);
+      this.logger.info(`${shownName(upstream.name)}: ${counted(upstream.tools.length, 'tool')}`);
     } catch (error) {
       const reason = (error as Error).message;
       this.starts.set(upstream.name, { state: 'failed', reason });

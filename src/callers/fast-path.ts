@@ -34,10 +34,7 @@ export function fastPath(caller: Caller, message: unknown, relay: FrontRelay, ad
 function fastRoute(caller: Caller, method: string, params: Record<string, unknown>, advertised: ServerCapabilities): RelayRoute | undefined {
   const args = params.arguments;
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined;
-  // An own "__proto__" argument (parsed JSON keeps it as a key) goes the SDK's way: its request
-  // parsing (zod) leaves that key out, and so do execute_tool and the 2026 era. Relayed here it
-  // reached the upstream only on this path, so one call gave the upstream two sets of arguments.
-  if (args !== undefined && Object.hasOwn(args, '__proto__')) return undefined;
+  // An own "__proto__" argument never gets here: the session refuses it first (protocol/proto-args).
   if (method === 'tools/call') return toolRelayRoute(caller, params);
   if (method === 'prompts/get') return advertised.prompts ? promptRelayRoute(caller, params) : undefined;
   if (method === 'resources/read') return resourceRelayRoute(caller, params);

@@ -11,6 +11,7 @@ import { type Command, warnLine } from './io.js';
 import { counted } from '../util/plural.js';
 import { warmEmbeddings } from './embeddings.js';
 import { outsideText } from '../util/redact.js';
+import { shownName } from '../config/secrets.js';
 import { checkOutputFile, type OutputFile, writeOutputFile } from './output-file.js';
 
 /** Characters of a drifted item's id `lock --check` prints (a server name and a tool, prompt or resource name). */
@@ -24,7 +25,8 @@ const lockFlags = {
 
 export const lockCommand: Command = defineCommand('lock', lockFlags, {
   about: `A server that cannot be reached is listed with the reason; the others are written and the
-exit status is 1 (a gateway starts the missing ones at boot, as without a lock).`,
+exit status is 1 (a gateway starts the missing ones at boot, as without a lock). An entry with an
+unset \${VAR} is a config error: exit 2, before any server is contacted.`,
 }, async ({ values }, io) => {
   const { config: rc, file } = await loadConfig({ file: values.config, cwd: io.cwd });
   const config = resolveConfig(rc, file);
@@ -42,7 +44,7 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
   const failed = live.failures.length > 0;
   if (failed) {
     io.err(`could not reach ${live.failures.length} server(s):`);
-    for (const failure of [...live.failures].sort((a, b) => compareStrings(a.server, b.server))) io.err(`  ${failure.server}: ${failure.error}`);
+    for (const failure of [...live.failures].sort((a, b) => compareStrings(a.server, b.server))) io.err(`  ${shownName(failure.server)}: ${failure.error}`);
   }
   if (failed && (values.check || live.sources.length === 0)) {
     io.err(values.check ? 'cannot compare them with the lock' : 'nothing written');
@@ -63,7 +65,7 @@ exit status is 1 (a gateway starts the missing ones at boot, as without a lock).
   // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
   const lock = makeLock(live.sources, config);
   await (output ? writeOutputFile(output, () => writeLock(out, lock)) : writeLock(out, lock));
-  io.err(`wrote ${out} (${counted(live.sources.reduce((n, s) => n + s.tools.length, 0), 'tool')} from ${counted(live.sources.length, 'server')})${failed ? `; without ${live.failures.map((f) => f.server).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
+  io.err(`wrote ${out} (${counted(live.sources.reduce((n, s) => n + s.tools.length, 0), 'tool')} from ${counted(live.sources.length, 'server')})${failed ? `; without ${live.failures.map((f) => shownName(f.server)).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
   await warmEmbeddings(live.sources, config, io);
   return failed ? 1 : 0;
 });

@@ -70,6 +70,15 @@ function hiddenName(name: string, what: 'name' | 'key'): string {
   return `<a ${name.length}-character ${what} that looks like a secret, not shown>`;
 }
 
+/**
+ * `text` with every occurrence of `name` written as shownName shows it, when the name looks like
+ * a secret (a token pasted as an rc server's name): for messages that quote a name beside other
+ * text (an upstream's start or call errors), which reach terminals, CI logs and the model.
+ */
+export function withoutSecretName(text: string, name: string): string {
+  return name !== '' && looksSecret(name) ? text.split(name).join(hiddenName(name, 'name')) : text;
+}
+
 /** A name in double quotes as a config error quotes it (shownName; a secret-looking one unquoted, described). */
 export function quotedName(name: string): string {
   return looksSecret(name) ? shownName(name) : `"${shownName(name)}"`;

@@ -12,6 +12,7 @@ import { resolveIntentIn } from '../focus/intent-catalog.js';
 import { listStatus, tokenChange } from '../tokens/report.js';
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
+import { shownName } from '../config/secrets.js';
 import { clipText } from '../util/bounds.js';
 import { listSome } from '../util/plural.js';
 import { textResult } from './results.js';
@@ -89,7 +90,7 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
   const down = session.hub.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
-  if (down.length > 0) lines.push(`Servers down: ${listSome(down.map((s) => `${s.name} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
+  if (down.length > 0) lines.push(`Servers down: ${listSome(down.map((s) => `${shownName(s.name)} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
   const structured = { ...report, heldBack: held, taskTools: forTask.map((tool) => tool.exposedName), added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
   // Under proxy the list never changes: the reply carries the mode's tools (bounded by its budget, not by FOCUS_REPLY_MAX).

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, tooLargeRequest } from '../protocol/jsonrpc.js';
 import { megabytes } from '../util/bounds.js';
+import type { Logger } from '../util/log.js';
+import { counted } from '../util/plural.js';
+import { RateLimit, WARNINGS_PER_SECOND } from '../util/rate-limit.js';
 
 /**
  * Request bodies of the HTTP front: read whole, bounded one by one (`--max-body`) and all
@@ -129,4 +132,24 @@ function parsedBody(chunks: Buffer[], size: number, release: () => void): BodyRe
     release();
     return { ok: false, status: 400, code: ErrorCode.ParseError, message: 'Parse error: invalid JSON' };
   }
+}
+
+/** Node's words for a request whose client left before its body arrived. */
+const CLIENT_LEFT = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/**
+ * What the front logs of a request it could not serve. A client that left before its body
+ * arrived (an upload cut off, a dropped connection) is no fault of the gateway: it was an error
+ * line each, so a client opening and dropping requests wrote lines as fast as it sent them. Those
+ * are counted, one info line a second at most; other failures are errors, WARNINGS_PER_SECOND
+ * lines a second, then counted too.
+ */
+export function requestFailureLog(logger: Logger): (req: IncomingMessage, error: unknown) => void {
+  const left = new RateLimit(0, 1_000, (count) => logger.info(`HTTP: ${counted(count, 'request')} ended by ${count === 1 ? 'its client' : 'their clients'} before the body arrived`));
+  const failed = new RateLimit(WARNINGS_PER_SECOND, 1_000, (count) => logger.error(`HTTP: ${count} more failed requests left out (over ${WARNINGS_PER_SECOND} a second)`));
+  return (req, error) => {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (!req.complete && (req.destroyed || (code !== undefined && CLIENT_LEFT.has(code)))) return void left.allow();
+    if (failed.allow()) logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
+  };
 }

@@ -9,7 +9,8 @@ import { servedRefusal, someModes, unknownServedMode } from '../focus/policy.js'
 import { resolveScope, type Route } from '../focus/scope.js';
 import { ConfigError, echoName } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/jsonrpc.js';
-import { BODIES_IN_FLIGHT_BYTES, BodyBudget, readBody } from './http-body.js';
+import { prototypeArgument } from '../protocol/proto-args.js';
+import { BODIES_IN_FLIGHT_BYTES, BodyBudget, readBody, requestFailureLog } from './http-body.js';
 import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.js';
 import type { Hub } from '../callers/hub.js';
 import { openSession, type FrontSession } from '../callers/session.js';
@@ -117,6 +118,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
   let draining = false;
   let inFlight = 0;
   let closing: Promise<void> | undefined;
+  const failed = requestFailureLog(gateway.logger);
   const stopListening = () => (closing ??= new Promise<void>((resolve) => server.close(() => resolve())));
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
     originForm(req);
@@ -125,7 +127,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
       return refuse(res, 503, 'Service unavailable: the gateway is shutting down');
     }
     handle(req, res).catch((error: unknown) => {
-      gateway.logger.error(`HTTP ${req.method} ${req.url}: ${(error as Error).message}`);
+      failed(req, error);
       if (!res.headersSent) refuse(res, 500, 'Internal error', ErrorCode.InternalError);
       else res.end();
     });
@@ -208,7 +210,12 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     const callerRoute: Route = { ...baseRoute, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
-    if (req.method === 'POST' && (claimsEnvelope(body) || classifyEra(body, req.headers) !== 'legacy')) return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 }, grantKey(grant));
+    if (req.method === 'POST' && (claimsEnvelope(body) || classifyEra(body, req.headers) !== 'legacy')) {
+      // A `__proto__` argument the SDK's parsing would drop is refused first (protocol/proto-args).
+      const refused = prototypeArgument(body, 'modern');
+      if (refused) return reply(res, 200, refused);
+      return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 }, grantKey(grant));
+    }
     if (req.method !== 'POST' || !isInitialize(body))
       return refuse(res, 400, 'Bad Request: no valid session ID; the first request must be initialize');
 

@@ -4,6 +4,7 @@ import { fixedModeGone } from '../focus/policy.js';
 import { addCloseListener } from '../util/close.js';
 import { isRequest } from '../protocol/jsonrpc.js';
 import { classifyEra, isMethod } from '../protocol/era.js';
+import { prototypeArgument } from '../protocol/proto-args.js';
 import type { Hub } from '../callers/hub.js';
 import type { StdioFrontTransport } from './stdio.js';
 
@@ -151,6 +152,9 @@ async function startModern(gateway: Hub, transport: StdioFrontTransport, eras: S
   addCloseListener(transport, () => void close());
   return {
     deliver: (message) => {
+      // A `__proto__` argument the SDK's parsing would drop is refused first (protocol/proto-args).
+      const refused = prototypeArgument(message, 'modern');
+      if (refused) return void channel.send(refused as never);
       groups.inbound(message);
       channel.onmessage?.(message);
     },

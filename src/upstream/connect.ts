@@ -10,6 +10,7 @@ import { compareStrings } from '../util/compare.js';
 import { compileGlob } from '../util/glob.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { outsideText, registerSecret } from '../util/redact.js';
+import { shownName } from '../config/secrets.js';
 import { authorizedFetch } from './auth/fetch.js';
 import { AuthSession } from './auth/session.js';
 import { boundedFetch } from './bounded-fetch.js';
@@ -88,7 +89,7 @@ function connector(
   file: string | undefined,
   passthrough: Record<string, string>,
 ): () => Promise<Transport> {
-  const at = `servers.${name}`;
+  const at = `servers.${shownName(name)}`;
   if (server.url !== undefined) {
     const target = remoteTarget(name, server, env, file);
     // Every connection to the server (both eras, the twin too) shares one sign-in session.
@@ -132,5 +133,5 @@ const NOISE_QUOTE = 80;
 /** The one warning about a server that writes lines other than MCP messages to stdout. */
 function noiseWarning(name: string, line: string): string {
   const quote = clipText(line, NOISE_QUOTE + 1);
-  return `${name}: writes lines that are not MCP messages to stdout (first: ${JSON.stringify(quote)}); lazytools skips them and says so only this once. To silence it, make the server log to stderr or less (a quiet or log-level option or variable, in its documentation)`;
+  return `${shownName(name)}: writes lines that are not MCP messages to stdout (first: ${JSON.stringify(quote)}); lazytools skips them and says so only this once. To silence it, make the server log to stderr or less (a quiet or log-level option or variable, in its documentation)`;
 }

@@ -44,7 +44,7 @@ function streamable(url: URL, options: HttpTransportOptions): StreamableHTTPClie
   // spec says a client must). The SDK does not: every call failed with the 404 until the gateway
   // restarted.
   const fetch: FetchLike = async (input, init) => {
-    const response = await options.fetch(input, init);
+    const response = await ownSignal(options.fetch)(input, init);
     if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) queueMicrotask(() => void transport.close().catch(() => {}));
     // A request answered in the POST's own body (JSON, or a refusal) has no stream left to end.
     if (posts.size > 0 && init?.method === 'POST' && !(response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream'))) {
@@ -101,7 +101,19 @@ function endsCancelledPosts(transport: StreamableHTTPClientTransport): Map<Reque
 }
 
 function sseTransport(url: URL, options: HttpTransportOptions): SSEClientTransport {
-  return new SSEClientTransport(url, { requestInit: { headers: options.headers }, fetch: pacedGets(options.fetch), authProvider: options.authProvider });
+  return new SSEClientTransport(url, { requestInit: { headers: options.headers }, fetch: pacedGets(ownSignal(options.fetch)), authProvider: options.authProvider });
+}
+
+/**
+ * `fetch` giving each request a signal of its own that follows the one it was handed: both SDK
+ * transports hand their one close signal to every POST sent without a signal of its own (each
+ * HTTP+SSE message; a Streamable HTTP notification or answer to the server), and undici adds an
+ * abort listener per fetch to that signal that only garbage collection removes: the one
+ * long-lived signal per upstream gained a listener per message (Node warns past the 1,500
+ * undici allows). AbortSignal.any follows it without a listener.
+ */
+function ownSignal(fetch: FetchLike): FetchLike {
+  return (input, init) => fetch(input, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
 }
 
 /**

@@ -16,6 +16,7 @@ import { attachRaw, relayRaw, sendCancel } from './raw.js';
 import { UpstreamState } from './state.js';
 import type { CallOptions, UpstreamOptions, UpstreamRequest } from './types.js';
 import { cannotAnswer } from '../protocol/errors.js';
+import { shownName } from '../config/secrets.js';
 
 export { UpstreamError } from './error.js';
 
@@ -61,7 +62,7 @@ export class Upstream extends UpstreamState {
       // Stops an upstream that had no call for `idleTimeoutMs` (its tools stay known).
       idle: () => this.calls.size === 0 && Date.now() - this.lastUsed >= (idleMs ?? Infinity) && !this.keepAlive?.(),
       stop: () => {
-        this.logger.info(`${this.name}: idle for ${Math.round((idleMs ?? 0) / 1000)} s, stopping`);
+        this.logger.info(`${shownName(this.name)}: idle for ${Math.round((idleMs ?? 0) / 1000)} s, stopping`);
         void this.stop();
       },
       changed: (status) => {
@@ -76,7 +77,7 @@ export class Upstream extends UpstreamState {
     this.lists = new ListWatch({
       client: () => this.client,
       timeout: () => this.startTimeoutMs,
-      warn: (message) => this.logger.warn(`${this.name}: ${message}`),
+      warn: (message) => this.logger.warn(`${shownName(this.name)}: ${message}`),
       tools: (tools) => {
         this.tools = tools;
         this.onToolsChanged?.(this);
@@ -269,7 +270,7 @@ export class Upstream extends UpstreamState {
         twin: this.options.twin === true,
         opened: (client, transport) => this.attach(transport, client),
         abandon: () => this.forget(),
-        warn: (message) => this.logger.warn(`${this.name}: ${message}`),
+        warn: (message) => this.logger.warn(`${shownName(this.name)}: ${message}`),
         ask: (request, signal) => this.askClient(request, signal),
       });
       ({ discovery: this.discovery, capabilities: this.capabilities, instructions: this.instructions, tools: this.tools, primitives: this.primitives, modern: this.modern } = connection);
@@ -330,7 +331,7 @@ export class Upstream extends UpstreamState {
       // Prompts or resources list_changed are re-listed; other notifications passed on.
       notified: async (notification) => void (await (this.lists.listChanged(notification.method) ?? this.onNotification?.(this, notification))),
       request: (request, cause, signal) => this.askClient({ ...request, origin: cause === undefined ? undefined : this.calls.get(cause)?.origin }, signal),
-      warn: (message) => this.logger.warn(`${this.name}: ${message}`),
+      warn: (message) => this.logger.warn(`${shownName(this.name)}: ${message}`),
     };
   }
 

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli, tempTree } from '../harness/index.js';
+import path from 'node:path';
+import { BIN, rcProject, runCli, tempTree } from '../harness/index.js';
 
 /** Short usage errors, complete --help from one spec, serve's connect and TTY messages. */
 
@@ -49,6 +50,30 @@ describe('a flag value quoted in a usage error', () => {
     expect(lines[0]).toContain(command.split(' ')[1] === 'SERVER' ? 'expected one server' : `${command.split(' ')[1]}: `);
     expect(lines[0]).not.toContain('\n::error::');
     expect(stderr.length).toBeLessThan(1_000);
+  });
+});
+
+describe('config errors of every command that reads the rc', () => {
+  // Each: exit 2, one message naming the file and the key path, no stack. (An unset ${VAR} is
+  // refused by `lock`, see lock.test.ts; `serve` serves the other servers without its server.)
+  const badType = rcProject({ servers: { notes: { command: 5 } } });
+  const unsetLock = rcProject({ servers: { notes: { command: process.execPath, env: { NOTES_KEY: '${LT_USAGE_UNSET_NOTES_KEY}' } } } });
+  it.each(['serve', 'status', 'check', 'groups', 'lock', 'stats'])('%s', (command) => {
+    const typed = cli([command], badType.dir);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toContain(`lazytools ${command}: ${badType.file}: invalid config`);
+    expect(typed.stderr).toMatch(/expected string, received number\n\s+→ at servers\.notes\.command/);
+    const missing = path.join(badType.dir, 'missing.json');
+    const absent = cli([command, '--config', missing], badType.dir);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr.trimEnd()).toBe(`lazytools ${command}: ${missing}: config file not found`);
+    const unset = cli([command], unsetLock.dir);
+    if (command === 'lock') {
+      expect(unset.code).toBe(2);
+      expect(unset.stderr).toContain(`${unsetLock.file}: servers.notes.env.NOTES_KEY: environment variable LT_USAGE_UNSET_NOTES_KEY is not set`);
+    }
+    if (command === 'serve') expect(unset.stderr).toContain(`${unsetLock.file}: upstream "notes" is disabled: servers.notes.env.NOTES_KEY: environment variable LT_USAGE_UNSET_NOTES_KEY is not set`);
+    for (const run of [typed, absent, unset]) expect(run.stderr).not.toMatch(/\n\s+at |Error: /);
   });
 });
 

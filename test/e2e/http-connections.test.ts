@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/app/curate.js';
 import { serveHttp, type HttpOptions } from '../../src/transports/http.js';
 import { KEEP_ALIVE_MS } from '../../src/transports/http-limits.js';
-import { cleanupAfterEach, modernMeta, rawListen, rawPost } from '../harness/index.js';
+import type { Logger } from '../../src/util/log.js';
+import { cleanupAfterEach, EventCounter, modernMeta, rawListen, rawPost } from '../harness/index.js';
 
 /**
  * Connections one client holds cannot keep another out (http-limits.ts), over a real listener on
@@ -19,10 +20,10 @@ const cleanups = cleanupAfterEach();
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const TOKENS = { auth: { tokens: { greedy: { sha256: sha256('greedy-token'), modes: ['all'] }, polite: { sha256: sha256('polite-token'), modes: ['all'] } } } };
 
-async function front(options: HttpOptions = {}): Promise<{ port: number; url: string }> {
+async function front(options: HttpOptions = {}, logger?: Logger): Promise<{ port: number; url: string }> {
   const app = new McpServer({ name: 'notes', version: '1.0.0' });
   app.registerTool('read_note', { description: 'Read a note.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'a note' }] }));
-  const curated = await curate(app, { name: 'notes', config: TOKENS });
+  const curated = await curate(app, { name: 'notes', config: TOKENS, ...(logger ? { logger } : {}) });
   const http = await serveHttp(curated.gateway, { port: 0, ...options });
   cleanups.push(() => curated.close(), () => http.close());
   return { port: Number(new URL(http.url).port), url: http.url };
@@ -141,5 +142,40 @@ describe('connection bounds', () => {
     // The greedy token's oldest streams were the ones that went; its newest are open.
     await streams[0]!.ended;
     expect(streams[255]!.isOpen()).toBe(true);
+  });
+});
+
+describe('requests whose clients leave before their bodies arrive', () => {
+  // Each wrote "error: HTTP POST /mcp: aborted": a client opening and dropping requests wrote lines as fast as it sent them.
+  it('are counted in one info line a second at most, never an error line each', async () => {
+    const lines: Array<{ level: string; message: string }> = [];
+    const accounted = new EventCounter();
+    const record = (level: string) => (message: string) => {
+      lines.push({ level, message });
+      const counted = /^HTTP: (\d+) requests? ended by/.exec(message);
+      for (let i = 0; i < (counted ? Number(counted[1]) : /aborted|premature close/i.test(message) ? 1 : 0); i++) accounted.hit();
+    };
+    const logger: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
+    const { port } = await front({}, logger);
+    const DROPPED = 60;
+    await Promise.all(
+      Array.from({ length: DROPPED }, (_, i) =>
+        new Promise<void>((resolve) => {
+          const socket: Socket = tcpConnect(port, '127.0.0.1', () => {
+            // Half promise a big body (read as it comes, bounded), half a small one (read whole): each sends part, then leaves.
+            const length = i % 2 === 0 ? 1_000_000 : 100;
+            socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer polite-token\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\n\r\n{"jsonrpc":`);
+            socket.write('x'.repeat(i % 2 === 0 ? 100_000 : 10), () => socket.destroy());
+          });
+          socket.on('close', () => resolve());
+          socket.on('error', () => {});
+        }),
+      ),
+    );
+    await accounted.reached(DROPPED);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    const counts = lines.filter((line) => /ended by/.test(line.message));
+    expect(counts.length, `one line per second at most, not ${DROPPED}`).toBeLessThan(10);
+    expect(counts.every((line) => line.level === 'info')).toBe(true);
   });
 });

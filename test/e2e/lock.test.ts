@@ -79,17 +79,32 @@ describe('lazytools lock', () => {
     expect(drift.stderr).toContain('is out of date (1 added, 1 removed, 1 changed)');
   });
 
-  it('says once per server why it could not be reached (a secret left unset)', () => {
-    const { dir } = rcProject({
+  it('an unset ${VAR} is a config error: exit 2 naming the file and each key path, no server contacted, nothing written', () => {
+    // It was a server "it could not reach", exit 1, like one that is down: the rc was wrong, not the server.
+    const { dir, file } = rcProject({
       servers: {
         billing: { command: process.execPath, args: [KITCHEN_SINK], env: { BILLING_TOKEN: '${BILLING_TOKEN}' } },
         wiki: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${WIKI_TOKEN}' } },
+        docs: { command: process.execPath, args: [KITCHEN_SINK] },
       },
     });
-    const locked = runCli(['lock'], { cwd: dir, env: { BILLING_TOKEN: '', WIKI_TOKEN: '' } });
-    expect(locked.code).toBe(1);
-    for (const name of ['BILLING_TOKEN', 'WIKI_TOKEN']) expect(locked.stderr.split(`environment variable ${name} is not set`)).toHaveLength(2);
-    expect(locked.stderr).toMatch(/could not reach 2 server\(s\):\n {2}billing: .*BILLING_TOKEN is not set/);
+    for (const args of [['lock'], ['lock', '--out', 'other.lock.json']]) {
+      const locked = runCli(args, { cwd: dir, env: { BILLING_TOKEN: '', WIKI_TOKEN: '' } });
+      expect(locked.code).toBe(2);
+      expect(locked.stdout).toBe('');
+      expect(locked.stderr).toContain(`lazytools lock: ${file}: 2 servers cannot be started:`);
+      expect(locked.stderr).toContain('servers.billing.env.BILLING_TOKEN: environment variable BILLING_TOKEN is not set');
+      expect(locked.stderr).toContain('servers.wiki.headers.Authorization: environment variable WIKI_TOKEN is not set');
+      for (const name of ['BILLING_TOKEN', 'WIKI_TOKEN']) expect(locked.stderr.split(`environment variable ${name} is not set`)).toHaveLength(2);
+      // Said before any server was started: the reachable one was not contacted either.
+      expect(locked.stderr).not.toMatch(/connecting|could not reach|\n\s+at /);
+    }
+    expect(readdirSync(dir).filter((name) => name.endsWith('.lock.json'))).toEqual([]);
+    const one = runCli(['lock'], { cwd: dir, env: { BILLING_TOKEN: 'set-for-this-run', WIKI_TOKEN: '' } });
+    expect(one.code).toBe(2);
+    expect(one.stderr.trimEnd()).toBe(`lazytools lock: ${file}: servers.wiki.headers.Authorization: environment variable WIKI_TOKEN is not set (referenced as \${WIKI_TOKEN})`);
+    writeFileSync(path.join(dir, 'lazytools.lock.json'), '{}');
+    expect(runCli(['lock', '--check'], { cwd: dir, env: { BILLING_TOKEN: '', WIKI_TOKEN: '' } }).code).toBe(2);
   });
 
   it('lets status and check run from the lock without --catalog', () => {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -120,5 +121,50 @@ describe('credentials written literally in a remote URL\'s query', () => {
     expect(output).toContain('Cannot POST');
     expect(output).toContain('/plain-route/${servers.remote.url path}/');
     expect(output).not.toContain('sk-l1teral0Path9c4e2b7a');
+  }, 30_000);
+});
+
+describe('credentials written literally in headers, and a server name that looks like a token', () => {
+  const children: Array<{ kill(): boolean }> = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) child.kill();
+    await stopAll();
+  });
+
+  // Only `${VAR}` values were registered for redaction: a server that quotes its request headers
+  // in an error put the rc's literal Authorization value in lock's output.
+  it('lock: an upstream echoing its headers shows ${servers.<name>.headers.<header>}, never the value', async () => {
+    const upstream = await httpFixture(FIXTURES.hostileHttp, ['--echo-headers']);
+    children.push(upstream.child);
+    const headers = { Authorization: 'Bearer literal-bearer-5e2d9a', 'X-API-Key': 'literal-apikey-77c1f0', Accept: 'application/json, text/event-stream' };
+    const { dir } = project({ remote: { url: upstream.url, headers, oauth: false, timeout: 5000 } });
+    const cli = startCli(['lock'], { cwd: dir, env });
+    let stdout = '';
+    cli.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect((await cli.exited).code).toBe(1);
+    const output = `${stdout}\n${cli.stderr()}`;
+    expect(output).toContain('rejected: authorization=${servers.remote.headers.Authorization} x-api-key=${servers.remote.headers.X-API-Key}');
+    expect(output).not.toContain('literal-bearer-5e2d9a');
+    expect(output).not.toContain('literal-apikey-77c1f0');
+  }, 30_000);
+
+  it('lock and serve: a server named with a token is described in start errors, never quoted', async () => {
+    const name = `ghp_${randomBytes(18).toString('hex')}`;
+    const { dir } = project({
+      [name]: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+      [`${name}x`]: { command: process.execPath, env: { A: '${LT_SECRET_NAME_UNSET}' } },
+    });
+    const locked = spawnSync(process.execPath, [BIN, 'lock'], { cwd: dir, encoding: 'utf8', env });
+    expect(locked.status).toBe(2);
+    expect(locked.stderr).toContain(`servers.<a ${name.length + 1}-character name that looks like a secret, not shown>.env.A: environment variable LT_SECRET_NAME_UNSET is not set`);
+    const served = startCli(['serve'], { cwd: dir, env });
+    await served.stderrMatching(/could not start upstream .*; serving the other servers without it/);
+    await served.stderrMatching(/is disabled: .*; serving the other servers without it/);
+    served.child.stdin.end();
+    await served.exited;
+    for (const output of [`${locked.stdout}${locked.stderr}`, served.stderr()]) {
+      expect(output).not.toContain(name.slice(4, 20));
+      expect(output).toContain('-character name that looks like a secret, not shown>');
+    }
   }, 30_000);
 });

@@ -11,13 +11,14 @@ import { cleanupAfterEach, namedToolsApp } from '../harness/index.js';
  * `tools/call` of a ready upstream goes the fast path (callers/fast-path.ts, raw JSON relayed),
  * execute_tool and the rest go through the SDK's request parsing (zod), which leaves an own
  * `__proto__` key (as JSON.parse makes it) out of `arguments`. The fast path relayed it, so the
- * upstream saw `{"__proto__":…,"n":1}` from tools/call and `{"n":1}` from execute_tool.
+ * upstream saw `{"__proto__":…,"n":1}` from tools/call and `{"n":1}` from execute_tool; then both
+ * ran without it, without a word. Now both are refused by name before either path (protocol/proto-args).
  */
 
 const cleanups = cleanupAfterEach();
 
 describe('tool arguments reach the upstream the same on every path', () => {
-  it('an own "__proto__" argument: tools/call (2025 fast path) and execute_tool send the same arguments', async () => {
+  it('an own "__proto__" argument: tools/call (2025 fast path) and execute_tool are refused alike, naming it; the upstream gets neither', async () => {
     // What the upstream's transport receives, before its own SDK parses it.
     const received: unknown[] = [];
     const app = namedToolsApp({ proto_keys: false });
@@ -60,11 +61,16 @@ describe('tool arguments reach the upstream the same on every path', () => {
     const args = JSON.parse('{"__proto__":{"polluted":true},"n":1}') as Record<string, unknown>;
     const direct = await request(1, 'tools/call', { name: 'proto_keys', arguments: args });
     const executed = await request(2, 'tools/call', { name: 'execute_tool', arguments: { name: 'proto_keys', arguments: args } });
-    expect(direct).toMatchObject({ result: { content: [{ text: 'proto_keys' }] } });
-    expect(executed).toMatchObject({ result: { content: [{ text: 'proto_keys' }] } });
-    expect(received).toHaveLength(2);
-    expect(received[0], 'arguments of tools/call and of execute_tool as the upstream got them').toBe(received[1]);
-    expect(received[0]).toBe('{"n":1}');
+    const refusal = (tool: string, path: string) => `${tool}: argument "${path}": "__proto__" is JavaScript's prototype key, never an argument name; nothing was called.`;
+    expect(direct).toMatchObject({ result: { isError: true, content: [{ text: refusal('proto_keys', '__proto__') }] } });
+    expect(executed).toMatchObject({ result: { isError: true, content: [{ text: refusal('execute_tool', 'arguments.__proto__') }] } });
+    // focus_mode answered status as if asked for nothing.
+    const focus = await request(3, 'tools/call', { name: 'focus_mode', arguments: JSON.parse('{"__proto__":{"mode":"all"}}') });
+    expect(focus).toMatchObject({ result: { isError: true, content: [{ text: refusal('focus_mode', '__proto__') }] } });
+    expect(received, 'arguments the upstream got').toEqual([]);
+    const plain = await request(4, 'tools/call', { name: 'proto_keys', arguments: { n: 1 } });
+    expect(plain).toMatchObject({ result: { content: [{ text: 'proto_keys' }] } });
+    expect(received).toEqual(['{"n":1}']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

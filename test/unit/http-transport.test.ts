@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -46,4 +47,39 @@ describe('httpTransport falling back to HTTP+SSE', () => {
     await closed.promise;
     await expect(sent).rejects.toThrow('POST not supported');
   }, 10_000);
+});
+
+/**
+ * Every POST the SDK's Streamable HTTP transport sends without a signal of its own (a
+ * notification, an answer to the server's request) was given the transport's one close signal,
+ * and undici adds an abort listener per fetch to it, removed only when the request is garbage
+ * collected: the gateway's one long-lived signal per upstream gained a listener per message
+ * (Node warns past the 1,500 undici allows). Each fetch now gets a signal of its own that follows it.
+ */
+describe('httpTransport signals', () => {
+  const cleanups = cleanupAfterEach();
+
+  it('a notification\'s POST adds no listener to the transport\'s own signal', async () => {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const message = JSON.parse(body) as { id?: number; method?: string };
+        if (message.id === undefined) return void res.writeHead(202).end();
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    server.on('connection', (socket) => cleanups.push(() => void socket.destroy()));
+    const transport = httpTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), 'streamable-http', { headers: {}, fetch });
+    transport.onerror = () => {};
+    transport.onmessage = () => {};
+    cleanups.push(() => transport.close());
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const own = (transport as unknown as { _abortController: AbortController })._abortController.signal;
+    await Promise.all(Array.from({ length: 30 }, (_, i) => transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: i, progress: 1 } })));
+    expect(getEventListeners(own, 'abort').length, 'abort listeners on the transport\'s signal after 30 notifications').toBeLessThan(5);
+  });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { interpolate, redactLiteralCredentials } from '../../src/config/env.js';
+import { interpolate, interpolateMap, redactLiteralCredentials } from '../../src/config/env.js';
+import { UpstreamError } from '../../src/upstream/error.js';
 import { clearSecrets, containsSecret, forgetSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
 /** Values from ${VAR} are shown as ${VAR}; outside text is cut short. */
@@ -59,6 +60,32 @@ describe('redaction', () => {
     expect(mayHoldSecret(line('"plain text\\nwith \\"quotes\\" and \\\\ backslashes"'))).toBe(false);
     // What the parsed path makes of an escaped line: the reader's text, redacted.
     expect(redactValue(JSON.parse(line('"the key is s3cr\\u0026t\\u003ck3y\\u003e\\/p4th"')))).toEqual(JSON.parse(line('"the key is ${KEY}"')));
+  });
+
+  it('a credential written literally in a server\'s headers or env is shown as its key path, its scheme\'s credential alone too; other values stay', () => {
+    // Only `${VAR}` values were registered: a server echoing its request headers printed the rc's Authorization value.
+    const headers = { Authorization: 'Bearer lit-bearer-5e2d9a', 'X-API-Key': 'lit-apikey-77c1f0', Accept: 'application/json', 'X-Env': 'production' };
+    redactLiteralCredentials('servers.wiki', { headers });
+    expect(interpolateMap(headers, {}, 'servers.wiki.headers').Authorization).toBe('Bearer lit-bearer-5e2d9a');
+    expect(redact('got Bearer lit-bearer-5e2d9a, lit-bearer-5e2d9a and lit-apikey-77c1f0')).toBe('got ${servers.wiki.headers.Authorization}, ${servers.wiki.headers.Authorization} and ${servers.wiki.headers.X-API-Key}');
+    // A value that names no credential and does not look like one is the server's ordinary text.
+    expect(redact('accepts application/json in production')).toBe('accepts application/json in production');
+    const random = 'Zr8Qm2vL0xT5nW9kB3yH7cJ4pF6dS1aG';
+    redactLiteralCredentials('servers.gh', { env: { GITHUB_TOKEN: 'ghp_lit0123456789abcdef0123456789abcdef', CONFIG: random, LOG_LEVEL: 'debug', MEMORY_FILE: '/home/me/memory.jsonl' } });
+    expect(redact(`ghp_lit0123456789abcdef0123456789abcdef ${random} debug /home/me/memory.jsonl`)).toBe('${servers.gh.env.GITHUB_TOKEN} ${servers.gh.env.CONFIG} debug /home/me/memory.jsonl');
+    // A `${VAR}` keeps its own name.
+    redactLiteralCredentials('servers.wiki', { headers: { Authorization: 'Bearer ${WIKI_TOKEN}' } });
+    interpolateMap({ Authorization: 'Bearer ${WIKI_TOKEN}' }, { WIKI_TOKEN: 'from-env-0a9b8c' }, 'servers.wiki.headers');
+    expect(redact('Bearer from-env-0a9b8c')).toBe('Bearer ${WIKI_TOKEN}');
+  });
+
+  it('an upstream error describes a server name that looks like a token, as config errors do; other names are quoted', () => {
+    const name = 'ghp_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f';
+    const error = new UpstreamError(name, `could not start upstream "${name}": servers.${name}.command failed`);
+    expect(error.message).not.toContain(name.slice(4));
+    expect(error.message).toBe(`could not start upstream "<a ${name.length}-character name that looks like a secret, not shown>": servers.<a ${name.length}-character name that looks like a secret, not shown>.command failed`);
+    expect(error.server).toBe(name);
+    expect(new UpstreamError('notes', 'could not start upstream "notes"').message).toBe('could not start upstream "notes"');
   });
 
   it('leaves short values and defaults alone', () => {

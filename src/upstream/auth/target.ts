@@ -37,7 +37,7 @@ export interface RemoteTarget {
  * @throws ConfigError (an UnsetVariableError for a missing variable) naming the key path.
  */
 export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.ProcessEnv, file: string | undefined): RemoteTarget {
-  const at = `servers.${name}`;
+  const at = `servers.${shownName(name)}`;
   if (server.url === undefined) throw new ConfigError(`${at}: "${name}" is not a remote server (it has no "url")`, file);
   const expanded = interpolate(server.url, env, `${at}.url`, file);
   const url = URL.canParse(expanded) ? new URL(expanded) : undefined;
@@ -80,7 +80,7 @@ function redactUrlCredentials(name: string, url: URL): void {
     const raw = part.slice(split + 1);
     const key = decodeSafe(part.slice(0, split));
     if (split <= 0 || raw === '' || !isSecretParam(key)) continue;
-    const placeholder = `servers.${name}.url ${clipText(key, 40)}`;
+    const placeholder = `servers.${shownName(name)}.url ${clipText(key, 40)}`;
     // As written in the URL (percent-encoded) and as read (a server may quote either).
     for (const value of new Set([raw, decodeSafe(raw.replace(/\+/g, ' '))])) registerSecret(value, placeholder, name);
   }
