@@ -80,6 +80,16 @@ describe('secrets from ${VAR} never appear in output', () => {
   });
 });
 
+/** `lazytools lock` in a project with one remote server: it fails (exit 1) and its stdout and stderr together. */
+async function lockOutput(remote: Record<string, unknown>): Promise<string> {
+  const { dir } = project({ remote: { oauth: false, timeout: 5000, ...remote } });
+  const cli = startCli(['lock'], { cwd: dir, env });
+  let stdout = '';
+  cli.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  expect((await cli.exited).code).toBe(1);
+  return `${stdout}\n${cli.stderr()}`;
+}
+
 describe('credentials written literally in a remote URL\'s query', () => {
   const children: Array<{ kill(): boolean }> = [];
   afterEach(async () => {
@@ -92,12 +102,7 @@ describe('credentials written literally in a remote URL\'s query', () => {
   it('lock: an upstream echoing its URL shows ${servers.<name>.url <param>}, never the value', async () => {
     const upstream = await httpFixture(FIXTURES.hostileHttp, ['--echo-url']);
     children.push(upstream.child);
-    const { dir } = project({ remote: { url: `${upstream.url}?token=literal-token-93b1d7&api_key=lit%2Fkey%2B0a7c&page=visible-page-value`, oauth: false, timeout: 5000 } });
-    const cli = startCli(['lock'], { cwd: dir, env });
-    let stdout = '';
-    cli.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    expect((await cli.exited).code).toBe(1);
-    const output = `${stdout}\n${cli.stderr()}`;
+    const output = await lockOutput({ url: `${upstream.url}?token=literal-token-93b1d7&api_key=lit%2Fkey%2B0a7c&page=visible-page-value` });
     expect(output).toContain('Cannot POST');
     expect(output).toContain('token=${servers.remote.url token}');
     expect(output).toContain('api_key=${servers.remote.url api_key}');
@@ -112,12 +117,7 @@ describe('credentials written literally in a remote URL\'s query', () => {
     const upstream = await httpFixture(FIXTURES.hostileHttp, ['--echo-url']);
     children.push(upstream.child);
     const base = new URL(upstream.url);
-    const { dir } = project({ remote: { url: `${base.origin}/plain-route/sk-l1teral0Path9c4e2b7a${base.pathname}`, oauth: false, timeout: 5000 } });
-    const cli = startCli(['lock'], { cwd: dir, env });
-    let stdout = '';
-    cli.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    expect((await cli.exited).code).toBe(1);
-    const output = `${stdout}\n${cli.stderr()}`;
+    const output = await lockOutput({ url: `${base.origin}/plain-route/sk-l1teral0Path9c4e2b7a${base.pathname}` });
     expect(output).toContain('Cannot POST');
     expect(output).toContain('/plain-route/${servers.remote.url path}/');
     expect(output).not.toContain('sk-l1teral0Path9c4e2b7a');
@@ -137,12 +137,7 @@ describe('credentials written literally in headers, and a server name that looks
     const upstream = await httpFixture(FIXTURES.hostileHttp, ['--echo-headers']);
     children.push(upstream.child);
     const headers = { Authorization: 'Bearer literal-bearer-5e2d9a', 'X-API-Key': 'literal-apikey-77c1f0', Accept: 'application/json, text/event-stream' };
-    const { dir } = project({ remote: { url: upstream.url, headers, oauth: false, timeout: 5000 } });
-    const cli = startCli(['lock'], { cwd: dir, env });
-    let stdout = '';
-    cli.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    expect((await cli.exited).code).toBe(1);
-    const output = `${stdout}\n${cli.stderr()}`;
+    const output = await lockOutput({ url: upstream.url, headers });
     expect(output).toContain('rejected: authorization=${servers.remote.headers.Authorization} x-api-key=${servers.remote.headers.X-API-Key}');
     expect(output).not.toContain('literal-bearer-5e2d9a');
     expect(output).not.toContain('literal-apikey-77c1f0');
