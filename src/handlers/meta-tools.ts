@@ -4,7 +4,7 @@ import { describeToolsArgs, executeToolArgs, listToolGroupsArgs, readArgs, searc
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { clientHints } from '../util/closest.js';
 import { DESCRIBE_TOOLS, EXECUTE_TOOL, LIST_TOOL_GROUPS, OWN_TOOL_NAMES, SEARCH_TOOLS } from '../catalog/own-tools.js';
-import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeNamed, modesWith, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
+import { boundaryAllowsMode, groupToolsWithin, mayEnable, modeAllows, modeNamed, modesWith, offerFilter, visibleToolNames, withinBoundary } from '../focus/policy.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { rankBeyondList, rankWithHeldBack, type BeyondList } from '../search/held-back.js';
@@ -83,7 +83,7 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
     const beyond = new Set(detail === 'schema' ? [] : listed.map((tool) => tool.id));
     const memo: SearchMemo = new Map();
     found = await interleaved(rankBeyondList(hub.search, queries, { limit, group, filter, dense }, heldBack, unlisted ?? new Set(), beyond, memo), signal);
-    if (found.hits.length === 0 && found.inList.length === 0) none = await interleaved(noMatch(session, queries, query, { limit, group, dense }, memo), signal);
+    if (found.hits.length === 0) none = await interleaved(noMatch(session, queries, query, found.inList.length > 0, { limit, group, dense }, memo), signal);
   } finally {
     release();
   }
@@ -103,7 +103,7 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   const also = have.length > 0 ? `; in your list already: ${have.join(', ')}` : '';
   const text =
     hits.length > 0 ? `${JSON.stringify(tools)}\n(${how}${also}${cut}${corrected && `; ${corrected}`})`
-    : `${have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.` : (none ?? '')}${corrected && ` (Search ${corrected}.)`}`;
+    : `${have.length > 0 ? `Only tools already in your list match "${query}": ${have.join(', ')}.${none ? ` ${none}` : ''}` : (none ?? '')}${corrected && ` (Search ${corrected}.)`}`;
   return {
     content: [{ type: 'text', text }],
     structuredContent: { tools, enabled: enabling, ...(have.length > 0 ? { inList: have } : {}) },
@@ -130,18 +130,29 @@ const QUERY_ECHO = 200;
 const WRITERS_NAMED = 3;
 
 /**
- * The answer when search offers nothing. In a read-only mode the tools that match may all be
- * writers, which the mode never offers: "No tools match" would tell the model the tool does not
- * exist, so name them (within the caller's token) and where they run.
+ * What to say when search offers nothing beyond the caller's list. In a read-only mode the tools
+ * that match best may be writers, which the mode never offers: "No tools match" (or naming only
+ * the listed readers a word of the query matched) would tell the model the tool does not exist,
+ * so name them (within the caller's token) and where they run. `listed`: tools of the caller's
+ * list matched, and are named by the caller; then only writers that rank above every tool the
+ * mode offers are named, and nothing else is said (undefined) when there are none.
  */
-function* noMatch(session: Caller, queries: readonly string[], query: string, options: { limit: number; group?: string; dense?: SearchOptions['dense'] }, memo: SearchMemo): Passes<string> {
+function* noMatch(session: Caller, queries: readonly string[], query: string, listed: boolean, options: { limit: number; group?: string; dense?: SearchOptions['dense'] }, memo: SearchMemo): Passes<string | undefined> {
   const config = session.hub.config;
+  const nothing = listed ? undefined : `No tools match "${query}".`;
   const mode = modeNamed(config, session.mode);
-  if (!mode?.readOnly) return `No tools match "${query}".`;
-  const writers = (yield* rankWithHeldBack(session.hub.search, queries, { ...options, filter: offerFilter(config, undefined, session.boundary) }, new Set<string>(), new Set<string>(), memo)).map((hit) => hit.tool);
-  if (writers.length === 0) return `No tools match "${query}".`;
+  if (!mode?.readOnly) return nothing;
+  const ranked = yield* rankWithHeldBack(session.hub.search, queries, { ...options, filter: offerFilter(config, undefined, session.boundary) }, new Set<string>(), new Set<string>(), memo);
+  const offered = ranked.findIndex((hit) => modeAllows(mode, hit.tool));
+  const writers = ranked.slice(0, offered < 0 ? ranked.length : offered).map((hit) => hit.tool);
+  if (writers.length === 0) return nothing;
   const names = writers.slice(0, WRITERS_NAMED).map((tool) => clipText(tool.exposedName, 64)).join(', ');
-  const lines = [`No tool mode "${mode.name}" offers matches "${query}": the mode is read-only, and the tools that match may write (${names}${writers.length > WRITERS_NAMED ? ', …' : ''}).`];
+  const more = writers.length > WRITERS_NAMED ? ', …' : '';
+  const lines = [
+    listed
+      ? `Mode "${mode.name}" is read-only, and tools that may write match better (${names}${more}).`
+      : `No tool mode "${mode.name}" offers matches "${query}": the mode is read-only, and the tools that match may write (${names}${more}).`,
+  ];
   const modes = [...new Set(writers.flatMap((tool) => modesWith(config, tool)))].filter((name) => name !== 'all' && boundaryAllowsMode(session.boundary, name));
   const some = modes.length > WRITERS_NAMED ? `${modes.slice(0, WRITERS_NAMED).join(', ')}, …` : modes.join(', ');
   if (session.fixedMode !== undefined) lines.push(`This endpoint serves only mode "${session.fixedMode}".`);

@@ -104,6 +104,22 @@ describe('read-only modes: search offers readers only, and says so when only wri
     expect(text(there)).toBe('No tool mode "notes_only" offers matches "delete": the mode is read-only, and the tools that match may write (delete_note). This endpoint serves only mode "notes_only".');
     expect(text(await client.callTool({ name: 'search_tools', arguments: { query: 'zorbify' } }))).toBe('No tools match "zorbify".');
   });
+
+  it('a query a listed reader and a writer match names the writer and its modes, not only the reader', async () => {
+    const { client } = await session(await curated({ ...notesConfig, policy: {} }));
+    const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'delete note' } })) as CallToolResult;
+    expect((found.structuredContent as { tools: unknown[]; inList: string[] }).inList).toEqual(['read_note']);
+    expect(text(found)).toMatch(
+      /^Only tools already in your list match "delete note": read_note\. Mode "notes_only" is read-only, and tools that may write match better \(delete_note\)\. Switch with focus_mode to a mode that includes them \(cleanup[,)]/,
+    );
+    const fixed = await session(await curated({ ...notesConfig, policy: {} }, 'notes_only'));
+    const there = (await fixed.client.callTool({ name: 'search_tools', arguments: { query: 'delete note' } })) as CallToolResult;
+    expect(text(there)).toBe(
+      'Only tools already in your list match "delete note": read_note. Mode "notes_only" is read-only, and tools that may write match better (delete_note). This endpoint serves only mode "notes_only".',
+    );
+    // A query only the listed reader matches says nothing of writers.
+    expect(text(await client.callTool({ name: 'search_tools', arguments: { query: 'read note' } }))).toBe('Only tools already in your list match "read note": read_note.');
+  });
 });
 
 describe('fixed modes', () => {
