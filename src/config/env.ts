@@ -18,7 +18,8 @@ export class UnsetVariableError extends ConfigError {}
 
 /**
  * Replaces `${VAR}` and `${VAR:-default}` in a string with values from `env`, so secrets stay out
- * of rc files. Every substituted value but those of PLAIN_VARIABLES is registered for redaction (see util/redact).
+ * of rc files. Every substituted value but those of PLAIN_VARIABLES is registered for redaction (see util/redact),
+ * and a default that is a credential (credentialDefault), shown as its variable.
  *
  * @throws UnsetVariableError (a ConfigError) naming the variable and the key path when a variable without a default is unset (each cut, see shownName).
  */
@@ -30,11 +31,26 @@ export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: stri
       if (!PLAIN_VARIABLES.has(name.toUpperCase())) registerSecret(found, name);
       return found;
     }
-    if (fallback !== undefined) return fallback;
+    if (fallback !== undefined) {
+      // A default is written in the rc: one that is a credential is redacted as a literal one is, as its variable.
+      if (credentialDefault(name, keyPath, fallback)) registerSecret(fallback, name);
+      return fallback;
+    }
     // The name is the rc's, of any length: shown cut (the reason reaches status, logs and a call's error).
     const shown = shownName(name);
     throw new UnsetVariableError(`${keyPath}: environment variable ${shown} is not set (referenced as \${${shown}})`, file);
   });
+}
+
+/**
+ * Whether the default of `${NAME:-default}` at `keyPath` is a credential: it looks like one
+ * (looksSecret), or the variable or the key names one and the value could be one (credentialShaped),
+ * the rule of literal credentials (redactLiteralCredentials). `${MODE:-fast}` or a default path stays.
+ */
+function credentialDefault(name: string, keyPath: string, fallback: string): boolean {
+  if (looksSecret(fallback)) return true;
+  const key = /[^.]*$/.exec(keyPath)?.[0] ?? '';
+  return (isSecretKey(name) || isSecretKey(key)) && credentialShaped(fallback);
 }
 
 /** `interpolate` over every value of a string map. */

@@ -93,6 +93,22 @@ describe('redaction', () => {
     expect(redact('port 80, mode fast')).toBe('port 80, mode fast');
   });
 
+  it('a ${VAR:-default} shows its variable\'s value as ${VAR}, and a credential given as its default too; a plain default stays', () => {
+    // A token written as the default of a variable nobody set reached the model and the logs as written.
+    const token = 'ghp_d3fault0123456789abcdef0123456789ab';
+    expect(interpolate(`\${LT_UNSET_GH_TOKEN:-${token}}`, {}, 'servers.gh.env.GITHUB_TOKEN')).toBe(token);
+    expect(redact(`bad credentials: ${token}`)).toBe('bad credentials: ${LT_UNSET_GH_TOKEN}');
+    // Under a credential's key (or variable name), a credential-shaped default.
+    interpolateMap({ 'X-Api-Key': '${LT_UNSET_WIKI:-wiki-d3f-4a5b6c}', Authorization: 'Bearer ${LT_UNSET_API_TOKEN:-t0k-d3f-7e8f9a}' }, {}, 'servers.wiki.headers');
+    expect(redact('wiki-d3f-4a5b6c and Bearer t0k-d3f-7e8f9a')).toBe('${LT_UNSET_WIKI} and Bearer ${LT_UNSET_API_TOKEN}');
+    // The variable's value, when set, as before.
+    interpolate('${LT_SET_KEY:-unused-default-1}', { LT_SET_KEY: 'from-env-d3f-112233' }, 'servers.a.env.KEY');
+    expect(redact('from-env-d3f-112233')).toBe('${LT_SET_KEY}');
+    // Defaults that are no credential stay readable (a level, a path, a URL, a port).
+    interpolateMap({ LOG_LEVEL: '${LT_UNSET_LEVEL:-verbose}', ROOT: '${LT_UNSET_ROOT:-/srv/notes}', API_URL: '${LT_UNSET_URL:-https://api.example.test/v1}', PORT: '${LT_UNSET_PORT:-8080}' }, {}, 'servers.a.env');
+    expect(redact('verbose /srv/notes https://api.example.test/v1 8080')).toBe('verbose /srv/notes https://api.example.test/v1 8080');
+  });
+
   it('cuts outside text to its limit, saying how much was left out', () => {
     const text = outsideText('e'.repeat(1200), 500);
     expect(text).toHaveLength(500 + '… (700 more characters)'.length);
