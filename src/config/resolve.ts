@@ -74,7 +74,7 @@ export interface ResolvedConfig {
 }
 
 /** rc `discovery.embeddings` with its defaults (search/embeddings.ts reads it). */
-export type EmbeddingsSettings = EmbeddingsConfig & { weight: number; timeoutMs: number };
+export type EmbeddingsSettings = EmbeddingsConfig & { weight: number; timeoutMs: number; /** The rc file, for errors naming it. */ file?: string | undefined };
 
 /** Decayed call counts: mode -> `server:tool` id -> weight. */
 export type UsageWeights = ReadonlyMap<string, ReadonlyMap<string, number>>;
@@ -190,7 +190,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     tools: dictionary(Object.entries(rc.tools ?? {})),
     hiddenTools: rc.policy?.hiddenTools ?? 'allow',
     maxDiscovered: rc.discovery?.maxEnabled ?? 20,
-    embeddings: rc.discovery?.embeddings && { ...rc.discovery.embeddings, weight: rc.discovery.embeddings.weight ?? 0.25, timeoutMs: rc.discovery.embeddings.timeoutMs ?? 1500 },
+    embeddings: rc.discovery?.embeddings && { ...rc.discovery.embeddings, weight: rc.discovery.embeddings.weight ?? 0.25, timeoutMs: rc.discovery.embeddings.timeoutMs ?? 1500, file },
     usage: rc.usage ?? false,
     pin: rc.pin ?? false,
     tokens,

@@ -6,6 +6,7 @@ import { ToolVectors, type FillReport } from './tool-vectors.js';
 import { userCacheFolder } from '../util/user-cache.js';
 import { capText } from '../util/bounds.js';
 import { redact } from '../util/redact.js';
+import { ConfigError } from '../util/errors.js';
 
 /**
  * The embeddings endpoint at search time: the catalog's tool vectors (filled once, from the user
@@ -33,7 +34,8 @@ export class EmbeddingSearch {
       this.client = new EmbeddingsClient(settings, options.env ?? process.env);
       this.vectors = new ToolVectors(tools, this.client, options.cacheFolder ?? userCacheFolder('embeddings', options.env ?? process.env));
     } catch (error) {
-      this.warnOnce('setup', `discovery.embeddings: ${(error as Error).message}; search uses words only`);
+      // A ConfigError names the rc file and key path already.
+      this.warnOnce('setup', `${error instanceof ConfigError ? '' : 'discovery.embeddings: '}${(error as Error).message}; search uses words only`);
     }
   }
 
@@ -114,9 +116,21 @@ export class EmbeddingSearch {
   private warnOnce(kind: string, message: string): void {
     if (this.warned.has(kind)) return;
     this.warned.add(kind);
-    this.warn(capText(redact(message), WARNING_CHARS, 'warning'));
+    const text = capText(redact(message), WARNING_CHARS, 'warning');
+    // The gateway sets meaning up again for every new catalog (a server's tools arrived): what was
+    // said for these settings (one resolved rc's) is not said again; a reload brings new settings.
+    let said = SAID.get(this.settings);
+    if (!said) SAID.set(this.settings, (said = new Set()));
+    if (said.has(text)) return;
+    if (said.size < MAX_SAID) said.add(text);
+    this.warn(text);
   }
 }
+
+/** Warnings said per settings object (see warnOnce): a catalog rebuilt does not repeat them. */
+const SAID = new WeakMap<EmbeddingsSettings, Set<string>>();
+/** Distinct warnings remembered per settings at most (a fill's counts differ per catalog). */
+const MAX_SAID = 64;
 
 /** Characters of one warning at most: an endpoint's address, the model's name and the endpoint's answer (200) fit well. */
 export const WARNING_CHARS = 1_000;

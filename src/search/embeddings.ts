@@ -3,6 +3,7 @@ import type { EmbeddingsSettings } from '../config/resolve.js';
 import { sliceWhole } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { redact } from '../util/redact.js';
+import { ConfigError } from '../util/errors.js';
 
 /**
  * An OpenAI-compatible embeddings endpoint (`POST {url}/embeddings`, `{ model, input }` in,
@@ -37,7 +38,7 @@ export class EmbeddingsClient {
   private readonly queryValues: Array<[string, string]>;
 
   /**
-   * @throws ConfigError when `url` or `apiKey` names an unset variable; EmbeddingsError when `url`
+   * @throws ConfigError (naming the rc file) when `url` or `apiKey` names an unset variable, or `url`
    * is not http(s) or holds a user name or password (fetch refuses one, quoting the URL); TypeError
    * when it is no URL at all (EmbeddingSearch turns each into a warning).
    */
@@ -45,9 +46,9 @@ export class EmbeddingsClient {
     readonly settings: EmbeddingsSettings,
     env: NodeJS.ProcessEnv = process.env,
   ) {
-    const url = new URL(interpolate(settings.url, env, 'discovery.embeddings.url'));
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EmbeddingsError(`discovery.embeddings.url: expected an http or https URL, got ${url.protocol}`);
-    if (url.username !== '' || url.password !== '') throw new EmbeddingsError('discovery.embeddings.url: a user name or password in the URL is not sent; put the key in discovery.embeddings.apiKey');
+    const url = new URL(interpolate(settings.url, env, 'discovery.embeddings.url', settings.file));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`discovery.embeddings.url: expected an http or https URL, got ${url.protocol}`, settings.file);
+    if (url.username !== '' || url.password !== '') throw new ConfigError('discovery.embeddings.url: a user name or password in the URL is not sent; put the key in discovery.embeddings.apiKey', settings.file);
     url.hash = '';
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/embeddings`;
     this.target = url.href;
@@ -56,7 +57,7 @@ export class EmbeddingsClient {
     shown.search = shownQuery(url);
     this.endpoint = url.search === '' ? url.href : shown.href;
     this.headers = { 'content-type': 'application/json' };
-    if (settings.apiKey !== undefined) this.key = interpolate(settings.apiKey, env, 'discovery.embeddings.apiKey');
+    if (settings.apiKey !== undefined) this.key = interpolate(settings.apiKey, env, 'discovery.embeddings.apiKey', settings.file);
     if (this.key) this.headers.authorization = `Bearer ${this.key}`;
   }
 

@@ -280,6 +280,29 @@ describe('discovery.embeddings.url with a query or a user name (an api-version, 
     }
   });
 
+  it('an unset variable in the url or apiKey is said once, naming the rc file and key path, however often the catalog is rebuilt', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+    const file = path.join(tempTree({}), '.lazytoolsrc.json');
+    for (const [embeddings, key] of [
+      [{ url: '${LT_UNSET_EMBED_URL}', model: 'toy' }, 'url'],
+      [{ url: toy.url, model: 'toy', apiKey: '${LT_UNSET_EMBED_KEY}' }, 'apiKey'],
+    ] as const) {
+      warnings.length = 0;
+      const variable = key === 'url' ? 'LT_UNSET_EMBED_URL' : 'LT_UNSET_EMBED_KEY';
+      const config = resolveConfig({ discovery: { embeddings } } as RcConfig, file);
+      const g = new Gateway({ config, upstreams: [], locked: SOURCES, logger, env: { LAZYTOOLS_CACHE_DIR: tempTree({}) } });
+      const client = await inMemoryClient((t) => g.createSession().connect(t), { name: 'embeddings-unset' });
+      const search = async () => text(await client.callTool({ name: 'search_tools', arguments: { query: 'list widgets', detail: 'name' } }));
+      expect(await search()).toContain('list_widgets');
+      // A new catalog (an upstream's tools arrived or changed) sets meaning up again: nothing new to say.
+      g.rebuild();
+      expect(await search()).toContain('list_widgets');
+      expect(warnings).toEqual([`${file}: discovery.embeddings.${key}: environment variable ${variable} is not set (referenced as \${${variable}}); search uses words only`]);
+      await client.close();
+    }
+  });
+
   it('refuses a URL with a user name or password (fetch cannot send one, and would print it): a warning without it, search by words', async () => {
     const warnings: string[] = [];
     const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
