@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { statusReport } from '../tokens/report.js';
 import type { Metrics } from '../transports/http-ops.js';
 import type { Gateway } from './gateway.js';
+import { shownName } from '../config/secrets.js';
 
 /** The label a call gets whose tool is not in the catalog (so no upstream can grow the label set). */
 export const UNLISTED_TOOL = '(unlisted)';
@@ -33,8 +34,9 @@ export function createMetrics(gateway: Gateway): Metrics {
   gateway.observeCalls((upstream, method, tool, ms, failed) => {
     if (method !== 'tools/call') return;
     const listed = catalogKeys(gateway).has(`${upstream.name}\n${tool}`);
-    const labels = { server: upstream.name, tool: listed ? tool : UNLISTED_TOOL };
-    labelled.set(`${labels.server}\n${labels.tool}`, labels);
+    const labels = { server: shownName(upstream.name), tool: listed ? tool : UNLISTED_TOOL };
+    // Keyed by the real name (prune compares with the catalog); labelled as every output shows a name.
+    labelled.set(`${upstream.name}\n${labels.tool}`, labels);
     calls.inc(labels);
     if (failed) errors.inc(labels);
     latency.observe(labels, ms / 1000);
@@ -82,7 +84,7 @@ export function createMetrics(gateway: Gateway): Metrics {
     registers: [registry],
     collect() {
       this.reset();
-      for (const server of gateway.serverStates()) this.set({ server: server.name }, server.state === 'up' ? 1 : 0);
+      for (const server of gateway.serverStates()) this.set({ server: shownName(server.name) }, server.state === 'up' ? 1 : 0);
     },
   });
   return {

@@ -8,6 +8,7 @@ import { defineCommand, type FlagSpecs, type Parsed, UsageError } from './args.j
 import { type CliIO, type Command, warnLine } from './io.js';
 import { withoutRecordedCounts } from '../util/tokens.js';
 import { projectOptions } from './status.js';
+import { quotedName } from '../config/secrets.js';
 
 const checkFlags = {
   ...projectOptions,
@@ -49,7 +50,7 @@ async function check(values: Parsed<typeof checkFlags>['values'], io: CliIO): Pr
       io,
       signIn.has(server)
         ? `${signInMessage(server)}, then lazytools lock (its tools are not in the lock, so they are not checked)`
-        : `server "${server}" of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`,
+        : `server ${quotedName(server)} of ${project.config.file ?? 'the rc'} is not in the lock, so its tools are not checked: run \`lazytools lock\` once it starts`,
     );
   // What status says about the rc (a pin or alwaysVisible glob that pins nothing, tools no group
   // holds): check is where CI reads it.

@@ -10,7 +10,7 @@ import { ConfigError } from '../util/errors.js';
 import { jsonFileRefusal, type FileBound } from '../util/json.js';
 import { configSchema, type RcConfig } from './schema.js';
 import { keysAt } from './schema-keys.js';
-import { looksSecret, pathKey, shownName, withoutSecrets } from './secrets.js';
+import { pathKey, secretName, shownName, withoutSecrets } from './secrets.js';
 
 /** Where cosmiconfig looks, in order, in each folder from the working directory up to the project root. */
 const CONFIG_SEARCH_PLACES = [
@@ -214,7 +214,7 @@ function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyK
     .map((key) => {
       if (at.length === 0 && key === 'mcpServers')
         return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with \`lazytools init --from ${file ?? 'FILE'}\``;
-      return looksSecret(key) ? `Unrecognized key: ${shownName(key, 'key')}.` : `Unrecognized key: "${shownName(key, 'key')}".${didYouMean(key, known)}`;
+      return secretName(key) ? `Unrecognized key: ${shownName(key, 'key')}.` : `Unrecognized key: "${shownName(key, 'key')}".${didYouMean(key, known)}`;
     })
     .join('; ') + more;
 }

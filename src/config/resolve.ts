@@ -4,7 +4,7 @@ import { dictionary, own } from '../util/own.js';
 import type { TokenizerName } from '../util/tokens.js';
 import { loadPresets, type Presets } from './presets.js';
 import type { DefinitionsSetting, EmbeddingsConfig, GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
-import { looksSecret, quotedName, shownName } from './secrets.js';
+import { quotedName, secretName, shownName } from './secrets.js';
 
 /** A mode after presets, rc overrides and `extends` are folded together. */
 export interface ResolvedMode {
@@ -209,7 +209,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
  * many groups or modes the rc has.
  */
 function hint(input: string, names: string[]): string {
-  const shown = names.filter((name) => !looksSecret(name));
+  const shown = names.filter((name) => !secretName(name));
   const listed = shown.sort().slice(0, KNOWN_LISTED).map((name) => shownName(name));
   return `.${didYouMean(input, shown) || ` Known: ${listed.join(', ')}${shown.length > KNOWN_LISTED ? ` and ${shown.length - KNOWN_LISTED} more` : ''}.`}`;
 }

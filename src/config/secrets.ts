@@ -43,6 +43,23 @@ export function looksSecret(value: string): boolean {
   return text.split(/[\s,;]+/).some(randomLooking);
 }
 
+/**
+ * Whether a name or key (an rc server, group or mode name, a key of the rc) is a credential pasted
+ * there, the one rule every place that prints one goes by (shownName, quotedName, withoutSecretName):
+ * looksSecret, except that a known token prefix counts only before a token-shaped rest (eight
+ * characters or more, not words and numbers joined by `-`, `_` or `.`). `hf_hub`, `sk-learn` or
+ * `npm_tools` are names (as values they stay secrets: looksSecret); `hf_` and 34 random
+ * characters is a token.
+ */
+export function secretName(name: string): boolean {
+  const text = name.trim();
+  const prefix = TOKEN_PREFIX.exec(text);
+  if (!prefix || prefix[0].startsWith('eyJ')) return looksSecret(name);
+  const rest = text.slice(prefix[0].length).replace(/^[-_.]+/, '');
+  if (rest.length >= 8 && /^[A-Za-z0-9_.=+/-]+$/.test(rest) && !wordsAndNumbers(rest)) return true;
+  return text.split(/[\s,;]+/).some(randomLooking);
+}
+
 /** Characters of one name or key a config error shows. */
 const SHOWN_NAME = 80;
 
@@ -53,7 +70,7 @@ const SHOWN_NAME = 80;
  * a newline in it would start a line of the rc author's choosing in the error.
  */
 export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
-  return looksSecret(name) ? hiddenName(name, what) : oneLine(pathKey(name));
+  return secretName(name) ? hiddenName(name, what) : oneLine(pathKey(name));
 }
 
 /**
@@ -61,7 +78,7 @@ export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
  * printed by zod, which writes a key with a line break as a JSON string (escaped once, not twice).
  */
 export function pathKey(key: string): string {
-  if (looksSecret(key)) return hiddenName(key, 'key');
+  if (secretName(key)) return hiddenName(key, 'key');
   return clipText(key, SHOWN_NAME + 1);
 }
 
@@ -76,12 +93,12 @@ function hiddenName(name: string, what: 'name' | 'key'): string {
  * text (an upstream's start or call errors), which reach terminals, CI logs and the model.
  */
 export function withoutSecretName(text: string, name: string): string {
-  return name !== '' && looksSecret(name) ? text.split(name).join(hiddenName(name, 'name')) : text;
+  return name !== '' && secretName(name) ? text.split(name).join(hiddenName(name, 'name')) : text;
 }
 
 /** A name in double quotes as a config error quotes it (shownName; a secret-looking one unquoted, described). */
 export function quotedName(name: string): string {
-  return looksSecret(name) ? shownName(name) : `"${shownName(name)}"`;
+  return secretName(name) ? shownName(name) : `"${shownName(name)}"`;
 }
 
 /**
@@ -131,13 +148,16 @@ function randomLooking(word: string): boolean {
   if (!/[0-9]/.test(token) || !/[A-Za-z]/.test(token)) return false;
   // Path or package segments: each a word of letters with at most a version number.
   if (token.includes('/') && token.split('/').every((segment) => segment.length < 24 || /^[a-z]+(?:[-_.][a-z0-9]+)*$/i.test(segment))) return false;
-  // Words and numbers joined by `-`, `_` or `.` (`server-memory-2024-11-05`) read as a name.
-  const named = (text: string) => text.split(/[-_./]/).every((part) => /^(?:[A-Za-z]{1,16}|[0-9]{1,8})$/.test(part));
-  if (named(token)) return false;
+  if (wordsAndNumbers(token)) return false;
   // A path (absolute, home or relative) ending in a program or file name: a store hash or an
   // installed folder in its middle (`/nix/store/<hash>-nodejs-20/bin/node`) is no credential.
-  if (/^(?:[/~.]|[A-Za-z]:\/)/.test(word) && token.includes('/') && named(token.slice(token.lastIndexOf('/') + 1))) return false;
+  if (/^(?:[/~.]|[A-Za-z]:\/)/.test(word) && token.includes('/') && wordsAndNumbers(token.slice(token.lastIndexOf('/') + 1))) return false;
   return entropy(token) >= 3.5;
+}
+
+/** Words and numbers joined by `-`, `_`, `.` or `/` (`server-memory-2024-11-05`): a name, not a token. */
+function wordsAndNumbers(text: string): boolean {
+  return text.split(/[-_./]/).every((part) => /^(?:[A-Za-z]{1,16}|[0-9]{1,8})$/.test(part));
 }
 
 /** Shannon entropy in bits per character. */

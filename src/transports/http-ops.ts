@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRequest } from '../protocol/jsonrpc.js';
 import type { Hub } from '../callers/hub.js';
 import type { Refusal } from './http-guard.js';
+import { shownName } from '../config/secrets.js';
 
 /** What the HTTP front serves at /metrics (app/metrics.ts makes it). */
 export interface Metrics {
@@ -46,7 +47,9 @@ export async function operatorRequest(req: IncomingMessage, res: ServerResponse,
     return true;
   }
   if (pathname === '/readyz') {
-    ops.reply(res, ops.gateway.settled ? 200 : 503, { ready: ops.gateway.settled, servers: ops.gateway.serverStates() });
+    // Names as every other output shows them: a token pasted as a server's name is described (shownName).
+    const servers = ops.gateway.serverStates().map((state) => ({ ...state, name: shownName(state.name) }));
+    ops.reply(res, ops.gateway.settled ? 200 : 503, { ready: ops.gateway.settled, servers });
     return true;
   }
   const { contentType, body } = await (ops.metrics as Metrics).render();

@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,6 +98,43 @@ describe('health, readiness and metrics', () => {
       expect(metrics.body).toMatch(/lazytools_visible_tokens\{mode="all"\} \d+/);
       expect(metrics.body).toContain('lazytools_server_up{server="kitchen"} 1');
       expect(metrics.body).toContain('lazytools_list_changed_sent_total 0');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('server names on the operator endpoints', () => {
+  it('/readyz and /metrics describe a server named with a token, as logs and errors do, and show an ordinary name like hf_hub as it is', async () => {
+    const token = `ghp_${randomBytes(18).toString('hex')}`;
+    const described = `<a ${token.length}-character name that looks like a secret, not shown>`;
+    const { dir } = rcProject({
+      servers: { hf_hub: { command: process.execPath, args: [KITCHEN] }, [token]: { command: process.execPath, env: { A: '${LT_UNSET_READYZ_NAME}' } } },
+      defaultMode: 'all',
+      metrics: true,
+    });
+    const gateway = await serveHttpCli([], { cwd: dir });
+    const base = gateway.url.replace(/\/mcp$/, '');
+    const client = new Client({ name: 'readyz-names', version: '1.0.0' });
+    // The first request waits for the initial starts to settle.
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    try {
+      await client.callTool({ name: 'test_simple_text', arguments: {} });
+      const ready = await get(`${base}/readyz`);
+      expect(ready.body).not.toContain(token.slice(4));
+      expect(JSON.parse(ready.body)).toEqual({
+        ready: true,
+        servers: [
+          { name: described, state: 'failed', reason: `upstream "${described}" is disabled: servers.${described}.env.A: environment variable LT_UNSET_READYZ_NAME is not set (referenced as \${LT_UNSET_READYZ_NAME})` },
+          { name: 'hf_hub', state: 'up' },
+        ],
+      });
+      const metrics = (await get(`${base}/metrics`)).body;
+      expect(metrics).not.toContain(token.slice(4));
+      expect(metrics).toContain(`lazytools_server_up{server="${described}"} 0`);
+      expect(metrics).toContain('lazytools_server_up{server="hf_hub"} 1');
+      expect(metrics).toContain('lazytools_tool_calls_total{server="hf_hub",tool="test_simple_text"} 1');
+      expect(gateway.stderr()).not.toContain(token.slice(4));
     } finally {
       await client.close();
     }

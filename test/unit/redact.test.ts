@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { interpolate, interpolateMap, redactLiteralCredentials } from '../../src/config/env.js';
 import { UpstreamError } from '../../src/upstream/error.js';
+import { looksSecret, quotedName, shownName, withoutSecretName } from '../../src/config/secrets.js';
 import { clearSecrets, containsSecret, forgetSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
 /** Values from ${VAR} are shown as ${VAR}; outside text is cut short. */
@@ -86,6 +87,23 @@ describe('redaction', () => {
     expect(error.message).toBe(`could not start upstream "<a ${name.length}-character name that looks like a secret, not shown>": servers.<a ${name.length}-character name that looks like a secret, not shown>.command failed`);
     expect(error.server).toBe(name);
     expect(new UpstreamError('notes', 'could not start upstream "notes"').message).toBe('could not start upstream "notes"');
+  });
+
+  it('describes only token-shaped names: a known prefix before words (hf_hub, sk-learn, npm_tools) is an ordinary name', () => {
+    // `hf_hub` was described as "<a 6-character name that looks like a secret>" in every error and log line.
+    for (const name of ['hf_hub', 'hf_hub_tools', 'sk-learn', 'npm_tools', 'ASIA_pacific_news', 'ghp_secret', 'xoxb-bot']) {
+      expect(shownName(name), name).toBe(name);
+      expect(quotedName(name), name).toBe(`"${name}"`);
+      expect(withoutSecretName(`upstream "${name}" failed`, name)).toBe(`upstream "${name}" failed`);
+    }
+    expect(new UpstreamError('hf_hub', 'could not start upstream "hf_hub"').message).toBe('could not start upstream "hf_hub"');
+    const tokens = ['ghp_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f', 'hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567', 'AKIAIOSFODNN7EXAMPLE', 'sk-proj-4f9a1c7e0b2d', 'xoxb-123456789012-1234567890123-AbCdEf', 'Zr8Qm2vL0xT5nW9kB3yH7cJ4pF6dS1aG'];
+    for (const name of tokens) {
+      expect(shownName(name), name).toBe(`<a ${name.length}-character name that looks like a secret, not shown>`);
+      expect(withoutSecretName(`upstream "${name}" failed`, name)).not.toContain(name);
+    }
+    // As values (an env value, an argument), prefixed ones stay secrets: only names are read this way.
+    expect(looksSecret('hf_hub_tools')).toBe(true);
   });
 
   it('leaves short values and defaults alone', () => {

@@ -1,4 +1,5 @@
 import { outsideText } from '../../util/redact.js';
+import { quotedName, shownName } from '../../config/secrets.js';
 
 /**
  * A remote server that cannot be used until someone signs in (`lazytools auth <server>`): no
@@ -28,7 +29,7 @@ export function scopeText(scope: string): string {
 /** "server "X" needs sign-in: run lazytools auth X" (with the scope a step-up asked for). */
 export function signInMessage(server: string, scope?: string): string {
   const more = scope ? ` with more access (scope "${scopeText(scope)}")` : '';
-  return `server "${server}" needs sign-in${more}: run lazytools auth ${server}`;
+  return `server ${quotedName(server)} needs sign-in${more}: run lazytools auth ${shownName(server)}`;
 }
 
 /**
