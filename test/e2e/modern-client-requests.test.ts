@@ -117,6 +117,31 @@ describe('an upstream asks a 2026-07-28 client that can answer', () => {
     });
   }
 
+  // Why a stdio server of both eras is spoken to in 2025 (so a 2026-07-28 client gets lazytools'
+  // round keys, not the server's: the three input-required-result-* conformance scenarios of
+  // --stdio-upstream): one process has one era, and a tool written push-style asks only on a 2025
+  // connection. Pinned to 2026-07-28, this tool failed for the clients of both eras.
+  it('a stdio server of both eras whose tool asks push-style (elicitInput) asks the clients of both eras', async () => {
+    const { file } = rcProject({ servers: { asker: { command: process.execPath, args: [FIXTURES.pushAsker] } }, defaultMode: 'all' });
+    const served = await serveHttpGateway(file);
+    try {
+      for (const era of ['2025-11-25', '2026-07-28'] as const) {
+        const client = new Client({ name: `push-${era}`, version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: era === '2026-07-28' ? { pin: era } : 'legacy' } });
+        const asked: string[] = [];
+        client.setRequestHandler('elicitation/create', (request) => {
+          asked.push(request.params.message);
+          return { action: 'accept', content: { name: 'Grace' } };
+        });
+        await client.connect(new StreamableHTTPClientTransport(new URL(served.http!.url)));
+        const result = await client.callTool({ name: 'ask_name', arguments: {} });
+        expect([era, (result.content as Array<{ text: string }>)[0]?.text, asked]).toEqual([era, 'Hello, Grace!', ['Your name?']]);
+        await client.close();
+      }
+    } finally {
+      await served.close();
+    }
+  });
+
   it('refuses a retry whose requestState is forged or belongs to another token', async () => {
     const { InputRounds } = await import('../../src/callers/input-rounds.js');
     const rounds = new InputRounds<string>();

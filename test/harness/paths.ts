@@ -25,6 +25,8 @@ export const FIXTURES = {
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),
   /** Repeats SECRET_VALUE JSON-escaped as Go, PHP or all-\uXXXX encoders write it. */
   escaping: path.join(ROOT, 'test/fixtures/servers/escaping.mjs'),
+  /** A stdio server of both eras whose tool asks push-style (`elicitInput`): answered on a 2025 connection only. */
+  pushAsker: path.join(ROOT, 'test/fixtures/servers/push-asker.mjs'),
   /** Never answers initialize. */
   silent: path.join(ROOT, 'test/fixtures/servers/silent.mjs'),
   /** Leaves a grandchild that outlives stdin. */
