@@ -39,14 +39,17 @@ export class EmbeddingsClient {
 
   /**
    * @throws ConfigError (naming the rc file) when `url` or `apiKey` names an unset variable, or `url`
-   * is not http(s) or holds a user name or password (fetch refuses one, quoting the URL); TypeError
-   * when it is no URL at all (EmbeddingSearch turns each into a warning).
+   * is no http(s) URL or holds a user name or password (fetch refuses one, quoting the URL);
+   * EmbeddingSearch turns each into a warning.
    */
   constructor(
     readonly settings: EmbeddingsSettings,
     env: NodeJS.ProcessEnv = process.env,
   ) {
-    const url = new URL(interpolate(settings.url, env, 'discovery.embeddings.url', settings.file));
+    const written = interpolate(settings.url, env, 'discovery.embeddings.url', settings.file);
+    // Not quoted: a URL may hold a key.
+    if (!URL.canParse(written)) throw new ConfigError('discovery.embeddings.url: expected an http or https URL, got something that is no URL', settings.file);
+    const url = new URL(written);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`discovery.embeddings.url: expected an http or https URL, got ${url.protocol}`, settings.file);
     if (url.username !== '' || url.password !== '') throw new ConfigError('discovery.embeddings.url: a user name or password in the URL is not sent; put the key in discovery.embeddings.apiKey', settings.file);
     url.hash = '';

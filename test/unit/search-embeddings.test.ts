@@ -301,6 +301,14 @@ describe('discovery.embeddings.url with a query or a user name (an api-version, 
       expect(warnings).toEqual([`${file}: discovery.embeddings.${key}: environment variable ${variable} is not set (referenced as \${${variable}}); search uses words only`]);
       await client.close();
     }
+    // A variable holding no URL at all: the file and key too, and not the value (it may hold a key).
+    warnings.length = 0;
+    const config = resolveConfig({ discovery: { embeddings: { url: '${LT_NOT_A_URL}', model: 'toy' } } } as RcConfig, file);
+    const g = new Gateway({ config, upstreams: [], locked: SOURCES, logger, env: { LT_NOT_A_URL: 'not a url sk-4f9a1c7e', LAZYTOOLS_CACHE_DIR: tempTree({}) } });
+    expect(g.embeddings).toBeDefined();
+    g.rebuild();
+    expect(g.embeddings).toBeDefined();
+    expect(warnings).toEqual([`${file}: discovery.embeddings.url: expected an http or https URL, got something that is no URL; search uses words only`]);
   });
 
   it('refuses a URL with a user name or password (fetch cannot send one, and would print it): a warning without it, search by words', async () => {
