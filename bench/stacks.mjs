@@ -157,7 +157,20 @@ export function stacksTable(reports) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
+  const usage = 'usage: node bench/stacks.mjs [--set NAME]... [--markdown] [--misses]';
   const wanted = args.flatMap((arg, i) => (args[i - 1] === '--set' ? [arg] : []));
+  const flags = args.filter((arg, i) => args[i - 1] !== '--set' && arg !== '--set');
+  const unknown = flags.filter((arg) => !['--markdown', '--misses'].includes(arg));
+  // A mistyped flag must not run every set: that prints the blind ones too.
+  if (args.includes('--help') || unknown.length > 0 || args.at(-1) === '--set') {
+    process.stderr.write(`${unknown.filter((arg) => arg !== '--help').map((arg) => `unknown argument: ${arg}\n`).join('')}${usage}\nsets: ${taskSets().map((s) => s.name).join(', ')}\n`);
+    process.exit(args.includes('--help') && unknown.length === 1 ? 0 : 2);
+  }
+  const missing = wanted.filter((name) => !taskSets().some((s) => s.name === name));
+  if (missing.length > 0) {
+    process.stderr.write(`no task set named ${missing.join(', ')}; sets: ${taskSets().map((s) => s.name).join(', ')}\n`);
+    process.exit(2);
+  }
   const sets = taskSets().filter((s) => wanted.length === 0 || wanted.includes(s.name));
   const reports = sets.map(stackReport);
   if (args.includes('--misses')) {
