@@ -29,3 +29,48 @@ const LOOKALIKES: ReadonlyMap<string, string> = new Map(
     α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'u', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', ϲ: 'c', ϳ: 'j',
   }),
 );
+
+/** How prefixReadAlikes reads and renames one entry of a name plan. */
+export interface ReadAlikePlan<T> {
+  /** True while the entry is listed under its own (bare) name. */
+  bare(entry: T): boolean;
+  /** What its bare name looks like (nameSkeleton). */
+  look(entry: T): string;
+  /** What its prefixed name (`server_name`) looks like. */
+  prefixedLook(entry: T): string;
+  /** Lists it under its prefixed name. */
+  prefix(entry: T): void;
+}
+
+/**
+ * Prefixes every bare name that reads like a prefixed one (a hostile upstream's literal
+ * "files_review" beside files' "review" listed as files_review), then every bare name reading like
+ * one prefixed so, until none does: a name prefixed in the first round can be another server's
+ * literal name too (git's "commit" listed as git_commit makes github's own git_commit
+ * github_git_commit, which a third server may list literally), and the first claimant of an
+ * exposed name keeps it. Linear: each entry is prefixed at most once, each look looked up once.
+ */
+export function prefixReadAlikes<T>(entries: readonly T[], plan: ReadAlikePlan<T>): void {
+  const queue: string[] = [];
+  let bare = 0;
+  for (const entry of entries) if (plan.bare(entry)) bare++;
+  if (bare === 0 || bare === entries.length) return;
+  for (const entry of entries) if (!plan.bare(entry)) queue.push(plan.prefixedLook(entry));
+  const waiting = new Map<string, T[]>();
+  for (const entry of entries) {
+    if (!plan.bare(entry)) continue;
+    const look = plan.look(entry);
+    const same = waiting.get(look);
+    if (same) same.push(entry);
+    else waiting.set(look, [entry]);
+  }
+  for (let look = queue.pop(); look !== undefined; look = queue.pop()) {
+    const readAlikes = waiting.get(look);
+    if (!readAlikes) continue;
+    waiting.delete(look);
+    for (const entry of readAlikes) {
+      plan.prefix(entry);
+      queue.push(plan.prefixedLook(entry));
+    }
+  }
+}
