@@ -118,4 +118,19 @@ describe('credentials written literally in the rc', () => {
     const plain = 'json oauth 30000 ${KEY} application/json --verbose server.js';
     expect(redact(plain)).toBe(plain);
   });
+
+  it('what a server may quote of one alone: a header argument\'s token (mcp-remote --header), a URL\'s password, a cookie\'s value, a token word in a longer value', () => {
+    const random = 'Zr8Qm2vL0xT5nW9kB3yH7cJ4pF6dS1aG';
+    redactLiteralCredentials('servers.r', {
+      env: { DATABASE_URL: 'postgres://app:pw-s3cret-77x@db.internal/app', EXTRA_FLAGS: `--fast --key ${random}`, CACHE_URL: 'redis://cache:admin@cache.internal:6379' },
+      headers: { Cookie: 'sid=c00kie-v4lue-123; theme=dark', 'X-Session-Mode': 'strict' },
+      args: ['mcp-remote', 'https://mcp.example.test/mcp', '--header', 'Authorization: Bearer hdr-t0ken-abc123', '--header', 'X-Api-Key:k3y-hdr-0099x', '--header', 'Accept: application/json'],
+    });
+    expect(redact('hdr-t0ken-abc123 k3y-hdr-0099x')).toBe('${servers.r.args[3]} ${servers.r.args[5]}');
+    expect(redact('password authentication failed: pw-s3cret-77x')).toBe('password authentication failed: ${servers.r.env.DATABASE_URL}');
+    expect(redact(`cookie c00kie-v4lue-123, key ${random}`)).toBe('cookie ${servers.r.headers.Cookie}, key ${servers.r.env.EXTRA_FLAGS}');
+    // What reads as no credential stays: the cookie's theme, the header names, a media type, a plain mode.
+    const plain = 'theme=dark Authorization: Bearer Accept: application/json strict --fast --key mcp-remote admin';
+    expect(redact(plain)).toBe(plain);
+  });
 });
