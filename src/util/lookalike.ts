@@ -48,14 +48,20 @@ export interface ReadAlikePlan<T> {
  * one prefixed so, until none does: a name prefixed in the first round can be another server's
  * literal name too (git's "commit" listed as git_commit makes github's own git_commit
  * github_git_commit, which a third server may list literally), and the first claimant of an
- * exposed name keeps it. Linear: each entry is prefixed at most once, each look looked up once.
+ * exposed name keeps it. One pass when the first round prefixes nothing (most catalogs); else the
+ * names still bare are indexed by look, so each is prefixed at most once and each look looked up once.
  */
 export function prefixReadAlikes<T>(entries: readonly T[], plan: ReadAlikePlan<T>): void {
+  let prefixedLooks: Set<string> | undefined;
+  for (const entry of entries) if (!plan.bare(entry)) (prefixedLooks ??= new Set()).add(plan.prefixedLook(entry));
+  if (prefixedLooks === undefined || prefixedLooks.size === 0) return;
   const queue: string[] = [];
-  let bare = 0;
-  for (const entry of entries) if (plan.bare(entry)) bare++;
-  if (bare === 0 || bare === entries.length) return;
-  for (const entry of entries) if (!plan.bare(entry)) queue.push(plan.prefixedLook(entry));
+  for (const entry of entries)
+    if (plan.bare(entry) && prefixedLooks.has(plan.look(entry))) {
+      plan.prefix(entry);
+      queue.push(plan.prefixedLook(entry));
+    }
+  if (queue.length === 0) return;
   const waiting = new Map<string, T[]>();
   for (const entry of entries) {
     if (!plan.bare(entry)) continue;
