@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { interpolate, interpolateMap, redactLiteralCredentials } from '../../src/config/env.js';
+import { remoteTarget } from '../../src/upstream/auth/target.js';
 import { UpstreamError } from '../../src/upstream/error.js';
 import { clearSecrets, containsSecret, forgetSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
 
@@ -132,5 +133,30 @@ describe('credentials written literally in the rc', () => {
     // What reads as no credential stays: the cookie's theme, the header names, a media type, a plain mode.
     const plain = 'theme=dark Authorization: Bearer Accept: application/json strict --fast --key mcp-remote admin';
     expect(redact(plain)).toBe(plain);
+  });
+});
+
+describe('a credential two servers share', () => {
+  it("one key in two servers' URLs (a host's key, in the path or the query) is redacted in both servers' messages", () => {
+    const key = 'sk-sh4red0Key9c4e2b7a1d';
+    remoteTarget('github', { url: `https://mcp.example.test/${key}/github/mcp?api_key=q-sh4red-77c1f0aa` }, {}, undefined);
+    remoteTarget('slack', { url: `https://mcp.example.test/${key}/slack/mcp?api_key=q-sh4red-77c1f0aa` }, {}, undefined);
+    for (const server of ['github', 'slack']) {
+      const echoed = redactValue({ text: `connected to /${key}/${server}/mcp?api_key=q-sh4red-77c1f0aa` }, server);
+      expect(JSON.stringify(echoed), server).not.toContain(key);
+      expect(JSON.stringify(echoed), server).not.toContain('q-sh4red-77c1f0aa');
+    }
+    // A third server's messages are its own: a value it happens to hold stays (a scoped credential).
+    expect(redactValue({ text: key }, 'notes')).toEqual({ text: key });
+  });
+
+  it('an OAuth token two servers were given is redacted in both their messages, not in a third', () => {
+    registerSecret('tok-shared-0a1b2c', 'oauth:a', 'a');
+    registerSecret('tok-shared-0a1b2c', 'oauth:b', 'b');
+    expect(redactValue({ t: 'tok-shared-0a1b2c' }, 'a')).toEqual({ t: '${oauth:a}' });
+    expect(redactValue({ t: 'tok-shared-0a1b2c' }, 'b')).not.toEqual({ t: 'tok-shared-0a1b2c' });
+    expect(redactValue({ t: 'tok-shared-0a1b2c' }, 'c')).toEqual({ t: 'tok-shared-0a1b2c' });
+    forgetSecret('tok-shared-0a1b2c');
+    expect(redact('tok-shared-0a1b2c')).toBe('tok-shared-0a1b2c');
   });
 });
