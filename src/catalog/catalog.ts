@@ -5,7 +5,7 @@ import { compareStrings as compare } from '../util/compare.js';
 import { compiledGroups, confirmsPlacements, groupPlacement, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { closestGroups } from './closest-groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
-import { nameSkeleton } from '../util/lookalike.js';
+import { nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
 import { flatString } from '../util/flat.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
@@ -148,10 +148,10 @@ function plannedNames(sorted: readonly ServerTools[], config: ResolvedConfig, re
       planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
     }
   }
-  // Likewise a literal name drawn like another tool's prefixed one (files_reаd_file beside files_read_file).
-  const prefixed = planned.filter((p) => p.exposedName !== p.tool.name);
-  const prefixedLooks = prefixed.length === 0 || prefixed.length === planned.length ? undefined : new Set(prefixed.map((p) => nameSkeleton(p.exposedName)));
-  if (prefixedLooks) for (const entry of planned) if (entry.exposedName === entry.tool.name && prefixedLooks.has(look(entry.tool.name))) entry.exposedName = `${entry.server}_${entry.tool.name}`;
+  // Likewise a name drawn like another's prefixed one (files_reаd_file), or like one prefixed so in turn.
+  const prefixed = (entry: PlannedName) => `${entry.server}_${entry.tool.name}`;
+  const bare = (entry: PlannedName) => entry.exposedName === entry.tool.name;
+  prefixReadAlikes(planned, { bare, look: (entry) => look(entry.tool.name), prefixedLook: (entry) => nameSkeleton(prefixed(entry)), prefix: (entry) => (entry.exposedName = prefixed(entry)) });
   return { planned, ids };
 }
 

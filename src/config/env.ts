@@ -64,21 +64,26 @@ export function interpolateMap(map: Record<string, string> | undefined, env: Nod
  * Credentials written literally in what the rc passes to one server (no `${VAR}`): an `env` or
  * `headers` value whose key names one (`GITHUB_TOKEN`, `Authorization`, `X-Api-Key`) or that looks
  * like one (config/secrets looksSecret: a known token prefix, a long random run), and in `args`
- * such a value, `--api-key=…`, `API_KEY=…` or the argument after `--api-key`: what `init` would
+ * such a value, `--api-key=…`, `API_KEY=…`, the argument after `--api-key` or a header written as
+ * one argument (`Authorization: Bearer …`, as mcp-remote's `--header` takes it): what `init` would
  * have moved to a variable. Each is redacted as a `${VAR}`'s value is, shown as `${<key path>}`
  * (`${servers.x.env.GITHUB_TOKEN}`): a server that repeats its key (`invalid key sk-…`, a header
  * echoed in an error) put a hand-written rc's secret in front of the model, in logs and in the
- * lock. A scheme's credential (`Bearer …`, `Basic …`) counts alone too: a server may quote only it.
+ * lock. What a server may quote alone counts alone too (credentialParts): a scheme's credential
+ * (`Bearer …`), a header argument's value, a URL's password, a cookie's or a word's credential.
  */
 export function redactLiteralCredentials(keyPath: string, entries: { env?: Record<string, string> | undefined; headers?: Record<string, string> | undefined; args?: readonly string[] | undefined }): void {
   for (const section of ['env', 'headers'] as const)
     for (const [key, value] of Object.entries(entries[section] ?? {}))
       if ((isSecretKey(key) && credentialShaped(value)) || looksSecret(value)) literalSecret(value, `${keyPath}.${section}.${shownName(key, 'key')}`);
+      else if (isSecretKey(key) && !value.includes('${')) for (const word of credentialWords(value)) registerSecret(word, `${keyPath}.${section}.${shownName(key, 'key')}`);
   const args = entries.args ?? [];
   args.forEach((arg, i) => {
     const at = `${keyPath}.args[${i}]`;
     const setting = /^(--?[\w-]+|[A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(arg);
     if (setting && isSecretKey(setting[1] as string) && credentialShaped(setting[2] as string)) return literalSecret(setting[2] as string, at);
+    const header = HEADER_LINE.exec(arg);
+    if (header && isSecretKey(header[1] as string) && credentialShaped(header[2] as string)) return literalSecret(arg, at);
     const previous = args[i - 1];
     if ((previous !== undefined && /^--?[\w-]+$/.test(previous) && isSecretKey(previous) && credentialShaped(arg)) || looksSecret(arg)) literalSecret(arg, at);
   });
@@ -86,6 +91,8 @@ export function redactLiteralCredentials(keyPath: string, entries: { env?: Recor
 
 /** An auth scheme's credential (`Bearer <token>`): the token; else the value. */
 const SCHEME = /^(?:bearer|basic|token|bot)\s+(\S+)$/i;
+/** A header written as one string (`Authorization: Bearer …`): its name and value. */
+const HEADER_LINE = /^([A-Za-z][\w-]*):\s*(\S.*)$/;
 
 /**
  * Whether a value under a credential's key could be one: eight characters or more, one word, and
@@ -100,10 +107,46 @@ function credentialShaped(value: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:\/\//i.test(credential);
 }
 
-/** One literal credential registered for redaction (with its scheme's credential alone); a value holding a `${VAR}` is that variable's, registered when read. */
+/** The credential-shaped words of a value of several under a credential's key (a Cookie's `sid=…; theme=dark`): each `name=value`'s value, or the word. */
+function credentialWords(value: string): string[] {
+  return value
+    .split(/[\s,;]+/)
+    .map((word) => /^[^=]+=(.+)$/.exec(word)?.[1] ?? word)
+    .filter(credentialShaped);
+}
+
+/**
+ * What a server may quote of a literal credential: the value, a header argument's value, a
+ * scheme's credential (`Bearer <token>`), a URL's password, each word that looks like a
+ * credential itself (the token of `Authorization: Bearer <token>`, of `--key <token> --fast`).
+ */
+function credentialParts(value: string): Set<string> {
+  const parts = new Set([value]);
+  const text = value.trim();
+  const header = HEADER_LINE.exec(text);
+  const credential = header && isSecretKey(header[1] as string) ? (header[2] as string).trim() : text;
+  if (credentialShaped(credential)) parts.add(credential);
+  const scheme = SCHEME.exec(credential)?.[1];
+  if (scheme !== undefined) parts.add(scheme);
+  for (const word of credential.split(/[\s,;]+/)) if (word !== credential && looksSecret(word)) parts.add(word);
+  if (URL.canParse(text)) {
+    // A password only a word or a number (`admin`, `1234`) would be every such word's placeholder.
+    const password = decodeSafe(new URL(text).password);
+    if (credentialShaped(password)) parts.add(password);
+  }
+  return parts;
+}
+
+/** One literal credential registered for redaction (with what a server may quote of it, credentialParts); a value holding a `${VAR}` is that variable's, registered when read. */
 function literalSecret(value: string, keyPath: string): void {
   if (value.includes('${')) return;
-  registerSecret(value, keyPath);
-  const scheme = SCHEME.exec(value.trim());
-  if (scheme) registerSecret(scheme[1] as string, keyPath);
+  for (const part of credentialParts(value)) registerSecret(part, keyPath);
+}
+
+function decodeSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

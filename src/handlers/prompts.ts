@@ -5,7 +5,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { forward } from './call.js';
 import type { Caller, CallerFront, PromptIndex, PromptRoute, RelayRoute, RoutingContext } from './caller.js';
 import { listPage } from './paging.js';
-import { nameSkeleton } from '../util/lookalike.js';
+import { nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
 
 /**
  * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
@@ -27,13 +27,15 @@ export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'pr
     else if (seen.last !== server) servers.set(look, { last: server, count: seen.count + 1 });
   }
   for (const entry of planned) if (prefix === 'always' || (servers.get(entry.look)?.count ?? 0) > 1) entry.exposed = `${entry.server}_${entry.prompt.name}`;
-  const prefixed = planned.filter((entry) => entry.exposed !== entry.prompt.name);
-  if (prefixed.length > 0 && prefixed.length < planned.length) {
-    // How a prefixed name looks: its server's look, `_`, its own look (both already at hand).
-    const serverLooks = new Map(all.map((upstream) => [upstream.name, nameSkeleton(upstream.name)]));
-    const prefixedLooks = new Set(prefixed.map((entry) => `${serverLooks.get(entry.server) ?? ''}_${entry.look}`));
-    for (const entry of planned) if (entry.exposed === entry.prompt.name && prefixedLooks.has(entry.look)) entry.exposed = `${entry.server}_${entry.prompt.name}`;
-  }
+  // How a prefixed name looks: its server's look, `_`, its own look (both already at hand).
+  let serverLooks: Map<string, string> | undefined;
+  const serverLook = (server: string) => (serverLooks ??= new Map(all.map((upstream) => [upstream.name, nameSkeleton(upstream.name)]))).get(server) ?? '';
+  prefixReadAlikes(planned, {
+    bare: (entry) => entry.exposed === entry.prompt.name,
+    look: (entry) => entry.look,
+    prefixedLook: (entry) => `${serverLook(entry.server)}_${entry.look}`,
+    prefix: (entry) => (entry.exposed = `${entry.server}_${entry.prompt.name}`),
+  });
   const list: PromptDefinition[] = [];
   const byName = new Map<string, PromptRoute>();
   for (const { server, prompt, exposed } of planned) {

@@ -29,3 +29,54 @@ const LOOKALIKES: ReadonlyMap<string, string> = new Map(
     α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'u', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', ϲ: 'c', ϳ: 'j',
   }),
 );
+
+/** How prefixReadAlikes reads and renames one entry of a name plan. */
+export interface ReadAlikePlan<T> {
+  /** True while the entry is listed under its own (bare) name. */
+  bare(entry: T): boolean;
+  /** What its bare name looks like (nameSkeleton). */
+  look(entry: T): string;
+  /** What its prefixed name (`server_name`) looks like. */
+  prefixedLook(entry: T): string;
+  /** Lists it under its prefixed name. */
+  prefix(entry: T): void;
+}
+
+/**
+ * Prefixes every bare name that reads like a prefixed one (a hostile upstream's literal
+ * "files_review" beside files' "review" listed as files_review), then every bare name reading like
+ * one prefixed so, until none does: a name prefixed in the first round can be another server's
+ * literal name too (git's "commit" listed as git_commit makes github's own git_commit
+ * github_git_commit, which a third server may list literally), and the first claimant of an
+ * exposed name keeps it. One pass when the first round prefixes nothing (most catalogs); else the
+ * names still bare are indexed by look, so each is prefixed at most once and each look looked up once.
+ */
+export function prefixReadAlikes<T>(entries: readonly T[], plan: ReadAlikePlan<T>): void {
+  let prefixedLooks: Set<string> | undefined;
+  for (const entry of entries) if (!plan.bare(entry)) (prefixedLooks ??= new Set()).add(plan.prefixedLook(entry));
+  if (prefixedLooks === undefined || prefixedLooks.size === 0) return;
+  const queue: string[] = [];
+  for (const entry of entries)
+    if (plan.bare(entry) && prefixedLooks.has(plan.look(entry))) {
+      plan.prefix(entry);
+      queue.push(plan.prefixedLook(entry));
+    }
+  if (queue.length === 0) return;
+  const waiting = new Map<string, T[]>();
+  for (const entry of entries) {
+    if (!plan.bare(entry)) continue;
+    const look = plan.look(entry);
+    const same = waiting.get(look);
+    if (same) same.push(entry);
+    else waiting.set(look, [entry]);
+  }
+  for (let look = queue.pop(); look !== undefined; look = queue.pop()) {
+    const readAlikes = waiting.get(look);
+    if (!readAlikes) continue;
+    waiting.delete(look);
+    for (const entry of readAlikes) {
+      plan.prefix(entry);
+      queue.push(plan.prefixedLook(entry));
+    }
+  }
+}

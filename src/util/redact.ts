@@ -11,10 +11,10 @@ import { sliceWhole } from './bounds.js';
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const MIN_SECRET_LENGTH = 4;
 
-/** A registered value: what it is written back as, and the one server whose messages it is looked for in (none: every server's). */
+/** A registered value: what it is written back as, and the servers whose messages it is looked for in (none: every server's). */
 interface Secret {
   placeholder: string;
-  scope: string | undefined;
+  scope: ReadonlySet<string> | undefined;
 }
 
 /** value -> its Secret; kept sorted longest first when read, so overlapping values redact whole. */
@@ -26,16 +26,23 @@ let ordered: Array<[string, Secret]> | undefined;
  * forms). With `scope`, a server's own credential (an OAuth token its authorization server chose):
  * looked for in that server's messages and in free text (logs, errors, CLI output), never in other
  * servers' messages. An authorization server may answer with any string as a token, `"text"` or
- * `"tools/list"` too; redacted in every server's messages it broke them all.
+ * `"tools/list"` too; redacted in every server's messages it broke them all. A value registered
+ * for several servers (one host's key in two servers' URLs) is looked for in each one's messages
+ * (under the first one's placeholder): kept for the first alone, it reached the model from the second.
  */
 export function registerSecret(value: string, name: string, scope?: string): void {
   if (value.length < MIN_SECRET_LENGTH) return;
   const placeholder = `\${${name}}`;
   for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) {
+    if (form.length < MIN_SECRET_LENGTH) continue;
     const known = secrets.get(form);
     // A value the rc also holds (scope none) stays redacted everywhere.
-    if (form.length >= MIN_SECRET_LENGTH && (!known || (known.scope !== undefined && scope === undefined))) {
-      secrets.set(form, { placeholder, scope });
+    if (!known || (known.scope !== undefined && scope === undefined)) {
+      secrets.set(form, { placeholder, scope: scope === undefined ? undefined : new Set([scope]) });
+      ordered = undefined;
+    } else if (known.scope !== undefined && scope !== undefined && !known.scope.has(scope)) {
+      // One value two servers hold (a host's key in both their URLs): looked for in both their messages.
+      secrets.set(form, { placeholder: known.placeholder, scope: new Set([...known.scope, scope]) });
       ordered = undefined;
     }
   }
@@ -43,7 +50,7 @@ export function registerSecret(value: string, name: string, scope?: string): voi
 
 /** Does `secret` apply in `scope`? Free text (no scope) hides every secret; a server's messages its own and the rc's. */
 function applies(secret: Secret, scope: string | undefined): boolean {
-  return scope === undefined || secret.scope === undefined || secret.scope === scope;
+  return scope === undefined || secret.scope === undefined || secret.scope.has(scope);
 }
 
 /** Stops redacting `value`, a server's credential replaced by a newer one (the list stays short); a value the rc holds stays. */

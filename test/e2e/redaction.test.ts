@@ -6,7 +6,7 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, tempTree, cliStdio, httpFixture } from '../harness/index.js';
+import { BIN, FIXTURES, MCP_REMOTE, tempTree, cliStdio, httpFixture } from '../harness/index.js';
 
 /**
  * An upstream that repeats the value of a `${VAR}` the rc passes to it (env, args and
@@ -156,6 +156,28 @@ describe('credentials written literally in the rc', () => {
         const result = JSON.stringify(await client.callTool({ name: 'whoami', arguments: {} }));
         expect(result).toContain('authorization: ${servers.remote.headers.Authorization}');
         expect(result).not.toContain(BEARER);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      remote.child.kill();
+    }
+  });
+
+  it("a header mcp-remote is given as an argument (--header 'Authorization: Bearer …'): its token never reaches a client", async () => {
+    // A long random token: the whole argument was registered, and the server's "authorization: Bearer <token>" held the token alone.
+    const TOKEN = 'Zr8Qm2vL0xT5nW9kB3yH7cJ4pF6dS1aG';
+    const remote = await httpFixture(FIXTURES.remoteServer);
+    try {
+      const dir = tempTree({ 'package.json': '{}' });
+      const args = [MCP_REMOTE, `${remote.url}/mcp`, '--transport', 'http-only', '--header', `Authorization: Bearer ${TOKEN}`];
+      writeFileSync(path.join(dir, '.lazytoolsrc.json'), JSON.stringify({ servers: { bridged: { command: process.execPath, args, env: { MCP_REMOTE_CONFIG_DIR: path.join(dir, 'mcp-auth') } } } }));
+      const client = new Client({ name: 'redaction-literal', version: '1' });
+      await client.connect(new StdioClientTransport(cliStdio(['serve', '--ignore-lock'], { cwd: dir, env })));
+      try {
+        const result = JSON.stringify(await client.callTool({ name: 'whoami', arguments: {} }));
+        expect(result).toContain('authorization: ${servers.bridged.args[5]}');
+        expect(result).not.toContain(TOKEN);
       } finally {
         await client.close();
       }

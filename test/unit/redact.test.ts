@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { interpolate, interpolateMap, redactLiteralCredentials } from '../../src/config/env.js';
+import { remoteTarget } from '../../src/upstream/auth/target.js';
 import { UpstreamError } from '../../src/upstream/error.js';
 import { looksSecret, quotedName, shownName, withoutSecretName } from '../../src/config/secrets.js';
 import { clearSecrets, containsSecret, forgetSecret, mayHoldSecret, outsideText, redact, redactValue, registerSecret } from '../../src/util/redact.js';
@@ -151,5 +152,45 @@ describe('credentials written literally in the rc', () => {
     // Plain words, numbers, a ${VAR} (registered when read) and a media type stay as written.
     const plain = 'json oauth 30000 ${KEY} application/json --verbose server.js';
     expect(redact(plain)).toBe(plain);
+  });
+
+  it('what a server may quote of one alone: a header argument\'s token (mcp-remote --header), a URL\'s password, a cookie\'s value, a token word in a longer value', () => {
+    const random = 'Zr8Qm2vL0xT5nW9kB3yH7cJ4pF6dS1aG';
+    redactLiteralCredentials('servers.r', {
+      env: { DATABASE_URL: 'postgres://app:pw-s3cret-77x@db.internal/app', EXTRA_FLAGS: `--fast --key ${random}`, CACHE_URL: 'redis://cache:admin@cache.internal:6379' },
+      headers: { Cookie: 'sid=c00kie-v4lue-123; theme=dark', 'X-Session-Mode': 'strict' },
+      args: ['mcp-remote', 'https://mcp.example.test/mcp', '--header', 'Authorization: Bearer hdr-t0ken-abc123', '--header', 'X-Api-Key:k3y-hdr-0099x', '--header', 'Accept: application/json'],
+    });
+    expect(redact('hdr-t0ken-abc123 k3y-hdr-0099x')).toBe('${servers.r.args[3]} ${servers.r.args[5]}');
+    expect(redact('password authentication failed: pw-s3cret-77x')).toBe('password authentication failed: ${servers.r.env.DATABASE_URL}');
+    expect(redact(`cookie c00kie-v4lue-123, key ${random}`)).toBe('cookie ${servers.r.headers.Cookie}, key ${servers.r.env.EXTRA_FLAGS}');
+    // What reads as no credential stays: the cookie's theme, the header names, a media type, a plain mode.
+    const plain = 'theme=dark Authorization: Bearer Accept: application/json strict --fast --key mcp-remote admin';
+    expect(redact(plain)).toBe(plain);
+  });
+});
+
+describe('a credential two servers share', () => {
+  it("one key in two servers' URLs (a host's key, in the path or the query) is redacted in both servers' messages", () => {
+    const key = 'sk-sh4red0Key9c4e2b7a1d';
+    remoteTarget('github', { url: `https://mcp.example.test/${key}/github/mcp?api_key=q-sh4red-77c1f0aa` }, {}, undefined);
+    remoteTarget('slack', { url: `https://mcp.example.test/${key}/slack/mcp?api_key=q-sh4red-77c1f0aa` }, {}, undefined);
+    for (const server of ['github', 'slack']) {
+      const echoed = redactValue({ text: `connected to /${key}/${server}/mcp?api_key=q-sh4red-77c1f0aa` }, server);
+      expect(JSON.stringify(echoed), server).not.toContain(key);
+      expect(JSON.stringify(echoed), server).not.toContain('q-sh4red-77c1f0aa');
+    }
+    // A third server's messages are its own: a value it happens to hold stays (a scoped credential).
+    expect(redactValue({ text: key }, 'notes')).toEqual({ text: key });
+  });
+
+  it('an OAuth token two servers were given is redacted in both their messages, not in a third', () => {
+    registerSecret('tok-shared-0a1b2c', 'oauth:a', 'a');
+    registerSecret('tok-shared-0a1b2c', 'oauth:b', 'b');
+    expect(redactValue({ t: 'tok-shared-0a1b2c' }, 'a')).toEqual({ t: '${oauth:a}' });
+    expect(redactValue({ t: 'tok-shared-0a1b2c' }, 'b')).not.toEqual({ t: 'tok-shared-0a1b2c' });
+    expect(redactValue({ t: 'tok-shared-0a1b2c' }, 'c')).toEqual({ t: 'tok-shared-0a1b2c' });
+    forgetSecret('tok-shared-0a1b2c');
+    expect(redact('tok-shared-0a1b2c')).toBe('tok-shared-0a1b2c');
   });
 });
