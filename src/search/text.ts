@@ -1,9 +1,12 @@
-import { stem as porter2 } from 'porter2';
 import { cleanQuery, isOpaqueWord, MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS, MAX_WORD_CHARS, queryValues, quotedWords } from './query.js';
 import { hasUnspaced } from '../catalog/text.js';
 import { unicodeWords, unspacedSeen } from './tokenize.js';
 import { readIdioms } from './idioms.js';
 import { searchVocabulary } from './vocabulary.js';
+import { stem } from './stem.js';
+import { relatedTerms } from './related.js';
+
+export { stem };
 
 /**
  * Query and document text processing for search: words of every script (see tokenize.ts),
@@ -56,25 +59,6 @@ function withoutModifiers(text: string): string {
 /** A text's words, idioms read as the word they mean (idioms.ts). */
 function words(text: string): readonly string[] {
   return readIdioms(unicodeWords(text));
-}
-
-const stems = new Map<string, string>();
-const STEM_CACHE = 50_000;
-
-/**
- * Reduces an English word to its Porter2 stem ("differences" and "different" to "differ",
- * "merging" to "merg"); words of other scripts, and words with digits, are kept as they are.
- * Cached: a catalog repeats its vocabulary.
- */
-export function stem(word: string): string {
-  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-  let stemmed = stems.get(word);
-  if (stemmed === undefined) {
-    if (stems.size >= STEM_CACHE) stems.clear();
-    stemmed = porter2(word);
-    stems.set(word, stemmed);
-  }
-  return stemmed;
 }
 
 /** Stemmed terms of a text, stopwords dropped. */
@@ -176,7 +160,7 @@ let synonymWords: Set<string> | undefined;
  * of the synonym table ("vacation" stands for "leave" in a catalog that never says vacation).
  */
 export function vocabularyWord(word: string): boolean {
-  synonymWords ??= new Set(searchVocabulary().synonyms.flatMap((set) => set.flatMap((text) => words(text))));
+  synonymWords ??= new Set([...searchVocabulary().synonyms.flatMap((set) => set.flatMap((text) => words(text))), ...searchVocabulary().related.keys()]);
   return wordRoles().stopwords.has(word) || synonymWords.has(word);
 }
 
@@ -287,8 +271,10 @@ function synonyms(): Map<string, SynonymEntry[]> {
  * stopwords included. The query is cleaned first (URLs, paths, ids: see `cleanQuery`), its words read by
  * readWords (typos corrected by `correct` when given, at most `MAX_QUERY_TERMS` distinct terms of
  * its own); the values it carries add the words they stand for at `VALUE_WEIGHT` (see `queryValues`).
+ * With `known` (whether the catalog has a term), an own word the catalog lacks adds its related
+ * words (related.ts: 'bought' reads 'order purchase' where no tool says bought).
  */
-export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word: string) => string | undefined): Expansion[] {
+export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word: string) => string | undefined, known?: (term: string) => boolean): Expansion[] {
   const weights = new Map<string, number>();
   /** The weight of each own term as the query says it (synonyms may raise `weights` later). */
   const owned = new Map<string, number>();
@@ -314,6 +300,15 @@ export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word:
       if (!owned.has(term)) kept.push(term);
       add(term, 1);
       owned.set(term, 1);
+    }
+  }
+  // A word the catalog lacks altogether is read as what tools say for it (related.ts).
+  if (known) {
+    for (const [term, weight] of [...owned]) {
+      for (const other of known(term) ? [] : relatedTerms(term, weight)) {
+        add(other.term, other.weight);
+        sources.set(other.term, (sources.get(other.term) ?? new Set<string>()).add(term));
+      }
     }
   }
   for (let i = 0; i < kept.length; i++) {

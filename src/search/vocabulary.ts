@@ -8,7 +8,7 @@ import { VALUE_KINDS, type ValueKind } from './query.js';
 /**
  * The word knowledge search reads, as reviewed data in `vocabulary/search/*.json` (one file per
  * kind, a reason on every entry), never in code: stopwords, generic verbs, parts of a user
- * interface, modifier suffixes, idioms, synonyms, action verbs, lead words (openers, questions,
+ * interface, modifier suffixes, idioms, synonyms, related words, action verbs, lead words (openers, questions,
  * switch words, lead verbs), spelling variants and what values in a query stand for. Read once,
  * on first use (the first search or intent), so a gateway that never searches never reads it.
  * The common English words spelling.ts leaves alone are apart (`englishWords`).
@@ -27,6 +27,8 @@ interface SearchVocabulary {
   idioms: ReadonlyArray<readonly [string, string]>;
   /** Sets of interchangeable phrases. */
   synonyms: readonly (readonly string[])[];
+  /** Word -> what tools say for it, read only when a catalog lacks the word (text.ts expandQuery). */
+  related: ReadonlyMap<string, string>;
   actions: { destroy: readonly string[]; write: readonly string[]; read: readonly string[] };
   /** Words before a request's verb ("please", "can you"). */
   openers: ReadonlySet<string>;
@@ -65,6 +67,7 @@ const FILES = {
   'modifier-suffixes': file(z.strictObject({ words: z.array(z.string().regex(/^[a-z]+$/, 'a lowercase word')).min(1), reason })),
   idioms: file(z.strictObject({ phrase: z.string().regex(/^[a-z]+(?: [a-z]+)+$/, 'two or more lowercase words'), means: z.string().regex(/^[a-z]+$/, 'one lowercase word'), reason })),
   synonyms: file(z.strictObject({ set: z.array(word).min(2), reason })),
+  related: file(z.strictObject({ words: z.array(z.string().regex(/^[a-z]+$/, 'one lowercase word')).min(1), means: z.string().regex(/^[a-z]+(?: [a-z]+){0,3}$/, 'one to four lowercase words'), reason })),
   actions: file(z.strictObject({ kind: z.enum(['read', 'write', 'destroy']), words, reason })),
   'lead-verbs': file(
     z.discriminatedUnion('kind', [
@@ -114,6 +117,7 @@ export function readVocabulary(dir: string): SearchVocabulary {
     modifierSuffixes: flat(read('modifier-suffixes').entries),
     idioms: read('idioms').entries.map((entry) => [entry.phrase, entry.means] as const),
     synonyms: read('synonyms').entries.map((entry) => entry.set.map((phrase) => phrase.toLowerCase())),
+    related: new Map(read('related').entries.flatMap((entry) => entry.words.map((w) => [w, entry.means] as const))),
     actions: { destroy: ofKind('destroy'), write: ofKind('write'), read: ofKind('read') },
     openers: new Set(lead.flatMap((entry) => (entry.kind === 'opener' ? entry.words : []))),
     leadVerbs: new Map(lead.flatMap((entry) => (entry.kind === 'verb' ? [[entry.word, entry.means] as const] : []))),
