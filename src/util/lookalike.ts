@@ -46,8 +46,8 @@ export interface ReadAlikePlan<T> {
  * Prefixes every bare name that reads like a prefixed one (a hostile upstream's literal
  * "files_review" beside files' "review" listed as files_review), then every bare name reading like
  * one prefixed so, until none does: a name prefixed in the first round can be another server's
- * literal name too (git's "commit" listed as git_commit makes github's own git_commit
- * github_git_commit, which a third server may list literally), and the first claimant of an
+ * literal name too (server a's "zork" listed as a_zork makes server b's own a_zork b_a_zork,
+ * which a third server may list literally), and the first claimant of an
  * exposed name keeps it. One pass when the first round prefixes nothing (most catalogs); else the
  * names still bare are indexed by look, so each is prefixed at most once and each look looked up once.
  */
