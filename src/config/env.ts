@@ -1,6 +1,7 @@
 import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
 import { isSecretKey, looksSecret, shownName } from './secrets.js';
+import { decodeOrKeep } from '../util/uri.js';
 
 /**
  * Variables every MCP client sets for a server it starts (the SDK's inherited list, POSIX and
@@ -131,7 +132,7 @@ function credentialParts(value: string): Set<string> {
   for (const word of credential.split(/[\s,;]+/)) if (word !== credential && looksSecret(word)) parts.add(word);
   if (URL.canParse(text)) {
     // A password only a word or a number (`admin`, `1234`) would be every such word's placeholder.
-    const password = decodeSafe(new URL(text).password);
+    const password = decodeOrKeep(new URL(text).password);
     if (credentialShaped(password)) parts.add(password);
   }
   return parts;
@@ -143,10 +144,3 @@ function literalSecret(value: string, keyPath: string): void {
   for (const part of credentialParts(value)) registerSecret(part, keyPath);
 }
 
-function decodeSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}

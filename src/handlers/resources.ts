@@ -8,6 +8,7 @@ import { forward } from './call.js';
 import type { Caller, CallerFront, RelayRoute, ResourceIndex, RoutingContext } from './caller.js';
 import { fitting, listPage, PAGE_MAX_BYTES } from './paging.js';
 import { compileTemplate, TEMPLATE_STEP_BUDGET, type StepBudget } from './uri-template.js';
+import { decodeOrKeep } from '../util/uri.js';
 
 /** The scheme of lazytools' own resources: never an upstream's (theirs with it are left out). */
 export const OWN_SCHEME = 'lazytools://';
@@ -40,7 +41,7 @@ export function readOwnResource(caller: Caller, uri: string): ReadResourceResult
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ mode: caller.focus.mode, groups: kept, ...more }) }] };
   }
   const name = uri.startsWith(`${GROUPS_INDEX}/`) ? uri.slice(GROUPS_INDEX.length + 1) : '';
-  const found = name !== '' && !name.includes('/') ? catalog.groups.get(safeDecode(name)) : undefined;
+  const found = name !== '' && !name.includes('/') ? catalog.groups.get(decodeOrKeep(name)) : undefined;
   const tools = found ? within(found) : [];
   const group = found && (tools.length > 0 || !caller.boundary?.token) ? found : undefined;
   if (!group) throw resourceNotFound(uri, `Read ${GROUPS_INDEX} for the group names, then ${GROUPS_INDEX}/<group>.`);
@@ -55,15 +56,6 @@ export function readOwnResource(caller: Caller, uri: string): ReadResourceResult
 
 /** Bytes the group index's entries, or a group resource's tool definitions, take at most: the page bound less room for the rest and the note. */
 const GROUP_RESOURCE_BYTES = PAGE_MAX_BYTES - 8 * 1024;
-
-/** A URI segment decoded, or itself when it is not valid percent-encoding (no group is named so). */
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 /**
  * True for a URI or template of lazytools' own resources. The scheme in any case (RFC 3986: it is

@@ -1,6 +1,7 @@
 import { PLAIN_VARIABLES } from '../config/env.js';
 import { echoName } from '../util/errors.js';
 import { isSecretKey, isSecretParam } from '../config/secrets.js';
+import { decodeOrKeep } from '../util/uri.js';
 
 // How `lazytools init` keeps values out of the rc it writes: secrets become `${NAME}` references
 // (in env, headers, arguments and URLs), and a client's own variables become ours.
@@ -102,10 +103,10 @@ export function scrubArgs(args: string[], server: string, variables: Variables):
 /** A URL argument with its password and credential query values moved out. */
 function scrubUrlCredentials(value: string, server: string, variables: Variables): string {
   let out = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^:/@\s]*):([^@/\s]+)@/i, (whole, scheme: string, user: string, password: string) =>
-    password.startsWith('${') ? whole : `${scheme}${user}:${variables.move(decodeSafe(password), envName(`${server}_PASSWORD`), server)}@`,
+    password.startsWith('${') ? whole : `${scheme}${user}:${variables.move(decodeOrKeep(password), envName(`${server}_PASSWORD`), server)}@`,
   );
   out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, key: string, raw: string) =>
-    isSecretParam(key) && raw !== '' && !raw.startsWith('${') ? `${sep}${key}=${variables.move(decodeSafe(raw), envName(`${server}_${key}`), server)}` : whole,
+    isSecretParam(key) && raw !== '' && !raw.startsWith('${') ? `${sep}${key}=${variables.move(decodeOrKeep(raw), envName(`${server}_${key}`), server)}` : whole,
   );
   return out;
 }
@@ -156,17 +157,9 @@ export function vscodeVariables(value: string, where: string, variables: Variabl
   });
 }
 
-
 /** An environment variable name: upper case, `_` for anything else. */
 export function envName(raw: string): string {
   const name = raw.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
   return /^[A-Z_]/.test(name) ? name : `V_${name}`;
 }
 
-function decodeSafe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}

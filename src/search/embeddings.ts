@@ -4,6 +4,7 @@ import { sliceWhole } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { redact } from '../util/redact.js';
 import { ConfigError } from '../util/errors.js';
+import { decodeOrKeep } from '../util/uri.js';
 
 /**
  * An OpenAI-compatible embeddings endpoint (`POST {url}/embeddings`, `{ model, input }` in,
@@ -131,19 +132,11 @@ function queryValues(url: URL): Array<[string, string]> {
   for (const part of url.search.slice(1).split('&')) {
     const split = part.indexOf('=');
     const named = split > 0;
-    const name = named ? `\${url ${sliceWhole(safeDecode(part.slice(0, split)), 40)}}` : '${url query}';
+    const name = named ? `\${url ${sliceWhole(decodeOrKeep(part.slice(0, split)), 40)}}` : '${url query}';
     const raw = part.slice(split + 1);
-    for (const value of [raw, safeDecode(raw), safeDecode(raw.replace(/\+/g, ' '))]) if (value.length >= 4 && !out.has(value)) out.set(value, name);
+    for (const value of [raw, decodeOrKeep(raw), decodeOrKeep(raw.replace(/\+/g, ' '))]) if (value.length >= 4 && !out.has(value)) out.set(value, name);
   }
   return [...out].sort(([a], [b]) => b.length - a.length);
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /** The answer's body as text, refused past MAX_ANSWER_BYTES. */

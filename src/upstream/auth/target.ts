@@ -7,6 +7,7 @@ import { clipText } from '../../util/bounds.js';
 import { ConfigError } from '../../util/errors.js';
 import { registerSecret } from '../../util/redact.js';
 import { signInFile, signInFolder } from './store.js';
+import { decodeOrKeep } from '../../util/uri.js';
 
 /** The rc's `oauth` of one server with `${VAR}` read: what the sign-in and its refreshes use. */
 export interface ClientSettings {
@@ -72,29 +73,21 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
  */
 function redactUrlCredentials(name: string, url: URL): void {
   for (const raw of url.pathname.split('/')) {
-    const segment = decodeSafe(raw);
+    const segment = decodeOrKeep(raw);
     if (segment !== '' && !UUID.test(segment) && looksSecret(segment)) for (const value of new Set([raw, segment])) registerSecret(value, `servers.${name}.url path`, name);
   }
   for (const part of url.search.slice(1).split('&')) {
     const split = part.indexOf('=');
     const raw = part.slice(split + 1);
-    const key = decodeSafe(part.slice(0, split));
+    const key = decodeOrKeep(part.slice(0, split));
     if (split <= 0 || raw === '' || !isSecretParam(key)) continue;
     const placeholder = `servers.${shownName(name)}.url ${clipText(key, 40)}`;
     // As written in the URL (percent-encoded) and as read (a server may quote either).
-    for (const value of new Set([raw, decodeSafe(raw.replace(/\+/g, ' '))])) registerSecret(value, placeholder, name);
+    for (const value of new Set([raw, decodeOrKeep(raw.replace(/\+/g, ' '))])) registerSecret(value, placeholder, name);
   }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function decodeSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 function clientSettings(server: ServerConfig, env: NodeJS.ProcessEnv, at: string, file: string | undefined): ClientSettings {
   const rc = server.oauth || {};
