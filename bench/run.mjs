@@ -16,6 +16,7 @@ import { quality } from './quality.mjs';
 import { evaluate, table as searchTable } from './search-eval.mjs';
 import { livemcpbench, liveTable, snapshotPath } from './livemcpbench.mjs';
 import { scale } from './scale.mjs';
+import { fairness } from './fairness.mjs';
 import { stackReport, stacksTable, taskSets } from './stacks.mjs';
 import { tokens } from './tokens.mjs';
 import { typos, typosTable } from './typos.mjs';
@@ -75,6 +76,8 @@ modernRepeats.sort((a, b) => a.ratioVsPeerP50 - b.ratioVsPeerP50);
 const modern = modernRepeats[1];
 log('scale: 1,000 and 10,000 tools');
 const sc = await scale({ coldRuns: quick ? 3 : 9 });
+log("fairness: another session's search beside one session's eight costly ones");
+const fair = await fairness({ rounds: quick ? 3 : 7 });
 
 const headline = {
   overheadRatioP50: stdio.ratioP50,
@@ -87,6 +90,7 @@ const headline = {
   httpResourcesReadVsPeerRatioP50: http.resourcesReadRatioP50,
   listChangedP50Ms: stdio.listChanged.p50,
   search10kP50Ms: sc.sizes[10000].search.p50,
+  searchBesideBatchP50Ms: fair.beside.p50,
   coldStartMs: sc.coldStartReference.p50,
   rss10kMb: sc.sizes[10000].gatewayRssMb,
   proxyInitialTokens: tok.proxyInitialTokens,
@@ -169,6 +173,7 @@ the lowest and highest run. Quote the range: on 2 shared cores a single run can 
 | resources/read over HTTP, p50 ratio vs mcp-proxy | ${headline.httpResourcesReadVsPeerRatioP50} | | <= 1.0 | ${met('httpResourcesReadVsPeerRatioP50')} |
 | focus_mode -> list_changed received, p50 | ${ms(headline.listChangedP50Ms)} | ${range('listChangedP50Ms', ms)} | <= 5 ms | ${met('listChangedP50Ms')} |
 | search over 10,000 tools, p50 | ${ms(headline.search10kP50Ms)} | ${range('search10kP50Ms', ms)} | <= 5 ms | ${met('search10kP50Ms')} |
+| another session's search_tools while one session runs ${fair.batch} costly ones (${fair.tools.toLocaleString('en-US')} tools), p50 (alone: ${ms(fair.alone.p50)}; the batch: ${fair.batchMs.p50.toFixed(0)} ms) | ${ms(headline.searchBesideBatchP50Ms)} | | | |
 | compact definitions: token cut on the real-world fixture (${comp.fixtures[0].tools} tools), arguments accepted unchanged | ${pct(headline.compactCutRealWorld)} | (exact) | | |
 | placing 10,000 tools in groups (catalog build, CPU), p50 | ${headline.placement10kCpuMs} ms | | <= 1,000 ms | ${met('placement10kCpuMs')} |
 | \`lazytools lock\`'s own work per tool (placement, groups, token counts; 1,000 tools, CPU p50; a re-lock of unchanged tools pays the same, no model runs) | ${headline.lockPerToolMs} ms | | <= 20 ms | ${met('lockPerToolMs')} |

@@ -55,16 +55,31 @@ export async function interleaved<T>(passes: Passes<T>, signal?: AbortSignal): P
 export const MAX_SEARCHES = 8;
 
 /**
- * Slots for interleaved searches (MAX_SEARCHES), granted in turn among the holders waiting (a
- * session, a 2026-07-28 request): a client that queues a hundred searches waits behind its own,
- * and another client's search gets the next free slot but one per holder ahead of it.
+ * How many of those slots one holder (a session, a 2026-07-28 request) runs at once. Searches
+ * cost CPU, not waiting, so a holder's own batch answers no sooner with more of them in flight;
+ * but with all eight, another client's search waited for a slot until the batch was nearly done:
+ * beside one session's eight costly searches at 10,000 tools, another session's search took 700-
+ * 745 ms (p50), 10-15 ms with two per holder; the batch took as long either way (bench/fairness.mjs).
+ */
+export const MAX_SEARCHES_PER_HOLDER = 2;
+
+/**
+ * Slots for interleaved searches (MAX_SEARCHES, at most `perHolder` of them per holder), granted
+ * in turn among the holders waiting (a session, a 2026-07-28 request): a client that queues a
+ * hundred searches waits behind its own, and another client's search gets a free slot at once,
+ * or the next one but one per holder ahead of it.
  */
 export class SearchSlots {
   private running = 0;
+  /** Slots each holder runs now. */
+  private readonly held = new Map<object, number>();
   /** Waiting grants per holder; the Map's order is the turn order (a served holder goes last). */
   private readonly waiting = new Map<object, Array<() => void>>();
 
-  constructor(private readonly most: number = MAX_SEARCHES) {}
+  constructor(
+    private readonly most: number = MAX_SEARCHES,
+    private readonly perHolder: number = MAX_SEARCHES_PER_HOLDER,
+  ) {}
 
   /** Searches running now (for tests and metrics). */
   get active(): number {
@@ -78,7 +93,7 @@ export class SearchSlots {
    */
   async acquire(holder: object, signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) throw new SearchCancelled();
-    if (this.running >= this.most || this.waiting.size > 0) {
+    if (this.running >= this.most || this.waiting.size > 0 || this.heldBy(holder) >= this.perHolder) {
       await new Promise<void>((resolve, reject) => {
         let queue = this.waiting.get(holder);
         if (!queue) this.waiting.set(holder, (queue = []));
@@ -95,29 +110,50 @@ export class SearchSlots {
         };
         mine.push(grant);
         signal?.addEventListener('abort', onAbort, { once: true });
+        // Slots may be free while others wait (holders at their share): served in turn at once.
+        this.grantNext();
       });
-    } else this.running++;
+    } else this.take(holder);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running--;
+      const left = this.heldBy(holder) - 1;
+      if (left > 0) this.held.set(holder, left);
+      else this.held.delete(holder);
       this.grantNext();
     };
   }
 
-  /** Hands free slots to the waiting holders in turn, each one grant, the served holder to the back. */
+  private heldBy(holder: object): number {
+    return this.held.get(holder) ?? 0;
+  }
+
+  private take(holder: object): void {
+    this.running++;
+    this.held.set(holder, this.heldBy(holder) + 1);
+  }
+
+  /**
+   * Hands free slots to the waiting holders in turn, each one grant, the served holder to the
+   * back; a holder running its `perHolder` keeps its place until one of its searches ends.
+   */
   private grantNext(): void {
     while (this.running < this.most) {
-      const first = this.waiting.entries().next();
-      if (first.done) return;
-      const [holder, queue] = first.value;
-      const grant = queue.shift();
-      this.waiting.delete(holder);
-      if (queue.length > 0) this.waiting.set(holder, queue);
-      if (!grant) continue;
-      this.running++;
-      grant();
+      let granted = false;
+      for (const [holder, queue] of [...this.waiting]) {
+        if (this.running >= this.most) return;
+        if (this.heldBy(holder) >= this.perHolder) continue;
+        const grant = queue.shift();
+        this.waiting.delete(holder);
+        if (queue.length > 0) this.waiting.set(holder, queue);
+        if (!grant) continue;
+        this.take(holder);
+        grant();
+        granted = true;
+      }
+      if (!granted) return;
     }
   }
 }

@@ -2,13 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { MAX_SEARCHES, SearchCancelled, SearchSlots, searchSlots } from '../../src/search/passes.js';
+import { MAX_SEARCHES, MAX_SEARCHES_PER_HOLDER, SearchCancelled, SearchSlots, searchSlots } from '../../src/search/passes.js';
 import { inMemoryClient, text } from '../harness/index.js';
 
 /**
  * Interleaved searches hold their memo until they answer (search/memo.ts), and every request a
- * client sends can be in flight at once: the process runs at most MAX_SEARCHES of them, the rest
- * wait for a slot, granted in turn among the holders waiting, and a cancelled wait takes none.
+ * client sends can be in flight at once: the process runs at most MAX_SEARCHES of them, one holder
+ * at most MAX_SEARCHES_PER_HOLDER, the rest wait for a slot, granted in turn among the holders
+ * waiting, and a cancelled wait takes none.
  */
 
 afterEach(() => {
@@ -40,6 +41,30 @@ describe('search slots', () => {
     expect(slots.active).toBe(0);
   });
 
+  it("runs at most `perHolder` of one holder's searches: another holder takes a free slot at once, not after the first's queue", async () => {
+    const slots = new SearchSlots(8, 2);
+    const [a, b] = [{}, {}];
+    const order: string[] = [];
+    const mine = Array.from({ length: 5 }, (_, i) => slots.acquire(a).then((release) => (order.push(`a${i}`), release)));
+    await Promise.resolve();
+    const other = await slots.acquire(b);
+    order.push('b');
+    expect(slots.active, "a's two and b's one").toBe(3);
+    expect(order).toEqual(['a0', 'a1', 'b']);
+    (await mine[0])?.();
+    await mine[2];
+    expect(slots.active).toBe(3);
+    expect(order.slice(3), "a's next, once one of its own ended").toEqual(['a2']);
+    other();
+    (await mine[1])?.();
+    await mine[3];
+    (await mine[2])?.();
+    (await mine[3])?.();
+    (await mine[4])?.();
+    expect(order).toEqual(['a0', 'a1', 'b', 'a2', 'a3', 'a4']);
+    expect(slots.active).toBe(0);
+  });
+
   it('leaves the queue when its request is cancelled while waiting, taking no slot', async () => {
     const slots = new SearchSlots(1);
     const held = await slots.acquire({});
@@ -53,7 +78,7 @@ describe('search slots', () => {
     (await slots.acquire({}))();
   });
 
-  it("bounds a gateway's searches in flight: a client's forty search_tools calls at once run at most MAX_SEARCHES together", async () => {
+  it("bounds a gateway's searches in flight: a client's forty search_tools calls at once run at most MAX_SEARCHES_PER_HOLDER together", async () => {
     const tools = Array.from({ length: 300 }, (_, i) => ({ name: `tool_${i}`, description: `Reads and writes record ${i} of the ledger, its invoices and its reports`, inputSchema: { type: 'object' as const } }));
     const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked: [{ server: 'ledger', tools }] });
     const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'search-slots-test' });
@@ -71,7 +96,8 @@ describe('search slots', () => {
     const queries = ['read the ledger record, then write the invoice, then list the reports', 'invoices of the ledger', 'the reports'];
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => client.callTool({ name: 'search_tools', arguments: { query: `record ${i}`, queries, limit: 3 } })));
     for (const answer of answers) expect(text(answer as never)).toContain('tool_');
-    expect(peak, 'searches in flight at once').toBeLessThanOrEqual(MAX_SEARCHES);
+    expect(peak, 'searches in flight at once').toBeLessThanOrEqual(MAX_SEARCHES_PER_HOLDER);
+    expect(MAX_SEARCHES_PER_HOLDER).toBeLessThan(MAX_SEARCHES);
     expect(peak).toBeGreaterThan(1);
     await client.close();
     await gateway.close();
