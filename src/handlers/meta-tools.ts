@@ -63,7 +63,9 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   // One of the process's search slots while the memo lives (passes.ts MAX_SEARCHES: its memory).
-  const release = await searchSlots.acquire(session, signal);
+  // A 2026-07-28 request has no session: one bearer token's requests share a holder's share.
+  const holder = session.stateless && session.route.tokenLabel !== undefined ? `token ${session.route.tokenLabel}` : session;
+  const release = await searchSlots.acquire(holder, signal);
   let found: BeyondList;
   let none: string | undefined;
   try {

@@ -55,7 +55,7 @@ export async function interleaved<T>(passes: Passes<T>, signal?: AbortSignal): P
 export const MAX_SEARCHES = 8;
 
 /**
- * How many of those slots one holder (a session, a 2026-07-28 request) runs at once. Searches
+ * How many of those slots one holder (see SearchSlots) runs at once. Searches
  * cost CPU, not waiting, so a holder's own batch answers no sooner with more of them in flight;
  * but with all eight, another client's search waited for a slot until the batch was nearly done:
  * beside one session's eight costly searches at 10,000 tools, another session's search took 700-
@@ -63,18 +63,21 @@ export const MAX_SEARCHES = 8;
  */
 export const MAX_SEARCHES_PER_HOLDER = 2;
 
+/** Whose searches share a turn and a share: a session, or a key such as a bearer token's label. */
+export type SlotHolder = object | string;
+
 /**
  * Slots for interleaved searches (MAX_SEARCHES, at most `perHolder` of them per holder), granted
- * in turn among the holders waiting (a session, a 2026-07-28 request): a client that queues a
- * hundred searches waits behind its own, and another client's search gets a free slot at once,
- * or the next one but one per holder ahead of it.
+ * in turn among the holders waiting (a session; a bearer token's 2026-07-28 requests, or one such
+ * request without a token): a client that queues a hundred searches waits behind its own, and
+ * another client's search gets a free slot at once, or the next one but one per holder ahead of it.
  */
 export class SearchSlots {
   private running = 0;
   /** Slots each holder runs now. */
-  private readonly held = new Map<object, number>();
+  private readonly held = new Map<SlotHolder, number>();
   /** Waiting grants per holder; the Map's order is the turn order (a served holder goes last). */
-  private readonly waiting = new Map<object, Array<() => void>>();
+  private readonly waiting = new Map<SlotHolder, Array<() => void>>();
 
   constructor(
     private readonly most: number = MAX_SEARCHES,
@@ -91,7 +94,7 @@ export class SearchSlots {
    * whatever its outcome). A request cancelled while waiting (`signal`) leaves the queue with
    * SearchCancelled and takes no slot.
    */
-  async acquire(holder: object, signal?: AbortSignal): Promise<() => void> {
+  async acquire(holder: SlotHolder, signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) throw new SearchCancelled();
     if (this.running >= this.most || this.waiting.size > 0 || this.heldBy(holder) >= this.perHolder) {
       await new Promise<void>((resolve, reject) => {
@@ -126,11 +129,11 @@ export class SearchSlots {
     };
   }
 
-  private heldBy(holder: object): number {
+  private heldBy(holder: SlotHolder): number {
     return this.held.get(holder) ?? 0;
   }
 
-  private take(holder: object): void {
+  private take(holder: SlotHolder): void {
     this.running++;
     this.held.set(holder, this.heldBy(holder) + 1);
   }

@@ -6,8 +6,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { curate } from '../../src/app/curate.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { MAX_SEARCHES_PER_HOLDER } from '../../src/search/passes.js';
 import { serveHttp, type HttpFront, type HttpOptions } from '../../src/transports/http.js';
 import { MAX_LISTEN_PER_TOKEN } from '../../src/transports/http-modern.js';
 import { cleanupAfterEach, deferred, FIXTURES, serveHttpGateway, rcProject, rawPost, ACCEPT } from '../harness/index.js';
@@ -120,6 +122,30 @@ describe('one bearer token cannot fill the shared tables', () => {
     expect(refused.status).toBe(503);
     expect(refused.body).toContain('Too many subscriptions/listen streams for this token (8 open)');
     expect((await listen('polite-token')).status).toBe(200);
+  });
+
+  it(`2026-07-28 search_tools: one token's requests run at most ${MAX_SEARCHES_PER_HOLDER} searches at once (they have no session to share)`, async () => {
+    const port = await tokenFront();
+    const original = SearchIndex.prototype.rankMany;
+    let live = 0;
+    let peak = 0;
+    const spy = vi.spyOn(SearchIndex.prototype, 'rankMany').mockImplementation(function* (this: SearchIndex, ...args: Parameters<SearchIndex['rankMany']>) {
+      peak = Math.max(peak, ++live);
+      try {
+        return yield* original.apply(this, args);
+      } finally {
+        live--;
+      }
+    });
+    cleanups.push(async () => spy.mockRestore());
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const queries = Array.from({ length: 10 }, (_, i) => `read the note ${i}, then read another note`);
+    const search = (id: number, token: string) =>
+      post(port, '/mcp', { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_tools' }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_tools', arguments: { queries }, _meta: meta } }));
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => search(i + 1, 'greedy-token')));
+    for (const answer of answers) expect(answer.body).toContain('read_note');
+    expect(peak, "one token's searches in flight at once").toBeLessThanOrEqual(MAX_SEARCHES_PER_HOLDER);
+    expect(peak).toBeGreaterThan(1);
   });
 });
 
