@@ -182,6 +182,26 @@ describe('a credential two servers share', () => {
     }
     // A third server's messages are its own: a value it happens to hold stays (a scoped credential).
     expect(redactValue({ text: key }, 'notes')).toEqual({ text: key });
+    // Each server's messages name that server's own key, never the other server (which a token's
+    // session may not reach); free text names neither.
+    expect(redactValue({ text: `/${key}/` }, 'slack')).toEqual({ text: '/${servers.slack.url path}/' });
+    expect(redactValue({ text: `/${key}/` }, 'github')).toEqual({ text: '/${servers.github.url path}/' });
+    expect(redact(`bad key ${key}`)).toBe('bad key ${shared credential}');
+  });
+
+  it("a shared credential shows each server's own placeholder, and one server forgetting it keeps it hidden for the other", () => {
+    registerSecret('tok-shared-5d6e7f', 'oauth:a', 'a');
+    registerSecret('tok-shared-5d6e7f', 'oauth:b', 'b');
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'a')).toEqual({ t: '${oauth:a}' });
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'b')).toEqual({ t: '${oauth:b}' });
+    expect(redact('log: tok-shared-5d6e7f')).toBe('log: ${shared credential}');
+    // Server a's token was renewed: a no longer holds it, b still does.
+    forgetSecret('tok-shared-5d6e7f', 'a');
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'b')).toEqual({ t: '${oauth:b}' });
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'a')).toEqual({ t: 'tok-shared-5d6e7f' });
+    expect(redact('log: tok-shared-5d6e7f')).toBe('log: ${oauth:b}');
+    forgetSecret('tok-shared-5d6e7f', 'b');
+    expect(redact('tok-shared-5d6e7f')).toBe('tok-shared-5d6e7f');
   });
 
   it('an OAuth token two servers were given is redacted in both their messages, not in a third', () => {
