@@ -189,6 +189,14 @@ describe('a credential two servers share', () => {
     expect(redact(`bad key ${key}`)).toBe('bad key ${shared credential}');
   });
 
+  it('a key in the URL of a server named like a token is shown without that name, in the path as in the query', () => {
+    const name = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const key = 'sk-p4th0Key9c4e2b7a1d55';
+    remoteTarget(name, { url: `https://mcp.example.test/${key}/mcp?api_key=q-qu3ry-77c1f0aa` }, {}, undefined);
+    const described = `<a ${name.length}-character name that looks like a secret, not shown>`;
+    expect(redactValue({ text: `/${key}/ q-qu3ry-77c1f0aa` }, name)).toEqual({ text: `/\${servers.${described}.url path}/ \${servers.${described}.url api_key}` });
+  });
+
   it("a shared credential shows each server's own placeholder, and one server forgetting it keeps it hidden for the other", () => {
     registerSecret('tok-shared-5d6e7f', 'oauth:a', 'a');
     registerSecret('tok-shared-5d6e7f', 'oauth:b', 'b');
