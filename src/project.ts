@@ -1,6 +1,7 @@
 import { buildCatalog, type Catalog, type ServerTools } from './catalog/catalog.js';
 import { mergeCatalogs, readCatalogFile } from './catalog/file.js';
 import { LOCK_FILE, readLockIfPresent } from './catalog/lock.js';
+import { exposedPrompts } from './catalog/prompt-names.js';
 import { loadConfig } from './config/load.js';
 import { resolveConfig, type ResolvedConfig } from './config/resolve.js';
 import { ConfigError } from './util/errors.js';
@@ -42,8 +43,12 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
     sources = lock.sources;
     read.push(...lock.warnings);
   }
-  const { catalog, warnings } = buildCatalog(sources, config);
-  return { config, catalog, sources, warnings: [...read, ...warnings] };
+  const { catalog, warnings, leftOut } = buildCatalog(sources, config);
+  // Prompts as the gateway names them (rc order; the lock holds each server's prompts).
+  const order = new Map(Object.keys(config.servers).map((server, at) => [server, at]));
+  const rank = (server: string) => order.get(server) ?? order.size;
+  const prompts = [...sources].sort((a, b) => rank(a.server) - rank(b.server)).map((source) => ({ name: source.server, prompts: source.profile?.prompts ?? [] }));
+  return { config, catalog, sources, warnings: [...read, ...warnings, ...leftOut, ...exposedPrompts(prompts, config.prefix).leftOut] };
 }
 
 /** Why there is no catalog, and the next step that works from here (a lock needs servers). */

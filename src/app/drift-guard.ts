@@ -30,6 +30,12 @@ export class DriftGuard {
     private readonly logger: Logger,
   ) {}
 
+  /** What the lock knows of a server (its profile: capabilities, prompts, ...) stands in for it until it starts. */
+  seed(upstream: Upstream): void {
+    const profile = this.locked.get(upstream.name)?.profile;
+    if (profile) upstream.seed(profile);
+  }
+
   /** An upstream's live tools that may be served; the held-back ones are named in `held` with why. */
   tools(upstream: Upstream, pin: boolean, held: Map<string, string>): readonly ToolDefinition[] {
     const locked = this.locked.get(upstream.name);

@@ -25,6 +25,7 @@ import { Subscriptions } from '../handlers/subscriptions.js';
 import { InitialStarts } from './starts.js';
 import { UsageRecorder, usagePath } from '../usage/record.js';
 import { counted } from '../util/plural.js';
+import { SaidOnce } from '../util/said-once.js';
 
 export interface GatewayOptions {
   config: ResolvedConfig;
@@ -72,6 +73,8 @@ export class Gateway implements Hub {
   /** 2025 upstreams' questions to 2026-07-28 clients, waiting for the clients' retries. */
   readonly inputRounds = new InputRounds<unknown>();
   private promptIndex: PromptIndex | undefined;
+  /** Tools and prompts left out for a name already taken, said on stderr as each first appears. */
+  private readonly leftOut = new SaidOnce();
   private resourceIndex: ResourceIndex | undefined;
   private readonly sentLogLevels = new WeakMap<Upstream, string>();
   /** list_changed notifications sent to sessions (metrics). */
@@ -98,7 +101,7 @@ export class Gateway implements Hub {
     this.locked = new Map((options.locked ?? []).map((entry) => [entry.server, entry]));
     this.drift = new DriftGuard(this.locked, this.logger);
     // What the lock knows of a server stands in for it until it starts (capabilities, prompts, ...).
-    for (const upstream of upstreams) seedFromLock(upstream, this.locked.get(upstream.name));
+    for (const upstream of upstreams) this.drift.seed(upstream);
     for (const upstream of upstreams) this.watch(upstream);
     this.catalog = this.build();
   }
@@ -148,8 +151,7 @@ export class Gateway implements Hub {
 
   /** Every upstream's prompts under unique names (rebuilt when an upstream's list changes). */
   prompts(): PromptIndex {
-    this.promptIndex ??= buildPromptIndex(this.servedPrimitives(), this.config.prefix);
-    return this.promptIndex;
+    return (this.promptIndex ??= this.leftOut.said(buildPromptIndex(this.servedPrimitives(), this.config.prefix), this.logger));
   }
 
   /** lazytools' own resources and every upstream's, with the owner of each URI. */
@@ -232,7 +234,7 @@ export class Gateway implements Hub {
       if (this.upstreams.has(name)) continue;
       this.upstreams.set(name, upstream);
       this.watch(upstream);
-      if (this.locked.has(name)) seedFromLock(upstream, this.locked.get(name));
+      if (this.locked.has(name)) this.drift.seed(upstream);
       else starting.push(upstream);
     }
     this.config = config;
@@ -335,15 +337,10 @@ export class Gateway implements Hub {
     }
     // No upstream for a server the rc keeps `disabled: true`: its locked tools would list but never run.
     for (const [server, entry] of this.locked) if (!this.upstreams.has(server) && own(this.config.servers, server)?.disabled !== true) sources.push(entry);
-    const { catalog, warnings } = buildCatalog(sources, this.config);
+    const { catalog, warnings } = this.leftOut.said(buildCatalog(sources, this.config), this.logger);
     this.warnings = warnings;
     this.driftHeld = held;
     if (catalog.tools.length >= LARGE_CATALOG) compactSoon();
     return catalog;
   }
-}
-
-/** A server's lock profile stands in for it until it starts. */
-function seedFromLock(upstream: Upstream, locked: ServerTools | undefined): void {
-  if (locked?.profile) upstream.seed(locked.profile);
 }

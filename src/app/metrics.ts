@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { statusReport } from '../tokens/report.js';
 import type { Metrics } from '../transports/http-ops.js';
 import type { Gateway } from './gateway.js';
-import { shownName } from '../config/secrets.js';
+import { distinctShownName } from '../config/secrets.js';
 
 /** The label a call gets whose tool is not in the catalog (so no upstream can grow the label set). */
 export const UNLISTED_TOOL = '(unlisted)';
@@ -34,8 +34,9 @@ export function createMetrics(gateway: Gateway): Metrics {
   gateway.observeCalls((upstream, method, tool, ms, failed) => {
     if (method !== 'tools/call') return;
     const listed = catalogKeys(gateway).has(`${upstream.name}\n${tool}`);
-    const labels = { server: shownName(upstream.name), tool: listed ? tool : UNLISTED_TOOL };
-    // Keyed by the real name (prune compares with the catalog); labelled as every output shows a name.
+    const labels = { server: distinctShownName(upstream.name), tool: listed ? tool : UNLISTED_TOOL };
+    // Keyed by the real name (prune compares with the catalog); labelled as every output shows a
+    // name, a token-shaped one with a digest suffix so two such servers keep their series apart.
     labelled.set(`${upstream.name}\n${labels.tool}`, labels);
     calls.inc(labels);
     if (failed) errors.inc(labels);
@@ -84,7 +85,7 @@ export function createMetrics(gateway: Gateway): Metrics {
     registers: [registry],
     collect() {
       this.reset();
-      for (const server of gateway.serverStates()) this.set({ server: shownName(server.name) }, server.state === 'up' ? 1 : 0);
+      for (const server of gateway.serverStates()) this.set({ server: distinctShownName(server.name) }, server.state === 'up' ? 1 : 0);
     },
   });
   return {

@@ -129,6 +129,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
   }
   await starting;
   for (const warning of gateway.warnings) logger.warn(warning);
+  // Prompts left out for a name already taken are said now (the gateway says those of tools as it builds), not at a first prompts/list.
+  gateway.prompts();
   const watcher = options.watch && file ? watchConfig(file, gateway, logger) : undefined;
   let ended = new Promise<string | undefined>(() => {});
   if (!http) {

@@ -44,7 +44,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const warnings: string[] = [];
   const repeated: string[] = [];
   const { planned, ids } = plannedNames(sorted, config, repeated);
-  const taken = new Set<string>();
+  const taken = new Map<string, string>();
   const tools: CatalogTool[] = [];
   for (const { server, tool, exposedName } of planned) {
     // A prefixed name can be one of lazytools' own (server "focus", tool "mode"): listed twice, and
@@ -53,15 +53,16 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
       repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is one of lazytools' own tools; rename server "${server}" in the rc to list it`);
       continue;
     }
-    if (taken.has(exposedName) || ids.has(exposedName)) {
-      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is already another tool's name or id`);
+    const holder = taken.get(exposedName);
+    if (holder !== undefined || ids.has(exposedName)) {
+      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is ${holder === undefined ? `the id of tool "${exposedName}"` : `already tool "${holder}"'s name`}`);
       continue;
     }
-    taken.add(exposedName);
+    taken.set(exposedName, `${server}:${tool.name}`);
     tools.push(makeTool(server, tool, exposedName, groupsOf, config, profiles.get(server)));
   }
   // One line per repeat, bounded: a hand-edited lock may repeat one tool 100,000 times.
-  warnings.push(...firstLines(repeated, MAX_HINTED, 'tools listed twice or named like another tool'));
+  const leftOut = firstLines(repeated, MAX_HINTED, 'tools listed twice or named like another tool');
 
   const groups = new Map<string, CatalogGroup>();
   const rcGroups = new Set(config.rcGroups);
@@ -107,7 +108,7 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     },
     tokenizer: config.tokenizer,
   };
-  return { catalog, warnings };
+  return { catalog, warnings, leftOut };
 }
 
 /**

@@ -111,4 +111,10 @@ export interface BuiltCatalog {
   catalog: Catalog;
   /** Tools no group matches, and groups that match nothing. */
   warnings: string[];
+  /**
+   * Tools left out, each naming what took its place: listed twice by its server, or whose exposed
+   * name is another tool's name or id, or one of lazytools' own (the gateway says each once on
+   * stderr as it appears; `status` and `check` with the warnings).
+   */
+  leftOut: string[];
 }

@@ -7,6 +7,7 @@
  * URLs, flags and log levels are not: they stay in the rc, where the user can read them.
  */
 
+import { createHash } from 'node:crypto';
 import { clipText } from '../util/bounds.js';
 import { oneLine } from '../util/redact.js';
 
@@ -80,6 +81,16 @@ export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
 export function pathKey(key: string): string {
   if (secretName(key)) return hiddenName(key, 'key');
   return clipText(key, SHOWN_NAME + 1);
+}
+
+/**
+ * A name where outputs must tell names apart (a /metrics label: two servers under one label had
+ * their series merged): shownName, and for a name that looks like a secret, `#` and the first 8
+ * hex digits of its sha256 after the description, the same on every scrape and restart. Two
+ * tokens of one length are described alike; 32 bits of a digest give neither back.
+ */
+export function distinctShownName(name: string): string {
+  return secretName(name) ? `${hiddenName(name, 'name')} #${createHash('sha256').update(name).digest('hex').slice(0, 8)}` : shownName(name);
 }
 
 /** What an error says in place of a name that looks like a secret: its length, never its text. */

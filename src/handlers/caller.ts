@@ -14,6 +14,7 @@ import type { CallOrigin, PromptDefinition, ResourceDefinition, TemplateDefiniti
 import type { Upstream } from '../upstream/upstream.js';
 import type { Logger } from '../util/log.js';
 import type { TemplateMatcher } from './uri-template.js';
+import type { PromptRoute } from '../catalog/prompt-names.js';
 
 /*
  * The one interface every handler is written against: a Caller, a 2025 session or one 2026-07-28
@@ -155,11 +156,8 @@ export interface ServerState {
   reason?: string;
 }
 
-/** Where an exposed prompt name leads: the server and the prompt's own name there. */
-export interface PromptRoute {
-  server: string;
-  name: string;
-}
+/** Where an exposed prompt name leads: the server and the prompt's own name there (catalog/prompt-names). */
+export type { PromptRoute };
 
 /** Every upstream's prompts under unique names, and where each name leads. */
 export interface PromptIndex {

@@ -1,49 +1,17 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { relayedError, unknownPrompt } from '../protocol/errors.js';
-import type { PromptDefinition } from '../upstream/primitives.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { forward } from './call.js';
 import type { Caller, CallerFront, PromptIndex, PromptRoute, RelayRoute, RoutingContext } from './caller.js';
 import { listPage } from './paging.js';
-import { nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
+import { exposedPrompts } from '../catalog/prompt-names.js';
 
 /**
- * Builds the prompt index from the upstreams' lists, in rc order. Names are made unique the way
- * tool names are (catalog.ts plannedNames): `server_name` where two servers share a name, or
- * names that look alike (util/lookalike: case, fullwidth forms, a Cyrillic or Greek letter drawn
- * like a Latin one), or always with `prefix: always`; and a literal name drawn like another's
- * prefixed one (a server's own "files_review" beside files' "review" listed as files_review) is
- * prefixed too, so no upstream takes another's prompt by its name: the first server's literal
- * name took it, and prompts/get of files_review ran the other server's prompt.
+ * Builds the prompt index from the upstreams' lists, in rc order, under the names
+ * catalog/prompt-names gives them; `leftOut` names each prompt left out for a name already taken.
  */
-export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'primitives'>>, prefix: 'auto' | 'always' | undefined): PromptIndex {
-  const all = [...upstreams];
-  const planned = all.flatMap((upstream) => upstream.primitives.prompts.map((prompt) => ({ server: upstream.name, prompt, look: nameSkeleton(prompt.name), exposed: prompt.name })));
-  // Servers per look of a name (entries come server by server: a server listing one name twice is one server).
-  const servers = new Map<string, { last: string; count: number }>();
-  for (const { server, look } of planned) {
-    const seen = servers.get(look);
-    if (!seen) servers.set(look, { last: server, count: 1 });
-    else if (seen.last !== server) servers.set(look, { last: server, count: seen.count + 1 });
-  }
-  for (const entry of planned) if (prefix === 'always' || (servers.get(entry.look)?.count ?? 0) > 1) entry.exposed = `${entry.server}_${entry.prompt.name}`;
-  // How a prefixed name looks: its server's look, `_`, its own look (both already at hand).
-  let serverLooks: Map<string, string> | undefined;
-  const serverLook = (server: string) => (serverLooks ??= new Map(all.map((upstream) => [upstream.name, nameSkeleton(upstream.name)]))).get(server) ?? '';
-  prefixReadAlikes(planned, {
-    bare: (entry) => entry.exposed === entry.prompt.name,
-    look: (entry) => entry.look,
-    prefixedLook: (entry) => `${serverLook(entry.server)}_${entry.look}`,
-    prefix: (entry) => (entry.exposed = `${entry.server}_${entry.prompt.name}`),
-  });
-  const list: PromptDefinition[] = [];
-  const byName = new Map<string, PromptRoute>();
-  for (const { server, prompt, exposed } of planned) {
-    if (byName.has(exposed)) continue;
-    byName.set(exposed, { server, name: prompt.name });
-    list.push(exposed === prompt.name ? prompt : { ...prompt, name: exposed });
-  }
-  return { list, byName };
+export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'primitives'>>, prefix: 'auto' | 'always' | undefined): PromptIndex & { leftOut: string[] } {
+  return exposedPrompts([...upstreams].map((upstream) => ({ name: upstream.name, prompts: upstream.primitives.prompts })), prefix);
 }
 
 /** Where an exposed prompt name leads for this routing (a token's servers only), or undefined. */

@@ -11,11 +11,20 @@ import { sliceWhole } from './bounds.js';
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const MIN_SECRET_LENGTH = 4;
 
-/** A registered value: what it is written back as, and the servers whose messages it is looked for in (none: every server's). */
+/**
+ * A registered value: what free text writes it back as, and the servers whose messages it is
+ * looked for in, each with its own placeholder (none: every server's, under `placeholder`).
+ */
 interface Secret {
   placeholder: string;
-  scope: ReadonlySet<string> | undefined;
+  scope: ReadonlyMap<string, string> | undefined;
 }
+
+/**
+ * What free text (logs, errors, CLI output) writes a value several servers hold as: it names no
+ * server, as such text may reach a token's session that reaches only one of them.
+ */
+const SHARED_PLACEHOLDER = '${shared credential}';
 
 /** value -> its Secret; kept sorted longest first when read, so overlapping values redact whole. */
 const secrets = new Map<string, Secret>();
@@ -27,8 +36,9 @@ let ordered: Array<[string, Secret]> | undefined;
  * looked for in that server's messages and in free text (logs, errors, CLI output), never in other
  * servers' messages. An authorization server may answer with any string as a token, `"text"` or
  * `"tools/list"` too; redacted in every server's messages it broke them all. A value registered
- * for several servers (one host's key in two servers' URLs) is looked for in each one's messages
- * (under the first one's placeholder): kept for the first alone, it reached the model from the second.
+ * for several servers (one host's key in two servers' URLs) is looked for in each one's messages,
+ * under that server's own placeholder (the first one's named the first server in the second's
+ * messages), and free text shows it as SHARED_PLACEHOLDER.
  */
 export function registerSecret(value: string, name: string, scope?: string): void {
   if (value.length < MIN_SECRET_LENGTH) return;
@@ -38,14 +48,19 @@ export function registerSecret(value: string, name: string, scope?: string): voi
     const known = secrets.get(form);
     // A value the rc also holds (scope none) stays redacted everywhere.
     if (!known || (known.scope !== undefined && scope === undefined)) {
-      secrets.set(form, { placeholder, scope: scope === undefined ? undefined : new Set([scope]) });
+      secrets.set(form, { placeholder, scope: scope === undefined ? undefined : new Map([[scope, placeholder]]) });
       ordered = undefined;
     } else if (known.scope !== undefined && scope !== undefined && !known.scope.has(scope)) {
       // One value two servers hold (a host's key in both their URLs): looked for in both their messages.
-      secrets.set(form, { placeholder: known.placeholder, scope: new Set([...known.scope, scope]) });
+      secrets.set(form, scopedSecret(new Map([...known.scope, [scope, placeholder]])));
       ordered = undefined;
     }
   }
+}
+
+/** A value the servers of `scope` hold: free text names the one, or none of several. */
+function scopedSecret(scope: ReadonlyMap<string, string>): Secret {
+  return { placeholder: scope.size === 1 ? ([...scope.values()][0] as string) : SHARED_PLACEHOLDER, scope };
 }
 
 /** Does `secret` apply in `scope`? Free text (no scope) hides every secret; a server's messages its own and the rc's. */
@@ -53,10 +68,24 @@ function applies(secret: Secret, scope: string | undefined): boolean {
   return scope === undefined || secret.scope === undefined || secret.scope.has(scope);
 }
 
-/** Stops redacting `value`, a server's credential replaced by a newer one (the list stays short); a value the rc holds stays. */
-export function forgetSecret(value: string): void {
+/** What `secret` is written back as in `scope`'s messages (its own placeholder) or in free text. */
+function placeholderIn(secret: Secret, scope: string | undefined): string {
+  return (scope === undefined ? undefined : secret.scope?.get(scope)) ?? secret.placeholder;
+}
+
+/**
+ * Stops redacting `value`, a server's credential replaced by a newer one (the list stays short); a
+ * value the rc holds stays. With `scope`, only for that server: another server holding the same
+ * value keeps it hidden in its messages.
+ */
+export function forgetSecret(value: string, scope?: string): void {
   for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) {
-    if (secrets.get(form)?.scope !== undefined && secrets.delete(form)) ordered = undefined;
+    const known = secrets.get(form)?.scope;
+    if (known === undefined || (scope !== undefined && !known.has(scope))) continue;
+    const rest = new Map([...known].filter(([server]) => scope !== undefined && server !== scope));
+    if (rest.size === 0) secrets.delete(form);
+    else secrets.set(form, scopedSecret(rest));
+    ordered = undefined;
   }
 }
 
@@ -65,7 +94,7 @@ export function redact(text: string, scope?: string): string {
   if (secrets.size === 0 || text.length === 0) return text;
   ordered ??= [...secrets].sort(([a], [b]) => b.length - a.length);
   let out = text;
-  for (const [value, secret] of ordered) if (applies(secret, scope) && out.includes(value)) out = out.split(value).join(secret.placeholder);
+  for (const [value, secret] of ordered) if (applies(secret, scope) && out.includes(value)) out = out.split(value).join(placeholderIn(secret, scope));
   return out;
 }
 

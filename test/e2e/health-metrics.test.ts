@@ -131,7 +131,8 @@ describe('server names on the operator endpoints', () => {
       });
       const metrics = (await get(`${base}/metrics`)).body;
       expect(metrics).not.toContain(token.slice(4));
-      expect(metrics).toContain(`lazytools_server_up{server="${described}"} 0`);
+      // A label tells two such servers apart by a digest suffix (8 hex digits of sha256), never the name.
+      expect(metrics).toContain(`lazytools_server_up{server="${described} #${createHash('sha256').update(token).digest('hex').slice(0, 8)}"} 0`);
       expect(metrics).toContain('lazytools_server_up{server="hf_hub"} 1');
       expect(metrics).toContain('lazytools_tool_calls_total{server="hf_hub",tool="test_simple_text"} 1');
       expect(gateway.stderr()).not.toContain(token.slice(4));

@@ -4,7 +4,8 @@ import { rawPost, rcProject, serveHttpCli, startCli, stopAll, type CliProcess } 
 /**
  * A tools/call whose arguments hold an own "__proto__" key: the SDK's request parsing drops that
  * key without a word, so focus_mode `{"__proto__": …}` answered status as if asked for nothing, and
- * execute_tool ran its tool without it. Each era and transport answers an isError naming the key.
+ * execute_tool ran its tool without it. Each era and transport answers an isError naming the key;
+ * prompts/get and completion/complete, which lost it alike, an Invalid Params error naming it.
  */
 
 const MODERN = '2026-07-28';
@@ -14,8 +15,8 @@ const calls = [
   { line: '{"name":"focus_mode","arguments":{"__proto__":{"mode":"all"}}}', path: '__proto__' },
   { line: '{"name":"execute_tool","arguments":{"name":"focus_mode","arguments":{"__proto__":"x"}}}', path: 'arguments.__proto__' },
 ];
-const request = (id: number, params: string, modern: boolean) =>
-  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${modern ? `${params.slice(0, -1)},"_meta":${JSON.stringify(META)}}` : params}}`;
+const request = (id: number, params: string, modern: boolean, method = 'tools/call') =>
+  `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${modern ? `${params.slice(0, -1)},"_meta":${JSON.stringify(META)}}` : params}}`;
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 function expectRefused(answer: { id?: unknown; result?: { isError?: boolean; content?: Array<{ text?: string }> } }, id: number, tool: string, path: string): void {
@@ -61,6 +62,12 @@ describe('a "__proto__" argument is refused by name', () => {
         expectRefused(got as never, index + 1, JSON.parse(call.line).name, call.path);
         if (modern) expect((got.result as { resultType?: string }).resultType).toBe('complete');
       }
+      // prompts/get and completion/complete: refused before any routing, in both eras.
+      cli.child.stdin.write(`${request(5, '{"name":"brief","arguments":{"__proto__":"x"}}', modern, 'prompts/get')}\n`);
+      expect(await answer(5)).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/^prompts\/get "brief": argument "__proto__": .*nothing was asked of any server\.$/) } });
+      const complete = '{"ref":{"type":"ref/prompt","name":"brief"},"argument":{"name":"a","value":""},"context":{"arguments":{"__proto__":"x"}}}';
+      cli.child.stdin.write(`${request(6, complete, modern, 'completion/complete')}\n`);
+      expect(await answer(6)).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/^completion\/complete: argument "context\.arguments\.__proto__": /) } });
       // The same call without the key is served as before.
       cli.child.stdin.write(`${request(9, '{"name":"focus_mode","arguments":{"status":true}}', modern)}\n`);
       expect(JSON.stringify(await answer(9))).toMatch(/mode/i);

@@ -115,21 +115,21 @@ describe('names and words', () => {
       { server: 'other', tools: [tool('mode')] },
     ];
     for (const prefix of ['always', 'auto'] as const) {
-      const { catalog, warnings } = buildCatalog(sources, resolveConfig({ prefix }));
+      const { catalog, leftOut } = buildCatalog(sources, resolveConfig({ prefix }));
       // They were listed as "focus_mode" (auto: "mode" collides with other:mode) and "search_tools".
       expect(catalog.tools.map((t) => t.exposedName), prefix).not.toContain('focus_mode');
       expect(catalog.byId.has('focus:timer')).toBe(true);
-      expect(warnings).toContain('tool "focus:mode" left out: its exposed name "focus_mode" is one of lazytools\' own tools; rename server "focus" in the rc to list it');
+      expect(leftOut).toContain('tool "focus:mode" left out: its exposed name "focus_mode" is one of lazytools\' own tools; rename server "focus" in the rc to list it');
     }
     expect(buildCatalog(sources, resolveConfig({ prefix: 'always' })).catalog.tools.map((t) => t.exposedName)).toEqual(['focus_timer', 'other_mode']);
   });
 
   it('sorts tools by server then name and drops duplicate names within a server', () => {
-    const { catalog, warnings } = buildCatalog([{ server: 's', tools: [tool('b'), tool('a'), tool('b')] }], resolveConfig({}));
+    const { catalog, leftOut } = buildCatalog([{ server: 's', tools: [tool('b'), tool('a'), tool('b')] }], resolveConfig({}));
     expect(catalog.tools.map((t) => t.id)).toEqual(['s:a', 's:b']);
     // A repeat within one server is no collision: no other server has the name, so it stays unprefixed.
     expect(catalog.tools.map((t) => t.exposedName)).toEqual(['a', 'b']);
-    expect(warnings).toContain('tool "s:b" is listed twice by its server: the first definition is kept');
+    expect(leftOut).toContain('tool "s:b" is listed twice by its server: the first definition is kept');
   });
 });
 
@@ -209,11 +209,11 @@ describe('catalog files', () => {
   });
 
   it('warns about the first 20 repeats of one tool and counts the rest', () => {
-    const { catalog, warnings } = buildCatalog([{ server: 's', tools: Array.from({ length: 10_000 }, () => tool('dup')) }], resolveConfig({}));
+    const { catalog, leftOut } = buildCatalog([{ server: 's', tools: Array.from({ length: 10_000 }, () => tool('dup')) }], resolveConfig({}));
     expect(catalog.tools.map((t) => t.id)).toEqual(['s:dup']);
-    const repeats = warnings.filter((w) => w.includes('"s:dup" is listed twice'));
+    const repeats = leftOut.filter((w) => w.includes('"s:dup" is listed twice'));
     expect(repeats).toHaveLength(20);
-    expect(warnings).toContain('… and 9979 more tools listed twice or named like another tool');
+    expect(leftOut).toContain('… and 9979 more tools listed twice or named like another tool');
   });
 
   it('says whole what a field was expected to be, though it holds ": "', () => {

@@ -182,6 +182,34 @@ describe('a credential two servers share', () => {
     }
     // A third server's messages are its own: a value it happens to hold stays (a scoped credential).
     expect(redactValue({ text: key }, 'notes')).toEqual({ text: key });
+    // Each server's messages name that server's own key, never the other server (which a token's
+    // session may not reach); free text names neither.
+    expect(redactValue({ text: `/${key}/` }, 'slack')).toEqual({ text: '/${servers.slack.url path}/' });
+    expect(redactValue({ text: `/${key}/` }, 'github')).toEqual({ text: '/${servers.github.url path}/' });
+    expect(redact(`bad key ${key}`)).toBe('bad key ${shared credential}');
+  });
+
+  it('a key in the URL of a server named like a token is shown without that name, in the path as in the query', () => {
+    const name = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const key = 'sk-p4th0Key9c4e2b7a1d55';
+    remoteTarget(name, { url: `https://mcp.example.test/${key}/mcp?api_key=q-qu3ry-77c1f0aa` }, {}, undefined);
+    const described = `<a ${name.length}-character name that looks like a secret, not shown>`;
+    expect(redactValue({ text: `/${key}/ q-qu3ry-77c1f0aa` }, name)).toEqual({ text: `/\${servers.${described}.url path}/ \${servers.${described}.url api_key}` });
+  });
+
+  it("a shared credential shows each server's own placeholder, and one server forgetting it keeps it hidden for the other", () => {
+    registerSecret('tok-shared-5d6e7f', 'oauth:a', 'a');
+    registerSecret('tok-shared-5d6e7f', 'oauth:b', 'b');
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'a')).toEqual({ t: '${oauth:a}' });
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'b')).toEqual({ t: '${oauth:b}' });
+    expect(redact('log: tok-shared-5d6e7f')).toBe('log: ${shared credential}');
+    // Server a's token was renewed: a no longer holds it, b still does.
+    forgetSecret('tok-shared-5d6e7f', 'a');
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'b')).toEqual({ t: '${oauth:b}' });
+    expect(redactValue({ t: 'tok-shared-5d6e7f' }, 'a')).toEqual({ t: 'tok-shared-5d6e7f' });
+    expect(redact('log: tok-shared-5d6e7f')).toBe('log: ${oauth:b}');
+    forgetSecret('tok-shared-5d6e7f', 'b');
+    expect(redact('tok-shared-5d6e7f')).toBe('tok-shared-5d6e7f');
   });
 
   it('an OAuth token two servers were given is redacted in both their messages, not in a third', () => {

@@ -74,7 +74,7 @@ export function remoteTarget(name: string, server: ServerConfig, env: NodeJS.Pro
 function redactUrlCredentials(name: string, url: URL): void {
   for (const raw of url.pathname.split('/')) {
     const segment = decodeOrKeep(raw);
-    if (segment !== '' && !UUID.test(segment) && looksSecret(segment)) for (const value of new Set([raw, segment])) registerSecret(value, `servers.${name}.url path`, name);
+    if (segment !== '' && !UUID.test(segment) && looksSecret(segment)) for (const value of new Set([raw, segment])) registerSecret(value, `servers.${shownName(name)}.url path`, name);
   }
   for (const part of url.search.slice(1).split('&')) {
     const split = part.indexOf('=');
