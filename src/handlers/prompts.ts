@@ -36,10 +36,21 @@ export function buildPromptIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'pr
     prefixedLook: (entry) => `${serverLook(entry.server)}_${entry.look}`,
     prefix: (entry) => (entry.exposed = `${entry.server}_${entry.prompt.name}`),
   });
+  // Two prefixed names that read alike (docs's site_summary, docs_site's summary): the longer server's
+  // keeps it, as tools do (catalog.ts prefixedReadAlikes), whatever the rc's order.
+  const owners = new Map<string, string>();
+  const prefixedLook = (entry: (typeof planned)[number]) => (entry.exposed === entry.prompt.name ? undefined : `${serverLook(entry.server)}_${entry.look}`);
+  for (const entry of planned) {
+    const look = prefixedLook(entry);
+    const owner = look === undefined ? undefined : owners.get(look);
+    if (look !== undefined && (owner === undefined || owner.length < entry.server.length)) owners.set(look, entry.server);
+  }
   const list: PromptDefinition[] = [];
   const byName = new Map<string, PromptRoute>();
-  for (const { server, prompt, exposed } of planned) {
-    if (byName.has(exposed)) continue;
+  for (const entry of planned) {
+    const { server, prompt, exposed } = entry;
+    const look = prefixedLook(entry);
+    if (byName.has(exposed) || (look !== undefined && (owners.get(look) as string).length > server.length)) continue;
     byName.set(exposed, { server, name: prompt.name });
     list.push(exposed === prompt.name ? prompt : { ...prompt, name: exposed });
   }
