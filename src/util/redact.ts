@@ -53,10 +53,19 @@ function applies(secret: Secret, scope: string | undefined): boolean {
   return scope === undefined || secret.scope === undefined || secret.scope.has(scope);
 }
 
-/** Stops redacting `value`, a server's credential replaced by a newer one (the list stays short); a value the rc holds stays. */
-export function forgetSecret(value: string): void {
+/**
+ * Stops redacting `value`, a server's credential replaced by a newer one (the list stays short); a
+ * value the rc holds stays. With `scope`, only for that server: another that holds the same value
+ * (two rc entries of one URL share a sign-in, so a token) keeps it redacted in its messages.
+ */
+export function forgetSecret(value: string, scope?: string): void {
   for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) {
-    if (secrets.get(form)?.scope !== undefined && secrets.delete(form)) ordered = undefined;
+    const known = secrets.get(form);
+    if (known?.scope === undefined) continue;
+    const rest = scope === undefined ? [] : [...known.scope].filter((name) => name !== scope);
+    if (rest.length > 0) secrets.set(form, { placeholder: known.placeholder, scope: new Set(rest) });
+    else secrets.delete(form);
+    ordered = undefined;
   }
 }
 

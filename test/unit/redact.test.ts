@@ -193,4 +193,16 @@ describe('a credential two servers share', () => {
     forgetSecret('tok-shared-0a1b2c');
     expect(redact('tok-shared-0a1b2c')).toBe('tok-shared-0a1b2c');
   });
+
+  it("one server's renewal forgets a shared token for that server only: the other, still sending it, keeps it redacted", () => {
+    // Two rc entries of one URL share a sign-in: both sessions registered its token.
+    registerSecret('tok-shared-9z8y7x', 'oauth:a', 'a');
+    registerSecret('tok-shared-9z8y7x', 'oauth:b', 'b');
+    forgetSecret('tok-shared-9z8y7x', 'a');
+    expect(redactValue({ t: 'Bearer tok-shared-9z8y7x' }, 'b')).toEqual({ t: 'Bearer ${oauth:a}' });
+    expect(redact('log: tok-shared-9z8y7x')).toBe('log: ${oauth:a}');
+    expect(redactValue({ t: 'tok-shared-9z8y7x' }, 'a')).toEqual({ t: 'tok-shared-9z8y7x' });
+    forgetSecret('tok-shared-9z8y7x', 'b');
+    expect(redact('tok-shared-9z8y7x')).toBe('tok-shared-9z8y7x');
+  });
 });

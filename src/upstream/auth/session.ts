@@ -159,7 +159,7 @@ export class AuthSession {
       registerSecret(value, `oauth:${this.server}`, this.server);
       this.redacted.push(value);
     }
-    while (this.redacted.length > 4) forgetSecret(this.redacted.shift() as string);
+    while (this.redacted.length > 4) forgetSecret(this.redacted.shift() as string, this.server);
     return token;
   }
 }
