@@ -11,7 +11,7 @@ import { clipText } from '../util/bounds.js';
 import { oneLine } from '../util/redact.js';
 
 /** Key names (env variables, flags, headers) whose value is a credential. */
-const SECRET_KEY = /(?:^|[_-])(?:token|secret|password|passwd|pwd|pass|pat|auth|authorization|credentials?|cookie|session|key|apikey|private)(?:[_-]|$)|token|secret|password|api[_-]?key|access[_-]?key|private[_-]?key|credential|cookie/i;
+const SECRET_KEY = /(?:^|[_-])(?:token|secret|password|passwd|pwd|pass|pat|auth|authorization|credentials?|cookie|session|key|apikey|private)(?:[_-]|$)|token|secret|password|api[_-]?key|access[_-]?key|private[_-]?key|credential|cookie|bearer/i;
 /** Key names that end in `key` but name no credential (a sort key, a key file's path is checked by value). */
 const HARMLESS_KEY = /(?:^|[_-])(?:sort|primary|partition|group|cache|index|hot|shortcut|keyboard|public)[_-]?key$|(?:^|[_-])(?:key|token)[_-]?(?:file|path|dir|name)$/i;
 /** Query parameters that carry credentials. */
