@@ -5,7 +5,7 @@ import { compareStrings as compare } from '../util/compare.js';
 import { compiledGroups, confirmsPlacements, groupPlacement, toolGlobs, type CompiledGroup, type GroupCandidate } from './groups.js';
 import { closestGroups } from './closest-groups.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
-import { nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
+import { OWN, plannedNames } from './names.js';
 import { flatString } from '../util/flat.js';
 import { placedTopics } from './placement.js';
 import { serverProfiles, type ServerProfileMatch } from './profiles.js';
@@ -46,11 +46,15 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
   const { planned, ids } = plannedNames(sorted, config, repeated);
   const taken = new Map<string, string>();
   const tools: CatalogTool[] = [];
-  for (const { server, tool, exposedName } of planned) {
-    // A prefixed name can be one of lazytools' own (server "focus", tool "mode"): listed twice, and
-    // a 2025 session's calls of the own tool went to the upstream's (no mode switch was possible).
-    if (OWN_TOOL_NAMES.has(exposedName)) {
-      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is one of lazytools' own tools; rename server "${server}" in the rc to list it`);
+  for (const { server, tool, exposedName, readsLike } of planned) {
+    // A prefixed name can be one of lazytools' own (server "focus", tool "mode"), or drawn like one:
+    // listed twice, and a 2025 session's calls of the own tool went to the upstream's.
+    if (readsLike === OWN || OWN_TOOL_NAMES.has(exposedName)) {
+      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" ${OWN_TOOL_NAMES.has(exposedName) ? 'is' : 'reads like'} one of lazytools' own tools; rename server "${server}" in the rc to list it`);
+      continue;
+    }
+    if (readsLike !== undefined) {
+      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" reads like server "${readsLike.server}"'s tool "${readsLike.server}:${readsLike.tool.name}"; rename server "${server}" in the rc to list it`);
       continue;
     }
     const holder = taken.get(exposedName);
@@ -112,57 +116,6 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
 }
 
 /**
- * Each tool's exposed name: the upstream name, prefixed with the server on collisions (or always).
- * A literal name equal to (or drawn like) another tool's prefixed name or `server:tool` id is
- * itself prefixed, so no upstream can take another's calls or pass for its tool; buildCatalog
- * leaves out whatever still collides. A function of its own so its name skeletons (one string per
- * tool) are garbage once it returns: kept in buildCatalog's scope, which the catalog's
- * `totalTokens` getter keeps, they held 6 MB of a 10,000-tool gateway for as long as it ran.
- */
-function plannedNames(sorted: readonly ServerTools[], config: ResolvedConfig, repeated: string[]): { planned: PlannedName[]; ids: Set<string> } {
-  // Servers per name: a server listing one name twice is one server (its repeat is left out below).
-  // Counted by what a name looks like (util/lookalike): a Cyrillic а for a Latin a still collides.
-  const nameCounts = new Map<string, number>();
-  const looks = new Map<string, string>();
-  const look = (name: string): string => {
-    let skeleton = looks.get(name);
-    if (skeleton === undefined) looks.set(name, (skeleton = nameSkeleton(name)));
-    return skeleton;
-  };
-  for (const source of sorted) for (const name of new Set(source.tools.map((tool) => look(tool.name)))) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
-  const ids = new Set<string>();
-  for (const source of sorted) for (const tool of source.tools) ids.add(`${source.server}:${tool.name}`);
-  // What the ids look like: a literal name drawn like another tool's id is prefixed as the id
-  // itself is. Only a name with a colon can look like one, so most catalogs never build the set.
-  let idLooks: Set<string> | undefined;
-  const looksLikeId = (skeleton: string) => skeleton.includes(':') && (idLooks ??= new Set([...ids].map(nameSkeleton))).has(skeleton);
-  const planned: PlannedName[] = [];
-  for (const source of sorted) {
-    const seen = new Set<string>();
-    for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
-      if (seen.has(tool.name)) {
-        repeated.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
-        continue;
-      }
-      seen.add(tool.name);
-      const collides = (nameCounts.get(look(tool.name)) ?? 0) > 1 || OWN_LOOKS.has(look(tool.name)) || looksLikeId(look(tool.name));
-      planned.push({ server: source.server, tool, exposedName: config.prefix === 'always' || collides ? `${source.server}_${tool.name}` : tool.name });
-    }
-  }
-  // Likewise a name drawn like another's prefixed one (files_reаd_file), or like one prefixed so in turn.
-  const prefixed = (entry: PlannedName) => `${entry.server}_${entry.tool.name}`;
-  const bare = (entry: PlannedName) => entry.exposedName === entry.tool.name;
-  prefixReadAlikes(planned, { bare, look: (entry) => look(entry.tool.name), prefixedLook: (entry) => nameSkeleton(prefixed(entry)), prefix: (entry) => (entry.exposedName = prefixed(entry)) });
-  return { planned, ids };
-}
-
-interface PlannedName {
-  server: string;
-  tool: ToolDefinition;
-  exposedName: string;
-}
-
-/**
  * `alwaysVisible` and mode `pin` globs that match no tool: a typo (`get_projet`) would otherwise
  * show or pin nothing while `check` passes. A glob naming an rc server that listed nothing here
  * (not started yet, or missing from the lock) is not judged.
@@ -207,9 +160,6 @@ function unmatchedPins(config: ResolvedConfig, tools: readonly CatalogTool[], li
  * of warnings.
  */
 const MAX_HINTED = 20;
-
-/** lazytools' own tool names as they look: an upstream's `focus_modе` (a Cyrillic е) is prefixed like `focus_mode`. */
-const OWN_LOOKS: ReadonlySet<string> = new Set([...OWN_TOOL_NAMES].map(nameSkeleton));
 
 /**
  * A catalog tool by the name a client uses: its exposed name, else its `server:tool` id (which

@@ -19,8 +19,9 @@ const NAMED_LEFT_OUT = 20;
  * one), or always with `prefix: always`; and a literal name drawn like another's prefixed one (a
  * server's own "files_review" beside files' "review" listed as files_review) is prefixed too, so
  * no upstream takes another's prompt by its name: the first server's literal name took it, and
- * prompts/get of files_review ran the other server's prompt. What still ends at one name (server
- * "a"'s "b_c" and server "a_b"'s "c", both a_b_c) goes to the first; `leftOut` names each prompt
+ * prompts/get of files_review ran the other server's prompt. Two prefixed names that read alike
+ * (server "a"'s "b_c" and server "a_b"'s "c", both a_b_c) go to the longer server's prompt, whatever
+ * the rc's order; what else ends at one name goes to the first; `leftOut` names each prompt
  * left out and the one that kept the name (the gateway says them on stderr, `status` and `check`
  * with their warnings).
  */
@@ -46,10 +47,27 @@ export function exposedPrompts<P extends { name: string }>(
     prefixedLook: (entry) => `${serverLook(entry.server)}_${entry.look}`,
     prefix: (entry) => (entry.exposed = `${entry.server}_${entry.prompt.name}`),
   });
+  // Two prefixed names that read alike (docs's site_summary, docs_site's summary): the longer
+  // server's keeps it, as tools do (catalog.ts prefixedReadAlikes), whatever the rc's order.
+  type Planned = (typeof planned)[number];
+  const owners = new Map<string, Planned>();
+  const prefixedLook = (entry: Planned) => (entry.exposed === entry.prompt.name ? undefined : `${serverLook(entry.server)}_${entry.look}`);
+  for (const entry of planned) {
+    const look = prefixedLook(entry);
+    const owner = look === undefined ? undefined : owners.get(look);
+    if (look !== undefined && (owner === undefined || owner.server.length < entry.server.length)) owners.set(look, entry);
+  }
   const list: P[] = [];
   const byName = new Map<string, PromptRoute>();
   const leftOut: string[] = [];
-  for (const { server, prompt, exposed } of planned) {
+  for (const entry of planned) {
+    const { server, prompt, exposed } = entry;
+    const look = prefixedLook(entry);
+    const owner = look === undefined ? undefined : owners.get(look);
+    if (owner !== undefined && owner.server.length > server.length) {
+      leftOut.push(`prompt "${shown(server, prompt.name)}" left out: its exposed name "${echoName(exposed)}" reads like server "${shownName(owner.server)}"'s prompt "${shown(owner.server, owner.prompt.name)}"; rename server "${shownName(server)}" in the rc to list it`);
+      continue;
+    }
     const holder = byName.get(exposed);
     if (holder) {
       const twice = holder.server === server && holder.name === prompt.name;

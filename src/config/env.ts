@@ -83,8 +83,12 @@ export function redactLiteralCredentials(keyPath: string, entries: { env?: Recor
     const at = `${keyPath}.args[${i}]`;
     const setting = /^(--?[\w-]+|[A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(arg);
     if (setting && isSecretKey(setting[1] as string) && credentialShaped(setting[2] as string)) return literalSecret(setting[2] as string, at);
-    const header = HEADER_LINE.exec(arg);
-    if (header && isSecretKey(header[1] as string) && credentialShaped(header[2] as string)) return literalSecret(arg, at);
+    // A header argument with its flag (`--header=Authorization: Bearer …`, as yargs-style bridges take it).
+    const header = HEADER_LINE.exec(setting?.[2] ?? arg);
+    if (header && isSecretKey(header[1] as string) && credentialShaped(header[2] as string)) {
+      if (setting) literalSecret(setting[2] as string, at);
+      return literalSecret(arg, at);
+    }
     const previous = args[i - 1];
     if ((previous !== undefined && /^--?[\w-]+$/.test(previous) && isSecretKey(previous) && credentialShaped(arg)) || looksSecret(arg)) literalSecret(arg, at);
   });

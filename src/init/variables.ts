@@ -105,7 +105,7 @@ function scrubUrlCredentials(value: string, server: string, variables: Variables
   let out = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^:/@\s]*):([^@/\s]+)@/i, (whole, scheme: string, user: string, password: string) =>
     password.startsWith('${') ? whole : `${scheme}${user}:${variables.move(decodeOrKeep(password), envName(`${server}_PASSWORD`), server)}@`,
   );
-  out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, key: string, raw: string) =>
+  out = out.replace(/([?&])([^=&#?]+)=([^&#]*)/g, (whole, sep: string, key: string, raw: string) =>
     isSecretParam(key) && raw !== '' && !raw.startsWith('${') ? `${sep}${key}=${variables.move(decodeOrKeep(raw), envName(`${server}_${key}`), server)}` : whole,
   );
   return out;

@@ -35,7 +35,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BLOB = /^[A-Za-z0-9+/=_-]{40,}$/;
 /** An email address names a person, not what to do: "email tom@acme.io the checklist" is about sending email. */
 const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i;
-const EDGE_PUNCTUATION = /^[("'`<[{]+|[)"'`>\]},.;:!?]+$/g;
+/** Punctuation trimmed off a token's start (opening) and end (closing): see trimEdges. */
+const OPENING = new Set('("\'`<[{');
+const CLOSING = new Set(')"\'`>]},.;:!?');
+
+/**
+ * `token` without its opening punctuation in front and its closing punctuation behind ("(see",
+ * "done).", "'quoted'"). A scan, not `/[…]+$/`: a regular expression tries that run from each of
+ * its characters, so a token of 65,000 dots between two letters took 3 s, several times per
+ * query and step (one search_tools call held the gateway 9-34 s).
+ */
+function trimEdges(token: string): string {
+  let start = 0;
+  while (start < token.length && OPENING.has(token[start] as string)) start++;
+  let end = token.length;
+  while (end > start && CLOSING.has(token[end - 1] as string)) end--;
+  return start === 0 && end === token.length ? token : token.slice(start, end);
+}
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 /** An account or contract address of Ethereum-style chains: 0x and 40 hex digits. */
 const CHAIN_ADDRESS = /^0x[0-9a-f]{40}$/i;
@@ -64,7 +80,7 @@ export function cleanQuery(query: string): string {
   let kept = 0;
   for (const raw of text.split(/\s+/)) {
     if (kept > MAX_QUERY_CHARS) break;
-    const token = raw.replace(EDGE_PUNCTUATION, '');
+    const token = trimEdges(raw);
     if (token.length === 0) continue;
     if (isOpaque(token)) continue;
     const words = URL_START.test(token) || DOMAIN_PATH.test(token) ? urlWords(token) : isPath(token) ? pathWords(token) : [token];
@@ -154,7 +170,7 @@ export function queryValues(query: string, isFileSuffix: (suffix: string) => boo
   // Every kind has a dot, an @, a colon or a digit: plain prose (most queries) has no value to read.
   if (!/[.@:\d]/.test(text)) return { kinds, suffixes };
   for (const raw of text.split(/\s+/)) {
-    const token = raw.replace(EDGE_PUNCTUATION, '');
+    const token = trimEdges(raw);
     if (token.length < 4) continue;
     if (EMAIL_ADDRESS.test(token)) kinds.add('email');
     else if (URL_START.test(token)) kinds.add('url');

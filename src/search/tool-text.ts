@@ -2,6 +2,8 @@ import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { toolTitle } from '../catalog/text.js';
 import { isActionTerm } from './action.js';
 import { terms } from './text.js';
+import { MAX_TOOL_DESCRIPTION } from '../catalog/admit.js';
+import { sliceWhole } from '../util/bounds.js';
 
 /**
  * The text of a tool's fields as the search index reads it (engine.ts): what each field weighs,
@@ -41,14 +43,29 @@ export function toolFields(tool: CatalogTool): Array<[keyof typeof FIELDS, strin
   ];
 }
 
-/** Property names, enum values and property descriptions of an input schema, one level deep. */
+/**
+ * Characters of an input schema's text the index reads, as much as of a description (admit.ts
+ * MAX_TOOL_DESCRIPTION): a property description or an enum is not cut when a tool is admitted,
+ * and 64 tools of 1 MiB of camelCase words in one upstream's list held the event loop for about
+ * 54 s per index build. The longest schema text of the fixture catalogs (6,080 tools) is 8,633.
+ */
+export const MAX_SCHEMA_TEXT = MAX_TOOL_DESCRIPTION;
+
+/** Property names, enum values and property descriptions of an input schema, one level deep (at most MAX_SCHEMA_TEXT characters). */
 function schemaText(schema: unknown): string {
   const properties = (schema as { properties?: Record<string, { description?: unknown; enum?: unknown }> })?.properties ?? {};
   const parts: string[] = [];
+  let length = 0;
+  const read = (text: string): boolean => {
+    parts.push(length + text.length > MAX_SCHEMA_TEXT ? sliceWhole(text, Math.max(0, MAX_SCHEMA_TEXT - length)) : text);
+    length += text.length + 1;
+    return length < MAX_SCHEMA_TEXT;
+  };
   for (const [name, property] of Object.entries(properties)) {
-    parts.push(name);
-    if (Array.isArray(property?.enum)) parts.push(...property.enum.filter((v): v is string => typeof v === 'string'));
-    if (typeof property?.description === 'string') parts.push(property.description);
+    if (!read(name)) break;
+    const values = Array.isArray(property?.enum) ? property.enum : [];
+    if (!values.every((value) => typeof value !== 'string' || read(value))) break;
+    if (typeof property?.description === 'string' && !read(property.description)) break;
   }
   return parts.join(' ');
 }

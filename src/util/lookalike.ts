@@ -1,7 +1,7 @@
 /**
  * What a name looks like to a person (and a model) reading it: compatibility forms folded (NFKC:
- * fullwidth letters, ligatures), case folded, and Cyrillic and Greek letters drawn like Latin ones
- * mapped to them. Two tools whose names differ only in that way read as one: a hostile upstream
+ * fullwidth letters, ligatures), case folded, and Cyrillic, Greek, Armenian and Latin letters
+ * drawn like plain Latin ones (a dotless ı for an i) mapped to them. Two tools whose names differ only in that way read as one: a hostile upstream
  * whose tool's name is a trusted server's tool name with a Cyrillic а for the Latin a must not pass for it.
  */
 export function nameSkeleton(name: string): string {
@@ -27,6 +27,9 @@ const LOOKALIKES: ReadonlyMap<string, string> = new Map(
   Object.entries({
     а: 'a', в: 'b', е: 'e', ё: 'e', з: '3', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l',
     α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'u', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', ϲ: 'c', ϳ: 'j',
+    ѵ: 'v', ү: 'y', ѡ: 'w',
+    // Latin letters NFKC keeps (dotless ı, Latin alpha and script g), and Armenian ones drawn like Latin.
+    ı: 'i', ɩ: 'i', ɑ: 'a', ɡ: 'g', օ: 'o', ս: 'u', ո: 'n', հ: 'h', զ: 'q',
   }),
 );
 

@@ -7,7 +7,9 @@ import { buildCatalog, findTool, type ToolDefinition } from '../../src/catalog/c
 import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { clipText, tailWhole, valueTooBig } from '../../src/util/bounds.js';
-import { pathKey } from '../../src/config/secrets.js';
+import { looksSecret, pathKey } from '../../src/config/secrets.js';
+import { MAX_SCHEMA_TEXT, toolFields } from '../../src/search/tool-text.js';
+import { SearchIndex } from '../../src/search/engine.js';
 import { boundedCount, cachedTokenCounts, COUNTED_PREFIX, countToolTokens, TOKEN_CACHE_GENERATION } from '../../src/util/tokens.js';
 
 /**
@@ -177,5 +179,32 @@ describe('bounds where upstream tools come in', () => {
   it('valueTooBig stops at the first bound, in its own bounded walk', () => {
     expect(valueTooBig(deep(10))).toBeUndefined();
     expect(valueTooBig(new Array(60_000).fill(1))).toMatch(/more than 50000 values/);
+  });
+});
+
+describe('search index text per tool', () => {
+  it("reads at most MAX_SCHEMA_TEXT characters of an input schema (a 1 MiB property description or enum took 0.8 s of one index build), its first words still found", () => {
+    const camel = 'aB'.repeat(500_000);
+    const tools: ToolDefinition[] = [
+      { name: 'big_text', description: 'Tool.', inputSchema: { type: 'object', properties: { zeppelin: { type: 'string', description: `Airship code. ${camel}` } } } },
+      { name: 'big_enum', description: 'Tool.', inputSchema: { type: 'object', properties: { kind: { type: 'string', enum: ['gondola', ...Array.from({ length: 40 }, (_, i) => `${camel.slice(0, 25_000)}${i}`)] } } } },
+    ];
+    const { catalog } = buildCatalog([{ server: 's', tools }], resolveConfig({}));
+    for (const tool of catalog.tools) {
+      const schema = toolFields(tool).find(([field]) => field === 'schema')?.[1] ?? '';
+      expect(schema.length, tool.name).toBeLessThanOrEqual(MAX_SCHEMA_TEXT + 1);
+    }
+    const index = new SearchIndex(catalog.tools, catalog.groups);
+    expect(index.search('airship', { limit: 1 }).map((hit) => hit.tool.name)).toEqual(['big_text']);
+    expect(index.search('gondola', { limit: 1 }).map((hit) => hit.tool.name)).toEqual(['big_enum']);
+  });
+});
+
+describe('credential heuristics linear in the rc value', () => {
+  it('judges a URL of 400,000 question marks and a word of 300,000 marks between two letters at once (RegExps tried each run from each of its characters: minutes)', () => {
+    expect(looksSecret(`https://h.example/${'?'.repeat(400_000)}`)).toBe(false);
+    expect(looksSecret(`https://h.example/${'?'.repeat(400_000)}&api_key=k3y-v4lue`)).toBe(true);
+    expect(looksSecret(`a${'!'.repeat(300_000)}b`)).toBe(false);
+    expect(looksSecret(`(${'Zx9Qw2Lp8Rt5Yv3Nb7Mk4Hj6'})${'.'.repeat(300_000)}`)).toBe(true);
   });
 });

@@ -10,34 +10,38 @@ import type { Logger } from '../../src/util/log.js';
 import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, rcProject } from '../harness/index.js';
 
 /**
- * Server "a"'s "b_c" and server "a_b"'s "c" both end at a_b_c once prefixed: the first keeps the
- * name, the other is left out. A prompt left out so was dropped without a word, and a tool's
- * warning said only "another tool's name or id". Each now names the entry left out and the one
- * that kept the name, on stderr as the gateway builds its lists (once, not on every rebuild) and
- * in `status` and `check` (openProject's warnings).
+ * Server "a"'s "b_c" and server "a_b"'s "c" both end at a_b_c once prefixed: the longer server's
+ * keeps the name (catalog/names.ts, prompt-names.ts: its prefix is the real one), the other is
+ * left out. A prompt left out so was dropped without a word, and a tool's warning said only
+ * "another tool's name or id". Each now names the entry left out and the one that kept the name,
+ * on stderr as the gateway builds its lists (once, not on every rebuild) and in `status` and
+ * `check` (openProject's warnings).
  */
 
 const cleanups = cleanupAfterEach();
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });
-const TOOL_LINE = 'tool "a_b:c" left out: its exposed name "a_b_c" is already tool "a:b_c"\'s name';
-const PROMPT_LINE = 'prompt "a_b:c" left out: its exposed name "a_b_c" is already prompt "a:b_c"\'s name';
+const TOOL_LINE = 'tool "a:b_c" left out: its exposed name "a_b_c" reads like server "a_b"\'s tool "a_b:c"; rename server "a" in the rc to list it';
+const PROMPT_LINE = 'prompt "a:b_c" left out: its exposed name "a_b_c" reads like server "a_b"\'s prompt "a_b:c"; rename server "a" in the rc to list it';
 
 describe('a name two entries end at', () => {
   it('a tool left out names the tool that kept the name, or whose id it is', () => {
     const { catalog, leftOut } = buildCatalog([{ server: 'a', tools: [tool('b_c')] }, { server: 'a_b', tools: [tool('c')] }], resolveConfig({ prefix: 'always' }));
-    expect(catalog.tools.map((t) => t.id)).toEqual(['a:b_c']);
+    expect(catalog.tools.map((t) => t.id)).toEqual(['a_b:c']);
     expect(leftOut).toEqual([TOOL_LINE]);
+    // A tool listed twice by its server: the first is kept, the repeat named.
+    expect(buildCatalog([{ server: 'a', tools: [tool('x'), tool('x')] }], resolveConfig({})).leftOut).toEqual(['tool "a:x" is listed twice by its server: the first definition is kept']);
   });
 
   it('a prompt left out names the prompt that kept the name; a repeat of one server is said as such; names are cut', () => {
     const servers = [
-      { name: 'a', prompts: [{ name: 'b_c' }, { name: 'b_c' }] },
+      { name: 'a', prompts: [{ name: 'b_c' }] },
       { name: 'a_b', prompts: [{ name: 'c' }] },
     ];
     const { list, byName, leftOut } = exposedPrompts(servers, 'always');
     expect(list.map((prompt) => prompt.name)).toEqual(['a_b_c']);
-    expect(byName.get('a_b_c')).toEqual({ server: 'a', name: 'b_c' });
-    expect(leftOut).toEqual(['prompt "a:b_c" left out: its server lists it twice; the first is kept', PROMPT_LINE]);
+    expect(byName.get('a_b_c')).toEqual({ server: 'a_b', name: 'c' });
+    expect(leftOut).toEqual([PROMPT_LINE]);
+    expect(exposedPrompts([{ name: 'a', prompts: [{ name: 'x' }, { name: 'x' }] }], 'auto').leftOut).toEqual(['prompt "a:x" left out: its server lists it twice; the first is kept']);
     // Only what collides is said; a long name is cut (echoName), a token-shaped server described.
     expect(exposedPrompts([{ name: 'a', prompts: [{ name: 'x' }] }, { name: 'b', prompts: [{ name: 'x' }] }], 'auto').leftOut).toEqual([]);
     const token = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
@@ -60,7 +64,7 @@ describe('a name two entries end at', () => {
     cleanups.push(() => gateway.close());
     const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'collisions', cleanups });
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['a_b_c']);
-    expect(await client.getPrompt({ name: 'a_b_c' })).toMatchObject({ messages: [{ content: { text: 'from a' } }] });
+    expect(await client.getPrompt({ name: 'a_b_c' })).toMatchObject({ messages: [{ content: { text: 'from a_b' } }] });
     gateway.rebuild();
     gateway.prompts();
     expect(warned.filter((line) => line === TOOL_LINE)).toHaveLength(1);
@@ -70,7 +74,7 @@ describe('a name two entries end at', () => {
   it('status and check warn of both, from the prompts and tools a lock holds, in rc order', async () => {
     const { dir, file } = rcProject({ prefix: 'always', servers: { a: { command: 'a' }, a_b: { command: 'a_b' } } });
     const lock = path.join(dir, 'catalog.json');
-    // Listed in the other order: the rc's order decides who keeps the name, as the gateway's does.
+    // Listed in the other order: the longer server keeps the name whatever the order, as in the gateway.
     writeFileSync(lock, JSON.stringify({ servers: { a_b: { tools: [tool('c')], prompts: [{ name: 'c' }] }, a: { tools: [tool('b_c')], prompts: [{ name: 'b_c' }] } } }));
     const project = await openProject({ config: file, catalogs: [lock], cwd: dir });
     expect(project.warnings).toContain(TOOL_LINE);

@@ -154,6 +154,12 @@ describe('credentials written literally in the rc', () => {
     expect(redact(plain)).toBe(plain);
   });
 
+  it("a bridge's bearer flag (supergateway --oauth2Bearer X) and a header argument with its flag (--header=Authorization: Bearer X)", () => {
+    redactLiteralCredentials('servers.s', { args: ['supergateway', '--sse', 'https://mcp.example.test/sse', '--oauth2Bearer', 'dev-t0ken-4417', '--header=Authorization: Bearer eq-t0ken-8812', '--header=Accept: application/json'] });
+    expect(redact('sent dev-t0ken-4417 and eq-t0ken-8812')).toBe('sent ${servers.s.args[4]} and ${servers.s.args[5]}');
+    expect(redact('Accept: application/json')).toBe('Accept: application/json');
+  });
+
   it('what a server may quote of one alone: a header argument\'s token (mcp-remote --header), a URL\'s password, a cookie\'s value, a token word in a longer value', () => {
     const random = 'Zr8Qm2vL0xT5nW9kB3yH7cJ4pF6dS1aG';
     redactLiteralCredentials('servers.r', {
@@ -220,5 +226,17 @@ describe('a credential two servers share', () => {
     expect(redactValue({ t: 'tok-shared-0a1b2c' }, 'c')).toEqual({ t: 'tok-shared-0a1b2c' });
     forgetSecret('tok-shared-0a1b2c');
     expect(redact('tok-shared-0a1b2c')).toBe('tok-shared-0a1b2c');
+  });
+
+  it("one server's renewal forgets a shared token for that server only: the other, still sending it, keeps it redacted", () => {
+    // Two rc entries of one URL share a sign-in: both sessions registered its token.
+    registerSecret('tok-shared-9z8y7x', 'oauth:a', 'a');
+    registerSecret('tok-shared-9z8y7x', 'oauth:b', 'b');
+    forgetSecret('tok-shared-9z8y7x', 'a');
+    expect(redactValue({ t: 'Bearer tok-shared-9z8y7x' }, 'b')).toEqual({ t: 'Bearer ${oauth:b}' });
+    expect(redact('log: tok-shared-9z8y7x')).toBe('log: ${oauth:b}');
+    expect(redactValue({ t: 'tok-shared-9z8y7x' }, 'a')).toEqual({ t: 'tok-shared-9z8y7x' });
+    forgetSecret('tok-shared-9z8y7x', 'b');
+    expect(redact('tok-shared-9z8y7x')).toBe('tok-shared-9z8y7x');
   });
 });
