@@ -204,6 +204,35 @@ describe('README walk', () => {
     expect(README).toContain(`constant ${[...constant][0]} tokens`);
   });
 
+  it('quotes the groups extension costs and the verbatim example that status computes', () => {
+    const catalogs = ['--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG];
+    const both = JSON.parse(run(['status', '--json', ...catalogs], tempTree({ 'package.json': '{}' })).stdout) as {
+      modes: Array<{ name: string; tools: number; tokens: number; totalTokens: number }>;
+      groups: Record<string, { listTokens: number; getTokens: Record<string, number> }>;
+    };
+    const text = README.replace(/\s+/g, ' ');
+    const quoted = /`development` \((\d+) tools listed\) has (\d+) groups: `groups\/list` carries the (\d+) modes that lead somewhere for ([\d,]+) tokens .*? a `groups\/get` costs ([\d,]+) to ([\d,]+) \(([\d,]+) for all (\d+); the modes' own ([\d,]+)\)/.exec(text);
+    expect(quoted).not.toBeNull();
+    const gets = Object.entries(both.groups.development?.getTokens ?? {});
+    const modeGets = gets.filter(([name]) => name.startsWith('mode-'));
+    const n = (value: number) => value.toLocaleString('en-US');
+    const sum = (list: Array<[string, number]>) => list.reduce((total, [, tokens]) => total + tokens, 0);
+    expect(quoted?.slice(1)).toEqual([
+      String(both.modes.find((m) => m.name === 'development')?.tools),
+      String(gets.length),
+      String(modeGets.length),
+      n(both.groups.development?.listTokens ?? 0),
+      n(Math.min(...gets.map(([, tokens]) => tokens))),
+      n(Math.max(...gets.map(([, tokens]) => tokens))),
+      n(sum(gets)),
+      String(gets.length),
+      n(sum(modeGets)),
+    ]);
+    const verbatim = JSON.parse(run(['status', '--json', ...catalogs], tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"definitions":"verbatim"}' })).stdout) as typeof both;
+    const all = verbatim.modes.find((m) => m.name === 'all');
+    expect(text).toContain(`(e.g. \`${all?.tokens}/${all?.totalTokens}\`, a negative reduction)`);
+  });
+
   it('quotes the benchmark ranges and machine of BENCHMARKS.md', () => {
     const bench = readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
     const range = (label: string) => {
