@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { compareStrings as compare } from '../util/compare.js';
-import { nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
+import { longerServerKeeps, nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
 import type { ServerTools, ToolDefinition } from './types.js';
 
@@ -58,18 +58,11 @@ export function plannedNames(sorted: readonly ServerTools[], config: ResolvedCon
  * a prefixed name drawn like one of lazytools' own (`search_tооls`, with Cyrillic о).
  */
 function prefixedReadAlikes(prefixed: readonly PlannedName[]): void {
-  const owners = new Map<string, PlannedName>();
-  const looks = prefixed.map((entry) => nameSkeleton(entry.exposedName));
-  prefixed.forEach((entry, i) => {
-    const owner = owners.get(looks[i] as string);
-    if (!owner || owner.server.length < entry.server.length) owners.set(looks[i] as string, entry);
-  });
-  prefixed.forEach((entry, i) => {
-    const look = looks[i] as string;
-    const owner = owners.get(look) as PlannedName;
-    if (OWN_LOOKS.has(look)) entry.readsLike = OWN;
-    else if (owner.server.length > entry.server.length) entry.readsLike = owner;
-  });
+  const losers = longerServerKeeps(prefixed, (entry) => nameSkeleton(entry.exposedName), (entry) => entry.server);
+  for (const entry of prefixed) {
+    if (OWN_LOOKS.has(nameSkeleton(entry.exposedName))) entry.readsLike = OWN;
+    else entry.readsLike = losers.get(entry);
+  }
 }
 
 export interface PlannedName {

@@ -1,7 +1,7 @@
 import { shownName } from '../config/secrets.js';
 import { echoName } from '../util/errors.js';
 import { firstLines } from '../util/plural.js';
-import { nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
+import { longerServerKeeps, nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
 
 /** Where an exposed prompt name leads: its server and the server's own name for it. */
 export interface PromptRoute {
@@ -48,23 +48,17 @@ export function exposedPrompts<P extends { name: string }>(
     prefix: (entry) => (entry.exposed = `${entry.server}_${entry.prompt.name}`),
   });
   // Two prefixed names that read alike (docs's site_summary, docs_site's summary): the longer
-  // server's keeps it, as tools do (catalog.ts prefixedReadAlikes), whatever the rc's order.
+  // server's keeps it, as tools do (names.ts), whatever the rc's order.
   type Planned = (typeof planned)[number];
-  const owners = new Map<string, Planned>();
-  const prefixedLook = (entry: Planned) => (entry.exposed === entry.prompt.name ? undefined : `${serverLook(entry.server)}_${entry.look}`);
-  for (const entry of planned) {
-    const look = prefixedLook(entry);
-    const owner = look === undefined ? undefined : owners.get(look);
-    if (look !== undefined && (owner === undefined || owner.server.length < entry.server.length)) owners.set(look, entry);
-  }
+  const prefixedOnes = planned.filter((entry) => entry.exposed !== entry.prompt.name);
+  const losers = longerServerKeeps(prefixedOnes, (entry: Planned) => `${serverLook(entry.server)}_${entry.look}`, (entry) => entry.server);
   const list: P[] = [];
   const byName = new Map<string, PromptRoute>();
   const leftOut: string[] = [];
   for (const entry of planned) {
     const { server, prompt, exposed } = entry;
-    const look = prefixedLook(entry);
-    const owner = look === undefined ? undefined : owners.get(look);
-    if (owner !== undefined && owner.server.length > server.length) {
+    const owner = losers.get(entry);
+    if (owner !== undefined) {
       leftOut.push(`prompt "${shown(server, prompt.name)}" left out: its exposed name "${echoName(exposed)}" reads like server "${shownName(owner.server)}"'s prompt "${shown(owner.server, owner.prompt.name)}"; rename server "${shownName(server)}" in the rc to list it`);
       continue;
     }

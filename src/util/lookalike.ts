@@ -83,3 +83,25 @@ export function prefixReadAlikes<T>(entries: readonly T[], plan: ReadAlikePlan<T
     }
   }
 }
+
+/**
+ * Prefixed names that read alike (server docs's `site_search` and server docs_site's `search`,
+ * both docs_site_search): the one whose server name is the longer keeps it, since the other's own
+ * name reaches into that server's name (a hostile upstream listing another's names, sorted first,
+ * took its calls). Returns, per entry that loses, the entry that keeps the name. `look` is the
+ * prefixed name's skeleton (nameSkeleton), `server` its server.
+ */
+export function longerServerKeeps<T>(entries: readonly T[], look: (entry: T) => string, server: (entry: T) => string): Map<T, T> {
+  const owners = new Map<string, T>();
+  const looks = entries.map(look);
+  entries.forEach((entry, i) => {
+    const owner = owners.get(looks[i] as string);
+    if (owner === undefined || server(owner).length < server(entry).length) owners.set(looks[i] as string, entry);
+  });
+  const losers = new Map<T, T>();
+  entries.forEach((entry, i) => {
+    const owner = owners.get(looks[i] as string) as T;
+    if (server(owner).length > server(entry).length) losers.set(entry, owner);
+  });
+  return losers;
+}
