@@ -14,7 +14,8 @@ import { groupText, summarize, toolTitle } from './text.js';
 import { own } from '../util/own.js';
 import { didYouMean } from '../util/closest.js';
 import { firstLines, listSome } from '../util/plural.js';
-import { quotedName } from '../config/secrets.js';
+import { quotedName, shownEntry, shownName } from '../config/secrets.js';
+import { echoName } from '../util/errors.js';
 import type { BuiltCatalog, Catalog, CatalogGroup, CatalogTool, GroupPlacement, ServerTools, ToolDefinition } from './types.js';
 import { definitionTokens, verbatimTokens } from './totals.js';
 
@@ -50,19 +51,19 @@ export function buildCatalog(sources: readonly ServerTools[], config: ResolvedCo
     // A prefixed name can be one of lazytools' own (server "focus", tool "mode"), or drawn like one:
     // listed twice, and a 2025 session's calls of the own tool went to the upstream's.
     if (readsLike === OWN || OWN_TOOL_NAMES.has(exposedName)) {
-      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" ${OWN_TOOL_NAMES.has(exposedName) ? 'is' : 'reads like'} one of lazytools' own tools; rename server "${server}" in the rc to list it`);
+      repeated.push(`tool "${shownEntry(server, tool.name)}" left out: its exposed name "${echoName(exposedName)}" ${OWN_TOOL_NAMES.has(exposedName) ? 'is' : 'reads like'} one of lazytools' own tools; rename server "${shownName(server)}" in the rc to list it`);
       continue;
     }
     if (readsLike !== undefined) {
-      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" reads like server "${readsLike.server}"'s tool "${readsLike.server}:${readsLike.tool.name}"; rename server "${server}" in the rc to list it`);
+      repeated.push(`tool "${shownEntry(server, tool.name)}" left out: its exposed name "${echoName(exposedName)}" reads like server "${shownName(readsLike.server)}"'s tool "${shownEntry(readsLike.server, readsLike.tool.name)}"; rename server "${shownName(server)}" in the rc to list it`);
       continue;
     }
     const holder = taken.get(exposedName);
     if (holder !== undefined || ids.has(exposedName)) {
-      repeated.push(`tool "${server}:${tool.name}" left out: its exposed name "${exposedName}" is ${holder === undefined ? `the id of tool "${exposedName}"` : `already tool "${holder}"'s name`}`);
+      repeated.push(`tool "${shownEntry(server, tool.name)}" left out: its exposed name "${echoName(exposedName)}" is ${holder === undefined ? `the id of tool "${echoName(exposedName)}"` : `already tool "${holder}"'s name`}`);
       continue;
     }
-    taken.set(exposedName, `${server}:${tool.name}`);
+    taken.set(exposedName, shownEntry(server, tool.name));
     tools.push(makeTool(server, tool, exposedName, groupsOf, config, profiles.get(server)));
   }
   // One line per repeat, bounded: a hand-edited lock may repeat one tool 100,000 times.

@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from '../config/resolve.js';
+import { shownEntry } from '../config/secrets.js';
 import { compareStrings as compare } from '../util/compare.js';
 import { longerServerKeeps, nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
 import { OWN_TOOL_NAMES } from './own-tools.js';
@@ -34,7 +35,7 @@ export function plannedNames(sorted: readonly ServerTools[], config: ResolvedCon
     const seen = new Set<string>();
     for (const tool of [...source.tools].sort((a, b) => compare(a.name, b.name))) {
       if (seen.has(tool.name)) {
-        repeated.push(`tool "${source.server}:${tool.name}" is listed twice by its server: the first definition is kept`);
+        repeated.push(`tool "${shownEntry(source.server, tool.name)}" is listed twice by its server: the first definition is kept`);
         continue;
       }
       seen.add(tool.name);

@@ -1,4 +1,4 @@
-import { shownName } from '../config/secrets.js';
+import { shownEntry, shownName } from '../config/secrets.js';
 import { echoName } from '../util/errors.js';
 import { firstLines } from '../util/plural.js';
 import { longerServerKeeps, nameSkeleton, prefixReadAlikes } from '../util/lookalike.js';
@@ -59,22 +59,17 @@ export function exposedPrompts<P extends { name: string }>(
     const { server, prompt, exposed } = entry;
     const owner = losers.get(entry);
     if (owner !== undefined) {
-      leftOut.push(`prompt "${shown(server, prompt.name)}" left out: its exposed name "${echoName(exposed)}" reads like server "${shownName(owner.server)}"'s prompt "${shown(owner.server, owner.prompt.name)}"; rename server "${shownName(server)}" in the rc to list it`);
+      leftOut.push(`prompt "${shownEntry(server, prompt.name)}" left out: its exposed name "${echoName(exposed)}" reads like server "${shownName(owner.server)}"'s prompt "${shownEntry(owner.server, owner.prompt.name)}"; rename server "${shownName(server)}" in the rc to list it`);
       continue;
     }
     const holder = byName.get(exposed);
     if (holder) {
       const twice = holder.server === server && holder.name === prompt.name;
-      leftOut.push(`prompt "${shown(server, prompt.name)}" left out: ${twice ? 'its server lists it twice; the first is kept' : `its exposed name "${echoName(exposed)}" is already prompt "${shown(holder.server, holder.name)}"'s name`}`);
+      leftOut.push(`prompt "${shownEntry(server, prompt.name)}" left out: ${twice ? 'its server lists it twice; the first is kept' : `its exposed name "${echoName(exposed)}" is already prompt "${shownEntry(holder.server, holder.name)}"'s name`}`);
       continue;
     }
     byName.set(exposed, { server, name: prompt.name });
     list.push(exposed === prompt.name ? prompt : { ...prompt, name: exposed });
   }
   return { list, byName, leftOut: firstLines(leftOut, NAMED_LEFT_OUT, 'prompts listed twice or named like another prompt') };
-}
-
-/** `server:prompt` as a warning shows it: a token-shaped server name described, a name cut and on one line. */
-function shown(server: string, prompt: string): string {
-  return `${shownName(server)}:${echoName(prompt)}`;
 }

@@ -9,6 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { clipText } from '../util/bounds.js';
+import { echoName } from '../util/errors.js';
 import { oneLine } from '../util/redact.js';
 
 /** Key names (env variables, flags, headers) whose value is a credential. */
@@ -72,6 +73,11 @@ const SHOWN_NAME = 80;
  */
 export function shownName(name: string, what: 'name' | 'key' = 'name'): string {
   return secretName(name) ? hiddenName(name, what) : oneLine(pathKey(name));
+}
+
+/** `server:name` as a warning shows one server's tool or prompt: the server as shownName says it, the name cut to one line (echoName). */
+export function shownEntry(server: string, name: string): string {
+  return `${shownName(server)}:${echoName(name)}`;
 }
 
 /**

@@ -30,6 +30,10 @@ describe('a name two entries end at', () => {
     expect(leftOut).toEqual([TOOL_LINE]);
     // A tool listed twice by its server: the first is kept, the repeat named.
     expect(buildCatalog([{ server: 'a', tools: [tool('x'), tool('x')] }], resolveConfig({})).leftOut).toEqual(['tool "a:x" is listed twice by its server: the first definition is kept']);
+    // A token-shaped server name is described, as in the prompts' lines (it was printed as written).
+    const token = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const [line] = buildCatalog([{ server: token, tools: [tool('x'), tool('x')] }], resolveConfig({})).leftOut;
+    expect(line).toMatch(/^tool "<a 40-character name that looks like a secret, not shown>:x" is listed twice/);
   });
 
   it('a prompt left out names the prompt that kept the name; a repeat of one server is said as such; names are cut', () => {
