@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRequest } from '../protocol/jsonrpc.js';
 import type { Hub } from '../callers/hub.js';
 import type { Refusal } from './http-guard.js';
-import { shownName } from '../config/secrets.js';
+import { distinctShownName } from '../config/secrets.js';
 
 /** What the HTTP front serves at /metrics (app/metrics.ts makes it). */
 export interface Metrics {
@@ -47,8 +47,9 @@ export async function operatorRequest(req: IncomingMessage, res: ServerResponse,
     return true;
   }
   if (pathname === '/readyz') {
-    // Names as every other output shows them: a token pasted as a server's name is described (shownName).
-    const servers = ops.gateway.serverStates().map((state) => ({ ...state, name: shownName(state.name) }));
+    // A token pasted as a server's name is described, with a digest suffix so two such servers stay
+    // apart (distinctShownName, as /metrics labels them).
+    const servers = ops.gateway.serverStates().map((state) => ({ ...state, name: distinctShownName(state.name) }));
     ops.reply(res, ops.gateway.settled ? 200 : 503, { ready: ops.gateway.settled, servers });
     return true;
   }

@@ -125,7 +125,7 @@ describe('server names on the operator endpoints', () => {
       expect(JSON.parse(ready.body)).toEqual({
         ready: true,
         servers: [
-          { name: described, state: 'failed', reason: `upstream "${described}" is disabled: servers.${described}.env.A: environment variable LT_UNSET_READYZ_NAME is not set (referenced as \${LT_UNSET_READYZ_NAME})` },
+          { name: `${described} #${createHash('sha256').update(token).digest('hex').slice(0, 8)}`, state: 'failed', reason: `upstream "${described}" is disabled: servers.${described}.env.A: environment variable LT_UNSET_READYZ_NAME is not set (referenced as \${LT_UNSET_READYZ_NAME})` },
           { name: 'hf_hub', state: 'up' },
         ],
       });
