@@ -1,7 +1,7 @@
 import type { CatalogGroup, CatalogTool } from '../catalog/catalog.js';
 import { expandQuery, stem, terms } from './text.js';
 import { Speller } from './spelling.js';
-import { FIELDS, groupFieldTerms, serverKey, toolFields } from './tool-text.js';
+import { FIELDS, groupFieldTerms, MAX_SERVER_TEXT, serverKey, toolFields } from './tool-text.js';
 import { Action, actionFactor, queryAsks, queryReadVerbs, toolAction, toolReadVerbs } from './action.js';
 import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 import { distinctQueries, MAX_STEPS, taskSteps } from './clauses.js';
@@ -123,8 +123,11 @@ export class SearchIndex {
       if (key === undefined) keys.set(tool.server, (key = serverKey(tool.server)));
       return key;
     });
+    // Description and schema characters read per server (MAX_SERVER_TEXT).
+    const read = new Map<string, number>();
     tools.forEach((tool, doc) => {
       let length = 0;
+      const spent = read.get(tool.server) ?? 0;
       for (const group of tool.groups) {
         const entry = groupTerms.get(group);
         if (!entry) continue;
@@ -133,7 +136,8 @@ export class SearchIndex {
           length += entry.weight;
         }
       }
-      for (const [field, text] of toolFields(tool)) {
+      for (const [field, text] of toolFields(tool, spent < MAX_SERVER_TEXT)) {
+        if (field === 'description' || field === 'schema') read.set(tool.server, (read.get(tool.server) ?? 0) + text.length);
         const fieldTerms = terms(text);
         if (field === 'name') {
           this.nameTerms.push(fieldTerms);

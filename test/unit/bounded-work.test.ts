@@ -8,7 +8,7 @@ import { parseCatalog } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { clipText, tailWhole, valueTooBig } from '../../src/util/bounds.js';
 import { looksSecret, pathKey } from '../../src/config/secrets.js';
-import { MAX_SCHEMA_TEXT, toolFields } from '../../src/search/tool-text.js';
+import { MAX_SCHEMA_TEXT, MAX_SERVER_TEXT, toolFields } from '../../src/search/tool-text.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { boundedCount, cachedTokenCounts, COUNTED_PREFIX, countToolTokens, TOKEN_CACHE_GENERATION } from '../../src/util/tokens.js';
 
@@ -197,6 +197,20 @@ describe('search index text per tool', () => {
     const index = new SearchIndex(catalog.tools, catalog.groups);
     expect(index.search('airship', { limit: 1 }).map((hit) => hit.tool.name)).toEqual(['big_text']);
     expect(index.search('gondola', { limit: 1 }).map((hit) => hit.tool.name)).toEqual(['big_enum']);
+  });
+
+  it('reads at most MAX_SERVER_TEXT characters of one server\'s descriptions and schemas (64 MiB of them took about 40 s of one index build); past it its tools are found by name and summary, and other servers are read whole', () => {
+    const long = (i: number) => `Reads ledger entry ${i}. ${'aB'.repeat(8_000)}`;
+    const count = Math.ceil(MAX_SERVER_TEXT / 16_000) + 4;
+    const flood: ToolDefinition[] = Array.from({ length: count }, (_, i) => ({ name: `entry_${String(i).padStart(4, '0')}`, description: long(i), inputSchema: { type: 'object' } }));
+    // The flooding server's last tool says "walrus" only past its summary; its name says "narwhal".
+    flood.push({ name: 'zz_narwhal', description: `${long(count)} walrus`, inputSchema: { type: 'object' } });
+    const quiet: ToolDefinition[] = [{ name: 'tusk', description: `Short. Also mentions the walrus.`, inputSchema: { type: 'object' } }];
+    const { catalog } = buildCatalog([{ server: 'flood', tools: flood }, { server: 'quiet', tools: quiet }], resolveConfig({}));
+    const index = new SearchIndex(catalog.tools, catalog.groups);
+    expect(index.search('walrus', { limit: 5 }).map((hit) => hit.tool.id)).toEqual(['quiet:tusk']);
+    expect(index.search('narwhal', { limit: 1 }).map((hit) => hit.tool.id)).toEqual(['flood:zz_narwhal']);
+    expect(index.search('ledger entry', { limit: 1 }).map((hit) => hit.tool.server)).toEqual(['flood']);
   });
 });
 
