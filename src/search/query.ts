@@ -8,6 +8,7 @@
  */
 
 import { unicodeWords } from './tokenize.js';
+import { trimEnds } from '../util/bounds.js';
 
 /** Characters of a query read at most (a pasted blob is skipped whole, so this is generous). */
 const MAX_QUERY_READ = 65_536;
@@ -39,18 +40,9 @@ const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i;
 const OPENING = new Set('("\'`<[{');
 const CLOSING = new Set(')"\'`>]},.;:!?');
 
-/**
- * `token` without its opening punctuation in front and its closing punctuation behind ("(see",
- * "done).", "'quoted'"). A scan, not `/[…]+$/`: a regular expression tries that run from each of
- * its characters, so a token of 65,000 dots between two letters took 3 s, several times per
- * query and step (one search_tools call held the gateway 9-34 s).
- */
+/** `token` without its opening punctuation in front and its closing punctuation behind ("(see", "done).", "'quoted'"), by a scan (trimEnds). */
 function trimEdges(token: string): string {
-  let start = 0;
-  while (start < token.length && OPENING.has(token[start] as string)) start++;
-  let end = token.length;
-  while (end > start && CLOSING.has(token[end - 1] as string)) end--;
-  return start === 0 && end === token.length ? token : token.slice(start, end);
+  return trimEnds(token, (char) => OPENING.has(char), (char) => CLOSING.has(char));
 }
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 /** An account or contract address of Ethereum-style chains: 0x and 40 hex digits. */

@@ -158,3 +158,17 @@ function wholeEnd(text: string, end: number): number {
  * from an rc or a flag stays at most this.
  */
 export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * `text` without the characters at its start that `dropStart` accepts and those at its end that
+ * `dropEnd` accepts, found by a scan: a regular expression such as `/[…]+$/` tries the run from
+ * each of its characters, quadratic in a long run (a query word or rc value of marks held the
+ * event loop for seconds to minutes).
+ */
+export function trimEnds(text: string, dropStart: (char: string) => boolean, dropEnd: (char: string) => boolean): string {
+  let start = 0;
+  while (start < text.length && dropStart(text[start] as string)) start++;
+  let end = text.length;
+  while (end > start && dropEnd(text[end - 1] as string)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
