@@ -59,7 +59,7 @@ function heldBackCell(row: Pick<ModeStatus, 'heldBack' | 'heldBackTokens'>): str
  */
 export function explainFit(fitted: ModeFit): string {
   const head = fitted.fit
-    ? `${fitted.mode}: budget ${fitted.budget}, lazytools' own tools ${fitted.ownTokens} tokens; ${fitted.shown.length} shown, ${fitted.heldBack.length} held back (${fitted.heldBackTokens} tokens)`
+    ? `${fitted.mode}: budget ${fitted.budget}${fitted.shared ? " (this small catalog's share: the modes together stay 85.5% below it)" : ''}, lazytools' own tools ${fitted.ownTokens} tokens; ${fitted.shown.length} shown, ${fitted.heldBack.length} held back (${fitted.heldBackTokens} tokens)`
     : `${fitted.mode}: not fitted (${fitted.budget === undefined ? 'no budget' : '"fit": false'}); every tool shown`;
   const lines = fitted.ranked.map((entry) => `  ${entry.shown ? '+' : '-'} ${entry.tool.exposedName} ${entry.tool.tokens}t  ${entry.reason}${entry.why.length > 0 ? `  [${entry.why.join(', ')}]` : ''}`);
   return [head, ...lines].join('\n');

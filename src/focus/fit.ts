@@ -12,7 +12,7 @@ import { modeProfile } from './profile.js';
 import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
 import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
 import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
-import { effectiveBudget, fillRoom } from './budget.js';
+import { effectiveBudget, fillRoom, MAX_SHARED_MODES, sharedCap, smallFor } from './budget.js';
 
 /** Characters of a typical task `status --explain` quotes: rc tasks may be any length. */
 const TASK_QUOTE = 60;
@@ -40,6 +40,8 @@ export interface ModeFit {
   fit: boolean;
   /** What the mode may spend here: its budget, grown on a large catalog up to `maxBudget` (see effectiveBudget). */
   budget: number | undefined;
+  /** True when `budget` is a small catalog's share, below what the mode alone could spend (budget.ts sharedCap). */
+  shared: boolean;
   /** Tokens of lazytools' own tools, counted in the budget. */
   ownTokens: number;
   /** Every tool of the mode (its groups and pins, its read-only rule, `alwaysVisible`, tools called in it lately, shown fillers), catalog order. */
@@ -74,8 +76,36 @@ export function modeFit(catalog: Catalog, config: FitConfig, mode: string): Mode
   let byMode = byConfig.get(config);
   if (!byMode) byConfig.set(config, (byMode = new Map()));
   let fitted = byMode.get(mode);
-  if (!fitted) byMode.set(mode, (fitted = fitMode(catalog, config, rules)));
+  if (!fitted) {
+    // Before any mode's fit is handed out, so each mode has one fit per catalog and config.
+    if (byMode.size === 0) shareSmallCatalog(catalog, config, byMode);
+    fitted = byMode.get(mode);
+    if (!fitted) byMode.set(mode, (fitted = fitMode(catalog, config, rules)));
+  }
   return fitted;
+}
+
+/**
+ * On a catalog small for some mode's budget (budget.ts smallFor), fits every mode with a scaling
+ * budget into `fits`, each within the cap that keeps their mean cost CATALOG_SHARE of the catalog
+ * (sharedCap). Past MAX_SHARED_MODES such modes each is fitted alone.
+ */
+function shareSmallCatalog(catalog: Catalog, config: FitConfig, fits: Map<string, ModeFit>): void {
+  const modes = Object.values(config.modes).filter((mode) => mode.fit && mode.budget !== undefined && mode.maxBudget !== undefined && mode.maxBudget > mode.budget);
+  if (modes.length > MAX_SHARED_MODES || !modes.some((mode) => smallFor(mode, catalog.totalTokens))) return;
+  const alone = modes.map((mode) => fits.get(mode.name) ?? fitMode(catalog, config, mode));
+  const cap = sharedCap(alone.map(fitCost), catalog.totalTokens);
+  modes.forEach((mode, i) => {
+    const fitted = alone[i] as ModeFit;
+    fits.set(mode.name, cap !== undefined && fitCost(fitted) > cap ? fitMode(catalog, config, mode, cap) : fitted);
+  });
+}
+
+/** What a fitted mode's list costs: its shown tools and lazytools' own. */
+function fitCost(fitted: ModeFit): number {
+  let tokens = fitted.ownTokens;
+  for (const tool of fitted.shown) tokens += tool.tokens;
+  return tokens;
 }
 
 /** What fitting reads from the configuration. */
@@ -97,8 +127,9 @@ function prefixesOf(catalog: Catalog): Map<string, ReadonlySet<string>> {
  * `alwaysVisible` ones are always shown; the rest are taken in priority order (see
  * `toolPriority`, with breadth: each server and group keeps its best tools before any keeps its
  * next ones), skipping any tool that does not fit in what is left so cheaper ones still can.
+ * `cap`: at most this much, pinned tools aside (a small catalog's share, see modeFit).
  */
-export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode): ModeFit {
+export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode, cap?: number): ModeFit {
   const groups = new Set(mode.groups);
   const always = globMatcher(config.alwaysVisible);
   const modePin = globMatcher(mode.pin);
@@ -160,10 +191,12 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
   });
   const ordered = fit ? breadthOrder(scored, groups, prefixes) : scored;
 
-  const effective = fit ? effectiveBudget(mode, sumTokens(members), catalog.totalTokens) : mode.budget;
-  const budget = (effective ?? Number.POSITIVE_INFINITY) - ownTokens;
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
+  const alone = fit ? effectiveBudget(mode, sumTokens(members), catalog.totalTokens) : mode.budget;
+  // A small catalog's shared cap (see modeFit) never holds back what is pinned.
+  const effective = alone !== undefined && cap !== undefined ? Math.min(alone, Math.max(cap, pinnedTokens + ownTokens)) : alone;
+  const budget = (effective ?? Number.POSITIVE_INFINITY) - ownTokens;
   let left = budget - pinnedTokens;
   // On a small catalog the tools outside the mode's groups stop early (budget.ts fillRoom).
   const fillLeft = fit && filled.size > 0 ? fillRoom(mode, catalog.totalTokens) - ownTokens : Number.POSITIVE_INFINITY;
@@ -206,6 +239,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode)
     mode: mode.name,
     fit,
     budget: effective,
+    shared: effective !== alone,
     ownTokens,
     members,
     memberIds: new Set(members.map((tool) => tool.id)),
