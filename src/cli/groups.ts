@@ -5,7 +5,7 @@ import { openProject } from '../project.js';
 import { didYouMean } from '../util/closest.js';
 import { echoName } from '../util/errors.js';
 import { defineCommand, type FlagSpecs } from './args.js';
-import type { CliIO, Command } from './io.js';
+import { type CliIO, type Command, warnLine } from './io.js';
 import { projectOptions } from './status.js';
 
 interface FitLine {
@@ -32,6 +32,8 @@ Per mode that includes a tool: its priority there, whether the mode shows it wit
 or holds it back (reachable through search_tools), and the signals behind the priority.`,
 }, async ({ values }, io) => {
   const project = await openProject({ config: values.config, catalogs: values.catalog, cwd: io.cwd });
+  // What the catalog lost on the way (a tool left out for a look-alike name), as status and check say it.
+  for (const warning of project.warnings) warnLine(io, warning);
   const glob = values.tool === undefined ? undefined : toolGlob(values.tool);
   const report = placementReport(project.catalog, project.config, (tool) => glob === undefined || glob.test(tool.id));
   if (values.tool !== undefined && report.tools.length === 0) {

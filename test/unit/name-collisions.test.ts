@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
+import { main } from '../../src/cli/main.js';
 import { buildCatalog } from '../../src/catalog/catalog.js';
 import { exposedPrompts } from '../../src/catalog/prompt-names.js';
 import { resolveConfig } from '../../src/config/resolve.js';
@@ -83,5 +84,11 @@ describe('a name two entries end at', () => {
     const project = await openProject({ config: file, catalogs: [lock], cwd: dir });
     expect(project.warnings).toContain(TOOL_LINE);
     expect(project.warnings).toContain(PROMPT_LINE);
+    // groups says them too (on stderr: --json output stays one JSON document).
+    const err: string[] = [];
+    const out: string[] = [];
+    expect(await main(['groups', '--json', '--config', file, '--catalog', lock], { out: (text: string) => void out.push(text), err: (text: string) => void err.push(text), cwd: dir, env: {} })).toBe(0);
+    expect(err.join('\n')).toContain(TOOL_LINE);
+    expect(() => JSON.parse(out.join(''))).not.toThrow();
   });
 });
