@@ -67,6 +67,9 @@ export function fillRoom(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, catal
  */
 export const MAX_SHARED_MODES = 256;
 
+/** Tokens a shared cap must leave for tools beside lazytools' own: about five tools. */
+const MIN_ROOM = 1000;
+
 /**
  * On a small catalog, the most any mode with a scaling budget may cost so that their mean cost
  * stays CATALOG_SHARE of the catalog (a cut of 85.5% or more, as effectiveBudget keeps on a large
@@ -78,7 +81,10 @@ export const MAX_SHARED_MODES = 256;
  * alone (20% of the catalog) brought the small stacks to 85.4% or more but took 7 of development's
  * 46 tools on reference + GitHub.
  */
-export function sharedCap(costs: readonly number[], catalogTokens: number): number | undefined {
+export function sharedCap(costs: readonly number[], catalogTokens: number, ownTokens: number): number | undefined {
+  // A catalog whose share would leave a mode little room beside lazytools' own tools is too small
+  // to cut by: there the modes keep their budgets (reference servers: 37 tools, 4,478 tokens).
+  if (CATALOG_SHARE * catalogTokens < ownTokens + MIN_ROOM) return undefined;
   const allowed = CATALOG_SHARE * catalogTokens * costs.length;
   let total = 0;
   for (const cost of costs) total += cost;

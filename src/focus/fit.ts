@@ -1,8 +1,6 @@
 import { sumTokens, type Catalog, type CatalogTool } from '../catalog/catalog.js';
-import { ownTools, type ServedStrategy } from '../catalog/own-tools.js';
 import type { ResolvedConfig, ResolvedMode } from '../config/resolve.js';
 import { own, unlessEmpty } from '../util/own.js';
-import { countEpoch, countToolsTokens } from '../util/tokens.js';
 import { compareStrings } from '../util/compare.js';
 import { clipText } from '../util/bounds.js';
 import { hundredths } from '../util/round.js';
@@ -10,7 +8,8 @@ import { globMatcher, modeNamed, modeShows, usedInMode } from './policy.js';
 import { servedStrategy } from './scope.js';
 import { modeProfile } from './profile.js';
 import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
-import { capability, listedThing, nameWords, serverPrefixes } from './words.js';
+import { capability } from './words.js';
+import { listAndGetThings, ownToolsTokens, prefixesOf } from './fit-inputs.js';
 import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
 import { effectiveBudget, fillRoom, MAX_SHARED_MODES, sharedCap, smallFor } from './budget.js';
 
@@ -77,24 +76,31 @@ export function modeFit(catalog: Catalog, config: FitConfig, mode: string): Mode
   if (!byMode) byConfig.set(config, (byMode = new Map()));
   let fitted = byMode.get(mode);
   if (!fitted) {
-    // Before any mode's fit is handed out, so each mode has one fit per catalog and config.
-    if (byMode.size === 0) shareSmallCatalog(catalog, config, byMode);
+    // A mode that shares a small catalog is fitted with the others, once (see shareSmallCatalog).
+    if (sharing(rules) && !shared.has(byMode)) shareSmallCatalog(catalog, config, byMode);
     fitted = byMode.get(mode);
     if (!fitted) byMode.set(mode, (fitted = fitMode(catalog, config, rules)));
   }
   return fitted;
 }
 
+/** The fit maps whose modes have shared their small catalog (or found no need to). */
+const shared = new WeakSet<Map<string, ModeFit>>();
+
+/** Whether a mode takes part in sharing a small catalog: fitted, with a budget that scales (a `maxBudget` above it). */
+const sharing = (mode: ResolvedMode): boolean => mode.fit && mode.budget !== undefined && mode.maxBudget !== undefined && mode.maxBudget > mode.budget;
+
 /**
- * On a catalog small for some mode's budget (budget.ts smallFor), fits every mode with a scaling
- * budget into `fits`, each within the cap that keeps their mean cost CATALOG_SHARE of the catalog
+ * On a catalog small for some mode's budget (budget.ts smallFor), fits every sharing mode into
+ * `fits`, each within the cap that keeps their mean cost CATALOG_SHARE of the catalog
  * (sharedCap). Past MAX_SHARED_MODES such modes each is fitted alone.
  */
 function shareSmallCatalog(catalog: Catalog, config: FitConfig, fits: Map<string, ModeFit>): void {
-  const modes = Object.values(config.modes).filter((mode) => mode.fit && mode.budget !== undefined && mode.maxBudget !== undefined && mode.maxBudget > mode.budget);
+  shared.add(fits);
+  const modes = Object.values(config.modes).filter(sharing);
   if (modes.length > MAX_SHARED_MODES || !modes.some((mode) => smallFor(mode, catalog.totalTokens))) return;
   const alone = modes.map((mode) => fits.get(mode.name) ?? fitMode(catalog, config, mode));
-  const cap = sharedCap(alone.map(fitCost), catalog.totalTokens);
+  const cap = sharedCap(alone.map(fitCost), catalog.totalTokens, Math.max(...alone.map((fitted) => fitted.ownTokens)));
   modes.forEach((mode, i) => {
     const fitted = alone[i] as ModeFit;
     fits.set(mode.name, cap !== undefined && fitCost(fitted) > cap ? fitMode(catalog, config, mode, cap) : fitted);
@@ -110,15 +116,6 @@ function fitCost(fitted: ModeFit): number {
 
 /** What fitting reads from the configuration. */
 export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible' | 'tools' | 'strategy' | 'usageWeights' | 'hiddenTools'>;
-
-const prefixCache = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
-
-/** Per server of the catalog, the words it puts before every tool name (computed once per catalog). */
-function prefixesOf(catalog: Catalog): Map<string, ReadonlySet<string>> {
-  let found = prefixCache.get(catalog);
-  if (!found) prefixCache.set(catalog, (found = serverPrefixes(catalog.tools)));
-  return found;
-}
 
 /**
  * Fits a mode to its budget. Pure and deterministic: the same catalog, config and mode give the
@@ -255,23 +252,6 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode,
 }
 
 /**
- * Per server, its list and get tools by what they are about ("list network request" pairs with
- * "get network request"): toolPriority's `listed`, telling an entry point from its second step.
- */
-function listAndGetThings(members: readonly CatalogTool[], prefixes: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
-  const listed = new Map<string, Set<string>>();
-  for (const tool of members) {
-    const name = nameWords(tool, prefixes.get(tool.server));
-    if ((name[0] === 'list' || name[0] === 'get') && name.length > 1) {
-      let set = listed.get(tool.server);
-      if (!set) listed.set(tool.server, (set = new Set()));
-      set.add(`${name[0]} ${listedThing(name)}`);
-    }
-  }
-  return listed;
-}
-
-/**
  * One member as fitting ranks it: its signals are worded only when `why` is read (fitting ranks
  * every member of every mode; status --explain and groups read a few).
  */
@@ -291,23 +271,6 @@ class Entry implements RankedTool {
   get why(): string[] {
     return (this.worded ??= wordSignals(this.signals));
   }
-}
-
-const ownTokensCache = new WeakMap<object, Map<string, number>>();
-
-/**
- * Tokens of lazytools' own tools under a config's modes, once per modes object, strategy and
- * tokenizer: focus_mode lists every mode, so counting it again for each of M modes was O(M²)
- * (`check` on an rc of 20,000 modes ran past a minute). The modes object is taken as never changing.
- */
-function ownToolsTokens(config: FitConfig, strategy: ServedStrategy, tokenizer: Catalog['tokenizer']): number {
-  let byKey = ownTokensCache.get(config.modes);
-  if (!byKey) ownTokensCache.set(config.modes, (byKey = new Map()));
-  // The epoch: a count taken before \`check\` began may be a lock's recorded one (see countEpoch).
-  const key = `${strategy} ${tokenizer} ${countEpoch()}`;
-  let tokens = byKey.get(key);
-  if (tokens === undefined) byKey.set(key, (tokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), tokenizer)));
-  return tokens;
 }
 
 /** Breadth: what a tool's rank within its server and within its first mode group costs it (times log2(1 + rank)). */

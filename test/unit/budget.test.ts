@@ -5,7 +5,7 @@ import type { RcConfig } from '../../src/config/schema.js';
 import { sharedCap } from '../../src/focus/budget.js';
 import { modeFit } from '../../src/focus/fit.js';
 import { statusReport } from '../../src/tokens/report.js';
-import { stackSources } from '../harness/index.js';
+import { referenceSources, stackSources } from '../harness/index.js';
 
 // Three of the developer stack's ten servers: 15,378 tokens, a catalog small for every preset's budget.
 const small = (await stackSources()).filter((source) => ['brave-search', 'chrome-devtools', 'context7'].includes(source.server));
@@ -24,13 +24,18 @@ function meanCut(rc: RcConfig = {}): number {
 
 describe('sharedCap', () => {
   it('is undefined while the mean cost is within 14.5% of the catalog', () => {
-    expect(sharedCap([1000, 2000, 1300], 10_000)).toBeUndefined();
+    expect(sharedCap([1000, 2000, 1300], 10_000, 500)).toBeUndefined();
+  });
+
+  it('is undefined where the share would leave a mode under 1,000 tokens beside lazytools\' own tools', () => {
+    // 14.5% of 10,000 is 1,450: room for 950 tokens beside 500 of own tools.
+    expect(sharedCap([500, 3000, 6000], 10_000, 500)).toBeUndefined();
   });
 
   it('water-fills: the costliest modes give up the most, cheaper ones keep what they cost', () => {
     // Allowed: 14.5% of 10,000 x 3 = 4,350. 500 stays; the other two share 3,850.
-    expect(sharedCap([500, 3000, 6000], 10_000)).toBe(1925);
-    const cap = sharedCap([500, 3000, 6000], 10_000) ?? 0;
+    expect(sharedCap([500, 3000, 6000], 10_000, 400)).toBe(1925);
+    const cap = sharedCap([500, 3000, 6000], 10_000, 400) ?? 0;
     expect([500, 3000, 6000].reduce((sum, cost) => sum + Math.min(cost, cap), 0)).toBeLessThanOrEqual(4350);
   });
 });
@@ -62,5 +67,14 @@ describe('modes on a small catalog', () => {
     for (const tool of devtools) expect(fitted?.shownIds.has(tool.id), tool.id).toBe(true);
     const fixed = project({ modes: { debugging: { budget: 8000, maxBudget: 8000 } } });
     expect(modeFit(fixed.catalog, fixed.config, 'debugging')?.budget).toBe(8000);
+  });
+});
+
+describe('modes on a very small catalog', () => {
+  it('keep their budgets: the reference servers (4,478 tokens) are too small to cut by', async () => {
+    const config = resolveConfig({});
+    const { catalog } = buildCatalog(await referenceSources(), config);
+    for (const mode of Object.values(config.modes)) expect(modeFit(catalog, config, mode.name)?.shared, mode.name).toBe(false);
+    expect(modeFit(catalog, config, 'development')?.shown.length).toBeGreaterThan(5);
   });
 });
