@@ -8,7 +8,8 @@
 // Each package is expected under <dir>/<package with "/" and "@" as "_">/node_modules (install it
 // there first, outside the repository: `npm install --ignore-scripts <package>`). Servers that fail
 // to start or list within 30 s are reported and left out. Only dummy values belong in "env":
-// a server that needs real credentials to list its tools is skipped, not captured.
+// a server that needs real credentials to list its tools is skipped, not captured. A "license" in
+// SERVERS.json is recorded only for a package whose package.json declares none (its LICENSE file does).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -64,7 +65,7 @@ for (const [name, server] of Object.entries(spec.servers)) {
       30_000,
     );
     tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    out.servers[name] = { package: pkg.name, version: pkg.version, license: typeof pkg.license === 'string' ? pkg.license : undefined, tools };
+    out.servers[name] = { package: pkg.name, version: pkg.version, license: typeof pkg.license === 'string' ? pkg.license : server.license, tools };
     console.error(`${name}: ${tools.length} tools (${pkg.name}@${pkg.version})`);
   } catch (error) {
     failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
