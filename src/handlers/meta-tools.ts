@@ -63,9 +63,11 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   // One of the process's search slots while the memo lives (passes.ts MAX_SEARCHES: its memory).
-  // A 2026-07-28 request has no session: one bearer token's requests share a holder's share.
-  const holder = session.stateless && session.route.tokenLabel !== undefined ? `token ${session.route.tokenLabel}` : session;
-  const release = await searchSlots.acquire(holder, signal);
+  // A 2026-07-28 request has no session: one bearer token's requests share a holder's share. Turns
+  // go by bearer token (its sessions and requests are one party), else by session.
+  const token = session.route.tokenLabel === undefined ? undefined : `token ${session.route.tokenLabel}`;
+  const holder = session.stateless && token !== undefined ? token : session;
+  const release = await searchSlots.acquire(holder, signal, token ?? holder);
   let found: BeyondList;
   let none: string | undefined;
   try {

@@ -65,6 +65,26 @@ describe('search slots', () => {
     expect(slots.active).toBe(0);
   });
 
+  it("runs at most half the slots for one party (a bearer token's sessions): another party's search starts at once, and cancelled waits leave nothing queued", async () => {
+    const slots = new SearchSlots(8, 2);
+    const sessions = Array.from({ length: 6 }, () => ({}));
+    const controller = new AbortController();
+    const flood = sessions.flatMap((session) => [slots.acquire(session, controller.signal, 'token a'), slots.acquire(session, controller.signal, 'token a')]);
+    await Promise.resolve();
+    expect(slots.active, "one token's six sessions run four searches, not eight").toBe(4);
+    const other = await slots.acquire({}, undefined, 'token b');
+    expect(slots.active).toBe(5);
+    expect(slots.waitingCount).toBe(8);
+    controller.abort();
+    const outcomes = await Promise.allSettled(flood);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(8);
+    expect(slots.waitingCount).toBe(0);
+    for (const outcome of outcomes) if (outcome.status === 'fulfilled') outcome.value();
+    other();
+    expect(slots.active).toBe(0);
+    (await slots.acquire({}, undefined, 'token a'))();
+  });
+
   it('leaves the queue when its request is cancelled while waiting, taking no slot', async () => {
     const slots = new SearchSlots(1);
     const held = await slots.acquire({});
@@ -117,6 +137,36 @@ describe('search slots', () => {
     expect(answer, 'the writer of a mode the session left while its search waited').not.toContain('"name":"erase_note"');
     expect(answer).toContain('"name":"read_note"');
     await client.close();
+    await gateway.close();
+  });
+});
+
+describe('search slots by bearer token', () => {
+  it("takes turns by bearer token: one token's many sessions do not keep another token's search waiting behind all of theirs", async () => {
+    const tools = Array.from({ length: 50 }, (_, i) => ({ name: `tool_${i}`, description: `Reads record ${i} of the ledger`, inputSchema: { type: 'object' as const } }));
+    const config = resolveConfig({ groups: { ledger: { servers: ['ledger'] } }, modes: { books: { groups: ['ledger'] } }, defaultMode: 'books', strategy: 'proxy' });
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'ledger', tools }] });
+    const token = (label: string) => ({ boundary: { modes: ['books'], token: true, label } });
+    const sessions = 20;
+    const flood = await Promise.all(Array.from({ length: sessions }, () => inMemoryClient((t) => gateway.createSession(token('flood')).connect(t), { name: 'search-slots-test' })));
+    const other = await inMemoryClient((t) => gateway.createSession(token('other')).connect(t), { name: 'search-slots-test' });
+    const original = SearchIndex.prototype.rankMany;
+    const started: string[] = [];
+    vi.spyOn(SearchIndex.prototype, 'rankMany').mockImplementation(function* (this: SearchIndex, ...args: Parameters<SearchIndex['rankMany']>) {
+      started.push(args[0].join(' ').includes('other') ? 'other' : 'flood');
+      return yield* original.apply(this, args);
+    });
+    // Every slot taken, so each search below waits its turn.
+    const held = await Promise.all(Array.from({ length: MAX_SEARCHES }, () => searchSlots.acquire({})));
+    const calls = flood.map((client, i) => client.callTool({ name: 'search_tools', arguments: { query: `ledger record ${i}` } }));
+    // Each flood search is queued before the other token's one is sent.
+    while (searchSlots.waitingCount < sessions) await new Promise((resolve) => setImmediate(resolve));
+    calls.push(other.callTool({ name: 'search_tools', arguments: { query: 'other ledger record' } }));
+    while (searchSlots.waitingCount < sessions + 1) await new Promise((resolve) => setImmediate(resolve));
+    for (const release of held) release();
+    await Promise.all(calls);
+    expect(started.indexOf('other'), `the other token's search started after ${started.indexOf('other')} of the flooding token's ${sessions}`).toBeLessThanOrEqual(1);
+    for (const client of [...flood, other]) await client.close();
     await gateway.close();
   });
 });
