@@ -58,8 +58,6 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   const queries = [read.args.query, ...(read.args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '');
   const hub = session.hub;
   if (group !== undefined && !visibleGroup(session, group)) return toolError(new UnknownNameError('group', group, visibleGroupNames(session)).message);
-  // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
-  const dense = await hub.embeddings?.lookup(queries);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   // One of the process's search slots while the memo lives (passes.ts MAX_SEARCHES: its memory).
@@ -71,6 +69,10 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   let found: BeyondList;
   let none: string | undefined;
   try {
+    // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down),
+    // asked in the slot: a client's hundred calls at once must not put a hundred requests, and
+    // their answers, in flight there.
+    const dense = await hub.embeddings?.lookup(queries);
     // Read after the waits: a reload or another call's focus_mode may have changed mode and rules.
     // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
     // nor what lies outside a token's modes.
