@@ -5,7 +5,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { createUpstreams } from '../../src/upstream/connect.js';
-import { cleanupAfterEach, type Cleanups } from '../harness/index.js';
+import { signIn } from '../../src/upstream/sign-in.js';
+import { revokeSignIn } from '../../src/upstream/auth/revoke.js';
+import type { SignIn } from '../../src/upstream/auth/store.js';
+import { cleanupAfterEach, tempTree, type Cleanups } from '../harness/index.js';
+import path from 'node:path';
 
 /**
  * A remote server's redirects. fetch drops `Authorization` on a redirect to another origin but
@@ -77,5 +81,49 @@ describe('remote upstream redirects', () => {
     expect(upstream.status).toBe('ready');
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((headers) => headers['x-api-key'] === KEY)).toBe(true);
+  });
+
+  it("lazytools auth's probe for the server's challenge does not follow it to another origin with the rc headers", async () => {
+    const elsewhere: IncomingHttpHeaders[] = [];
+    const other = await listener(cleanups, (req, res) => {
+      elsewhere.push(req.headers);
+      res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="http://${req.headers.host ?? ''}/.well-known/oauth-protected-resource"` }).end();
+    });
+    const origin = await listener(cleanups, (_req, res) => void res.writeHead(307, { location: `${other}/mcp` }).end());
+    const target = {
+      name: 'docs',
+      url: new URL(`${origin}/mcp`),
+      headers: { 'X-Api-Key': KEY },
+      transport: undefined,
+      oauth: { settings: { grant: 'client_credentials' as const, clientId: 'lazytools-test', clientSecret: 'client-s3cret-7f1d' }, file: path.join(tempTree({}), 'docs.json') },
+    };
+    // The sign-in fails (the server only redirects): what matters is where its requests went.
+    await signIn(target, { timeoutMs: 10_000, open: () => Promise.reject(new Error('no browser here')), say: () => {} }).catch(() => {});
+    expect(elsewhere.map((headers) => headers['x-api-key']), 'the rc header at the origin the 307 named').toEqual([]);
+  });
+
+  it("revoking a sign-in does not follow the authorization server's redirect elsewhere with the refresh token", async () => {
+    const bodies: string[] = [];
+    const other = await listener(cleanups, (req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(200).end();
+      });
+    });
+    const origin = await listener(cleanups, (_req, res) => void res.writeHead(307, { location: `${other}/revoke` }).end());
+    const stored: SignIn = {
+      version: 1,
+      server: 'docs',
+      url: `${origin}/mcp`,
+      grant: 'authorization_code',
+      client: { client_id: 'lazytools-test' },
+      tokens: { access_token: 'access-7c1f', token_type: 'Bearer', refresh_token: 'refresh-9a2e4d' },
+      discovery: { authorizationServerUrl: origin, authorizationServerMetadata: { issuer: origin, revocation_endpoint: `${origin}/revoke` } } as never,
+    };
+    const said = await revokeSignIn(stored, undefined);
+    expect(bodies, 'requests at the origin the 307 named').toEqual([]);
+    expect(said).toContain('HTTP 307');
   });
 });
