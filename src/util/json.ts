@@ -60,6 +60,61 @@ export function moreJsonValuesThan(text: string, max: number): boolean {
   return false;
 }
 
+/**
+ * moreJsonValuesThan over a byte stream that comes in chunks (a remote server's body or SSE
+ * event): `add` each chunk (or part of one), true once past `max`; `reset` for the next message.
+ */
+export class JsonValueCount {
+  private count = 1;
+  private inString = false;
+  private escaped = false;
+
+  constructor(private readonly max: number) {}
+
+  add(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
+    const view = bytes.subarray(from, to);
+    const end = view.length;
+    // Where the next quote and backslash of a string are, found once each (native scans): a string's
+    // text is skipped, not read byte by byte, and a run of escapes scans no further than the quote.
+    let quote = -1;
+    let slash = -1;
+    for (let at = 0; at < end; ) {
+      if (this.inString) {
+        if (this.escaped) {
+          this.escaped = false;
+          at++;
+          continue;
+        }
+        if (quote < at) quote = found(view.indexOf(QUOTE, at), end);
+        if (slash < at) slash = found(view.indexOf(BACKSLASH, at), end);
+        if (slash < quote) {
+          this.escaped = true;
+          at = slash + 1;
+        } else {
+          this.inString = quote === end;
+          at = quote + 1;
+        }
+        continue;
+      }
+      const byte = view[at++];
+      if (byte === QUOTE) this.inString = true;
+      else if ((byte === COMMA || byte === BRACE || byte === BRACKET) && ++this.count > this.max) return true;
+    }
+    return false;
+  }
+
+  reset(): void {
+    this.count = 1;
+    this.inString = false;
+    this.escaped = false;
+  }
+}
+
+/** An indexOf's answer, or `end` for none. */
+function found(at: number, end: number): number {
+  return at < 0 ? end : at;
+}
+
 /** True when the character at `at` follows an odd run of backslashes (escaped). */
 function escapedAt(text: string, at: number): boolean {
   let slashes = 0;
