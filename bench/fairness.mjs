@@ -55,4 +55,40 @@ export async function fairness({ rounds = 7, batch = 8, tools = 10_000 } = {}) {
   return { tools, batch, alone: summary(alone), beside: summary(waited), batchMs: summary(batches) };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await fairness(), null, 2));
+/**
+ * The same wait when the costly searches come from many sessions of one bearer token (each
+ * session sends `perSession` of them): how long does another token's plain search wait? Turns
+ * go by token, so it should wait about as long as beside one session.
+ */
+export async function tokenFairness({ rounds = 5, sessions = 40, perSession = 2, tools = 10_000 } = {}) {
+  const catalog = generateCatalog(tools);
+  const locked = Object.entries(catalog.servers).map(([server, entry]) => ({ server, tools: entry.tools }));
+  const gateway = new Gateway({ config: resolveConfig({ strategy: 'proxy' }), upstreams: [], locked });
+  const connect = async (label) => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.createSession({ boundary: { modes: ['all'], token: true, label } }).connect(serverSide);
+    const client = new Client({ name: label, version: '1' });
+    await client.connect(clientSide);
+    return client;
+  };
+  const costly = [];
+  for (let i = 0; i < sessions; i++) costly.push(await connect('flood'));
+  const other = await connect('other');
+  const queries = Array.from({ length: 10 }, (_, j) => task(j));
+  const plain = () => other.callTool({ name: 'search_tools', arguments: { query: 'list the issues of a repository' } });
+  await plain();
+  const waited = [];
+  for (let round = 0; round < rounds; round++) {
+    const sent = costly.flatMap((client) => Array.from({ length: perSession }, () => client.callTool({ name: 'search_tools', arguments: { queries, limit: 50 } })));
+    await new Promise((resolve) => setImmediate(resolve));
+    const asked = performance.now();
+    await plain();
+    waited.push(performance.now() - asked);
+    await Promise.all(sent);
+  }
+  for (const client of [...costly, other]) await client.close();
+  await gateway.close();
+  return { tools, sessions, perSession, beside: summary(waited) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify({ ...(await fairness()), token: await tokenFairness() }, null, 2));

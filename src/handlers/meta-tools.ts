@@ -58,17 +58,21 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   const queries = [read.args.query, ...(read.args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '');
   const hub = session.hub;
   if (group !== undefined && !visibleGroup(session, group)) return toolError(new UnknownNameError('group', group, visibleGroupNames(session)).message);
-  // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down).
-  const dense = await hub.embeddings?.lookup(queries);
   // The answer echoes the queries bounded: a pasted task may be kilobytes long (cut at a whole character).
   const query = clipText(queries.join('; '), QUERY_ECHO);
   // One of the process's search slots while the memo lives (passes.ts MAX_SEARCHES: its memory).
-  // A 2026-07-28 request has no session: one bearer token's requests share a holder's share.
-  const holder = session.stateless && session.route.tokenLabel !== undefined ? `token ${session.route.tokenLabel}` : session;
-  const release = await searchSlots.acquire(holder, signal);
+  // A 2026-07-28 request has no session: one bearer token's requests share a holder's share. Turns
+  // go by bearer token (its sessions and requests are one party), else by session.
+  const token = session.route.tokenLabel === undefined ? undefined : `token ${session.route.tokenLabel}`;
+  const holder = session.stateless && token !== undefined ? token : session;
+  const release = await searchSlots.acquire(holder, signal, token ?? holder);
   let found: BeyondList;
   let none: string | undefined;
   try {
+    // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down),
+    // asked in the slot: a client's hundred calls at once must not put a hundred requests, and
+    // their answers, in flight there.
+    const dense = await hub.embeddings?.lookup(queries);
     // Read after the waits: a reload or another call's focus_mode may have changed mode and rules.
     // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
     // nor what lies outside a token's modes.

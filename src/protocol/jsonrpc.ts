@@ -153,6 +153,15 @@ export const SHALLOW_TEXT = 2 * (MAX_MESSAGE_DEPTH + 1);
  */
 export const MAX_REQUEST_VALUES = 200_000;
 
+/**
+ * Most JSON values one line of a stdio peer (an upstream's message, a stdio client's) may hold,
+ * counted before it is parsed (util/json moreJsonValuesThan). Within the 64 MiB line bound, an
+ * upstream's answer of 20 million empty objects took the gateway to 2.8 GB for 2.5 minutes
+ * (two at once pass the heap's limit, which ends the process and every session with it); a
+ * tools/list of 10,000 generated tools holds about 400,000, a long text or base64 is one value.
+ */
+export const MAX_MESSAGE_VALUES = 2_000_000;
+
 /** tooDeep for an HTTP request body, which also may hold at most MAX_REQUEST_VALUES values (one walk, stopping there). */
 export function tooLargeRequest(message: unknown): string | undefined {
   const problem = valueTooBig(message, MAX_MESSAGE_DEPTH, MAX_REQUEST_VALUES);

@@ -1,6 +1,7 @@
 import { megabytes } from '../util/bounds.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { answerId, errorEnvelope, ErrorCode, isEnvelope } from './jsonrpc.js';
+import { moreJsonValuesThan } from '../util/json.js';
+import { answerId, errorEnvelope, ErrorCode, isEnvelope, MAX_MESSAGE_VALUES } from './jsonrpc.js';
 
 /** Most bytes one line may hold before the peer is considered broken (64 MiB). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -25,8 +26,11 @@ export class LineReader {
     private readonly reply: (message: JSONRPCMessage, line?: string) => void,
     /** Sees each line before it is parsed; returning true consumes it (the relay's raw path). */
     private readonly intercept?: (line: string) => boolean,
-    /** Hears a line that was past the limit once it ended: its size, first and last bytes. */
-    private readonly oversize?: (size: number, head: string, tail: string) => void,
+    /**
+     * Hears a line that was past a limit once it ended: its size, first and last bytes, and what
+     * it held too much of (undefined: bytes, MAX_LINE_BYTES; else its JSON values).
+     */
+    private readonly oversize?: (size: number, head: string, tail: string, tooMany?: string) => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -76,6 +80,13 @@ export class LineReader {
   private line(decoded: string): void {
     const text = decoded.trim();
     if (text.length === 0) return;
+    // Counted before it is parsed (the raw relay parses too): a few bytes a value build gigabytes of objects.
+    if (text.length > MAX_MESSAGE_VALUES && moreJsonValuesThan(text, MAX_MESSAGE_VALUES)) {
+      const tooMany = `more than ${MAX_MESSAGE_VALUES.toLocaleString('en-US')} JSON values`;
+      if (this.oversize) this.oversize(text.length, text.slice(0, TAIL_BYTES), text.slice(-TAIL_BYTES), tooMany);
+      else this.reply(errorEnvelope(null, ErrorCode.InvalidRequest, `Invalid Request: a message of ${tooMany}`));
+      return;
+    }
     if (this.intercept?.(text)) return;
     let value: unknown;
     try {

@@ -68,20 +68,30 @@ export type SlotHolder = object | string;
 
 /**
  * Slots for interleaved searches (MAX_SEARCHES, at most `perHolder` of them per holder), granted
- * in turn among the holders waiting (a session; a bearer token's 2026-07-28 requests, or one such
- * request without a token): a client that queues a hundred searches waits behind its own, and
- * another client's search gets a free slot at once, or the next one but one per holder ahead of it.
+ * in turn among the parties waiting, then among a party's holders. A holder is a session (or one
+ * 2026-07-28 request, which has none); its party is the bearer token it came with (every session
+ * and request of one token), else itself. A party runs at most `perParty` searches (half the
+ * slots), so another party always finds one free: a token that opens 500 sessions, each queuing
+ * searches, takes one turn in each round, not 500, and the other tokens' searches start next.
+ * A client that queues a hundred searches waits behind its own.
  */
 export class SearchSlots {
   private running = 0;
-  /** Slots each holder runs now. */
+  /** Slots each holder, and each party, runs now. */
   private readonly held = new Map<SlotHolder, number>();
-  /** Waiting grants per holder; the Map's order is the turn order (a served holder goes last). */
-  private readonly waiting = new Map<SlotHolder, Array<() => void>>();
+  private readonly partyHeld = new Map<SlotHolder, number>();
+  /**
+   * Waiting grants per party, then per holder; each Map's order is the turn order (a served
+   * party, and a served holder within it, goes last). Empty entries are removed at once.
+   */
+  private readonly waiting = new Map<SlotHolder, Map<SlotHolder, Array<() => void>>>();
+  /** Grants waiting in all (for tests and metrics). */
+  private queued = 0;
 
   constructor(
     private readonly most: number = MAX_SEARCHES,
     private readonly perHolder: number = MAX_SEARCHES_PER_HOLDER,
+    private readonly perParty: number = Math.max(perHolder, Math.floor(most / 2)),
   ) {}
 
   /** Searches running now (for tests and metrics). */
@@ -89,22 +99,34 @@ export class SearchSlots {
     return this.running;
   }
 
+  /** Searches waiting for a slot now (for tests and metrics). */
+  get waitingCount(): number {
+    return this.queued;
+  }
+
   /**
-   * Waits for a slot for `holder` and returns its release (call it once the search is done,
-   * whatever its outcome). A request cancelled while waiting (`signal`) leaves the queue with
-   * SearchCancelled and takes no slot.
+   * Waits for a slot for `holder` (of `party`: its bearer token, else itself) and returns its
+   * release (call it once the search is done, whatever its outcome). A request cancelled while
+   * waiting (`signal`) leaves the queue with SearchCancelled and takes no slot.
    */
-  async acquire(holder: SlotHolder, signal?: AbortSignal): Promise<() => void> {
+  async acquire(holder: SlotHolder, signal?: AbortSignal, party: SlotHolder = holder): Promise<() => void> {
     if (signal?.aborted) throw new SearchCancelled();
-    if (this.running >= this.most || this.waiting.size > 0 || this.heldBy(holder) >= this.perHolder) {
+    if (this.running >= this.most || this.waiting.size > 0 || !this.mayTake(holder, party)) {
       await new Promise<void>((resolve, reject) => {
-        let queue = this.waiting.get(holder);
-        if (!queue) this.waiting.set(holder, (queue = []));
+        let holders = this.waiting.get(party);
+        if (!holders) this.waiting.set(party, (holders = new Map()));
+        let queue = holders.get(holder);
+        if (!queue) holders.set(holder, (queue = []));
         const mine = queue;
         const onAbort = (): void => {
           const at = mine.indexOf(grant);
-          if (at >= 0) mine.splice(at, 1);
-          if (mine.length === 0 && this.waiting.get(holder) === mine) this.waiting.delete(holder);
+          if (at >= 0) {
+            mine.splice(at, 1);
+            this.queued--;
+          }
+          const inParty = this.waiting.get(party);
+          if (mine.length === 0 && inParty?.get(holder) === mine) inParty.delete(holder);
+          if (inParty?.size === 0) this.waiting.delete(party);
           reject(new SearchCancelled());
         };
         const grant = (): void => {
@@ -112,53 +134,68 @@ export class SearchSlots {
           resolve();
         };
         mine.push(grant);
+        this.queued++;
         signal?.addEventListener('abort', onAbort, { once: true });
         // Slots may be free while others wait (holders at their share): served in turn at once.
         this.grantNext();
       });
-    } else this.take(holder);
+    } else this.take(holder, party);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running--;
-      const left = this.heldBy(holder) - 1;
-      if (left > 0) this.held.set(holder, left);
-      else this.held.delete(holder);
+      drop(this.held, holder);
+      drop(this.partyHeld, party);
       this.grantNext();
     };
   }
 
-  private heldBy(holder: SlotHolder): number {
-    return this.held.get(holder) ?? 0;
+  private mayTake(holder: SlotHolder, party: SlotHolder): boolean {
+    return (this.held.get(holder) ?? 0) < this.perHolder && (this.partyHeld.get(party) ?? 0) < this.perParty;
   }
 
-  private take(holder: SlotHolder): void {
+  private take(holder: SlotHolder, party: SlotHolder): void {
     this.running++;
-    this.held.set(holder, this.heldBy(holder) + 1);
+    this.held.set(holder, (this.held.get(holder) ?? 0) + 1);
+    this.partyHeld.set(party, (this.partyHeld.get(party) ?? 0) + 1);
   }
 
   /**
-   * Hands free slots to the waiting holders in turn, each one grant, the served holder to the
-   * back; a holder running its `perHolder` keeps its place until one of its searches ends.
+   * Hands free slots to the waiting parties in turn, each one grant to its first holder in turn
+   * below its share, the served party and holder to the back; one at its share keeps its place
+   * until one of its searches ends.
    */
   private grantNext(): void {
     while (this.running < this.most) {
       let granted = false;
-      for (const [holder, queue] of [...this.waiting]) {
+      for (const [party, holders] of [...this.waiting]) {
         if (this.running >= this.most) return;
-        if (this.heldBy(holder) >= this.perHolder) continue;
+        if ((this.partyHeld.get(party) ?? 0) >= this.perParty) continue;
+        const holder = [...holders.keys()].find((key) => (this.held.get(key) ?? 0) < this.perHolder);
+        if (holder === undefined) continue;
+        const queue = holders.get(holder) ?? [];
         const grant = queue.shift();
-        this.waiting.delete(holder);
-        if (queue.length > 0) this.waiting.set(holder, queue);
+        holders.delete(holder);
+        if (queue.length > 0) holders.set(holder, queue);
+        this.waiting.delete(party);
+        if (holders.size > 0) this.waiting.set(party, holders);
         if (!grant) continue;
-        this.take(holder);
+        this.queued--;
+        this.take(holder, party);
         grant();
         granted = true;
       }
       if (!granted) return;
     }
   }
+}
+
+/** One less for `key`; the entry goes at zero (the maps hold only what runs). */
+function drop(counts: Map<SlotHolder, number>, key: SlotHolder): void {
+  const left = (counts.get(key) ?? 0) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }
 
 /** The gateway's search slots: one process, one bound on the memos its searches hold. */

@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
-import { errorEnvelope, ErrorCode, requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, MAX_MESSAGE_VALUES, requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
+import { JsonValueCount } from '../util/json.js';
 import type { ReadHold } from './flood.js';
 
 /**
@@ -18,8 +19,12 @@ export function boundedFetch(server: string, base: FetchLike = fetch, max = MAX_
     const response = await base(url, init);
     if (response.body === null) return response;
     const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    const problem = `upstream "${server}" sent ${sse ? 'an event' : 'an answer'} over ${max / (1024 * 1024)} MiB, the most lazytools reads of one message`;
-    const body = response.body.pipeThrough(sse ? boundedEvents(max, problem, init?.method === 'POST' ? requestIdOf(init.body) : undefined, hold) : boundedBytes(max, problem));
+    const what = sse ? 'an event' : 'an answer';
+    const problems = {
+      bytes: `upstream "${server}" sent ${what} over ${max / (1024 * 1024)} MiB, the most lazytools reads of one message`,
+      values: `upstream "${server}" sent ${what} of more than ${MAX_MESSAGE_VALUES.toLocaleString('en-US')} JSON values, the most lazytools reads of one message`,
+    };
+    const body = response.body.pipeThrough(sse ? boundedEvents(max, problems, init?.method === 'POST' ? requestIdOf(init.body) : undefined, hold) : boundedBytes(max, problems));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -29,13 +34,21 @@ export class AnswerTooLarge extends Error {
   override readonly name = 'AnswerTooLarge';
 }
 
-/** Bytes passed on until `max`, then the stream fails with `problem`. */
-function boundedBytes(max: number, problem: string): TransformStream<Uint8Array, Uint8Array> {
+/** What a body or event over a bound fails with: over `max` bytes, or over MAX_MESSAGE_VALUES JSON values (counted as it comes, before the SDK parses it). */
+interface Problems {
+  bytes: string;
+  values: string;
+}
+
+/** Bytes passed on until `max` bytes or MAX_MESSAGE_VALUES values, then the stream fails saying which. */
+function boundedBytes(max: number, problems: Problems): TransformStream<Uint8Array, Uint8Array> {
   let total = 0;
+  const values = new JsonValueCount(MAX_MESSAGE_VALUES);
   return new TransformStream({
     transform(chunk, controller) {
       total += chunk.byteLength;
-      if (total > max) controller.error(new AnswerTooLarge(problem));
+      if (total > max) controller.error(new AnswerTooLarge(problems.bytes));
+      else if (values.add(chunk)) controller.error(new AnswerTooLarge(problems.values));
       else controller.enqueue(chunk);
     },
   });
@@ -49,8 +62,9 @@ const CR = 0x0d;
  * Past it: a blank line ends what was sent of the event (its parser discards it as not JSON),
  * then, when the stream answers a request of ours, an error answer to it; and the stream ends.
  */
-function boundedEvents(max: number, problem: string, id: RequestId | undefined, hold?: ReadHold): TransformStream<Uint8Array, Uint8Array> {
+function boundedEvents(max: number, problems: Problems, id: RequestId | undefined, hold?: ReadHold): TransformStream<Uint8Array, Uint8Array> {
   let event = 0;
+  const values = new JsonValueCount(MAX_MESSAGE_VALUES);
   // The last byte seen ended a line (LF or CR); after a CR, a LF belongs to the same line end.
   let lineEnd = false;
   let afterCr = false;
@@ -73,10 +87,11 @@ function boundedEvents(max: number, problem: string, id: RequestId | undefined, 
           lineEnd = false;
           afterCr = false;
           event += end - at;
-          if (event > max) {
+          const over = event > max ? 'bytes' : values.add(chunk, at, end) ? 'values' : undefined;
+          if (over !== undefined) {
             done = true;
-            controller.enqueue(chunk.subarray(0, end - (event - max)));
-            const answer = id === undefined ? '' : `event: message\ndata: ${JSON.stringify(errorEnvelope(id, ErrorCode.InternalError, `lazytools cut the answer: ${problem}`))}\n\n`;
+            controller.enqueue(chunk.subarray(0, over === 'bytes' ? end - (event - max) : at));
+            const answer = id === undefined ? '' : `event: message\ndata: ${JSON.stringify(errorEnvelope(id, ErrorCode.InternalError, `lazytools cut the answer: ${problems[over]}`))}\n\n`;
             controller.enqueue(new TextEncoder().encode(`\n\n${answer}`));
             controller.terminate();
             return;
@@ -87,7 +102,10 @@ function boundedEvents(max: number, problem: string, id: RequestId | undefined, 
         if (byte === LF && afterCr) afterCr = false;
         else {
           // A line end right after another is a blank line: the event is over.
-          if (lineEnd) event = 0;
+          if (lineEnd) {
+            event = 0;
+            values.reset();
+          }
           lineEnd = true;
           afterCr = byte === CR;
         }

@@ -76,7 +76,8 @@ export function attachRaw(server: string, transport: Transport, calls: CallTable
     transport.onLine = (line) => rawLine(server, line, calls, handlers);
     // A line naming no call is a log line: the transport reports those (once).
     transport.onUnreadable = (line, problem) => calls.failFor(line, `upstream "${server}" sent a line that is not a JSON-RPC message (${problem})`);
-    transport.onOversize = (size, head, tail) => failFor(`${head}\n${tail}`, `upstream "${server}" sent a result of ${megabytes(size)}, over the ${megabytes(MAX_LINE_BYTES)} limit`, true);
+    transport.onOversize = (size, head, tail, tooMany) =>
+      failFor(`${head}\n${tail}`, tooMany ? `upstream "${server}" sent a message of ${tooMany}, more than lazytools reads of one` : `upstream "${server}" sent a result of ${megabytes(size)}, over the ${megabytes(MAX_LINE_BYTES)} limit`, true);
     const dropped = new RateLimit(0, 1_000, (count) => handlers.warn(`upstream "${server}" does not read its input: ${count} answers to its requests dropped`));
     transport.onAnswerDropped = () => dropped.allow();
   }

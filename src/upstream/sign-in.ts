@@ -181,6 +181,9 @@ async function challengeMetadata(target: RemoteTarget, timeout: number): Promise
       method: target.transport === 'sse' ? 'GET' : 'POST',
       headers: { ...target.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       ...(target.transport === 'sse' ? {} : { body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }) }),
+      // A redirect is no challenge: followed, it took the rc's headers (all but Authorization) to
+      // whatever origin it named, and read that origin's challenge as this server's.
+      redirect: 'manual',
       signal: AbortSignal.timeout(timeout),
     });
     await response.body?.cancel().catch(() => {});

@@ -86,7 +86,7 @@ export class StdioUpstreamTransport implements Transport {
   /** Hears a line that is not a JSON-RPC message: true when it failed a pending call it names. */
   onUnreadable?: (line: string, problem: string) => boolean;
   /** Hears a line past the size limit once it ended (size in bytes, first and last bytes). */
-  onOversize?: (size: number, head: string, tail: string) => void;
+  onOversize?: (size: number, head: string, tail: string, tooMany?: string) => void;
   /** Hears each answer to the child's requests dropped because it does not read its stdin. */
   onAnswerDropped?: () => void;
   /** How the child ended (undefined while it runs): exit code or signal. */
@@ -127,7 +127,7 @@ export class StdioUpstreamTransport implements Transport {
           else if (!this.onUnreadable?.(line, reason)) this.noise(line, reason);
         },
         (line) => this.onLine?.(line) ?? false,
-        (size, head, tail) => this.onOversize?.(size, head, tail),
+        (size, head, tail, tooMany) => this.onOversize?.(size, head, tail, tooMany),
       );
       child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
       const stderr = new StderrLines((line) => this.stderrLine(line));

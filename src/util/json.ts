@@ -24,6 +24,104 @@ export interface JsonOptions {
  */
 export const MAX_JSON_FILE_BYTES = 256 * 1024 * 1024;
 
+/**
+ * JSON values a file lazytools reads whole may hold, counted before it is parsed
+ * (moreJsonValuesThan). Within 256 MiB, 80 million empty objects (`[{},{},...]`) took `status` past
+ * 6.8 GB and 12 minutes before it was stopped; a lock of 10,000 generated tools holds about
+ * 400,000, the 966 real-world tools 48,000.
+ */
+export const MAX_JSON_FILE_VALUES = 4_000_000;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const BRACE = 0x7b;
+const BRACKET = 0x5b;
+
+/**
+ * True when the JSON text holds more than `max` values, counted without parsing: one, plus each
+ * comma, `{` and `[` outside strings (at least the values, at most twice them for empty
+ * containers). Linear: a string is skipped to its closing quote at once. What it cannot read (an
+ * unclosed string) counts as within: JSON.parse says what is wrong with it.
+ */
+export function moreJsonValuesThan(text: string, max: number): boolean {
+  let count = 1;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === QUOTE) {
+      let end = at;
+      do {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return false;
+      } while (escapedAt(text, end));
+      at = end;
+    } else if ((code === COMMA || code === BRACE || code === BRACKET) && ++count > max) return true;
+  }
+  return false;
+}
+
+/**
+ * moreJsonValuesThan over a byte stream that comes in chunks (a remote server's body or SSE
+ * event): `add` each chunk (or part of one), true once past `max`; `reset` for the next message.
+ */
+export class JsonValueCount {
+  private count = 1;
+  private inString = false;
+  private escaped = false;
+
+  constructor(private readonly max: number) {}
+
+  add(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
+    const view = bytes.subarray(from, to);
+    const end = view.length;
+    // Where the next quote and backslash of a string are, found once each (native scans): a string's
+    // text is skipped, not read byte by byte, and a run of escapes scans no further than the quote.
+    let quote = -1;
+    let slash = -1;
+    for (let at = 0; at < end; ) {
+      if (this.inString) {
+        if (this.escaped) {
+          this.escaped = false;
+          at++;
+          continue;
+        }
+        if (quote < at) quote = found(view.indexOf(QUOTE, at), end);
+        if (slash < at) slash = found(view.indexOf(BACKSLASH, at), end);
+        if (slash < quote) {
+          this.escaped = true;
+          at = slash + 1;
+        } else {
+          this.inString = quote === end;
+          at = quote + 1;
+        }
+        continue;
+      }
+      const byte = view[at++];
+      if (byte === QUOTE) this.inString = true;
+      else if ((byte === COMMA || byte === BRACE || byte === BRACKET) && ++this.count > this.max) return true;
+    }
+    return false;
+  }
+
+  reset(): void {
+    this.count = 1;
+    this.inString = false;
+    this.escaped = false;
+  }
+}
+
+/** An indexOf's answer, or `end` for none. */
+function found(at: number, end: number): number {
+  return at < 0 ? end : at;
+}
+
+/** True when the character at `at` follows an odd run of backslashes (escaped). */
+function escapedAt(text: string, at: number): boolean {
+  let slashes = 0;
+  while (text.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
+  return slashes % 2 === 1;
+}
+
 /** What a file lazytools reads whole must be: at most `max` bytes, and what it is called in a refusal. */
 export interface FileBound {
   max: number;
@@ -75,6 +173,8 @@ export async function readBytes(file: string): Promise<Buffer> {
 export async function readJsonBytes(file: string, options: JsonOptions = {}, read?: Buffer): Promise<{ json: unknown; bytes: Buffer }> {
   const bytes = read ?? (await readBytes(file));
   const text = options.comments ? blankJsonc(bytes.toString('utf8')) : bytes.toString('utf8');
+  if (text.length > MAX_JSON_FILE_VALUES && moreJsonValuesThan(text, MAX_JSON_FILE_VALUES))
+    throw new ConfigError(`holds more than ${MAX_JSON_FILE_VALUES.toLocaleString('en-US')} JSON values: too many to be a lazytools JSON file (a lock of 10,000 tools holds about 400,000)`, file);
   try {
     return { json: JSON.parse(text) as unknown, bytes };
   } catch (error) {

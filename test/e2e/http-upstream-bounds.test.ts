@@ -71,6 +71,15 @@ describe('remote upstream answers', () => {
     }
   }, TIMEOUT);
 
+  it('an answer of more JSON values than one message may hold fails its call before it is parsed, JSON body or SSE event', async () => {
+    for (const [name, what] of [['many_values_json', 'an answer'], ['many_values_event', 'an event']]) {
+      const result = await call(name as string);
+      expect(result.isError, name).toBe(true);
+      expect(text(result)).toContain(`sent ${what as string} of more than 2,000,000 JSON values`);
+    }
+    expect(text(await call('ok'))).toBe('fine');
+  }, TIMEOUT);
+
   it('answers that never end fail their calls instead of filling memory', async () => {
     for (const name of ['endless_json', 'endless_event']) {
       const result = await call(name);

@@ -35,6 +35,13 @@ describe('lock and catalog files that are not plain JSON files', () => {
     refused(runCli(['status'], { cwd: dir, timeout: 20_000 }), 'lazytools.lock.json', /over 256 MiB/);
   });
 
+  it('a lock of more JSON values than a lazytools JSON file may hold is refused before it is parsed', () => {
+    const { dir } = rcProject({});
+    // 12 MiB of empty objects: 80 million of them (240 MB) took `status` past 6.8 GB for over 12 minutes.
+    writeFileSync(path.join(dir, 'lazytools.lock.json'), `{"lockfileVersion":1,"servers":{"s":{"tools":[${Array(4_000_000).fill('{}').join(',')}]}}}`);
+    refused(runCli(['status'], { cwd: dir, timeout: 20_000 }), 'lazytools.lock.json', /holds more than 4,000,000 JSON values: too many to be a lazytools JSON file/);
+  });
+
   it('init reads a folder\'s .claude/settings.local.json only when it is a regular file (a FIFO there held it for ever)', () => {
     const { dir } = rcProject({}, { '.mcp.json': JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }), '.claude/keep': '' });
     execFileSync('mkfifo', [path.join(dir, '.claude', 'settings.local.json')]);

@@ -80,6 +80,16 @@ describe('malformed upstream answers fail the call at once, naming the server', 
     // The upstream is still usable afterwards.
     expect((await relay(upstream, 'ok', false)).result).toEqual({ content: [{ type: 'text', text: 'ok called' }] });
   }, 60_000);
+
+  it('a result of more JSON values than a message may hold fails saying so, unparsed', async () => {
+    const upstream = rawUpstream('normal', {}, 600_000);
+    await upstream.start();
+    for (const raw of [false, true]) {
+      const answer = await relay(upstream, 'many_values', raw);
+      expect(answer.error).toMatch(/upstream "raw" sent a message of more than 2,000,000 JSON values, more than lazytools reads of one/);
+    }
+    expect((await relay(upstream, 'ok', false)).result).toEqual({ content: [{ type: 'text', text: 'ok called' }] });
+  }, 60_000);
 });
 
 describe('upstream list_changed bursts coalesce', () => {

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { LineReader, serialize } from '../../src/protocol/lines.js';
+import { MAX_MESSAGE_VALUES } from '../../src/protocol/jsonrpc.js';
 
 /** The reader's line limit (64 MiB), as its error message states it. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -95,5 +96,25 @@ describe('relay line parsing (LineReader)', () => {
   it('writes one message per line', () => {
     expect(serialize(ping)).toBe(`${JSON.stringify(ping)}\n`);
     expect(serialize({ text: 'a\nb' })).toBe('{"text":"a\\nb"}\n');
+  });
+
+  it('refuses a line of more JSON values than a message may hold before parsing it, and counts none inside strings', () => {
+    const { lines, messages, replies } = reader();
+    const many = `{"jsonrpc":"2.0","id":7,"method":"note","params":{"junk":[${Array(MAX_MESSAGE_VALUES).fill('{}').join(',')}]}}\n`;
+    lines.push(Buffer.from(many));
+    expect(messages).toEqual([]);
+    expect(replies[0]?.error.message).toBe('Invalid Request: a message of more than 2,000,000 JSON values');
+    const commas = { jsonrpc: '2.0', id: 8, method: 'note', params: { text: `a, {b} [c] \\"${',{['.repeat(MAX_MESSAGE_VALUES)}` } };
+    lines.push(Buffer.from(serialize(commas)));
+    expect(messages, 'separators inside a string, escaped quotes among them, are no values').toEqual([commas]);
+  });
+
+  it('hears a line of too many values with its ends, as one past the size limit', () => {
+    const heard: Array<{ head: string; tail: string; tooMany?: string }> = [];
+    const lines = new LineReader(() => {}, () => {}, undefined, (_size, head, tail, tooMany) => heard.push({ head, tail, tooMany }));
+    lines.push(Buffer.from(`{"result":{"junk":[${Array(MAX_MESSAGE_VALUES + 1).fill('1').join(',')}]},"jsonrpc":"2.0","id":"lt-3"}\n`));
+    expect(heard).toHaveLength(1);
+    expect(heard[0]?.tooMany).toBe('more than 2,000,000 JSON values');
+    expect(heard[0]?.tail.endsWith('"id":"lt-3"}')).toBe(true);
   });
 });

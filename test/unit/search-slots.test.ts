@@ -3,7 +3,9 @@ import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { MAX_SEARCHES, MAX_SEARCHES_PER_HOLDER, SearchCancelled, SearchSlots, searchSlots } from '../../src/search/passes.js';
-import { inMemoryClient, text } from '../harness/index.js';
+import type { RcConfig } from '../../src/config/schema.js';
+import { cleanupAfterEach, inMemoryClient, tempTree, text } from '../harness/index.js';
+import { TOY_EMBEDDINGS_KEY, toyEmbeddings } from '../harness/embeddings.js';
 
 /**
  * Interleaved searches hold their memo until they answer (search/memo.ts), and every request a
@@ -65,6 +67,26 @@ describe('search slots', () => {
     expect(slots.active).toBe(0);
   });
 
+  it("runs at most half the slots for one party (a bearer token's sessions): another party's search starts at once, and cancelled waits leave nothing queued", async () => {
+    const slots = new SearchSlots(8, 2);
+    const sessions = Array.from({ length: 6 }, () => ({}));
+    const controller = new AbortController();
+    const flood = sessions.flatMap((session) => [slots.acquire(session, controller.signal, 'token a'), slots.acquire(session, controller.signal, 'token a')]);
+    await Promise.resolve();
+    expect(slots.active, "one token's six sessions run four searches, not eight").toBe(4);
+    const other = await slots.acquire({}, undefined, 'token b');
+    expect(slots.active).toBe(5);
+    expect(slots.waitingCount).toBe(8);
+    controller.abort();
+    const outcomes = await Promise.allSettled(flood);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(8);
+    expect(slots.waitingCount).toBe(0);
+    for (const outcome of outcomes) if (outcome.status === 'fulfilled') outcome.value();
+    other();
+    expect(slots.active).toBe(0);
+    (await slots.acquire({}, undefined, 'token a'))();
+  });
+
   it('leaves the queue when its request is cancelled while waiting, taking no slot', async () => {
     const slots = new SearchSlots(1);
     const held = await slots.acquire({});
@@ -118,5 +140,62 @@ describe('search slots', () => {
     expect(answer).toContain('"name":"read_note"');
     await client.close();
     await gateway.close();
+  });
+});
+
+describe('search slots by bearer token', () => {
+  it("takes turns by bearer token: one token's many sessions do not keep another token's search waiting behind all of theirs", async () => {
+    const tools = Array.from({ length: 50 }, (_, i) => ({ name: `tool_${i}`, description: `Reads record ${i} of the ledger`, inputSchema: { type: 'object' as const } }));
+    const config = resolveConfig({ groups: { ledger: { servers: ['ledger'] } }, modes: { books: { groups: ['ledger'] } }, defaultMode: 'books', strategy: 'proxy' });
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'ledger', tools }] });
+    const token = (label: string) => ({ boundary: { modes: ['books'], token: true, label } });
+    const sessions = 20;
+    const flood = await Promise.all(Array.from({ length: sessions }, () => inMemoryClient((t) => gateway.createSession(token('flood')).connect(t), { name: 'search-slots-test' })));
+    const other = await inMemoryClient((t) => gateway.createSession(token('other')).connect(t), { name: 'search-slots-test' });
+    const original = SearchIndex.prototype.rankMany;
+    const started: string[] = [];
+    vi.spyOn(SearchIndex.prototype, 'rankMany').mockImplementation(function* (this: SearchIndex, ...args: Parameters<SearchIndex['rankMany']>) {
+      started.push(args[0].join(' ').includes('other') ? 'other' : 'flood');
+      return yield* original.apply(this, args);
+    });
+    // Every slot taken, so each search below waits its turn.
+    const held = await Promise.all(Array.from({ length: MAX_SEARCHES }, () => searchSlots.acquire({})));
+    const calls = flood.map((client, i) => client.callTool({ name: 'search_tools', arguments: { query: `ledger record ${i}` } }));
+    // Each flood search is queued before the other token's one is sent.
+    while (searchSlots.waitingCount < sessions) await new Promise((resolve) => setImmediate(resolve));
+    calls.push(other.callTool({ name: 'search_tools', arguments: { query: 'other ledger record' } }));
+    while (searchSlots.waitingCount < sessions + 1) await new Promise((resolve) => setImmediate(resolve));
+    for (const release of held) release();
+    await Promise.all(calls);
+    expect(started.indexOf('other'), `the other token's search started after ${started.indexOf('other')} of the flooding token's ${sessions}`).toBeLessThanOrEqual(1);
+    for (const client of [...flood, other]) await client.close();
+    await gateway.close();
+  });
+});
+
+describe('search slots and an embeddings endpoint', () => {
+  const cleanups = cleanupAfterEach();
+
+  it("asks the endpoint for a search's query vectors in its slot: one client's forty calls at once keep at most MAX_SEARCHES_PER_HOLDER requests there", async () => {
+    const toy = await toyEmbeddings();
+    cleanups.push(() => toy.close());
+    const tools = Array.from({ length: 30 }, (_, i) => ({ name: `tool_${i}`, description: `Reads record ${i} of the ledger`, inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } }));
+    const embeddings = { url: toy.url, model: 'toy', apiKey: '${TOY_KEY}', timeoutMs: 60_000 };
+    const config = resolveConfig({ strategy: 'proxy', discovery: { embeddings } } as RcConfig);
+    const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'ledger', tools }], env: { TOY_KEY: TOY_EMBEDDINGS_KEY, LAZYTOOLS_CACHE_DIR: tempTree({}) } });
+    cleanups.push(() => gateway.close());
+    const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'search-slots-test', cleanups });
+    // The tool vectors are filled by the first search; then the endpoint stops answering.
+    await client.callTool({ name: 'search_tools', arguments: { query: 'ledger record' } });
+    toy.mode = 'hang';
+    const before = toy.paths.length;
+    const calls = Array.from({ length: 40 }, (_, i) => client.callTool({ name: 'search_tools', arguments: { query: `ledger record ${i}` } }));
+    const asked = () => toy.paths.length - before;
+    // Until every call beyond the holder's share waits for a slot, or every call reached the endpoint.
+    while (!(asked() >= MAX_SEARCHES_PER_HOLDER && searchSlots.waitingCount >= 40 - MAX_SEARCHES_PER_HOLDER) && asked() < 40) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(asked(), "query embeddings in flight at the endpoint for one client's forty searches").toBe(MAX_SEARCHES_PER_HOLDER);
+    // Down: each search answers by words alone.
+    await toy.close();
+    for (const answer of await Promise.all(calls)) expect(text(answer as never)).toContain('tool_');
   });
 });

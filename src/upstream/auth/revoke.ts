@@ -19,7 +19,8 @@ export async function revokeSignIn(signIn: SignIn, settings: ClientSettings | un
   if (clientId && secret) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
   else if (clientId) body.set('client_id', clientId);
   try {
-    const response = await fetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+    // Not redirected: a 307 sends the body, the token in it, again to wherever it names.
+    const response = await fetch(endpoint, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
     await response.body?.cancel().catch(() => {});
     return response.ok ? 'revoked at the authorization server' : `the authorization server refused to revoke it (HTTP ${response.status})`;
   } catch (error) {
