@@ -22,5 +22,8 @@ export function resolveIntentIn(phrase: string, modes: readonly ResolvedMode[], 
     const fitted = modeFit(catalog, config, mode.name);
     if (fitted) tools.set(mode.name, fitted);
   }
-  return resolveIntent(phrase, modes, threshold, catalogEvidence(index.search(phrase, { limit: EVIDENCE_HITS, steps: false }), tools));
+  // Ranked as search_tools ranks a person's words (typos corrected, related words for words the
+  // catalog lacks, a task's steps), not as fitting reads the rc's tasks: tuning stacks' tasks whose
+  // intent-picked mode shows a gold tool 490 -> 493 of 609 (with the task's tools 560 -> 561).
+  return resolveIntent(phrase, modes, threshold, catalogEvidence(index.search(phrase, { limit: EVIDENCE_HITS }), tools));
 }
