@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SignInProvider } from '../../src/upstream/auth/provider.js';
+import { MAX_TOKEN_CHARS, SignInProvider } from '../../src/upstream/auth/provider.js';
 import type { SignIn } from '../../src/upstream/auth/store.js';
 
 /**
@@ -25,5 +25,16 @@ describe('SignInProvider', () => {
     const provider = new SignInProvider(signIn, settings, { persist: (s) => void saved.push(structuredClone(s)) });
     expect((await provider.clientInformation({ issuer: 'https://evil.example.test' }))?.issuer).toBe('https://as.example.test');
     expect(saved).toEqual([]);
+  });
+
+  it('refuses a token longer than 64 KiB from the authorization server, keeping the sign-in as it was', async () => {
+    const saved: SignIn[] = [];
+    const provider = new SignInProvider(fresh(), settings, { persist: (signIn) => void saved.push(structuredClone(signIn)) });
+    await expect(provider.saveTokens({ access_token: 'x'.repeat(MAX_TOKEN_CHARS + 1), token_type: 'Bearer' })).rejects.toThrow(/access_token is 65,537 characters; at most 65,536/);
+    await expect(provider.saveTokens({ access_token: 'a', refresh_token: 'r'.repeat(10_000_000), token_type: 'Bearer' })).rejects.toThrow(/refresh_token/);
+    expect(saved).toEqual([]);
+    expect(provider.tokens()).toBeUndefined();
+    await provider.saveTokens({ access_token: 'y'.repeat(MAX_TOKEN_CHARS), token_type: 'Bearer' });
+    expect(provider.tokens()?.access_token).toHaveLength(MAX_TOKEN_CHARS);
   });
 });

@@ -12,6 +12,9 @@ import { NeedsSignIn } from './needs-sign-in.js';
 import type { SignIn } from './store.js';
 import type { ClientSettings } from './target.js';
 
+/** The longest token kept: real access tokens (JWTs with many claims) stay under 16 KiB. */
+export const MAX_TOKEN_CHARS = 65_536;
+
 /** What a provider does besides keeping state: where it is saved, and how a person is sent to sign in. */
 export interface ProviderHooks {
   /** Saves the sign-in (the caller holds the file lock, or owns the sign-in outright). */
@@ -96,6 +99,12 @@ export class SignInProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    // A hostile authorization server's 64 MiB token would be kept and sent with every request.
+    for (const key of ['access_token', 'refresh_token', 'id_token'] as const) {
+      const value: unknown = (tokens as Record<string, unknown>)[key];
+      if (typeof value === 'string' && value.length > MAX_TOKEN_CHARS)
+        throw new Error(`the authorization server's ${key} is ${value.length.toLocaleString('en-US')} characters; at most ${MAX_TOKEN_CHARS.toLocaleString('en-US')} are kept (it would be sent with every request)`);
+    }
     const now = Date.now();
     // A refresh may leave the refresh token out: the one held stays valid (RFC 6749 section 6).
     const refresh = tokens.refresh_token ?? this.signIn.tokens?.refresh_token;
