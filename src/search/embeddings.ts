@@ -1,7 +1,7 @@
 import { interpolate } from '../config/env.js';
 import type { EmbeddingsSettings } from '../config/resolve.js';
 import { sliceWhole } from '../util/bounds.js';
-import { isObject } from '../util/json.js';
+import { isObject, moreJsonValuesThan } from '../util/json.js';
 import { redact } from '../util/redact.js';
 import { ConfigError } from '../util/errors.js';
 import { decodeOrKeep } from '../util/uri.js';
@@ -23,6 +23,9 @@ export const MAX_EMBED_CHARS = 2_000;
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** Dimensions accepted at most (the largest common models have 4,096), from the endpoint and from the cache file. */
 export const MAX_DIMS = 8_192;
+
+/** JSON values of one answer parsed at most: a batch of the widest vectors holds about half of it. */
+const MAX_ANSWER_VALUES = 1_000_000;
 
 /** A failure of the endpoint, with a message fit for a log line (never the key). */
 class EmbeddingsError extends Error {}
@@ -95,6 +98,8 @@ export class EmbeddingsClient {
     const text = await readBounded(response);
     // The key is taken out before the cut: an endpoint echoing it must not leave half of it in the message.
     if (!response.ok) throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${this.withoutKey(text).slice(0, 200)}` : ''}`);
+    // Counted before parsing (util/json.ts): a small answer of millions of empty values would cost a parse of them.
+    if (moreJsonValuesThan(text, MAX_ANSWER_VALUES)) throw new EmbeddingsError(`the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en-US')} JSON values (${EMBED_BATCH} vectors of ${MAX_DIMS.toLocaleString('en-US')} numbers hold ${(EMBED_BATCH * MAX_DIMS).toLocaleString('en-US')})`);
     let json: unknown;
     try {
       json = JSON.parse(text);

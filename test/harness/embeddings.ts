@@ -18,7 +18,7 @@ export interface ToyEmbeddings {
   paths: string[];
   /** `huge`: the ok vectors times `scale` (finite doubles that overflow float32, or whose squares overflow). */
   /** `echo`: HTTP 500 whose body quotes the request's Authorization header 180 characters in. `echo-url`: HTTP 404 `Cannot POST <path and query>`, as Express answers. */
-  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo' | 'echo-url';
+  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo' | 'echo-url' | 'many-values';
   scale: number;
   /** The size of the vectors answered (default 64): another model behind the same name. */
   dims: number;
@@ -56,6 +56,8 @@ export async function toyEmbeddings(): Promise<ToyEmbeddings> {
       state.inputs.push(...input);
       if (state.mode === 'hang') return void hanging.push(res);
       if (state.mode === 'echo') return void res.writeHead(500).end(`${'x'.repeat(180)} ${req.headers.authorization ?? ''}`);
+      // Three million empty objects (9 MB, under the 32 MiB read bound): a parse of millions of values.
+      if (state.mode === 'many-values') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"object":"list","data":[${'{},'.repeat(3_000_000)}{}]}`);
       const factor = state.mode === 'huge' ? state.scale : 1;
       const data = state.mode === 'garbage' ? [{ index: 0, embedding: ['x'] }] : input.map((item, index) => ({ object: 'embedding', index, embedding: toyVector(item, state.dims).map((x) => x * factor) }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));

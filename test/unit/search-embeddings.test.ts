@@ -69,6 +69,18 @@ describe('search with an embeddings endpoint (rc discovery.embeddings)', () => {
     toy.mode = 'ok';
   });
 
+  it('refuses an answer of more JSON values than a batch of the widest vectors holds, unparsed: search answers by words', async () => {
+    toy.mode = 'many-values';
+    try {
+      const warnings: string[] = [];
+      const g = gateway({ timeoutMs: 10_000, weight: 0.5 }, warnings);
+      expect(await search(g, 'list widgets many')).toContain('list_widgets');
+      expect(warnings.join('\n')).toMatch(/more than 1,000,000 JSON values/);
+    } finally {
+      toy.mode = 'ok';
+    }
+  });
+
   it('keeps a warning within 1,000 characters (and its note) whatever the rc\'s url and model', async () => {
     const down = await toyEmbeddings();
     await down.close();
