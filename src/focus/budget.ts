@@ -82,9 +82,7 @@ const MIN_ROOM = 1000;
  * 46 tools on reference + GitHub.
  */
 export function sharedCap(costs: readonly number[], catalogTokens: number, ownTokens: number): number | undefined {
-  // A catalog whose share would leave a mode little room beside lazytools' own tools is too small
-  // to cut by: there the modes keep their budgets (reference servers: 37 tools, 4,478 tokens).
-  if (CATALOG_SHARE * catalogTokens < ownTokens + MIN_ROOM) return undefined;
+  if (!roomToShare(catalogTokens, ownTokens)) return undefined;
   const allowed = CATALOG_SHARE * catalogTokens * costs.length;
   let total = 0;
   for (const cost of costs) total += cost;
@@ -97,6 +95,14 @@ export function sharedCap(costs: readonly number[], catalogTokens: number, ownTo
     below += sorted[i] ?? 0;
   }
   return undefined;
+}
+
+/**
+ * Whether a catalog's share leaves a mode room beside lazytools' own tools (`ownTokens`): one too
+ * small to cut by keeps the modes' budgets (reference servers: 37 tools, 4,478 tokens).
+ */
+export function roomToShare(catalogTokens: number, ownTokens: number): boolean {
+  return CATALOG_SHARE * catalogTokens >= ownTokens + MIN_ROOM;
 }
 
 /** Whether a catalog is small for a mode: CATALOG_SHARE of it is less than the mode's budget (see fillRoom, sharedCap). */

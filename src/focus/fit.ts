@@ -11,7 +11,7 @@ import { toolPriority, wordSignals, type Priority, type Signal } from './priorit
 import { capability } from './words.js';
 import { listAndGetThings, ownToolsTokens, prefixesOf } from './fit-inputs.js';
 import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
-import { effectiveBudget, fillRoom, MAX_SHARED_MODES, sharedCap, smallFor } from './budget.js';
+import { effectiveBudget, fillRoom, MAX_SHARED_MODES, roomToShare, sharedCap, smallFor } from './budget.js';
 
 /** Characters of a typical task `status --explain` quotes: rc tasks may be any length. */
 const TASK_QUOTE = 60;
@@ -99,8 +99,11 @@ function shareSmallCatalog(catalog: Catalog, config: FitConfig, fits: Map<string
   shared.add(fits);
   const modes = Object.values(config.modes).filter(sharing);
   if (modes.length > MAX_SHARED_MODES || !modes.some((mode) => smallFor(mode, catalog.totalTokens))) return;
+  // Before fitting them all: a catalog too small to cut by is left as it is, at no cost.
+  const ownTokens = ownToolsTokens(config, servedStrategy(config.strategy), catalog.tokenizer);
+  if (!roomToShare(catalog.totalTokens, ownTokens)) return;
   const alone = modes.map((mode) => fits.get(mode.name) ?? fitMode(catalog, config, mode));
-  const cap = sharedCap(alone.map(fitCost), catalog.totalTokens, Math.max(...alone.map((fitted) => fitted.ownTokens)));
+  const cap = sharedCap(alone.map(fitCost), catalog.totalTokens, ownTokens);
   modes.forEach((mode, i) => {
     const fitted = alone[i] as ModeFit;
     fits.set(mode.name, cap !== undefined && fitCost(fitted) > cap ? fitMode(catalog, config, mode, cap) : fitted);
