@@ -111,6 +111,6 @@ export function smallFor(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>, catal
 }
 
 /** Whether a mode's budget follows the catalog's size: it has a `maxBudget` above its `budget` (every preset). */
-function scales(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>): mode is { budget: number; maxBudget: number } {
+export function scales(mode: Pick<ResolvedMode, 'budget' | 'maxBudget'>): mode is { budget: number; maxBudget: number } {
   return mode.budget !== undefined && mode.maxBudget !== undefined && mode.maxBudget > mode.budget;
 }

@@ -11,7 +11,7 @@ import { toolPriority, wordSignals, type Priority, type Signal } from './priorit
 import { capability } from './words.js';
 import { listAndGetThings, ownToolsTokens, prefixesOf } from './fit-inputs.js';
 import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
-import { effectiveBudget, fillRoom, MAX_SHARED_MODES, roomToShare, sharedCap, smallFor } from './budget.js';
+import { effectiveBudget, fillRoom, MAX_SHARED_MODES, roomToShare, scales, sharedCap, smallFor } from './budget.js';
 
 /** Characters of a typical task `status --explain` quotes: rc tasks may be any length. */
 const TASK_QUOTE = 60;
@@ -87,8 +87,8 @@ export function modeFit(catalog: Catalog, config: FitConfig, mode: string): Mode
 /** The fit maps whose modes have shared their small catalog (or found no need to). */
 const shared = new WeakSet<Map<string, ModeFit>>();
 
-/** Whether a mode takes part in sharing a small catalog: fitted, with a budget that scales (a `maxBudget` above it). */
-const sharing = (mode: ResolvedMode): boolean => mode.fit && mode.budget !== undefined && mode.maxBudget !== undefined && mode.maxBudget > mode.budget;
+/** Whether a mode takes part in sharing a small catalog: fitted, with a budget that scales (budget.ts scales). */
+const sharing = (mode: ResolvedMode): boolean => mode.fit && scales(mode);
 
 /**
  * On a catalog small for some mode's budget (budget.ts smallFor), fits every sharing mode into
@@ -112,9 +112,7 @@ function shareSmallCatalog(catalog: Catalog, config: FitConfig, fits: Map<string
 
 /** What a fitted mode's list costs: its shown tools and lazytools' own. */
 function fitCost(fitted: ModeFit): number {
-  let tokens = fitted.ownTokens;
-  for (const tool of fitted.shown) tokens += tool.tokens;
-  return tokens;
+  return fitted.ownTokens + sumTokens(fitted.shown);
 }
 
 /** What fitting reads from the configuration. */
