@@ -4,7 +4,8 @@
 //
 // SERVERS.json: { "dir": "<folder with one npm install per package>", "servers": { "<name>": {
 //   "package": "<npm name>", "bin": "<bin name, default: the package's only bin>",
-//   "args": [...], "env": { "DUMMY_TOKEN": "x" } } } }
+//   "args": [...], "env": { "DUMMY_TOKEN": "x" }, "exec": "<optional: a native executable inside the package,
+//   run directly instead of a node bin>" } } }
 // Each package is expected under <dir>/<package with "/" and "@" as "_">/node_modules (install it
 // there first, outside the repository: `npm install --ignore-scripts <package>`). Servers that fail
 // to start or list within 30 s are reported and left out. Only dummy values belong in "env":
@@ -36,14 +37,14 @@ for (const [name, server] of Object.entries(spec.servers)) {
     continue;
   }
   const bins = typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {});
-  const binPath = server.bin ? bins[server.bin] : Object.values(bins)[0];
+  const binPath = server.exec ?? (server.bin ? bins[server.bin] : Object.values(bins)[0]);
   if (!binPath) {
     failures.push(`${name}: ${server.package} has no bin ${server.bin ?? ''}`);
     continue;
   }
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(pkgDir, binPath), ...(server.args ?? [])],
+    command: server.exec ? path.join(pkgDir, binPath) : process.execPath,
+    args: server.exec ? (server.args ?? []) : [path.join(pkgDir, binPath), ...(server.args ?? [])],
     cwd: home,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(server.env ?? {}) },
     stderr: 'ignore',
