@@ -1,4 +1,4 @@
-import { escapeControls, oneLine, redact } from '../util/redact.js';
+import { escapeControls, noWorkflowCommands, oneLine, redact } from '../util/redact.js';
 
 /** Where a command writes: process streams in the binary, buffers in tests. */
 export interface CliIO {
@@ -11,11 +11,12 @@ export interface CliIO {
 /**
  * The process streams; secrets from the environment are shown as `${VAR}`, and control characters
  * are escaped (escapeControls), whatever a command prints (a name or text from an upstream, a
- * lock or an rc); `--json` output stays the same JSON value.
+ * lock or an rc), and no line of stderr is a CI workflow command (noWorkflowCommands; stdout
+ * carries `check --format github`'s own); `--json` output stays the same JSON value.
  */
 export const processIO: CliIO = {
   out: (text) => void process.stdout.write(line(escapeControls(redact(text)))),
-  err: (text) => void process.stderr.write(line(escapeControls(redact(text)))),
+  err: (text) => void process.stderr.write(line(noWorkflowCommands(escapeControls(redact(text))))),
   cwd: process.cwd(),
   env: process.env,
 };

@@ -2,6 +2,7 @@ import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
 import { isSecretKey, looksSecret, shownName } from './secrets.js';
 import { decodeOrKeep } from '../util/uri.js';
+import { replaceBraced } from '../util/braces.js';
 
 /**
  * Variables every MCP client sets for a server it starts (the SDK's inherited list, POSIX and
@@ -25,7 +26,7 @@ export class UnsetVariableError extends ConfigError {}
  * @throws UnsetVariableError (a ConfigError) naming the variable and the key path when a variable without a default is unset (each cut, see shownName).
  */
 export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: string, file?: string): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
+  return replaceBraced(value, /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
     const found = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
     if (typeof found === 'string' && found !== '') {
       // Whatever else comes from the environment may be a secret: shown as ${NAME} from now on.

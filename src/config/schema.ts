@@ -5,6 +5,7 @@ import { blankControls } from '../util/controls.js';
 import { hasUserinfo, httpUrl, USERINFO_MESSAGE } from './urls.js';
 import { oauthIssues, oauthSchema } from './oauth-schema.js';
 import { HEADER_NAME_MESSAGE, HEADER_VALUE_MESSAGE, headerName, headerValue, NUL_MESSAGE, withoutNul } from './wire-text.js';
+import { replaceBraced } from '../util/braces.js';
 
 /**
  * The rc file contract. Every object is strict so a typo is an error with its key path, and every
@@ -70,7 +71,7 @@ export const serverSchema = z
     url: z
       .string()
       .refine(httpUrl, 'expected an http(s) URL')
-      .refine((url) => !hasUserinfo(url.replace(/\$\{[^}]*\}/g, 'x')), USERINFO_MESSAGE)
+      .refine((url) => !hasUserinfo(replaceBraced(url, /\$\{[^}]*\}/g, () => 'x')), USERINFO_MESSAGE)
       .optional()
       .describe('HTTP endpoint of the upstream (Streamable HTTP, or HTTP+SSE: see `transport`); `${VAR}` is read from the environment.'),
     headers: headerMap.optional().describe('HTTP headers sent to `url` (e.g. Authorization: Bearer ${TOKEN}).'),

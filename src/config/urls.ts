@@ -1,5 +1,7 @@
 /** URL checks of the rc contract (schema.ts): which URLs a server or endpoint may have. */
 
+import { replaceBraced } from '../util/braces.js';
+
 /** Shown when a URL carries user:password@: such URLs end up in error messages and logs. */
 export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) would show in errors and logs: use headers instead (e.g. "headers": {"Authorization": "Bearer ${TOKEN}"})';
 
@@ -7,7 +9,7 @@ export const USERINFO_MESSAGE = 'credentials in the URL (user:password@host) wou
 export function httpUrl(url: string): boolean {
   // A whole URL from the environment is checked once it is read (upstream/auth/target.ts, search/embeddings.ts).
   if (/^\$\{[^}]+\}$/.test(url)) return true;
-  const shape = url.replace(/\$\{[^}]*\}/g, 'x');
+  const shape = replaceBraced(url, /\$\{[^}]*\}/g, () => 'x');
   return URL.canParse(shape) && /^https?:$/.test(new URL(shape).protocol);
 }
 

@@ -8,6 +8,7 @@ import { MAX_NAME, type RcConfig, type ServerConfig } from '../config/schema.js'
 import { isSecretKey, looksSecret } from '../config/secrets.js';
 import { mcpRemoteEntry } from './mcp-remote.js';
 import { envName, moveHeader, scrubArgs, scrubUrl, Variables, vscodeVariables } from './variables.js';
+import { replaceBraced } from '../util/braces.js';
 
 /** Clients whose MCP config `lazytools init --from` reads. */
 export type ClientName = 'claude-desktop' | 'cursor' | 'vscode' | 'claude-code';
@@ -281,7 +282,7 @@ function literalValues(server: ServerConfig, at: string): Array<[string, string]
   if (server.command) out.push([`${at}.command`, server.command]);
   server.args?.forEach((arg, i) => out.push([`${at}.args[${i}]`, arg]));
   if (server.url) out.push([`${at}.url`, server.url]);
-  return out.map(([where, value]) => [where, value.replace(/\$\{[^}]*\}/g, '')] as [string, string]).filter(([, value]) => value.length > 0);
+  return out.map(([where, value]) => [where, replaceBraced(value, /\$\{[^}]*\}/g, () => '')] as [string, string]).filter(([, value]) => value.length > 0);
 }
 
 /**

@@ -2,6 +2,7 @@ import { PLAIN_VARIABLES } from '../config/env.js';
 import { echoName } from '../util/errors.js';
 import { isSecretKey, isSecretParam } from '../config/secrets.js';
 import { decodeOrKeep } from '../util/uri.js';
+import { replaceBraced } from '../util/braces.js';
 
 // How `lazytools init` keeps values out of the rc it writes: secrets become `${NAME}` references
 // (in env, headers, arguments and URLs), and a client's own variables become ours.
@@ -131,7 +132,7 @@ export function scrubUrl(value: string, server: string, variables: Variables, no
  * lives and children start. Anything else `${...}` that is not ours is reported.
  */
 export function vscodeVariables(value: string, where: string, variables: Variables, notes: string[]): string {
-  return value.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
+  return replaceBraced(value, /\$\{([^}]*)\}/g, (whole, inner: string) => {
     const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
     if (env) {
       variables.use(env[1] as string);

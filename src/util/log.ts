@@ -1,4 +1,4 @@
-import { escapeControls, oneLine, redact } from './redact.js';
+import { escapeControls, noWorkflowCommands, oneLine, redact } from './redact.js';
 
 /**
  * Diagnostics go to stderr only: in stdio mode stdout carries the protocol. `LAZYTOOLS_QUIET=1`
@@ -16,7 +16,8 @@ export interface Logger {
  * escape sequence in it would reach the operator's terminal. Info and warning lines are one line
  * each (oneLine): a newline quoted from an rc or an upstream would start a line of its own
  * (`::error::…`, a workflow command to a CI log). Errors keep theirs (a config error lists its
- * problems a line each; the names it quotes are one line already, see shownName).
+ * problems a line each; the names it quotes are one line already, see shownName), none of them
+ * a workflow command (noWorkflowCommands: a start failure quotes the child's stderr lines).
  */
 export const stderrLogger: Logger = {
   info: (message) => {
@@ -26,7 +27,7 @@ export const stderrLogger: Logger = {
     if (!quiet()) process.stderr.write(`[lazytools] warning: ${oneLine(redact(message))}\n`);
   },
   error: (message) => {
-    process.stderr.write(`[lazytools] error: ${escapeControls(redact(message))}\n`);
+    process.stderr.write(`[lazytools] error: ${noWorkflowCommands(escapeControls(redact(message)))}\n`);
   },
 };
 

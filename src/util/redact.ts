@@ -172,6 +172,17 @@ export function oneLine(text: string): string {
 }
 
 /**
+ * `text` with no line that a CI log reads as a workflow command: the first colon of a line that
+ * starts (after spaces) with `::` written as `\u003a`. For messages that keep their lines (errors:
+ * a config error's problems, a start failure's stderr tail), where an upstream's lines are quoted
+ * whole: a child writing `::error::…` or `::add-mask::…` on its stderr before it fails reached
+ * the operator's GitHub Actions log as a command.
+ */
+export function noWorkflowCommands(text: string): string {
+  return text.includes('::') ? text.replace(/(^|\n)([^\S\n]*):(?=:)/g, '$1$2\\u003a') : text;
+}
+
+/**
  * Text from outside (an upstream's error body) cut to `max` characters (a whole code point kept or
  * dropped) and redacted, its control characters written as `\uXXXX`: it reaches terminals through
  * logs and CLI output, where an upstream's escape sequences could recolour, hide or rewrite what

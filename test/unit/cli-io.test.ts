@@ -88,3 +88,16 @@ describe('console output of dependencies (the MCP SDK warns there with a server\
     expect(err).toMatch(/… \(\d+ more characters\)\n$/);
   });
 });
+
+describe('lines of errors are never CI workflow commands', () => {
+  // A start failure quotes the child's last stderr lines whole: a hostile server's `::add-mask::`
+  // or `::error::` reached the operator's GitHub Actions log as a command (fails on the old main).
+  const FAILURE = 'could not start upstream "x": the process exited with code 1 during start-up; its stderr said:\n::error::forged\n \u00a0::add-mask::y\nkept :: as is';
+  const SAFE = 'could not start upstream "x": the process exited with code 1 during start-up; its stderr said:\n\\u003a:error::forged\n \u00a0\\u003a:add-mask::y\nkept :: as is';
+
+  it('stderrLogger.error and the CLI\'s stderr keep the lines, each starting otherwise', () => {
+    const logged = written(process.stderr, () => stderrLogger.error(FAILURE));
+    expect(logged).toBe(`[lazytools] error: ${SAFE}\n`);
+    expect(written(process.stderr, () => processIO.err(FAILURE))).toBe(`${SAFE}\n`);
+  });
+});

@@ -5,6 +5,9 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import type { RcConfig } from '../../src/config/schema.js';
 import { statusReport } from '../../src/tokens/report.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { parseConfig } from '../../src/config/load.js';
+import { interpolate } from '../../src/config/env.js';
+import { Variables, vscodeVariables } from '../../src/init/variables.js';
 import { countToolsTokens } from '../../src/util/tokens.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { inMemoryClient, referenceSources, text } from '../harness/index.js';
@@ -68,5 +71,21 @@ describe('focus_mode on an rc of 20,000 modes', () => {
       await client.close();
       await gateway.close();
     }
+  });
+});
+
+describe('rc values of unclosed ${', () => {
+  // 200,000 of them (400 KB): each `${` was read to the end of the value, `status` ran past a minute.
+  const unclosed = '${'.repeat(200_000);
+  const defaults = '${A:-'.repeat(100_000);
+
+  it('are read once: the url check, ${VAR} expansion and init\'s variables answer at once, as before for what they match', () => {
+    expect(() => parseConfig({ servers: { x: { url: `http://a/${unclosed}` } } })).not.toThrow();
+    expect(() => parseConfig({ servers: { x: { url: `http://u:p@a/${unclosed}` } } })).toThrow(ConfigError);
+    expect(interpolate(`${defaults}x`, {}, 'servers.x.args[0]')).toBe(`${defaults}x`);
+    // A default runs to the first `}`, as it always did.
+    expect(interpolate(`${defaults}b}c`, {}, 'servers.x.args[0]')).toBe(`${'${A:-'.repeat(99_999)}bc`);
+    expect(interpolate(`\${A:-x}${unclosed}`, { A: 'y' }, 'servers.x.args[0]')).toBe(`y${unclosed}`);
+    expect(vscodeVariables(`\${env:X}${unclosed}`, 'servers.x.args[0]', new Variables(), [])).toBe(`\${X}${unclosed}`);
   });
 });
