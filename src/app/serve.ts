@@ -1,8 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config/load.js';
-import { resolveConfig } from '../config/resolve.js';
-import { withUsage } from '../usage/record.js';
+import { stat } from 'node:fs/promises';
+import { findConfig, type FoundConfig } from '../config/find.js';
+import { usagePath } from '../usage/record.js';
 import type { Strategy } from '../config/schema.js';
 import type { ServerTools } from '../catalog/catalog.js';
 import { lockBytesIfPresent } from '../catalog/lock-path.js';
@@ -66,29 +66,35 @@ export interface Served {
  */
 export async function serve(options: ServeOptions = {}): Promise<Served> {
   const logger = options.logger ?? stderrLogger;
-  const { config: rc, file } = await loadConfig({ file: options.config, cwd: options.cwd });
-  const config = await withUsage(resolveConfig(rc, file), process.cwd());
-  const modes = options.mode === undefined ? undefined : options.mode.split(',').map((mode) => mode.trim());
-  const unknownMode = modes && (await import('../focus/policy.js')).unknownServedMode(config, modes);
-  if (unknownMode !== undefined) throw new ConfigError(`--mode: ${unknownMode}`);
-  if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
+  const found = await findConfig({ file: options.config, cwd: options.cwd });
+  const { file } = found;
   let locked = options.locked;
   const cwd = options.cwd ?? process.cwd();
   const lockedBytes = locked === undefined && options.lock !== false ? await lockBytesIfPresent(file, cwd) : undefined;
   // stdio on a lock: the opening exchange may be answered from an earlier start's answers before
-  // the catalog is built (start-answers.ts); the messages read meanwhile go to the session after.
+  // the catalog is built (start-answers.ts), keyed by the rc as read: the schema that validates it
+  // is about half of the code a start loads. The messages read meanwhile go to the session after.
   let stdio = !options.http && lockedBytes ? new StdioFrontTransport() : undefined;
-  const opening = stdio && lockedBytes && startAnswers(stdio, { lockBytes: lockedBytes.bytes, config, mode: options.mode, strategy: options.strategy, env: options.env ?? process.env, cwd }, logger);
+  const opening = stdio && lockedBytes && startAnswers(stdio, { lockBytes: lockedBytes.bytes, rc: found.value, rcFile: file, usage: await usageState(found, cwd), mode: options.mode, strategy: options.strategy, env: options.env ?? process.env, cwd }, logger);
   // Without an entry for this start, nothing waits for the client: the catalog is built at once.
   const held = opening?.known() ? await opening.open() : [];
-  // What the opening did not need loads only now: the catalog builder, the hub, the SDK's server.
-  const [{ readLock }, { Gateway }, { serveStdioEras }, { classifyEra }, { openSession }] = await Promise.all([
+  // What the opening did not need loads only now: the schema, the catalog builder, the hub, the SDK's server.
+  const [{ validated }, { resolveConfig }, { withUsage }, { readLock }, { Gateway }, { serveStdioEras }, { classifyEra }, { openSession }] = await Promise.all([
+    import('../config/load.js'),
+    import('../config/resolve.js'),
+    import('../usage/record.js'),
     import('../catalog/lock.js'),
     import('./gateway.js'),
     import('../transports/stdio-eras.js'),
     import('../protocol/era.js'),
     import('../callers/session.js'),
   ]);
+  // An entry is only ever written by a start whose rc was valid: the same rc as read is again.
+  const config = await withUsage(resolveConfig(validated(found.value, file), file), process.cwd());
+  const modes = options.mode === undefined ? undefined : options.mode.split(',').map((mode) => mode.trim());
+  const unknownMode = modes && (await import('../focus/policy.js')).unknownServedMode(config, modes);
+  if (unknownMode !== undefined) throw new ConfigError(`--mode: ${unknownMode}`);
+  if (modes && modes.length > 1 && !options.http) throw new ConfigError('--mode: a stdio session serves one mode; several (a,b) need --http');
   if (lockedBytes) {
     const lock = await readLock(lockedBytes);
     logger.info(`using ${lock.file}: upstreams start on their first call`);
@@ -184,6 +190,7 @@ function watchConfig(file: string, gateway: Gateway, logger: Logger): FSWatcher 
   const reload = async () => {
     const load = ++latest;
     try {
+      const [{ loadConfig }, { resolveConfig }, { withUsage }] = await Promise.all([import('../config/load.js'), import('../config/resolve.js'), import('../usage/record.js')]);
       const { config: rc } = await loadConfig({ file });
       const config = await withUsage(resolveConfig(rc, file), process.cwd());
       if (load !== latest) return logger.info(`reload of ${file} skipped: it changed again while it loaded`);
@@ -200,4 +207,18 @@ function watchConfig(file: string, gateway: Gateway, logger: Logger): FSWatcher 
   });
   watcher.unref();
   return watcher;
+}
+
+/**
+ * What the start answers know of the usage file (its weights feed the modes): its size and time
+ * when the rc records usage, else ''. A changed file misses, and the answers are checked anyway.
+ */
+async function usageState(found: FoundConfig, cwd: string): Promise<string> {
+  if ((found.value as { usage?: unknown } | undefined)?.usage !== true) return '';
+  try {
+    const info = await stat(usagePath(found.file, cwd));
+    return `${info.size}:${info.mtimeMs}`;
+  } catch {
+    return 'none';
+  }
 }

@@ -1,7 +1,7 @@
 import { serve } from '../app/serve.js';
 import { steadyYoungGeneration } from '../util/memory.js';
 import { quickerTierUp } from '../util/tier-up.js';
-import { strategySchema, type Strategy } from '../config/schema.js';
+import { isStrategy, type Strategy } from '../config/strategies.js';
 import { echoName } from '../util/errors.js';
 import { configFlag, defineCommand, intFlag, MAX_TIMER_SECONDS, type FlagSpecs, UsageError } from './args.js';
 import type { Command } from './io.js';
@@ -26,9 +26,8 @@ const serveFlags = {
 export const serveCommand: Command = defineCommand('serve', serveFlags, { about: 'Always over HTTP: /healthz (200 while up), /readyz (JSON; 503 until the servers\' first starts settled).' }, async ({ values }, io) => {
   let strategy: Strategy | undefined;
   if (values.strategy !== undefined) {
-    const parsed = strategySchema.safeParse(values.strategy);
-    if (!parsed.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${echoName(values.strategy)}"`);
-    strategy = parsed.data;
+    if (!isStrategy(values.strategy)) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${echoName(values.strategy)}"`);
+    strategy = values.strategy;
   }
   const http = values.http === undefined ? undefined : hostPort(values.http);
   if (!http) {

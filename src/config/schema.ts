@@ -6,6 +6,7 @@ import { hasUserinfo, httpUrl, USERINFO_MESSAGE } from './urls.js';
 import { oauthIssues, oauthSchema } from './oauth-schema.js';
 import { HEADER_NAME_MESSAGE, HEADER_VALUE_MESSAGE, headerName, headerValue, NUL_MESSAGE, withoutNul } from './wire-text.js';
 import { replaceBraced } from '../util/braces.js';
+import { STRATEGIES } from './strategies.js';
 
 /**
  * The rc file contract. Every object is strict so a typo is an error with its key path, and every
@@ -215,7 +216,7 @@ export const toolOverrideSchema = z.strictObject({
     .describe('Added to the tool\'s priority when a mode is fitted to its budget (higher shows first; a tool\'s own signals add up to about 10).'),
 });
 
-export const strategySchema = z.enum(['notify', 'proxy', 'hybrid', 'auto']);
+export const strategySchema = z.enum(STRATEGIES);
 
 /** How clients receive tool definitions: compacted (`src/catalog/compact.ts`) or as the upstream sent them. */
 export const definitionsSchema = z.enum(['compact', 'verbatim']);

@@ -3,7 +3,6 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { ResolvedConfig } from '../config/resolve.js';
 import { contentDigest } from '../catalog/lock-stamp.js';
 import { addCloseListener } from '../util/close.js';
 import { userCacheFolder, writeCacheFile } from '../util/user-cache.js';
@@ -21,8 +20,9 @@ import type { StdioFrontTransport } from './stdio.js';
  * summaries, placement, fitting, the first page) costs about a second of CPU, mostly garbage
  * collection; a client waits for none of it when the answers are known.
  *
- * What is known: both answers depend only on the lock's bytes, the resolved rc (usage weights
- * included), `--mode`/`--strategy`, the environment (servers disabled by an unset variable), the
+ * What is known: both answers depend only on the lock's bytes, the rc file's value as read
+ * (not yet validated: the schema loads after the answers, app/serve.ts) and the state of its
+ * usage file, `--mode`/`--strategy`, the environment (servers disabled by an unset variable), the
  * working folder, this build of lazytools, and the client's initialize params and tools/list
  * params. An entry is named by a sha256 over all of them, in the user's cache folder (never the
  * project: see lock-stamp.ts), so any change is a miss that takes the full path and records a
@@ -40,12 +40,16 @@ import type { StdioFrontTransport } from './stdio.js';
 /** Entries kept: each holds one first page (at most 1 MiB, see handlers/paging.ts). */
 const MAX_ENTRIES = 32;
 /** Bumped when an entry's shape or the key's parts change. */
-const FORMAT = 'start-answers/1';
+const FORMAT = 'start-answers/2';
 
 /** What an answer depends on besides the client's own params. */
 export interface StartInputs {
   lockBytes: Uint8Array;
-  config: ResolvedConfig;
+  /** The rc file's value as read (config/find.ts), undefined for none or an empty file. */
+  rc: unknown;
+  rcFile: string | undefined;
+  /** The usage file's size and time when the rc records usage (its weights feed the modes), else ''. */
+  usage: string;
   mode: string | undefined;
   strategy: string | undefined;
   env: NodeJS.ProcessEnv;
@@ -69,14 +73,20 @@ export function startAnswersFolder(env: NodeJS.ProcessEnv = process.env): string
  */
 export function startAnswers(transport: StdioFrontTransport, inputs: StartInputs, logger: Logger): StartAnswers | undefined {
   const folder = startAnswersFolder(inputs.env);
-  return folder === undefined ? undefined : new StartAnswers(folder, startKey(inputs), transport, logger);
+  const key = folder === undefined ? undefined : startKey(inputs);
+  return folder === undefined || key === undefined ? undefined : new StartAnswers(folder, key, transport, logger);
 }
 
-/** The sha256 over everything but the client's params (see the module comment). */
-export function startKey(inputs: StartInputs): string {
+/**
+ * The sha256 over everything but the client's params (see the module comment); undefined when
+ * the rc's value has no JSON form (a JS rc's cycle or throwing getter): such a start is not answered early.
+ */
+export function startKey(inputs: StartInputs): string | undefined {
+  const rc = plainJson([inputs.rcFile ?? null, inputs.rc ?? null, inputs.usage]);
+  if (rc === undefined) return undefined;
   const hash = createHash('sha256');
   const env = Object.entries(inputs.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const part of [FORMAT, VERSION, buildIdentity(), inputs.cwd, inputs.mode ?? '', inputs.strategy ?? '', plainJson(inputs.config), JSON.stringify(env)]) hash.update(part).update('\u0000');
+  for (const part of [FORMAT, VERSION, buildIdentity(), inputs.cwd, inputs.mode ?? '', inputs.strategy ?? '', rc, JSON.stringify(env)]) hash.update(part).update('\u0000');
   return hash.update(contentDigest(inputs.lockBytes)).digest('hex');
 }
 
@@ -90,9 +100,13 @@ function buildIdentity(): string {
   }
 }
 
-/** JSON of the resolved config, Maps and Sets as arrays (usage weights are Maps). */
-function plainJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v instanceof Map || v instanceof Set ? [...(v as Iterable<unknown>)] : v)) ?? '';
+/** JSON of the rc's value, Maps and Sets as arrays; undefined when it has none (a cycle, a BigInt, a getter that throws). */
+function plainJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, (_key, v: unknown) => (v instanceof Map || v instanceof Set ? [...(v as Iterable<unknown>)] : v));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

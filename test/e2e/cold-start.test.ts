@@ -64,6 +64,25 @@ describe('cold start on a lock', () => {
   });
 });
 
+describe('what a start loads before it answers', () => {
+  it('leaves the rc schema (zod) and the SDK out of the code `serve` imports before it answers from start answers', () => {
+    // The bundle marks each module's source with a "// <path>" line; a chunk's static imports load with it.
+    const chunks = path.join(path.dirname(BIN), 'chunks');
+    const serve = /import\("\.\/chunks\/(serve-[^"]+\.mjs)"\)/.exec(readFileSync(BIN, 'utf8'))?.[1];
+    expect(serve).toBeDefined();
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const match of readFileSync(path.join(chunks, file), 'utf8').matchAll(/^import (?:[^;]*? from )?"\.\/([^"]+)"/gms)) walk(match[1] as string);
+    };
+    walk(serve as string);
+    const sources = [...seen].flatMap((file) => [...readFileSync(path.join(chunks, file), 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1] as string));
+    expect(sources).toContain('dist/transports/start-answers.js');
+    expect(sources.filter((source) => /node_modules\/(zod|@modelcontextprotocol)\/|dist\/config\/schema\.js/.test(source))).toEqual([]);
+  });
+});
+
 describe('memory after a cold start', () => {
   it('keeps the young generation small after the start-up burst of a 2,000-tool lock', async () => {
     // Loading the lock allocates a burst; with V8's default growth the young generation's two

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { StartAnswers } from '../../src/transports/start-answers.js';
+import { StartAnswers, startKey } from '../../src/transports/start-answers.js';
 import { StdioFrontTransport } from '../../src/transports/stdio.js';
 import { classifyEra, PROTOCOL_VERSION_META_KEY } from '../../src/protocol/era.js';
 
@@ -128,5 +128,29 @@ describe('StartAnswers', () => {
     garbled.write(INIT);
     expect(await reopened).toHaveLength(1);
     expect(garbled.lines).toEqual([]);
+  });
+});
+
+describe('startKey: what a start is answered by', () => {
+  const base = { lockBytes: new TextEncoder().encode('{"lock":1}'), rc: { servers: {} }, rcFile: '/p/.lazytoolsrc.json', usage: '', mode: undefined, strategy: undefined, env: { HOME: '/h' }, cwd: '/p' };
+
+  it('keys by the rc file as read (not yet validated), its usage file, the lock and the environment', () => {
+    const key = startKey(base);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(startKey({ ...base })).toBe(key);
+    expect(startKey({ ...base, rc: { servers: {}, defaultMode: 'research' } })).not.toBe(key);
+    expect(startKey({ ...base, rcFile: '/p/lazytools.config.js' })).not.toBe(key);
+    expect(startKey({ ...base, usage: '120:1700000000000' })).not.toBe(key);
+    expect(startKey({ ...base, lockBytes: new TextEncoder().encode('{"lock":2}') })).not.toBe(key);
+    expect(startKey({ ...base, env: { HOME: '/h', TOKEN: 'x' } })).not.toBe(key);
+  });
+
+  it('has no key for an rc value without a JSON form (a JS rc\'s cycle or throwing getter): that start is not answered early', () => {
+    const cyclic: Record<string, unknown> = { servers: {} };
+    cyclic.self = cyclic;
+    expect(startKey({ ...base, rc: cyclic })).toBeUndefined();
+    const throwing = Object.defineProperty({}, 'servers', { enumerable: true, get: () => { throw new Error('secret store down'); } });
+    expect(startKey({ ...base, rc: throwing })).toBeUndefined();
+    expect(startKey({ ...base, rc: { big: 1n } })).toBeUndefined();
   });
 });
