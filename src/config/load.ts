@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { didYouMean } from '../util/closest.js';
 import { ConfigError } from '../util/errors.js';
@@ -96,9 +97,19 @@ function unknownKeysMessage(keys: readonly string[], at: ReadonlyArray<PropertyK
   return keys
     .slice(0, MAX_CONFIG_ISSUES)
     .map((key) => {
-      if (at.length === 0 && key === 'mcpServers')
-        return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with \`lazytools init --from ${file ?? 'FILE'}\``;
+      if (at.length === 0 && key === 'mcpServers') return `Unrecognized key: "mcpServers": this is a client's MCP config, not a lazytools rc; import its servers with ${initHint(file)}`;
       return secretName(key) ? `Unrecognized key: ${shownName(key, 'key')}.` : `Unrecognized key: "${shownName(key, 'key')}".${didYouMean(key, known)}`;
     })
     .join('; ') + more;
+}
+
+/**
+ * The `init` that imports a client config found as the rc. init reads JSON, writes
+ * `.lazytoolsrc.json` and overwrites nothing without `--force`: a JSON rc file gets the command
+ * that replaces it in place, as printed; the hint alone misled into a refused overwrite.
+ */
+function initHint(file: string | undefined): string {
+  if (file === undefined) return '`lazytools init --from FILE`';
+  if (/^\.lazytoolsrc(\.json)?$/.test(path.basename(file))) return `\`lazytools init --from ${file} --out ${file} --force\` (it replaces this file)`;
+  return `\`lazytools init --from ${file}\``;
 }

@@ -30,8 +30,20 @@ describe('config errors', () => {
     expect(message).toContain('✖ Unrecognized key: "toolz". Did you mean "tools"?\n  → at groups.g');
   });
 
-  it('points a pasted client config (mcpServers) at lazytools init --from', () => {
-    expect(error({ mcpServers: { a: { command: 'x' } } })).toContain('Unrecognized key: "mcpServers": this is a client\'s MCP config, not a lazytools rc; import its servers with `lazytools init --from /repo/.lazytoolsrc.json`');
+  it('points a pasted client config (mcpServers) at the lazytools init --from that replaces it', () => {
+    // init writes .lazytoolsrc.json and refuses to overwrite one without --force: the hint must run as printed.
+    expect(error({ mcpServers: { a: { command: 'x' } } })).toContain('Unrecognized key: "mcpServers": this is a client\'s MCP config, not a lazytools rc; import its servers with `lazytools init --from /repo/.lazytoolsrc.json --out /repo/.lazytoolsrc.json --force` (it replaces this file)');
+    const js = (() => {
+      try {
+        parseConfig({ mcpServers: {} }, '/repo/lazytools.config.mjs');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    })();
+    // A JS or TS rc is never overwritten with JSON.
+    expect(js).toContain('import its servers with `lazytools init --from /repo/lazytools.config.mjs`');
+    expect(js).not.toContain('--force');
   });
 
   it('a bad name says what a name must be, and a name is at most 64 characters (names reach the model)', () => {
