@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CLIENT_NAMES, withClaudeCodeScopes, clientOfFile, findClientConfig, importServers, type ClientName } from '../init/import.js';
 import { schemaReference } from '../init/schema-ref.js';
 import { parseConfig } from '../config/load.js';
-import { strategySchema, type Strategy } from '../config/schema.js';
+import { isStrategy, type Strategy } from '../config/strategies.js';
 import { echoName } from '../util/errors.js';
 import { servedStrategy } from '../focus/scope.js';
 import { readJsonFile } from '../util/json.js';
@@ -29,8 +29,8 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const source = isClient ? findClientConfig(from as ClientName, io.cwd) : path.resolve(io.cwd, from);
   if (!isClient && !existsSync(source))
     throw new UsageError(`--from: "${echoName(from)}" is neither a client (${CLIENT_NAMES.join(', ')}) nor an existing file (${echoName(source)})`);
-  const forced = values.strategy === undefined ? undefined : strategySchema.safeParse(values.strategy);
-  if (forced && !forced.success) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${echoName(values.strategy ?? '')}"`);
+  if (values.strategy !== undefined && !isStrategy(values.strategy)) throw new UsageError(`--strategy: expected notify, proxy, hybrid or auto, got "${echoName(values.strategy)}"`);
+  const forced = values.strategy;
   const out = path.resolve(io.cwd, values.out ?? '.lazytoolsrc.json');
   const output = { flag: '--out', given: values.out ?? '.lazytoolsrc.json', file: out, example: '.lazytoolsrc.json' };
   checkOutputFile(output);
@@ -43,7 +43,7 @@ export const initCommand: Command = defineCommand('init', initFlags, {}, async (
   const scopes = client === 'claude-code' && path.basename(source) === '.mcp.json' ? withClaudeCodeScopes(read, io.cwd) : undefined;
   const imported = importServers(scopes?.json ?? read, source, { cwd: io.cwd, disabled: scopes?.disabled });
   imported.notes.unshift(...(scopes?.notes ?? []));
-  const picked = forced?.success ? { strategy: forced.data, reason: 'chosen with --strategy' } : importStrategy(client);
+  const picked = forced !== undefined ? { strategy: forced, reason: 'chosen with --strategy' } : importStrategy(client);
   const rc = { $schema: schemaReference(out), ...imported.rc, strategy: picked.strategy };
   parseConfig(rc, out);
   const names = Object.keys(rc.servers ?? {});

@@ -313,7 +313,7 @@ export type ServerConfig = z.infer<typeof serverSchema>;
 export type GroupConfig = z.infer<typeof groupSchema>;
 export type ModeConfig = z.infer<typeof modeSchema>;
 export type ToolOverride = z.infer<typeof toolOverrideSchema>;
-export type Strategy = z.infer<typeof strategySchema>;
+export type { Strategy } from './strategies.js';
 export type DefinitionsSetting = z.infer<typeof definitionsSchema>;
 export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
 /** The rc file as written (after validation). */

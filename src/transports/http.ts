@@ -3,7 +3,7 @@ import { limitConnections, originForm } from './http-limits.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
-import { strategySchema, type Strategy } from '../config/schema.js';
+import { isStrategy, type Strategy } from '../config/strategies.js';
 import { addCloseListener } from '../util/close.js';
 import { servedRefusal, someModes, unknownServedMode } from '../focus/policy.js';
 import { resolveScope, type Route } from '../focus/scope.js';
@@ -205,9 +205,9 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     // The strategy a URL asks for (`?strategy=`), for a session's initialize and for every 2026-07-28 request.
     // Most URLs have no query: its URLSearchParams is not built for them.
     const requested = url.search === '' ? null : url.searchParams.get('strategy');
-    if (requested !== null && !strategySchema.safeParse(requested).success)
+    if (requested !== null && !isStrategy(requested))
       return refuse(res, 400, `Unknown strategy "${echoName(requested)}": expected notify, proxy, hybrid or auto`);
-    const callerRoute: Route = { ...baseRoute, strategy: (requested as Strategy | null) ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };
+    const callerRoute: Route = { ...baseRoute, strategy: requested ?? options.strategy, baseUrl: `http://${req.headers.host ?? `${host}:${port}`}/mcp` };
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
     if (req.method === 'POST' && (claimsEnvelope(body) || classifyEra(body, req.headers) !== 'legacy')) {
