@@ -7,6 +7,7 @@ import { contentDigest } from '../catalog/lock-stamp.js';
 import { addCloseListener } from '../util/close.js';
 import { userCacheFolder, writeCacheFile } from '../util/user-cache.js';
 import { isObject } from '../util/json.js';
+import { plainJson } from '../util/plain-json.js';
 import { isNotification, isRequest, isResponse, type RequestId } from '../protocol/jsonrpc.js';
 import type { Logger } from '../util/log.js';
 import { serialize } from '../protocol/lines.js';
@@ -79,7 +80,11 @@ export function startAnswers(transport: StdioFrontTransport, inputs: StartInputs
 
 /**
  * The sha256 over everything but the client's params (see the module comment); undefined when
- * the rc's value has no JSON form (a JS rc's cycle or throwing getter): such a start is not answered early.
+ * JSON would not show the whole rc value (util/plain-json: a JS or TS rc's class instance,
+ * inherited keys, getters, a cycle; a YAML alias, whose JSON repeats its anchor's value at every
+ * alias): such a start is not answered early. Its key would miss what the schema reads (an edited
+ * getter met the entry of the rc before the edit: the client was shown another mode's list, or,
+ * the edit invalid, that list and then the config error) or cost time exponential in the file.
  */
 export function startKey(inputs: StartInputs): string | undefined {
   const rc = plainJson([inputs.rcFile ?? null, inputs.rc ?? null, inputs.usage]);
@@ -97,15 +102,6 @@ function buildIdentity(): string {
     return `${stat.size}:${stat.mtimeMs}`;
   } catch {
     return 'unknown';
-  }
-}
-
-/** JSON of the rc's value, Maps and Sets as arrays; undefined when it has none (a cycle, a BigInt, a getter that throws). */
-function plainJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value, (_key, v: unknown) => (v instanceof Map || v instanceof Set ? [...(v as Iterable<unknown>)] : v));
-  } catch {
-    return undefined;
   }
 }
 

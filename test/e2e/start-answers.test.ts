@@ -116,3 +116,21 @@ describe('start answers (real CLI, stdio, a 117-tool lock)', () => {
     expect((await opening(dir, cache)).lines[0]).toBe(full.lines[0]);
   });
 });
+
+// adv29: the start's key was JSON.stringify of the rc as read, before the schema: a YAML alias is
+// written out at every alias, so 1.7 KB of nested aliases (nine of nine, 30 levels) held `serve`
+// at full CPU and growing memory (past 670 MB in a minute, SIGTERM unheard) where `check` said
+// "invalid config" in a second. A value reached twice gets no key; the schema then speaks.
+describe('start answers on a hostile rc', () => {
+  it('a YAML anchor bomb under an unknown key: serve on a lock says invalid config and exits 2', async () => {
+    let aliases = 'x:\n  a0: &a0 ["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"]\n';
+    for (let i = 1; i <= 30; i++) aliases += `  a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(',')}]\n`;
+    const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.yaml': `servers: {}\n${aliases}` });
+    copyFileSync(GITHUB_CATALOG, path.join(dir, 'lazytools.lock.json'));
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'lazytools-start-'));
+    const cli = startCli(['serve'], { cwd: dir, env: { LAZYTOOLS_CACHE_DIR: cache } });
+    cli.child.stdin.write(`${JSON.stringify(OPENING[0])}\n`);
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toMatch(/\.lazytoolsrc\.yaml: invalid config\n✖ Unrecognized key: "x"/);
+  });
+});

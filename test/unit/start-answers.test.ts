@@ -153,4 +153,46 @@ describe('startKey: what a start is answered by', () => {
     expect(startKey({ ...base, rc: throwing })).toBeUndefined();
     expect(startKey({ ...base, rc: { big: 1n } })).toBeUndefined();
   });
+
+  // adv29: the key was JSON.stringify of the rc's value, which leaves out what the schema still
+  // reads (a class instance's getters, inherited keys): a JS rc edited from defaultMode "all" to
+  // "development" met the entry of "all", and one edited to an invalid value showed that list,
+  // then exited 2, on every start (the entry never went).
+  it('has no key for an rc value JSON would not show whole (class getters, inherited, hidden or symbol keys, undefined, NaN, holes, toJSON, a Proxy)', () => {
+    class Rc {
+      get defaultMode() {
+        return 'all';
+      }
+    }
+    const values: unknown[] = [
+      new Rc(),
+      Object.create({ defaultMode: 'all' }) as unknown,
+      Object.defineProperty({ servers: {} }, 'defaultMode', { value: 'all', enumerable: false }),
+      Object.defineProperty({ servers: {} }, 'defaultMode', { enumerable: true, get: () => 'all' }),
+      { servers: {}, [Symbol('mode')]: 'all' },
+      { servers: {}, sevrers: undefined },
+      { budget: Number.NaN },
+      { alwaysVisible: Object.assign(new Array<string>(2), { 1: 'x' }) },
+      { servers: {}, toJSON: () => ({}) },
+      new Proxy({ servers: {} }, {}),
+      { servers: new Map([['a', {}]]) },
+      { modes: { a: { aliases: Object.assign(['x'], { more: 'y' }) } } },
+    ];
+    for (const rc of values) expect(startKey({ ...base, rc })).toBeUndefined();
+    // Plain data still keys, a prototype-free object too (what a null-prototype parse gives).
+    expect(startKey({ ...base, rc: Object.assign(Object.create(null) as object, { servers: {} }) })).toBe(startKey(base));
+    expect(startKey({ ...base, rc: { servers: {}, modes: { a: { aliases: ['x', 'y'], budget: 1.5 } }, pin: false, x: null } })).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('has no key for a value reached twice (a YAML alias), which JSON writes out at every alias: an anchor bomb costs its size, not 9^30', () => {
+    let level: unknown[] = ['x'];
+    for (let i = 0; i < 30; i++) level = Array.from({ length: 9 }, () => level);
+    expect(startKey({ ...base, rc: { servers: {}, x: level } })).toBeUndefined();
+    const shared = { command: 'node' };
+    expect(startKey({ ...base, rc: { servers: { a: shared, b: shared } } })).toBeUndefined();
+    // Deep nesting is walked without recursion (JSON.stringify then overflows: no key either way).
+    let deep: unknown = 0;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(startKey({ ...base, rc: { x: deep } })).toBeUndefined();
+  });
 });
