@@ -81,10 +81,11 @@ export function startAnswers(transport: StdioFrontTransport, inputs: StartInputs
 /**
  * The sha256 over everything but the client's params (see the module comment); undefined when
  * JSON would not show the whole rc value (util/plain-json: a JS or TS rc's class instance,
- * inherited keys, getters, a cycle; a YAML alias, whose JSON repeats its anchor's value at every
- * alias): such a start is not answered early. Its key would miss what the schema reads (an edited
- * getter met the entry of the rc before the edit: the client was shown another mode's list, or,
- * the edit invalid, that list and then the config error) or cost time exponential in the file.
+ * inherited keys, getters, a cycle) or would pass 16 MiB (YAML aliases, whose JSON repeats their
+ * anchor's value at each one): such a start is not answered early. Its key would miss what the
+ * schema reads (an edited getter met the entry of the rc before the edit: the client was shown
+ * another mode's list, or, the edit invalid, that list and then the config error), or cost time
+ * exponential in the file (1.7 KB of nested aliases held serve for good).
  */
 export function startKey(inputs: StartInputs): string | undefined {
   const rc = plainJson([inputs.rcFile ?? null, inputs.rc ?? null, inputs.usage]);

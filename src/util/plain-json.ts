@@ -1,35 +1,53 @@
 import { types } from 'node:util';
 
 /**
- * `value` as JSON when JSON shows all of it and it is a tree, else undefined. Plain data is what
- * a JSON or YAML document reads as: objects whose prototype is Object's (or none), arrays,
- * strings, finite numbers, booleans and null, each property its own, enumerable, named by a
- * string and holding a value (no getter). Anything else may be read differently from what its
- * JSON says: a class instance's getters and inherited keys are read by a schema and left out by
- * JSON.stringify, a getter may answer differently the next time, `toJSON` says what it likes,
- * `undefined`, NaN and holes turn into nothing or null, a Proxy may say anything.
- *
- * A value reached twice is no tree: a YAML alias shares its anchor's value, and JSON would write
- * it out at every alias (nine aliases of nine aliases, 30 levels deep, is 1.7 KB of YAML and
- * 9^30 values of JSON). Each object is looked at once, without recursion, so this takes time
- * linear in the value's size; a value nested deeper than JSON.stringify recurses has no JSON either.
+ * Most JSON a value may come to (characters, about): four times the largest rc file (config/find.ts
+ * MAX_RC_BYTES), room for a YAML rc's aliases of a shared block, far below what would hold a start.
  */
-export function plainJson(value: unknown): string | undefined {
-  const seen = new WeakSet<object>();
+export const MAX_PLAIN_JSON = 16 * 1024 * 1024;
+
+/**
+ * `value` as JSON when JSON shows all of it and that JSON is at most about `max` characters, else
+ * undefined. Plain data is what a JSON or YAML document reads as: objects whose prototype is
+ * Object's (or none), arrays, strings, finite numbers, booleans and null, each property its own,
+ * enumerable, named by a string and holding a value (no getter). Anything else may be read
+ * differently from what its JSON says: a class instance's getters and inherited keys are read by
+ * a schema and left out by JSON.stringify, a getter may answer differently the next time, `toJSON`
+ * says what it likes, `undefined`, NaN and holes turn into nothing or null, a Proxy may say anything.
+ *
+ * The size is counted before anything is written, each value as often as JSON would write it: a
+ * YAML alias shares its anchor's value, and JSON writes it out at every alias (nine aliases of
+ * nine aliases, 30 levels deep, is 1.7 KB of YAML and 9^30 values of JSON); a cycle never ends.
+ * Without recursion (a document nested a million levels deep costs no stack), in time linear in
+ * the JSON's size, so at most `max`.
+ */
+export function plainJson(value: unknown, max: number = MAX_PLAIN_JSON): string | undefined {
+  let size = 0;
   const pending: unknown[] = [value];
+  // What each object held when first met: an alias met again costs its count, not another look.
+  const met = new WeakMap<object, { values: unknown[]; keys: number }>();
   while (pending.length > 0) {
     const item = pending.pop();
-    if (item === null || typeof item === 'string' || typeof item === 'boolean') continue;
+    if (++size > max) return undefined;
+    if (item === null || typeof item === 'boolean') continue;
+    if (typeof item === 'string') {
+      size += item.length;
+      continue;
+    }
     if (typeof item === 'number') {
       if (Number.isFinite(item)) continue;
       return undefined;
     }
     // undefined, a function, a symbol or a BigInt.
-    if (typeof item !== 'object' || types.isProxy(item) || seen.has(item)) return undefined;
-    seen.add(item);
-    const children = plainChildren(item);
+    if (typeof item !== 'object') return undefined;
+    const children = met.get(item) ?? (types.isProxy(item) ? undefined : plainChildren(item));
     if (children === undefined) return undefined;
-    for (const child of children) pending.push(child);
+    met.set(item, children);
+    // Its keys and a separator per value, counted before they are pushed: a shared array of a
+    // million values met a million times is refused at its 16th meeting, the stack never past one.
+    size += children.keys + children.values.length;
+    if (size > max) return undefined;
+    for (const child of children.values) pending.push(child);
   }
   try {
     return JSON.stringify(value);
@@ -39,8 +57,8 @@ export function plainJson(value: unknown): string | undefined {
   }
 }
 
-/** An array's elements or a plain object's values, undefined when `item` is neither or JSON would not show all of it. */
-function plainChildren(item: object): unknown[] | undefined {
+/** An array's elements or a plain object's values and its keys' length, undefined when `item` is neither or JSON would not show all of it. */
+function plainChildren(item: object): { values: unknown[]; keys: number } | undefined {
   const array = Array.isArray(item);
   const proto: unknown = Object.getPrototypeOf(item);
   if (array ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) return undefined;
@@ -49,13 +67,15 @@ function plainChildren(item: object): unknown[] | undefined {
   const keys = Reflect.ownKeys(properties);
   // An array's own keys are its indexes and `length`: one more, or a hole, is something JSON leaves out.
   if (array && keys.length !== (item as unknown[]).length + 1) return undefined;
-  const children: unknown[] = [];
+  const values: unknown[] = [];
+  let length = 0;
   for (const key of keys) {
     if (array && key === 'length') continue;
     if (typeof key === 'symbol') return undefined;
     const property = properties[key]!;
     if (!property.enumerable || !('value' in property)) return undefined;
-    children.push(property.value);
+    values.push(property.value);
+    if (!array) length += key.length;
   }
-  return children;
+  return { values, keys: length };
 }

@@ -184,13 +184,19 @@ describe('startKey: what a start is answered by', () => {
     expect(startKey({ ...base, rc: { servers: {}, modes: { a: { aliases: ['x', 'y'], budget: 1.5 } }, pin: false, x: null } })).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('has no key for a value reached twice (a YAML alias), which JSON writes out at every alias: an anchor bomb costs its size, not 9^30', () => {
+  it('has no key for an rc whose JSON would be larger than 16 MiB: a YAML anchor bomb (aliases written out at each use) costs its size, not 9^30', () => {
     let level: unknown[] = ['x'];
     for (let i = 0; i < 30; i++) level = Array.from({ length: 9 }, () => level);
     expect(startKey({ ...base, rc: { servers: {}, x: level } })).toBeUndefined();
-    const shared = { command: 'node' };
-    expect(startKey({ ...base, rc: { servers: { a: shared, b: shared } } })).toBeUndefined();
-    // Deep nesting is walked without recursion (JSON.stringify then overflows: no key either way).
+    // A shared block (a YAML anchor of common env) keys as its JSON, which repeats it.
+    const shared = { command: 'node', env: { A: 'b' } };
+    expect(startKey({ ...base, rc: { servers: { a: shared, b: shared } } })).toBe(startKey({ ...base, rc: { servers: { a: { ...shared }, b: { ...shared } } } }));
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = [cyclic];
+    expect(startKey({ ...base, rc: cyclic })).toBeUndefined();
+    // One long string met 20 times (20 x 1 MiB of JSON); deep nesting is walked without recursion.
+    const long = 'x'.repeat(1024 * 1024);
+    expect(startKey({ ...base, rc: { x: Array.from({ length: 20 }, () => long) } })).toBeUndefined();
     let deep: unknown = 0;
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(startKey({ ...base, rc: { x: deep } })).toBeUndefined();
