@@ -5,7 +5,8 @@ import { ConfigError } from '../util/errors.js';
 import { configSchema, type RcConfig } from './schema.js';
 import { keysAt } from './schema-keys.js';
 import { pathKey, secretName, shownName } from './secrets.js';
-import { asConfigError, findConfig, type LoadConfigOptions } from './find.js';
+import { asConfigError, findConfig, MAX_RC_BYTES, type LoadConfigOptions } from './find.js';
+import { writtenOutSize } from '../util/plain-json.js';
 
 export { MAX_RC_BYTES, MAX_RC_LOAD_MS, type LoadConfigOptions } from './find.js';
 
@@ -66,7 +67,11 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
   const reserved = protoKeyPath(value, []);
   if (reserved !== undefined) throw new ConfigError(`${reserved}: "__proto__" is not a name lazytools can keep (it is JavaScript's prototype key): rename it`, file);
   const parsed = configSchema.safeParse(value, { jitless: true });
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    // The schema reads each alias once per use as cheaply as the text it was written in; what reads the config after it does not.
+    refuseWrittenOut(parsed.data, file);
+    return parsed.data;
+  }
   const issues = parsed.error.issues.slice(0, MAX_CONFIG_ISSUES);
   const more = parsed.error.issues.length - issues.length;
   // Issues are plain objects: the unknown-key ones get a message naming the closest known keys.
@@ -79,6 +84,25 @@ export function parseConfig(value: unknown, file?: string): RcConfig {
   }
   const rest = more > 0 ? `\n✖ and ${more} more problem(s): fix these and run again` : '';
   throw new ConfigError(`invalid config\n${z.prettifyError(new z.ZodError(issues))}${rest}`, file);
+}
+
+/**
+ * Most an rc's value may come to written out (about, in characters): four times the largest rc
+ * file. Past it is YAML aliases of aliases or of long text: 20,000 aliases of a 100 KB glob in
+ * `alwaysVisible` (240 KB of YAML, 2 GB of globs) held `check` 20 s, a 4 MiB file for hours.
+ */
+export const MAX_RC_WRITTEN_OUT = 4 * MAX_RC_BYTES;
+
+/** A ConfigError naming the first top-level key whose value takes the rc past MAX_RC_WRITTEN_OUT written out. */
+function refuseWrittenOut(value: unknown, file: string | undefined): void {
+  if (typeof value !== 'object' || value === null) return;
+  let left = MAX_RC_WRITTEN_OUT;
+  for (const [key, child] of Object.entries(value)) {
+    const size = writtenOutSize(child, left);
+    if (size === undefined)
+      throw new ConfigError(`${pathKey(key)}: expected at most ${MAX_RC_WRITTEN_OUT / 1024 / 1024} MiB in all, written out (YAML anchors and aliases count each time they are used; a hand-written rc is a few KiB)`, file);
+    left -= size;
+  }
 }
 
 /**

@@ -79,3 +79,27 @@ function plainChildren(item: object): { values: unknown[]; keys: number } | unde
   }
   return { values, keys: length };
 }
+
+/**
+ * About how many characters `value` comes to written out as JSON, each value as often as it is
+ * met (a YAML alias shares its anchor's value; written out it repeats), or undefined past `max`:
+ * counted without recursion, stopping at `max`, so in time linear in the smaller of the two.
+ */
+export function writtenOutSize(value: unknown, max: number): number | undefined {
+  let size = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (++size > max) return undefined;
+    if (typeof item === 'string') size += item.length;
+    else if (typeof item === 'object' && item !== null) {
+      const array = Array.isArray(item);
+      for (const [key, child] of Object.entries(item)) {
+        size += array ? 1 : key.length + 1;
+        pending.push(child);
+      }
+    }
+    if (size > max) return undefined;
+  }
+  return size;
+}

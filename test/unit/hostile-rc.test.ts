@@ -89,3 +89,19 @@ describe('rc values of unclosed ${', () => {
     expect(vscodeVariables(`\${env:X}${unclosed}`, 'servers.x.args[0]', new Variables(), [])).toBe(`\${X}${unclosed}`);
   });
 });
+
+// adv29: YAML aliases made an rc of 240 KB into 2 GB of text: 20,000 aliases of a 100 KB glob in
+// alwaysVisible passed the schema, and `check` then compiled and matched each one (20 s; a 4 MiB
+// file, hours). The value is measured written out first, aliases counted at each use.
+describe('an rc whose aliases write out past 16 MiB', () => {
+  it('is a config error naming the top-level key; a large plain rc still loads', () => {
+    const glob = `github:${'a'.repeat(100_000)}*`;
+    const aliased = { servers: { github: { command: 'node' } }, alwaysVisible: Array.from({ length: 20_000 }, () => glob) };
+    expect(() => parseConfig(aliased, '/p/.lazytoolsrc.yaml')).toThrow(/^\/p\/\.lazytoolsrc\.yaml: alwaysVisible: expected at most 16 MiB in all, written out \(YAML anchors and aliases count each time they are used/);
+    const summary = 'a'.repeat(80);
+    const tools = Object.fromEntries(Array.from({ length: 250_000 }, (_, i) => [`s:t${i}`, { summary }]));
+    expect(() => parseConfig({ tools })).toThrow(/tools: expected at most 16 MiB/);
+    const servers = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`s${i}`, { command: 'node', args: ['a', 'b'], env: { A: 'x'.repeat(100) } }]));
+    expect(Object.keys(parseConfig({ servers }).servers ?? {})).toHaveLength(20_000);
+  });
+});
