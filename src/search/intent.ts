@@ -89,9 +89,9 @@ const PLACES = 4;
 /**
  * The most modes whose evidence one phrase reads (each may cost a fit: about 2 ms on the
  * 148-tool developer stack, reused by the next phrase until the catalog changes). Twice the
- * 17 presets: an rc of presets and a few dozen modes of its own is read whole, and an rc of 5,000
- * modes sharing the groups the phrase's tools are in costs about a tenth of a second, not the
- * seconds of fitting them all. Past it, the modes whose words alone rank lowest go without evidence.
+ * 17 presets: an rc of presets and a dozen modes of its own is read whole; on an rc of 5,000 modes
+ * sharing the groups the phrase's tools are in, a phrase's fits cost a tenth of a second or less
+ * (fitting them all took 5-11 s). Past it, the modes whose bounds rank lowest go without evidence.
  */
 const MAX_EVIDENCE_READS = 32;
 
