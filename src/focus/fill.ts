@@ -43,6 +43,16 @@ export function fillers(catalog: Catalog, mode: ResolvedMode, profile: ModeProfi
   return out;
 }
 
+/**
+ * Whether `fillers` could take the tool into the mode, without reading the rest of the catalog:
+ * it passes FILL_CLOSENESS or the mode's tasks find it (false means never; true, maybe: MAX_FILL
+ * and NAMED_CLOSENESS are not read). The caller knows the mode fills (fit.ts mayHold).
+ */
+export function mayFill(catalog: Catalog, modes: Readonly<Record<string, ResolvedMode>>, mode: ResolvedMode, profile: ModeProfile, tool: CatalogTool, prefix: ReadonlySet<string> | undefined): boolean {
+  if (!modeAllows(mode, tool)) return false;
+  return closenessScore(tool, profile, prefix) >= FILL_CLOSENESS || modeCoverage(catalog, modes, mode).has(tool.id);
+}
+
 /** How much a mode's typical tasks ask for a tool: reciprocal ranks summed over the tasks that find it. */
 export interface Coverage {
   score: number;

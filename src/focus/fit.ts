@@ -10,7 +10,7 @@ import { modeProfile } from './profile.js';
 import { toolPriority, wordSignals, type Priority, type Signal } from './priority.js';
 import { capability } from './words.js';
 import { listAndGetThings, ownToolsTokens, prefixesOf } from './fit-inputs.js';
-import { COVERAGE_CAP, FILL_PENALTY, fillers, modeCoverage } from './fill.js';
+import { COVERAGE_CAP, FILL_PENALTY, fillers, mayFill, modeCoverage } from './fill.js';
 import { effectiveBudget, fillRoom, MAX_SHARED_MODES, roomToShare, scales, sharedCap, smallFor } from './budget.js';
 
 /** Characters of a typical task `status --explain` quotes: rc tasks may be any length. */
@@ -113,6 +113,17 @@ function shareSmallCatalog(catalog: Catalog, config: FitConfig, fits: Map<string
 /** What a fitted mode's list costs: its shown tools and lazytools' own. */
 function fitCost(fitted: ModeFit): number {
   return fitted.ownTokens + sumTokens(fitted.shown);
+}
+
+/**
+ * Whether the tool may be a member of the mode's fit (in `memberIds`, so shown or held back),
+ * without fitting it: false means it is not; true, that fitting may take it. The first of the
+ * member rules of fitMode: groups, pins and use (modeShows, usedInMode), or rc `fill`.
+ */
+export function mayHold(catalog: Catalog, config: FitConfig, mode: ResolvedMode, tool: CatalogTool): boolean {
+  if (modeShows(config, mode, tool) || usedInMode(config, mode, tool)) return true;
+  if (!(mode.fit && mode.budget !== undefined && mode.fill)) return false;
+  return mayFill(catalog, config.modes, mode, modeProfile(mode, config.modes), tool, prefixesOf(catalog).get(tool.server));
 }
 
 /** What fitting reads from the configuration. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_LIST_BYTES, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
-import { jsonAtLeast, megabytes, sliceWhole } from '../util/bounds.js';
+import { jsonAtLeast, MAX_TIMER_MS, megabytes, sliceWhole } from '../util/bounds.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
 import { FloodGate, holdsReading, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
 import type { PrimitiveKind } from './types.js';
@@ -17,32 +17,63 @@ const looseResult = z.looseObject({});
 const MAX_PAGES = 1_000;
 
 /**
- * Every page of a list method, up to `max` items (then no further page is asked for, and `over`
- * hears it once); `keep` picks what one page's list holds of use.
+ * What one whole list (every page of it) may take, in page timeouts (the upstream's start
+ * timeout, 30 s by default: 2 minutes). Each page had its own timeout, so a server answering each
+ * just under it held a start, a call waiting on that start and every re-list for up to MAX_PAGES
+ * timeouts (8 hours). Four: the first page keeps its whole timeout (a slow first answer is a
+ * start's business, as before), and a real server's largest lists, thousands of tools over tens of
+ * pages, arrive in seconds; a rc `startTimeout` raised for a slow server raises this with it.
  */
-async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void; full?: () => boolean }): Promise<T[]> {
+export const LIST_TIMEOUTS = 4;
+
+/**
+ * Every page of a list method, up to `max` items (then no further page is asked for, and `over`
+ * hears it once); `keep` picks what one page's list holds of use. Past LIST_TIMEOUTS page
+ * timeouts the page being read is given up: the pages read are kept and `slow` hears it, once.
+ */
+async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void; full?: () => boolean }, slow?: (pages: number, kept: number) => void): Promise<T[]> {
   const items: T[] = [];
   let listed = 0;
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout })) as Record<string, unknown>;
-    let list = result[field];
-    cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
-    let over = false;
-    if (bound && Array.isArray(list)) {
-      // Counted as listed, before any is judged: what a page costs to judge is bounded too.
-      const room = bound.max - listed;
-      over = list.length > room || (list.length === room && cursor !== undefined);
-      if (list.length > room) list = list.slice(0, room);
-      listed += (list as unknown[]).length;
-      if (listed >= bound.max) cursor = undefined;
+  const deadline = new AbortController();
+  // Within what a timer can wait: past it Node fires at once, and the second page would be cut.
+  const timer = setTimeout(() => deadline.abort(), Math.min(LIST_TIMEOUTS * timeout, MAX_TIMER_MS));
+  try {
+    for (let page = 0; page < MAX_PAGES; page++) {
+      let result: Record<string, unknown>;
+      try {
+        // The first page has its timeout alone: the deadline cuts only what follows it.
+        result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout, signal: page > 0 ? deadline.signal : undefined })) as Record<string, unknown>;
+      } catch (error) {
+        if (page === 0 || !deadline.signal.aborted) throw error;
+        slow?.(page, items.length);
+        break;
+      }
+      let list = result[field];
+      cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
+      let over = false;
+      if (bound && Array.isArray(list)) {
+        // Counted as listed, before any is judged: what a page costs to judge is bounded too.
+        const room = bound.max - listed;
+        over = list.length > room || (list.length === room && cursor !== undefined);
+        if (list.length > room) list = list.slice(0, room);
+        listed += (list as unknown[]).length;
+        if (listed >= bound.max) cursor = undefined;
+      }
+      for (const item of keep(list)) items.push(item);
+      // Said after what the page's own items caused, in the order they came.
+      if (over) bound?.over();
+      if (!cursor || bound?.full?.()) break;
     }
-    for (const item of keep(list)) items.push(item);
-    // Said after what the page's own items caused, in the order they came.
-    if (over) bound?.over();
-    if (!cursor || bound?.full?.()) break;
+  } finally {
+    clearTimeout(timer);
   }
   return items;
+}
+
+/** What a server whose `what` took longer than LIST_TIMEOUTS page timeouts is told (its name comes with `warn`). */
+function tooSlow(what: string, timeout: number, warn: (message: string) => void): (pages: number, kept: number) => void {
+  return (pages, kept) => warn(`listing its ${what} took longer than ${LIST_TIMEOUTS} x its start timeout (${Math.min(LIST_TIMEOUTS * timeout, MAX_TIMER_MS)} ms): only the ${kept} ${what} of its first ${pages} pages are served`);
 }
 
 /** The items of one page a client can take (catalog/admit usableItems); `warn` hears what was left out. */
@@ -101,7 +132,7 @@ export async function listTools(client: Client, timeout: number, warn: (message:
   const over = () => warn(tooMany(MAX_SERVER_TOOLS, 'tools'));
   const usableTool = (list: unknown) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`));
   const bytes = withinBytes(usableTool, (tool) => tool.name, 'tool definitions', 'tools', warn);
-  const tools = await listPages(client, 'tools/list', 'tools', timeout, bytes.keep, { max: MAX_SERVER_TOOLS, over, full: bytes.full });
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, bytes.keep, { max: MAX_SERVER_TOOLS, over, full: bytes.full }, tooSlow('tools', timeout, warn));
   return admitTools(tools, warn);
 }
 
@@ -120,7 +151,7 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
   const list = <T extends object>(method: string, kind: keyof typeof PRIMITIVE_LISTS, what: string): Promise<T[]> => {
     const bytes = withinBytes(usable<T>(kind, warn), (item) => (item as Record<string, unknown>)[PRIMITIVE_LISTS[kind].id], what, what, warn);
     const over = () => warn(tooMany(MAX_SERVER_ITEMS, what));
-    return safe(what, () => listPages(client, method, kind, timeout, bytes.keep, { max: MAX_SERVER_ITEMS, over, full: bytes.full }));
+    return safe(what, () => listPages(client, method, kind, timeout, bytes.keep, { max: MAX_SERVER_ITEMS, over, full: bytes.full }, tooSlow(what, timeout, warn)));
   };
   const [prompts, resources, templates] = await Promise.all([
     capabilities.prompts ? list<PromptDefinition>('prompts/list', 'prompts', 'prompts') : [],

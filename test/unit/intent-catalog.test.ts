@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/catalog/catalog.js';
 import { readCatalogFile } from '../../src/catalog/file.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { modeFit } from '../../src/focus/fit.js';
+import { mayHold, modeFit } from '../../src/focus/fit.js';
 import { Gateway } from '../../src/app/gateway.js';
 import { SearchIndex } from '../../src/search/engine.js';
-import { catalogEvidence, resolveIntent } from '../../src/search/intent.js';
+import { catalogEvidence, resolveIntent, type ModeTools } from '../../src/search/intent.js';
 import { resolveIntentIn } from '../../src/focus/intent-catalog.js';
 import { CATALOGS, inMemoryClient } from '../harness/index.js';
 
@@ -99,5 +99,60 @@ describe('a phrase that names a mode', () => {
     expect(resolveIntent('all', modes, undefined, elsewhere).mode).toBe('all');
     // A task that only mentions a mode's word is still read whole, with the catalog's word on it.
     expect(resolveIntent('research the development budget of the EU', modes, undefined, elsewhere).mode).toBe('research');
+  });
+});
+
+describe('the evidence a phrase reads', () => {
+  /** Fits begun while `run` runs: fitMode starts by filtering the catalog's tools to the mode's members. */
+  function fitsDuring<T>(tools: readonly unknown[], run: () => T): { result: T; fits: number } {
+    const original = Array.prototype.filter;
+    let fits = 0;
+    Array.prototype.filter = function (this: unknown[], ...args: Parameters<typeof original>) {
+      if (this === tools) fits++;
+      return original.apply(this, args);
+    } as typeof original;
+    try {
+      return { result: run(), fits };
+    } finally {
+      Array.prototype.filter = original;
+    }
+  }
+
+  it('gives the answer every mode\'s evidence gives (picked mode, confidence, alternatives)', () => {
+    const phrases = [...TASKS.map(([task]) => task), KNOWN_MISS[0], 'take a screenshot of the login page', 'why is the payments pod restarting?', 'look up the react docs for useEffect', 'zzzz qqqq'];
+    for (const phrase of phrases) {
+      const every = new Map(modes.filter((mode) => mode.name !== 'all').map((mode) => [mode.name, modeFit(catalog, config, mode.name) as ModeTools]));
+      const eager = resolveIntent(phrase, modes, undefined, catalogEvidence(index.search(phrase, { limit: 3 }), every));
+      expect(resolveIntentIn(phrase, modes, catalog, config, index), phrase).toEqual(eager);
+    }
+  });
+
+  it('reads a mode\'s evidence lazily with the same answer, ties and loose bounds included', () => {
+    // Evidence 0, 1/3, 1/2 or 1 per mode, bounds exact or loose (1): every phrase, the same match as the whole map gives.
+    const values = [0, 1 / 3, 0.5, 1];
+    for (const [k, phrase] of ['debug the failing build', 'review my pull request', 'take a screenshot of the page', 'plan the next sprint'].entries()) {
+      const evidence = new Map(modes.map((mode, i) => [mode.name, values[(i * (k + 1)) % values.length] as number]));
+      const eager = resolveIntent(phrase, modes, undefined, evidence);
+      for (const loose of [false, true]) {
+        const read: string[] = [];
+        const lazy = resolveIntent(phrase, modes, undefined, { bound: (name) => (loose && evidence.get(name) ? 1 : (evidence.get(name) ?? 0)), of: (name) => (read.push(name), evidence.get(name) ?? 0) });
+        expect(lazy, `${phrase} (loose ${loose})`).toEqual(eager);
+        expect(read.length).toBeLessThan(modes.length);
+      }
+    }
+  });
+
+  it('never rules out a member: a tool mayHold calls impossible is in no fit of the mode', () => {
+    const missed = modes.flatMap((mode) => [...(modeFit(catalog, config, mode.name)?.memberIds ?? [])].filter((id) => !mayHold(catalog, config, mode, catalog.byId.get(id)!)).map((id) => `${mode.name} ${id}`));
+    expect(missed).toEqual([]);
+  });
+
+  it('fits only the modes that can change the answer: an rc of 2,000 modes sharing the browser fits a few dozen for a phrase', () => {
+    const many = resolveConfig({ modes: Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`shop${i}`, { description: `Storefront ${i}: pages and forms`, groups: ['browser'], budget: 3_000 }])) });
+    const built = buildCatalog(sources, many).catalog;
+    const { result, fits } = fitsDuring(built.tools, () => resolveIntentIn('take a screenshot of the checkout page', Object.values(many.modes), built, many, new SearchIndex(built.tools, built.groups)));
+    expect(result.mode).not.toBeNull();
+    // Before: every mode was fitted for the first phrase after a catalog change (2,017 fits; 5,000 modes took 8 s).
+    expect(fits, 'modes fitted for one phrase').toBeLessThanOrEqual(40);
   });
 });

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
@@ -5,6 +7,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { readUsage, usagePath, withUsage } from '../../src/usage/record.js';
 import { silentLogger } from '../../src/util/log.js';
+import { boundaryOf } from '../../src/focus/scope.js';
 import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, rcProject, text } from '../harness/index.js';
 
 /**
@@ -83,5 +86,43 @@ describe('usage is recorded in the mode a call ran in', () => {
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/not part of mode "a"/);
     await fixed.close();
+  });
+});
+
+describe('a tool recorded in one mode is in no other', () => {
+  // Modes a and b hold the same group; a's sessions reached send_mail twice today (usage.jsonl).
+  const shared = { ...rc, policy: { hiddenTools: 'allow' }, modes: { a: { groups: ['reading'] }, b: { groups: ['reading'] } } };
+  async function recordedInA(): Promise<Gateway> {
+    const { dir, file } = rcProject(shared);
+    const usage = usagePath(file, dir);
+    mkdirSync(path.dirname(usage), { recursive: true });
+    const record = JSON.stringify({ t: new Date().toISOString(), mode: 'a', tool: 'app:send_mail', via: 'search' });
+    writeFileSync(usage, `${record}\n${record}\n`);
+    return gatewayOf(file, dir);
+  }
+  const listed = async (client: Awaited<ReturnType<typeof inMemoryClient>>) => (await client.listTools()).tools.map((tool) => tool.name);
+
+  it('mode a lists it; b does not, fixed or switched to by the same session', async () => {
+    const gateway = await recordedInA();
+    const open = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'usage-modes', cleanups });
+    expect(await listed(open)).toContain('send_mail');
+    expect(((await open.callTool({ name: 'focus_mode', arguments: { mode: 'b' } })) as CallToolResult).isError).toBeFalsy();
+    expect(await listed(open)).not.toContain('send_mail');
+    const fixed = await inMemoryClient((t) => gateway.createSession({ mode: 'b' }).connect(t), { name: 'usage-modes', cleanups });
+    expect(await listed(fixed)).not.toContain('send_mail');
+  });
+
+  it('a bearer token of either mode neither lists, finds nor runs it: usage never widens a token', async () => {
+    const gateway = await recordedInA();
+    for (const mode of ['a', 'b']) {
+      const client = await inMemoryClient((t) => gateway.createSession({ boundary: boundaryOf({ tokenModes: [mode], tokenLabel: 'ci' }) }).connect(t), { name: 'usage-modes', cleanups });
+      if (mode === 'b') await client.callTool({ name: 'focus_mode', arguments: { mode } });
+      expect(await listed(client), mode).not.toContain('send_mail');
+      for (const [name, args] of [['send_mail', {}], ['execute_tool', { name: 'send_mail' }]] as const) {
+        const refused = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(refused.isError, `${mode} ${name}`).toBe(true);
+      }
+      expect(text((await client.callTool({ name: 'search_tools', arguments: { query: 'send mail' } })) as CallToolResult)).not.toContain('send_mail');
+    }
   });
 });
