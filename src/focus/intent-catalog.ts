@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { ResolvedMode } from '../config/resolve.js';
 import { mayHold, modeFit, type FitConfig } from './fit.js';
 import type { SearchIndex } from '../search/engine.js';
-import { catalogEvidence, resolveIntent, type IntentMatch } from '../search/intent.js';
+import { modeEvidence, resolveIntent, type IntentMatch } from '../search/intent.js';
 
 /** How many of search's hits for the phrase are read as evidence. */
 const EVIDENCE_HITS = 3;
@@ -34,11 +34,11 @@ export function resolveIntentIn(phrase: string, modes: readonly ResolvedMode[], 
       const mode = weighed(name);
       if (!mode) return 0;
       const may = new Set(hits.filter((hit) => mayHold(catalog, config, mode, hit.tool)).map((hit) => hit.tool.id));
-      return may.size === 0 ? 0 : (catalogEvidence(hits, new Map([[name, { shownIds: may, heldBackIds: none }]])).get(name) ?? 0);
+      return may.size === 0 ? 0 : modeEvidence(hits, { shownIds: may, heldBackIds: none });
     },
     of: (name) => {
       const fitted = weighed(name) && modeFit(catalog, config, name);
-      return fitted ? (catalogEvidence(hits, new Map([[name, fitted]])).get(name) ?? 0) : 0;
+      return fitted ? modeEvidence(hits, fitted) : 0;
     },
   });
 }

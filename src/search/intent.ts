@@ -152,18 +152,20 @@ const HELD_BACK_EVIDENCE = 0.5;
  */
 export function catalogEvidence(hits: ReadonlyArray<{ tool: { id: string } }>, modes: ReadonlyMap<string, ModeTools>): Map<string, number> {
   const out = new Map<string, number>();
-  let total = 0;
-  hits.forEach((_, rank) => (total += 1 / (rank + 1)));
-  if (total === 0) return out;
-  for (const [name, tools] of modes) {
-    let sum = 0;
-    hits.forEach((hit, rank) => {
-      const weight = tools.shownIds.has(hit.tool.id) ? 1 : tools.heldBackIds.has(hit.tool.id) ? HELD_BACK_EVIDENCE : 0;
-      sum += weight / (rank + 1);
-    });
-    out.set(name, sum / total);
-  }
+  if (hits.length === 0) return out;
+  for (const [name, tools] of modes) out.set(name, modeEvidence(hits, tools));
   return out;
+}
+
+/** One mode's share of `hits` (see catalogEvidence): 0 when there are none. */
+export function modeEvidence(hits: ReadonlyArray<{ tool: { id: string } }>, tools: ModeTools): number {
+  let total = 0;
+  let sum = 0;
+  hits.forEach((hit, rank) => {
+    total += 1 / (rank + 1);
+    sum += (tools.shownIds.has(hit.tool.id) ? 1 : tools.heldBackIds.has(hit.tool.id) ? HELD_BACK_EVIDENCE : 0) / (rank + 1);
+  });
+  return total === 0 ? 0 : sum / total;
 }
 
 /**
