@@ -20,9 +20,8 @@ const EVIDENCE_HITS = 3;
 export function resolveIntentIn(phrase: string, modes: readonly ResolvedMode[], catalog: Catalog, config: FitConfig, index: Pick<SearchIndex, 'search'>, threshold?: number): IntentMatch {
   // Ranked as search_tools ranks a person's words (typos corrected, related words for words the
   // catalog lacks, a task's steps), not as fitting reads the rc's tasks: tuning stacks' tasks whose
-  // intent-picked mode shows a gold tool 490 -> 493 of 609 (with the task's tools 560 -> 561). The
-  // servers matching the phrase as a whole lift their tools (search/server-lift.ts): 644 -> 653 of 847.
-  const hits = index.search(phrase, { limit: EVIDENCE_HITS, servers: true });
+  // intent-picked mode shows a gold tool 490 -> 493 of 609 (with the task's tools 560 -> 561).
+  const hits = index.search(phrase, { limit: EVIDENCE_HITS });
   const byName = new Map(modes.map((mode) => [mode.name, mode]));
   const weighed = (name: string): ResolvedMode | undefined => {
     const mode = byName.get(name);

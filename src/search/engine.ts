@@ -3,21 +3,40 @@ import { expandQuery, stem, terms } from './text.js';
 import { Speller } from './spelling.js';
 import { FIELDS, groupFieldTerms, MAX_SERVER_TEXT, serverKey, toolFields } from './tool-text.js';
 import { Action, actionFactor, queryAsks, queryReadVerbs, toolAction, toolReadVerbs } from './action.js';
-import { DENSE_POOL, fuseDense, type RankedDoc } from './dense.js';
+import { DENSE_POOL, fuseDense, type DenseLookup, type RankedDoc } from './dense.js';
 import { distinctQueries, MAX_STEPS, taskSteps } from './clauses.js';
 import { synonymIdf } from './synonym-idf.js';
 import { before, keepTop } from './top.js';
 import { finish, type Passes } from './passes.js';
 import { kept, type Scored, type SearchMemo } from './memo.js';
-import type { SearchOptions } from './options.js';
-import { serverLift, ServerShape } from './server-lift.js';
-
-export type { SearchOptions } from './options.js';
 
 /** One ranked search hit. */
 export interface SearchHit {
   tool: CatalogTool;
   score: number;
+}
+
+/** How a search is narrowed and how many hits it returns (5 unless `limit` says). */
+export interface SearchOptions {
+  limit?: number | undefined;
+  /** Only tools of this group. */
+  group?: string | undefined;
+  /** Only tools this predicate keeps (e.g. a read-only mode's). */
+  filter?: ((tool: CatalogTool) => boolean) | undefined;
+  /** Meaning next to words, per query (an embeddings endpoint; see dense.ts). */
+  dense?: DenseLookup | undefined;
+  /**
+   * Whether a task of several steps is ranked per step too (see `search`; default true). A mode's
+   * typical tasks, read to fit it, are one thing each, and fitting is measured as it ranks them.
+   * `false` also leaves a synonym's idf uncapped (see synonymIdf): the ranking fitting, intent
+   * evidence and a task's tools were tuned with.
+   */
+  steps?: boolean | undefined;
+  /**
+   * Whether the query is a person's words, whose typos are corrected against the catalog's
+   * (spelling.ts; default true). A mode's fitting reads the rc's reviewed task texts: false.
+   */
+  typed?: boolean | undefined;
 }
 
 /** BM25: how soon more occurrences of a term stop adding (K1), and how much a tool's text length damps them (B). */
@@ -42,8 +61,6 @@ const STEP_WEIGHT = 1;
 interface Reading {
   capped: boolean;
   correct: ((word: string) => string | undefined) | undefined;
-  /** Whether the tools of the servers matching the query as a whole are lifted (SearchOptions.servers). */
-  servers: boolean;
 }
 
 /** The tools a search may offer; undefined: all. */
@@ -74,8 +91,6 @@ export class SearchIndex {
   private readonly serverKeys: string[];
   private readonly lengths: Float32Array;
   private readonly avgLength: number;
-  /** Each tool's server as a number, and each server's text length: built at the first search that lifts servers. */
-  private shape: ServerShape | undefined;
   /** The catalog's words as written, to correct a query's typos by (spelling.ts). */
   private readonly speller = new Speller(() => this.tools, (word) => this.termCount(stem(word)));
 
@@ -167,7 +182,7 @@ export class SearchIndex {
     const keep = options.group === undefined && !options.filter ? undefined : (tool: CatalogTool) => (options.group === undefined || tool.groups.includes(options.group)) && (!options.filter || options.filter(tool));
     // search_tools' ranking caps synonyms' idf (synonymIdf); a mode's fitting (steps: false) ranks as it was tuned.
     const capped = options.steps !== false;
-    const read: Reading = { capped, correct: options.typed === false ? undefined : this.speller.correct, servers: options.servers === true };
+    const read: Reading = { capped, correct: options.typed === false ? undefined : this.speller.correct };
     const whole = yield* this.scored(query, keep, read, memo);
     const dense = options.dense?.(query);
     if (!whole && !dense) return [];
@@ -214,7 +229,7 @@ export class SearchIndex {
    * pass (scoreAll) the first time the request reads this text, the memo's copy after.
    */
   private *scored(query: string, keep: Keep, read: Reading, memo: SearchMemo): Passes<Scored | undefined> {
-    const key = `${read.capped ? 1 : 0}${read.correct ? 1 : 0}${read.servers ? 1 : 0}${query}`;
+    const key = `${read.capped ? 1 : 0}${read.correct ? 1 : 0}${query}`;
     if (!memo.has(key)) {
       yield;
       memo.set(key, this.scoreAll(query, read));
@@ -228,7 +243,7 @@ export class SearchIndex {
    * when nothing scores. `capped`: a synonym's idf is at most that of the query words it stands
    * for (see `search`).
    */
-  private scoreAll(query: string, { capped, correct, servers }: Reading): Scored | undefined {
+  private scoreAll(query: string, { capped, correct }: Reading): Scored | undefined {
     // A word no tool has is read as what tools say for it (related.ts); fitting (uncapped) reads as it was tuned.
     const expansion = expandQuery(query, undefined, correct, capped ? (term) => this.postings.has(term) : undefined);
     if (expansion.length === 0) return undefined;
@@ -251,7 +266,6 @@ export class SearchIndex {
         if (weight >= 1) matched[doc] = (matched[doc] ?? 0) + 1;
       }
     }
-    const lift = servers ? serverLift(expansion, this.postings, this.serverShape()) : undefined;
     const termWeight = new Map(expansion.map((e) => [e.term, e.weight]));
     const queryTerms = expansion.filter((e) => e.weight >= 1).length;
     const own = expansion.filter((e) => e.own).map((e) => e.term);
@@ -274,16 +288,10 @@ export class SearchIndex {
       if (wanted.length > 0 && this.readVerbs[doc]?.some((verb) => wanted.includes(verb))) score *= VERB_MATCH;
       const key = this.serverKeys[doc] ?? '';
       if (key !== '' && ownSet.has(key)) score *= SERVER_NAMED;
-      if (lift) score *= lift(doc);
       scores[doc] = score;
       if (score > best) best = score;
     }
     return best > 0 ? { scores, best } : undefined;
-  }
-
-  private serverShape(): ServerShape {
-    this.shape ??= ServerShape.of(this.tools, this.lengths);
-    return this.shape;
   }
 
   /** A query word as search reads a person's words: its typo corrected (spelling.ts), or undefined when it needs none. */
