@@ -264,7 +264,7 @@ export class Upstream extends UpstreamState {
           await transport?.close().catch(() => {});
           throw new Error('stopped while starting');
         },
-        hooks: this.clientHooks(),
+        hooks: this.clientHooks(stops),
         known: this.discovery,
         timeout: this.startTimeoutMs,
         twin: this.options.twin === true,
@@ -321,8 +321,11 @@ export class Upstream extends UpstreamState {
   /** The server asks its client (sampling, elicitation, roots): the front routes it (onRequest), at most MAX_ASKING at once. */
   private readonly askClient = limitAsking((request: UpstreamRequest, signal: AbortSignal) => (this.onRequest ? this.onRequest(this, request, signal) : Promise.reject(cannotAnswer(request.method))));
 
-  /** What the SDK client of each connection reports back to this upstream. */
-  private clientHooks(): ClientHooks {
+  /**
+   * What each connection's SDK client reports back; nothing once lazytools stopped it (`stops`: the count its start began at): `lock`
+   * warned "Failed to send response" when the everything server's roots request, sent 350 ms after initialize, met the closing process.
+   */
+  private clientHooks(stops: number): ClientHooks {
     return {
       // lazytools routes these requests to the client session that caused them
       // (client-requests.ts), which refuses clearly when its own client lacks them.
@@ -331,7 +334,7 @@ export class Upstream extends UpstreamState {
       // Prompts or resources list_changed are re-listed; other notifications passed on.
       notified: async (notification) => void (await (this.lists.listChanged(notification.method) ?? this.onNotification?.(this, notification))),
       request: (request, cause, signal) => this.askClient({ ...request, origin: cause === undefined ? undefined : this.calls.get(cause)?.origin }, signal),
-      warn: (message) => this.logger.warn(`${shownName(this.name)}: ${message}`),
+      warn: (message) => void (this.stops === stops && this.logger.warn(`${shownName(this.name)}: ${message}`)),
     };
   }
 

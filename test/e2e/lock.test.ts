@@ -54,6 +54,9 @@ describe('lazytools lock', () => {
     expect(written.code).toBe(0);
     expect(written.stderr).toMatch(/everything: \d+ tools/);
     expect(written.stderr).toMatch(/wrote .*lazytools\.lock\.json \(\d+ tools from 3 servers\)/);
+    // Stopping the servers it listed is no failure of theirs: the everything server's roots request,
+    // sent 350 ms after initialize, met the closing process ("Failed to send response", upstream.ts).
+    expect(written.stderr).not.toMatch(/^warning:/m);
     const file = path.join(dir, 'lazytools.lock.json');
     const lock = JSON.parse(readFileSync(file, 'utf8')) as LockFile;
     expect(Object.keys(lock.servers)).toEqual(['everything', 'filesystem', 'memory']);
