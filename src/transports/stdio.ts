@@ -89,10 +89,11 @@ export class StdioFrontTransport implements Transport {
    * memory whatever the client reads, so an upstream logging 900 KB lines (each under the 1 MiB a
    * notification may hold) as fast as its flood budget lets it took the gateway past 1.4 GB in a
    * minute, growing, and the other servers' answers waited seconds behind the queue. Answers
-   * and requests always go (their number is bounded by the calls in flight).
+   * and requests always go (their number is bounded by the calls in flight), and so do list
+   * changes (a few bytes, paced by the flood gate): one dropped would leave the client's list stale.
    */
   private dropsNotification(message: JSONRPCMessage): boolean {
-    if (!('method' in message) || 'id' in message) return false;
+    if (!('method' in message) || 'id' in message || message.method.endsWith('/list_changed')) return false;
     if (((this.output as Partial<Writable>).writableLength ?? 0) <= MAX_UNREAD_BYTES) {
       this.dropping = false;
       return false;

@@ -75,11 +75,15 @@ describe('the stdio front transport under an upstream that logs faster than its 
     const before = output.writableLength;
     void transport.send(answer);
     expect(output.writableLength, 'the answer is queued all the same').toBeGreaterThan(before);
+    // A list change still goes: dropped, the client's list would stay stale.
+    const changed = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
+    void transport.send(changed);
+    void transport.send(big(99));
     expect(warnings).toEqual([`the stdio client left more than ${MAX_UNREAD_BYTES} bytes unread: notifications to it are dropped until it reads`]);
     flush();
     await new Promise<void>((resolve) => (output.writableLength === 0 ? resolve() : output.once('drain', resolve)));
     expect(lines.filter((line) => line.includes('notifications/message')).length, 'notifications written').toBeLessThan(12);
-    expect(lines.at(-1)).toBe(`${JSON.stringify(answer)}\n`);
+    expect(lines.slice(-2)).toEqual([`${JSON.stringify(answer)}\n`, `${JSON.stringify(changed)}\n`]);
     // It reads again: notifications pass.
     await transport.send(logLine(1));
     expect(lines.at(-1)).toBe(`${JSON.stringify(logLine(1))}\n`);
