@@ -31,8 +31,13 @@ export const stderrLogger: Logger = {
   },
 };
 
-/** Bytes of log lines that may wait unread on stderr (a pipe its reader left) before lines are dropped. */
-export const MAX_UNREAD_LOG_BYTES = 1024 * 1024;
+/**
+ * Bytes of log lines that may wait unread on stderr (a pipe its reader left) before lines are
+ * dropped. Well over what a command says in one burst: a pipe takes 64 KiB before writes wait, so
+ * a CLI's warnings written in one go (a lock of thousands of tools) wait here even for a reader
+ * that keeps up, and must all get there.
+ */
+export const MAX_UNREAD_LOG_BYTES = 8 * 1024 * 1024;
 
 /**
  * Writes lines to `stream` (read when called: tests replace process.stderr) while at most `max`
