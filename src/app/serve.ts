@@ -143,6 +143,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     // The opening message picks the era: initialize keeps today's session, a 2026-07-28 request the modern server.
     let session: FrontSession | undefined;
     stdio ??= new StdioFrontTransport();
+    stdio.warn = (message) => logger.warn(message);
     const connection = serveStdioEras(gateway, stdio, {
       served: modes,
       strategy: options.strategy,

@@ -1,4 +1,5 @@
 import { format } from 'node:util';
+import { toStderr } from '../util/log.js';
 import { outsideText } from '../util/redact.js';
 
 /** Characters of one console line of a dependency that reach stderr. */
@@ -14,7 +15,7 @@ const LEVELS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
  * and `console.log` would write into stdout, the protocol under `serve` over stdio. Returns the
  * undo (tests).
  */
-export function routeConsole(write: (text: string) => void = (text) => void process.stderr.write(text)): () => void {
+export function routeConsole(write: (text: string) => void = toStderr): () => void {
   const before = LEVELS.map((level) => [level, console[level]] as const);
   const line = (...args: unknown[]) => write(`${outsideText(format(...args), CONSOLE_CHARS)}\n`);
   for (const level of LEVELS) console[level] = line;

@@ -116,6 +116,13 @@ export function serialize(message: unknown): string {
  */
 export const MAX_CLIENT_LINE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Bytes a client may leave unread (a stdio client's stdout, an HTTP session's streams) before
+ * notifications to it are dropped (answers and requests always go: their number is bounded by
+ * the calls in flight).
+ */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+
 /** True when `line` holds more than MAX_CLIENT_LINE_BYTES bytes (counted only where it may). */
 export function overClientLine(line: string): boolean {
   return line.length * 3 > MAX_CLIENT_LINE_BYTES && (line.length > MAX_CLIENT_LINE_BYTES || Buffer.byteLength(line) > MAX_CLIENT_LINE_BYTES);

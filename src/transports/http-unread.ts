@@ -1,12 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { MAX_UNREAD_BYTES } from '../protocol/lines.js';
 
-/**
- * Bytes a session's client may leave unread on its streams before notifications to it are dropped
- * (answers and requests always go: their number is bounded by the calls in flight).
- */
-export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+/** Bytes a session's client may leave unread on its streams before notifications to it are dropped. */
+export { MAX_UNREAD_BYTES };
 /** Bytes all sessions of one HTTP front may leave unread together: the per-session bound shrinks as sessions open. */
 export const MAX_UNREAD_TOTAL = 64 * 1024 * 1024;
 /** The least a session may leave unread, however many are open (a few log lines). */

@@ -1,7 +1,8 @@
+import type { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { answerId, errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
-import { LineReader, overClientLine, serialize, tooLargeForClient } from '../protocol/lines.js';
+import { LineReader, MAX_UNREAD_BYTES, overClientLine, serialize, tooLargeForClient } from '../protocol/lines.js';
 
 /**
  * Server transport over a readable and a writable (stdin/stdout by default), newline-delimited
@@ -34,6 +35,10 @@ export class StdioFrontTransport implements Transport {
    * opening exchange and check their early answers against the gateway's own.
    */
   tap: { inbound(message: JSONRPCMessage): void; outbound(message: JSONRPCMessage): boolean } | undefined;
+  /** Hears the one warning of each stall during which notifications were dropped (serve: the logger). */
+  warn: ((message: string) => void) | undefined;
+  /** True while notifications are dropped for want of reading (one warning per stall). */
+  private dropping = false;
   private readonly reader = new LineReader(
     (message, textLength) => {
       // Passed on, a message is serialized again: too deep, that overflows the stack.
@@ -70,12 +75,32 @@ export class StdioFrontTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed || this.tap?.outbound(message)) return Promise.resolve();
+    if (this.closed || this.tap?.outbound(message) || this.dropsNotification(message)) return Promise.resolve();
     const line = this.fitting(serialize(message), () => message);
     if (line === undefined || this.output.write(line)) return Promise.resolve();
     return new Promise((resolve) => {
       if (this.draining.push(resolve) === 1) this.output.once('drain', this.onDrain);
     });
+  }
+
+  /**
+   * True for a notification while more than MAX_UNREAD_BYTES wait unread on the output (as the
+   * HTTP front drops them for a client that does not read, http-unread.ts): a write is queued in
+   * memory whatever the client reads, so an upstream logging 900 KB lines (each under the 1 MiB a
+   * notification may hold) as fast as its flood budget lets it took the gateway past 1.4 GB in a
+   * minute, growing, and the other servers' answers waited seconds behind the queue. Answers
+   * and requests always go (their number is bounded by the calls in flight), and so do list
+   * changes (a few bytes, paced by the flood gate): one dropped would leave the client's list stale.
+   */
+  private dropsNotification(message: JSONRPCMessage): boolean {
+    if (!('method' in message) || 'id' in message || message.method.endsWith('/list_changed')) return false;
+    if (((this.output as Partial<Writable>).writableLength ?? 0) <= MAX_UNREAD_BYTES) {
+      this.dropping = false;
+      return false;
+    }
+    if (!this.dropping) this.warn?.(`the stdio client left more than ${MAX_UNREAD_BYTES} bytes unread: notifications to it are dropped until it reads`);
+    this.dropping = true;
+    return true;
   }
 
   /** Settles the sends waiting for a drain. */

@@ -21,15 +21,48 @@ export interface Logger {
  */
 export const stderrLogger: Logger = {
   info: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] ${oneLine(redact(message))}\n`);
+    if (!quiet()) toStderr(`[lazytools] ${oneLine(redact(message))}\n`);
   },
   warn: (message) => {
-    if (!quiet()) process.stderr.write(`[lazytools] warning: ${oneLine(redact(message))}\n`);
+    if (!quiet()) toStderr(`[lazytools] warning: ${oneLine(redact(message))}\n`);
   },
   error: (message) => {
-    process.stderr.write(`[lazytools] error: ${noWorkflowCommands(escapeControls(redact(message)))}\n`);
+    toStderr(`[lazytools] error: ${noWorkflowCommands(escapeControls(redact(message)))}\n`);
   },
 };
+
+/**
+ * Bytes of log lines that may wait unread on stderr (a pipe its reader left) before lines are
+ * dropped. Well over what a command says in one burst: a pipe takes 64 KiB before writes wait, so
+ * a CLI's warnings written in one go (a lock of thousands of tools) wait here even for a reader
+ * that keeps up, and must all get there.
+ */
+export const MAX_UNREAD_LOG_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Writes lines to `stream` (read when called: tests replace process.stderr) while at most `max`
+ * bytes wait unread on it; past that each line is dropped and counted, and the count is said
+ * once the reader catches up. Writing to a pipe queues in memory whatever its reader does: a
+ * client that does not read the gateway's stderr while a stdio upstream wrote 4,000-character
+ * stderr lines as fast as it could (each relayed) took the gateway past 1.1 GB in 30 s, growing
+ * towards the heap limit. A file or terminal is written at once (nothing waits).
+ */
+export function boundedLines(stream: () => Pick<NodeJS.WriteStream, 'write' | 'writableLength'>, max = MAX_UNREAD_LOG_BYTES): (line: string) => void {
+  let dropped = 0;
+  return (line) => {
+    const out = stream();
+    if ((out.writableLength ?? 0) > max) {
+      dropped++;
+      return;
+    }
+    if (dropped > 0) out.write(`[lazytools] warning: ${dropped} log line(s) dropped: more than ${max} bytes of them waited unread on stderr\n`);
+    dropped = 0;
+    out.write(line);
+  };
+}
+
+/** One line to stderr, as every lazytools line and dependency console line goes (boundedLines). */
+export const toStderr = boundedLines(() => process.stderr);
 
 /** A logger that drops everything: the default for library users and tests. */
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };

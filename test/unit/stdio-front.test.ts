@@ -2,6 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/app/curate.js';
 import { openSession } from '../../src/callers/session.js';
+import { MAX_UNREAD_BYTES } from '../../src/protocol/lines.js';
 import { StdioFrontTransport } from '../../src/transports/stdio.js';
 import { serveStdioEras } from '../../src/transports/stdio-eras.js';
 import { cleanupAfterEach, namedToolsApp } from '../harness/index.js';
@@ -11,10 +12,13 @@ const cleanups = cleanupAfterEach();
 /** A stdout whose reader has stopped reading: writes are held until `flush`. */
 function stalledOutput() {
   const held: Array<() => void> = [];
+  /** Every line written, in order. */
+  const lines: string[] = [];
   let reading = false;
   const output = new Writable({
     highWaterMark: 16,
-    write(_chunk, _encoding, callback) {
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString());
       if (reading) callback();
       else held.push(callback);
     },
@@ -24,7 +28,7 @@ function stalledOutput() {
     reading = true;
     for (const callback of held.splice(0)) callback();
   };
-  return { output, flush };
+  return { output, flush, lines };
 }
 
 const logLine = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: `line ${i}` } });
@@ -53,6 +57,37 @@ describe('the stdio front transport (transports/stdio.ts) under a client that re
     await Promise.all(sends);
     expect(settled).toBe(5);
     expect(output.listenerCount('drain')).toBe(0);
+  });
+});
+
+describe('the stdio front transport under an upstream that logs faster than its client reads', () => {
+  it('drops notifications while more than MAX_UNREAD_BYTES wait unread, says so once per stall, and still writes answers', async () => {
+    const { output, flush, lines } = stalledOutput();
+    const transport = new StdioFrontTransport(new PassThrough(), output);
+    const warnings: string[] = [];
+    transport.warn = (message) => warnings.push(message);
+    await transport.start();
+    // 900 KB lines, each under the 1 MiB a notification may hold: 40 of them are 36 MB.
+    const big = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: `${i} ${'x'.repeat(900_000)}` } });
+    for (let i = 0; i < 40; i++) void transport.send(big(i));
+    expect(output.writableLength, 'bytes queued for a client that does not read').toBeLessThanOrEqual(MAX_UNREAD_BYTES + 1_000_000);
+    const answer = { jsonrpc: '2.0' as const, id: 7, result: { content: [] } };
+    const before = output.writableLength;
+    void transport.send(answer);
+    expect(output.writableLength, 'the answer is queued all the same').toBeGreaterThan(before);
+    // A list change still goes: dropped, the client's list would stay stale.
+    const changed = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
+    void transport.send(changed);
+    void transport.send(big(99));
+    expect(warnings).toEqual([`the stdio client left more than ${MAX_UNREAD_BYTES} bytes unread: notifications to it are dropped until it reads`]);
+    flush();
+    await new Promise<void>((resolve) => (output.writableLength === 0 ? resolve() : output.once('drain', resolve)));
+    expect(lines.filter((line) => line.includes('notifications/message')).length, 'notifications written').toBeLessThan(12);
+    expect(lines.slice(-2)).toEqual([`${JSON.stringify(answer)}\n`, `${JSON.stringify(changed)}\n`]);
+    // It reads again: notifications pass.
+    await transport.send(logLine(1));
+    expect(lines.at(-1)).toBe(`${JSON.stringify(logLine(1))}\n`);
+    await transport.close();
   });
 });
 

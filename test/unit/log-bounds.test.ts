@@ -1,0 +1,65 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { boundedLines, MAX_UNREAD_LOG_BYTES, stderrLogger } from '../../src/util/log.js';
+
+/** A stderr pipe whose reader has stopped reading: writes wait until `flush`. */
+function stalledPipe() {
+  const held: Array<() => void> = [];
+  const lines: string[] = [];
+  let reading = false;
+  const stream = new Writable({
+    highWaterMark: 16,
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString());
+      if (reading) callback();
+      else held.push(callback);
+    },
+  });
+  const flush = () => {
+    reading = true;
+    for (const callback of held.splice(0)) callback();
+  };
+  return { stream, lines, flush };
+}
+
+describe('log lines to a stderr nobody reads (util/log boundedLines)', () => {
+  it('drops lines while more than the bound waits unread, then says how many went once it is read again', async () => {
+    const { stream, lines, flush } = stalledPipe();
+    const write = boundedLines(() => stream, 64 * 1024);
+    // A stdio upstream's stderr relayed line by line (each cut at 4,000 characters): 10,000 of them are 40 MB.
+    const line = `[lazytools] [noisy] ${'e'.repeat(3_990)}\n`;
+    for (let i = 0; i < 10_000; i++) write(line);
+    expect(stream.writableLength, 'bytes queued in memory').toBeLessThanOrEqual(64 * 1024 + line.length);
+    flush();
+    await new Promise<void>((resolve) => (stream.writableLength === 0 ? resolve() : stream.once('drain', resolve)));
+    write('[lazytools] after\n');
+    const kept = lines.filter((text) => text === line).length;
+    expect(lines.at(-2)).toBe(`[lazytools] warning: ${10_000 - kept} log line(s) dropped: more than ${64 * 1024} bytes of them waited unread on stderr\n`);
+    expect(lines.at(-1)).toBe('[lazytools] after\n');
+  });
+
+  it("bounds the gateway's own logger: an upstream's stderr lines relayed to a pipe nobody reads", () => {
+    const { stream } = stalledPipe();
+    const real = Object.getOwnPropertyDescriptor(process, 'stderr') as PropertyDescriptor;
+    Object.defineProperty(process, 'stderr', { value: stream, configurable: true });
+    try {
+      for (let i = 0; i < 5_000; i++) stderrLogger.info(`[noisy] ${'e'.repeat(3_990)}`);
+    } finally {
+      Object.defineProperty(process, 'stderr', real);
+    }
+    expect(stream.writableLength, '20 MB of lines written to a stalled stderr').toBeLessThanOrEqual(MAX_UNREAD_LOG_BYTES + 4_100);
+  });
+
+  it('drops nothing where writes do not wait (a file, a terminal, a reader keeping up)', () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    const write = boundedLines(() => stream, 1024);
+    for (let i = 0; i < 1_000; i++) write(`${'x'.repeat(100)}\n`);
+    expect(lines.length).toBe(1_000);
+  });
+});
