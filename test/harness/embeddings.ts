@@ -49,16 +49,16 @@ function toyVector(text: string, dims = DIMS): number[] {
   return vector;
 }
 
-/** Writes `{"data":[[0,0,…` for as long as the reader takes it (at its pace), then records the bytes written. */
+/** Writes a number whose digits never end (`…"embedding":[0.1234…`) for as long as the reader takes it (at its pace), then records the bytes written. */
 function endless(res: ServerResponse, state: { streamed: number[]; hungUp: EventCounter }): void {
-  const chunk = Buffer.from('0,'.repeat(32 * 1024));
+  const chunk = Buffer.from('1234567890'.repeat(6_400));
   let written = 0;
   res.on('close', () => {
     state.streamed.push(written);
     state.hungUp.hit();
   });
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.write('{"object":"list","data":[{"index":0,"embedding":[');
+  res.write('{"object":"list","data":[{"index":0,"embedding":[0.');
   const more = (): void => {
     while (!res.destroyed) {
       written += chunk.length;
