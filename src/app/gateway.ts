@@ -18,7 +18,7 @@ import type { Hub, OpenSession } from '../callers/hub.js';
 import { InputRounds } from '../callers/input-rounds.js';
 import { openSession, sessionRoute, type FrontSession, type SessionOptions } from '../callers/session.js';
 import type { PromptIndex, ResourceIndex, ServerState } from '../handlers/caller.js';
-import { deliverLog, sendLogLevel, upstreamLogLevel } from '../handlers/logging.js';
+import { deliverLog, LogLevels, sendLogLevel, upstreamLogLevel } from '../handlers/logging.js';
 import { buildPromptIndex } from '../handlers/prompts.js';
 import { buildResourceIndex } from '../handlers/resources.js';
 import { Subscriptions } from '../handlers/subscriptions.js';
@@ -75,6 +75,7 @@ export class Gateway implements Hub {
   private promptIndex: PromptIndex | undefined;
   /** Tools and prompts left out for a name already taken, said on stderr as each first appears. */
   private readonly leftOut = new SaidOnce();
+  private readonly logLevels = new LogLevels((message) => this.logger.warn(message));
   private resourceIndex: ResourceIndex | undefined;
   private readonly sentLogLevels = new WeakMap<Upstream, string>();
   /** list_changed notifications sent to sessions (metrics). */
@@ -319,10 +320,11 @@ export class Gateway implements Hub {
       return;
     }
     if (notification.method !== 'notifications/message') return;
+    const line = this.logLevels.params(upstream.name, params);
     const recipient = logRecipient(upstream, this.sessions);
     if (recipient === 'everyone') {
-      for (const session of this.sessionsReaching(upstream)) deliverLog(session, upstream.name, params, undefined);
-    } else if (recipient) deliverLog(recipient.session, upstream.name, params, recipient.origin.requestId);
+      for (const session of this.sessionsReaching(upstream)) deliverLog(session, upstream.name, line, undefined);
+    } else if (recipient) deliverLog(recipient.session, upstream.name, line, recipient.origin.requestId);
   }
 
   private build(): Catalog {

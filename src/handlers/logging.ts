@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
+import { entryList, readVocabulary, wordSet } from '../config/vocabulary.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { Caller, CallerFront, SessionLink } from './caller.js';
@@ -36,6 +37,65 @@ export async function sendLogLevel(upstream: Upstream, level: string | undefined
   if (level === undefined || upstream.status !== 'ready' || !upstream.capabilities?.logging || sent.get(upstream) === level) return;
   sent.set(upstream, level);
   await upstream.request('logging/setLevel', { level }).catch(() => sent.delete(upstream));
+}
+
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Shortest level name matched by prefix ("warn", "err"): shorter ones ("e", "in") mean nothing. */
+const MIN_PREFIX = 3;
+/** Unknown levels noted on stderr, at most (each once per server): past it the memory starts afresh. */
+const NOTED = 1_000;
+/** Characters of an unknown level quoted in the note. */
+const QUOTED = 40;
+
+let aliases: ReadonlyMap<string, LogLevel> | undefined;
+
+/** vocabulary/log-levels.json: other libraries' level names, by the MCP level each means; read on the first unknown level. */
+function levelAliases(): ReadonlyMap<string, LogLevel> {
+  return (aliases ??= readVocabulary('log-levels', (json) => {
+    const map = new Map<string, LogLevel>();
+    for (const level of LOG_LEVELS) if (level in json) for (const word of wordSet(entryList(json, level))) map.set(word, level);
+    return map;
+  }));
+}
+
+/**
+ * The spec's level for what an upstream sent: its own when it is one; else by case, by prefix
+ * ("warn", "WARNING", "information"), syslog's number (0 emergency .. 7 debug), another library's
+ * name (vocabulary/log-levels.json), and `info` when none says (a client validates the level
+ * against the spec's enum and drops the whole line otherwise).
+ */
+export function specLevel(level: unknown): { level: LogLevel; known: boolean } {
+  if (LOG_LEVELS.includes(level as LogLevel)) return { level: level as LogLevel, known: true };
+  if (typeof level === 'number' && Number.isInteger(level) && level >= 0 && level < LOG_LEVELS.length) return { level: LOG_LEVELS[LOG_LEVELS.length - 1 - level]!, known: false };
+  const word = typeof level === 'string' ? level.trim().toLowerCase() : '';
+  const prefixed = word.length >= MIN_PREFIX ? LOG_LEVELS.find((name) => name.startsWith(word) || word.startsWith(name)) : undefined;
+  return { level: prefixed ?? (word ? levelAliases().get(word) : undefined) ?? 'info', known: false };
+}
+
+function quoted(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > QUOTED ? `${value.slice(0, QUOTED)}…` : value);
+  return typeof value === 'number' || typeof value === 'boolean' || value === null ? String(value) : `(${typeof value})`;
+}
+
+/** An upstream's log line with the spec's level (specLevel), saying once per server and level on stderr when it was not one. */
+export class LogLevels {
+  private readonly noted = new Set<string>();
+
+  constructor(private readonly warn: (message: string) => void) {}
+
+  params(server: string, params: Record<string, unknown> | undefined): Record<string, unknown> {
+    const { level, known } = specLevel(params?.level);
+    if (known) return params!;
+    const sent = params?.level === undefined ? 'no level' : `level ${quoted(params.level)}`;
+    const key = `${server}\0${sent}`;
+    if (!this.noted.has(key)) {
+      if (this.noted.size >= NOTED) this.noted.clear();
+      this.noted.add(key);
+      this.warn(`upstream "${server}" sent a log line with ${sent}, not an MCP level: passed on as "${level}"`);
+    }
+    return { ...params, level };
+  }
 }
 
 /**

@@ -65,14 +65,14 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   // go by bearer token (its sessions and requests are one party), else by session.
   const token = session.route.tokenLabel === undefined ? undefined : `token ${session.route.tokenLabel}`;
   const holder = session.stateless && token !== undefined ? token : session;
+  // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down),
+  // asked before the search slot: a stalled endpoint must not hold the slots other clients'
+  // searches need. Its requests take turns of their own (embedding-search.ts), by the same holders.
+  const dense = await hub.embeddings?.lookup(queries, holder, token ?? holder);
   const release = await searchSlots.acquire(holder, signal, token ?? holder);
   let found: BeyondList;
   let none: string | undefined;
   try {
-    // Meaning from an embeddings endpoint, when one is set up (words alone if it is slow or down),
-    // asked in the slot: a client's hundred calls at once must not put a hundred requests, and
-    // their answers, in flight there.
-    const dense = await hub.embeddings?.lookup(queries);
     // Read after the waits: a reload or another call's focus_mode may have changed mode and rules.
     // Search never offers what the mode's rules forbid (in a read-only mode: read-only tools only),
     // nor what lies outside a token's modes.

@@ -3,6 +3,7 @@ import { DENSE_POOL, type DenseLookup, type DenseQuery } from './dense.js';
 import { distinctQueries } from './clauses.js';
 import { EmbeddingsClient, type EmbeddingsSettings } from './embeddings.js';
 import { ToolVectors, type FillReport } from './tool-vectors.js';
+import { MAX_SEARCHES, MAX_SEARCHES_PER_HOLDER, SearchSlots, type SlotHolder } from './passes.js';
 import { userCacheFolder } from '../util/user-cache.js';
 import { capText } from '../util/bounds.js';
 import { redact } from '../util/redact.js';
@@ -71,24 +72,33 @@ export class EmbeddingSearch {
    * The dense side of a search over `queries`, or undefined (words only) when the endpoint is not
    * set up, the tool vectors are not ready within the timeout, or the queries cannot be embedded.
    */
-  async lookup(queries: readonly string[]): Promise<DenseLookup | undefined> {
+  async lookup(queries: readonly string[], holder: SlotHolder = {}, party: SlotHolder = holder): Promise<DenseLookup | undefined> {
     const { client, vectors } = this;
     const list = distinctQueries(queries);
     const primed = this.primed;
     this.primed = new Map();
     if (!client || !vectors || list.length === 0) return undefined;
-    const started = Date.now();
+    const deadline = Date.now() + this.settings.timeoutMs;
     const warming = this.warm();
-    if (!this.ready) await Promise.race([warming, delay(this.settings.timeoutMs)]);
+    if (!this.ready) await Promise.race([warming, delay(Math.min(this.settings.timeoutMs, READY_WAIT_MS))]);
     if (vectors.count === 0) return undefined;
-    const remaining = Math.max(1, this.settings.timeoutMs - (Date.now() - started));
+    const known = list.map((query) => primed.get(query));
     let embedded: Float32Array[];
-    try {
-      const known = list.map((query) => primed.get(query));
-      embedded = known.every((vector) => vector !== undefined) ? known : await client.embed(list, remaining);
-    } catch (error) {
-      this.warnOnce('query', `discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; searches use words only while it fails`);
-      return undefined;
+    if (known.every((vector) => vector !== undefined)) embedded = known;
+    else {
+      const release = await turnWithin(holder, party, Math.min(READY_WAIT_MS, deadline - Date.now()));
+      if (!release) {
+        this.warnOnce('busy', `discovery.embeddings: ${client.endpoint}: its requests in flight took every turn for over ${READY_WAIT_MS} ms; searches use words only while it is slow`);
+        return undefined;
+      }
+      try {
+        embedded = await client.embed(list, Math.max(1, deadline - Date.now()));
+      } catch (error) {
+        this.warnOnce('query', `discovery.embeddings: ${client.endpoint}: ${(error as Error).message}; searches use words only while it fails`);
+        return undefined;
+      } finally {
+        release();
+      }
     }
     if (embedded.some((vector) => vector.length !== vectors.dimensions)) {
       this.warnOnce('dims', `discovery.embeddings: ${client.endpoint} answers vectors of ${embedded[0]?.length} dimensions where the tools' have ${vectors.dimensions} (another model behind "${this.settings.model}"?): embedding every tool again; searches use words only until then`);
@@ -134,6 +144,38 @@ const MAX_SAID = 64;
 
 /** Characters of one warning at most: an endpoint's address, the model's name and the endpoint's answer (200) fit well. */
 export const WARNING_CHARS = 1_000;
+
+/**
+ * Milliseconds a search waits, at most (and within timeoutMs), for the tool vectors while they are
+ * being filled, and for a turn at the endpoint while others' requests take them all; past it, the
+ * search answers by words alone. A fill from the user cache (`lock` embedded the tools) reads one
+ * file, well within it, and a turn comes as soon as a request in flight answers (tens of ms on a
+ * local endpoint). A fill from the endpoint takes a request per 64 tools, seconds for a large
+ * catalog, and a stalled endpoint holds its turns for timeoutMs each: waiting on either, every
+ * search of every client answered only after timeoutMs.
+ */
+export const READY_WAIT_MS = 250;
+
+/**
+ * Turns at the endpoint for query vectors, apart from the search slots (passes.ts) so that a
+ * stalled endpoint holds none of those: as many at once, and per holder, as searches (one client's
+ * hundred calls at once put at most 2 requests there, all clients' 8).
+ */
+const endpointTurns = new SearchSlots(MAX_SEARCHES, MAX_SEARCHES_PER_HOLDER);
+
+/** A turn at the endpoint (its release), or undefined when none came within `ms` (the wait leaves the queue). */
+async function turnWithin(holder: SlotHolder, party: SlotHolder, ms: number): Promise<(() => void) | undefined> {
+  if (ms <= 0) return undefined;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), ms);
+  try {
+    return await endpointTurns.acquire(holder, timeout.signal, party);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());

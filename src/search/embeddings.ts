@@ -1,7 +1,7 @@
 import { interpolate } from '../config/env.js';
 import type { EmbeddingsSettings } from '../config/resolve.js';
 import { sliceWhole } from '../util/bounds.js';
-import { isObject, moreJsonValuesThan } from '../util/json.js';
+import { isObject, JsonValueCount } from '../util/json.js';
 import { redact } from '../util/redact.js';
 import { ConfigError } from '../util/errors.js';
 import { decodeOrKeep } from '../util/uri.js';
@@ -19,13 +19,32 @@ export type { EmbeddingsSettings } from '../config/resolve.js';
 export const EMBED_BATCH = 64;
 /** Characters of one text sent at most (a tool's name and description start say what it does), cut at a whole character: half an emoji (JSON's \ud83d) fails UTF-8 encoding on many endpoints, and a batch with it. */
 export const MAX_EMBED_CHARS = 2_000;
-/** Bytes of one answer read at most: 64 vectors of 4,096 numbers in JSON fit well within it. */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** Dimensions accepted at most (the largest common models have 4,096), from the endpoint and from the cache file. */
 export const MAX_DIMS = 8_192;
 
-/** JSON values of one answer parsed at most: a batch of the widest vectors holds about half of it. */
-const MAX_ANSWER_VALUES = 1_000_000;
+/**
+ * Bytes of one vector in an answer at most: MAX_DIMS numbers of up to 32 characters each (a
+ * double printed in full, `-1.2345678901234567e-123,`, is 25; the rest is room for a
+ * pretty-printed answer's indentation), and its item's other fields.
+ */
+const VECTOR_BYTES = MAX_DIMS * 32 + 1_024;
+/** JSON values of one vector's item at most: its numbers, and room for the item's other fields (`index`, `object`). */
+const VECTOR_VALUES = MAX_DIMS + 16;
+/** Bytes and JSON values of an answer beside its vectors (`object`, `model`, `usage`). */
+const ANSWER_BYTES = 64 * 1024;
+const ANSWER_VALUES = 64;
+/** Bytes of an error answer read, at most: its message is quoted cut to 200 characters. */
+const ERROR_BYTES = 64 * 1024;
+
+/**
+ * What an answer of `count` vectors may take, read as it streams (readBounded): an endpoint that
+ * answers more (a body that never ends, a hundred thousand vectors for one text) is cut off at
+ * once, not read to a fixed 32 MiB and then parsed (a search's one query took that as a batch of
+ * 64 texts did).
+ */
+export function answerBound(count: number): { bytes: number; values: number } {
+  return { bytes: ANSWER_BYTES + count * VECTOR_BYTES, values: ANSWER_VALUES + count * VECTOR_VALUES };
+}
 
 /** A failure of the endpoint, with a message fit for a log line (never the key). */
 class EmbeddingsError extends Error {}
@@ -95,11 +114,13 @@ export class EmbeddingsClient {
       const name = (error as Error).name;
       throw new EmbeddingsError(name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach it (${this.withoutKey((error as Error).message).slice(0, 200)})`);
     }
-    const text = await readBounded(response);
-    // The key is taken out before the cut: an endpoint echoing it must not leave half of it in the message.
-    if (!response.ok) throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${this.withoutKey(text).slice(0, 200)}` : ''}`);
-    // Counted before parsing (util/json.ts): a small answer of millions of empty values would cost a parse of them.
-    if (moreJsonValuesThan(text, MAX_ANSWER_VALUES)) throw new EmbeddingsError(`the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en-US')} JSON values (${EMBED_BATCH} vectors of ${MAX_DIMS.toLocaleString('en-US')} numbers hold ${(EMBED_BATCH * MAX_DIMS).toLocaleString('en-US')})`);
+    if (!response.ok) {
+      const text = await readBounded(response, { bytes: ERROR_BYTES }, inputs.length);
+      // The key is taken out before the cut: an endpoint echoing it must not leave half of it in the message.
+      throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${this.withoutKey(text).slice(0, 200)}` : ''}`);
+    }
+    // Counted as it is read (util/json.ts), never parsed past the bound: a small answer of millions of empty values would cost a parse of them.
+    const text = await readBounded(response, answerBound(inputs.length), inputs.length);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -144,21 +165,37 @@ function queryValues(url: URL): Array<[string, string]> {
   return [...out].sort(([a], [b]) => b.length - a.length);
 }
 
-/** The answer's body as text, refused past MAX_ANSWER_BYTES. */
-async function readBounded(response: Response): Promise<string> {
+/**
+ * The answer's body as text, read until `bound.bytes` (an error answer: what came by then) or
+ * refused past it, or past `bound.values` JSON values, at once: the rest is never read.
+ */
+async function readBounded(response: Response, bound: { bytes: number; values?: number }, count: number): Promise<string> {
+  const what = () => `${count} ${count === 1 ? 'vector' : 'vectors'} of at most ${MAX_DIMS.toLocaleString('en-US')} numbers`;
+  const overBytes = () => new EmbeddingsError(`the answer is over ${bound.bytes.toLocaleString('en-US')} bytes (${what()} take fewer)`);
   const length = Number(response.headers.get('content-length') ?? 0);
-  if (length > MAX_ANSWER_BYTES) throw new EmbeddingsError(`the answer is over ${MAX_ANSWER_BYTES} bytes`);
+  if (bound.values !== undefined && length > bound.bytes) {
+    await response.body?.cancel().catch(() => {});
+    throw overBytes();
+  }
   const reader = response.body?.getReader();
   if (!reader) return '';
+  const values = bound.values === undefined ? undefined : new JsonValueCount(bound.values);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    const room = bound.bytes - size;
     size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new EmbeddingsError(`the answer is over ${MAX_ANSWER_BYTES} bytes`);
+    const over = size > bound.bytes;
+    if (over && !values) {
+      chunks.push(value.subarray(0, room));
+      await reader.cancel().catch(() => {});
+      break;
+    }
+    if (over || values?.add(value)) {
+      await reader.cancel().catch(() => {});
+      throw over ? overBytes() : new EmbeddingsError(`the answer holds more than ${(bound.values ?? 0).toLocaleString('en-US')} JSON values (${what()} hold fewer)`);
     }
     chunks.push(value);
   }

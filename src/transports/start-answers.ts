@@ -118,7 +118,7 @@ export class StartAnswers {
   legacy: ((message: JSONRPCMessage) => boolean) | undefined;
   private phase: 'initialize' | 'list' | 'done' = 'initialize';
   private init: { id: RequestId; params: string; message: JSONRPCMessage } | undefined;
-  private list: { id: RequestId; params: string } | undefined;
+  private list: { id: RequestId; params: string; message: JSONRPCMessage } | undefined;
   private entry: Entry | undefined;
   /** Early answers given, by request: the gateway's own must match them. */
   private readonly given = new Map<RequestId, string>();
@@ -182,7 +182,10 @@ export class StartAnswers {
       this.init = initialize ? { id: message.id, params: JSON.stringify(message.params ?? null), message } : undefined;
       this.phase = initialize ? 'list' : 'done';
     } else if (this.phase === 'list' && !(isNotification(message) && message.method === 'notifications/initialized')) {
-      if (isRequest(message) && message.method === 'tools/list') this.list = { id: message.id, params: JSON.stringify(message.params ?? null) };
+      // A tools/list reusing the initialize's id is the gateway's alone: the answers to the two are
+      // told apart by id here, and one taken for the other was recorded as an entry, or answered
+      // early in its place (then the check ended the connection).
+      if (isRequest(message) && message.method === 'tools/list' && message.id !== this.init?.id) this.list = { id: message.id, params: JSON.stringify(message.params ?? null), message };
       this.phase = 'done';
     }
     if (this.ready()) this.settle();
@@ -192,7 +195,8 @@ export class StartAnswers {
   outbound(message: JSONRPCMessage): boolean {
     if (this.sending || this.finished || !isResponse(message)) return false;
     const id = message.id as RequestId;
-    if (id !== this.init?.id && id !== this.list?.id) return false;
+    // The first answer of that id is the opening's: another (a request that reused the id) passes.
+    if ((id !== this.init?.id && id !== this.list?.id) || this.own.has(id)) return false;
     this.own.set(id, message);
     // After this answer is written: checking or recording it never delays it.
     if (this.ready()) setImmediate(() => this.settle());
@@ -207,11 +211,12 @@ export class StartAnswers {
   /** Answers `message` from the entry when it can (the opening's next step). */
   private answer(message: JSONRPCMessage): boolean {
     if (!isRequest(message)) return isNotification(message) && message.method === 'notifications/initialized' && this.init !== undefined;
-    if (message.id === this.init?.id) {
+    // The very requests the opening followed (inbound), never another with the same id.
+    if (message === this.init?.message) {
       this.entry = this.read(this.init.params);
       return this.entry !== undefined && this.send(this.init.id, this.entry.init);
     }
-    if (message.id === this.list?.id && this.entry && this.entry.listParams === this.list.params) return this.send(this.list.id, this.entry.list);
+    if (message === this.list?.message && this.entry && this.entry.listParams === this.list.params) return this.send(this.list.id, this.entry.list);
     return false;
   }
 

@@ -21,7 +21,7 @@ const OPENING = [
  * its answers, and after a list_changed when `relist`) a second tools/list; returns stdout's
  * lines as written, once the gateway exited on the end of its input.
  */
-async function opening(dir: string, cache: string, relist = false): Promise<{ lines: string[]; stderr: string }> {
+async function opening(dir: string, cache: string, relist = false, messages: readonly object[] = OPENING): Promise<{ lines: string[]; stderr: string }> {
   const cli = startCli(['serve'], { cwd: dir, env: { LAZYTOOLS_CACHE_DIR: cache } });
   const lines: string[] = [];
   let rest = '';
@@ -35,8 +35,9 @@ async function opening(dir: string, cache: string, relist = false): Promise<{ li
   const seen = async (check: () => boolean) => {
     while (!check()) await new Promise<void>((resolve) => (wake = resolve));
   };
-  cli.child.stdin.write(OPENING.map((message) => `${JSON.stringify(message)}\n`).join(''));
-  await seen(() => lines.some((line) => line.includes('"id":2')));
+  cli.child.stdin.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+  // Both requests answered (the opening's two).
+  await seen(() => lines.filter((line) => /"(?:result|error)":/.test(line)).length >= 2);
   if (relist) {
     await seen(() => lines.some((line) => line.includes('notifications/tools/list_changed')));
     cli.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} })}\n`);
@@ -67,6 +68,28 @@ describe('start answers (real CLI, stdio, a 117-tool lock)', () => {
     expect(recorded.lines).toEqual(full.lines);
     expect(answered.lines).toEqual(full.lines);
     expect(answered.stderr).not.toMatch(/start answers/);
+  });
+
+  // lows30: answers were told apart by id alone. A tools/list reusing the initialize's id had its
+  // answer recorded as the entry's initialize answer; the next opening of those initialize params
+  // was answered with a tool list, and the check then ended the connection.
+  it('a client whose tools/list reuses the initialize id gets both answers, records no entry from them, and spoils none', async () => {
+    const dir = project();
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'lazytools-start-'));
+    const full = await opening(dir, '');
+    const reused = [OPENING[0]!, OPENING[1]!, { ...OPENING[2]!, id: 1 }];
+    const listAsOne = full.lines[1]!.replace(/"id":2}$/, '"id":1}');
+    for (const round of [1, 2]) {
+      const served = await opening(dir, cache, false, reused);
+      expect(served.lines, `round ${round}`).toEqual([full.lines[0], listAsOne]);
+      expect(served.stderr, `round ${round}`).not.toMatch(/start answers/);
+    }
+    for (const round of [1, 2]) {
+      const served = await opening(dir, cache);
+      expect(served.lines, `an ordinary opening after them, round ${round}`).toEqual(full.lines);
+      expect(served.stderr).not.toMatch(/start answers/);
+    }
+    expect(entries(cache)).toHaveLength(1);
   });
 
   it('a forged entry is shown at most until the catalog is built: list_changed, the real list, the entry removed; an edited lock never meets it', async () => {

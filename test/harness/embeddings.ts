@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EventCounter } from './events.js';
 
 /**
  * An OpenAI-compatible `/v1/embeddings` endpoint on 127.0.0.1 with a toy model, for tests of rc
@@ -16,9 +17,16 @@ export interface ToyEmbeddings {
   authorizations: Array<string | undefined>;
   /** The path and query of every request. */
   paths: string[];
+  /** Requests read to their end (hit before answering, or before hanging). */
+  requests: EventCounter;
+  /** `endless`: bytes of the endless answers written before their readers hung up, each recorded as it ends. */
+  streamed: number[];
+  /** Endless answers whose reader hung up. */
+  hungUp: EventCounter;
   /** `huge`: the ok vectors times `scale` (finite doubles that overflow float32, or whose squares overflow). */
   /** `echo`: HTTP 500 whose body quotes the request's Authorization header 180 characters in. `echo-url`: HTTP 404 `Cannot POST <path and query>`, as Express answers. */
-  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo' | 'echo-url' | 'many-values';
+  /** `endless`: a 200 whose JSON array never ends. `tiny-values`: 300,000 empty arrays (900 kB) in "data", whatever was asked. */
+  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo' | 'echo-url' | 'many-values' | 'endless' | 'tiny-values';
   scale: number;
   /** The size of the vectors answered (default 64): another model behind the same name. */
   dims: number;
@@ -41,9 +49,38 @@ function toyVector(text: string, dims = DIMS): number[] {
   return vector;
 }
 
+/** Writes a number whose digits never end (`…"embedding":[0.1234…`) for as long as the reader takes it (at its pace), then records the bytes written. */
+function endless(res: ServerResponse, state: { streamed: number[]; hungUp: EventCounter }): void {
+  const chunk = Buffer.from('1234567890'.repeat(6_400));
+  let written = 0;
+  res.on('close', () => {
+    state.streamed.push(written);
+    state.hungUp.hit();
+  });
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"object":"list","data":[{"index":0,"embedding":[0.');
+  const more = (): void => {
+    while (!res.destroyed) {
+      written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', more);
+    }
+  };
+  more();
+}
+
 export async function toyEmbeddings(): Promise<ToyEmbeddings> {
   const hanging: ServerResponse[] = [];
-  const state = { inputs: [] as string[], paths: [] as string[], authorizations: [] as Array<string | undefined>, mode: 'ok' as ToyEmbeddings['mode'], scale: 1e39, dims: DIMS };
+  const state = {
+    inputs: [] as string[],
+    paths: [] as string[],
+    authorizations: [] as Array<string | undefined>,
+    requests: new EventCounter(),
+    streamed: [] as number[],
+    hungUp: new EventCounter(),
+    mode: 'ok' as ToyEmbeddings['mode'],
+    scale: 1e39,
+    dims: DIMS,
+  };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -54,7 +91,10 @@ export async function toyEmbeddings(): Promise<ToyEmbeddings> {
       if ((req.url ?? '').split('?')[0] !== '/v1/embeddings' || req.headers.authorization !== `Bearer ${TOY_EMBEDDINGS_KEY}`) return void res.writeHead(401).end('{"error":"unauthorized"}');
       const { input } = JSON.parse(body) as { input: string[] };
       state.inputs.push(...input);
+      state.requests.hit();
       if (state.mode === 'hang') return void hanging.push(res);
+      if (state.mode === 'endless') return endless(res, state);
+      if (state.mode === 'tiny-values') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"object":"list","data":[${'[],'.repeat(300_000)}[]]}`);
       if (state.mode === 'echo') return void res.writeHead(500).end(`${'x'.repeat(180)} ${req.headers.authorization ?? ''}`);
       // Three million empty objects (9 MB, under the 32 MiB read bound): a parse of millions of values.
       if (state.mode === 'many-values') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"object":"list","data":[${'{},'.repeat(3_000_000)}{}]}`);

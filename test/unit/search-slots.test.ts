@@ -4,7 +4,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { MAX_SEARCHES, MAX_SEARCHES_PER_HOLDER, SearchCancelled, SearchSlots, searchSlots } from '../../src/search/passes.js';
 import type { RcConfig } from '../../src/config/schema.js';
-import { cleanupAfterEach, inMemoryClient, tempTree, text } from '../harness/index.js';
+import { cleanupAfterEach, EventCounter, inMemoryClient, tempTree, text } from '../harness/index.js';
 import { TOY_EMBEDDINGS_KEY, toyEmbeddings } from '../harness/embeddings.js';
 
 /**
@@ -176,7 +176,7 @@ describe('search slots by bearer token', () => {
 describe('search slots and an embeddings endpoint', () => {
   const cleanups = cleanupAfterEach();
 
-  it("asks the endpoint for a search's query vectors in its slot: one client's forty calls at once keep at most MAX_SEARCHES_PER_HOLDER requests there", async () => {
+  it("asks the endpoint for a search's query vectors in turns of their own: one client's forty calls at once keep at most MAX_SEARCHES_PER_HOLDER requests there, the rest answer by words", async () => {
     const toy = await toyEmbeddings();
     cleanups.push(() => toy.close());
     const tools = Array.from({ length: 30 }, (_, i) => ({ name: `tool_${i}`, description: `Reads record ${i} of the ledger`, inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } }));
@@ -185,15 +185,16 @@ describe('search slots and an embeddings endpoint', () => {
     const gateway = new Gateway({ config, upstreams: [], locked: [{ server: 'ledger', tools }], env: { TOY_KEY: TOY_EMBEDDINGS_KEY, LAZYTOOLS_CACHE_DIR: tempTree({}) } });
     cleanups.push(() => gateway.close());
     const client = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'search-slots-test', cleanups });
-    // The tool vectors are filled by the first search; then the endpoint stops answering.
-    await client.callTool({ name: 'search_tools', arguments: { query: 'ledger record' } });
+    // The tool vectors are filled first; then the endpoint stops answering.
+    expect((await gateway.embeddings?.warm())?.embedded).toBe(30);
     toy.mode = 'hang';
-    const before = toy.paths.length;
-    const calls = Array.from({ length: 40 }, (_, i) => client.callTool({ name: 'search_tools', arguments: { query: `ledger record ${i}` } }));
-    const asked = () => toy.paths.length - before;
-    // Until every call beyond the holder's share waits for a slot, or every call reached the endpoint.
-    while (!(asked() >= MAX_SEARCHES_PER_HOLDER && searchSlots.waitingCount >= 40 - MAX_SEARCHES_PER_HOLDER) && asked() < 40) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(asked(), "query embeddings in flight at the endpoint for one client's forty searches").toBe(MAX_SEARCHES_PER_HOLDER);
+    const before = toy.requests.count;
+    const answered = new EventCounter();
+    const calls = Array.from({ length: 40 }, (_, i) => client.callTool({ name: 'search_tools', arguments: { query: `ledger record ${i}` } }).finally(answered.hit));
+    // Every call beyond the holder's turns answers by words while its two requests stall.
+    await answered.reached(40 - MAX_SEARCHES_PER_HOLDER);
+    expect(toy.requests.count - before, "query embeddings in flight at the endpoint for one client's forty searches").toBe(MAX_SEARCHES_PER_HOLDER);
+    expect(answered.count, 'the two waiting on the endpoint').toBe(40 - MAX_SEARCHES_PER_HOLDER);
     // Down: each search answers by words alone.
     await toy.close();
     for (const answer of await Promise.all(calls)) expect(text(answer as never)).toContain('tool_');

@@ -32,7 +32,7 @@ function fixtureToolNames(): Set<string> {
 }
 
 describe('vocabulary data', () => {
-  const files = ['topics.json', 'verbs.json', 'fitting.json'];
+  const files = ['topics.json', 'verbs.json', 'fitting.json', 'log-levels.json'];
 
   it.each(files)('%s: every entry says why', (file) => {
     const found = entries(read(file), file);
