@@ -19,7 +19,6 @@ import { cannotAnswer } from '../protocol/errors.js';
 import { shownName } from '../config/secrets.js';
 
 export { UpstreamError } from './error.js';
-
 export type { CallOptions, ListKind, PrimitiveKind, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
 
 const DEFAULT_TIMEOUT = 120_000;
