@@ -42,12 +42,20 @@ describe('log lines to a stderr nobody reads (util/log boundedLines)', () => {
     const { stream } = stalledPipe();
     const real = Object.getOwnPropertyDescriptor(process, 'stderr') as PropertyDescriptor;
     Object.defineProperty(process, 'stderr', { value: stream, configurable: true });
+    const later: string[] = [];
     try {
       for (let i = 0; i < 5_000; i++) stderrLogger.info(`[noisy] ${'e'.repeat(3_990)}`);
+      // A reader again: the next line says how many went, which also leaves the module's count at
+      // zero for the tests after this one (unit files share their modules).
+      const reading = new Writable({ write: (chunk: Buffer, _encoding, callback) => void (later.push(chunk.toString()), callback()) });
+      Object.defineProperty(process, 'stderr', { value: reading, configurable: true });
+      stderrLogger.info('after');
     } finally {
       Object.defineProperty(process, 'stderr', real);
     }
     expect(stream.writableLength, '20 MB of lines written to a stalled stderr').toBeLessThanOrEqual(MAX_UNREAD_LOG_BYTES + 4_100);
+    expect(later[0]).toMatch(/^\[lazytools\] warning: \d+ log line\(s\) dropped: more than \d+ bytes of them waited unread on stderr\n$/);
+    expect(later[1]).toBe('[lazytools] after\n');
   });
 
   it('drops nothing where writes do not wait (a file, a terminal, a reader keeping up)', () => {
