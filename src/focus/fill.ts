@@ -54,7 +54,7 @@ export function mayFill(catalog: Catalog, modes: Readonly<Record<string, Resolve
 }
 
 /** How much a mode's typical tasks ask for a tool: reciprocal ranks summed over the tasks that find it. */
-export interface Coverage {
+interface Coverage {
   score: number;
   /** The task (or description) that ranks it highest, for `status --explain`. */
   task: string;

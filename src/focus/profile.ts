@@ -64,7 +64,7 @@ function termsOf(mode: Pick<ResolvedMode, 'description' | 'tasks'>): Set<string>
 }
 
 /** How close a tool is to a mode's work, and the words that say so. */
-export interface Closeness {
+interface Closeness {
   score: number;
   words: string[];
 }
