@@ -50,7 +50,7 @@ interface Reading {
 type Keep = ((tool: CatalogTool) => boolean) | undefined;
 
 /** Step passes a search may still make (see `SearchIndex.search`): one budget for all the queries of a `searchMany`. */
-export interface StepBudget {
+interface StepBudget {
   left: number;
 }
 

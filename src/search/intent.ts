@@ -78,7 +78,7 @@ export function resolveIntent(input: string, modes: readonly ResolvedMode[], thr
  * for the first phrase after a catalog change: 11.5 s). `bound`: at most what `of` gives, cheap
  * (0: none for sure); `of`: the figure itself, which may cost a fit.
  */
-export interface LazyEvidence {
+interface LazyEvidence {
   bound(mode: string): number;
   of(mode: string): number;
 }
