@@ -220,7 +220,7 @@ interface Expansion {
   weight: number;
   /** The query's own word (not a synonym's). */
   own?: boolean;
-  /** For a synonym's term: the query's own terms it stands for (see `SearchIndex`: it is worth no more than they are). */
+  /** For a synonym's term: the query's own terms it stands for (see synonym-idf.ts: it is worth no more than they are). */
   of?: string[];
 }
 
