@@ -38,8 +38,12 @@ const SERVER_NAMED = 2;
  */
 const STEP_WEIGHT = 1;
 
-/** How a search reads its query: synonyms' idf capped (synonymIdf), typos corrected by `correct` (spelling.ts). */
+/** How a search reads its query: synonyms' idf capped, typos corrected by `correct` (spelling.ts). */
 interface Reading {
+  /**
+   * search_tools' reading (SearchOptions.steps not false): a synonym's idf capped (synonymIdf) and
+   * a word no tool says read as its related words (related.ts). False: neither, as fitting was tuned.
+   */
   capped: boolean;
   correct: ((word: string) => string | undefined) | undefined;
   /** Whether the tools of the servers matching the query as a whole are lifted (SearchOptions.servers). */
@@ -226,7 +230,7 @@ export class SearchIndex {
    * Every tool's score for `query` (0 where no term matches): BM25 over the
    * query's expanded terms, then the name, coverage, action, verb and server factors. Undefined
    * when nothing scores. `capped`: a synonym's idf is at most that of the query words it stands
-   * for (see `search`).
+   * for, and related words are read (see Reading).
    */
   private scoreAll(query: string, { capped, correct, servers }: Reading): Scored | undefined {
     // A word no tool has is read as what tools say for it (related.ts); fitting (uncapped) reads as it was tuned.
