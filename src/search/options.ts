@@ -13,8 +13,9 @@ export interface SearchOptions {
   /**
    * Whether a task of several steps is ranked per step too (see `search`; default true). A mode's
    * typical tasks, read to fit it, are one thing each, and fitting is measured as it ranks them.
-   * `false` also leaves a synonym's idf uncapped (see synonymIdf): the ranking fitting, intent
-   * evidence and a task's tools were tuned with.
+   * `false` also leaves a synonym's idf uncapped (see synonymIdf) and reads no related words
+   * (related.ts) for words the catalog lacks: the ranking fitting and a task's tools were tuned
+   * with. Intent's evidence reads a phrase as search_tools does (focus/intent-catalog.ts).
    */
   steps?: boolean | undefined;
   /**
