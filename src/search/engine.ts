@@ -234,7 +234,7 @@ export class SearchIndex {
    */
   private scoreAll(query: string, { capped, correct, servers }: Reading): Scored | undefined {
     // A word no tool has is read as what tools say for it (related.ts); fitting (uncapped) reads as it was tuned.
-    const expansion = expandQuery(query, undefined, correct, capped ? (term) => this.postings.has(term) : undefined);
+    const expansion = expandQuery(query, correct, capped ? (term) => this.postings.has(term) : undefined);
     if (expansion.length === 0) return undefined;
     const scores = new Float64Array(this.tools.length);
     const matched = new Uint16Array(this.tools.length);
