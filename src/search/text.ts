@@ -158,8 +158,9 @@ export function correctionsNote(corrections: readonly Correction[]): string {
 let synonymWords: Set<string> | undefined;
 
 /**
- * Whether a word as written means something to search whatever the catalog: a stopword, or a word
- * of the synonym table ("vacation" stands for "leave" in a catalog that never says vacation).
+ * Whether a word as written means something to search whatever the catalog: a stopword, a word
+ * of the synonym table ("vacation" stands for "leave" in a catalog that never says vacation), or
+ * one the related words read (related.ts: "bought").
  */
 export function vocabularyWord(word: string): boolean {
   synonymWords ??= new Set([...searchVocabulary().synonyms.flatMap((set) => set.flatMap((text) => words(text))), ...searchVocabulary().related.keys()]);
