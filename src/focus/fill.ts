@@ -54,7 +54,7 @@ export function mayFill(catalog: Catalog, modes: Readonly<Record<string, Resolve
 }
 
 /** How much a mode's typical tasks ask for a tool: reciprocal ranks summed over the tasks that find it. */
-export interface Coverage {
+interface Coverage {
   score: number;
   /** The task (or description) that ranks it highest, for `status --explain`. */
   task: string;
@@ -109,7 +109,9 @@ export function taskCoverage(catalog: Pick<Catalog, 'tools' | 'groups'>, mode: P
 const MAX_COVERAGE_QUERIES = 2_000;
 /**
  * Searches times catalog tools that coverage may cost (a search touches about every tool on a
- * common word): 650 tools read all of the presets' tasks, 6,000 a sixth of them.
+ * common word). Over the 16 presets that fill, 650 tools allow 96 searches a mode (every task but
+ * the last few of research's 100), 6,000 ten (about an eighth of a preset's 66 to 100 tasks; a
+ * sixth when this was set and they had 51 to 58).
  */
 const COVERAGE_WORK = 1_000_000;
 /**

@@ -42,7 +42,7 @@ const ownTokensCache = new WeakMap<object, Map<string, number>>();
 export function ownToolsTokens(config: Pick<ResolvedConfig, 'modes'>, strategy: ServedStrategy, tokenizer: Catalog['tokenizer']): number {
   let byKey = ownTokensCache.get(config.modes);
   if (!byKey) ownTokensCache.set(config.modes, (byKey = new Map()));
-  // The epoch: a count taken before \`check\` began may be a lock's recorded one (see countEpoch).
+  // The epoch: a count taken before `check` began may be a lock's recorded one (see countEpoch).
   const key = `${strategy} ${tokenizer} ${countEpoch()}`;
   let tokens = byKey.get(key);
   if (tokens === undefined) byKey.set(key, (tokens = countToolsTokens(ownTools(strategy, Object.values(config.modes)), tokenizer)));

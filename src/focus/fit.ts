@@ -136,7 +136,7 @@ export type FitConfig = Pick<ResolvedConfig, 'modes' | 'groups' | 'alwaysVisible
  * `alwaysVisible` ones are always shown; the rest are taken in priority order (see
  * `toolPriority`, with breadth: each server and group keeps its best tools before any keeps its
  * next ones), skipping any tool that does not fit in what is left so cheaper ones still can.
- * `cap`: at most this much, pinned tools aside (a small catalog's share, see modeFit).
+ * `cap`: at most this much, pinned tools aside (a small catalog's share, see shareSmallCatalog).
  */
 export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode, cap?: number): ModeFit {
   const groups = new Set(mode.groups);
@@ -203,7 +203,7 @@ export function fitMode(catalog: Catalog, config: FitConfig, mode: ResolvedMode,
   const pinned = ordered.filter((entry) => entry.pin !== undefined);
   const pinnedTokens = fit ? pinned.reduce((sum, entry) => sum + entry.tool.tokens, 0) : 0;
   const alone = fit ? effectiveBudget(mode, sumTokens(members), catalog.totalTokens) : mode.budget;
-  // A small catalog's shared cap (see modeFit) never holds back what is pinned.
+  // A small catalog's shared cap (see shareSmallCatalog) never holds back what is pinned.
   const effective = alone !== undefined && cap !== undefined ? Math.min(alone, Math.max(cap, pinnedTokens + ownTokens)) : alone;
   const budget = (effective ?? Number.POSITIVE_INFINITY) - ownTokens;
   let left = budget - pinnedTokens;

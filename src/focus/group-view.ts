@@ -48,7 +48,7 @@ export interface GroupView {
 }
 
 /** What a view is built from. */
-export interface ViewInput {
+interface ViewInput {
   catalog: Catalog;
   /** The tools listed at top level in this view (`tools/list`), own tools aside. */
   top: readonly CatalogTool[];

@@ -40,7 +40,7 @@ export function offeredModes(config: Pick<ResolvedConfig, 'modes'>, offer: ModeO
 }
 
 /** What the mode groups of one view are built from. */
-export interface ModeGroupsInput {
+interface ModeGroupsInput {
   catalog: Catalog;
   config: Pick<ResolvedConfig, 'modes' | 'alwaysVisible' | 'usageWeights' | 'hiddenTools'>;
   /** The modes to offer (offeredModes). */

@@ -207,9 +207,10 @@ export function callRefusal(config: PolicyConfig, subject: PolicySubject, tool: 
 }
 
 /**
- * May search add its hits to the session's list? Never on a fixed mode (its list does not vary),
- * never under hiddenTools "reject" (search shows, a mode switch reaches), never under proxy (no
- * list to add to), never when rc `discovery.maxEnabled` is 0 (the list keeps none).
+ * May search add its hits to the session's list? Never on a fixed mode or for a stateless
+ * (2026-07-28) request (their list does not vary), never under hiddenTools "reject" (search shows,
+ * a mode switch reaches), never under proxy (no list to add to), never when rc
+ * `discovery.maxEnabled` is 0 (the list keeps none).
  */
 export function mayEnable(config: PolicyConfig, subject: PolicySubject, strategy: string): boolean {
   return strategy !== 'proxy' && subject.fixedMode === undefined && !subject.stateless && config.hiddenTools !== 'reject' && config.maxDiscovered > 0;

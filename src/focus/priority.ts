@@ -26,13 +26,13 @@ export function wordSignals(signals: readonly Signal[]): string[] {
 }
 
 /** A priority and its signals, worded later (see Priority). */
-export interface Scoring {
+interface Scoring {
   priority: number;
   signals: Signal[];
 }
 
 /** What toolPriority reads besides the tool: the mode, its lean, usage, rc override, and what fitting knows of the catalog. */
-export interface PriorityContext {
+interface PriorityContext {
   mode: Pick<ResolvedMode, 'groups'>;
   /** Readers first (a read-only mode, or rc `lean: "read"`), writers first, or neither. */
   lean: 'read' | 'write' | undefined;

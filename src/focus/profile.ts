@@ -64,7 +64,7 @@ function termsOf(mode: Pick<ResolvedMode, 'description' | 'tasks'>): Set<string>
 }
 
 /** How close a tool is to a mode's work, and the words that say so. */
-export interface Closeness {
+interface Closeness {
   score: number;
   words: string[];
 }
@@ -109,7 +109,7 @@ export function closenessScore(tool: Pick<CatalogTool, 'name' | 'server' | 'summ
 /**
  * Per tool object, its distinct stems with the word and weight: read once, whatever the number of
  * modes. Keyed by the tool alone: a tool object belongs to one catalog, and fitting reads it with
- * that catalog's prefix of its server every time (fit.ts prefixesOf).
+ * that catalog's prefix of its server every time (fit-inputs.ts prefixesOf).
  */
 const termCache = new WeakMap<object, ReadonlyArray<readonly [string, string, number]>>();
 

@@ -31,7 +31,7 @@ export function taskTools(
   // otherwise brings tools that matched a generic word or one most tools have ("page" of paging).
   const common = Math.max(FEW_TOOLS, COMMON_SHARE * index.tools.length);
   const said = new Set(
-    expandQuery(task, undefined, (word) => index.correction(word))
+    expandQuery(task, (word) => index.correction(word))
       .filter((entry) => entry.weight >= SAID_WEIGHT && index.termCount(entry.term) <= common)
       .map((entry) => entry.term),
   );

@@ -60,7 +60,7 @@ export function isVerb(word: string): boolean {
 }
 
 /** One word, singular: "logs" and "log", "requests" and "request" match. */
-export function singular(word: string): string {
+function singular(word: string): string {
   return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
 

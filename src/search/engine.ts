@@ -28,8 +28,9 @@ export interface SearchOptions {
   /**
    * Whether a task of several steps is ranked per step too (see `search`; default true). A mode's
    * typical tasks, read to fit it, are one thing each, and fitting is measured as it ranks them.
-   * `false` also leaves a synonym's idf uncapped (see synonymIdf): the ranking fitting, intent
-   * evidence and a task's tools were tuned with.
+   * `false` also leaves a synonym's idf uncapped (see synonymIdf) and reads no related words
+   * (related.ts) for words the catalog lacks: the ranking fitting and a task's tools were tuned
+   * with. Intent's evidence reads a phrase as search_tools does (focus/intent-catalog.ts).
    */
   steps?: boolean | undefined;
   /**
@@ -57,8 +58,12 @@ const SERVER_NAMED = 2;
  */
 const STEP_WEIGHT = 1;
 
-/** How a search reads its query: synonyms' idf capped (synonymIdf), typos corrected by `correct` (spelling.ts). */
+/** How a search reads its query: synonyms' idf capped, typos corrected by `correct` (spelling.ts). */
 interface Reading {
+  /**
+   * search_tools' reading (SearchOptions.steps not false): a synonym's idf capped (synonymIdf) and
+   * a word no tool says read as its related words (related.ts). False: neither, as fitting was tuned.
+   */
   capped: boolean;
   correct: ((word: string) => string | undefined) | undefined;
 }
@@ -67,7 +72,7 @@ interface Reading {
 type Keep = ((tool: CatalogTool) => boolean) | undefined;
 
 /** Step passes a search may still make (see `SearchIndex.search`): one budget for all the queries of a `searchMany`. */
-export interface StepBudget {
+interface StepBudget {
   left: number;
 }
 
@@ -241,11 +246,11 @@ export class SearchIndex {
    * Every tool's score for `query` (0 where no term matches): BM25 over the
    * query's expanded terms, then the name, coverage, action, verb and server factors. Undefined
    * when nothing scores. `capped`: a synonym's idf is at most that of the query words it stands
-   * for (see `search`).
+   * for, and related words are read (see Reading).
    */
   private scoreAll(query: string, { capped, correct }: Reading): Scored | undefined {
     // A word no tool has is read as what tools say for it (related.ts); fitting (uncapped) reads as it was tuned.
-    const expansion = expandQuery(query, undefined, correct, capped ? (term) => this.postings.has(term) : undefined);
+    const expansion = expandQuery(query, correct, capped ? (term) => this.postings.has(term) : undefined);
     if (expansion.length === 0) return undefined;
     const scores = new Float64Array(this.tools.length);
     const matched = new Uint16Array(this.tools.length);

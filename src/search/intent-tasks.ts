@@ -71,11 +71,11 @@ function indexOf(modes: readonly ResolvedMode[]): TaskIndex {
 
 /**
  * Per mode, the cosine of the phrase (its expanded terms, see search/text expandQuery) with the
- * mode's closest typical task, for modes with one at `floor` or more. Only the phrase's terms that
+ * mode's closest typical task, for modes with one at NEIGHBOUR_FLOOR or more. Only the phrase's terms that
  * some task holds count toward its length: a task phrase's names and numbers match no typical task
  * and say nothing against one.
  */
-export function taskNeighbours(modes: readonly ResolvedMode[], expansion: ReadonlyArray<{ term: string; weight: number }>, floor = NEIGHBOUR_FLOOR): Map<string, number> {
+export function taskNeighbours(modes: readonly ResolvedMode[], expansion: ReadonlyArray<{ term: string; weight: number }>): Map<string, number> {
   const out = new Map<string, number>();
   if (modes.length === 0 || expansion.length === 0) return out;
   const { perMode, idf, norms } = indexOf(modes);
@@ -97,7 +97,7 @@ export function taskNeighbours(modes: readonly ResolvedMode[], expansion: Readon
     let best = 0;
     for (const [task, dot] of dots) best = Math.max(best, dot / (length * (norms[m]?.[task] ?? Infinity)));
     const mode = modes[m];
-    if (mode && best >= floor) out.set(mode.name, best);
+    if (mode && best >= NEIGHBOUR_FLOOR) out.set(mode.name, best);
   });
   return out;
 }

@@ -33,8 +33,9 @@ const INTENT_THRESHOLD = 0.35;
  * aliases and descriptions. An alias or name found whole in the phrase is strong evidence; shared
  * words (with synonyms) are weaker; so is closeness to one of its typical tasks (intent-tasks.ts:
  * "checking my crypto wallet balances" is research's "what's the balance of this wallet
- * address"); `evidence` (catalogEvidence: how much of what search finds for the phrase each mode
- * shows) adds up to `EVIDENCE_WEIGHT`, unless the phrase names a mode
+ * address"); `evidence` (how much of what search finds for the phrase each mode shows: a map of
+ * catalogEvidence, or read mode by mode where it can change the answer, LazyEvidence) adds up to
+ * `EVIDENCE_WEIGHT`, unless the phrase names a mode
  * outright (namedModes), which its words then decide. Confidence mixes the best score's strength
  * with its margin over the runner-up (1 for the one mode a phrase names).
  *
@@ -78,7 +79,7 @@ export function resolveIntent(input: string, modes: readonly ResolvedMode[], thr
  * for the first phrase after a catalog change: 11.5 s). `bound`: at most what `of` gives, cheap
  * (0: none for sure); `of`: the figure itself, which may cost a fit.
  */
-export interface LazyEvidence {
+interface LazyEvidence {
   bound(mode: string): number;
   of(mode: string): number;
 }

@@ -1,7 +1,8 @@
 /**
  * A search as a series of passes over the catalog's postings (engine.ts): a generator that yields
- * before each pass, run to its end at once (`finish`, the CLI and library, where nothing else
- * waits) or with the event loop let through between passes (`interleaved`, the gateway). One
+ * before each pass, run to its end at once (`finish`: the CLI and library, and in the gateway the
+ * searches of fitting's typical tasks and of a focus_mode intent) or with the
+ * event loop let through between passes (`interleaved`: the gateway's search_tools). One
  * search_tools call of ten long tasks makes up to 18 passes, about 112 ms at 10,000 tools; run
  * at once, four loops of such calls from one client held another client's tools/call at p50
  * 1.2 s. Between passes the other clients' requests run. Both drivers run the same generator, so
@@ -64,7 +65,7 @@ export const MAX_SEARCHES = 8;
 export const MAX_SEARCHES_PER_HOLDER = 2;
 
 /** Whose searches share a turn and a share: a session, or a key such as a bearer token's label. */
-export type SlotHolder = object | string;
+type SlotHolder = object | string;
 
 /**
  * Slots for interleaved searches (MAX_SEARCHES, at most `perHolder` of them per holder), granted

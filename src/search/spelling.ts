@@ -59,7 +59,7 @@ export interface Lexicon {
   uses(word: string): number;
   /** How many tools have the word's stem: "approving" is no typo in a catalog that says "approve". */
   stemCount(word: string): number;
-  /** Whether the word as written means something without the catalog (a stopword, a synonym's word): it counts as `MIN_USES` tools. */
+  /** Whether the word as written means something without the catalog (a stopword, a synonym's or related word): it counts as `MIN_USES` tools. */
   known(word: string): boolean;
   stem(word: string): string;
   /** Spellings of one word more than a slip apart ("is" and "iz" of summarise/summarize), read both ways. */

@@ -46,6 +46,8 @@ const GENERIC_WEIGHT = 0.5;
 const PART_NAME_WEIGHT = 0.3;
 /** A word only in the query's quotes weighs this much: it is a value the tool takes (query.ts quotedWords). */
 const QUOTED_WEIGHT = 0.5;
+/** A synonym's terms weigh this much of the words they stand for. */
+const SYNONYM_WEIGHT = 0.7;
 
 function namesPart(word: string, next: string | undefined, { uiParts, partKeeps }: Roles): boolean {
   return next !== undefined && uiParts.has(next) && !partKeeps.has(word) && !uiParts.has(word);
@@ -156,8 +158,9 @@ export function correctionsNote(corrections: readonly Correction[]): string {
 let synonymWords: Set<string> | undefined;
 
 /**
- * Whether a word as written means something to search whatever the catalog: a stopword, or a word
- * of the synonym table ("vacation" stands for "leave" in a catalog that never says vacation).
+ * Whether a word as written means something to search whatever the catalog: a stopword, a word
+ * of the synonym table ("vacation" stands for "leave" in a catalog that never says vacation), or
+ * one the related words read (related.ts: "bought").
  */
 export function vocabularyWord(word: string): boolean {
   synonymWords ??= new Set([...searchVocabulary().synonyms.flatMap((set) => set.flatMap((text) => words(text))), ...searchVocabulary().related.keys()]);
@@ -220,7 +223,7 @@ interface Expansion {
   weight: number;
   /** The query's own word (not a synonym's). */
   own?: boolean;
-  /** For a synonym's term: the query's own terms it stands for (see `SearchIndex`: it is worth no more than they are). */
+  /** For a synonym's term: the query's own terms it stands for (see synonym-idf.ts: it is worth no more than they are). */
   of?: string[];
 }
 
@@ -265,7 +268,7 @@ function synonyms(): Map<string, SynonymEntry[]> {
 /**
  * Query terms with weights: the query's own terms at 1 (generic verbs at 0.5, the word before a
  * part of a user interface, "the search page", at 0.3, words only in quotes at 0.5), what its lead verb means at 1 ("email"
- * adds "send"), synonym expansions at `synonymWeight` times the weight of the words they stand for
+ * adds "send"), synonym expansions at `SYNONYM_WEIGHT` times the weight of the words they stand for
  * (each word of a multi-word alternative at most 1.5 / its length of that): "see" is a light verb
  * at 0.5, so what it expands to weighs 0.35, not 0.7. Synonym phrases match the query as read,
  * stopwords included. The query is cleaned first (URLs, paths, ids: see `cleanQuery`), its words read by
@@ -274,7 +277,7 @@ function synonyms(): Map<string, SynonymEntry[]> {
  * With `known` (whether the catalog has a term), an own word the catalog lacks adds its related
  * words (related.ts: 'bought' reads 'order purchase' where no tool says bought).
  */
-export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word: string) => string | undefined, known?: (term: string) => boolean): Expansion[] {
+export function expandQuery(query: string, correct?: (word: string) => string | undefined, known?: (term: string) => boolean): Expansion[] {
   const weights = new Map<string, number>();
   /** The weight of each own term as the query says it (synonyms may raise `weights` later). */
   const owned = new Map<string, number>();
@@ -318,7 +321,7 @@ export function expandQuery(query: string, synonymWeight = 0.7, correct?: (word:
       // A phrase weighs what its weightiest own word does; one of stopwords only ("who am i") weighs 1.
       let source = 0;
       for (const word of phrase) source = Math.max(source, owned.get(word) ?? 0);
-      const weight = synonymWeight * (source > 0 ? source : 1);
+      const weight = SYNONYM_WEIGHT * (source > 0 ? source : 1);
       const own = phrase.filter((word) => owned.has(word));
       for (const alternative of entry.alternatives) {
         for (const term of alternative) {

@@ -27,11 +27,11 @@ function index(tools: ReturnType<typeof tool>[]): SearchIndex {
 
 describe('related words', () => {
   it('reads a word the catalog lacks as its related words, standing for it', () => {
-    const lacking = expandQuery('what has tom bought before', undefined, undefined, (term) => term !== 'bought');
+    const lacking = expandQuery('what has tom bought before', undefined, (term) => term !== 'bought');
     expect(lacking.find((e) => e.term === 'order')).toMatchObject({ weight: 0.75, of: ['bought'] });
     expect(lacking.find((e) => e.term === 'purchas')).toMatchObject({ weight: 0.75, of: ['bought'] });
     // The catalog has the word, or no catalog is asked (intent, a task's verbs): the word alone.
-    for (const known of [() => true, undefined]) expect(expandQuery('what has tom bought before', undefined, undefined, known).some((e) => e.term === 'order')).toBe(false);
+    for (const known of [() => true, undefined]) expect(expandQuery('what has tom bought before', undefined, known).some((e) => e.term === 'order')).toBe(false);
   });
 
   it('finds the orders tool for what a customer bought in a catalog that never says bought', () => {

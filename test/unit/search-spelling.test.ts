@@ -149,7 +149,7 @@ describe('what search corrected is said', () => {
     const filler = Array.from({ length: 31 }, (_, i) => `k${'abcdefghijklmnopqrstuvwxyz'[i % 26]}${'xyz'[Math.floor(i / 26)]}m`);
     const query = `${filler.join(' ')} shoudl vacaton`;
     const fixes: Record<string, string> = { shoudl: 'should', vacaton: 'vacation' };
-    const own = expandQuery(query, undefined, (word) => fixes[word]).filter((entry) => entry.own === true);
+    const own = expandQuery(query, (word) => fixes[word]).filter((entry) => entry.own === true);
     expect(own).toHaveLength(32);
     expect(own.at(-1)?.term).toBe(stem('vacation'));
     expect(queryCorrections([query], (word) => fixes[word])).toEqual([
