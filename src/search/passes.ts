@@ -65,7 +65,7 @@ export const MAX_SEARCHES = 8;
 export const MAX_SEARCHES_PER_HOLDER = 2;
 
 /** Whose searches share a turn and a share: a session, or a key such as a bearer token's label. */
-type SlotHolder = object | string;
+export type SlotHolder = object | string;
 
 /**
  * Slots for interleaved searches (MAX_SEARCHES, at most `perHolder` of them per holder), granted
