@@ -14,7 +14,7 @@ const NAMED_LEFT_OUT = 20;
 
 /**
  * The prompts of servers (in rc order) under unique names, the way tool names are made unique
- * (catalog.ts plannedNames): `server_name` where two servers share a name, or names that look
+ * (names.ts plannedNames): `server_name` where two servers share a name, or names that look
  * alike (util/lookalike: case, fullwidth forms, a Cyrillic or Greek letter drawn like a Latin
  * one), or always with `prefix: always`; and a literal name drawn like another's prefixed one (a
  * server's own "files_review" beside files' "review" listed as files_review) is prefixed too, so

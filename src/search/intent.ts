@@ -89,7 +89,7 @@ const PLACES = 4;
 
 /**
  * The most modes whose evidence one phrase reads (each may cost a fit: about 2 ms on the
- * 148-tool developer stack, reused by the next phrase until the catalog changes). Twice the
+ * 148-tool developer stack, reused by the next phrase until the catalog changes). About twice the
  * 17 presets: an rc of presets and a dozen modes of its own is read whole; on an rc of 5,000 modes
  * sharing the groups the phrase's tools are in, a phrase's fits cost a tenth of a second or less
  * (fitting them all took 5-11 s). Past it, the modes whose bounds rank lowest go without evidence.
