@@ -20,6 +20,12 @@ export class EmbeddingSearch {
   private readonly vectors: ToolVectors | undefined;
   private ready = false;
   private readonly warned = new Set<string>();
+  /**
+   * Turns at the endpoint for query vectors, apart from the search slots (passes.ts) so that a
+   * stalled endpoint holds none of those: as many at once, and per holder, as searches (one client's
+   * hundred calls at once put at most 2 requests there, all clients' 8). One set per gateway.
+   */
+  private readonly turns = new SearchSlots(MAX_SEARCHES, MAX_SEARCHES_PER_HOLDER);
   /** Whether the tool vectors were embedded again for an endpoint answering another size (once: an endpoint that keeps changing must not cost a fill per search). */
   private refilled = false;
   /** Query vectors `prime` embedded, for the next lookup of the same queries only. */
@@ -86,7 +92,7 @@ export class EmbeddingSearch {
     let embedded: Float32Array[];
     if (known.every((vector) => vector !== undefined)) embedded = known;
     else {
-      const release = await turnWithin(holder, party, Math.min(READY_WAIT_MS, deadline - Date.now()));
+      const release = await turnWithin(this.turns, holder, party, Math.min(READY_WAIT_MS, deadline - Date.now()));
       if (!release) {
         this.warnOnce('busy', `discovery.embeddings: ${client.endpoint}: its requests in flight took every turn for over ${READY_WAIT_MS} ms; searches use words only while it is slow`);
         return undefined;
@@ -156,20 +162,13 @@ export const WARNING_CHARS = 1_000;
  */
 export const READY_WAIT_MS = 250;
 
-/**
- * Turns at the endpoint for query vectors, apart from the search slots (passes.ts) so that a
- * stalled endpoint holds none of those: as many at once, and per holder, as searches (one client's
- * hundred calls at once put at most 2 requests there, all clients' 8).
- */
-const endpointTurns = new SearchSlots(MAX_SEARCHES, MAX_SEARCHES_PER_HOLDER);
-
 /** A turn at the endpoint (its release), or undefined when none came within `ms` (the wait leaves the queue). */
-async function turnWithin(holder: SlotHolder, party: SlotHolder, ms: number): Promise<(() => void) | undefined> {
+async function turnWithin(turns: SearchSlots, holder: SlotHolder, party: SlotHolder, ms: number): Promise<(() => void) | undefined> {
   if (ms <= 0) return undefined;
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), ms);
   try {
-    return await endpointTurns.acquire(holder, timeout.signal, party);
+    return await turns.acquire(holder, timeout.signal, party);
   } catch {
     return undefined;
   } finally {
