@@ -45,13 +45,13 @@ export class StdioFrontTransport implements Transport {
       const deep = tooDeep(message, textLength);
       if (deep !== undefined) {
         const id = answerId(message);
-        if (id !== null) void this.send(errorEnvelope(id, ErrorCode.InvalidRequest, deep)).catch(() => {});
+        if (id !== null) void this.write(errorEnvelope(id, ErrorCode.InvalidRequest, deep));
         return;
       }
       this.tap?.inbound(message);
       this.onmessage?.(message);
     },
-    (reply) => void this.send(reply).catch(() => {}),
+    (reply) => void this.write(reply),
   );
 
   constructor(
@@ -75,7 +75,16 @@ export class StdioFrontTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed || this.tap?.outbound(message) || this.dropsNotification(message)) return Promise.resolve();
+    return this.closed || this.tap?.outbound(message) ? Promise.resolve() : this.write(message);
+  }
+
+  /**
+   * Writes a message, past the tap: the transport's own replies (a line it could not hand over)
+   * answer no request of the opening, whatever id they carry (start-answers.ts took one reusing
+   * the tools/list's id for the gateway's answer).
+   */
+  private write(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.dropsNotification(message)) return Promise.resolve();
     const line = this.fitting(serialize(message), () => message);
     if (line === undefined || this.output.write(line)) return Promise.resolve();
     return new Promise((resolve) => {
