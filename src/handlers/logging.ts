@@ -43,8 +43,12 @@ type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Shortest level name matched by prefix ("warn", "err"): shorter ones ("e", "in") mean nothing. */
 const MIN_PREFIX = 3;
-/** Unknown levels noted on stderr, at most (each once per server): past it the memory starts afresh. */
-const NOTED = 1_000;
+/**
+ * Unknown levels noted on stderr per server, at most (each once): then one line says no more come.
+ * An upstream cycling through new names (a flood budget passes 1,000 notifications a second) had
+ * a stderr line for each, for good, while the notes of all servers were forgotten together.
+ */
+const NOTED_PER_SERVER = 32;
 /** Characters of an unknown level quoted in the note. */
 const QUOTED = 40;
 
@@ -80,7 +84,8 @@ function quoted(value: unknown): string {
 
 /** An upstream's log line with the spec's level (specLevel), saying once per server and level on stderr when it was not one. */
 export class LogLevels {
-  private readonly noted = new Set<string>();
+  /** Per server, the levels noted (at most NOTED_PER_SERVER). */
+  private readonly noted = new Map<string, Set<string>>();
 
   constructor(private readonly warn: (message: string) => void) {}
 
@@ -88,11 +93,15 @@ export class LogLevels {
     const { level, known } = specLevel(params?.level);
     if (known) return params!;
     const sent = params?.level === undefined ? 'no level' : `level ${quoted(params.level)}`;
-    const key = `${server}\0${sent}`;
-    if (!this.noted.has(key)) {
-      if (this.noted.size >= NOTED) this.noted.clear();
-      this.noted.add(key);
-      this.warn(`upstream "${server}" sent a log line with ${sent}, not an MCP level: passed on as "${level}"`);
+    let noted = this.noted.get(server);
+    if (!noted) this.noted.set(server, (noted = new Set()));
+    if (!noted.has(sent) && noted.size <= NOTED_PER_SERVER) {
+      noted.add(sent);
+      this.warn(
+        noted.size > NOTED_PER_SERVER
+          ? `upstream "${server}" sent log lines with ${NOTED_PER_SERVER} levels that are not MCP levels: further log levels of upstream "${server}" that are not MCP levels are passed on without a note`
+          : `upstream "${server}" sent a log line with ${sent}, not an MCP level: passed on as "${level}"`,
+      );
     }
     return { ...params, level };
   }

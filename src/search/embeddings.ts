@@ -115,12 +115,12 @@ export class EmbeddingsClient {
       throw new EmbeddingsError(name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach it (${this.withoutKey((error as Error).message).slice(0, 200)})`);
     }
     if (!response.ok) {
-      const text = await readBounded(response, { bytes: ERROR_BYTES }, inputs.length);
+      const text = await this.body(response, { bytes: ERROR_BYTES }, inputs.length, timeoutMs);
       // The key is taken out before the cut: an endpoint echoing it must not leave half of it in the message.
       throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${this.withoutKey(text).slice(0, 200)}` : ''}`);
     }
     // Counted as it is read (util/json.ts), never parsed past the bound: a small answer of millions of empty values would cost a parse of them.
-    const text = await readBounded(response, answerBound(inputs.length), inputs.length);
+    const text = await this.body(response, answerBound(inputs.length), inputs.length, timeoutMs);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -128,6 +128,21 @@ export class EmbeddingsClient {
       throw new EmbeddingsError('the answer is not JSON');
     }
     return vectorsOf(json, inputs.length);
+  }
+
+  /**
+   * The body (readBounded), its failures as EmbeddingsError: the fetch's timeout also ends a body
+   * that stopped coming, which failed with the abort's own words ("The operation was aborted due
+   * to timeout") where one that never began says how long it waited.
+   */
+  private async body(response: Response, bound: { bytes: number; values?: number }, count: number, timeoutMs: number): Promise<string> {
+    try {
+      return await readBounded(response, bound, count);
+    } catch (error) {
+      if (error instanceof EmbeddingsError) throw error;
+      const name = (error as Error).name;
+      throw new EmbeddingsError(name === 'TimeoutError' ? `no whole answer within ${timeoutMs} ms` : `the answer broke off (${this.withoutKey((error as Error).message).slice(0, 200)})`);
+    }
   }
 }
 

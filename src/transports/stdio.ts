@@ -39,19 +39,30 @@ export class StdioFrontTransport implements Transport {
   warn: ((message: string) => void) | undefined;
   /** True while notifications are dropped for want of reading (one warning per stall). */
   private dropping = false;
+  /**
+   * resources/updated met while notifications are dropped, by URI (the latest), sent once the
+   * output drained: one lost leaves a subscriber's copy stale until that resource changes again.
+   * A client that is behind for a moment (two large answers at once) lost them with the log lines.
+   */
+  private readonly heldUpdates = new Map<string, JSONRPCMessage>();
+  private readonly onCaughtUp = () => {
+    const held = [...this.heldUpdates.values()];
+    this.heldUpdates.clear();
+    for (const message of held) void this.write(message);
+  };
   private readonly reader = new LineReader(
     (message, textLength) => {
       // Passed on, a message is serialized again: too deep, that overflows the stack.
       const deep = tooDeep(message, textLength);
       if (deep !== undefined) {
         const id = answerId(message);
-        if (id !== null) void this.send(errorEnvelope(id, ErrorCode.InvalidRequest, deep)).catch(() => {});
+        if (id !== null) void this.write(errorEnvelope(id, ErrorCode.InvalidRequest, deep));
         return;
       }
       this.tap?.inbound(message);
       this.onmessage?.(message);
     },
-    (reply) => void this.send(reply).catch(() => {}),
+    (reply) => void this.write(reply),
   );
 
   constructor(
@@ -75,7 +86,16 @@ export class StdioFrontTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed || this.tap?.outbound(message) || this.dropsNotification(message)) return Promise.resolve();
+    return this.closed || this.tap?.outbound(message) ? Promise.resolve() : this.write(message);
+  }
+
+  /**
+   * Writes a message, past the tap: the transport's own replies (a line it could not hand over)
+   * answer no request of the opening, whatever id they carry (start-answers.ts took one reusing
+   * the tools/list's id for the gateway's answer).
+   */
+  private write(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.dropsNotification(message)) return Promise.resolve();
     const line = this.fitting(serialize(message), () => message);
     if (line === undefined || this.output.write(line)) return Promise.resolve();
     return new Promise((resolve) => {
@@ -100,7 +120,21 @@ export class StdioFrontTransport implements Transport {
     }
     if (!this.dropping) this.warn?.(`the stdio client left more than ${MAX_UNREAD_BYTES} bytes unread: notifications to it are dropped until it reads`);
     this.dropping = true;
+    if (message.method === 'notifications/resources/updated') this.holdUpdate(message);
     return true;
+  }
+
+  /**
+   * Holds a resources/updated until the output drains (heldUpdates), at most MAX_HELD_UPDATES
+   * URIs, each as its URI alone: the rest of an upstream's params (up to the 1 MiB a notification
+   * may hold) is not kept, and the URI is one the client subscribed to (subscriptions.ts).
+   */
+  private holdUpdate(message: JSONRPCMessage & { params?: { uri?: unknown } }): void {
+    const uri = message.params?.uri;
+    if (typeof uri !== 'string' || (!this.heldUpdates.has(uri) && this.heldUpdates.size >= MAX_HELD_UPDATES)) return;
+    if (this.heldUpdates.size === 0) this.output.once('drain', this.onCaughtUp);
+    this.heldUpdates.delete(uri);
+    this.heldUpdates.set(uri, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
   }
 
   /** Settles the sends waiting for a drain. */
@@ -133,11 +167,16 @@ export class StdioFrontTransport implements Transport {
     this.closed = true;
     this.listen('off');
     this.release();
+    this.output.off('drain', this.onCaughtUp);
+    this.heldUpdates.clear();
     // A paused stdin no longer holds the event loop open, so the process can exit.
     this.input.pause();
     this.onclose?.();
   }
 }
+
+/** Resources whose update a stdio client that is behind may wait for (each a URI and a few bytes). */
+const MAX_HELD_UPDATES = 1_024;
 
 /** A relayed line as a value, or undefined when it is not JSON (then nothing can answer in its place). */
 function parsedOrUndefined(line: string): unknown {

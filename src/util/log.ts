@@ -27,7 +27,7 @@ export const stderrLogger: Logger = {
     if (!quiet()) toStderr(`[lazytools] warning: ${oneLine(redact(message))}\n`);
   },
   error: (message) => {
-    toStderr(`[lazytools] error: ${noWorkflowCommands(escapeControls(redact(message)))}\n`);
+    toStderr(`[lazytools] error: ${noWorkflowCommands(escapeControls(redact(message)))}\n`, true);
   },
 };
 
@@ -42,23 +42,45 @@ export const MAX_UNREAD_LOG_BYTES = 8 * 1024 * 1024;
 /**
  * Writes lines to `stream` (read when called: tests replace process.stderr) while at most `max`
  * bytes wait unread on it; past that each line is dropped and counted, and the count is said
- * once the reader catches up. Writing to a pipe queues in memory whatever its reader does: a
- * client that does not read the gateway's stderr while a stdio upstream wrote 4,000-character
- * stderr lines as fast as it could (each relayed) took the gateway past 1.1 GB in 30 s, growing
- * towards the heap limit. A file or terminal is written at once (nothing waits).
+ * once the reader catches up (on the stream's drain, or before the next line written: a flood
+ * that stops leaves no line after it). Writing to a pipe queues in memory whatever its reader
+ * does: a client that does not read the gateway's stderr while a stdio upstream wrote
+ * 4,000-character stderr lines as fast as it could (each relayed) took the gateway past 1.1 GB in
+ * 30 s, growing towards the heap limit. An `urgent` line (lazytools' errors) is dropped only past
+ * twice `max`: a relayed flood must not take the room of the error that says what went wrong. A
+ * file or terminal is written at once (nothing waits).
  */
-export function boundedLines(stream: () => Pick<NodeJS.WriteStream, 'write' | 'writableLength'>, max = MAX_UNREAD_LOG_BYTES): (line: string) => void {
+export function boundedLines(stream: () => LineStream, max = MAX_UNREAD_LOG_BYTES): (line: string, urgent?: boolean) => void {
   let dropped = 0;
-  return (line) => {
-    const out = stream();
-    if ((out.writableLength ?? 0) > max) {
-      dropped++;
-      return;
-    }
+  /** The stream whose drain will say the count (one listener per stall). */
+  let waiting: object | undefined;
+  const sayDropped = (out: LineStream) => {
     if (dropped > 0) out.write(`[lazytools] warning: ${dropped} log line(s) dropped: more than ${max} bytes of them waited unread on stderr\n`);
     dropped = 0;
+  };
+  return (line, urgent = false) => {
+    const out = stream();
+    if ((out.writableLength ?? 0) > (urgent ? 2 * max : max)) {
+      dropped++;
+      if (waiting !== out) {
+        waiting = out;
+        out.once('drain', () => {
+          if (waiting === out) waiting = undefined;
+          sayDropped(out);
+        });
+      }
+      return;
+    }
+    if ((out.writableLength ?? 0) <= max) sayDropped(out);
     out.write(line);
   };
+}
+
+/** What boundedLines writes to (process.stderr, a test's stream). */
+interface LineStream {
+  write(chunk: string): unknown;
+  readonly writableLength: number;
+  once(event: 'drain', listener: () => void): unknown;
 }
 
 /** One line to stderr, as every lazytools line and dependency console line goes (boundedLines). */

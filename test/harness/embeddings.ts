@@ -25,8 +25,8 @@ export interface ToyEmbeddings {
   hungUp: EventCounter;
   /** `huge`: the ok vectors times `scale` (finite doubles that overflow float32, or whose squares overflow). */
   /** `echo`: HTTP 500 whose body quotes the request's Authorization header 180 characters in. `echo-url`: HTTP 404 `Cannot POST <path and query>`, as Express answers. */
-  /** `endless`: a 200 whose JSON array never ends. `tiny-values`: 300,000 empty arrays (900 kB) in "data", whatever was asked. */
-  mode: 'ok' | 'garbage' | 'hang' | 'huge' | 'echo' | 'echo-url' | 'many-values' | 'endless' | 'tiny-values';
+  /** `stall-body`: a 200 whose body stops after its first bytes. `endless`: a 200 whose JSON array never ends. `tiny-values`: 300,000 empty arrays (900 kB) in "data", whatever was asked. */
+  mode: 'ok' | 'garbage' | 'hang' | 'stall-body' | 'huge' | 'echo' | 'echo-url' | 'many-values' | 'endless' | 'tiny-values';
   scale: number;
   /** The size of the vectors answered (default 64): another model behind the same name. */
   dims: number;
@@ -93,6 +93,7 @@ export async function toyEmbeddings(): Promise<ToyEmbeddings> {
       state.inputs.push(...input);
       state.requests.hit();
       if (state.mode === 'hang') return void hanging.push(res);
+      if (state.mode === 'stall-body') return void (res.writeHead(200, { 'content-type': 'application/json' }).write('{"object":"list","data":['), hanging.push(res));
       if (state.mode === 'endless') return endless(res, state);
       if (state.mode === 'tiny-values') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"object":"list","data":[${'[],'.repeat(300_000)}[]]}`);
       if (state.mode === 'echo') return void res.writeHead(500).end(`${'x'.repeat(180)} ${req.headers.authorization ?? ''}`);

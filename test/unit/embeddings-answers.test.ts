@@ -37,6 +37,19 @@ describe('embeddings answers, bounded by what was asked', () => {
     }
   });
 
+  // adv31: a body that stopped after its headers failed with the fetch's own abort ("The operation
+  // was aborted due to timeout"), not the EmbeddingsError embed() promises; its warning read so.
+  it('says an answer that stopped coming ran out of time, as one that never began does', async () => {
+    toy.mode = 'stall-body';
+    try {
+      const client = new EmbeddingsClient({ url: toy.url, model: 'toy', apiKey: '${TOY_KEY}' } as EmbeddingsSettings, env);
+      const failure = await client.embed(['frobnicate widgets'], 300).then(() => 'answered', (error: Error) => error.message);
+      expect(failure).toBe('no whole answer within 300 ms');
+    } finally {
+      toy.mode = 'ok';
+    }
+  });
+
   it('refuses 300,000 vectors for the texts of a fill as they arrive, naming the endpoint without its key: search answers by words', async () => {
     toy.mode = 'tiny-values';
     try {

@@ -38,6 +38,37 @@ describe('log lines to a stderr nobody reads (util/log boundedLines)', () => {
     expect(lines.at(-1)).toBe('[lazytools] after\n');
   });
 
+  // adv31: the count was said only before the next line written; a flood that stopped (an
+  // upstream's burst, then quiet) left the reader never told that lines were lost.
+  it('says the count once the reader catches up, with no line after the flood', async () => {
+    const { stream, lines, flush } = stalledPipe();
+    const write = boundedLines(() => stream, 64 * 1024);
+    const line = `[lazytools] [noisy] ${'e'.repeat(3_990)}\n`;
+    for (let i = 0; i < 100; i++) write(line);
+    flush();
+    await new Promise<void>((resolve) => (stream.writableLength === 0 ? resolve() : stream.once('drain', resolve)));
+    const kept = lines.filter((text) => text === line).length;
+    expect(kept).toBeLessThan(100);
+    expect(lines.at(-1)).toBe(`[lazytools] warning: ${100 - kept} log line(s) dropped: more than ${64 * 1024} bytes of them waited unread on stderr\n`);
+  });
+
+  // adv31: an error of lazytools' own was dropped as the relayed flood was; the flood now leaves
+  // room for errors (twice the bound), so the reader meets the error once it reads.
+  it("keeps room for lazytools' errors past the flood of other lines", async () => {
+    const { stream, lines, flush } = stalledPipe();
+    const write = boundedLines(() => stream, 64 * 1024);
+    const line = `[lazytools] [noisy] ${'e'.repeat(3_990)}\n`;
+    for (let i = 0; i < 100; i++) write(line);
+    write('[lazytools] error: the upstream "notes" ended: exit 1\n', true);
+    for (let i = 0; i < 100; i++) write(line);
+    expect(stream.writableLength).toBeLessThanOrEqual(64 * 1024 + 2 * line.length);
+    flush();
+    await new Promise<void>((resolve) => (stream.writableLength === 0 ? resolve() : stream.once('drain', resolve)));
+    expect(lines).toContain('[lazytools] error: the upstream "notes" ended: exit 1\n');
+    const kept = lines.filter((text) => text === line).length;
+    expect(lines.at(-1)).toMatch(new RegExp(`^\\[lazytools\\] warning: ${200 - kept} log line\\(s\\) dropped`));
+  });
+
   it("bounds the gateway's own logger: an upstream's stderr lines relayed to a pipe nobody reads", () => {
     const { stream } = stalledPipe();
     const real = Object.getOwnPropertyDescriptor(process, 'stderr') as PropertyDescriptor;

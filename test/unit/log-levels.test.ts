@@ -2,7 +2,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { specLevel } from '../../src/handlers/logging.js';
+import { LogLevels, specLevel } from '../../src/handlers/logging.js';
 import { cleanupAfterEach, deferred, inMemoryClient, inProcessUpstream, namedToolsApp } from '../harness/index.js';
 
 /**
@@ -66,5 +66,20 @@ describe('upstream log levels', () => {
     const mapped = (level: unknown) => specLevel(level).level;
     expect(['Warning', 'err', 'crit', 'emerg', 'information', 'trace', 'verbose', 'fatal', 'severe', 'log'].map(mapped)).toEqual(['warning', 'error', 'critical', 'emergency', 'info', 'debug', 'debug', 'critical', 'error', 'info']);
     expect([0, 7, 8, -1, 2.5, 'e', '', null, {}].map(mapped)).toEqual(['emergency', 'debug', 'info', 'info', 'info', 'info', 'info', 'info', 'info']);
+  });
+
+  // adv31: the notes were remembered up to 1,000 for all servers, then forgotten: an upstream
+  // cycling through new level names (1,000 notifications a second pass its flood budget) had a
+  // stderr line for each of them, for good, and made the other servers' notes repeat.
+  it('notes a few unknown levels per server, then says once that it stops; other servers keep theirs', () => {
+    const warnings: string[] = [];
+    const levels = new LogLevels((message) => warnings.push(message));
+    expect(levels.params('calm', { level: 'warn', data: 1 })).toEqual({ level: 'warning', data: 1 });
+    for (let i = 0; i < 5_000; i++) expect(levels.params('noisy', { level: `odd-${i}`, data: i }).level).toBe('info');
+    const noisy = warnings.filter((line) => line.includes('"noisy"'));
+    expect(noisy.length).toBeLessThanOrEqual(40);
+    expect(noisy.at(-1)).toMatch(/further log levels of upstream "noisy" that are not MCP levels are passed on without a note/);
+    expect(levels.params('calm', { level: 'warn', data: 2 })).toEqual({ level: 'warning', data: 2 });
+    expect(warnings.filter((line) => line.includes('"calm"'))).toHaveLength(1);
   });
 });

@@ -83,6 +83,35 @@ describe('StartAnswers', () => {
     expect(readdirSync(folder)).toHaveLength(1);
   });
 
+  // adv31: the transport's own error reply (a line nested too deep, answered before any handler
+  // sees it) went through the tap: reusing the tools/list's id, it was taken for the gateway's
+  // tools/list answer, kept off the output, found to differ, and the entry was removed with a
+  // warning and a list_changed, while the client got its tool list twice and no error.
+  it("leaves the transport's own error replies alone, whatever id they carry", async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
+    const first = connection(folder);
+    await first.transport.start();
+    first.write(INIT, INITIALIZED, LIST);
+    await new Promise((resolve) => setImmediate(resolve));
+    await gateway(first, []);
+    expect(readdirSync(folder)).toHaveLength(1);
+
+    const warnings: string[] = [];
+    const second = connection(folder, { warnings });
+    const opened = second.answers.open();
+    second.write(INIT, INITIALIZED, LIST);
+    const held = await opened;
+    let deep: unknown = [];
+    for (let i = 0; i < 600; i++) deep = [deep];
+    second.write({ jsonrpc: '2.0', id: 2, method: 'ping', params: { deep } });
+    await new Promise((resolve) => setImmediate(resolve));
+    await gateway(second, held);
+    expect(second.lines.filter((line) => line.includes('"error"'))).toHaveLength(1);
+    expect(second.lines.filter((line) => line.includes('"tools":['))).toHaveLength(1);
+    expect(warnings).toEqual([]);
+    expect(readdirSync(folder)).toHaveLength(1);
+  });
+
   it('records nothing when a server starts at boot, for a 2026-07-28 opening, or for an error answer', async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
     const boot = connection(folder, { cacheable: false });

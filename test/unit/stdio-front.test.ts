@@ -91,6 +91,28 @@ describe('the stdio front transport under an upstream that logs faster than its 
   });
 });
 
+// adv31: a resources/updated was dropped with the log lines while the client was behind (two large
+// answers at once put a reader that keeps up there for a moment): the subscriber never re-read
+// that resource. They are held by URI while notifications drop, and sent once it reads.
+describe('resource updates to a stdio client that is behind', () => {
+  it('holds them by URI while notifications are dropped and sends each once the client reads', async () => {
+    const { output, flush, lines } = stalledOutput();
+    const transport = new StdioFrontTransport(new PassThrough(), output);
+    await transport.start();
+    const big = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: `${i} ${'x'.repeat(900_000)}` } });
+    for (let i = 0; i < 12; i++) void transport.send(big(i));
+    const updated = (uri: string) => ({ jsonrpc: '2.0' as const, method: 'notifications/resources/updated', params: { uri } });
+    for (const uri of ['file:///a', 'file:///b', 'file:///a']) void transport.send(updated(uri));
+    void transport.send(big(99));
+    expect(lines.some((line) => line.includes('resources/updated')), 'nothing written past the bound yet').toBe(false);
+    flush();
+    await new Promise<void>((resolve) => (output.writableLength === 0 ? resolve() : output.once('drain', resolve)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.filter((line) => line.includes('resources/updated'))).toEqual([`${JSON.stringify(updated('file:///b'))}\n`, `${JSON.stringify(updated('file:///a'))}\n`]);
+    await transport.close();
+  });
+});
+
 describe('a stdio connection whose 2025 session cannot be opened (transports/stdio-eras.ts)', () => {
   it('ends the connection saying why, instead of holding the initialize unanswered', async () => {
     const curated = await curate(namedToolsApp({ read_note: true }), { name: 'notes', config: { defaultMode: 'all' } });
