@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { MAX_UNREAD_BYTES } from '../protocol/lines.js';
+import { HeldUpdates, whenBehind } from './behind.js';
 
 /** Bytes a session's client may leave unread on its streams before notifications to it are dropped. */
 export { MAX_UNREAD_BYTES };
@@ -29,7 +30,8 @@ const SSE_FRAME_BYTES = 23;
  * without bound: 55 MB a second under one logging upstream, until the process died. While one of
  * the session's streams is stalled (its socket buffer full), what is sent and what gets written
  * are counted; past `maxUnread` notifications are dropped (said once per stall through `warn`)
- * until the client reads again, as the flood gate drops an upstream's excess.
+ * until the client reads again, as the flood gate drops an upstream's excess; list changes still
+ * go, and resources/updated wait until no stream is stalled (behind.ts, the stdio front's rule).
  */
 export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
   /** The session's open responses (its GET stream, POSTs being answered). */
@@ -39,6 +41,8 @@ export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
   private unread = 0;
   private writtenMark = 0;
   private dropping = false;
+  /** resources/updated met while dropping, sent once no stream waits on its socket (behind.ts). */
+  private readonly heldUpdates = new HeldUpdates();
 
   constructor(
     options: ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0],
@@ -65,8 +69,18 @@ export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
       return (write as (...all: unknown[]) => boolean).call(res, chunk, ...rest);
     }) as typeof res.write;
     this.streams.add(res);
-    res.once('close', () => this.streams.delete(res));
+    res.on('drain', this.caughtUp);
+    res.once('close', () => {
+      this.streams.delete(res);
+      this.caughtUp();
+    });
   }
+
+  /** Sends the held updates once no stream of the session waits on its socket. */
+  private readonly caughtUp = (): void => {
+    if (this.heldUpdates.size === 0 || [...this.streams].some((res) => res.writableNeedDrain)) return;
+    for (const message of this.heldUpdates.take()) void super.send(message).catch(() => {});
+  };
 
   /** False for a notification while more than maxUnread bytes wait on stalled streams; counts what it lets through. */
   private admits(message: JSONRPCMessage): boolean {
@@ -80,9 +94,11 @@ export class BoundedHttpTransport extends NodeStreamableHTTPServerTransport {
     this.unread -= this.written - this.writtenMark;
     this.writtenMark = this.written;
     const bound = this.maxUnread();
-    if (this.unread > bound && 'method' in message && !('id' in message)) {
+    const behind = whenBehind(message);
+    if (this.unread > bound && behind !== 'send') {
       if (!this.dropping) this.warn(`an HTTP session's client left more than ${bound} bytes unread: notifications to it are dropped until it reads`);
       this.dropping = true;
+      if (behind === 'hold') this.heldUpdates.hold(message);
       return false;
     }
     this.unread += Buffer.byteLength(JSON.stringify(message)) + SSE_FRAME_BYTES;

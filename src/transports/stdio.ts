@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { answerId, errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
 import { LineReader, MAX_UNREAD_BYTES, overClientLine, serialize, tooLargeForClient } from '../protocol/lines.js';
+import { HeldUpdates, whenBehind } from './behind.js';
 
 /**
  * Server transport over a readable and a writable (stdin/stdout by default), newline-delimited
@@ -39,16 +40,10 @@ export class StdioFrontTransport implements Transport {
   warn: ((message: string) => void) | undefined;
   /** True while notifications are dropped for want of reading (one warning per stall). */
   private dropping = false;
-  /**
-   * resources/updated met while notifications are dropped, by URI (the latest), sent once the
-   * output drained: one lost leaves a subscriber's copy stale until that resource changes again.
-   * A client that is behind for a moment (two large answers at once) lost them with the log lines.
-   */
-  private readonly heldUpdates = new Map<string, JSONRPCMessage>();
+  /** resources/updated met while notifications are dropped, sent once the output drains (behind.ts). */
+  private readonly heldUpdates = new HeldUpdates();
   private readonly onCaughtUp = () => {
-    const held = [...this.heldUpdates.values()];
-    this.heldUpdates.clear();
-    for (const message of held) void this.write(message);
+    for (const message of this.heldUpdates.take()) void this.write(message);
   };
   private readonly reader = new LineReader(
     (message, textLength) => {
@@ -104,37 +99,24 @@ export class StdioFrontTransport implements Transport {
   }
 
   /**
-   * True for a notification while more than MAX_UNREAD_BYTES wait unread on the output (as the
-   * HTTP front drops them for a client that does not read, http-unread.ts): a write is queued in
-   * memory whatever the client reads, so an upstream logging 900 KB lines (each under the 1 MiB a
-   * notification may hold) as fast as its flood budget lets it took the gateway past 1.4 GB in a
-   * minute, growing, and the other servers' answers waited seconds behind the queue. Answers
-   * and requests always go (their number is bounded by the calls in flight), and so do list
-   * changes (a few bytes, paced by the flood gate): one dropped would leave the client's list stale.
+   * True for a notification dropped (or held, behind.ts) while more than MAX_UNREAD_BYTES wait
+   * unread on the output, as the HTTP front does (http-unread.ts): a write is queued in memory
+   * whatever the client reads, and the other servers' answers waited seconds behind the queue.
    */
   private dropsNotification(message: JSONRPCMessage): boolean {
-    if (!('method' in message) || 'id' in message || message.method.endsWith('/list_changed')) return false;
+    const behind = whenBehind(message);
+    if (behind === 'send') return false;
     if (((this.output as Partial<Writable>).writableLength ?? 0) <= MAX_UNREAD_BYTES) {
       this.dropping = false;
       return false;
     }
     if (!this.dropping) this.warn?.(`the stdio client left more than ${MAX_UNREAD_BYTES} bytes unread: notifications to it are dropped until it reads`);
     this.dropping = true;
-    if (message.method === 'notifications/resources/updated') this.holdUpdate(message);
+    if (behind === 'hold') {
+      const first = this.heldUpdates.size === 0;
+      if (this.heldUpdates.hold(message) && first) this.output.once('drain', this.onCaughtUp);
+    }
     return true;
-  }
-
-  /**
-   * Holds a resources/updated until the output drains (heldUpdates), at most MAX_HELD_UPDATES
-   * URIs, each as its URI alone: the rest of an upstream's params (up to the 1 MiB a notification
-   * may hold) is not kept, and the URI is one the client subscribed to (subscriptions.ts).
-   */
-  private holdUpdate(message: JSONRPCMessage & { params?: { uri?: unknown } }): void {
-    const uri = message.params?.uri;
-    if (typeof uri !== 'string' || (!this.heldUpdates.has(uri) && this.heldUpdates.size >= MAX_HELD_UPDATES)) return;
-    if (this.heldUpdates.size === 0) this.output.once('drain', this.onCaughtUp);
-    this.heldUpdates.delete(uri);
-    this.heldUpdates.set(uri, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
   }
 
   /** Settles the sends waiting for a drain. */
@@ -168,15 +150,13 @@ export class StdioFrontTransport implements Transport {
     this.listen('off');
     this.release();
     this.output.off('drain', this.onCaughtUp);
-    this.heldUpdates.clear();
+    this.heldUpdates.take();
     // A paused stdin no longer holds the event loop open, so the process can exit.
     this.input.pause();
     this.onclose?.();
   }
 }
 
-/** Resources whose update a stdio client that is behind may wait for (each a URI and a few bytes). */
-const MAX_HELD_UPDATES = 1_024;
 
 /** A relayed line as a value, or undefined when it is not JSON (then nothing can answer in its place). */
 function parsedOrUndefined(line: string): unknown {

@@ -22,9 +22,15 @@ const LINES = Math.ceil((6 * MAX_UNREAD_BYTES) / LINE.length);
 async function loggingFront(warnings: string[]) {
   const app = new McpServer({ name: 'chatty', version: '1.0.0' }, { capabilities: { logging: {} } });
   const logged = deferred<void>();
+  /** A tool the server adds: its tools/list_changed reaches the gateway, which tells each session. */
+  const addTool = () => app.registerTool('late', { description: 'Added later.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({ content: [{ type: 'text', text: 'late' }] }));
   app.registerTool('spam', { description: 'Log many lines, after answering.', inputSchema: {}, annotations: { readOnlyHint: true } }, () => {
     setImmediate(async () => {
-      for (let i = 0; i < LINES; i++) await app.server.sendLoggingMessage({ level: 'info', data: `${i} ${LINE}` });
+      for (let i = 0; i < LINES; i++) {
+        // Halfway, while the client is behind, the server adds a tool: its list change must still reach the client.
+        if (i === Math.floor(LINES / 2)) addTool();
+        await app.server.sendLoggingMessage({ level: 'info', data: `${i} ${LINE}` });
+      }
       logged.resolve();
     });
     return { content: [{ type: 'text', text: 'logging' }] };
@@ -40,23 +46,25 @@ async function loggingFront(warnings: string[]) {
 const message = (id: number, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 /** A GET stream of `session`, not read until `read()`: which resolves with the log lines it carried once it ends. */
-function unreadStream(url: string, session: string): Promise<{ status: number; read: () => Promise<number> }> {
+function unreadStream(url: string, session: string): Promise<{ status: number; read: () => Promise<{ lines: number; listChanged: number }> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } }, (res: IncomingMessage) => {
       res.pause();
       res.socket.pause();
       const read = () =>
-        new Promise<number>((done) => {
+        new Promise<{ lines: number; listChanged: number }>((done) => {
           let text = '';
           let lines = 0;
+          let listChanged = 0;
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
             text += chunk;
             const events = text.split('\n\n');
             text = events.pop() ?? '';
             lines += events.filter((event) => event.includes('notifications/message')).length;
+            listChanged += events.filter((event) => event.includes('notifications/tools/list_changed')).length;
           });
-          res.once('end', () => done(lines));
+          res.once('end', () => done({ lines, listChanged }));
           res.socket.resume();
           res.resume();
         });
@@ -90,6 +98,9 @@ describe('HTTP front: what a client leaves unread', () => {
     // A call through the same upstream after the last line: every line reached the session by its answer.
     expect((await rawPost(front.url, message(3, 'tools/call', { name: 'ok', arguments: {} }), headers)).body).toContain('ok');
     expect(warnings.filter((line) => line.includes('unread'))).toEqual([expect.stringMatching(/^an HTTP session's client left more than \d+ bytes unread: notifications to it are dropped until it reads$/)]);
+    // The tool added halfway through the flood is listed: the gateway has told the session.
+    const listed = async () => (await rawPost(front.url, message(4, 'tools/list'), headers)).body.includes('"late"');
+    while (!(await listed())) await new Promise((resolve) => setImmediate(resolve));
 
     // Ending the session ends the stream after what it queued: the client reads it all now.
     const request_ = new Promise<number>((resolve, reject) => {
@@ -102,7 +113,9 @@ describe('HTTP front: what a client leaves unread', () => {
     });
     expect(await request_).toBe(200);
     const heard = await stream.read();
-    expect(heard).toBeGreaterThan(0);
-    expect(heard).toBeLessThan(LINES / 2);
+    expect(heard.lines).toBeGreaterThan(0);
+    expect(heard.lines).toBeLessThan(LINES / 2);
+    // The list change met while the client was behind still went (a few bytes): dropped, its list stays stale.
+    expect(heard.listChanged).toBe(1);
   });
 });
