@@ -101,13 +101,26 @@ export class EmbeddingsClient {
    */
   async embed(inputs: readonly string[], timeoutMs: number): Promise<Float32Array[]> {
     if (inputs.length === 0) return [];
+    // One deadline for the answer and its body, on a timer of lazytools' own: nothing held
+    // AbortSignal.timeout's signal once the headers came, and a body that stopped coming then
+    // waited past it (a whole unit run's test of such a body hung for 30 s; alone it passed).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    try {
+      return await this.embedWithin(inputs, timeoutMs, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async embedWithin(inputs: readonly string[], timeoutMs: number, signal: AbortSignal): Promise<Float32Array[]> {
     let response: Response;
     try {
       response = await fetch(this.target, {
         method: 'POST',
         headers: this.headers,
         body: JSON.stringify({ model: this.settings.model, input: inputs.map((text) => sliceWhole(text, MAX_EMBED_CHARS)) }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
         redirect: 'error',
       });
     } catch (error) {
@@ -115,12 +128,12 @@ export class EmbeddingsClient {
       throw new EmbeddingsError(name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach it (${this.withoutKey((error as Error).message).slice(0, 200)})`);
     }
     if (!response.ok) {
-      const text = await this.body(response, { bytes: ERROR_BYTES }, inputs.length, timeoutMs);
+      const text = await this.body(response, { bytes: ERROR_BYTES }, inputs.length, timeoutMs, signal);
       // The key is taken out before the cut: an endpoint echoing it must not leave half of it in the message.
       throw new EmbeddingsError(`HTTP ${response.status}${text ? `: ${this.withoutKey(text).slice(0, 200)}` : ''}`);
     }
     // Counted as it is read (util/json.ts), never parsed past the bound: a small answer of millions of empty values would cost a parse of them.
-    const text = await this.body(response, answerBound(inputs.length), inputs.length, timeoutMs);
+    const text = await this.body(response, answerBound(inputs.length), inputs.length, timeoutMs, signal);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -135,9 +148,9 @@ export class EmbeddingsClient {
    * that stopped coming, which failed with the abort's own words ("The operation was aborted due
    * to timeout") where one that never began says how long it waited.
    */
-  private async body(response: Response, bound: { bytes: number; values?: number }, count: number, timeoutMs: number): Promise<string> {
+  private async body(response: Response, bound: { bytes: number; values?: number }, count: number, timeoutMs: number, signal: AbortSignal): Promise<string> {
     try {
-      return await readBounded(response, bound, count);
+      return await readBounded(response, bound, count, signal);
     } catch (error) {
       if (error instanceof EmbeddingsError) throw error;
       const name = (error as Error).name;
@@ -184,7 +197,7 @@ function queryValues(url: URL): Array<[string, string]> {
  * The answer's body as text, read until `bound.bytes` (an error answer: what came by then) or
  * refused past it, or past `bound.values` JSON values, at once: the rest is never read.
  */
-async function readBounded(response: Response, bound: { bytes: number; values?: number }, count: number): Promise<string> {
+async function readBounded(response: Response, bound: { bytes: number; values?: number }, count: number, signal: AbortSignal): Promise<string> {
   const what = () => `${count} ${count === 1 ? 'vector' : 'vectors'} of at most ${MAX_DIMS.toLocaleString('en-US')} numbers`;
   const overBytes = () => new EmbeddingsError(`the answer is over ${bound.bytes.toLocaleString('en-US')} bytes (${what()} take fewer)`);
   const length = Number(response.headers.get('content-length') ?? 0);
@@ -197,22 +210,30 @@ async function readBounded(response: Response, bound: { bytes: number; values?: 
   const values = bound.values === undefined ? undefined : new JsonValueCount(bound.values);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = bound.bytes - size;
-    size += value.byteLength;
-    const over = size > bound.bytes;
-    if (over && !values) {
-      chunks.push(value.subarray(0, room));
-      await reader.cancel().catch(() => {});
-      break;
+  // The deadline ends a read that waits, whether or not the fetch passes its abort to the body.
+  const stop = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      const room = bound.bytes - size;
+      size += value.byteLength;
+      const over = size > bound.bytes;
+      if (over && !values) {
+        chunks.push(value.subarray(0, room));
+        await reader.cancel().catch(() => {});
+        break;
+      }
+      if (over || values?.add(value)) {
+        await reader.cancel().catch(() => {});
+        throw over ? overBytes() : new EmbeddingsError(`the answer holds more than ${(bound.values ?? 0).toLocaleString('en-US')} JSON values (${what()} hold fewer)`);
+      }
+      chunks.push(value);
     }
-    if (over || values?.add(value)) {
-      await reader.cancel().catch(() => {});
-      throw over ? overBytes() : new EmbeddingsError(`the answer holds more than ${(bound.values ?? 0).toLocaleString('en-US')} JSON values (${what()} hold fewer)`);
-    }
-    chunks.push(value);
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
