@@ -10,4 +10,5 @@ export * from './events.js';
 export * from './http.js';
 export * from './paths.js';
 export * from './projects.js';
+export * from './streams.js';
 export * from './toolsnaps.js';

@@ -1,26 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { boundedLines, MAX_UNREAD_LOG_BYTES, stderrLogger } from '../../src/util/log.js';
-
-/** A stderr pipe whose reader has stopped reading: writes wait until `flush`. */
-function stalledPipe() {
-  const held: Array<() => void> = [];
-  const lines: string[] = [];
-  let reading = false;
-  const stream = new Writable({
-    highWaterMark: 16,
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString());
-      if (reading) callback();
-      else held.push(callback);
-    },
-  });
-  const flush = () => {
-    reading = true;
-    for (const callback of held.splice(0)) callback();
-  };
-  return { stream, lines, flush };
-}
+import { stalledPipe } from '../harness/index.js';
 
 describe('log lines to a stderr nobody reads (util/log boundedLines)', () => {
   it('drops lines while more than the bound waits unread, then says how many went once it is read again', async () => {

@@ -1,41 +1,19 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { curate } from '../../src/app/curate.js';
 import { openSession } from '../../src/callers/session.js';
 import { MAX_UNREAD_BYTES } from '../../src/protocol/lines.js';
 import { StdioFrontTransport } from '../../src/transports/stdio.js';
 import { serveStdioEras } from '../../src/transports/stdio-eras.js';
-import { cleanupAfterEach, namedToolsApp } from '../harness/index.js';
+import { cleanupAfterEach, namedToolsApp, stalledPipe } from '../harness/index.js';
 
 const cleanups = cleanupAfterEach();
-
-/** A stdout whose reader has stopped reading: writes are held until `flush`. */
-function stalledOutput() {
-  const held: Array<() => void> = [];
-  /** Every line written, in order. */
-  const lines: string[] = [];
-  let reading = false;
-  const output = new Writable({
-    highWaterMark: 16,
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString());
-      if (reading) callback();
-      else held.push(callback);
-    },
-  });
-  /** The reader reads again: what was held and everything after it is taken. */
-  const flush = () => {
-    reading = true;
-    for (const callback of held.splice(0)) callback();
-  };
-  return { output, flush, lines };
-}
 
 const logLine = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: `line ${i}` } });
 
 describe('the stdio front transport (transports/stdio.ts) under a client that reads slowly', () => {
   it('waits for a drain with one listener, however many sends wait, and settles them all when it drains', async () => {
-    const { output, flush } = stalledOutput();
+    const { stream: output, flush } = stalledPipe();
     const transport = new StdioFrontTransport(new PassThrough(), output);
     await transport.start();
     const sends = Array.from({ length: 20 }, (_, i) => transport.send(logLine(i)));
@@ -47,7 +25,7 @@ describe('the stdio front transport (transports/stdio.ts) under a client that re
   });
 
   it('settles the sends still waiting when it closes (an output that errored or went away never drains)', async () => {
-    const { output } = stalledOutput();
+    const { stream: output } = stalledPipe();
     const transport = new StdioFrontTransport(new PassThrough(), output);
     await transport.start();
     const sends = Array.from({ length: 5 }, (_, i) => transport.send(logLine(i)));
@@ -62,7 +40,7 @@ describe('the stdio front transport (transports/stdio.ts) under a client that re
 
 describe('the stdio front transport under an upstream that logs faster than its client reads', () => {
   it('drops notifications while more than MAX_UNREAD_BYTES wait unread, says so once per stall, and still writes answers', async () => {
-    const { output, flush, lines } = stalledOutput();
+    const { stream: output, flush, lines } = stalledPipe();
     const transport = new StdioFrontTransport(new PassThrough(), output);
     const warnings: string[] = [];
     transport.warn = (message) => warnings.push(message);
@@ -96,7 +74,7 @@ describe('the stdio front transport under an upstream that logs faster than its 
 // that resource. They are held by URI while notifications drop, and sent once it reads.
 describe('resource updates to a stdio client that is behind', () => {
   it('holds them by URI while notifications are dropped and sends each once the client reads', async () => {
-    const { output, flush, lines } = stalledOutput();
+    const { stream: output, flush, lines } = stalledPipe();
     const transport = new StdioFrontTransport(new PassThrough(), output);
     await transport.start();
     const big = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: `${i} ${'x'.repeat(900_000)}` } });
