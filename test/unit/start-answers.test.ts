@@ -43,6 +43,15 @@ async function gateway(c: ReturnType<typeof connection>, held: JSONRPCMessage[],
   await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A connection of `folder` that opens (initialize, initialized, tools/list) with nothing held and gets the gateway's `answers`: the first such opening records an entry. */
+async function playOpening(folder: string, options: Parameters<typeof connection>[1] = {}, answers?: object[]): Promise<void> {
+  const c = connection(folder, options);
+  await c.transport.start();
+  c.write(INIT, INITIALIZED, LIST);
+  await new Promise((resolve) => setImmediate(resolve));
+  await gateway(c, [], answers);
+}
+
 describe('StartAnswers', () => {
   // Recorded on a setImmediate after the gateway's last answer: a connection that closed before
   // that turn (the client ending its input at once; the process exits with it) wrote no entry.
@@ -89,11 +98,7 @@ describe('StartAnswers', () => {
   // warning and a list_changed, while the client got its tool list twice and no error.
   it("leaves the transport's own error replies alone, whatever id they carry", async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
-    const first = connection(folder);
-    await first.transport.start();
-    first.write(INIT, INITIALIZED, LIST);
-    await new Promise((resolve) => setImmediate(resolve));
-    await gateway(first, []);
+    await playOpening(folder);
     expect(readdirSync(folder)).toHaveLength(1);
 
     const warnings: string[] = [];
@@ -114,11 +119,7 @@ describe('StartAnswers', () => {
 
   it('records nothing when a server starts at boot, for a 2026-07-28 opening, or for an error answer', async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
-    const boot = connection(folder, { cacheable: false });
-    await boot.transport.start();
-    boot.write(INIT, INITIALIZED, LIST);
-    await new Promise((resolve) => setImmediate(resolve));
-    await gateway(boot, []);
+    await playOpening(folder, { cacheable: false });
 
     const modern = connection(folder);
     await modern.transport.start();
@@ -128,21 +129,13 @@ describe('StartAnswers', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await gateway(modern, []);
 
-    const failed = connection(folder);
-    await failed.transport.start();
-    failed.write(INIT, INITIALIZED, LIST);
-    await new Promise((resolve) => setImmediate(resolve));
-    await gateway(failed, [], [INIT_ANSWER, { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'no' } }]);
+    await playOpening(folder, {}, [INIT_ANSWER, { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'no' } }]);
     expect(readdirSync(folder)).toEqual([]);
   });
 
   it('answers nothing from an entry for other initialize params, or from one that does not hold result answers', async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'lazytools-answers-'));
-    const first = connection(folder);
-    await first.transport.start();
-    first.write(INIT, INITIALIZED, LIST);
-    await new Promise((resolve) => setImmediate(resolve));
-    await gateway(first, []);
+    await playOpening(folder);
 
     const other = connection(folder);
     const opened = other.answers.open();
