@@ -65,7 +65,7 @@ function awaitingClient<T>(origin: CallOrigin | undefined, answer: Promise<T>): 
  * its questions held all 64 (each waits up to 10 minutes), and the upstream's questions for every
  * other client were refused meanwhile; now another holder always finds room.
  */
-export const MAX_ASKING_PER_HOLDER = MAX_ASKING / 2;
+const MAX_ASKING_PER_HOLDER = MAX_ASKING / 2;
 const askingShares = new WeakMap<Upstream, Shares<unknown>>();
 
 /** Carries `ask` within the share of the caller's holder on that upstream, refused at once past it. */

@@ -24,7 +24,7 @@ export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
  * so 1,000 subscribes of 8 KiB URIs once sent 4 GB and took 101 s. Past either, a subscribe is
  * refused (InvalidParams) until some are dropped.
  */
-export const MAX_WATCHED = 1_000;
+const MAX_WATCHED = 1_000;
 export const MAX_WATCHED_CHARS = 256 * 1024;
 
 /** One request to a 2026-07-28 server. */
