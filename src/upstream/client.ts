@@ -8,9 +8,7 @@ import { UpstreamError } from './error.js';
 import { tooLargeAsking, tooManyAsking } from '../protocol/errors.js';
 import { jsonOver } from '../util/bounds.js';
 import { MAX_CLIENT_LINE_BYTES } from '../protocol/lines.js';
-
-/** The 2026-07-28 protocol revision: what a connection pinned to that era asks for (the gateway's twin, `lazytools auth`). */
-export const MODERN_REVISION = '2026-07-28';
+import { MODERN_REVISION } from '../protocol/revision.js';
 
 /** What lazytools can route from an upstream to a client: the default upstreams are told. */
 export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };

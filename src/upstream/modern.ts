@@ -7,17 +7,12 @@ import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
+import { LOG_LEVEL_META } from '../protocol/revision.js';
 import { MAX_RECONNECT_MS, MIN_RECONNECT_MS } from './reconnect.js';
 
 const looseResult = z.looseObject({});
 /** Input rounds one request may take before lazytools gives up on it (the SDK's default too). */
 const MAX_ROUNDS = 10;
-/**
- * Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. The
- * SDK's LOG_LEVEL_META_KEY (a unit test holds them equal), written here so this module loads
- * without the SDK's client package (a gateway on the lock starts without it).
- */
-export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /**
  * The resources one 2026-07-28 upstream is asked to watch for all sessions together, by count and
  * by the length of their URIs: each subscribe re-opens the listen stream with every watched URI,
