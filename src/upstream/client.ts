@@ -41,12 +41,17 @@ export function limitAsking<R extends { method: string; params?: unknown }>(ask:
   };
 }
 
-/** Requests a server sends its client, and the client capability each needs. */
-const CLIENT_REQUESTS: ReadonlyArray<readonly [string, string]> = [
+/**
+ * The requests a server sends its client, and the client capability each needs: the only ones
+ * carried to a client at all (callers/client-requests), since the MCP revisions lazytools serves
+ * define no other (ping is answered by the upstream's SDK client; tasks/* only follow
+ * task-augmented requests, and upstreams are never told a client takes them).
+ */
+export const CLIENT_REQUESTS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([
   ['sampling/createMessage', 'sampling'],
   ['elicitation/create', 'elicitation'],
   ['roots/list', 'roots'],
-];
+]);
 
 /** What the SDK client of one upstream connection reports back to its Upstream. */
 export interface ClientHooks {
