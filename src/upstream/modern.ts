@@ -22,8 +22,8 @@ const MAX_ROUNDS = 10;
 const MAX_WATCHED = 1_000;
 export const MAX_WATCHED_CHARS = 256 * 1024;
 
-/** One request to a 2026-07-28 server. */
-export interface ModernRequest {
+/** One request to a 2026-07-28 server, on its ModernChannel. */
+export interface ChannelRequest {
   method: string;
   params: Record<string, unknown>;
   origin: CallOrigin | undefined;
@@ -64,7 +64,7 @@ export class ModernChannel {
    * table's deadline ends the call (the SDK's own timer, later, is a backstop), with the same
    * timeout error as a 2025 server's call, and the SDK ends the request on its own id.
    */
-  send(calls: CallTable, id: string, request: Omit<ModernRequest, 'signal'>, done: CallDone, answered: () => void): CallHandle {
+  send(calls: CallTable, id: string, request: Omit<ChannelRequest, 'signal'>, done: CallDone, answered: () => void): CallHandle {
     const controller = new AbortController();
     calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin, abort: (reason) => controller.abort(reason) });
     this.request({ ...request, timeoutMs: Math.min(MAX_TIMER_MS, request.timeoutMs + 2 * SWEEP_MS), signal: controller.signal }).then(
@@ -83,7 +83,7 @@ export class ModernChannel {
     };
   }
 
-  async request(request: ModernRequest): Promise<Record<string, unknown>> {
+  async request(request: ChannelRequest): Promise<Record<string, unknown>> {
     const { method, params } = request;
     if (method === 'logging/setLevel') {
       this.logLevel = typeof params.level === 'string' ? params.level : undefined;
