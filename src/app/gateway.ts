@@ -4,7 +4,7 @@ import type { SearchIndex } from '../search/engine.js';
 import { catalogIndex } from '../search/catalog-index.js';
 import { EmbeddingSearch } from '../search/embedding-search.js';
 import { createUpstreams } from '../upstream/connect.js';
-import type { PrimitiveKind, Upstream } from '../upstream/upstream.js';
+import type { ListKind, PrimitiveKind, Upstream } from '../upstream/upstream.js';
 import { ROUTABLE_CAPABILITIES } from '../upstream/client.js';
 import type { Notification } from '@modelcontextprotocol/server';
 import { requireMode } from '../focus/policy.js';
@@ -86,10 +86,9 @@ export class Gateway implements Hub {
   private readonly starts: InitialStarts;
   /**
    * Told when a list may have changed: `tools` after the catalog was rebuilt or the config
-   * reloaded, `prompts`/`resources` when an upstream's list changed. The 2026-07-28 front turns
-   * these into notifications on subscriptions/listen streams (it checks what really changed).
+   * reloaded, `prompts`/`resources` when an upstream's list changed (see Hub.listChangeListeners).
    */
-  readonly listChangeListeners = new Set<(kind: 'tools' | PrimitiveKind) => void>();
+  readonly listChangeListeners = new Set<(kind: ListKind) => void>();
 
   constructor(options: GatewayOptions) {
     this.config = options.config;
@@ -296,7 +295,7 @@ export class Gateway implements Hub {
     this.listsChanged(kind);
   }
 
-  private listsChanged(kind: 'tools' | PrimitiveKind): void {
+  private listsChanged(kind: ListKind): void {
     for (const listener of this.listChangeListeners) {
       try {
         listener(kind);

@@ -5,7 +5,7 @@ import type { Gateway } from './gateway.js';
 import { distinctShownName } from '../config/secrets.js';
 
 /** The label a call gets whose tool is not in the catalog (so no upstream can grow the label set). */
-export const UNLISTED_TOOL = '(unlisted)';
+const UNLISTED_TOOL = '(unlisted)';
 
 /**
  * Prometheus metrics of one gateway (rc `metrics: true` or `serve --metrics`), on prom-client with

@@ -1,22 +1,10 @@
 import type { Boundary } from '../focus/policy.js';
 import type { SessionLink } from '../handlers/caller.js';
 import { ambiguousClientRequest, cannotAnswer, clientLacksCapability, noClientSession, tooManyAskingOne } from '../protocol/errors.js';
-import { MAX_ASKING } from '../upstream/client.js';
+import { CLIENT_REQUESTS, MAX_ASKING } from '../upstream/client.js';
 import type { CallOrigin } from '../upstream/primitives.js';
 import type { Upstream, UpstreamRequest } from '../upstream/upstream.js';
 import { Shares } from '../util/counts.js';
-
-/**
- * The client capability each server-to-client request needs, and the only requests carried to a
- * client at all: the MCP revisions lazytools serves define no other a server sends its client
- * (ping is answered by the upstream's SDK client; tasks/* only follow task-augmented requests,
- * and upstreams are never told a client takes them).
- */
-const NEEDS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([
-  ['sampling/createMessage', 'sampling'],
-  ['elicitation/create', 'elicitation'],
-  ['roots/list', 'roots'],
-]);
 
 /**
  * Calls whose upstream asked their client something not answered yet (a 2025 session's client
@@ -65,7 +53,7 @@ function awaitingClient<T>(origin: CallOrigin | undefined, answer: Promise<T>): 
  * its questions held all 64 (each waits up to 10 minutes), and the upstream's questions for every
  * other client were refused meanwhile; now another holder always finds room.
  */
-export const MAX_ASKING_PER_HOLDER = MAX_ASKING / 2;
+const MAX_ASKING_PER_HOLDER = MAX_ASKING / 2;
 const askingShares = new WeakMap<Upstream, Shares<unknown>>();
 
 /** Carries `ask` within the share of the caller's holder on that upstream, refused at once past it. */
@@ -157,13 +145,13 @@ function statelessCause(upstream: Upstream, request: UpstreamRequest): { asker: 
  * the client as it came, an input round for a 2026-07-28 request).
  */
 export async function forwardClientRequest(upstream: Upstream, request: UpstreamRequest, signal: AbortSignal, sessions: ReadonlySet<SessionLink>): Promise<Record<string, unknown>> {
-  if (!NEEDS.has(request.method)) throw cannotAnswer(request.method);
+  if (!CLIENT_REQUESTS.has(request.method)) throw cannotAnswer(request.method);
   const stateless = statelessCause(upstream, request);
   if (stateless === 'ambiguous')
     throw ambiguousClientRequest(request.method, upstream.name, 'clients');
   if (stateless) {
     const { asker, origin } = stateless;
-    return withinShare(upstream, asker, request.method, () => awaitingClient(origin, asker.askClient(request.method, request.params, NEEDS.get(request.method), upstream.name)));
+    return withinShare(upstream, asker, request.method, () => awaitingClient(origin, asker.askClient(request.method, request.params, CLIENT_REQUESTS.get(request.method), upstream.name)));
   }
   // An HTTP upstream's response stream names the causing call; otherwise the rule above decides.
   const cause = request.origin;
@@ -176,7 +164,7 @@ export async function forwardClientRequest(upstream: Upstream, request: Upstream
   }
   if ('ambiguous' in found)
     throw ambiguousClientRequest(request.method, upstream.name, 'client sessions');
-  const need = NEEDS.get(request.method);
+  const need = CLIENT_REQUESTS.get(request.method);
   if (need && !found.session.clientCapabilities()?.[need])
     throw clientLacksCapability(need, request.method, upstream.name);
   const { session, origin } = found;
@@ -197,7 +185,7 @@ export function reflectedCapabilities(sessions: Iterable<SessionLink>, routable:
     const declared = session.clientCapabilities() as Record<string, unknown> | undefined;
     if (!declared) continue;
     any = true;
-    for (const need of new Set(NEEDS.values())) {
+    for (const need of new Set(CLIENT_REQUESTS.values())) {
       const value = declared[need];
       if (value && typeof value === 'object') merged[need] = { ...merged[need], ...(value as Record<string, unknown>) };
     }

@@ -16,7 +16,9 @@ export interface Hub extends CatalogHub, RoutingContext {
   /**
    * Told when a list may have changed: `tools` after the catalog was rebuilt or the config
    * reloaded, `prompts`/`resources` when an upstream's list changed. The 2026-07-28 fronts turn
-   * these into notifications on subscriptions/listen streams (they check what really changed).
+   * these into notifications on subscriptions/listen streams (they check what really changed,
+   * groups-listen too); on `tools` the fronts also end what a reload took away (http-grants
+   * revoked, a stdio fixed mode gone) and /metrics prunes its labels.
    */
   readonly listChangeListeners: Set<(kind: ListKind) => void>;
   /** list_changed notifications sent to sessions (metrics). */

@@ -25,7 +25,7 @@ export const VARIANTS_EXTENSION = 'io.modelcontextprotocol/server-variants';
 /** The per-request `_meta` key that selects a variant. */
 export const VARIANT_META = 'io.modelcontextprotocol/server-variant';
 /** The `_meta` key of `server/discover` lazytools read hints under before the reference keys (still read). */
-export const VARIANT_HINTS_META = 'io.modelcontextprotocol/server-variant-hints';
+const VARIANT_HINTS_META = 'io.modelcontextprotocol/server-variant-hints';
 
 /**
  * The hints a request's `_meta` gives to rank variants by: its client capabilities'

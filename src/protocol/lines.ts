@@ -118,8 +118,8 @@ export const MAX_CLIENT_LINE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Bytes a client may leave unread (a stdio client's stdout, an HTTP session's streams) before
- * notifications to it are dropped (answers and requests always go: their number is bounded by
- * the calls in flight).
+ * notifications to it are dropped, or held (resources/updated), by transports/behind.ts's rule:
+ * answers, requests (their number is bounded by the calls in flight) and list changes always go.
  */
 export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 

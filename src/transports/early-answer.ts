@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 import type { SendTap } from '../callers/modern-server.js';
+import { isRequest } from '../protocol/jsonrpc.js';
 
 /**
  * Writes a 2026-07-28 request's plain JSON answer as soon as the server hands it to its transport,
@@ -14,8 +15,8 @@ import type { SendTap } from '../callers/modern-server.js';
  * Undefined for a body that is no single request (nothing to answer early).
  */
 export function earlyAnswer(res: ServerResponse, body: unknown): SendTap | undefined {
-  const id = requestId(body);
-  if (id === undefined) return undefined;
+  if (!isRequest(body)) return undefined;
+  const id = body.id;
   let streamed = false;
   return (message, options) => {
     if (streamed || res.headersSent || res.destroyed) return;
@@ -28,11 +29,4 @@ export function earlyAnswer(res: ServerResponse, body: unknown): SendTap | undef
     const text = JSON.stringify(message);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
   };
-}
-
-/** A single request's id (string or number), else undefined. */
-function requestId(body: unknown): string | number | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { method, id } = body as { method?: unknown; id?: unknown };
-  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
 }

@@ -43,7 +43,7 @@ export function groupsSubscription(message: unknown): GroupsListen | undefined {
 }
 
 /** Views whose group digests are kept per catalog and config (the oldest is evicted past it). */
-export const MAX_VIEW_DIGESTS = 256;
+const MAX_VIEW_DIGESTS = 256;
 
 /** Group digests per view key, for one catalog and config (a rebuild or reload makes new ones). */
 const digestsByCatalog = new WeakMap<object, { config: object; digests: Map<string, string> }>();

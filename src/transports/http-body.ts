@@ -11,7 +11,7 @@ import { RateLimit, WARNINGS_PER_SECOND } from '../util/rate-limit.js';
  */
 
 /** Bodies up to this size never count against the budget: every request of a usual client, so one client's big bodies cannot keep out another's small ones. */
-export const FREE_BODY_BYTES = 64 * 1024;
+const FREE_BODY_BYTES = 64 * 1024;
 /** The least budget of big bodies held at once (a front's budget is at least twice its largest body). */
 export const BODIES_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 

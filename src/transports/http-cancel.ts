@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import { isRequest } from '../protocol/jsonrpc.js';
 
 /** Said in the cancellation a dropped POST stands for. */
 const REASON = 'the client closed the HTTP request before its answer';
@@ -26,10 +27,6 @@ export function cancelWhenDropped(res: ServerResponse, body: unknown, deliver: (
 /** The ids of the requests a POST body carries (one message or a batch); notifications and responses have none. */
 function requestIds(body: unknown): RequestId[] {
   const out: RequestId[] = [];
-  for (const message of Array.isArray(body) ? body : [body]) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { id, method } = message as { id?: unknown; method?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) out.push(id);
-  }
+  for (const message of Array.isArray(body) ? body : [body]) if (isRequest(message)) out.push(message.id);
   return out;
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { accessFor, bearerToken, safeEqual, type Access } from './auth.js';
 
 /** Hosts a loopback listener answers to, whatever it is bound to. */
-export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /**
  * Refuses a non-loopback address that no token guards (`--token`, LAZYTOOLS_TOKEN or rc

@@ -56,7 +56,7 @@ export interface HttpOptions {
   metrics?: Metrics | undefined;
   /** Most TCP connections open at once from one remote address (default 256; slowloris). */
   maxConnectionsPerAddress?: number | undefined;
-  /** Most 2026-07-28 subscriptions/listen streams one bearer token holds open (default 512, at most half of maxConnectionsPerAddress). */
+  /** Most 2026-07-28 subscriptions/listen streams one bearer token holds open (default half of maxConnectionsPerAddress, at most 512: 128 with the defaults). */
   maxListenPerToken?: number | undefined;
 }
 

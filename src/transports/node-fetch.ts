@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+import { ErrorCode, isRequest } from '../protocol/jsonrpc.js';
 
 /** The SDK handler's web-standard face (`createMcpHandler(...).fetch`). */
 export interface FetchFace {
@@ -39,7 +40,7 @@ export function nodeFetchHandler(handler: FetchFace, onerror: (error: Error) => 
       } catch {
         // An observer's failure changes nothing.
       }
-      response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(parsedBody) }, { status: 500 });
+      response = Response.json({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'Internal server error' }, id: isRequest(parsedBody) ? parsedBody.id : null }, { status: 500 });
     }
     // Answered early (early-answer): the SDK's Response of the same answer is dropped unread.
     if (res.headersSent) {
@@ -151,11 +152,4 @@ function isEventStream(type: string | undefined): boolean {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The id a 500 answer echoes: a single request's string or number id, else null. */
-function echoableId(body: unknown): string | number | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const { method, id } = body as { method?: unknown; id?: unknown };
-  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : null;
 }

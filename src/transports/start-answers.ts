@@ -64,7 +64,7 @@ interface Entry {
 }
 
 /** The folder of start answers, or undefined when the user cache is off (`LAZYTOOLS_CACHE_DIR=""`). */
-export function startAnswersFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function startAnswersFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return userCacheFolder('start-answers', env);
 }
 

@@ -3,7 +3,7 @@ import type { Strategy } from '../config/schema.js';
 import { fixedModeGone } from '../focus/policy.js';
 import { addCloseListener } from '../util/close.js';
 import { isRequest } from '../protocol/jsonrpc.js';
-import { classifyEra, isMethod } from '../protocol/era.js';
+import { classifyEra, isMethod, type Era } from '../protocol/era.js';
 import { prototypeArgument } from '../protocol/proto-args.js';
 import type { Hub } from '../callers/hub.js';
 import type { StdioFrontTransport } from './stdio.js';
@@ -38,11 +38,11 @@ export async function serveStdioEras(gateway: Hub, transport: StdioFrontTranspor
   let closed!: () => void;
   const ended = new Promise<void>((resolve) => (closed = resolve)).then(() => endReason);
   addCloseListener(transport, closed);
-  let state: 'opening' | 'probe' | 'modern' | 'legacy' = 'opening';
+  let state: 'opening' | 'probe' | Era = 'opening';
   let modern: Promise<ModernLeg> | undefined;
   const held: JSONRPCMessage[] = [];
-  let settle!: (era: 'modern' | 'legacy') => void;
-  const decided = new Promise<'modern' | 'legacy'>((resolve) => (settle = resolve));
+  let settle!: (era: Era) => void;
+  const decided = new Promise<Era>((resolve) => (settle = resolve));
 
   let replayed = false;
   const toLegacy = async () => {

@@ -8,9 +8,7 @@ import { UpstreamError } from './error.js';
 import { tooLargeAsking, tooManyAsking } from '../protocol/errors.js';
 import { jsonOver } from '../util/bounds.js';
 import { MAX_CLIENT_LINE_BYTES } from '../protocol/lines.js';
-
-/** The 2026-07-28 protocol revision: what a connection pinned to that era asks for (the gateway's twin, `lazytools auth`). */
-export const MODERN_REVISION = '2026-07-28';
+import { MODERN_REVISION } from '../protocol/revision.js';
 
 /** What lazytools can route from an upstream to a client: the default upstreams are told. */
 export const ROUTABLE_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
@@ -43,12 +41,17 @@ export function limitAsking<R extends { method: string; params?: unknown }>(ask:
   };
 }
 
-/** Requests a server sends its client, and the client capability each needs. */
-const CLIENT_REQUESTS: ReadonlyArray<readonly [string, string]> = [
+/**
+ * The requests a server sends its client, and the client capability each needs: the only ones
+ * carried to a client at all (callers/client-requests), since the MCP revisions lazytools serves
+ * define no other (ping is answered by the upstream's SDK client; tasks/* only follow
+ * task-augmented requests, and upstreams are never told a client takes them).
+ */
+export const CLIENT_REQUESTS: ReadonlyMap<string, 'sampling' | 'elicitation' | 'roots'> = new Map([
   ['sampling/createMessage', 'sampling'],
   ['elicitation/create', 'elicitation'],
   ['roots/list', 'roots'],
-];
+]);
 
 /** What the SDK client of one upstream connection reports back to its Upstream. */
 export interface ClientHooks {

@@ -7,28 +7,23 @@ import { sdkFailure, type ClientHooks } from './client.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
+import { LOG_LEVEL_META } from '../protocol/revision.js';
 import { MAX_RECONNECT_MS, MIN_RECONNECT_MS } from './reconnect.js';
 
 const looseResult = z.looseObject({});
 /** Input rounds one request may take before lazytools gives up on it (the SDK's default too). */
 const MAX_ROUNDS = 10;
 /**
- * Where 2026-07-28 carries a request's log level: in its envelope, not in logging/setLevel. The
- * SDK's LOG_LEVEL_META_KEY (a unit test holds them equal), written here so this module loads
- * without the SDK's client package (a gateway on the lock starts without it).
- */
-export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
-/**
  * The resources one 2026-07-28 upstream is asked to watch for all sessions together, by count and
  * by the length of their URIs: each subscribe re-opens the listen stream with every watched URI,
  * so 1,000 subscribes of 8 KiB URIs once sent 4 GB and took 101 s. Past either, a subscribe is
  * refused (InvalidParams) until some are dropped.
  */
-export const MAX_WATCHED = 1_000;
+const MAX_WATCHED = 1_000;
 export const MAX_WATCHED_CHARS = 256 * 1024;
 
-/** One request to a 2026-07-28 server. */
-export interface ModernRequest {
+/** One request to a 2026-07-28 server, on its ModernChannel. */
+export interface ChannelRequest {
   method: string;
   params: Record<string, unknown>;
   origin: CallOrigin | undefined;
@@ -69,7 +64,7 @@ export class ModernChannel {
    * table's deadline ends the call (the SDK's own timer, later, is a backstop), with the same
    * timeout error as a 2025 server's call, and the SDK ends the request on its own id.
    */
-  send(calls: CallTable, id: string, request: Omit<ModernRequest, 'signal'>, done: CallDone, answered: () => void): CallHandle {
+  send(calls: CallTable, id: string, request: Omit<ChannelRequest, 'signal'>, done: CallDone, answered: () => void): CallHandle {
     const controller = new AbortController();
     calls.add(id, request.method, request.params, request.timeoutMs, { raw: undefined, done, onProgress: request.onProgress, origin: request.origin, abort: (reason) => controller.abort(reason) });
     this.request({ ...request, timeoutMs: Math.min(MAX_TIMER_MS, request.timeoutMs + 2 * SWEEP_MS), signal: controller.signal }).then(
@@ -88,7 +83,7 @@ export class ModernChannel {
     };
   }
 
-  async request(request: ModernRequest): Promise<Record<string, unknown>> {
+  async request(request: ChannelRequest): Promise<Record<string, unknown>> {
     const { method, params } = request;
     if (method === 'logging/setLevel') {
       this.logLevel = typeof params.level === 'string' ? params.level : undefined;

@@ -3,7 +3,7 @@ import { outsideText, registerSecret } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { listTools } from './lister.js';
-import { MODERN_REVISION } from './client.js';
+import { MODERN_REVISION } from '../protocol/revision.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { listenForCallback, type Callback } from './auth/callback.js';
 import { fetchBefore } from './auth/deadline.js';

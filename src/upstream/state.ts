@@ -1,5 +1,6 @@
 import type { Notification, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from '../catalog/types.js';
+import type { Era } from '../protocol/era.js';
 import { NO_PRIMITIVES, type CallOrigin, type UpstreamPrimitives } from './primitives.js';
 import type { PrimitiveKind, UpstreamRequest, UpstreamStatus } from './types.js';
 
@@ -51,7 +52,7 @@ export abstract class UpstreamState {
   onRequest: ((upstream: this, request: UpstreamRequest, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined;
 
   /** The protocol era the server speaks (see discovery): `modern` (2026-07-28) or `legacy`. */
-  get era(): 'legacy' | 'modern' | undefined {
+  get era(): Era | undefined {
     return this.discovery?.kind;
   }
 }

@@ -18,8 +18,7 @@ import type { CallOptions, UpstreamOptions, UpstreamRequest } from './types.js';
 import { cannotAnswer } from '../protocol/errors.js';
 import { shownName } from '../config/secrets.js';
 
-export { UpstreamError } from './error.js';
-export type { CallOptions, ListKind, PrimitiveKind, UpstreamOptions, UpstreamRequest, UpstreamStatus } from './types.js';
+export type { ListKind, PrimitiveKind, UpstreamRequest } from './types.js';
 
 const DEFAULT_TIMEOUT = 120_000;
 const DEFAULT_START_TIMEOUT = 30_000;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_SERVER_ITEMS, MAX_SERVER_LIST_BYTES, MAX_SERVER_TOOLS } from '../../src/catalog/admit.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
-import { Upstream, type UpstreamError } from '../../src/upstream/upstream.js';
+import type { UpstreamError } from '../../src/upstream/error.js';
+import { Upstream } from '../../src/upstream/upstream.js';
 import { FIXTURES, ROOT, waitFor } from '../harness/index.js';
 
 /** Malformed upstream answers, list_changed bursts and upstreams that exit at start. */

@@ -3,7 +3,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/protocol/jsonrpc.js';
 import { MAX_URI_ECHO, noCompletionSource, resourceNotFound, unknownGroup } from '../../src/protocol/errors.js';
-import { LOG_LEVEL_META } from '../../src/upstream/modern.js';
+import { LOG_LEVEL_META } from '../../src/protocol/revision.js';
 
 // protocol/jsonrpc.ts writes the SDK's JSON-RPC codes as numbers (so the stdio line reader loads
 // without the SDK's server package): they must stay the SDK's own.
@@ -21,8 +21,8 @@ describe('ErrorCode', () => {
   });
 });
 
-// upstream/modern.ts writes the envelope key of a request's log level itself (so it loads without
-// the SDK's client package): it must stay the SDK's own.
+// protocol/revision.ts writes the envelope key of a request's log level itself (so upstream/modern
+// loads without the SDK's client package): it must stay the SDK's own.
 describe('LOG_LEVEL_META', () => {
   it("is the SDK's LOG_LEVEL_META_KEY", () => {
     expect(LOG_LEVEL_META).toBe(LOG_LEVEL_META_KEY);
