@@ -55,13 +55,23 @@ export class ScopedRouting implements RoutingContext {
     const source = this.hub.resources();
     const { servers } = this.current();
     if (this.resourceScope?.source === source && this.resourceScope.servers === servers) return this.resourceScope.index;
-    const exact = new Map([...source.exact].filter(([, server]) => servers.has(server)));
+    // Each URI goes to the first server in reach that lists it: one outside the token's modes
+    // listing the same URI first took it from the token's own server (not listed, not found).
+    const exact = new Map<string, string>();
+    const resources = source.resources.filter((resource) => resource.uri.startsWith(OWN_SCHEME));
+    const listed = source.listed.filter(({ server }) => servers.has(server));
+    for (const { server, resource } of listed) {
+      if (exact.has(resource.uri)) continue;
+      exact.set(resource.uri, server);
+      resources.push(resource);
+    }
     const matchers = source.matchers.filter((matcher) => servers.has(matcher.server));
     const templates = new Set(matchers.map((matcher) => matcher.uriTemplate));
     const index: ResourceIndex = {
-      resources: source.resources.filter((resource) => resource.uri.startsWith(OWN_SCHEME) || exact.has(resource.uri)),
+      resources,
       templates: source.templates.filter((template) => template.uriTemplate.startsWith(OWN_SCHEME) || templates.has(template.uriTemplate)),
       exact,
+      listed,
       matchers,
     };
     this.resourceScope = { source, servers, index };

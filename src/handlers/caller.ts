@@ -171,6 +171,11 @@ export interface ResourceIndex {
   templates: TemplateDefinition[];
   /** The server that listed this exact URI (the first in rc order). */
   exact: Map<string, string>;
+  /**
+   * Every upstream resource with the server that listed it, in rc order, those whose URI an earlier
+   * server took included: a caller that reaches only some servers gives each URI to the first of them.
+   */
+  listed: ReadonlyArray<{ server: string; resource: ResourceDefinition }>;
   /** Templates in rc order with their matchers. */
   matchers: { server: string; uriTemplate: string; pattern: TemplateMatcher }[];
 }

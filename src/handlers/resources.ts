@@ -69,15 +69,18 @@ export function isOwnUri(uri: string): boolean {
 /** Longest URI matched against templates (about what browsers and servers accept in a URL). */
 const MAX_TEMPLATE_URI = 8 * 1024;
 
-/** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins). */
+/** Builds the resource index over the upstreams' lists, in rc order (first owner of a URI wins; `listed` keeps the others). */
 export function buildResourceIndex(upstreams: Iterable<Pick<Upstream, 'name' | 'primitives'>>): ResourceIndex {
   const resources: ResourceDefinition[] = [...RESOURCES];
   const templates: TemplateDefinition[] = [...RESOURCE_TEMPLATES];
   const exact = new Map<string, string>();
+  const listed: ResourceIndex['listed'][number][] = [];
   const matchers: ResourceIndex['matchers'] = [];
   for (const upstream of upstreams) {
     for (const resource of upstream.primitives.resources) {
-      if (exact.has(resource.uri) || isOwnUri(resource.uri)) continue;
+      if (isOwnUri(resource.uri)) continue;
+      listed.push({ server: upstream.name, resource });
+      if (exact.has(resource.uri)) continue;
       exact.set(resource.uri, upstream.name);
       resources.push(resource);
     }
@@ -87,7 +90,7 @@ export function buildResourceIndex(upstreams: Iterable<Pick<Upstream, 'name' | '
       matchers.push({ server: upstream.name, uriTemplate: template.uriTemplate, pattern: compileTemplate(template.uriTemplate) });
     }
   }
-  return { resources, templates, exact, matchers };
+  return { resources, templates, exact, listed, matchers };
 }
 
 /**

@@ -122,6 +122,35 @@ export function requestIdOf(body: unknown): RequestId | undefined {
   }
 }
 
+/** The members of a JSON-RPC request the SDK's (strict) request schema takes. */
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+const isPlainObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isIntegerOrString = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
+
+/**
+ * Why a client's message that carries an id is one the SDK's schemas refuse without a word (it
+ * answers nothing, so its sender waits for ever): a request whose `params` or `params._meta` is
+ * not an object, whose progress token or id is neither a string nor an integer, whose method is
+ * not a string or that has members a request lacks; or an id with neither a method, a result nor
+ * an error. Undefined for everything else (a message without an id cannot be answered).
+ */
+export function unanswerable(message: Record<string, unknown>): string | undefined {
+  if (answerId(message) === null) return undefined;
+  if (!('method' in message)) return 'result' in message || 'error' in message ? undefined : 'a message with an id needs a method (a request), or a result or an error (a response)';
+  if (typeof message.method !== 'string') return 'method must be a string';
+  if (!isIntegerOrString(message.id)) return 'id must be a string or an integer';
+  for (const key in message) if (!REQUEST_MEMBERS.has(key)) return `a request has no member ${JSON.stringify(key.slice(0, 64))}`;
+  const params = message.params;
+  if (params === undefined) return undefined;
+  if (!isPlainObject(params)) return 'params must be an object';
+  const meta = (params as { _meta?: unknown })._meta;
+  if (meta === undefined) return undefined;
+  if (!isPlainObject(meta)) return 'params._meta must be an object';
+  const token = (meta as { progressToken?: unknown }).progressToken;
+  return token === undefined || isIntegerOrString(token) ? undefined : 'params._meta.progressToken must be a string or an integer';
+}
+
 /** A JSON-RPC error response, for answers written outside an SDK server (id null when unknown). */
 export function errorEnvelope(id: string | number | null, code: number, message: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage;

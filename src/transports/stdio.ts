@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { answerId, errorEnvelope, ErrorCode, tooDeep } from '../protocol/jsonrpc.js';
+import { answerId, errorEnvelope, ErrorCode, tooDeep, unanswerable } from '../protocol/jsonrpc.js';
 import { LineReader, MAX_UNREAD_BYTES, overClientLine, serialize, tooLargeForClient } from '../protocol/lines.js';
 import { HeldUpdates, whenBehind } from './behind.js';
 
@@ -52,6 +52,12 @@ export class StdioFrontTransport implements Transport {
       if (deep !== undefined) {
         const id = answerId(message);
         if (id !== null) void this.write(errorEnvelope(id, ErrorCode.InvalidRequest, deep));
+        return;
+      }
+      // The SDK drops what its schemas refuse, answering nothing: the client waited for ever.
+      const unfit = unanswerable(message as Record<string, unknown>);
+      if (unfit !== undefined) {
+        void this.write(errorEnvelope(answerId(message), ErrorCode.InvalidRequest, `Invalid Request: ${unfit}`));
         return;
       }
       this.tap?.inbound(message);

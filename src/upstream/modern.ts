@@ -17,10 +17,12 @@ const MAX_ROUNDS = 10;
  * The resources one 2026-07-28 upstream is asked to watch for all sessions together, by count and
  * by the length of their URIs: each subscribe re-opens the listen stream with every watched URI,
  * so 1,000 subscribes of 8 KiB URIs once sent 4 GB and took 101 s. Past either, a subscribe is
- * refused (InvalidParams) until some are dropped.
+ * refused (InvalidParams) until some are dropped. One session may have asked for at most half of
+ * either (WATCH_SHARE): one client's 1,000 template URIs refused every other client's subscribe.
  */
 const MAX_WATCHED = 1_000;
 export const MAX_WATCHED_CHARS = 256 * 1024;
+export const WATCH_SHARE = 0.5;
 
 /** One request to a 2026-07-28 server, on its ModernChannel. */
 export interface ChannelRequest {
@@ -43,7 +45,8 @@ export interface ChannelRequest {
  */
 export class ModernChannel {
   private logLevel: string | undefined;
-  private readonly watched = new Set<string>();
+  /** The URIs watched, each with the session whose subscribe first asked for it (when known). */
+  private readonly watched = new Map<string, object | undefined>();
   private listening: Promise<McpSubscription | undefined> | undefined;
   /** The wait before the next re-open of a listen stream the server dropped (doubles up to MAX_RECONNECT_MS). */
   private relistWait = MIN_RECONNECT_MS;
@@ -92,9 +95,10 @@ export class ModernChannel {
     if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
       if (typeof params.uri !== 'string') throw new UpstreamError(this.server, `${method} needs a uri`);
       const before = this.watched.size;
-      if (method === 'resources/subscribe' && !this.watched.has(params.uri)) this.mayWatch(params.uri);
-      if (method === 'resources/subscribe') this.watched.add(params.uri);
-      else this.watched.delete(params.uri);
+      if (method === 'resources/subscribe' && !this.watched.has(params.uri)) {
+        this.mayWatch(params.uri, request.origin?.session);
+        this.watched.set(params.uri, request.origin?.session);
+      } else if (method === 'resources/unsubscribe') this.watched.delete(params.uri);
       if (this.watched.size !== before) await this.listen();
       return {};
     }
@@ -118,13 +122,22 @@ export class ModernChannel {
     }
   }
 
-  /** Throws when watching one more URI would take the upstream past MAX_WATCHED or MAX_WATCHED_CHARS. */
-  private mayWatch(uri: string): void {
+  /**
+   * Throws when watching one more URI would take the upstream past MAX_WATCHED or
+   * MAX_WATCHED_CHARS, or take the session asking past its share of either (WATCH_SHARE).
+   */
+  private mayWatch(uri: string, session: object | undefined): void {
     let bytes = uri.length;
-    for (const watched of this.watched) bytes += watched.length;
-    if (this.watched.size < MAX_WATCHED && bytes <= MAX_WATCHED_CHARS) return;
-    const message = `upstream "${this.server}" already watches ${this.watched.size} resources for this gateway (at most ${MAX_WATCHED}, ${MAX_WATCHED_CHARS / 1024} K characters of URIs); unsubscribe from some first`;
-    throw new UpstreamError(this.server, message, { code: ErrorCode.InvalidParams, message });
+    let [own, ownBytes] = [1, uri.length];
+    for (const [watched, asker] of this.watched) {
+      bytes += watched.length;
+      if (session !== undefined && asker === session) [own, ownBytes] = [own + 1, ownBytes + watched.length];
+    }
+    const refuse = (message: string) => new UpstreamError(this.server, message, { code: ErrorCode.InvalidParams, message });
+    if (this.watched.size >= MAX_WATCHED || bytes > MAX_WATCHED_CHARS)
+      throw refuse(`upstream "${this.server}" already watches ${this.watched.size} resources for this gateway (at most ${MAX_WATCHED}, ${MAX_WATCHED_CHARS / 1024} K characters of URIs); unsubscribe from some first`);
+    if (session !== undefined && (own > MAX_WATCHED * WATCH_SHARE || ownBytes > MAX_WATCHED_CHARS * WATCH_SHARE))
+      throw refuse(`this session already has upstream "${this.server}" watch ${own - 1} resources (one session at most ${MAX_WATCHED * WATCH_SHARE}, ${(MAX_WATCHED_CHARS * WATCH_SHARE) / 1024} K characters of URIs); unsubscribe from some first`);
   }
 
   /** Opens (or re-opens, when the watched URIs change) the listen stream for list changes and updates. */
@@ -137,7 +150,7 @@ export class ModernChannel {
         toolsListChanged: listChanged('tools'),
         promptsListChanged: listChanged('prompts'),
         resourcesListChanged: listChanged('resources'),
-        ...(this.watched.size > 0 ? { resourceSubscriptions: [...this.watched] } : {}),
+        ...(this.watched.size > 0 ? { resourceSubscriptions: [...this.watched.keys()] } : {}),
       };
       if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged && this.watched.size === 0) return undefined;
       try {

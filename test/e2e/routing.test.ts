@@ -8,7 +8,7 @@ import { buildPromptIndex } from '../../src/handlers/prompts.js';
 import { buildResourceIndex, resourceOwner } from '../../src/handlers/resources.js';
 import { Subscriptions } from '../../src/handlers/subscriptions.js';
 import { compileTemplate as templatePattern } from '../../src/handlers/uri-template.js';
-import { MAX_WATCHED_CHARS } from '../../src/upstream/modern.js';
+import { MAX_WATCHED, MAX_WATCHED_CHARS, WATCH_SHARE } from '../../src/upstream/modern.js';
 import { StdioUpstreamTransport } from '../../src/upstream/stdio-transport.js';
 import { Upstream } from '../../src/upstream/upstream.js';
 import { MAX_ASK_BYTES } from '../../src/upstream/client.js';
@@ -313,6 +313,34 @@ describe('subscriptions', () => {
       await subs.unsubscribe(session, kitchen, uri(10), {});
       await subs.subscribe(session, kitchen, uri(10 + fit), {});
       expect(subs.subscribers('kitchen', uri(10 + fit)).size).toBe(1);
+    } finally {
+      await kitchen.stop();
+    }
+  });
+
+  it('one session may have a 2026-07-28 upstream watch at most its share of that bound, so others can still subscribe', async () => {
+    // Before: one client subscribing 1,000 template URIs refused every other client's subscribe
+    // to that server ("already watches 1000 resources") for as long as it stayed.
+    const kitchen = new Upstream('kitchen', {
+      connect: () => new StdioUpstreamTransport({ command: process.execPath, args: [FIXTURES.kitchenSink, '--modern-only'], env: { ...process.env } as Record<string, string>, cwd: ROOT, onStderr: () => {} }),
+    });
+    await kitchen.start();
+    try {
+      const subs = new Subscriptions(MAX_WATCHED);
+      const [greedy, other] = [{}, {}];
+      const from = (session: object) => ({ origin: { session, requestId: undefined } });
+      const uri = (i: number, pad = 0) => `test://template/${i}${'a'.repeat(pad)}/data`;
+      for (let i = 0; i < MAX_WATCHED * WATCH_SHARE; i++) await subs.subscribe(greedy, kitchen, uri(i), from(greedy));
+      await expect(subs.subscribe(greedy, kitchen, uri(-1), from(greedy))).rejects.toThrow(/this session already has upstream "kitchen" watch 500 resources/);
+      await subs.subscribe(other, kitchen, uri(-1), from(other));
+      expect(subs.subscribers('kitchen', uri(-1)).size).toBe(1);
+      // By length too: 8 KB URIs, one session at most half of MAX_WATCHED_CHARS.
+      for (let i = 0; i < MAX_WATCHED * WATCH_SHARE; i++) await subs.unsubscribe(greedy, kitchen, uri(i), from(greedy));
+      const long = (i: number) => uri(i, 8_000);
+      const fit = Math.floor((MAX_WATCHED_CHARS * WATCH_SHARE) / long(10).length);
+      for (let i = 10; i < 10 + fit; i++) await subs.subscribe(greedy, kitchen, long(i), from(greedy));
+      await expect(subs.subscribe(greedy, kitchen, long(10 + fit), from(greedy))).rejects.toThrow(/this session already has/);
+      await subs.subscribe(other, kitchen, long(10 + fit), from(other));
     } finally {
       await kitchen.stop();
     }

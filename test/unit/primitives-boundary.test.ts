@@ -1,5 +1,6 @@
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { boundaryOf } from '../../src/focus/scope.js';
 import { cleanupAfterEach, deferred, inMemoryClient, namedToolsApp, notesAndVaultGateway, notesToken } from '../harness/index.js';
 
 /**
@@ -47,5 +48,32 @@ describe('prompts list_changed: who hears it', () => {
     await bounded.ping();
     expect(token.heard()).toBe(1);
     expect((await bounded.listPrompts()).prompts.map((prompt) => prompt.name).sort()).toEqual(['read_note_help', 'summarize_note']);
+  });
+});
+
+/** A server with one tool and a resource at `uri` whose text names the server. */
+function resourceApp(tool: string, server: string, uri: string) {
+  const app = namedToolsApp({ [tool]: true });
+  app.registerResource('readme', uri, { description: `${server}'s readme` }, () => ({ contents: [{ uri, text: `${server} readme` }] }));
+  return app;
+}
+
+describe('resources: a URI two servers list', () => {
+  it('a token whose only server lists a URI another server lists first still lists and reads it', async () => {
+    // notes is first in rc order, so it owns shared://readme for callers that reach both; a
+    // token of mode `vault` reaches only vault, whose own shared://readme was lost to notes's claim
+    // (fails before: vault's token listed no resource and read "Resource not found").
+    const gateway = await notesAndVaultGateway(resourceApp('read_note', 'notes', 'shared://readme'), resourceApp('open_vault', 'vault', 'shared://readme'), cleanups);
+    const session = (boundary?: ReturnType<typeof boundaryOf>) => inMemoryClient((t) => gateway.createSession(boundary ? { boundary } : {}).connect(t), { name: 'shared-uri', cleanups });
+    const [vaultToken, notesOnly, admin] = await Promise.all([session(boundaryOf({ tokenModes: ['vault'], tokenLabel: 'v' })), session(notesToken()), session()]);
+    const uris = async (client: typeof admin) => (await client.listResources()).resources.filter((resource) => !resource.uri.startsWith('lazytools://')).map((resource) => resource.description);
+    const read = async (client: typeof admin) => (await client.readResource({ uri: 'shared://readme' })).contents.map((content) => ('text' in content ? content.text : ''));
+    expect(await uris(vaultToken)).toEqual(["vault's readme"]);
+    expect(await read(vaultToken)).toEqual(['vault readme']);
+    expect(await uris(notesOnly)).toEqual(["notes's readme"]);
+    expect(await read(notesOnly)).toEqual(['notes readme']);
+    // Without a token the first server in rc order keeps the URI, as before.
+    expect(await uris(admin)).toEqual(["notes's readme"]);
+    expect(await read(admin)).toEqual(['notes readme']);
   });
 });

@@ -129,3 +129,48 @@ describe('a stdio connection for a fixed mode a reload took away before the clie
     expect(await ended).toBe('stdio: mode "gone" is no longer in the config; this connection served only that mode and was closed');
   });
 });
+
+describe('a client message the SDK would drop without a word (the client waited for ever)', () => {
+  it.each([
+    ['{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}', 1, 'params must be an object'],
+    ['{"jsonrpc":"2.0","id":2,"method":"tools/list","params":null}', 2, 'params must be an object'],
+    ['{"jsonrpc":"2.0","id":3,"method":"ping","params":[1]}', 3, 'params must be an object'],
+    ['{"jsonrpc":"2.0","id":4,"method":"ping","params":{"_meta":"x"}}', 4, 'params._meta must be an object'],
+    ['{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":{}}}}', 5, 'params._meta.progressToken must be a string or an integer'],
+    ['{"jsonrpc":"2.0","id":"6","method":5}', '6', 'method must be a string'],
+    ['{"jsonrpc":"2.0","id":7,"metod":"ping"}', 7, 'a message with an id needs a method (a request), or a result or an error (a response)'],
+    ['{"jsonrpc":"2.0","id":8.5,"method":"ping"}', 8.5, 'id must be a string or an integer'],
+    ['{"jsonrpc":"2.0","id":9,"method":"ping","extra":1}', 9, 'a request has no member "extra"'],
+  ])('%s is answered with an invalid request, not handed on', async (line, id, why) => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new StdioFrontTransport(input, output);
+    const handed: unknown[] = [];
+    transport.onmessage = (message) => handed.push(message);
+    await transport.start();
+    cleanups.push(() => transport.close());
+    const answered = new Promise<string>((resolve) => output.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    input.write(`${line}\n`);
+    expect(JSON.parse(await answered)).toEqual({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${why}` } });
+    expect(handed).toEqual([]);
+  });
+
+  it('hands on requests, answers and notifications of the usual shapes', async () => {
+    const input = new PassThrough();
+    const transport = new StdioFrontTransport(input, new PassThrough());
+    const handed: unknown[] = [];
+    transport.onmessage = (message) => handed.push(message);
+    await transport.start();
+    cleanups.push(() => transport.close());
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a', arguments: {}, _meta: { progressToken: 'p' } } },
+      { jsonrpc: '2.0', id: 'x', method: 'ping' },
+      { jsonrpc: '2.0', id: 0, result: {} },
+      { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: 'not an object, and no id to answer' },
+    ];
+    input.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(handed).toEqual(messages);
+  });
+});
