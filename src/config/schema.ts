@@ -158,7 +158,7 @@ export const modeSchema = z.strictObject({
     .describe('Typical tasks of the mode as people phrase them ("refund the last charge"): budget fitting shows first the tools closest to these and the description, and a focus_mode intent close to one picks the mode.'),
   groups: z.array(z.string()).optional().describe('Groups whose tools the mode shows.'),
   extends: z.string().optional().describe('Another mode whose groups this one adds to.'),
-  readOnly: z.boolean().optional().describe('Show and allow only tools annotated readOnlyHint: true.'),
+  readOnly: z.boolean().optional().describe('Show and allow only tools that only read: readOnlyHint, else no write verb and a read verb in name or description (README "Read-only").'),
   budget: z.number().int().positive().optional().describe('Token budget for the mode\'s tool definitions.'),
   maxBudget: z
     .number()
