@@ -45,6 +45,21 @@ function readmeCommands(): string[][] {
   return commands;
 }
 
+const BOTH_CATALOGS = ['--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG];
+let bothStatus: unknown;
+/**
+ * `status --json` over both catalog fixtures in an empty project, run once for the file: the mode
+ * table and the groups-extension figures quote the same output (each run costs seconds of CPU).
+ */
+function bothCatalogsStatus(): unknown {
+  if (bothStatus === undefined) {
+    const status = run(['status', '--json', ...BOTH_CATALOGS], tempTree({ 'package.json': '{}' }));
+    expect(status.code, status.stderr).toBe(0);
+    bothStatus = JSON.parse(status.stdout);
+  }
+  return bothStatus;
+}
+
 describe('README walk', () => {
   let dir: string;
   let home: string;
@@ -183,7 +198,7 @@ describe('README walk', () => {
   });
 
   it('quotes the mode table and catalog figures that status computes', () => {
-    const both = JSON.parse(run(['status', '--json', '--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG], tempTree({ 'package.json': '{}' })).stdout) as {
+    const both = bothCatalogsStatus() as {
       modes: Array<{ name: string; tools: number; totalTools: number; tokens: number; totalTokens: number; reduction: number }>;
     };
     const rows = [...README.matchAll(/^\| (\w+) \| (\d+\/\d+) \| ([\d,]+) \| ([\d.]+%) \|$/gm)];
@@ -209,8 +224,7 @@ describe('README walk', () => {
   });
 
   it('quotes the groups extension costs and the verbatim example that status computes', () => {
-    const catalogs = ['--catalog', GITHUB_CATALOG, '--catalog', REFERENCE_CATALOG];
-    const both = JSON.parse(run(['status', '--json', ...catalogs], tempTree({ 'package.json': '{}' })).stdout) as {
+    const both = bothCatalogsStatus() as {
       modes: Array<{ name: string; tools: number; tokens: number; totalTokens: number }>;
       groups: Record<string, { listTokens: number; getTokens: Record<string, number> }>;
     };
@@ -232,7 +246,7 @@ describe('README walk', () => {
       String(gets.length),
       n(sum(modeGets)),
     ]);
-    const verbatim = JSON.parse(run(['status', '--json', ...catalogs], tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"definitions":"verbatim"}' })).stdout) as typeof both;
+    const verbatim = JSON.parse(run(['status', '--json', ...BOTH_CATALOGS], tempTree({ 'package.json': '{}', '.lazytoolsrc.json': '{"definitions":"verbatim"}' })).stdout) as typeof both;
     const all = verbatim.modes.find((m) => m.name === 'all');
     expect(text).toContain(`(e.g. \`${all?.tokens}/${all?.totalTokens}\`, a negative reduction)`);
   });
