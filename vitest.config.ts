@@ -19,7 +19,7 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads', isolate: false } },
       // A test file left directly in test/ (say, from a merge) still runs, with the e2e tests.
       // Upper bounds only (a passing test never waits for them), wide enough for a loaded machine.
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
   },
 });

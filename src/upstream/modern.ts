@@ -20,7 +20,7 @@ const MAX_ROUNDS = 10;
  * refused (InvalidParams) until some are dropped. One session may have asked for at most half of
  * either (WATCH_SHARE): one client's 1,000 template URIs refused every other client's subscribe.
  */
-const MAX_WATCHED = 1_000;
+export const MAX_WATCHED = 1_000;
 export const MAX_WATCHED_CHARS = 256 * 1024;
 export const WATCH_SHARE = 0.5;
 

@@ -22,7 +22,7 @@ describe('lazytools lock', () => {
     expect(run.stderr).toContain('left out: its name has 320000 characters (at most 256)');
     expect(run.stderr).toContain('warning: hostile: tool "deep" left out: its definition is nested more than 64 levels deep');
     expect(run.stderr.length).toBeLessThan(4_000);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('a catalog or lock file with a server name no rc could hold', () => {

@@ -49,7 +49,7 @@ describe('era parity: the same failure gets the same JSON-RPC error in both eras
     writeFileSync(file, JSON.stringify({ servers: { everything: { command: process.execPath, args: [serverEntry('everything'), 'stdio'] } }, defaultMode: 'all' }));
     served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
     url = served.http!.url;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await stopAll();
     await served?.close();

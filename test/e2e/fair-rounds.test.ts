@@ -32,7 +32,7 @@ describe('one open input round on a stdio upstream', () => {
     writeFileSync(file, JSON.stringify({ servers: { kitchen: { command: process.execPath, args: [KITCHEN, '--legacy-only'] } }, defaultMode: 'all' }));
     served = await serve({ config: file, http: { port: 0 }, logger: silentLogger });
     port = Number(new URL(served.http!.url).port);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await served?.close();
   });

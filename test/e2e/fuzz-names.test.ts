@@ -103,7 +103,7 @@ describe('names from Object.prototype and random unicode crash nothing', () => {
       await client.close();
       await curated.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('in HTTP paths: every answer is an HTTP status below 500, and the listener stays up', async () => {
     const app = new McpServer({ name: 'app', version: '1' });
@@ -131,7 +131,7 @@ describe('names from Object.prototype and random unicode crash nothing', () => {
       await http.close();
       await curated.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('on the command line: serve --mode and rc names exit 2 with a message, never a stack', () => {
     const dir = tempTree({ 'package.json': '{}' });
@@ -145,5 +145,5 @@ describe('names from Object.prototype and random unicode crash nothing', () => {
     const check = spawnSync(process.execPath, [BIN, 'check'], { cwd: rcDir, encoding: 'utf8' });
     expect(check.status).toBe(2);
     expect(check.stderr).toContain('defaultMode: unknown mode "toString"');
-  }, 60_000);
+  }, 120_000);
 });

@@ -296,5 +296,5 @@ describe('an upstream that never answers initialize', () => {
     for (const pid of childPids(process.pid)) if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('silent')) process.kill(pid, 'SIGKILL');
     const served = await servedPromise;
     await served?.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -82,7 +82,7 @@ describe('init --from leaves no secret in the rc and keeps every server', () => 
       expect(result.stderr + result.stdout).not.toContain(secret);
     }
     expect(result.stderr).toContain('SSE');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('VS Code variables', () => {

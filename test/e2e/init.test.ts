@@ -175,5 +175,5 @@ describe('lazytools init with a client config of thousands of servers', () => {
     expect(run.stderr).toContain('skipped … and 30 more servers\n');
     expect(run.stderr).toContain('server-19 and 19980 more: placed tool by tool');
     expect(run.stderr.length).toBeLessThan(8_000);
-  }, 60_000);
+  }, 120_000);
 });

@@ -45,5 +45,5 @@ describe('process lifecycle', () => {
     expect(exit).toEqual({ code: 0, signal: null });
     for (const pid of upstreams) expect(await waitFor(() => !alive(pid), 10_000)).toBe(true);
     await client.close().catch(() => {});
-  }, 60_000);
+  }, 120_000);
 });

@@ -87,5 +87,5 @@ describe('list_changed in both eras for the same change', () => {
     await modern.close();
     await legacyTransport.terminateSession();
     await legacy.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -80,7 +80,7 @@ describe('malformed upstream answers fail the call at once, naming the server', 
     expect(answer.error).toMatch(/upstream "raw" sent a result of 65\.0 MiB, over the 64\.0 MiB limit/);
     // The upstream is still usable afterwards.
     expect((await relay(upstream, 'ok', false)).result).toEqual({ content: [{ type: 'text', text: 'ok called' }] });
-  }, 60_000);
+  }, 120_000);
 
   it('a result of more JSON values than a message may hold fails saying so, unparsed', async () => {
     const upstream = rawUpstream('normal', {}, 600_000);
@@ -90,7 +90,7 @@ describe('malformed upstream answers fail the call at once, naming the server', 
       expect(answer.error).toMatch(/upstream "raw" sent a message of more than 2,000,000 JSON values, more than lazytools reads of one/);
     }
     expect((await relay(upstream, 'ok', false)).result).toEqual({ content: [{ type: 'text', text: 'ok called' }] });
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('upstream list_changed bursts coalesce', () => {
@@ -106,7 +106,7 @@ describe('upstream list_changed bursts coalesce', () => {
     // One list at start, then at most two for the burst.
     expect(lists).toBeGreaterThanOrEqual(2);
     expect(lists).toBeLessThanOrEqual(3);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('an upstream that lists far more tools than any real server', () => {
@@ -142,14 +142,14 @@ describe('an upstream that lists far more tools than any real server', () => {
     expect(lists, 'pages asked for').toBe(MAX_SERVER_TOOLS / 1_000);
     const told = warnings.filter((line) => line.includes(`more than ${MAX_SERVER_TOOLS} tools`));
     expect(told, warnings.join('\n')).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
   it(`keeps the first ${MAX_SERVER_TOOLS} of one page`, async () => {
     const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS + 5, MAX_SERVER_TOOLS + 5);
     await upstream.start();
     expect(upstream.tools.length).toBe(MAX_SERVER_TOOLS);
     expect(warnings.filter((line) => line.includes(`more than ${MAX_SERVER_TOOLS} tools`))).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
   // A million resources cost every client 0.5 to 2.6 s of event loop per resources/list page.
   it(`keeps the first ${MAX_SERVER_ITEMS} prompts, resources and templates, each list apart`, async () => {
@@ -160,7 +160,7 @@ describe('an upstream that lists far more tools than any real server', () => {
     expect(resources.at(-1)?.uri).toBe(`raw:///r/${MAX_SERVER_ITEMS - 1}`);
     for (const what of ['prompts', 'resources', 'resource templates'])
       expect(warnings.filter((line) => line.includes(`more than ${MAX_SERVER_ITEMS} ${what}:`)), warnings.join('\n')).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
   // 4,000 definitions of 900 KB (each within MAX_DEFINITION_BYTES) held 3.8 GB in the gateway; 10,000 pass the heap's limit.
   it(`keeps the first tools within ${MAX_SERVER_LIST_BYTES / 1024 / 1024} MiB of definitions, and asks for no page past them`, async () => {
@@ -173,7 +173,7 @@ describe('an upstream that lists far more tools than any real server', () => {
     const counted = await relay(upstream, 'count', false);
     expect(Number((counted.result as { content: Array<{ text: string }> }).content[0]?.text), 'pages asked for').toBe(Math.ceil((kept + 1) / 20));
     expect(warnings).toEqual([`many: lists tool definitions of more than 64.0 MiB: only the ${kept} tools before "many_${kept}" are served`]);
-  }, 60_000);
+  }, 120_000);
 
   it(`keeps the first prompts, resources and templates within ${MAX_SERVER_LIST_BYTES / 1024 / 1024} MiB each`, async () => {
     const { upstream, warnings } = manyTools(1, 1, { RAW_MANY_ITEMS: '200', RAW_FAT_KB: '900' });
@@ -186,14 +186,14 @@ describe('an upstream that lists far more tools than any real server', () => {
       `many: lists resource templates of more than 64.0 MiB: only the ${kept} resource templates before "raw${kept}:///{x}" are served`,
       `many: lists resources of more than 64.0 MiB: only the ${kept} resources before "raw:///r/${kept}" are served`,
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it('keeps every tool of a list at the bound, with no warning', async () => {
     const { upstream, warnings } = manyTools(MAX_SERVER_TOOLS, 2_500);
     await upstream.start();
     expect(upstream.tools.length).toBe(MAX_SERVER_TOOLS);
     expect(warnings).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('an upstream that exits at start', () => {

@@ -23,7 +23,7 @@ describe('2026-07-28 front: prompts, resources, completions, the proxy list, and
     url = served.http!.url;
     client = new Client({ name: 'modern-primitives', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await client?.close();
     await served?.close();

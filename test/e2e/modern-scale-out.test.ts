@@ -22,7 +22,7 @@ describe('2026-07-28 scale-out: no per-client state between requests', () => {
       }),
     );
     for (let i = 0; i < 2; i++) gateways.push(await serveHttpGateway(file));
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await Promise.allSettled(gateways.map((served) => served.close()));
   });

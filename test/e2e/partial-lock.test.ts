@@ -56,7 +56,7 @@ describe('partial locks', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('serve leaves out a locked server the rc no longer names, and says so (its tools could not be called)', async () => {
     const dir = tempTree({ 'package.json': '{}' });
@@ -75,5 +75,5 @@ describe('partial locks', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

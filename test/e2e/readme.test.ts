@@ -153,7 +153,7 @@ describe('README walk', () => {
     expect(existsSync(path.join(work, 'node_modules', 'lazytools', 'lazytools.schema.json'))).toBe(true);
     const library = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('lazytools'); console.log(typeof m.curate, typeof m.serve, typeof m.statusReport)"], { cwd: work, encoding: 'utf8' });
     expect({ out: library.stdout.trim(), err: library.stderr }).toEqual({ out: 'function function function', err: '' });
-  }, 240_000);
+  }, 480_000);
 
   it('accepts the README rc examples and reports their modes', () => {
     const example = blocks.find((b) => b.lang === 'json' && b.body.includes('"groups"'));

@@ -65,5 +65,5 @@ describe('lazytools lock and search with an embeddings endpoint', () => {
     } finally {
       toy.mode = 'ok';
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -63,7 +63,7 @@ describe('secrets from ${VAR} never appear in output', () => {
     }
     expect(stderr).toContain('missing');
     expect(stderr).not.toContain(SECRET);
-  }, 60_000);
+  }, 120_000);
 
   it('credentials in URL userinfo are refused at load with "use headers"', () => {
     const literal = project({ remote: { url: 'https://user:hunter2@mcp.example.test/mcp' } });

@@ -58,7 +58,7 @@ describe('a reload that takes access away ends the sessions that had it', () => 
         await kept?.close().catch(() => {});
         await served.close();
       }
-    }, 60_000);
+    }, 120_000);
   }
 });
 
@@ -91,7 +91,7 @@ describe('a reload that takes access away ends the 2026-07-28 listen streams tha
         kept.close();
         await served.close();
       }
-    }, 60_000);
+    }, 120_000);
   }
 });
 
@@ -139,7 +139,7 @@ describe('a request whose body comes in across a reload that revokes its token i
       } finally {
         await served.close();
       }
-    }, 60_000);
+    }, 120_000);
   }
 });
 
@@ -192,7 +192,7 @@ describe('a reload that changes a token\'s modes leaves its open 2026-07-28 inpu
     } finally {
       await served.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('a reload that takes a token away cancels its open 2026-07-28 input rounds', () => {
@@ -217,7 +217,7 @@ describe('a reload that takes a token away cancels its open 2026-07-28 input rou
       } finally {
         await served.close();
       }
-    }, 60_000);
+    }, 120_000);
   }
 });
 
@@ -274,5 +274,5 @@ describe('a reload that revokes a token tells its 2025 sessions nothing', () => 
       kept.close();
       await served.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

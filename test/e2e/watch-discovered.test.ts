@@ -46,6 +46,6 @@ describe('serve --watch and the tools search added to a session', () => {
         await client.close().catch(() => {});
         await served.close();
       }
-    }, 60_000);
+    }, 120_000);
   }
 });

@@ -42,5 +42,5 @@ describe('serve --watch while a new server is still starting', () => {
       await client.close().catch(() => {});
       await served.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
