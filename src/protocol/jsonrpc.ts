@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { MAX_MESSAGE_DEPTH, nestedDeeperThan, valueTooBig } from '../util/bounds.js';
+import { isObject } from '../util/json.js';
 
 /**
  * JSON-RPC as lazytools reads and writes it outside an SDK server: loose shapes for the hot path
@@ -125,7 +126,6 @@ export function requestIdOf(body: unknown): RequestId | undefined {
 /** The members of a JSON-RPC request the SDK's (strict) request schema takes. */
 const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-const isPlainObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isIntegerOrString = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
 
 /**
@@ -143,11 +143,11 @@ export function unanswerable(message: Record<string, unknown>): string | undefin
   for (const key in message) if (!REQUEST_MEMBERS.has(key)) return `a request has no member ${JSON.stringify(key.slice(0, 64))}`;
   const params = message.params;
   if (params === undefined) return undefined;
-  if (!isPlainObject(params)) return 'params must be an object';
-  const meta = (params as { _meta?: unknown })._meta;
+  if (!isObject(params)) return 'params must be an object';
+  const meta = params._meta;
   if (meta === undefined) return undefined;
-  if (!isPlainObject(meta)) return 'params._meta must be an object';
-  const token = (meta as { progressToken?: unknown }).progressToken;
+  if (!isObject(meta)) return 'params._meta must be an object';
+  const token = meta.progressToken;
   return token === undefined || isIntegerOrString(token) ? undefined : 'params._meta.progressToken must be a string or an integer';
 }
 
