@@ -31,6 +31,29 @@ export interface RawResponse {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/**
+ * lazytools' own request ids toward an upstream are `lt-N`: strings, so one never equals a number
+ * id the SDK client chose, and an answer on one is an answer to us (upstream/calls.ts mints them,
+ * upstream/raw.ts reads them off answers it relays unparsed).
+ */
+export const UPSTREAM_ID_PREFIX = 'lt-';
+const UPSTREAM_ID = new RegExp(`^${UPSTREAM_ID_PREFIX}\\d+$`);
+/** One of our ids quoted as a line's `"id"` (the capture is the id), for finding whose call a broken line was. */
+export const QUOTED_UPSTREAM_ID = new RegExp(`"id"\\s*:\\s*"(${UPSTREAM_ID_PREFIX}\\d+)"`, 'g');
+
+/** True for an id of ours (`lt-N`). */
+export function isUpstreamId(id: string): boolean {
+  return UPSTREAM_ID.test(id);
+}
+
+/** One message's JSON as an SSE event, framed as the SDK frames it on a Streamable HTTP stream. */
+export function sseMessage(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
+}
+
+/** What sseMessage adds around a message's JSON (23 bytes). */
+export const SSE_FRAME_BYTES = sseMessage('').length;
+
 /** True for a JSON-RPC request: any JSON value may arrive (`null` too), so nothing is read off a non-object. */
 export function isRequest(message: unknown): message is RawRequest {
   if (typeof message !== 'object' || message === null) return false;

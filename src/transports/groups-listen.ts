@@ -9,7 +9,7 @@ import { resolveScope, type Route } from '../focus/scope.js';
 import { GROUPS_EXTENSION } from '../groups/wire.js';
 import { declaresGroups, groupsOf } from '../handlers/groups.js';
 import { AnnouncedList } from '../handlers/list-changes.js';
-import { isRequest, type RawNotification, type RequestId } from '../protocol/jsonrpc.js';
+import { isRequest, sseMessage, type RawNotification, type RequestId } from '../protocol/jsonrpc.js';
 
 /**
  * `notifications/groups/list_changed` on 2026-07-28 `subscriptions/listen` streams. The SDK's
@@ -107,7 +107,7 @@ export function groupsOnHttpStream(gateway: Hub, route: Route, body: unknown, re
   if (listen !== undefined) watchOnceStreaming(res, () => {
     const stop = watchGroups(gateway, route, listen, (notification) => {
       // Only into the open event stream, in whole frames as the SDK writes them.
-      if (!res.writableEnded) res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+      if (!res.writableEnded) res.write(sseMessage(JSON.stringify(notification)));
     });
     res.once('close', stop);
   });

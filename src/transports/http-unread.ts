@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { SSE_FRAME_BYTES } from '../protocol/jsonrpc.js';
 import { MAX_UNREAD_BYTES } from '../protocol/lines.js';
 import { HeldUpdates, whenBehind } from './behind.js';
 
@@ -19,9 +20,6 @@ export const MIN_UNREAD_BYTES = 64 * 1024;
 export function unreadBound(sessions: number): number {
   return Math.max(MIN_UNREAD_BYTES, Math.min(MAX_UNREAD_BYTES, Math.floor(MAX_UNREAD_TOTAL / Math.max(1, sessions))));
 }
-
-/** What the SDK adds around each message on an SSE stream (`event: message\ndata: …\n\n`). */
-const SSE_FRAME_BYTES = 23;
 
 /**
  * A session's Streamable HTTP transport that bounds what its client leaves unread. The SDK queues

@@ -1,6 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
-import { errorEnvelope, ErrorCode, MAX_MESSAGE_VALUES, requestIdOf, type RequestId } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, MAX_MESSAGE_VALUES, requestIdOf, sseMessage, type RequestId } from '../protocol/jsonrpc.js';
 import { JsonValueCount } from '../util/json.js';
 import type { ReadHold } from './flood.js';
 
@@ -91,7 +91,7 @@ function boundedEvents(max: number, problems: Problems, id: RequestId | undefine
           if (over !== undefined) {
             done = true;
             controller.enqueue(chunk.subarray(0, over === 'bytes' ? end - (event - max) : at));
-            const answer = id === undefined ? '' : `event: message\ndata: ${JSON.stringify(errorEnvelope(id, ErrorCode.InternalError, `lazytools cut the answer: ${problems[over]}`))}\n\n`;
+            const answer = id === undefined ? '' : sseMessage(JSON.stringify(errorEnvelope(id, ErrorCode.InternalError, `lazytools cut the answer: ${problems[over]}`)));
             controller.enqueue(new TextEncoder().encode(`\n\n${answer}`));
             controller.terminate();
             return;

@@ -1,3 +1,4 @@
+import { QUOTED_UPSTREAM_ID, UPSTREAM_ID_PREFIX } from '../protocol/jsonrpc.js';
 import { UpstreamError } from './error.js';
 import type { CallOrigin } from './primitives.js';
 
@@ -64,7 +65,7 @@ export class CallTable {
 
   /** A fresh id of ours; a string, so it can never equal a number id the client chose. */
   nextId(): string {
-    return `lt-${++this.seq}`;
+    return `${UPSTREAM_ID_PREFIX}${++this.seq}`;
   }
 
   get(id: string): Pending | undefined {
@@ -110,7 +111,7 @@ export class CallTable {
    * line on stdout): nothing failed.
    */
   failFor(text: string, message: string, onlyPending = false): boolean {
-    const quoted = [...text.matchAll(/"id"\s*:\s*"(lt-\d+)"/g)].map((match) => match[1] as string).find((id) => this.pending.has(id));
+    const quoted = [...text.matchAll(QUOTED_UPSTREAM_ID)].map((match) => match[1] as string).find((id) => this.pending.has(id));
     const id = quoted ?? (onlyPending && this.pending.size === 1 ? [...this.pending.keys()][0] : undefined);
     if (id === undefined) return false;
     this.settle(id, new UpstreamError(this.server, message));

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, Notification, Transport } from '@modelcontextprotocol/client';
-import { errorEnvelope, ErrorCode, isNotification, isRequest, isResponse, tooDeep } from '../protocol/jsonrpc.js';
+import { errorEnvelope, ErrorCode, isNotification, isRequest, isResponse, isUpstreamId, tooDeep, UPSTREAM_ID_PREFIX } from '../protocol/jsonrpc.js';
 import { jsonOver, MAX_MESSAGE_DEPTH, megabytes, sliceWhole } from '../util/bounds.js';
 import { isObject } from '../util/json.js';
 import { MAX_LINE_BYTES } from '../protocol/lines.js';
@@ -21,7 +21,7 @@ import { StdioUpstreamTransport } from './stdio-transport.js';
  * `{"result":…,"jsonrpc":"2.0","id":"lt-N"}`. Unescaped, this text can only be the envelope's own:
  * inside a string value its quotes would be escaped.
  */
-const RAW_TAIL = ',"jsonrpc":"2.0","id":"lt-';
+const RAW_TAIL = `,"jsonrpc":"2.0","id":"${UPSTREAM_ID_PREFIX}`;
 const KEPT_TAIL = ',"jsonrpc":"2.0"'.length;
 /** The head of such a response: its result's value follows. */
 const RAW_HEAD = '{"result":';
@@ -291,9 +291,9 @@ function rawLine(server: string, line: string, calls: CallTable, handlers: RawHa
   if (!line.endsWith('"}') || !line.startsWith(RAW_HEAD) || mayHoldSecret(line, server)) return false;
   const at = line.lastIndexOf(RAW_TAIL);
   if (at < 0) return false;
-  const idStart = at + RAW_TAIL.length - 3;
+  const idStart = at + RAW_TAIL.length - UPSTREAM_ID_PREFIX.length;
   const id = line.slice(idStart, line.length - 2);
-  if (!/^lt-\d+$/.test(id)) return false;
+  if (!isUpstreamId(id)) return false;
   const pending = calls.get(id);
   if (!pending) return false;
   // The line is RAW_HEAD, a value, and the tail read above (its id has no quote or escape): when
