@@ -5,7 +5,7 @@ import { placementVersion, primePlacement } from './placement-cache.js';
 import { readStamp, stampFolder, type LockStamp } from './lock-stamp.js';
 import { readProfile } from './profile.js';
 import { admitTools, MAX_SERVER_TOOLS, toolProblem } from './admit.js';
-import { recordTextTokens, recordToolTokens } from '../util/tokens.js';
+import { recordToolTokens } from '../util/tokens.js';
 import { hasOwn } from '../util/own.js';
 import { serverNameProblem } from '../config/schema.js';
 import { quotedName } from '../config/secrets.js';
@@ -73,18 +73,12 @@ export function parseCatalog(json: unknown, file?: string, warnings: string[] = 
     warnings.push(...firstLines(dropped, MAX_TOOL_WARNINGS, `cached placements of ${file ?? 'the catalog'} computed afresh`));
   }
   // A lock records a count for each tool's listed definition and its full one, and lazytools' own tools'.
-  const tools = result.reduce((sum, entry) => sum + entry.tools.length, 0);
-  if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens, 2 * tools + OWN_TOOL_COUNTS);
-  // And one for each distinct groups answer `status` counts: about one per group in each mode.
-  if (hasOwn(json, 'groupsTokens')) recordTextTokens(json.groupsTokens, GROUPS_ANSWER_COUNTS_PER_TOOL * tools + OWN_TOOL_COUNTS);
+  if (hasOwn(json, 'tokens')) recordToolTokens(json.tokens, 2 * result.reduce((sum, entry) => sum + entry.tools.length, 0) + OWN_TOOL_COUNTS);
   return result;
 }
 
 /** Token counts a lock may record for lazytools' own tools, past two per tool of its servers (each strategy's and mode's variants). */
 const OWN_TOOL_COUNTS = 4096;
-
-/** Groups answers' counts a lock may record per tool of its servers (past OWN_TOOL_COUNTS): the rest are counted when asked for. */
-const GROUPS_ANSWER_COUNTS_PER_TOOL = 4;
 
 /** Left-out tools of one catalog file warned about one line each; the rest are counted in one line. */
 export const MAX_TOOL_WARNINGS = 20;

@@ -23,8 +23,6 @@ export interface LockFile {
   placement: LockPlacement;
   /** Token counts of the listed definitions and lazytools' own tools under the lock's config (see recordToolTokens). */
   tokens?: RecordedCounts;
-  /** Token counts of the groups extension's answers under the lock's config, what `status` reports (tokens/groups.ts groupsTokenCounts). */
-  groupsTokens?: RecordedCounts;
 }
 
 /** What changed between a lock and the live upstreams, as `server:tool` ids. */

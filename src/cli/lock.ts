@@ -1,10 +1,8 @@
 import path from 'node:path';
-import { diffLock, lockPath, makeLock, writeLock, type LockFile } from '../catalog/lock.js';
-import { parseCatalog, readCatalogFile } from '../catalog/file.js';
-import { buildCatalog } from '../catalog/catalog.js';
-import { groupsTokenCounts } from '../tokens/groups.js';
+import { diffLock, lockPath, makeLock, writeLock } from '../catalog/lock.js';
+import { readCatalogFile } from '../catalog/file.js';
 import { loadConfig } from '../config/load.js';
-import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
+import { resolveConfig } from '../config/resolve.js';
 import { snapshotUpstreams } from '../upstream/snapshot.js';
 import { existsSync } from 'node:fs';
 import { compareStrings } from '../util/compare.js';
@@ -66,20 +64,8 @@ unset \${VAR} is a config error: exit 2, before any server is contacted.`,
   }
   // A partial lock: the gateway starts the servers it lacks at boot, as if there were no lock.
   const lock = makeLock(live.sources, config);
-  await recordGroupsTokens(lock, out, config);
   await (output ? writeOutputFile(output, () => writeLock(out, lock)) : writeLock(out, lock));
   io.err(`wrote ${out} (${counted(live.sources.reduce((n, s) => n + s.tools.length, 0), 'tool')} from ${counted(live.sources.length, 'server')})${failed ? `; without ${live.failures.map((f) => shownName(f.server)).join(', ')}: run \`lazytools lock\` again once they start` : ''}`);
   await warmEmbeddings(live.sources, config, io);
   return failed ? 1 : 0;
 });
-
-/**
- * Adds what `status` counts besides the tools (the groups extension's answers) to `lock`, over
- * the catalog `status` builds from it. The lock at `out`, when there is one, lends the counts of
- * answers that did not change; a lock it cannot read lends none.
- */
-async function recordGroupsTokens(lock: LockFile, out: string, config: ResolvedConfig): Promise<void> {
-  if (existsSync(out)) await readCatalogFile(out).catch(() => undefined);
-  const { catalog } = buildCatalog(parseCatalog(JSON.parse(JSON.stringify(lock)) as unknown), config);
-  lock.groupsTokens = { [config.tokenizer]: groupsTokenCounts(catalog, config) };
-}

@@ -5,7 +5,7 @@ import { callRefusal } from '../focus/policy.js';
 import { listedTools, visibleTools } from '../focus/visible.js';
 import { buildGroupView, groupResult } from '../focus/group-view.js';
 import { offeredModes, withModeGroups } from '../focus/mode-groups.js';
-import { countAnswerTokens, textTokenCounts } from '../util/tokens.js';
+import { countTextTokens } from '../util/tokens.js';
 import { servedStrategy } from '../focus/scope.js';
 
 /**
@@ -13,9 +13,7 @@ import { servedStrategy } from '../focus/scope.js';
  * per mode: the `groups/list` answer, and each `groups/get` answer (fetched only when the host
  * pulls the group in). Counted with the catalog's tokenizer over the JSON answers lazytools sends
  * a session in that mode on a switchable endpoint (one page of groups/list; every group, nested
- * ones and the modes' navigation groups too). A lock records these counts (groupsTokenCounts), so
- * `status` on a current lock reads them without loading the tokenizer (about 0.6 s of its 1.1 s at
- * 39 tools); an answer the lock does not hold (the rc or the tools changed since) is counted.
+ * ones and the modes' navigation groups too).
  */
 export interface GroupsCost {
   /** Tokens of the groups/list answer. */
@@ -25,18 +23,13 @@ export interface GroupsCost {
 }
 
 /** `lazytools status` groups figures: one entry per mode, in config order. */
-export function groupsReport(
-  catalog: Catalog,
-  config: ResolvedConfig,
-  strategy: ServedStrategy = servedStrategy(config.strategy),
-  countText: (text: string) => number = (text) => countAnswerTokens(text, catalog.tokenizer),
-): Array<{ mode: string } & GroupsCost> {
+export function groupsReport(catalog: Catalog, config: ResolvedConfig, strategy: ServedStrategy = servedStrategy(config.strategy)): Array<{ mode: string } & GroupsCost> {
   // Most modes scope the same groups alike: each distinct answer is counted once (10,000 tools:
   // about 2,000 groups in each of 11 modes took 9.5 s counted afresh per mode).
   const counted = new Map<string, number>();
   const count = (text: string): number => {
     let tokens = counted.get(text);
-    if (tokens === undefined) counted.set(text, (tokens = countText(text)));
+    if (tokens === undefined) counted.set(text, (tokens = countTextTokens(text, catalog.tokenizer)));
     return tokens;
   };
   // A mode's answers follow from its list and the tools it may call (every mode is offered alike
@@ -61,21 +54,6 @@ export function groupsReport(
     }
     return { mode: mode.name, ...cost };
   });
-}
-
-/**
- * The counts a lock records for `status` (its `groupsTokens` section): every answer groupsReport
- * counts for this catalog and config, by digest of the answer's text (the tools' own digests are
- * the `tokens` section's). Counts a previous lock recorded for the same text are reused, so a
- * re-lock counts only the answers its changed tools changed.
- */
-export function groupsTokenCounts(catalog: Catalog, config: ResolvedConfig): Record<string, number> {
-  const texts = new Set<string>();
-  groupsReport(catalog, config, undefined, (text) => {
-    texts.add(text);
-    return 0;
-  });
-  return textTokenCounts(texts, catalog.tokenizer);
 }
 
 /** The text lines `lazytools status` prints under its table. */

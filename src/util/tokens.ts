@@ -25,8 +25,6 @@ let cache = new Map<string, number>();
 let previous = new Map<string, number>();
 /** Counts recorded earlier (a lock's `tokens` section), by the same key as `cache`; used once checked. */
 const recorded = new Map<string, number>();
-/** Counts of answer texts recorded earlier (a lock's `groupsTokens` section), by tokenizer and text digest. */
-const recordedText = new Map<string, number>();
 /** Whether recorded counts are used (withoutRecordedCounts turns it off while `check` runs). */
 let useRecorded = true;
 /** See countEpoch. */
@@ -136,20 +134,6 @@ export function toolTokenCounts(tools: Iterable<CountableTool>, tokenizer: Token
  * for no tool; past 2^24 the Map threw and serve ended.
  */
 export function recordToolTokens(section: unknown, most = Number.POSITIVE_INFINITY): number {
-  return takeCounts(section, most, recorded);
-}
-
-/**
- * Takes the counts of answer texts a lock recorded (its `groupsTokens` section: the groups
- * extension's answers, see tokens/groups.ts), checked on use as recordToolTokens's are, so
- * `status` on a current lock need not load the tokenizer. `most`: counts taken per tokenizer.
- */
-export function recordTextTokens(section: unknown, most = Number.POSITIVE_INFINITY): number {
-  return takeCounts(section, most, recordedText);
-}
-
-/** Reads a recorded section (`{ tokenizer: { digest: count } }`) into `into`; malformed entries are skipped. */
-function takeCounts(section: unknown, most: number, into: Map<string, number>): number {
   if (typeof section !== 'object' || section === null || Array.isArray(section)) return 0;
   let taken = 0;
   for (const tokenizer of TOKENIZERS) {
@@ -160,7 +144,7 @@ function takeCounts(section: unknown, most: number, into: Map<string, number>): 
       if (left <= 0) break;
       const count = own(counts as Record<string, unknown>, digest);
       if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 1) {
-        into.set(`${tokenizer}:${digest}`, count);
+        recorded.set(`${tokenizer}:${digest}`, count);
         taken++;
         left--;
       }
@@ -221,22 +205,6 @@ export function countToolsTokens(tools: Iterable<CountableTool>, tokenizer: Toke
 /** Tokens of any text a model reads (a JSON answer, say), with the same tokenizer and no cache. */
 export function countTextTokens(text: string, tokenizer: TokenizerName = 'o200k_base'): number {
   return encoder(tokenizer)(text);
-}
-
-/**
- * Tokens of an answer text `status` reports (the groups extension's): the count a lock recorded
- * for exactly this text under this tokenizer when plausible (recordTextTokens), else counted.
- */
-export function countAnswerTokens(text: string, tokenizer: TokenizerName = 'o200k_base'): number {
-  const known = useRecorded ? recordedText.get(`${tokenizer}:${textDigest(text)}`) : undefined;
-  return known !== undefined && plausibleCount(known, text) ? known : countTextTokens(text, tokenizer);
-}
-
-/** The counts of answer texts under `tokenizer`, by digest of each text, for a lock to record (recorded ones reused). */
-export function textTokenCounts(texts: Iterable<string>, tokenizer: TokenizerName): Record<string, number> {
-  const entries = new Map<string, number>();
-  for (const text of texts) entries.set(textDigest(text), countAnswerTokens(text, tokenizer));
-  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function encoder(name: TokenizerName): (text: string) => number {

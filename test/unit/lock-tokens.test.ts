@@ -14,23 +14,14 @@ const fixture = (file: string): unknown => JSON.parse(readFileSync(path.join(FIX
 
 async function fresh() {
   vi.resetModules();
-  const [file, catalog, fit, lock, resolve, groups] = await Promise.all([
+  const [file, catalog, fit, lock, resolve] = await Promise.all([
     import('../../src/catalog/file.js'),
     import('../../src/catalog/catalog.js'),
     import('../../src/focus/fit.js'),
     import('../../src/catalog/lock.js'),
     import('../../src/config/resolve.js'),
-    import('../../src/tokens/groups.js'),
   ]);
-  return {
-    parseCatalog: file.parseCatalog,
-    buildCatalog: catalog.buildCatalog,
-    modeFit: fit.modeFit,
-    makeLock: lock.makeLock,
-    resolveConfig: resolve.resolveConfig,
-    groupsReport: groups.groupsReport,
-    groupsTokenCounts: groups.groupsTokenCounts,
-  };
+  return { parseCatalog: file.parseCatalog, buildCatalog: catalog.buildCatalog, modeFit: fit.modeFit, makeLock: lock.makeLock, resolveConfig: resolve.resolveConfig };
 }
 
 /** A lock of the real-world catalog and the reference servers, written under the default config. */
@@ -141,70 +132,5 @@ describe('an unfitted mode', () => {
     const fit = m.modeFit({ ...catalog, tools: uncountable }, config, 'all');
     expect(fit?.fit).toBe(false);
     expect(fit?.shown.length).toBe(catalog.tools.length);
-  });
-});
-
-// `status` also reports what the groups extension's answers cost; counting them loaded the
-// tokenizer, about 0.6 s of status's 1.1 s on 39 tools. `lock` records them too (cli/lock.ts).
-describe('groups answer counts recorded in the lock', { timeout: 120_000 }, () => {
-  const rc = { modes: { notes_only: { groups: ['memory'], budget: 2500 } } };
-
-  /** A lock of the reference servers with its groupsTokens section, as `lazytools lock` writes it. */
-  async function groupsLock(): Promise<LockFile> {
-    const m = await fresh();
-    const config = m.resolveConfig(rc);
-    const lock = JSON.parse(JSON.stringify(m.makeLock(m.parseCatalog(fixture('reference-servers.json')), config))) as LockFile;
-    const { catalog } = m.buildCatalog(m.parseCatalog(JSON.parse(JSON.stringify(lock))), config);
-    lock.groupsTokens = { [config.tokenizer]: m.groupsTokenCounts(catalog, config) };
-    return JSON.parse(JSON.stringify(lock)) as LockFile;
-  }
-
-  /** Every groups figure `status` reports on a catalog read from `lock`, under `rcUsed`. */
-  async function reported(lock: unknown, rcUsed: object = rc) {
-    const m = await fresh();
-    const config = m.resolveConfig(rcUsed);
-    const { catalog } = m.buildCatalog(m.parseCatalog(JSON.parse(JSON.stringify(lock))), config);
-    return m.groupsReport(catalog, config);
-  }
-
-  const figures = (report: Awaited<ReturnType<typeof reported>>) => report.flatMap((mode) => [mode.listTokens, ...Object.values(mode.getTokens)]);
-  const forgedToOne = (lock: LockFile): LockFile => {
-    for (const counts of Object.values(lock.groupsTokens ?? {})) for (const key of Object.keys(counts)) counts[key] = 1;
-    return lock;
-  };
-
-  it('give status the same figures as counting, and every one of them: none is left to count', async () => {
-    const lock = await groupsLock();
-    const fromLock = await reported(lock);
-    expect(fromLock).toEqual(await reported({ ...lock, groupsTokens: undefined }));
-    expect(figures(fromLock).length).toBeGreaterThan(50);
-    // Forged (plausible) counts show as they are: status took each figure from the lock, counting none.
-    expect(new Set(figures(await reported(forgedToOne(lock))))).toEqual(new Set([1]));
-  });
-
-  it('a lock without them (an older one) or an rc changed since: what the lock does not hold is counted', async () => {
-    const lock = forgedToOne(await groupsLock());
-    // Before the section existed, every figure was counted (none is 1 here).
-    expect(figures(await reported({ ...lock, groupsTokens: undefined })).every((n) => n > 1)).toBe(true);
-    // notes_only now holds the files group too: its answers are new texts, counted; answers it does not change are the lock's.
-    const changed = await reported(lock, { modes: { notes_only: { groups: ['memory', 'files'], budget: 2500 } } });
-    expect(changed.find((mode) => mode.mode === 'notes_only')?.listTokens).toBeGreaterThan(1);
-    expect(figures(changed).filter((n) => n === 1).length).toBeGreaterThan(10);
-  });
-
-  it('a re-lock counts only the answers its changed tools changed, reusing the previous lock\'s for the rest', async () => {
-    const previous = forgedToOne(await groupsLock());
-    const m = await fresh();
-    const config = m.resolveConfig(rc);
-    // lazytools lock reads the lock it replaces first (cli/lock.ts).
-    m.parseCatalog(JSON.parse(JSON.stringify(previous)));
-    const edited = JSON.parse(JSON.stringify(previous)) as LockFile;
-    const tool = edited.servers.memory?.tools.find((t) => t.name === 'read_graph');
-    if (!tool) throw new Error('no memory:read_graph');
-    tool.description = `${tool.description ?? ''} Edited.`;
-    const { catalog } = m.buildCatalog(m.parseCatalog(edited), config);
-    const counts = Object.values(m.groupsTokenCounts(catalog, config));
-    expect(counts.filter((n) => n === 1).length, 'answers without read_graph keep the previous count').toBeGreaterThan(counts.length / 2);
-    expect(counts.some((n) => n > 1), 'answers holding read_graph are counted').toBe(true);
   });
 });
