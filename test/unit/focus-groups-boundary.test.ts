@@ -70,3 +70,27 @@ describe('focus_mode status under a bearer token', () => {
     expect(text(bounded)).toContain(`of 2 tools, ${figures(bounded).tokens} of ${figures(bounded).totalTokens} tokens`);
   });
 });
+
+describe('focus_mode\'s definition under a bearer token', () => {
+  // Its description listed every mode of the rc, one line each with its description, and its
+  // `mode` enum offered them all, to a token that may switch only among its own (fails on the old
+  // main: "- vault: ..." in a token of modes notes and drafts).
+  it('names only the token\'s modes; without a token every mode', async () => {
+    const definition = async (tokenModes: string[] | undefined) => {
+      const gateway = new Gateway({ config, upstreams: [], locked });
+      cleanups.push(() => gateway.close());
+      const session = gateway.createSession(tokenModes ? { boundary: boundaryOf({ tokenModes, tokenLabel: 'ci' }) } : {});
+      const client = await inMemoryClient((t) => session.connect(t), { name: 'focus-definition-boundary', cleanups });
+      const tool = (await client.listTools()).tools.find((listed) => listed.name === 'focus_mode');
+      return { description: tool?.description ?? '', modes: (tool?.inputSchema.properties?.mode as { enum?: string[] } | undefined)?.enum };
+    };
+    const bounded = await definition(['notes', 'drafts']);
+    expect(bounded.description).toContain('- notes');
+    expect(bounded.description).toContain('- drafts');
+    expect(bounded.description).not.toContain('vault');
+    expect(bounded.modes?.slice().sort()).toEqual(['drafts', 'notes']);
+    const whole = await definition(undefined);
+    expect(whole.description).toContain('- vault');
+    expect(whole.modes).toContain('vault');
+  });
+});
