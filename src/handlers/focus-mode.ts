@@ -90,7 +90,9 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
-  const down = session.hub.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
+  // Only those the caller may reach: a token's modes never name another server (nor its stderr).
+  const reached = session.routing.upstreams;
+  const down = session.hub.serverStates().filter((s) => (s.state === 'down' || s.state === 'failed') && reached.has(s.name));
   if (down.length > 0) lines.push(`Servers down: ${listSome(down.map((s) => `${shownName(s.name)} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
   const structured = { ...report, heldBack: held, taskTools: forTask.map((tool) => tool.exposedName), added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };

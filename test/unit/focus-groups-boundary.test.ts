@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
+import { Upstream } from '../../src/upstream/upstream.js';
+import { silentLogger } from '../../src/util/log.js';
+import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, text } from '../harness/index.js';
 
 /**
  * A bearer token's caller knows only the groups with a tool it may see: list_tool_groups and
@@ -92,5 +94,34 @@ describe('focus_mode\'s definition under a bearer token', () => {
     const whole = await definition(undefined);
     expect(whole.description).toContain('- vault');
     expect(whole.modes).toContain('vault');
+  });
+});
+
+describe('focus_mode\'s "Servers down" under a bearer token', () => {
+  // The line named every server that failed, with why (its start error or stderr), to a token
+  // whose modes never reach it: /readyz keeps the same facts from mode tokens (fails on the old
+  // main: "Servers down: vault (... vault.internal:5432 ...)" in a token of modes notes and drafts).
+  it('names only servers the token reaches; without a token every one', async () => {
+    const failing = new Upstream('vault', {
+      connect: () => {
+        throw new Error('connect ECONNREFUSED vault.internal:5432');
+      },
+      logger: silentLogger,
+    });
+    const upstreams = [inProcessUpstream('notes', namedToolsApp({ read_note: true })), inProcessUpstream('drafts', namedToolsApp({ read_draft: true })), failing];
+    const gateway = new Gateway({ config, upstreams, locked });
+    cleanups.push(() => gateway.close());
+    await gateway.start();
+    const statusOf = async (tokenModes: string[] | undefined) => {
+      const session = gateway.createSession(tokenModes ? { boundary: boundaryOf({ tokenModes, tokenLabel: 'ci' }) } : {});
+      const client = await inMemoryClient((t) => session.connect(t), { name: 'focus-down-boundary', cleanups });
+      return text((await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as CallToolResult);
+    };
+    // vault is known from the lock: a call starts it, and its start fails.
+    const admin = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'focus-down-boundary', cleanups });
+    expect(((await admin.callTool({ name: 'read_secret', arguments: {} })) as CallToolResult).isError).toBe(true);
+    expect(await statusOf(undefined)).toMatch(/Servers down: vault \(.*vault\.internal:5432/);
+    expect(await statusOf(['notes', 'drafts'])).not.toContain('vault');
+    expect(await statusOf(['notes', 'vault'])).toMatch(/Servers down: vault \(/);
   });
 });
