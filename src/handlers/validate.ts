@@ -3,6 +3,7 @@ import type { RE2JS } from 're2js';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { capText } from '../util/bounds.js';
 import { linearRegExp } from '../util/linear-regexp.js';
+import { countSteps, OverBudget, steppedCopy, withinSteps } from './validate-steps.js';
 
 /** Makes a validator engine; loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
 let engine: Promise<() => Ajv> | undefined;
@@ -55,7 +56,7 @@ export async function argumentProblems(tool: ToolDefinition, args: unknown): Pro
       // 10 KB schema (200 refs to one 200-property definition) took 6.4 s to compile; compiled
       // once each, compiling costs in the schema's size. logger false: an unknown `format` is
       // left to the upstream without a stderr line per occurrence per compile.
-      return () => linearUniqueItems(new Ajv({ allErrors: true, strict: false, validateSchema: false, inlineRefs: false, logger: false, code: { regExp: Object.assign((pattern: string) => patternTest(RE2JS, pattern), { code: 'linearRegExp' }) } }));
+      return () => countSteps(linearUniqueItems(new Ajv({ allErrors: true, strict: false, validateSchema: false, inlineRefs: false, logger: false, code: { regExp: Object.assign((pattern: string) => patternTest(RE2JS, pattern), { code: 'linearRegExp' }) } })));
     });
     const make = await engine;
     validate = compiled.get(tool.inputSchema);
@@ -64,7 +65,7 @@ export async function argumentProblems(tool: ToolDefinition, args: unknown): Pro
       compiled.set(tool.inputSchema, validate);
     }
   }
-  if (!validate || validate(args)) return [];
+  if (!validate || passes(validate, args)) return [];
   const errors = validate.errors ?? [];
   const shown = new Set<string>();
   let read = 0;
@@ -75,12 +76,25 @@ export async function argumentProblems(tool: ToolDefinition, args: unknown): Pro
   return problems;
 }
 
+/**
+ * True when the arguments pass, or when checking them ran past the step budget (validate-steps.ts):
+ * then the upstream, which validates its own arguments, decides.
+ */
+function passes(validate: ValidateFunction, args: unknown): boolean {
+  try {
+    return withinSteps(() => validate(args) === true);
+  } catch (error) {
+    if (error instanceof OverBudget) return true;
+    throw error;
+  }
+}
+
 /** The schema compiled by the current engine (a fresh one every COMPILES_PER_ENGINE), or null when ajv cannot compile it. */
 function compile(make: () => Ajv, schema: object): ValidateFunction | null {
   if (!current || current.compiled >= COMPILES_PER_ENGINE) current = { ajv: make(), compiled: 0 };
   current.compiled++;
   try {
-    return current.ajv.compile(schema);
+    return current.ajv.compile(steppedCopy(schema));
   } catch {
     return null;
   }

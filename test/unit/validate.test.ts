@@ -139,4 +139,28 @@ describe('execute_tool argument validation', () => {
     expect(await argumentProblems(unique, { any: [0, -0] })).toEqual(['any: must NOT have duplicate items (items ## 0 and 1 are identical)']);
     expect(await argumentProblems(tool({ type: 'object', properties: { free: { type: 'array', uniqueItems: false } } }), { free: [1, 1] })).toEqual([]);
   });
+
+  it('stops a validation whose work grows without bound: a recursive schema whose branches all recurse, and a 16-level argument', async () => {
+    // Each level's three anyOf branches recurse into the next (ajv's allErrors goes on past a
+    // failed `required`): 3^depth checks, so a 200-byte argument held the gateway's one event loop
+    // 18.7 s at 14 levels and hours at 20 (fails before: minutes here). Past its step budget
+    // validation gives up and the arguments go to the upstream, which validates them itself.
+    const node = (need: string) => ({ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, required: [need] });
+    const branching = tool({ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, $defs: { n: { anyOf: [node('x'), node('y'), node('z')] } } });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 16; i++) deep = { a: deep };
+    const started = performance.now();
+    expect(await argumentProblems(branching, deep)).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `a 16-level argument took ${Math.round(ms)} ms (unbounded: about 170,000)`).toBeLessThan(5_000);
+    // The same schema still checks what it can check within the budget.
+    expect(await argumentProblems(branching, { a: { a: 'no' } })).not.toEqual([]);
+    // A recursive schema with one path a level (a tree of fields) checks arguments of any depth.
+    const tree = tool({ type: 'object', properties: { fields: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/properties/fields/items' } } }, required: ['name'] } } } });
+    let fields: Record<string, unknown> = { name: 'leaf', children: [{}] };
+    for (let i = 0; i < 12; i++) fields = { name: `level${i}`, children: [fields] };
+    const problems = await argumentProblems(tree, { fields: [fields] });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/children\[0\]\.name: required property is missing$/);
+  });
 });

@@ -1,0 +1,73 @@
+import type { Ajv } from 'ajv';
+
+/**
+ * A step budget for one validation. ajv's work is not bounded by the schema's size: a schema whose
+ * `anyOf` branches each recurse (`$ref`) into the next level costs branches^depth checks of an
+ * argument (allErrors goes on past a failed `required`), and diamonds of `$ref`s multiply alike,
+ * so a 200-byte argument held the gateway's one event loop 18.7 s at 14 levels, hours at 20. The
+ * compiled copy of a schema carries STEP in every subschema; each check of one takes a step, and
+ * past MAX_STEPS the validation stops (OverBudget) and the arguments go to the upstream.
+ */
+
+/** The keyword counted: in every subschema of the compiled copy, never in the tool's own schema. */
+const STEP = 'x-lazytools-step';
+
+/**
+ * Subschema checks one validation may make: above the 200,000 JSON values an HTTP body may hold,
+ * so checks that cost one step a value always finish; about 0.25 s of the event loop at most.
+ */
+export const MAX_STEPS = 250_000;
+
+/** Thrown out of ajv's code when a validation ran out of steps. */
+export class OverBudget extends Error {}
+
+let left = MAX_STEPS;
+
+/** Adds the counted keyword to an ajv instance. */
+export function countSteps(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: STEP,
+    schemaType: 'boolean',
+    errors: false,
+    validate: () => {
+      if (--left < 0) throw new OverBudget('validation step budget spent');
+      return true;
+    },
+  });
+  return ajv;
+}
+
+/** Runs one validation with a fresh budget; OverBudget when it ran out. */
+export function withinSteps<T>(run: () => T): T {
+  left = MAX_STEPS;
+  return run();
+}
+
+/** Keywords whose values are data, never subschemas. */
+const DATA = new Set(['enum', 'const', 'default', 'examples', 'example', 'required', 'type']);
+/** Keywords whose values map names to subschemas. */
+const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+
+/**
+ * A copy of `schema` with STEP in every subschema: the root, each object under a keyword that is
+ * not data (`enum`, `const`, ...), each value of a name map (`properties`, `$defs`, ...), each
+ * object of an array (`anyOf`, `items`, ...). An object under an unknown keyword counts too, so a
+ * `$ref` into any part of the schema meets the keyword. The tool's own schema is never changed.
+ */
+export function steppedCopy(schema: object): object {
+  const copy = structuredClone(schema) as Record<string, unknown>;
+  const stack: unknown[] = [copy];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) continue;
+    const record = node as Record<string, unknown>;
+    for (const [key, value] of Object.entries(record)) {
+      if (DATA.has(key) || typeof value !== 'object' || value === null) continue;
+      if (Array.isArray(value)) stack.push(...value);
+      else if (MAPS.has(key)) stack.push(...Object.values(value));
+      else stack.push(value);
+    }
+    record[STEP] = true;
+  }
+  return copy;
+}
