@@ -3,7 +3,7 @@ import type { RE2JS } from 're2js';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { capText } from '../util/bounds.js';
 import { linearRegExp } from '../util/linear-regexp.js';
-import { countSteps, OverBudget, steppedCopy, withinSteps } from './validate-steps.js';
+import { countSteps, OverBudget, step, steppedCopy, withinSteps } from './validate-steps.js';
 
 /** Makes a validator engine; loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
 let engine: Promise<() => Ajv> | undefined;
@@ -161,9 +161,18 @@ const MAX_PATTERN = 1_000;
  * backreference, lookaround) or is over MAX_PATTERN makes ajv fail to compile the schema, which
  * is then left to the upstream (as any schema ajv cannot compile).
  */
-function patternTest(engine: typeof RE2JS, pattern: string): { test(text: string): boolean } {
+function patternTest(engine: typeof RE2JS, pattern: string): { test(text: string): boolean; toString(): string } {
   if (pattern.length > MAX_PATTERN) throw new Error(`lazytools does not run patterns over ${MAX_PATTERN} characters`);
-  return linearRegExp(engine, pattern);
+  const regExp = linearRegExp(engine, pattern);
+  // Each test is a step of the validation's budget (validate-steps.ts): keys times patterns add up.
+  return {
+    test: (text: string) => {
+      step();
+      return regExp.test(text);
+    },
+    // ajv keeps one engine object per pattern by this text.
+    toString: () => regExp.toString(),
+  };
 }
 
 function describe(error: ErrorObject): string {

@@ -163,4 +163,17 @@ describe('execute_tool argument validation', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/children\[0\]\.name: required property is missing$/);
   });
+
+  it('counts pattern tests in the same budget: 1,000 patternProperties over an argument of 50,000 keys', async () => {
+    // Each key is tested against each pattern: 50 million linear-time tests held the event loop
+    // 15 s (fails before). Past the budget the arguments go to the upstream.
+    const patterns = tool({ type: 'object', patternProperties: Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`^p${i}_[a-z]+$`, { type: 'string' }])) });
+    const keys = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 1]));
+    const started = performance.now();
+    expect(await argumentProblems(patterns, keys)).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `50,000 keys x 1,000 patterns took ${Math.round(ms)} ms (unbounded: about 15,000)`).toBeLessThan(5_000);
+    // A few keys are still checked.
+    expect(await argumentProblems(patterns, { p7_abc: 1, k1: 1 })).toEqual(['p7_abc: must be string']);
+  });
 });
