@@ -3,7 +3,7 @@ import type { RE2JS } from 're2js';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { capText } from '../util/bounds.js';
 import { linearRegExp } from '../util/linear-regexp.js';
-import { countSteps, OverBudget, step, steppedCopy, withinSteps } from './validate-steps.js';
+import { countSteps, detailed, OverBudget, step, steppedCopy, withinSteps } from './validate-steps.js';
 
 /** Makes a validator engine; loaded on the first execute_tool: a gateway that never validates never pays for ajv. */
 let engine: Promise<() => Ajv> | undefined;
@@ -115,7 +115,7 @@ function linearUniqueItems(ajv: Ajv): Ajv {
       const key = canonicalJson(data[i]);
       const j = seen.get(key);
       if (j !== undefined) {
-        check.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
+        check.errors = detailed([{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }]);
         return false;
       }
       seen.set(key, i);
@@ -146,7 +146,7 @@ function linearEnum(ajv: Ajv): Ajv {
       else scalars.add(JSON.stringify(value) ?? 'null');
       const check: ((data: unknown) => boolean) & { errors?: Array<Partial<ErrorObject>> } = (data) => {
         if (typeof data === 'object' && data !== null ? structured.some((value) => sameJson(value, data)) : scalars.has(JSON.stringify(data) ?? 'null')) return true;
-        check.errors = [{ keyword: 'enum', message: 'must be equal to one of the allowed values', params: { allowedValues: allowed } }];
+        check.errors = detailed([{ keyword: 'enum', message: 'must be equal to one of the allowed values', params: { allowedValues: allowed } }]);
         return false;
       };
       return check;
@@ -175,8 +175,9 @@ function steppedRequired(ajv: Ajv): Ajv {
           step();
           if (!Object.prototype.hasOwnProperty.call(data, name)) errors.push({ keyword: 'required', message: `must have required property '${name}'`, params: { missingProperty: name } });
         }
-        check.errors = errors;
-        return errors.length === 0;
+        if (errors.length === 0) return true;
+        check.errors = detailed(errors);
+        return false;
       };
       return check;
     },
@@ -253,11 +254,14 @@ function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `${join(base, String(params.missingProperty))}: required property is missing`;
+      // Past MAX_DETAILED failing checks ajv's own one-line error stands in (validate-steps.ts).
+      if (typeof params.missingProperty !== 'string') return `${base || '(arguments)'}: required properties are missing`;
+      return `${join(base, params.missingProperty)}: required property is missing`;
     case 'additionalProperties':
       return `${join(base, String(params.additionalProperty))}: unknown property`;
     case 'enum': {
-      const allowed = params.allowedValues as unknown[];
+      const allowed = params.allowedValues;
+      if (!Array.isArray(allowed)) return `${base || '(arguments)'}: must be one of the allowed values`;
       const shown: string[] = [];
       let length = 0;
       for (const value of allowed.slice(0, ENUM_VALUES_SHOWN)) {
