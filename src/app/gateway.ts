@@ -68,7 +68,7 @@ export class Gateway implements Hub {
   /** Tool lists from the lock, by server. */
   private readonly locked: Map<string, ServerTools>;
   private readonly env: NodeJS.ProcessEnv | undefined;
-  private readonly ownToolsByStrategy = new Map<ServedStrategy, ToolDefinition[]>();
+  private readonly ownToolsByStrategy = new Map<string, ToolDefinition[]>();
   readonly subscriptions = new Subscriptions();
   /** 2025 upstreams' questions to 2026-07-28 clients, waiting for the clients' retries. */
   readonly inputRounds = new InputRounds<unknown>();
@@ -186,12 +186,13 @@ export class Gateway implements Hub {
     return this.config.embeddings ? this.semantic : undefined;
   }
 
-  /** lazytools' own tools for a strategy (memoized: their fingerprints are cached per object). */
-  ownTools(strategy: ServedStrategy): ToolDefinition[] {
-    let tools = this.ownToolsByStrategy.get(strategy);
+  /** lazytools' own tools for a strategy, focus_mode naming `modes` (a token's) or every mode (memoized: fingerprints are cached per object). */
+  ownTools(strategy: ServedStrategy, modes?: readonly string[]): ToolDefinition[] {
+    const key = modes === undefined ? strategy : `${strategy}\n${modes.join('\n')}`;
+    let tools = this.ownToolsByStrategy.get(key);
     if (!tools) {
-      tools = ownTools(strategy, Object.values(this.config.modes));
-      this.ownToolsByStrategy.set(strategy, tools);
+      tools = ownTools(strategy, Object.values(this.config.modes).filter((mode) => modes === undefined || modes.includes(mode.name)));
+      this.ownToolsByStrategy.set(key, tools);
     }
     return tools;
   }

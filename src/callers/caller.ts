@@ -89,9 +89,12 @@ export abstract class CallerBase implements Caller {
     return listedTools(this.hub.catalog, this.hub.config, this.focus, this.strategy, () => this.modeTools());
   }
 
-  /** lazytools' own tools for the caller's strategy (no focus_mode where the mode is fixed). */
+  /**
+   * lazytools' own tools for the caller's strategy (no focus_mode where the mode is fixed); under a
+   * bearer token focus_mode names only the token's modes, as its refusals do.
+   */
   ownDefinitions(): ToolDefinition[] {
-    const tools = this.hub.ownTools(this.strategy);
+    const tools = this.hub.ownTools(this.strategy, this.boundary?.token ? (this.boundary.modes ?? []) : undefined);
     return this.fixedMode === undefined ? tools : tools.filter((tool) => tool.name !== FOCUS_MODE);
   }
 

@@ -52,7 +52,7 @@ export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: stri
 function credentialDefault(name: string, keyPath: string, fallback: string): boolean {
   if (looksSecret(fallback)) return true;
   const key = /[^.]*$/.exec(keyPath)?.[0] ?? '';
-  return (isSecretKey(name) || isSecretKey(key)) && credentialShaped(fallback);
+  return credentialUnder(name, fallback) || credentialUnder(key, fallback);
 }
 
 /** `interpolate` over every value of a string map. */
@@ -77,13 +77,13 @@ export function interpolateMap(map: Record<string, string> | undefined, env: Nod
 export function redactLiteralCredentials(keyPath: string, entries: { env?: Record<string, string> | undefined; headers?: Record<string, string> | undefined; args?: readonly string[] | undefined }): void {
   for (const section of ['env', 'headers'] as const)
     for (const [key, value] of Object.entries(entries[section] ?? {}))
-      if ((isSecretKey(key) && credentialShaped(value)) || looksSecret(value)) literalSecret(value, `${keyPath}.${section}.${shownName(key, 'key')}`);
+      if (credentialUnder(key, value) || looksSecret(value)) literalSecret(value, `${keyPath}.${section}.${shownName(key, 'key')}`);
       else if (isSecretKey(key) && !value.includes('${')) for (const word of credentialWords(value)) registerSecret(word, `${keyPath}.${section}.${shownName(key, 'key')}`);
   const args = entries.args ?? [];
   args.forEach((arg, i) => {
     const at = `${keyPath}.args[${i}]`;
     const setting = /^(--?[\w-]+|[A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(arg);
-    if (setting && isSecretKey(setting[1] as string) && credentialShaped(setting[2] as string)) return literalSecret(setting[2] as string, at);
+    if (setting && credentialUnder(setting[1] as string, setting[2] as string)) return literalSecret(setting[2] as string, at);
     // A header argument with its flag (`--header=Authorization: Bearer …`, as yargs-style bridges take it).
     const header = HEADER_LINE.exec(setting?.[2] ?? arg);
     if (header && isSecretKey(header[1] as string) && credentialShaped(header[2] as string)) {
@@ -91,7 +91,7 @@ export function redactLiteralCredentials(keyPath: string, entries: { env?: Recor
       return literalSecret(arg, at);
     }
     const previous = args[i - 1];
-    if ((previous !== undefined && /^--?[\w-]+$/.test(previous) && isSecretKey(previous) && credentialShaped(arg)) || looksSecret(arg)) literalSecret(arg, at);
+    if ((previous !== undefined && /^--?[\w-]+$/.test(previous) && credentialUnder(previous, arg)) || looksSecret(arg)) literalSecret(arg, at);
   });
 }
 
@@ -111,6 +111,24 @@ function credentialShaped(value: string): boolean {
   if (credential.length < 8 || /\s/.test(credential) || /^\d+$/.test(credential)) return false;
   if (/^[a-z]+(?:[-_./][a-z]+)*$/i.test(credential) || /^(?:[/~.]|[A-Za-z]:[\\/])/.test(credential)) return false;
   return !/^[a-z][a-z0-9+.-]*:\/\//i.test(credential);
+}
+
+/** A key whose last word names a password or secret (`DB_PASSWORD`, `--client-secret`): its value is one, whatever its shape. */
+const PASSWORD_KEY = /(?:^|[_-])(?:password|passwd|pwd|pass|passphrase|secret)$/i;
+
+/**
+ * Whether a value under `key` is a credential: the key names one and the value could be one
+ * (credentialShaped); under a key that ends in a password or secret word, any value of eight
+ * characters or more but a number, a path, a URL or a `${VAR}`. A passphrase is words
+ * ("correcthorsebattery", "tangerine-wallaby"), which credentialShaped reads as a setting (a
+ * KEY_FORMAT of json), so a literal DB_PASSWORD a server echoed was shown as written.
+ */
+function credentialUnder(key: string, value: string): boolean {
+  if (!isSecretKey(key)) return false;
+  if (credentialShaped(value)) return true;
+  const text = value.trim();
+  if (!PASSWORD_KEY.test(key.replace(/^-+/, '')) || text.length < 8 || text.includes('${') || /^\d+$/.test(text)) return false;
+  return !/^(?:[/~.]|[A-Za-z]:[\\/])/.test(text) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text);
 }
 
 /** The credential-shaped words of a value of several under a credential's key (a Cookie's `sid=…; theme=dark`): each `name=value`'s value, or the word. */

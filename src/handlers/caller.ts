@@ -145,7 +145,8 @@ export interface CatalogHub {
   readonly usage: UsageRecorder | undefined;
   readonly logger: Logger;
   upstreamOf(tool: CatalogTool): Upstream | undefined;
-  ownTools(strategy: ServedStrategy): ToolDefinition[];
+  /** lazytools' own tools; focus_mode names `modes` when given (a bearer token's), else every mode. */
+  ownTools(strategy: ServedStrategy, modes?: readonly string[]): ToolDefinition[];
   serverStates(): ServerState[];
 }
 

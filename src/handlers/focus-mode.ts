@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CatalogTool } from '../catalog/catalog.js';
 import { focusModeArgs, readArgs } from '../catalog/own-args.js';
-import { isReadOnly, mayEnable, modeNamed, visibleModeNames } from '../focus/policy.js';
+import { isReadOnly, mayEnable, modeNamed, visibleModeNames, withinBoundary } from '../focus/policy.js';
 import { taskTools } from '../focus/task-tools.js';
 import { activeGroups, visibleTools } from '../focus/visible.js';
 import { modeFit } from '../focus/fit.js';
@@ -9,7 +9,8 @@ import { toolError } from '../protocol/errors.js';
 import { hasOwn } from '../util/own.js';
 import { unclearIntentText } from '../search/intent.js';
 import { resolveIntentIn } from '../focus/intent-catalog.js';
-import { listStatus, tokenChange } from '../tokens/report.js';
+import { listStatus, reduction, tokenChange } from '../tokens/report.js';
+import { verbatimTokens } from '../catalog/totals.js';
 import { echoName, UnknownNameError } from '../util/errors.js';
 import { outsideText } from '../util/redact.js';
 import { shownName } from '../config/secrets.js';
@@ -89,7 +90,9 @@ function switchMode(session: Caller, raw: unknown): CallToolResult {
   if (held > 0 && session.strategy !== 'proxy') lines.push(`Held back by the budget: ${held} tools of this mode; search_tools finds them first.`);
   if (added.length > 0 || removed.length > 0) lines.push(`Changed: +${added.length}, -${removed.length}${changeNames(added, removed)}`);
   // Failed initial starts (errors, timeouts) and crashed servers; each reason cut short (bounded reply).
-  const down = session.hub.serverStates().filter((s) => s.state === 'down' || s.state === 'failed');
+  // Only those the caller may reach: a token's modes never name another server (nor its stderr).
+  const reached = session.routing.upstreams;
+  const down = session.hub.serverStates().filter((s) => (s.state === 'down' || s.state === 'failed') && reached.has(s.name));
   if (down.length > 0) lines.push(`Servers down: ${listSome(down.map((s) => `${shownName(s.name)} (${outsideText(s.reason ?? 'unavailable', 160)})`), 3)}`);
   if (added.length + removed.length > NAMES_SHOWN) lines.push('Full lists: tools/list, or `lazytools status --explain`.');
   const structured = { ...report, heldBack: held, taskTools: forTask.map((tool) => tool.exposedName), added: added.slice(0, NAMES_SHOWN), removed: removed.slice(0, NAMES_SHOWN), addedCount: added.length, removedCount: removed.length };
@@ -255,5 +258,34 @@ function changeNames(added: readonly string[], removed: readonly string[]): stri
 export function status(caller: Caller) {
   const focus = caller.focus;
   const { tools, ...figures } = listStatus(caller.hub.catalog, caller.listedTools(), caller.ownDefinitions());
-  return { mode: focus.mode, groups: activeGroups(caller.hub.config, focus), visibleTools: tools, ...figures };
+  const within = boundedTotals(caller);
+  const totals = within ? { totalTools: within.tools, totalTokens: within.tokens, reduction: reduction(figures.tokens, within.tokens) } : {};
+  return { mode: focus.mode, groups: activeGroups(caller.hub.config, focus), visibleTools: tools, ...figures, ...totals };
+}
+
+/** Boundaries whose totals one catalog keeps (one per bearer token in practice); past it they start over. */
+const MAX_BOUNDED_TOTALS = 64;
+const boundedTotalsKept = new WeakMap<object, { config: object; byKey: Map<string, { tools: number; tokens: number }> }>();
+
+/**
+ * The catalog a bearer token's caller may see (the tools of its modes), counted as the whole
+ * catalog is: "9 of 39 tools" told a token of one mode how many tools, and tokens of them, lie
+ * outside its modes, which do not exist for it. Undefined without a token. Kept per catalog,
+ * config and boundary (verbatim counting tokenizes up to 1,000 definitions).
+ */
+function boundedTotals(caller: Caller): { tools: number; tokens: number } | undefined {
+  const boundary = caller.boundary;
+  if (!boundary?.token) return undefined;
+  const { catalog, config } = caller.hub;
+  let entry = boundedTotalsKept.get(catalog);
+  if (!entry || entry.config !== config) boundedTotalsKept.set(catalog, (entry = { config, byKey: new Map() }));
+  const key = JSON.stringify([boundary.label, boundary.modes]);
+  let totals = entry.byKey.get(key);
+  if (!totals) {
+    const tools = catalog.tools.filter((tool) => withinBoundary(config, boundary, tool));
+    totals = { tools: tools.length, tokens: verbatimTokens(tools, catalog.tokenizer) };
+    if (entry.byKey.size >= MAX_BOUNDED_TOTALS) entry.byKey.clear();
+    entry.byKey.set(key, totals);
+  }
+  return totals;
 }

@@ -12,6 +12,7 @@ import { interleaved, searchSlots, type Passes } from '../search/passes.js';
 import type { SearchOptions } from '../search/engine.js';
 import type { SearchMemo } from '../search/memo.js';
 import { correctionsNote, queryCorrections } from '../search/text.js';
+import { correctionsWithin } from '../search/spelling.js';
 import { own } from '../util/own.js';
 import { clipText } from '../util/bounds.js';
 import { jsonResult } from './results.js';
@@ -103,7 +104,10 @@ async function searchTools(session: Caller, raw: unknown, call: CallContext): Pr
   const { kept: tools, omitted } = fitting(hits.map(({ tool }) => describeHit(tool, detail, session)), PAGE_MAX_BYTES / 2);
   const how = enabling ? 'added to your tool list' : notAddedNote(session, canEnable);
   // A corrected word is said: "county" read as "country" is the corrector's kind of slip.
-  const corrected = correctionsNote(queryCorrections(queries, (word) => hub.search.correction(word)));
+  const corrections = queryCorrections(queries, (word) => hub.search.correction(word));
+  // Only words the caller's own tools (or the vocabulary) say: outside a token's modes no tool exists for it.
+  const boundary = session.boundary?.token ? session.boundary : undefined;
+  const corrected = correctionsNote(boundary ? correctionsWithin(corrections, hub.search.tools, hub.config, JSON.stringify([boundary.label, boundary.modes]), (tool) => withinBoundary(hub.config, boundary, tool)) : corrections);
   const cut = omitted > 0 ? `; ${omitted} more left out to keep this answer under 1 MiB: lower "limit" or use detail "summary"` : '';
   const have = inList.map((hit) => clipText(hit.tool.exposedName, 64));
   const also = have.length > 0 ? `; in your list already: ${have.join(', ')}` : '';

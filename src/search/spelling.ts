@@ -1,5 +1,5 @@
 import type { CatalogTool } from '../catalog/catalog.js';
-import { stem, textWords, vocabularyWord } from './text.js';
+import { stem, textWords, vocabularyWord, type Correction } from './text.js';
 import { englishWords, searchVocabulary } from './vocabulary.js';
 import { toolTitle } from '../catalog/text.js';
 
@@ -184,4 +184,34 @@ function edits(word: string, variants: ReadonlyArray<readonly [string, string]>,
   }
   out.delete(word);
   return out;
+}
+
+/** Boundaries whose words one catalog's lists keep (one per bearer token in practice); past it they start over. */
+const MAX_BOUNDARIES = 64;
+const saidWithin = new WeakMap<readonly CatalogTool[], { rules: object; byKey: Map<string, ReadonlySet<string>> }>();
+
+/**
+ * The corrections a caller whose boundary hides tools (a bearer token's modes) may be told of:
+ * those to a word the vocabulary has or a tool it may see says (name, title or summary, as the
+ * speller reads them). The catalog is the speller's dictionary, so "read "kerbreos" as
+ * "kerberos"" told a token's caller that a tool outside its modes says "kerberos", though such
+ * tools do not exist for it. The words are kept per catalog, rules and boundary `key`.
+ */
+export function correctionsWithin(corrections: readonly Correction[], tools: readonly CatalogTool[], rules: object, key: string, keep: (tool: CatalogTool) => boolean): Correction[] {
+  const unknown = corrections.filter((c) => !vocabularyWord(c.read));
+  if (unknown.length === 0) return [...corrections];
+  let entry = saidWithin.get(tools);
+  if (!entry || entry.rules !== rules) saidWithin.set(tools, (entry = { rules, byKey: new Map() }));
+  let said = entry.byKey.get(key);
+  if (!said) {
+    const words = new Set<string>();
+    for (const tool of tools) {
+      if (!keep(tool)) continue;
+      for (const text of [tool.name, toolTitle(tool.definition) ?? '', tool.summary]) for (const word of textWords(text)) if (spellable(word)) words.add(word);
+    }
+    if (entry.byKey.size >= MAX_BOUNDARIES) entry.byKey.clear();
+    entry.byKey.set(key, (said = words));
+  }
+  const shown = said;
+  return corrections.filter((c) => vocabularyWord(c.read) || shown.has(c.read));
 }

@@ -77,7 +77,7 @@ export function textWords(text: string): readonly string[] {
 }
 
 /** A query word search read as another: the answer says so, since a correction can be wrong ("county" to "country"). */
-interface Correction {
+export interface Correction {
   typed: string;
   read: string;
 }

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { boundaryOf } from '../../src/focus/scope.js';
-import { cleanupAfterEach, inMemoryClient, text } from '../harness/index.js';
+import { Upstream } from '../../src/upstream/upstream.js';
+import { silentLogger } from '../../src/util/log.js';
+import { cleanupAfterEach, inMemoryClient, inProcessUpstream, namedToolsApp, text } from '../harness/index.js';
 
 /**
  * A bearer token's caller knows only the groups with a tool it may see: list_tool_groups and
@@ -52,5 +54,74 @@ describe('focus_mode groups under a bearer token', () => {
   it('without a token every group of the rc is named', async () => {
     expect(text(await focus(undefined, { enable_group: 'vault_secret' }))).toContain('vault_secrets');
     expect((await focus(undefined, { enable_group: 'vault_secrets' })).isError).toBeFalsy();
+  });
+});
+
+describe('focus_mode status under a bearer token', () => {
+  // "Visible: 1 of 3 tools, 120 of 360 tokens" told a token of modes notes and drafts how many
+  // tools, and tokens of definitions, lie outside its modes (fails on the old main: 3, the vault's too).
+  // (A token of one mode is fixed there: focus_mode is refused.)
+  it('counts the catalog the token may see, not the tools outside its modes', async () => {
+    const bounded = await focus(['notes', 'drafts'], { status: true });
+    const whole = await focus(undefined, { status: true });
+    const figures = (answer: CallToolResult) => answer.structuredContent as { visibleTools: number; totalTools: number; tokens: number; totalTokens: number };
+    expect(figures(whole).totalTools).toBe(3);
+    expect(figures(bounded).totalTools).toBe(2);
+    expect(figures(bounded).totalTokens).toBeGreaterThan(0);
+    expect(figures(bounded).totalTokens).toBeLessThan(figures(whole).totalTokens);
+    expect(text(bounded)).toContain(`of 2 tools, ${figures(bounded).tokens} of ${figures(bounded).totalTokens} tokens`);
+  });
+});
+
+describe('focus_mode\'s definition under a bearer token', () => {
+  // Its description listed every mode of the rc, one line each with its description, and its
+  // `mode` enum offered them all, to a token that may switch only among its own (fails on the old
+  // main: "- vault: ..." in a token of modes notes and drafts).
+  it('names only the token\'s modes; without a token every mode', async () => {
+    const definition = async (tokenModes: string[] | undefined) => {
+      const gateway = new Gateway({ config, upstreams: [], locked });
+      cleanups.push(() => gateway.close());
+      const session = gateway.createSession(tokenModes ? { boundary: boundaryOf({ tokenModes, tokenLabel: 'ci' }) } : {});
+      const client = await inMemoryClient((t) => session.connect(t), { name: 'focus-definition-boundary', cleanups });
+      const tool = (await client.listTools()).tools.find((listed) => listed.name === 'focus_mode');
+      return { description: tool?.description ?? '', modes: (tool?.inputSchema.properties?.mode as { enum?: string[] } | undefined)?.enum };
+    };
+    const bounded = await definition(['notes', 'drafts']);
+    expect(bounded.description).toContain('- notes');
+    expect(bounded.description).toContain('- drafts');
+    expect(bounded.description).not.toContain('vault');
+    expect(bounded.modes?.slice().sort()).toEqual(['drafts', 'notes']);
+    const whole = await definition(undefined);
+    expect(whole.description).toContain('- vault');
+    expect(whole.modes).toContain('vault');
+  });
+});
+
+describe('focus_mode\'s "Servers down" under a bearer token', () => {
+  // The line named every server that failed, with why (its start error or stderr), to a token
+  // whose modes never reach it: /readyz keeps the same facts from mode tokens (fails on the old
+  // main: "Servers down: vault (... vault.internal:5432 ...)" in a token of modes notes and drafts).
+  it('names only servers the token reaches; without a token every one', async () => {
+    const failing = new Upstream('vault', {
+      connect: () => {
+        throw new Error('connect ECONNREFUSED vault.internal:5432');
+      },
+      logger: silentLogger,
+    });
+    const upstreams = [inProcessUpstream('notes', namedToolsApp({ read_note: true })), inProcessUpstream('drafts', namedToolsApp({ read_draft: true })), failing];
+    const gateway = new Gateway({ config, upstreams, locked });
+    cleanups.push(() => gateway.close());
+    await gateway.start();
+    const statusOf = async (tokenModes: string[] | undefined) => {
+      const session = gateway.createSession(tokenModes ? { boundary: boundaryOf({ tokenModes, tokenLabel: 'ci' }) } : {});
+      const client = await inMemoryClient((t) => session.connect(t), { name: 'focus-down-boundary', cleanups });
+      return text((await client.callTool({ name: 'focus_mode', arguments: { status: true } })) as CallToolResult);
+    };
+    // vault is known from the lock: a call starts it, and its start fails.
+    const admin = await inMemoryClient((t) => gateway.createSession().connect(t), { name: 'focus-down-boundary', cleanups });
+    expect(((await admin.callTool({ name: 'read_secret', arguments: {} })) as CallToolResult).isError).toBe(true);
+    expect(await statusOf(undefined)).toMatch(/Servers down: vault \(.*vault\.internal:5432/);
+    expect(await statusOf(['notes', 'drafts'])).not.toContain('vault');
+    expect(await statusOf(['notes', 'vault'])).toMatch(/Servers down: vault \(/);
   });
 });

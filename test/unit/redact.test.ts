@@ -176,6 +176,22 @@ describe('credentials written literally in the rc', () => {
   });
 });
 
+describe('a password written literally in the rc as words', () => {
+  // A passphrase is words: "correcthorsebattery" under DB_PASSWORD passed the credential-shape
+  // test (no plain words, which keeps a KEY_FORMAT of json readable) and was shown as written when
+  // the server echoed it, in the start failure, focus_mode's status and /readyz (fails before).
+  it('under a key that ends in a password or secret word, a value of eight characters or more is redacted whatever its shape', () => {
+    redactLiteralCredentials('servers.p', {
+      env: { DB_PASSWORD: 'correcthorsebattery', API_SECRET: 'tangerine-wallaby', SECRET_BACKEND: 'aws-secrets-manager', PASSWORD_MIN: '12345678', ADMIN_PASS: 'short' },
+      args: ['--password=plainwordpass', '--client-secret', 'Sunshine.Meadow', '--secret-file', '/run/secrets/app'],
+    });
+    expect(redact('correcthorsebattery tangerine-wallaby plainwordpass Sunshine.Meadow')).toBe('${servers.p.env.DB_PASSWORD} ${servers.p.env.API_SECRET} ${servers.p.args[0]} ${servers.p.args[2]}');
+    // A key that only starts with one (a backend's name), a number, a short value and a path stay.
+    const plain = 'aws-secrets-manager 12345678 short /run/secrets/app';
+    expect(redact(plain)).toBe(plain);
+  });
+});
+
 describe('a credential two servers share', () => {
   it("one key in two servers' URLs (a host's key, in the path or the query) is redacted in both servers' messages", () => {
     const key = 'sk-sh4red0Key9c4e2b7a1d';

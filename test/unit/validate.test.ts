@@ -139,4 +139,87 @@ describe('execute_tool argument validation', () => {
     expect(await argumentProblems(unique, { any: [0, -0] })).toEqual(['any: must NOT have duplicate items (items ## 0 and 1 are identical)']);
     expect(await argumentProblems(tool({ type: 'object', properties: { free: { type: 'array', uniqueItems: false } } }), { free: [1, 1] })).toEqual([]);
   });
+
+  it('stops a validation whose work grows without bound: a recursive schema whose branches all recurse, and a 16-level argument', async () => {
+    // Each level's three anyOf branches recurse into the next (ajv's allErrors goes on past a
+    // failed `required`): 3^depth checks, so a 200-byte argument held the gateway's one event loop
+    // 18.7 s at 14 levels and hours at 20 (fails before: minutes here). Past its step budget
+    // validation gives up and the arguments go to the upstream, which validates them itself.
+    const node = (need: string) => ({ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, required: [need] });
+    const branching = tool({ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, $defs: { n: { anyOf: [node('x'), node('y'), node('z')] } } });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 16; i++) deep = { a: deep };
+    const started = performance.now();
+    expect(await argumentProblems(branching, deep)).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `a 16-level argument took ${Math.round(ms)} ms (unbounded: about 170,000)`).toBeLessThan(5_000);
+    // The same schema still checks what it can check within the budget.
+    expect(await argumentProblems(branching, { a: { a: 'no' } })).not.toEqual([]);
+    // A recursive schema with one path a level (a tree of fields) checks arguments of any depth.
+    const tree = tool({ type: 'object', properties: { fields: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/properties/fields/items' } } }, required: ['name'] } } } });
+    let fields: Record<string, unknown> = { name: 'leaf', children: [{}] };
+    for (let i = 0; i < 12; i++) fields = { name: `level${i}`, children: [fields] };
+    const problems = await argumentProblems(tree, { fields: [fields] });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/children\[0\]\.name: required property is missing$/);
+  });
+
+  it('counts pattern tests in the same budget: 1,000 patternProperties over an argument of 50,000 keys', async () => {
+    // Each key is tested against each pattern: 50 million linear-time tests held the event loop
+    // 15 s (fails before). Past the budget the arguments go to the upstream.
+    const patterns = tool({ type: 'object', patternProperties: Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`^p${i}_[a-z]+$`, { type: 'string' }])) });
+    const keys = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 1]));
+    const started = performance.now();
+    expect(await argumentProblems(patterns, keys)).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `50,000 keys x 1,000 patterns took ${Math.round(ms)} ms (unbounded: about 15,000)`).toBeLessThan(5_000);
+    // A few keys are still checked.
+    expect(await argumentProblems(patterns, { p7_abc: 1, k1: 1 })).toEqual(['p7_abc: must be string']);
+  });
+
+  it('checks an enum in time of the value, not of the enum: 40,000 allowed values over 20,000 items', async () => {
+    // ajv compared each value with every allowed one: 40,000 values (within an upstream
+    // definition's bounds) over 10,000 items took 4.3 s, over the 200,000 a body holds about 85 s.
+    const allowed = Array.from({ length: 40_000 }, (_, i) => `v${i}`);
+    const big = tool({ type: 'object', properties: { v: { type: 'array', items: { enum: allowed } } } });
+    const started = performance.now();
+    expect(await argumentProblems(big, { v: new Array(20_000).fill('v39999') })).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `20,000 items of a 40,000-value enum took ${Math.round(ms)} ms (pairwise: about 8,500)`).toBeLessThan(3_000);
+    // Equal as JSON, whatever the key order; 1 is not "1"; the answer names the allowed values as before.
+    const mixed = tool({ type: 'object', properties: { m: { enum: [1, 'two', { a: 1, b: [2] }, null] } } });
+    expect(await argumentProblems(mixed, { m: { b: [2], a: 1 } })).toEqual([]);
+    expect(await argumentProblems(mixed, { m: null })).toEqual([]);
+    expect(await argumentProblems(mixed, { m: '1' })).toEqual(['m: must be one of 1, "two", {"a":1,"b":[2]}, null']);
+    expect((await argumentProblems(big, { v: ['nope'] }))[0]).toMatch(/^v\[0\]: must be one of "v0", "v1", .*\(40000 values\)$/);
+  });
+
+  it('checks required names within the step budget: 40,000 required names over 300 empty objects', async () => {
+    // ajv checked each name of each object and, with allErrors, kept an error for each missing one:
+    // a 900-byte argument of 300 empty objects took 17.8 s and 3.4 GB (fails before).
+    const wide = tool({ type: 'object', properties: { v: { type: 'array', items: { type: 'object', required: Array.from({ length: 40_000 }, (_, i) => `f${i}`) } } } });
+    const started = performance.now();
+    expect(await argumentProblems(wide, { v: Array.from({ length: 300 }, () => ({})) })).toEqual([]);
+    const ms = performance.now() - started;
+    expect(ms, `300 empty objects of 40,000 required names took ${Math.round(ms)} ms (unbounded: about 17,800)`).toBeLessThan(5_000);
+    // Missing names are still named, each once, as ajv names them.
+    expect(await argumentProblems(sum, { a: 1 })).toEqual(['b: required property is missing']);
+    expect(await argumentProblems(tool({ type: 'object', required: ['x', 'x', 'y'] }), { y: 0 })).toEqual(['x: required property is missing']);
+  });
+
+  it('keeps errors of failing checks in time linear in their number: 5,000 objects missing 20 names, 50,000 items outside an enum', async () => {
+    // ajv appends a keyword function's errors by copying all errors so far: 5,000 failing objects
+    // took 8.8 s (fails before), 20,000 over 50 s. The first ones are named in full, then counted.
+    const rows = tool({ type: 'object', properties: { v: { type: 'array', items: { type: 'object', required: Array.from({ length: 20 }, (_, i) => `f${i}`) } } } });
+    const letters = tool({ type: 'object', properties: { v: { type: 'array', items: { enum: ['a', 'b'] } } } });
+    const started = performance.now();
+    const missing = await argumentProblems(rows, { v: Array.from({ length: 5_000 }, () => ({})) });
+    const outside = await argumentProblems(letters, { v: new Array(50_000).fill('z') });
+    const ms = performance.now() - started;
+    expect(ms, `5,000 failing objects and 50,000 failing items took ${Math.round(ms)} ms (copied: about 9,000 and more)`).toBeLessThan(5_000);
+    expect(missing[0]).toBe('v[0].f0: required property is missing');
+    expect(missing.at(-1)).toMatch(/^… and \d+ more problems/);
+    expect(outside[0]).toBe('v[0]: must be one of "a", "b"');
+    expect(outside.at(-1)).toBe('… and 49980 more problems (fix these first; describe_tools gives the schema)');
+  });
 });
