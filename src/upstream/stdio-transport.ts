@@ -1,4 +1,5 @@
 import { spawn as spawnPlain, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
@@ -134,7 +135,8 @@ export class StdioUpstreamTransport implements Transport {
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (chunk: string) => stderr.push(chunk));
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.once('error', (error) => {
+      child.once('error', (spawnError) => {
+        const error = missingFolder(spawnError, this.options.cwd) ?? spawnError;
         reject(error);
         this.onerror?.(error);
         this.finish();
@@ -282,4 +284,21 @@ async function within(promise: Promise<void>, ms: number): Promise<boolean> {
   const result = await Promise.race([promise.then(() => true as const), late]);
   clearTimeout(timer);
   return result;
+}
+
+/**
+ * The error to report when a child could not start because its working folder is missing: Node
+ * says `spawn /usr/bin/node ENOENT` for a missing `cwd` as for a missing command, which sends the
+ * user to look for the wrong thing. Undefined for any other error.
+ */
+function missingFolder(error: Error & { code?: unknown }, cwd: string | undefined): Error | undefined {
+  if (error.code !== 'ENOENT' || cwd === undefined) return undefined;
+  let folder = false;
+  try {
+    folder = statSync(cwd, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    // A file on the way (ENOTDIR) or no access: not a folder the child can run in.
+  }
+  if (folder) return undefined;
+  return new Error(`cwd ${JSON.stringify(cwd)} is not a folder that exists: set "cwd" to the server's folder, or leave it out to run in the rc file's folder`);
 }

@@ -21,6 +21,16 @@ describe('stdio upstream (real process)', () => {
     }
   });
 
+  it('says the cwd is missing, not the command, when the working folder does not exist', async () => {
+    const env = { PATH: path.dirname(process.execPath) };
+    const missing = path.join(FIXTURES.rawServer, '..', 'no-such-folder');
+    const start = new StdioUpstreamTransport({ command: process.execPath, args: [serverEntry('memory')], env, cwd: missing, onStderr: () => {} }).start();
+    await expect(start).rejects.toThrow(/^cwd ".*no-such-folder" is not a folder that exists: set "cwd"/);
+    // The command itself missing still reads as Node says it.
+    const command = new StdioUpstreamTransport({ command: path.join(path.dirname(process.execPath), 'no-such-node'), args: [], env, cwd: undefined, onStderr: () => {} }).start();
+    await expect(command).rejects.toThrow(/ENOENT/);
+  });
+
   it('warns once, naming the server and how to silence it, when a server logs to stdout', async () => {
     const warnings: string[] = [];
     const logger = { info: () => {}, error: () => {}, warn: (message: string) => warnings.push(message) };
