@@ -67,23 +67,34 @@ async function gatewayOver(upstream: Upstream): Promise<Gateway> {
 
 const session = (gateway: Gateway, name: string) => inMemoryClient((t) => gateway.createSession().connect(t), { name, cleanups });
 
+/** Two sessions over a held upstream, a's subscribe (cancellable) out and heard by the upstream. */
+async function aWaiting() {
+  const docs = heldSubscribes();
+  const gateway = await gatewayOver(docs.upstream);
+  const a = await session(gateway, 'a');
+  const b = await session(gateway, 'b');
+  const cancelA = new AbortController();
+  const first = a.subscribeResource({ uri: URI }, { signal: cancelA.signal });
+  await docs.heard.reached(1);
+  return { docs, gateway, a, b, cancelA, first };
+}
+
+/** a cancels its subscribe; a ping on the same connection after it means the gateway has read the cancel. */
+async function cancelled(a: Awaited<ReturnType<typeof session>>, cancelA: AbortController, first: Promise<unknown>): Promise<void> {
+  cancelA.abort('a gave up');
+  await expect(first).rejects.toThrow();
+  await a.ping();
+}
+
 describe('a resources/subscribe shared by sessions while in flight', () => {
   it.each(['cancels its subscribe', 'closes its connection'] as const)('survives the first session that %s: the second is subscribed and hears updates', async (how) => {
-    const docs = heldSubscribes();
-    const gateway = await gatewayOver(docs.upstream);
-    const a = await session(gateway, 'a');
-    const b = await session(gateway, 'b');
-    const cancelA = new AbortController();
-    const first = a.subscribeResource({ uri: URI }, { signal: cancelA.signal });
-    await docs.heard.reached(1);
+    const { docs, gateway, a, b, cancelA, first } = await aWaiting();
     const second = b.subscribeResource({ uri: URI });
     const updates = new EventCounter();
     b.setNotificationHandler(ResourceUpdatedNotificationSchema, () => updates.hit());
     if (how === 'cancels its subscribe') {
       // a's cancel reaches the gateway as notifications/cancelled (a's SDK rejects at once).
-      cancelA.abort('a gave up');
-      await expect(first).rejects.toThrow();
-      await a.ping(); // after a's cancel on the same connection: the gateway has read it
+      await cancelled(a, cancelA, first);
     } else {
       await a.close();
       await expect(first).rejects.toThrow();
@@ -98,19 +109,11 @@ describe('a resources/subscribe shared by sessions while in flight', () => {
   });
 
   it('every waiter gone before the answer: the upstream subscription is released once it is answered, not left held', async () => {
-    const docs = heldSubscribes();
-    const gateway = await gatewayOver(docs.upstream);
-    const a = await session(gateway, 'a');
-    const b = await session(gateway, 'b');
-    const cancelA = new AbortController();
-    const first = a.subscribeResource({ uri: URI }, { signal: cancelA.signal });
-    await docs.heard.reached(1);
+    const { docs, gateway, a, b, cancelA, first } = await aWaiting();
     const second = b.subscribeResource({ uri: URI });
     await b.ping();
     expect(gateway.subscriptions.subscribers('docs', URI).size).toBe(2);
-    cancelA.abort('a gave up');
-    await expect(first).rejects.toThrow();
-    await a.ping();
+    await cancelled(a, cancelA, first);
     // b's connection closes while the subscribe is still out.
     await b.close();
     await expect(second).rejects.toThrow();
@@ -123,16 +126,8 @@ describe('a resources/subscribe shared by sessions while in flight', () => {
   });
 
   it('a session joining while the zero-session entry waits for its answer keeps the subscription', async () => {
-    const docs = heldSubscribes();
-    const gateway = await gatewayOver(docs.upstream);
-    const a = await session(gateway, 'a');
-    const b = await session(gateway, 'b');
-    const cancelA = new AbortController();
-    const first = a.subscribeResource({ uri: URI }, { signal: cancelA.signal });
-    await docs.heard.reached(1);
-    cancelA.abort('a gave up');
-    await expect(first).rejects.toThrow();
-    await a.ping();
+    const { docs, gateway, a, b, cancelA, first } = await aWaiting();
+    await cancelled(a, cancelA, first);
     expect(gateway.subscriptions.subscribers('docs', URI).size).toBe(0);
     const second = b.subscribeResource({ uri: URI });
     await b.ping();
