@@ -7,6 +7,7 @@ import { activeGroups, visibleTools } from '../focus/visible.js';
 import { modeFit } from '../focus/fit.js';
 import { toolError } from '../protocol/errors.js';
 import { hasOwn } from '../util/own.js';
+import { KeptPerOwner } from '../util/kept.js';
 import { unclearIntentText } from '../search/intent.js';
 import { resolveIntentIn } from '../focus/intent-catalog.js';
 import { listStatus, reduction, tokenChange } from '../tokens/report.js';
@@ -263,9 +264,9 @@ export function status(caller: Caller) {
   return { mode: focus.mode, groups: activeGroups(caller.hub.config, focus), visibleTools: tools, ...figures, ...totals };
 }
 
-/** Boundaries whose totals one catalog keeps (one per bearer token in practice); past it they start over. */
+/** Boundaries whose totals one catalog keeps (one per bearer token in practice; the oldest goes). */
 const MAX_BOUNDED_TOTALS = 64;
-const boundedTotalsKept = new WeakMap<object, { config: object; byKey: Map<string, { tools: number; tokens: number }> }>();
+const boundedTotalsKept = new KeptPerOwner<{ tools: number; tokens: number }>(MAX_BOUNDED_TOTALS);
 
 /**
  * The catalog a bearer token's caller may see (the tools of its modes), counted as the whole
@@ -277,15 +278,8 @@ function boundedTotals(caller: Caller): { tools: number; tokens: number } | unde
   const boundary = caller.boundary;
   if (!boundary?.token) return undefined;
   const { catalog, config } = caller.hub;
-  let entry = boundedTotalsKept.get(catalog);
-  if (!entry || entry.config !== config) boundedTotalsKept.set(catalog, (entry = { config, byKey: new Map() }));
-  const key = JSON.stringify([boundary.label, boundary.modes]);
-  let totals = entry.byKey.get(key);
-  if (!totals) {
+  return boundedTotalsKept.get(catalog, config, JSON.stringify([boundary.label, boundary.modes]), () => {
     const tools = catalog.tools.filter((tool) => withinBoundary(config, boundary, tool));
-    totals = { tools: tools.length, tokens: verbatimTokens(tools, catalog.tokenizer) };
-    if (entry.byKey.size >= MAX_BOUNDED_TOTALS) entry.byKey.clear();
-    entry.byKey.set(key, totals);
-  }
-  return totals;
+    return { tools: tools.length, tokens: verbatimTokens(tools, catalog.tokenizer) };
+  });
 }

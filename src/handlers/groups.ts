@@ -10,6 +10,7 @@ import { methodNotFound, unknownGroup } from '../protocol/errors.js';
 import type { Caller, CallerFront, SessionLink } from './caller.js';
 import { jsonBytes, listPage, PAGE_MAX_BYTES } from './paging.js';
 import { AnnouncedList } from './list-changes.js';
+import { KeptPerOwner } from '../util/kept.js';
 
 /**
  * The wire side of the draft extension `io.modelcontextprotocol/groups` (model: focus/group-view.ts),
@@ -52,7 +53,7 @@ export function topLevelTools(subject: GroupsSubject): CatalogTool[] {
 
 /** Group views kept per catalog and config, at most this many (the oldest goes). */
 export const MAX_GROUP_VIEWS = 64;
-const views = new WeakMap<object, { config: object | undefined; byKey: Map<unknown, GroupView> }>();
+const views = new KeptPerOwner<GroupView, unknown>(MAX_GROUP_VIEWS);
 
 /**
  * The groups of a subject's view, kept by its `groupsKey` until the catalog or the config changes:
@@ -62,19 +63,7 @@ const views = new WeakMap<object, { config: object | undefined; byKey: Map<unkno
 export function groupsOf(subject: GroupsSubject): GroupView {
   const key = subject.groupsKey?.();
   if (key === undefined) return buildGroups(subject);
-  const { catalog, config } = subject.hub;
-  let entry = views.get(catalog);
-  if (!entry || entry.config !== config) {
-    entry = { config, byKey: new Map() };
-    views.set(catalog, entry);
-  }
-  let view = entry.byKey.get(key);
-  if (view === undefined) {
-    view = buildGroups(subject);
-    if (entry.byKey.size >= MAX_GROUP_VIEWS) entry.byKey.delete(entry.byKey.keys().next().value);
-    entry.byKey.set(key, view);
-  }
-  return view;
+  return views.get(subject.hub.catalog, subject.hub.config, key, () => buildGroups(subject));
 }
 
 function buildGroups(subject: GroupsSubject): GroupView {

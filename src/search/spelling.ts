@@ -2,6 +2,7 @@ import type { CatalogTool } from '../catalog/catalog.js';
 import { stem, textWords, vocabularyWord, type Correction } from './text.js';
 import { englishWords, searchVocabulary } from './vocabulary.js';
 import { toolTitle } from '../catalog/text.js';
+import { KeptPerOwner } from '../util/kept.js';
 
 /**
  * Typo correction for query words, against the words a catalog's tools use: "vacaton days" finds
@@ -186,9 +187,9 @@ function edits(word: string, variants: ReadonlyArray<readonly [string, string]>,
   return out;
 }
 
-/** Boundaries whose words one catalog's lists keep (one per bearer token in practice); past it they start over. */
+/** Boundaries whose words one catalog's lists keep (one per bearer token in practice; the oldest goes). */
 const MAX_BOUNDARIES = 64;
-const saidWithin = new WeakMap<readonly CatalogTool[], { rules: object; byKey: Map<string, ReadonlySet<string>> }>();
+const saidWithin = new KeptPerOwner<ReadonlySet<string>>(MAX_BOUNDARIES);
 
 /**
  * The corrections a caller whose boundary hides tools (a bearer token's modes) may be told of:
@@ -200,18 +201,13 @@ const saidWithin = new WeakMap<readonly CatalogTool[], { rules: object; byKey: M
 export function correctionsWithin(corrections: readonly Correction[], tools: readonly CatalogTool[], rules: object, key: string, keep: (tool: CatalogTool) => boolean): Correction[] {
   const unknown = corrections.filter((c) => !vocabularyWord(c.read));
   if (unknown.length === 0) return [...corrections];
-  let entry = saidWithin.get(tools);
-  if (!entry || entry.rules !== rules) saidWithin.set(tools, (entry = { rules, byKey: new Map() }));
-  let said = entry.byKey.get(key);
-  if (!said) {
+  const said = saidWithin.get(tools, rules, key, () => {
     const words = new Set<string>();
     for (const tool of tools) {
       if (!keep(tool)) continue;
       for (const text of [tool.name, toolTitle(tool.definition) ?? '', tool.summary]) for (const word of textWords(text)) if (spellable(word)) words.add(word);
     }
-    if (entry.byKey.size >= MAX_BOUNDARIES) entry.byKey.clear();
-    entry.byKey.set(key, (said = words));
-  }
-  const shown = said;
-  return corrections.filter((c) => vocabularyWord(c.read) || shown.has(c.read));
+    return words;
+  });
+  return corrections.filter((c) => vocabularyWord(c.read) || said.has(c.read));
 }
