@@ -45,6 +45,25 @@ describe('related words', () => {
     expect(hits.map((hit) => hit.tool.id)).toEqual(['shop:list_bought_items']);
   });
 
+  // Per entry: a task with the everyday word, in a catalog that never says it, reaches the tool that does what it means.
+  const office = [
+    tool('transcribe_audio', 'Transcribe speech in an audio recording to text'),
+    tool('cancel_envelope', 'Cancel an envelope so it can no longer be signed'),
+    tool('resend_envelope', 'Resend an envelope to its recipients as a reminder'),
+    tool('update_recipient', 'Update a recipient of an envelope: name and email'),
+    tool('find_agreements', 'Find agreement documents by title or counterparty'),
+    ...fillers.map((what) => tool(`list_${what}`, `List ${what}`)),
+  ];
+  it.each([
+    ['dictate my practice answer so I can read it back', 'transcribe_audio'],
+    ['void the one for Umbrella', 'cancel_envelope'],
+    ['nudge the board members about the consent form', 'resend_envelope'],
+    ['swap the signer from Tom to his deputy', 'update_recipient'],
+    ['where is the NDA with Fabrikam', 'find_agreements'],
+  ])('reads "%s" in a catalog that lacks its word: %s', (query, name) => {
+    expect(index(office).search(query, { limit: 1 }).map((hit) => hit.tool.name)).toEqual([name]);
+  });
+
   it('keeps related words as data: lowercase words, none a stopword, each with a reason', () => {
     const { related, stopwords } = searchVocabulary();
     expect(related.get('spend')).toBe('expense cost');
