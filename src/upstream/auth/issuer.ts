@@ -78,9 +78,10 @@ export function pinnedSignIn(signIn: SignIn, pinned: string | undefined): SignIn
  * The one stderr line of a first use without a pin: the rc's client credentials are now bound to
  * `issuer`, on another origin than the server's own, and how to pin it.
  */
-export function boundLine(server: string, url: URL, issuer: string): string | undefined {
-  const origin = URL.canParse(issuer) ? new URL(issuer).origin : undefined;
-  if (origin === url.origin) return undefined;
+export function boundLine(server: string, url: string, issuer: string): string | undefined {
+  const origin = (text: string) => (URL.canParse(text) ? new URL(text).origin : undefined);
+  const own = origin(url);
+  if (own === undefined || origin(issuer) === own) return undefined;
   const shown = outsideText(issuer, MAX_ISSUER);
-  return `server ${quotedName(server)}: its client credentials are bound to the authorization server it names, "${shown}" (not ${url.origin}); if that is the right one, pin it: set servers.${shownName(server)}.oauth.issuer to "${shown}"`;
+  return `server ${quotedName(server)}: its client credentials are bound to the authorization server it names, "${shown}" (not ${own}); if that is the right one, pin it: set servers.${shownName(server)}.oauth.issuer to "${shown}"`;
 }

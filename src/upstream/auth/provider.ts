@@ -103,7 +103,7 @@ export class SignInProvider implements OAuthClientProvider {
     if (issuer !== undefined && (stored?.issuer === undefined || !sameIssuer(stored.issuer, issuer))) {
       this.signIn.client = { client_id: clientId, issuer };
       await this.hooks.persist(this.signIn);
-      const line = pinned === undefined && (clientSecret !== undefined || privateKey !== undefined) ? boundLine(this.signIn.server, new URL(this.signIn.url), issuer) : undefined;
+      const line = pinned === undefined && (clientSecret !== undefined || privateKey !== undefined) ? boundLine(this.signIn.server, this.signIn.url, issuer) : undefined;
       if (line !== undefined) this.hooks.bound?.(line);
     }
     return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}), ...(issuer ? { issuer } : {}) };
