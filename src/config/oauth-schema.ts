@@ -24,8 +24,24 @@ export const oauthSchema = z.strictObject({
     .refine((url) => URL.canParse(url) && new URL(url).protocol === 'https:' && new URL(url).pathname !== '/', 'expected an https URL with a path (a client ID metadata document)')
     .optional()
     .describe('https URL of a client ID metadata document to use as client_id where the authorization server accepts them.'),
+  issuer: z
+    .string()
+    .refine(issuerUrl, 'expected the issuer URL of the authorization server the client belongs to: https (http only on this machine: localhost, 127.0.0.1, [::1]), without user name, query or fragment')
+    .optional()
+    .describe('The authorization server the client belongs to (its issuer URL, as its metadata says). The client\'s credentials go to no other: a server naming another fails its sign-in. Without it, the first one used is kept.'),
   redirectPort: z.number().int().min(1).max(65535).optional().describe('Loopback port of the sign-in redirect (http://127.0.0.1:PORT/callback; default: a free one). Set it for a pre-registered client.'),
 });
+
+/** Hosts an http issuer may have: this machine (the SDK sends credentials over http only there). */
+const LOOPBACK = /^(?:localhost|.+\.localhost|127\.0\.0\.1|\[::1\])$/;
+
+/** True for an issuer identifier (RFC 8414): https (http to this machine), no userinfo, query or fragment. */
+function issuerUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+  return scheme && url.username === '' && url.password === '' && url.search === '' && url.hash === '' && !text.includes('#') && !text.includes('?');
+}
 
 /** What an `oauth` entry needs besides its types: a grant's credentials, one way to authenticate. */
 export function oauthIssues(oauth: z.infer<typeof oauthSchema>, headers: Record<string, string> | undefined, ctx: z.RefinementCtx): void {

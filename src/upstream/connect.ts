@@ -93,7 +93,7 @@ function connector(
   if (server.url !== undefined) {
     const target = remoteTarget(name, server, env, file);
     // Every connection to the server (both eras, the twin too) shares one sign-in session.
-    const session = target.oauth ? new AuthSession(name, target.url, target.oauth.settings, target.oauth.file, boundedFetch(name)) : undefined;
+    const session = target.oauth ? new AuthSession(name, target.url, target.oauth.settings, target.oauth.file, boundedFetch(name), { onBound: (line) => logger.warn(line) }) : undefined;
     const remembered: { kind?: HttpTransportKind } = {};
     return async () => {
       // The SDK client is loaded with the first connection (a gateway on the lock starts without it).

@@ -60,7 +60,7 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
     const signIn: SignIn = { version: 1, server: target.name, url: target.url.href, grant: 'client_credentials', discovery: stored?.discovery };
     const { clientId, privateKey, signingAlgorithm } = settings;
     const addClientAuthentication = privateKey && clientId ? createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey, alg: signingAlgorithm ?? 'ES256' }) : undefined;
-    const provider = new SignInProvider(signIn, withScope(settings, options.scope), { persist, addClientAuthentication });
+    const provider = new SignInProvider(signIn, withScope(settings, options.scope), { persist, addClientAuthentication, bound: options.say });
     // The server's challenge names its metadata: probe once without a token.
     const resourceMetadataUrl = await challengeMetadata(target, timeout);
     // Nobody watches this grant (CI, a machine): the authorization server's round trips share the server's timeout.
@@ -103,6 +103,7 @@ async function browserSignIn(
   let returning: Promise<URLSearchParams> | undefined;
   const provider = new SignInProvider(signIn, settings, {
     persist,
+    bound: options.say,
     redirectUrl: callback.redirectUrl,
     redirect: async (url) => {
       if (!safeToOpen(url)) throw new Error(`the authorization server's sign-in page is neither https nor http on this machine (${outsideText(url.href, 200)}): not opened`);

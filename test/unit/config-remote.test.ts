@@ -25,12 +25,14 @@ describe('rc: remote servers', () => {
           linear: { url: 'https://mcp.linear.app/mcp', oauth: { scope: 'read write', redirectPort: 3334 } },
           preregistered: { url: 'https://t.example.test/mcp', oauth: { clientId: 'lt', clientSecret: '${T_SECRET}', clientMetadataUrl: 'https://lazytools.example.test/client.json' } },
           ci: { url: 'https://t.example.test/mcp', oauth: { grant: 'client_credentials', clientId: 'bot', privateKey: '${BOT_KEY}', signingAlgorithm: 'RS256' } },
+          pinned: { url: 'https://t.example.test/mcp', oauth: { grant: 'client_credentials', clientId: 'bot', clientSecret: '${T_SECRET}', issuer: 'https://login.example.test/tenant' } },
+          local: { url: 'http://127.0.0.1:3000/mcp', oauth: { issuer: 'http://127.0.0.1:4000' } },
           keyed: { url: 'https://k.example.test/mcp', headers: { Authorization: 'Bearer ${K}' }, oauth: false },
         },
       },
       FILE,
     );
-    expect(Object.keys(rc.servers ?? {})).toHaveLength(5);
+    expect(Object.keys(rc.servers ?? {})).toHaveLength(7);
   });
 
   it('names the key and what was expected for a wrong one', () => {
@@ -44,5 +46,9 @@ describe('rc: remote servers', () => {
     expect(error({ url: 'https://x.example.test/mcp', headers: { authorization: 'Bearer ${K}' }, oauth: {} })).toContain('expected either an "Authorization" header or "oauth", not both');
     expect(error({ url: 'https://x.example.test/mcp', oauth: { clientMetadataUrl: 'http://x.example.test/c.json' } })).toContain('expected an https URL with a path (a client ID metadata document)');
     expect(error({ url: 'https://x.example.test/mcp', oauth: { redirectPort: 70000 } })).toContain('servers.remote.oauth.redirectPort');
+    for (const issuer of ['login.example.test', 'http://login.example.test', 'https://u:p@login.example.test', 'https://login.example.test/?tenant=a', 'https://login.example.test/#a', 'ftp://127.0.0.1', '${ISSUER}'])
+      expect(error({ url: 'https://x.example.test/mcp', oauth: { issuer } })).toContain(
+        'expected the issuer URL of the authorization server the client belongs to: https (http only on this machine: localhost, 127.0.0.1, [::1]), without user name, query or fragment\n  → at servers.remote.oauth.issuer',
+      );
   });
 });

@@ -8,6 +8,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { VERSION } from '../../util/version.js';
+import { boundLine, discoveredIssuer, IssuerNotPinned, pinnedSignIn, sameIssuer } from './issuer.js';
 import { NeedsSignIn } from './needs-sign-in.js';
 import type { SignIn } from './store.js';
 import type { ClientSettings } from './target.js';
@@ -28,6 +29,11 @@ export interface ProviderHooks {
   redirectUrl?: string | undefined;
   /** private_key_jwt client authentication (client_credentials with `privateKey`). */
   addClientAuthentication?: AddClientAuthentication | undefined;
+  /**
+   * Hears the one line (for stderr) of the rc's client credentials bound on first use, without an
+   * `oauth.issuer`, to an authorization server on another origin than the server's (issuer.ts boundLine).
+   */
+  bound?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -38,16 +44,19 @@ export interface ProviderHooks {
  */
 export class SignInProvider implements OAuthClientProvider {
   private verifier: string | undefined;
+  /** The sign-in, without what belongs to another authorization server than the rc's `oauth.issuer`. */
+  readonly signIn: SignIn;
   readonly clientMetadataUrl: string | undefined;
   readonly addClientAuthentication: AddClientAuthentication | undefined;
   /** Present for client credentials only: the SDK then asks for that grant instead of a code. */
   readonly prepareTokenRequest: ((scope?: string) => URLSearchParams) | undefined;
 
   constructor(
-    readonly signIn: SignIn,
+    signIn: SignIn,
     private readonly settings: ClientSettings,
     private readonly hooks: ProviderHooks,
   ) {
+    this.signIn = pinnedSignIn(signIn, settings.issuer);
     this.clientMetadataUrl = settings.clientMetadataUrl;
     this.addClientAuthentication = hooks.addClientAuthentication;
     this.prepareTokenRequest = settings.grant === 'client_credentials' ? clientCredentialsRequest : undefined;
@@ -71,18 +80,31 @@ export class SignInProvider implements OAuthClientProvider {
     return randomBytes(32).toString('base64url');
   }
 
+  /**
+   * The client the SDK is to use with the authorization server `ctx.issuer`, stamped with the
+   * issuer its credentials belong to: the SDK sends them only where the stamp matches. With the
+   * rc's `oauth.issuer`, any other authorization server fails the sign-in here, before a
+   * registration or a token request is sent to it (IssuerNotPinned).
+   */
   async clientInformation(ctx?: { issuer: string }): Promise<StoredOAuthClientInformation | undefined> {
-    const { clientId, clientSecret } = this.settings;
+    const { clientId, clientSecret, privateKey, issuer: pinned } = this.settings;
+    if (pinned !== undefined && ctx !== undefined && !sameIssuer(ctx.issuer, pinned)) throw new IssuerNotPinned(this.signIn.server, ctx.issuer, pinned, true);
     if (clientId === undefined) return this.signIn.client;
-    // The rc's client, bound to the authorization server it was first used with: the issuer
-    // stamped on it then. On first use it is stamped with the one the server names now and kept
-    // (as the SDK would, without its warning on every new sign-in that the credential has no
-    // stamp), so a server that later names another authorization server never gets the secret.
+    // The rc's client, bound to the authorization server the rc pins, else to the one it was
+    // first used with: the issuer stamped on it then. On first use it is stamped with the one the
+    // server names now and kept (as the SDK would, without its warning on every new sign-in that
+    // the credential has no stamp), so a server that later names another authorization server
+    // never gets the secret.
     const stored = this.signIn.client?.client_id === clientId ? this.signIn.client : undefined;
-    const issuer = stored?.issuer ?? ctx?.issuer;
-    if (stored?.issuer === undefined && issuer !== undefined) {
+    // The SDK would take another one for a client to register there, and then send the rc's secret with the token request all the same.
+    if (pinned === undefined && stored?.issuer !== undefined && ctx !== undefined && !sameIssuer(stored.issuer, ctx.issuer))
+      throw new IssuerNotPinned(this.signIn.server, ctx.issuer, stored.issuer, false);
+    const issuer = pinned ?? stored?.issuer ?? ctx?.issuer;
+    if (issuer !== undefined && (stored?.issuer === undefined || !sameIssuer(stored.issuer, issuer))) {
       this.signIn.client = { client_id: clientId, issuer };
       await this.hooks.persist(this.signIn);
+      const line = pinned === undefined && (clientSecret !== undefined || privateKey !== undefined) ? boundLine(this.signIn.server, this.signIn.url, issuer) : undefined;
+      if (line !== undefined) this.hooks.bound?.(line);
     }
     return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}), ...(issuer ? { issuer } : {}) };
   }
@@ -137,6 +159,9 @@ export class SignInProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    // Another server than the pinned one is refused next (clientInformation): not kept, so the stored sign-in stays the pinned server's.
+    const issuer = discoveredIssuer({ ...this.signIn, discovery: state });
+    if (this.settings.issuer !== undefined && issuer !== undefined && !sameIssuer(issuer, this.settings.issuer)) return;
     this.signIn.discovery = state;
     await this.hooks.persist(this.signIn);
   }

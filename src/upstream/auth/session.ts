@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { forgetSecret, outsideText, registerSecret } from '../../util/redact.js';
 import { fetchBefore } from './deadline.js';
+import { IssuerNotPinned, pinHolds } from './issuer.js';
 import { NeedsSignIn } from './needs-sign-in.js';
 import { SignInProvider } from './provider.js';
 import { readSignIn, SignInReader, withSignInLock, writeSignIn, type SignIn } from './store.js';
@@ -20,6 +21,8 @@ const RENEW_TIMEOUT_MS = 30_000;
 export interface AuthSessionOptions {
   /** Deadline of one renewal in milliseconds (default 30 s). */
   renewTimeoutMs?: number | undefined;
+  /** Hears the line of the rc's client credentials bound on first use, without `oauth.issuer` (provider.ts ProviderHooks.bound). */
+  onBound?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -120,7 +123,7 @@ export class AuthSession {
     const { clientId, privateKey, signingAlgorithm } = this.settings;
     const addClientAuthentication =
       privateKey && clientId ? createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey, alg: signingAlgorithm ?? 'ES256' }) : undefined;
-    const provider = new SignInProvider(fresh, this.settings, { persist: (next) => writeSignIn(this.file, next), addClientAuthentication });
+    const provider = new SignInProvider(fresh, this.settings, { persist: (next) => writeSignIn(this.file, next), addClientAuthentication, bound: this.options.onBound });
     const timeoutMs = this.options.renewTimeoutMs ?? RENEW_TIMEOUT_MS;
     const deadline = AbortSignal.timeout(timeoutMs);
     try {
@@ -136,15 +139,20 @@ export class AuthSession {
       // Past the deadline the SDK takes the aborted refresh for a refused one and asks for a new
       // sign-in: the server's authorization server is slow, the sign-in is not the trouble.
       if (error instanceof NeedsSignIn && !deadline.aborted) throw error;
+      // It names the server, both authorization servers and what to set.
+      if (error instanceof IssuerNotPinned) throw error;
       const what = this.settings.grant === 'client_credentials' ? 'could not get a token with its client credentials' : 'could not renew its sign-in';
       const why = deadline.aborted ? `its authorization server did not answer within ${Math.ceil(timeoutMs / 1000)} s` : outsideText((error as Error).message ?? String(error));
       throw new Error(`server "${this.server}" ${what}: ${why}`);
     }
   }
 
-  /** A stored sign-in counts for this rc entry when it is for the same client and grant. */
+  /**
+   * A stored sign-in counts for this rc entry when it is for the same client and grant, and
+   * nothing of it comes from another authorization server than the rc's `oauth.issuer`.
+   */
   private usable(signIn: SignIn): boolean {
-    if (signIn.grant !== this.settings.grant) return false;
+    if (signIn.grant !== this.settings.grant || !pinHolds(signIn, this.settings.issuer)) return false;
     const { clientId } = this.settings;
     return clientId === undefined || signIn.client === undefined || signIn.client.client_id === clientId;
   }

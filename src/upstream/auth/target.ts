@@ -19,6 +19,8 @@ export interface ClientSettings {
   scope?: string | undefined;
   clientMetadataUrl?: string | undefined;
   redirectPort?: number | undefined;
+  /** The authorization server the client's credentials may go to (rc `oauth.issuer`); undefined: the first one used. */
+  issuer?: string | undefined;
 }
 
 /** One remote (`url`) server of the rc, resolved: where it is, how to reach it, how to sign in. */
@@ -104,6 +106,7 @@ function clientSettings(server: ServerConfig, env: NodeJS.ProcessEnv, at: string
     scope: read('scope'),
     clientMetadataUrl: read('clientMetadataUrl'),
     redirectPort: rc.redirectPort,
+    issuer: rc.issuer,
   };
 }
 

@@ -1,0 +1,87 @@
+import { quotedName, shownName } from '../../config/secrets.js';
+import { outsideText } from '../../util/redact.js';
+import type { SignIn } from './store.js';
+
+/*
+ * The authorization server a client's credentials may go to. The SDK sends the rc's client
+ * secret (or private-key assertion) to whichever authorization server the remote server's
+ * protected-resource metadata names; `oauth.issuer` in the rc pins the one it belongs to, and
+ * without it the first one used is kept (trust on first use, provider.ts).
+ */
+
+/** Characters of an issuer a message shows: it comes from the remote server's metadata. */
+const MAX_ISSUER = 200;
+
+/**
+ * True when two issuer identifiers name the same authorization server: equal, or one with a
+ * trailing `/` the other lacks (the SDK's own tolerance: an issuer read from `new URL()` always
+ * ends in one, a server's metadata often does not).
+ */
+export function sameIssuer(a: string, b: string): boolean {
+  return a === b || (a.endsWith('/') && a.slice(0, -1) === b) || (b.endsWith('/') && b.slice(0, -1) === a);
+}
+
+/**
+ * The sign-in failed because the remote server named an authorization server other than the one
+ * the client's credentials are bound to: the rc's `servers.<name>.oauth.issuer` (`pinned`), or
+ * the one they were first used with (a stamp kept in the sign-in). Nothing was sent to it. Says
+ * which two, and what to set if the server's is right. The named one is the remote's word:
+ * bounded, control characters escaped.
+ */
+export class IssuerNotPinned extends Error {
+  override readonly name = 'IssuerNotPinned';
+  constructor(
+    readonly server: string,
+    readonly named: string,
+    readonly bound: string,
+    readonly pinned: boolean,
+  ) {
+    const shown = outsideText(named, MAX_ISSUER);
+    const where = pinned ? `its "oauth.issuer" pins "${bound}": its client credentials were not sent there` : `its client credentials are bound to "${outsideText(bound, MAX_ISSUER)}", the one they were first used with: they were not sent there`;
+    super(
+      `server ${quotedName(server)} names the authorization server "${shown}", but ${where}. ` +
+        `If "${shown}" is the server's authorization server now, set servers.${shownName(server)}.oauth.issuer to it`,
+    );
+  }
+}
+
+/** The issuer a stored discovery resolved (its metadata's, else the URL it was read from). */
+export function discoveredIssuer(signIn: SignIn): string | undefined {
+  const discovery = signIn.discovery;
+  const issuer = (discovery?.authorizationServerMetadata as { issuer?: unknown } | undefined)?.issuer;
+  return typeof issuer === 'string' ? issuer : discovery?.authorizationServerUrl;
+}
+
+/**
+ * True when nothing of a stored sign-in belongs to an authorization server other than `pinned`:
+ * its client, its tokens and its discovery name the pinned one, or no issuer at all. A sign-in
+ * made before the pin with another server is not used: its refresh token and client would go
+ * back to that server, the rc's secret with them.
+ */
+export function pinHolds(signIn: SignIn, pinned: string | undefined): boolean {
+  if (pinned === undefined) return true;
+  const named = [signIn.client?.issuer, signIn.tokens?.issuer, discoveredIssuer(signIn)];
+  return named.every((issuer) => typeof issuer !== 'string' || sameIssuer(issuer, pinned));
+}
+
+/**
+ * A stored sign-in with what belongs to another authorization server than `pinned` left out
+ * (client, tokens, discovery), so the sign-in starts over with the pinned one.
+ */
+export function pinnedSignIn(signIn: SignIn, pinned: string | undefined): SignIn {
+  if (pinned === undefined || pinHolds(signIn, pinned)) return signIn;
+  const { client: _client, tokens: _tokens, discovery: _discovery, expiresAt: _expires, savedAt: _saved, ...rest } = signIn;
+  return rest;
+}
+
+/**
+ * The one stderr line of a first use without a pin: the rc's client credentials are now bound to
+ * `issuer`, on another origin than the server's own, and how to pin it.
+ */
+export function boundLine(server: string, url: string, issuer: string): string | undefined {
+  const origin = (text: string) => (URL.canParse(text) ? new URL(text).origin : undefined);
+  const own = origin(url);
+  if (own === undefined || origin(issuer) === own) return undefined;
+  const shown = outsideText(issuer, MAX_ISSUER);
+  return `server ${quotedName(server)}: its client credentials are bound to the authorization server it names, "${shown}" (not ${own}); if that is the right one, pin it: set servers.${shownName(server)}.oauth.issuer to "${shown}"`;
+}
