@@ -1,7 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, Server, type CacheHint, type JSONRPCMessage, type ServerContext, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
 import { boundaryOf, type Route } from '../focus/scope.js';
 import type { CallerFront } from '../handlers/caller.js';
-import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
+import { advertised } from '../handlers/capabilities.js';
 import { registerPrimitives } from '../handlers/primitives.js';
 import { VERSION } from '../util/version.js';
 import type { Hub } from './hub.js';
@@ -49,14 +49,14 @@ class TappedServer extends Server {
  */
 export function createModernServer(hub: Hub, route: Route, gate?: NotificationGate, tap?: SendTap): Server {
   const config = hub.config;
-  const offered = offeredCapabilities(hub.upstreams.values());
+  // A token's requests are told only of the capabilities and instructions of the servers its modes reach.
+  const { offered, capabilities: own, instructions } = advertised('modern', scopedRouting(hub, boundaryOf(route)).upstreams);
   const variants = variantsExtension(config, route.tokenModes ?? route.served, route.variantHints);
-  const capabilities = { ...serverCapabilities('modern', offered), ...(variants ? { experimental: { [VARIANTS_EXTENSION]: variants } } : {}) };
+  const capabilities = { ...own, ...(variants ? { experimental: { [VARIANTS_EXTENSION]: variants } } : {}) };
   const hint: CacheHint = { ttlMs: config.cacheTtlMs, cacheScope: route.tokenScoped ? 'private' : 'public' };
   const options = {
     capabilities,
-    // A token's requests read only the instructions of the servers its modes reach.
-    instructions: serverInstructions('modern', scopedRouting(hub, boundaryOf(route)).upstreams.values()),
+    instructions,
     cacheHints: { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint },
   };
   const info = { name: 'lazytools', version: VERSION };

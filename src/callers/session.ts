@@ -8,7 +8,7 @@ import { resolveScope, servedStrategy, type Route } from '../focus/scope.js';
 import { initialFocus, nextFocus, restoreFocus, type FocusEvent, type FocusState } from '../focus/state.js';
 import { callContext } from '../handlers/call.js';
 import type { CallerFront, CallVia } from '../handlers/caller.js';
-import { offeredCapabilities, serverCapabilities, serverInstructions } from '../handlers/capabilities.js';
+import { advertised } from '../handlers/capabilities.js';
 import { declaresGroups, groupsChanged, listedOwnTools } from '../handlers/groups.js';
 import { AnnouncedList, sameSources } from '../handlers/list-changes.js';
 import { registerLogging } from '../handlers/logging.js';
@@ -96,10 +96,10 @@ export class FrontSession extends CallerBase implements OpenSession {
     if (gone !== undefined) throw new ConfigError(gone);
     super(hub, route, scope);
     this.state = initialFocus(scope.mode);
-    const capabilities = serverCapabilities('legacy', offeredCapabilities(hub.upstreams.values()));
+    // A token's session is told only of the capabilities and instructions of the servers its modes reach.
+    const { capabilities, instructions } = advertised('legacy', this.routing.upstreams);
     this.advertised = capabilities;
-    // A token's session reads only the instructions of the servers its modes reach.
-    this.server = new Server({ name: 'lazytools', version: VERSION }, { capabilities, instructions: serverInstructions('legacy', this.routing.upstreams.values()) });
+    this.server = new Server({ name: 'lazytools', version: VERSION }, { capabilities, instructions });
     const front: CallerFront<FrontSession> = { era: 'legacy', callerOf: () => this, run: (_caller, ctx: ServerContext, _subject, work) => work(callContext(ctx)) };
     registerPrimitives(this.server, front, { prompts: capabilities.prompts !== undefined, completions: capabilities.completions !== undefined });
     if (capabilities.logging) registerLogging(this.server, front);

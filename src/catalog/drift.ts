@@ -1,5 +1,5 @@
 import type { ServerProfile, ServerTools, ToolDefinition } from './types.js';
-import { canonical } from './lock.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { profileItems, profileWith, type ProfileContent } from './profile.js';
 
 /**
@@ -21,9 +21,9 @@ const canonicalCache = new WeakMap<object, string>();
 
 /** A definition's canonical text, once per definition object (live lists keep their objects). */
 function canonicalOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return canonical(value);
+  if (typeof value !== 'object' || value === null) return canonicalJson(value);
   let text = canonicalCache.get(value);
-  if (text === undefined) canonicalCache.set(value, (text = canonical(value)));
+  if (text === undefined) canonicalCache.set(value, (text = canonicalJson(value)));
   return text;
 }
 

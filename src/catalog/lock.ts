@@ -3,6 +3,7 @@ import { lockBytesIfPresent } from './lock-path.js';
 import { dictionary } from '../util/own.js';
 import { writeFileWhole } from '../util/private-file.js';
 import { compareStrings as compare } from '../util/compare.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { buildCatalog, type ServerTools, type ToolDefinition } from './catalog.js';
 import { readCatalogFile } from './file.js';
@@ -94,9 +95,9 @@ export function diffLock(locked: readonly ServerTools[], live: readonly ServerTo
   const index = (sources: readonly ServerTools[]) => {
     const map = new Map<string, string>();
     for (const source of sources) {
-      for (const tool of source.tools) map.set(`${source.server}:${tool.name}`, canonical(tool));
+      for (const tool of source.tools) map.set(`${source.server}:${tool.name}`, canonicalJson(tool));
       // What clients read besides tools (instructions, prompts, resources) drifts too.
-      for (const [key, value] of profileItems(source.profile)) map.set(`${source.server} ${key}`, canonical(value));
+      for (const [key, value] of profileItems(source.profile)) map.set(`${source.server} ${key}`, canonicalJson(value));
     }
     return map;
   };
@@ -115,12 +116,5 @@ export function diffLock(locked: readonly ServerTools[], live: readonly ServerTo
 
 /** sha256 of the canonical JSON of a tool list. */
 function hashTools(tools: readonly ToolDefinition[]): string {
-  return `sha256-${createHash('sha256').update(canonical(tools)).digest('base64')}`;
-}
-
-/** JSON with object keys sorted at every level: equal content, equal text. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => compare(a, b))) : v,
-  );
+  return `sha256-${createHash('sha256').update(canonicalJson(tools)).digest('base64')}`;
 }

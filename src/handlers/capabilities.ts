@@ -47,6 +47,27 @@ export function serverCapabilities(era: Era, offered: Offered, extensions: Recor
   };
 }
 
+/** What a caller is told at the start (initialize, server/discover), and what the server then answers. */
+export interface Advertised {
+  offered: Offered;
+  capabilities: ServerCapabilities;
+  instructions: string;
+}
+
+/**
+ * The capabilities and instructions a caller is told of, in either era, from the upstreams it
+ * reaches: all of them for the shared token, those of its modes' servers for a bearer token
+ * (callers/routing.ts scopedRouting). A token's session is not offered prompts, completions or
+ * logging that only servers outside its modes have: it could list nothing with them (their
+ * prompts are not in its reach), a client would ask anyway, and the offer would tell the token
+ * what those servers provide, as their instructions would (which it is not given either). Tools
+ * and resources are lazytools' own and always offered.
+ */
+export function advertised(era: Era, reached: ReadonlyMap<string, Upstream>): Advertised {
+  const offered = offeredCapabilities(reached.values());
+  return { offered, capabilities: serverCapabilities(era, offered), instructions: serverInstructions(era, reached.values()) };
+}
+
 const INSTRUCTIONS: Record<Era, string> = {
   legacy:
     'lazytools curates the tools of several MCP servers. The list shows the tools of the current focus mode. ' +

@@ -2,6 +2,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { RE2JS } from 're2js';
 import type { ToolDefinition } from '../catalog/catalog.js';
 import { capText } from '../util/bounds.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { linearRegExp } from '../util/linear-regexp.js';
 import { countSteps, detailed, OverBudget, step, steppedCopy, withinSteps } from './validate-steps.js';
 
@@ -193,19 +194,6 @@ function sameJson(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}
-
-/** JSON of a parsed JSON value with each object's keys sorted: equal values, equal text. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** True when `schema` holds more than `max` JSON objects (counted iteratively, up to max + 1). */

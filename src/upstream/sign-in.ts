@@ -6,7 +6,7 @@ import { listTools } from './lister.js';
 import { MODERN_REVISION } from '../protocol/revision.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { listenForCallback, type Callback } from './auth/callback.js';
-import { fetchBefore } from './auth/deadline.js';
+import { answeredWithin, fetchWithin, notAnswered, timedOut } from './auth/deadline.js';
 import { safeToOpen, type Opener } from './auth/opener.js';
 import { SignInProvider } from './auth/provider.js';
 import { readSignIn, withSignInLock, writeSignIn, type SignIn } from './auth/store.js';
@@ -64,10 +64,7 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
     // The server's challenge names its metadata: probe once without a token.
     const resourceMetadataUrl = await challengeMetadata(target, timeout);
     // Nobody watches this grant (CI, a machine): the authorization server's round trips share the server's timeout.
-    const deadline = AbortSignal.timeout(timeout);
-    const granted = await auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn: fetchBefore(deadline, boundedFetch(target.name)) }).catch((error: unknown) => {
-      throw deadline.aborted ? new Error(`the authorization server did not answer within ${Math.ceil(timeout / 1000)} s`) : error;
-    });
+    const granted = await answeredWithin(timeout, boundedFetch(target.name), (fetchFn) => auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn }));
     if (granted !== 'AUTHORIZED') throw new Error('the authorization server gave no token');
     return probe(target, provider, timeout, provider.signIn);
   }
@@ -117,16 +114,19 @@ async function browserSignIn(
   if (wanted) {
     // A step-up the gateway recorded (or --scope): asked for in one round, whatever the tokens hold.
     const resourceMetadataUrl = signIn.discovery?.resourceMetadataUrl ? new URL(signIn.discovery.resourceMetadataUrl) : await challengeMetadata(target, timeout);
-    const common = { serverUrl: target.url, scope: wanted, resourceMetadataUrl, fetchFn: boundedFetch(target.name) };
-    if ((await auth(provider, { ...common, forceReauthorization: true })) === 'REDIRECT' && returning) {
+    // Each round trip phase (discovery and registration up to the browser; the code exchange after
+    // it) ends at the server's timeout: an authorization server that never answers held this for ever.
+    const common = { serverUrl: target.url, scope: wanted, resourceMetadataUrl };
+    const base = boundedFetch(target.name);
+    if ((await answeredWithin(timeout, base, (fetchFn) => auth(provider, { ...common, fetchFn, forceReauthorization: true }))) === 'REDIRECT' && returning) {
       const params = await returning;
       returning = undefined;
-      await auth(provider, { ...common, authorizationCode: params.get('code') ?? '', iss: params.get('iss') ?? undefined });
+      await answeredWithin(timeout, base, (fetchFn) => auth(provider, { ...common, fetchFn, authorizationCode: params.get('code') ?? '', iss: params.get('iss') ?? undefined }));
     }
   }
   for (let round = 0; round < MAX_ROUNDS; round++) {
     returning = undefined;
-    const { client, transport } = await connection(target, provider);
+    const { client, transport } = await connection(target, provider, timeout);
     try {
       await client.connect(transport, { timeout });
       const tools = await listTools(client, timeout, () => {});
@@ -135,11 +135,13 @@ async function browserSignIn(
       if (!returning) {
         // Signed in, but the server would not speak 2025 with us: it may speak 2026-07-28 only.
         if (provider.signIn.tokens) return probe(target, provider, timeout, provider.signIn, true);
-        throw error;
+        throw timedOut(error) ? notAnswered(timeout) : error;
       }
       const params = await returning;
       const current = (transport as { current?: Transport }).current ?? transport;
-      await (current as unknown as { finishAuth(params: URLSearchParams): Promise<void> }).finishAuth(params);
+      await (current as unknown as { finishAuth(params: URLSearchParams): Promise<void> }).finishAuth(params).catch((failed: unknown) => {
+        throw timedOut(failed) ? notAnswered(timeout) : failed;
+      });
     } finally {
       await client.close().catch(() => {});
     }
@@ -147,10 +149,15 @@ async function browserSignIn(
   throw new Error(`the server still asked for sign-in after ${MAX_ROUNDS} rounds`);
 }
 
-/** An SDK client and the server's transport, signing in through `provider` when the server asks. */
-async function connection(target: RemoteTarget, provider: SignInProvider, modern = false): Promise<{ client: Client; transport: Transport }> {
+/**
+ * An SDK client and the server's transport, signing in through `provider` when the server asks.
+ * Each request ends `timeout` after it starts: the transport's fetch also makes the SDK's sign-in
+ * round trips (discovery, registration, a step-up's, finishAuth's code exchange), which the
+ * client's request timeout does not end (it stops waiting; the fetch went on).
+ */
+async function connection(target: RemoteTarget, provider: SignInProvider, timeout: number, modern = false): Promise<{ client: Client; transport: Transport }> {
   const [{ Client }, { httpTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('./http-transport.js')]);
-  const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch: boundedFetch(target.name), authProvider: provider });
+  const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch: fetchWithin(timeout, boundedFetch(target.name)), authProvider: provider });
   return { client: new Client({ name: 'lazytools', version: VERSION }, modern ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}), transport };
 }
 
@@ -159,7 +166,7 @@ async function connection(target: RemoteTarget, provider: SignInProvider, modern
  * it, in 2026-07-28 (as the gateway connects).
  */
 async function probe(target: RemoteTarget, provider: SignInProvider, timeout: number, signIn: SignIn, modern = false): Promise<SignedIn> {
-  const { client, transport } = await connection(target, provider, modern);
+  const { client, transport } = await connection(target, provider, timeout, modern);
   try {
     await client.connect(transport, { timeout });
     return { signIn, tools: (await listTools(client, timeout, () => {})).length };

@@ -40,6 +40,16 @@ describe('sign-in callback', () => {
     }
   });
 
+  it('closed, gives up the callback it waited for and expects no other (no browser sent after a failed sign-in)', async () => {
+    // A sign-in that failed while the SDK was still on its way to the browser step left a
+    // 5-minute timer waiting on a closed listener, and sent the browser anyway.
+    const callback = await listenForCallback(0);
+    const waiting = callback.expect('s', 300_000);
+    await callback.close();
+    await expect(waiting).rejects.toThrow('the sign-in ended');
+    expect(() => callback.expect('t', 300_000)).toThrow('the sign-in ended before the browser was sent');
+  });
+
   it('answers a request whose target is no URL with 404 and still takes the sign-in', async () => {
     const callback = await listenForCallback(0);
     try {

@@ -57,6 +57,24 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     expect(echo.isError).toBeFalsy();
     expect((await admin.listPrompts()).prompts.map((p) => p.name)).toContain('simple-prompt');
     expect(admin.getInstructions()).toContain('## everything');
+    expect(Object.keys(admin.getServerCapabilities() ?? {})).toEqual(expect.arrayContaining(['tools', 'prompts', 'completions', 'logging']));
+  });
+
+  it('initialize advertises only what the token\'s servers offer: no prompts, completions or logging of another mode\'s server', async () => {
+    // The memory server (mode notes) offers tools only; the everything server (mode demo) offers
+    // prompts, completions and logging. A notes session is told of none of them, as its
+    // instructions name only memory: a capability it cannot use would send the client to list
+    // nothing, and would say what servers outside its modes offer.
+    const notes = await legacy('notes-token');
+    const capabilities = notes.getServerCapabilities() ?? {};
+    expect(capabilities.tools).toBeDefined();
+    expect(capabilities.resources).toBeDefined();
+    expect(capabilities.prompts).toBeUndefined();
+    expect(capabilities.completions).toBeUndefined();
+    expect(capabilities.logging).toBeUndefined();
+    // The SDK client lists nothing without asking; a client that asks anyway is told there is no such method.
+    expect((await notes.listPrompts()).prompts).toEqual([]);
+    await expect(notes.getPrompt({ name: 'simple-prompt' })).rejects.toThrow(/Method not found/);
   });
 
   it('a token of one mode cannot call another mode\'s tool: by name, by id, through execute_tool', async () => {
@@ -137,8 +155,7 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
   it('prompts, resources and completions of servers outside the token\'s modes are not there', async () => {
     const notes = await legacy('notes-token');
     expect(notes.getInstructions() ?? '').not.toContain('## everything');
-    expect((await notes.listPrompts()).prompts.map((p) => p.name)).not.toContain('simple-prompt');
-    await expect(notes.getPrompt({ name: 'simple-prompt' })).rejects.toThrow(/Unknown prompt/);
+    await expect(notes.getPrompt({ name: 'simple-prompt' })).rejects.toThrow(/Method not found/);
     const resources = (await notes.listResources()).resources.map((r) => r.uri);
     expect(resources).toContain('lazytools://groups');
     expect(resources.filter((uri) => uri.startsWith('demo://'))).toEqual([]);
@@ -148,7 +165,7 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     await expect(notes.readResource({ uri: 'lazytools://groups/demo' })).rejects.toThrow(/Unknown resource/);
     const index = JSON.parse(((await notes.readResource({ uri: "lazytools://groups" })).contents[0] as { text: string }).text) as { groups: Array<{ name: string }> };
     expect(index.groups.map((g) => g.name)).not.toContain('demo');
-    await expect(notes.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'E' } })).rejects.toThrow(/Unknown prompt/);
+    await expect(notes.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'E' } })).rejects.toThrow(/Method not found/);
   });
 
   it('2026-07-28 requests with the token get the same boundary: search, prompts, resources', async () => {
@@ -158,8 +175,11 @@ describe('a bearer token bounds 2025 sessions on every path (v2 Client, legacy, 
     const search = await modern.callTool({ name: 'search_tools', arguments: { query: 'echo message back', detail: 'schema', limit: 50 } });
     expect((search.structuredContent as { tools: Array<{ server: string }> }).tools.every((hit) => hit.server === 'memory')).toBe(true);
     expect((await modern.callTool({ name: 'execute_tool', arguments: { name: 'echo', arguments: { message: 'hi' } } })).isError).toBe(true);
-    expect((await modern.listPrompts()).prompts.map((p) => p.name)).not.toContain('simple-prompt');
-    await expect(modern.getPrompt({ name: 'simple-prompt' })).rejects.toThrow(/Unknown prompt/);
+    // server/discover, as initialize, offers only what the token's servers offer.
+    expect(modern.getServerCapabilities()?.prompts).toBeUndefined();
+    expect(modern.getServerCapabilities()?.completions).toBeUndefined();
+    expect((await modern.listPrompts()).prompts).toEqual([]);
+    await expect(modern.getPrompt({ name: 'simple-prompt' })).rejects.toThrow(/Method not found/);
     await expect(modern.readResource({ uri: 'demo://resource/static/document/architecture.md' })).rejects.toThrow(/not found/i);
   });
 

@@ -51,6 +51,20 @@ describe('prompts list_changed: who hears it', () => {
   });
 });
 
+describe('capabilities a token is told of', () => {
+  it('are those of the servers its modes reach: no prompts when only a server outside them has prompts', async () => {
+    // Before, initialize offered every upstream's: the token of mode `notes` (a server of tools
+    // only) was offered prompts it could never list, the vault's.
+    const gateway = await notesAndVaultGateway(namedToolsApp({ read_note: true }), promptingApp('open_vault'), cleanups);
+    const token = await inMemoryClient((t) => gateway.createSession({ boundary: notesToken() }).connect(t), { name: 'caps-token', cleanups });
+    const admin = await inMemoryClient((t) => gateway.createSession({}).connect(t), { name: 'caps-admin', cleanups });
+    expect(admin.getServerCapabilities()?.prompts).toBeDefined();
+    expect(token.getServerCapabilities()?.prompts).toBeUndefined();
+    expect(token.getServerCapabilities()?.tools).toBeDefined();
+    expect(token.getServerCapabilities()?.resources).toBeDefined();
+  });
+});
+
 /** A server with one tool and a resource at `uri` whose text names the server. */
 function resourceApp(tool: string, server: string, uri: string) {
   const app = namedToolsApp({ [tool]: true });

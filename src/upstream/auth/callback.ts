@@ -13,6 +13,11 @@ export interface Callback {
   expect(state: string, timeoutMs: number): Promise<URLSearchParams>;
   /** Gives up waiting: the expected callback's promise rejects with `reason`. */
   cancel(reason: string): void;
+  /**
+   * Stops listening. A callback still expected is given up (its timer cleared), and one expected
+   * later is refused at once: a sign-in that failed meanwhile must not open a browser, nor keep
+   * the process waiting for one.
+   */
   close(): Promise<void>;
 }
 
@@ -21,6 +26,7 @@ const PAGE = (text: string) => `<!doctype html><meta charset="utf-8"><title>lazy
 /** Listens on 127.0.0.1 (`port`, or a free one for 0) for the sign-in's redirect. */
 export function listenForCallback(port: number): Promise<Callback> {
   let waiter: { state: string; resolve: (params: URLSearchParams) => void; reject: (error: Error) => void } | undefined;
+  let closed = false;
   const server: Server = createServer((req, res) => {
     const answer = (status: number, text: string) => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -54,6 +60,7 @@ export function listenForCallback(port: number): Promise<Callback> {
       resolve({
         redirectUrl,
         expect: (state, timeoutMs) => {
+          if (closed) throw new Error('the sign-in ended before the browser was sent');
           const expected = new Promise<URLSearchParams>((resolveWait, rejectWait) => {
             const timer = setTimeout(() => {
               waiter = undefined;
@@ -76,6 +83,10 @@ export function listenForCallback(port: number): Promise<Callback> {
         },
         close: () =>
           new Promise<void>((resolveClose) => {
+            closed = true;
+            const current = waiter;
+            waiter = undefined;
+            current?.reject(new Error('the sign-in ended'));
             server.closeAllConnections();
             server.close(() => resolveClose());
           }),
