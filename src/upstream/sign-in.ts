@@ -57,8 +57,11 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
   };
   if (settings.grant === 'client_credentials') {
     const { auth, createPrivateKeyJwtAuth } = await import('@modelcontextprotocol/client');
-    const signIn: SignIn = { version: 1, server: target.name, url: target.url.href, grant: 'client_credentials', discovery: stored?.discovery };
     const { clientId, privateKey, signingAlgorithm } = settings;
+    // The rc's client keeps the authorization server it is bound to (its issuer stamp, provider.ts
+    // clientInformation): without it, a remote that now names another got the secret from here.
+    const client = stored?.client?.client_id === clientId ? stored?.client : undefined;
+    const signIn: SignIn = { version: 1, server: target.name, url: target.url.href, grant: 'client_credentials', client, discovery: stored?.discovery };
     const addClientAuthentication = privateKey && clientId ? createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey, alg: signingAlgorithm ?? 'ES256' }) : undefined;
     const provider = new SignInProvider(signIn, withScope(settings, options.scope), { persist, addClientAuthentication, bound: options.say });
     // The server's challenge names its metadata: probe once without a token.

@@ -144,4 +144,42 @@ describe('oauth.issuer: the authorization server a client secret may go to', () 
     await other.settled();
     expect(other.requests.slice(otherBefore).filter((line) => !line.startsWith('request GET '))).toEqual([]);
   });
+
+  it('without a pin, `lazytools auth` keeps the first authorization server too: a remote naming another is refused, nothing is sent there', async () => {
+    // The client credentials sign-in started from a blank record, dropping the stamp the gateway
+    // checks: the person retrying the refused sign-in sent the rc's secret to the other one.
+    const project = machine(namesOther.url);
+    const folder = signInFolder(env(project.dir));
+    const url = `${namesOther.url}/mcp`;
+    if (!folder) throw new Error('no sign-in folder');
+    writeSignIn(signInFile(folder, url, 'client_credentials ci-bot'), { version: 1, server: 'remote', url, grant: 'client_credentials', client: { client_id: 'ci-bot', issuer: trusted.url } });
+    await other.settled();
+    const otherBefore = other.requests.length;
+    const run = cli(project, ['auth', 'remote']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`server "remote" names the authorization server "${other.url}", but its client credentials are bound to "${trusted.url}"`);
+    await other.settled();
+    expect(other.requests.slice(otherBefore).filter((line) => !line.startsWith('request GET '))).toEqual([]);
+  });
+
+  it('without a pin, a sign-out after a refused switch revokes nothing at the other authorization server', async () => {
+    // The refused sign-in kept the other one's discovery (saved before the client was asked for):
+    // --logout then sent the rc's secret and the refresh token to its revocation endpoint.
+    const project = machine(namesOther.url);
+    const folder = signInFolder(env(project.dir));
+    const url = `${namesOther.url}/mcp`;
+    if (!folder) throw new Error('no sign-in folder');
+    const file = signInFile(folder, url, 'client_credentials ci-bot');
+    const tokens = { access_token: 'at-of-trusted', refresh_token: 'rt-of-trusted', token_type: 'Bearer', issuer: trusted.url };
+    writeSignIn(file, { version: 1, server: 'remote', url, grant: 'client_credentials', client: { client_id: 'ci-bot', issuer: trusted.url }, tokens, expiresAt: Date.now() - 1000 });
+    await other.settled();
+    const otherBefore = other.requests.length;
+    const refused = cli(project, ['lock']);
+    expect(refused.code).toBe(1);
+    const out = cli(project, ['auth', 'remote', '--logout']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain('signed out of remote: not revoked');
+    await other.settled();
+    expect(other.requests.slice(otherBefore).filter((line) => !line.startsWith('request GET '))).toEqual([]);
+  });
 });
