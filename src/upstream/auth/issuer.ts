@@ -65,6 +65,19 @@ export function pinHolds(signIn: SignIn, pinned: string | undefined): boolean {
 }
 
 /**
+ * True when every part of a stored sign-in that names an authorization server (client, tokens,
+ * discovery) names the same one, and it is `pinned` when the rc pins one. Without a pin a sign-in
+ * can still mix two: a refused sign-in keeps the discovery of the server a remote named (the SDK
+ * saves it before it asks for the client), while its client and tokens are the first one's. What
+ * is sent with them (a revocation: the rc's secret, the refresh token) must go to neither then.
+ */
+export function oneIssuer(signIn: SignIn, pinned: string | undefined): boolean {
+  const named = [signIn.client?.issuer, signIn.tokens?.issuer, discoveredIssuer(signIn)].filter((issuer): issuer is string => typeof issuer === 'string');
+  const reference = pinned ?? named[0];
+  return reference === undefined || named.every((issuer) => sameIssuer(issuer, reference));
+}
+
+/**
  * A stored sign-in with what belongs to another authorization server than `pinned` left out
  * (client, tokens, discovery), so the sign-in starts over with the pinned one.
  */

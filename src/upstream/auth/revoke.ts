@@ -1,4 +1,4 @@
-import { pinHolds } from './issuer.js';
+import { oneIssuer, pinHolds } from './issuer.js';
 import type { SignIn } from './store.js';
 import type { ClientSettings } from './target.js';
 
@@ -13,6 +13,8 @@ export async function revokeSignIn(signIn: SignIn, settings: ClientSettings | un
   if (!tokens) return 'no tokens to revoke';
   // Its client secret (and token) go to no other authorization server than the rc pins.
   if (!pinHolds(signIn, settings?.issuer)) return 'not revoked: it was made with another authorization server than "oauth.issuer" pins (revoke it in that service\'s account settings if you want it gone there too)';
+  // Without a pin: its revocation endpoint (discovery) is of the server its client and tokens belong to.
+  if (!oneIssuer(signIn, settings?.issuer)) return 'not revoked: its client, tokens and discovery name different authorization servers (revoke it in that service\'s account settings if you want it gone there too)';
   if (typeof endpoint !== 'string' || !URL.canParse(endpoint)) return 'the authorization server offers no revocation: revoke the grant in its account settings if you want it gone there too';
   const client = signIn.client;
   const clientId = settings?.clientId ?? client?.client_id;
