@@ -164,7 +164,8 @@ describe('oauth.issuer: the authorization server a client secret may go to', () 
 
   it('without a pin, a sign-out after a refused switch revokes nothing at the other authorization server', async () => {
     // The refused sign-in kept the other one's discovery (saved before the client was asked for):
-    // --logout then sent the rc's secret and the refresh token to its revocation endpoint.
+    // --logout then sent the rc's secret and the refresh token to its revocation endpoint. Now that
+    // discovery is not kept (provider.ts), and a sign-in without metadata is not revoked anywhere.
     const project = machine(namesOther.url);
     const folder = signInFolder(env(project.dir));
     const url = `${namesOther.url}/mcp`;

@@ -34,6 +34,19 @@ describe('SignInProvider', () => {
     expect(saved).toEqual([]);
   });
 
+  it("keeps no discovery of another authorization server than the rc client's stamp: it is refused next, and nothing may go there later", async () => {
+    const signIn = { ...fresh(), client: { client_id: 'ci-bot', issuer: 'https://as.example.test' } };
+    const saved: SignIn[] = [];
+    const provider = new SignInProvider(signIn, settings, { persist: (s) => void saved.push(structuredClone(s)) });
+    const evil = 'https://evil.example.test';
+    await provider.saveDiscoveryState({ authorizationServerUrl: evil, authorizationServerMetadata: { issuer: evil, authorization_endpoint: `${evil}/auth`, token_endpoint: `${evil}/token`, response_types_supported: ['code'] } });
+    expect(provider.discoveryState()).toBeUndefined();
+    expect(saved).toEqual([]);
+    // The stamped one's discovery is kept.
+    await provider.saveDiscoveryState({ authorizationServerUrl: 'https://as.example.test/' });
+    expect(provider.discoveryState()?.authorizationServerUrl).toBe('https://as.example.test/');
+  });
+
   it('with oauth.issuer, stamps the pinned one from the start and refuses any other before anything is sent there', async () => {
     const pinned = { ...settings, issuer: 'https://as.example.test' };
     const saved: SignIn[] = [];

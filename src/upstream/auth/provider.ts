@@ -159,9 +159,12 @@ export class SignInProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    // Another server than the pinned one is refused next (clientInformation): not kept, so the stored sign-in stays the pinned server's.
+    // Another server than the one the rc's client is bound to (the pin, else its first use's stamp)
+    // is refused next (clientInformation): not kept, so the stored sign-in stays that server's and
+    // nothing later (a revocation, the SDK's reuse of stored metadata) is sent to the other.
     const issuer = discoveredIssuer({ ...this.signIn, discovery: state });
-    if (this.settings.issuer !== undefined && issuer !== undefined && !sameIssuer(issuer, this.settings.issuer)) return;
+    const bound = this.settings.issuer ?? (this.settings.clientId !== undefined && this.signIn.client?.client_id === this.settings.clientId ? this.signIn.client.issuer : undefined);
+    if (bound !== undefined && issuer !== undefined && !sameIssuer(issuer, bound)) return;
     this.signIn.discovery = state;
     await this.hooks.persist(this.signIn);
   }

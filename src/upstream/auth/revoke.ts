@@ -15,6 +15,8 @@ export async function revokeSignIn(signIn: SignIn, settings: ClientSettings | un
   if (!pinHolds(signIn, settings?.issuer)) return 'not revoked: it was made with another authorization server than "oauth.issuer" pins (revoke it in that service\'s account settings if you want it gone there too)';
   // Without a pin: its revocation endpoint (discovery) is of the server its client and tokens belong to.
   if (!oneIssuer(signIn, settings?.issuer)) return 'not revoked: its client, tokens and discovery name different authorization servers (revoke it in that service\'s account settings if you want it gone there too)';
+  // No metadata kept (a sign-in whose discovery named another server than its client's, not kept: provider.ts): nothing says where to revoke.
+  if (signIn.discovery?.authorizationServerMetadata === undefined) return 'not revoked: its authorization server\'s metadata is not stored (revoke the grant in its account settings if you want it gone there too)';
   if (typeof endpoint !== 'string' || !URL.canParse(endpoint)) return 'the authorization server offers no revocation: revoke the grant in its account settings if you want it gone there too';
   const client = signIn.client;
   const clientId = settings?.clientId ?? client?.client_id;
