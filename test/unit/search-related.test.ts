@@ -52,6 +52,8 @@ describe('related words', () => {
     tool('resend_envelope', 'Resend an envelope to its recipients as a reminder'),
     tool('update_recipient', 'Update a recipient of an envelope: name and email'),
     tool('find_agreements', 'Find agreement documents by title or counterparty'),
+    tool('restart_addon', 'Restart an add-on that stopped answering'),
+    tool('start_addon', 'Start an add-on that is not running'),
     ...fillers.map((what) => tool(`list_${what}`, `List ${what}`)),
   ];
   it.each([
@@ -60,6 +62,9 @@ describe('related words', () => {
     ['nudge the board members about the consent form', 'resend_envelope'],
     ['swap the signer from Tom to his deputy', 'update_recipient'],
     ['where is the NDA with Fabrikam', 'find_agreements'],
+    ['zigbee2mqtt looks dead, kick it', 'restart_addon'],
+    // "kick off" is an idiom for start (idioms.json), read before the related word.
+    ['kick off the zigbee2mqtt addon', 'start_addon'],
   ])('reads "%s" in a catalog that lacks its word: %s', (query, name) => {
     expect(index(office).search(query, { limit: 1 }).map((hit) => hit.tool.name)).toEqual([name]);
   });
