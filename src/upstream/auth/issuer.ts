@@ -1,6 +1,7 @@
 import { quotedName, shownName } from '../../config/secrets.js';
 import { outsideText } from '../../util/redact.js';
 import type { SignIn } from './store.js';
+import type { ClientSettings } from './target.js';
 
 /*
  * The authorization server a client's credentials may go to. The SDK sends the rc's client
@@ -59,9 +60,12 @@ export function discoveredIssuer(signIn: SignIn): string | undefined {
  * back to that server, the rc's secret with them.
  */
 export function pinHolds(signIn: SignIn, pinned: string | undefined): boolean {
-  if (pinned === undefined) return true;
-  const named = [signIn.client?.issuer, signIn.tokens?.issuer, discoveredIssuer(signIn)];
-  return named.every((issuer) => typeof issuer !== 'string' || sameIssuer(issuer, pinned));
+  return pinned === undefined || oneIssuer(signIn, pinned);
+}
+
+/** The authorization servers a stored sign-in's client, tokens and discovery name, where they name one. */
+function issuersOf(signIn: SignIn): string[] {
+  return [signIn.client?.issuer, signIn.tokens?.issuer, discoveredIssuer(signIn)].filter((issuer): issuer is string => typeof issuer === 'string');
 }
 
 /**
@@ -72,9 +76,19 @@ export function pinHolds(signIn: SignIn, pinned: string | undefined): boolean {
  * is sent with them (a revocation: the rc's secret, the refresh token) must go to neither then.
  */
 export function oneIssuer(signIn: SignIn, pinned: string | undefined): boolean {
-  const named = [signIn.client?.issuer, signIn.tokens?.issuer, discoveredIssuer(signIn)].filter((issuer): issuer is string => typeof issuer === 'string');
+  const named = issuersOf(signIn);
   const reference = pinned ?? named[0];
   return reference === undefined || named.every((issuer) => sameIssuer(issuer, reference));
+}
+
+/**
+ * Whether a stored sign-in counts for the rc's `oauth` entry, as the gateway (session.ts) and
+ * `auth --status` (state.ts) both read it: the same grant and client, and nothing of it from
+ * another authorization server than the rc's `oauth.issuer`.
+ */
+export function usableSignIn(signIn: SignIn, settings: Pick<ClientSettings, 'grant' | 'clientId' | 'issuer'>): boolean {
+  if (signIn.grant !== settings.grant || !pinHolds(signIn, settings.issuer)) return false;
+  return settings.clientId === undefined || signIn.client === undefined || signIn.client.client_id === settings.clientId;
 }
 
 /**

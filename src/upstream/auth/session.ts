@@ -1,7 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { forgetSecret, outsideText, registerSecret } from '../../util/redact.js';
 import { fetchBefore } from './deadline.js';
-import { IssuerNotPinned, pinHolds } from './issuer.js';
+import { IssuerNotPinned, usableSignIn } from './issuer.js';
 import { NeedsSignIn } from './needs-sign-in.js';
 import { SignInProvider } from './provider.js';
 import { readSignIn, SignInReader, withSignInLock, writeSignIn, type SignIn } from './store.js';
@@ -55,7 +55,7 @@ export class AuthSession {
   /** The sign-in as stored now, when it is one for this server's client. */
   current(): SignIn | undefined {
     const signIn = this.reader.get();
-    return signIn && this.usable(signIn) ? signIn : undefined;
+    return signIn && usableSignIn(signIn, this.settings) ? signIn : undefined;
   }
 
   /**
@@ -106,7 +106,7 @@ export class AuthSession {
 
   private async renewLocked(failed: string | undefined, resourceMetadataUrl: URL | undefined): Promise<string> {
     const stored = readSignIn(this.file);
-    const signIn = stored && this.usable(stored) ? stored : undefined;
+    const signIn = stored && usableSignIn(stored, this.settings) ? stored : undefined;
     const held = signIn?.tokens;
     // Another process renewed it meanwhile: use theirs.
     if (signIn && held && held.access_token !== failed && !expiringSoon(signIn)) return this.remember(held.access_token);
@@ -147,15 +147,6 @@ export class AuthSession {
     }
   }
 
-  /**
-   * A stored sign-in counts for this rc entry when it is for the same client and grant, and
-   * nothing of it comes from another authorization server than the rc's `oauth.issuer`.
-   */
-  private usable(signIn: SignIn): boolean {
-    if (signIn.grant !== this.settings.grant || !pinHolds(signIn, this.settings.issuer)) return false;
-    const { clientId } = this.settings;
-    return clientId === undefined || signIn.client === undefined || signIn.client.client_id === clientId;
-  }
 
   /** Registers a token (and its refresh token) for redaction; forgets those two renewals old. */
   private remember(token: string): string {

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../../config/resolve.js';
 import type { ServerConfig } from '../../config/schema.js';
-import { pinHolds } from './issuer.js';
+import { usableSignIn } from './issuer.js';
 import { readSignIn, type SignIn } from './store.js';
 import { remoteTarget, type RemoteTarget } from './target.js';
 
@@ -28,8 +28,8 @@ export function signInState(target: RemoteTarget, now = Date.now()): SignInState
   if (!target.oauth) return { ...base, state: 'off' };
   const { settings, file } = target.oauth;
   const signIn = readSignIn(file);
-  // As the gateway reads it (session.ts): a sign-in with another authorization server than the rc pins is none.
-  const usable = signIn && signIn.grant === settings.grant && (settings.clientId === undefined || signIn.client === undefined || signIn.client.client_id === settings.clientId) && pinHolds(signIn, settings.issuer);
+  // As the gateway reads it: a sign-in with another authorization server than the rc pins is none.
+  const usable = signIn !== undefined && usableSignIn(signIn, settings);
   const tokens = usable ? signIn.tokens : undefined;
   const pendingScope = usable ? signIn.pendingScope : undefined;
   // A file without tokens: the server asked (the gateway noted it) or the tokens were refused.
