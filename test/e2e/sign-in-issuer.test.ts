@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInFile, signInFolder, writeSignIn } from '../../src/upstream/auth/store.js';
+import { signInFile, signInFolder, writeSignIn, type SignIn } from '../../src/upstream/auth/store.js';
 import { FIXTURES, httpFixture, rcProject, runCli } from '../harness/index.js';
 
 /**
@@ -68,6 +68,25 @@ describe('oauth.issuer: the authorization server a client secret may go to', () 
   /** Token requests an authorization server got with the client's credentials. */
   const secretsSent = (as: Heard) => as.requests.filter((line) => line.startsWith('request POST ') && line.endsWith('client=ci-bot'));
 
+  /**
+   * A project on the remote naming `other`, with a sign-in whose rc client is stamped with
+   * `trusted` (its first use), plus `extra`; and how many requests `other` had heard by then.
+   */
+  const stampedToTrusted = async (extra: Partial<SignIn> = {}) => {
+    const project = machine(namesOther.url);
+    const folder = signInFolder(env(project.dir));
+    const url = `${namesOther.url}/mcp`;
+    if (!folder) throw new Error('no sign-in folder');
+    writeSignIn(signInFile(folder, url, 'client_credentials ci-bot'), { version: 1, server: 'remote', url, grant: 'client_credentials', client: { client_id: 'ci-bot', issuer: trusted.url }, ...extra });
+    await other.settled();
+    return { project, otherBefore: other.requests.length };
+  };
+  /** `other` heard nothing but metadata GETs since `before`. */
+  const onlyGetsSince = async (before: number) => {
+    await other.settled();
+    expect(other.requests.slice(before).filter((line) => !line.startsWith('request GET '))).toEqual([]);
+  };
+
   beforeAll(async () => {
     [trusted, other] = await Promise.all([authorizationServer(), authorizationServer()]);
     [namesTrusted, namesOther] = await Promise.all([httpFixture(FIXTURES.remoteServer, ['--issuer', trusted.url]), httpFixture(FIXTURES.remoteServer, ['--issuer', other.url])]);
@@ -129,58 +148,36 @@ describe('oauth.issuer: the authorization server a client secret may go to', () 
   it('without a pin, a remote that names another authorization server than the first one is refused: no registration or token request goes there', async () => {
     // A sign-in first made with the trusted one; the remote now names another. The SDK took that
     // for a client to register there, then sent the rc's secret with the token request all the same.
-    const project = machine(namesOther.url);
-    const folder = signInFolder(env(project.dir));
-    const url = `${namesOther.url}/mcp`;
-    if (!folder) throw new Error('no sign-in folder');
-    writeSignIn(signInFile(folder, url, 'client_credentials ci-bot'), { version: 1, server: 'remote', url, grant: 'client_credentials', client: { client_id: 'ci-bot', issuer: trusted.url } });
-    await other.settled();
-    const otherBefore = other.requests.length;
+    const { project, otherBefore } = await stampedToTrusted();
     const refused = cli(project, ['lock']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       `server "remote" names the authorization server "${other.url}", but its client credentials are bound to "${trusted.url}", the one they were first used with: they were not sent there. If "${other.url}" is the server's authorization server now, set servers.remote.oauth.issuer to it`,
     );
-    await other.settled();
-    expect(other.requests.slice(otherBefore).filter((line) => !line.startsWith('request GET '))).toEqual([]);
+    await onlyGetsSince(otherBefore);
   });
 
   it('without a pin, `lazytools auth` keeps the first authorization server too: a remote naming another is refused, nothing is sent there', async () => {
     // The client credentials sign-in started from a blank record, dropping the stamp the gateway
     // checks: the person retrying the refused sign-in sent the rc's secret to the other one.
-    const project = machine(namesOther.url);
-    const folder = signInFolder(env(project.dir));
-    const url = `${namesOther.url}/mcp`;
-    if (!folder) throw new Error('no sign-in folder');
-    writeSignIn(signInFile(folder, url, 'client_credentials ci-bot'), { version: 1, server: 'remote', url, grant: 'client_credentials', client: { client_id: 'ci-bot', issuer: trusted.url } });
-    await other.settled();
-    const otherBefore = other.requests.length;
+    const { project, otherBefore } = await stampedToTrusted();
     const run = cli(project, ['auth', 'remote']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`server "remote" names the authorization server "${other.url}", but its client credentials are bound to "${trusted.url}"`);
-    await other.settled();
-    expect(other.requests.slice(otherBefore).filter((line) => !line.startsWith('request GET '))).toEqual([]);
+    await onlyGetsSince(otherBefore);
   });
 
   it('without a pin, a sign-out after a refused switch revokes nothing at the other authorization server', async () => {
     // The refused sign-in kept the other one's discovery (saved before the client was asked for):
     // --logout then sent the rc's secret and the refresh token to its revocation endpoint. Now that
     // discovery is not kept (provider.ts), and a sign-in without metadata is not revoked anywhere.
-    const project = machine(namesOther.url);
-    const folder = signInFolder(env(project.dir));
-    const url = `${namesOther.url}/mcp`;
-    if (!folder) throw new Error('no sign-in folder');
-    const file = signInFile(folder, url, 'client_credentials ci-bot');
     const tokens = { access_token: 'at-of-trusted', refresh_token: 'rt-of-trusted', token_type: 'Bearer', issuer: trusted.url };
-    writeSignIn(file, { version: 1, server: 'remote', url, grant: 'client_credentials', client: { client_id: 'ci-bot', issuer: trusted.url }, tokens, expiresAt: Date.now() - 1000 });
-    await other.settled();
-    const otherBefore = other.requests.length;
+    const { project, otherBefore } = await stampedToTrusted({ tokens, expiresAt: Date.now() - 1000 });
     const refused = cli(project, ['lock']);
     expect(refused.code).toBe(1);
     const out = cli(project, ['auth', 'remote', '--logout']);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('signed out of remote: not revoked');
-    await other.settled();
-    expect(other.requests.slice(otherBefore).filter((line) => !line.startsWith('request GET '))).toEqual([]);
+    await onlyGetsSince(otherBefore);
   });
 });
