@@ -41,10 +41,19 @@ import { shortenText } from './text.js';
  * as is.
  */
 
-/** Tool descriptions up to this many characters are kept whole. */
-export const TOOL_DESCRIPTION_MAX = 300;
-/** Schema descriptions up to this many characters are kept whole. */
-export const SCHEMA_DESCRIPTION_MAX = 120;
+/**
+ * Tool descriptions up to this many characters are kept whole, and schema descriptions up to
+ * SCHEMA_DESCRIPTION_MAX. What a mode can show is its budget over what each tool costs, and schema
+ * descriptions are most of a definition's words (1.57 M of 2.56 M description characters over the
+ * 23 fixture catalogs). From 300/120 to 250/80, with fitting's cost step (src/focus/fit.ts
+ * COST_STEP): gold tools shown in the task's mode 597 -> 607 of 847 on the tuning stacks and
+ * 503 -> 518 of 813 on the blind ones, the mode picked from the task shows one 645 -> 654 and
+ * 601 -> 614; the presets' mean cut stays where budget.ts holds it. 150/60 showed more (blind 526) but
+ * cut most tools' purpose to one line; what is cut stays one `describe_tools` away.
+ */
+export const TOOL_DESCRIPTION_MAX = 250;
+/** Schema descriptions up to this many characters are kept whole (see TOOL_DESCRIPTION_MAX). */
+export const SCHEMA_DESCRIPTION_MAX = 80;
 /** Deeper schemas are kept verbatim (the real-world fixture's deepest is 7 subschemas). */
 export const MAX_SCHEMA_DEPTH = 64;
 

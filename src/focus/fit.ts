@@ -290,6 +290,18 @@ const SERVER_STEP = 0.6;
 const GROUP_STEP = 0.3;
 /** What a tool loses when a better tool of another server does the same thing (see `capability`). */
 const REDUNDANT = 2;
+/**
+ * What a dear definition loses in the order, per doubling of its tokens past COST_BASE, on top of
+ * priority's own small cost signal: a budget holds two tools of 250 tokens for one of 500. It
+ * counts after a server's best tool has its slot (breadthOrder), so a server whose only entry point
+ * is dear still shows it. With 250/80-character compaction (src/catalog/compact.ts), gold tools
+ * shown in the task's mode 605 -> 607 of 847 on the tuning stacks, intent 650 -> 654; on every
+ * blind stack shown, reached and intent were the same or better (510 -> 518 of 813 shown). The
+ * same slope in toolPriority instead (before the slots) lost the blind developer stack 3 intents.
+ */
+const COST_STEP = 1;
+const COST_BASE = 250;
+
 /** A server's best tool goes ahead of every server's second only when it is worth that much: an entry point, not a niche leftover. */
 const FIRST_MIN = 2;
 
@@ -299,7 +311,8 @@ const FIRST_MIN = 2;
  * of its (first) mode group, so every server and group keeps its best tools before any keeps its
  * tenth. A tool doing what a better tool of another server does (two browsers' "navigate", two
  * web searches) loses `REDUNDANT`: the budget goes to what no shown tool does yet, and search
- * still finds the twin. Twins share a mode group: Notion's search is no web search. Ties break by id.
+ * still finds the twin. Twins share a mode group: Notion's search is no web search. A definition
+ * dearer than COST_BASE tokens loses COST_STEP per doubling. Ties break by id.
  */
 function breadthOrder(scored: Entry[], groups: ReadonlySet<string>, prefixes: ReadonlyMap<string, ReadonlySet<string>>): Entry[] {
   const byScore = [...scored].sort((a, b) => b.priority - a.priority || compareStrings(a.tool.id, b.tool.id));
@@ -316,10 +329,12 @@ function breadthOrder(scored: Entry[], groups: ReadonlySet<string>, prefixes: Re
     const inGroup = groupRank.get(group) ?? 0;
     serverRank.set(entry.tool.server, inServer + 1);
     groupRank.set(group, inGroup + 1);
-    const priority = hundredths(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0));
+    const dear = COST_STEP * Math.max(0, Math.log2(entry.tool.tokens / COST_BASE));
+    const priority = hundredths(entry.priority - SERVER_STEP * Math.log2(1 + inServer) - GROUP_STEP * Math.log2(1 + inGroup) - (redundant ? REDUNDANT : 0) - dear);
     // The entry and its signals are this fit's own (toolPriority made them): completed in place.
     entry.signals.push([undefined, () => (inServer === 0 ? `best of ${entry.tool.server}` : `breadth: #${inServer + 1} of ${entry.tool.server}, #${inGroup + 1} of ${group || 'the mode'}`)]);
     if (redundant) entry.signals.push([undefined, () => `-${REDUNDANT} does what ${twin.id} does`]);
+    if (dear > 0) entry.signals.push([undefined, () => `-${hundredths(dear)} dear: ${entry.tool.tokens} tokens`]);
     entry.first = inServer === 0 && !redundant && entry.priority >= FIRST_MIN;
     entry.priority = priority;
     return entry;

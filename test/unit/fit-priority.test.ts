@@ -46,7 +46,7 @@ describe('tool priority signals', () => {
 
   it('spends the budget on what no shown tool does yet: a twin of another server is held back and says why', () => {
     // At a budget below the preset's 8,000 (which shows more, twins still held back).
-    const fitted = ranked({ modes: { development: { budget: 7500, fill: false } } }, 'development');
+    const fitted = ranked({ modes: { development: { budget: 7000, fill: false } } }, 'development');
     expect(fitted.shownIds.has('tavily:tavily_search')).toBe(true);
     expect(fitted.shownIds.has('brave-search:brave_web_search')).toBe(false);
     expect(why(fitted, 'brave-search:brave_web_search')).toContain('does what tavily:tavily_search does');

@@ -68,7 +68,10 @@ const BLIND: Array<{ tasks: string; catalogs: string[]; floor: Floor; taskCut?: 
   // 63.2 / 73.7, 76.3, 86.5. Floors two tasks under; their tasks fall in the modes a small shared catalog gives the most
   // (focus/budget.ts), so the tasks' cut is held where it was and the presets' mean to 85%.
   { tasks: 'secops-stack-tasks.json', catalogs: ['secops-stack.json'], floor: { shown: 0.37, reached: 0.75, intent: 0.54, focused: 0.74 }, taskCut: 0.84 },
-  { tasks: 'travel-sports-stack-tasks.json', catalogs: ['travel-sports-stack.json'], floor: { shown: 0.36, reached: 0.89, intent: 0.51, focused: 0.8 }, taskCut: 0.73 },
+  // Its tasks' cut 0.73 -> 0.70 on 2026-11-29: with 250/80-character compaction the other modes cost less, the shared cap
+  // (focus/budget.ts) let research, where most of its tasks fall, add one tool of 494 tokens (73.6% -> 70.9%); the presets'
+  // mean stayed 85.5% and its shown, reached and intent did not move.
+  { tasks: 'travel-sports-stack-tasks.json', catalogs: ['travel-sports-stack.json'], floor: { shown: 0.36, reached: 0.89, intent: 0.51, focused: 0.8 }, taskCut: 0.7 },
   { tasks: 'industrial-stack-tasks.json', catalogs: ['industrial-stack.json'], floor: { shown: 0.51, reached: 0.75, intent: 0.6, focused: 0.71 }, taskCut: 0.76 },
 ];
 // Floors raised 2026-11-27 to a task or two below the figures after the presets' tasks of work beyond software (shown,
