@@ -72,7 +72,8 @@ function describe(error: unknown, transport: Transport | undefined): string {
   // fetch says only "fetch failed": the reason (ENOTFOUND, ECONNREFUSED, a certificate) is its cause.
   const cause = (err?.cause as Error | undefined)?.message;
   const base = outsideText(`${err?.message ?? String(error)}${cause && err?.message?.includes(cause) !== true ? ` (${cause})` : ''}`);
-  if (transport instanceof StdioUpstreamTransport && transport.exit) {
+  // An exit after lazytools closed the transport (an initialize answer refused) is not the cause.
+  if (transport instanceof StdioUpstreamTransport && transport.exit && !transport.closeAsked) {
     const { code, signal } = transport.exit;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     return `the process ${how} during start-up (${base})${stderrSaid(transport)}${brokenNpxCache(transport.stderrSummary)}`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { admitTools, escapedName, hasUnseenCharacters, MAX_SERVER_ITEMS, MAX_SERVER_LIST_BYTES, MAX_SERVER_TOOLS, PRIMITIVE_LISTS, usableItems, usableTools } from '../catalog/admit.js';
@@ -17,6 +18,16 @@ const looseResult = z.looseObject({});
 const MAX_PAGES = 1_000;
 
 /**
+ * What the pages of one whole list may hold in all (jsonAtLeast: characters and values), their
+ * items, cursors and anything else on them: past it no further page is asked for. The items kept
+ * have their own bound (MAX_SERVER_LIST_BYTES, half of this), so an honest list never reaches it;
+ * pages of no tools with megabytes beside them or in their cursor were read up to MAX_PAGES times
+ * (a 48 MiB page each: the event loop held over a second at a time, for every client, for the two
+ * minutes of LIST_TIMEOUTS after each tools/list_changed).
+ */
+export const MAX_LIST_PAGE_BYTES = 2 * MAX_SERVER_LIST_BYTES;
+
+/**
  * What one whole list (every page of it) may take, in page timeouts (the upstream's start
  * timeout, 30 s by default: 2 minutes). Each page had its own timeout, so a server answering each
  * just under it held a start, a call waiting on that start and every re-list for up to MAX_PAGES
@@ -29,12 +40,17 @@ export const LIST_TIMEOUTS = 4;
 /**
  * Every page of a list method, up to `max` items (then no further page is asked for, and `over`
  * hears it once); `keep` picks what one page's list holds of use. Past LIST_TIMEOUTS page
- * timeouts the page being read is given up: the pages read are kept and `slow` hears it, once.
+ * timeouts the page being read is given up: the pages read are kept and `cut` hears it, once; it
+ * hears too of pages past MAX_LIST_PAGE_BYTES in all, and of a cursor handed out twice (a loop:
+ * the pages it leads to were read already), after which no further page is asked for.
  */
-async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void; full?: () => boolean }, slow?: (pages: number, kept: number) => void): Promise<T[]> {
+async function listPages<T>(client: Client, method: string, field: string, timeout: number, keep: (list: unknown) => T[], bound?: { max: number; over: () => void; full?: () => boolean }, cut?: (why: ListCut, pages: number, kept: number) => void): Promise<T[]> {
   const items: T[] = [];
   let listed = 0;
   let cursor: string | undefined;
+  let pageBytes = 0;
+  // Digests, not the cursors: together they may be as long as the pages' bound.
+  const cursors = new Set<string>();
   const deadline = new AbortController();
   // Within what a timer can wait: past it Node fires at once, and the second page would be cut.
   const timer = setTimeout(() => deadline.abort(), Math.min(LIST_TIMEOUTS * timeout, MAX_TIMER_MS));
@@ -46,11 +62,20 @@ async function listPages<T>(client: Client, method: string, field: string, timeo
         result = (await client.request({ method, params: cursor ? { cursor } : {} } as never, looseResult, { timeout, signal: page > 0 ? deadline.signal : undefined })) as Record<string, unknown>;
       } catch (error) {
         if (page === 0 || !deadline.signal.aborted) throw error;
-        slow?.(page, items.length);
+        cut?.('slow', page, items.length);
         break;
       }
       let list = result[field];
       cursor = typeof result.nextCursor === 'string' && result.nextCursor.length > 0 ? result.nextCursor : undefined;
+      pageBytes += jsonAtLeast(result, MAX_LIST_PAGE_BYTES);
+      let stop: ListCut | undefined;
+      if (cursor !== undefined && pageBytes > MAX_LIST_PAGE_BYTES) stop = 'bytes';
+      else if (cursor !== undefined) {
+        const seen = cursors.size;
+        cursors.add(createHash('sha256').update(cursor).digest('base64'));
+        if (cursors.size === seen) stop = 'loop';
+      }
+      if (stop) cursor = undefined;
       let over = false;
       if (bound && Array.isArray(list)) {
         // Counted as listed, before any is judged: what a page costs to judge is bounded too.
@@ -63,6 +88,7 @@ async function listPages<T>(client: Client, method: string, field: string, timeo
       for (const item of keep(list)) items.push(item);
       // Said after what the page's own items caused, in the order they came.
       if (over) bound?.over();
+      if (stop) cut?.(stop, page + 1, items.length);
       if (!cursor || bound?.full?.()) break;
     }
   } finally {
@@ -71,9 +97,17 @@ async function listPages<T>(client: Client, method: string, field: string, timeo
   return items;
 }
 
-/** What a server whose `what` took longer than LIST_TIMEOUTS page timeouts is told (its name comes with `warn`). */
-function tooSlow(what: string, timeout: number, warn: (message: string) => void): (pages: number, kept: number) => void {
-  return (pages, kept) => warn(`listing its ${what} took longer than ${LIST_TIMEOUTS} x its start timeout (${Math.min(LIST_TIMEOUTS * timeout, MAX_TIMER_MS)} ms): only the ${kept} ${what} of its first ${pages} pages are served`);
+/** Why a list was ended before its last page: its deadline, its pages' bytes, a cursor handed out again. */
+type ListCut = 'slow' | 'bytes' | 'loop';
+
+/** What a server whose list of `what` was ended early (listPages) is told (its name comes with `warn`). */
+function listCut(what: string, timeout: number, warn: (message: string) => void): (why: ListCut, pages: number, kept: number) => void {
+  const because = {
+    slow: `took longer than ${LIST_TIMEOUTS} x its start timeout (${Math.min(LIST_TIMEOUTS * timeout, MAX_TIMER_MS)} ms)`,
+    bytes: `sent pages of more than ${megabytes(MAX_LIST_PAGE_BYTES)} in all`,
+    loop: 'handed out a cursor it had handed out before',
+  };
+  return (why, pages, kept) => warn(`listing its ${what} ${because[why]}: only the ${kept} ${what} of its first ${pages} pages are served`);
 }
 
 /** The items of one page a client can take (catalog/admit usableItems); `warn` hears what was left out. */
@@ -132,7 +166,7 @@ export async function listTools(client: Client, timeout: number, warn: (message:
   const over = () => warn(tooMany(MAX_SERVER_TOOLS, 'tools'));
   const usableTool = (list: unknown) => usableTools(list, (name, reason) => warn(`tool "${sliceWhole(name, 80)}" skipped: ${reason}`));
   const bytes = withinBytes(usableTool, (tool) => tool.name, 'tool definitions', 'tools', warn);
-  const tools = await listPages(client, 'tools/list', 'tools', timeout, bytes.keep, { max: MAX_SERVER_TOOLS, over, full: bytes.full }, tooSlow('tools', timeout, warn));
+  const tools = await listPages(client, 'tools/list', 'tools', timeout, bytes.keep, { max: MAX_SERVER_TOOLS, over, full: bytes.full }, listCut('tools', timeout, warn));
   return admitTools(tools, warn);
 }
 
@@ -151,7 +185,7 @@ export async function listPrimitives(client: Client, timeout: number, warn: (mes
   const list = <T extends object>(method: string, kind: keyof typeof PRIMITIVE_LISTS, what: string): Promise<T[]> => {
     const bytes = withinBytes(usable<T>(kind, warn), (item) => (item as Record<string, unknown>)[PRIMITIVE_LISTS[kind].id], what, what, warn);
     const over = () => warn(tooMany(MAX_SERVER_ITEMS, what));
-    return safe(what, () => listPages(client, method, kind, timeout, bytes.keep, { max: MAX_SERVER_ITEMS, over, full: bytes.full }, tooSlow(what, timeout, warn)));
+    return safe(what, () => listPages(client, method, kind, timeout, bytes.keep, { max: MAX_SERVER_ITEMS, over, full: bytes.full }, listCut(what, timeout, warn)));
   };
   const [prompts, resources, templates] = await Promise.all([
     capabilities.prompts ? list<PromptDefinition>('prompts/list', 'prompts', 'prompts') : [],

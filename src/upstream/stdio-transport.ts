@@ -92,6 +92,11 @@ export class StdioUpstreamTransport implements Transport {
   onAnswerDropped?: () => void;
   /** How the child ended (undefined while it runs): exit code or signal. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /**
+   * True when close() was asked for while the child ran: its exit is then the end lazytools gave
+   * it (the SDK closes the transport when it refuses an initialize answer), not why a start failed.
+   */
+  closeAsked = false;
   private child: ChildProcess | undefined;
   private closed = false;
   private readonly stderrTail: string[] = [];
@@ -202,6 +207,7 @@ export class StdioUpstreamTransport implements Transport {
    */
   async close(): Promise<void> {
     const child = this.child;
+    if (this.exit === undefined) this.closeAsked = true;
     if (!child || this.closed) return;
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     child.stdin?.end();

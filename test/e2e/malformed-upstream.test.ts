@@ -206,4 +206,14 @@ describe('an upstream that exits at start', () => {
     expect(error?.message).toMatch(/exited with code 3 during start-up/);
     expect(error?.message).toContain('fatal: missing configuration file /etc/raw-server.conf');
   });
+
+  it('whose initialize answer is refused is told why, not that it exited (it ends because the gateway closed it)', async () => {
+    const upstream = rawUpstream('old-version');
+    const error = await upstream.start().then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toContain("Server's protocol version is not supported: 1999-01-01");
+    expect(error?.message).not.toMatch(/exited with code|during start-up/);
+  });
 });

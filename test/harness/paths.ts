@@ -20,6 +20,8 @@ export const FIXTURES = {
   hostileServer: path.join(ROOT, 'test/fixtures/hostile/hostile-server.mjs'),
   /** A Streamable HTTP server (`--http PORT`) whose tools answer with huge or endless JSON bodies and SSE events. */
   hostileHttp: path.join(ROOT, 'test/fixtures/hostile/http-server.mjs'),
+  /** Completions out of the spec's shape (150 values, a total no integer holds, values that are not strings). */
+  completionServer: path.join(ROOT, 'test/fixtures/hostile/completion-server.mjs'),
   /** Answers and logs values nested 20,000 levels deep. */
   deepServer: path.join(ROOT, 'test/fixtures/hostile/deep-server.mjs'),
   echoSecretServer: path.join(ROOT, 'test/fixtures/echo-secret-server.mjs'),
