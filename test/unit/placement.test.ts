@@ -139,6 +139,14 @@ describe('scoreTopics: placement from what a tool is', () => {
     expect(topics(tool('schedule_send', 'Send the email at a future time'))).not.toContain('markets');
   });
 
+  it('places a search engine\'s results and keyword research on the web, not Google\'s other products', () => {
+    expect(topics(tool('search', 'Search Google for a query'))).toContain('web');
+    expect(topics(tool('news', 'Get Google News results for a query'))).toContain('web');
+    expect(topics(tool('keywords', 'Organic keywords for a site, with search volume'))).toContain('web');
+    expect(topics(tool('links', 'List the backlinks pointing at a site'))).toContain('web');
+    expect(topics(tool('list_files', 'List files in Google Drive'))).not.toContain('web');
+  });
+
   it('reads "GitHub" in prose as one word, so a hosted repository tool is not local git', () => {
     expect(topics(tool('list_releases', 'List releases in a GitHub repository', { inputSchema: { properties: { owner: {}, repo: {} } } }))).not.toContain('git');
   });
