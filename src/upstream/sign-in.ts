@@ -135,6 +135,7 @@ async function browserSignIn(
     const watch = new RequestWatch();
     const { client, transport } = await connection(target, provider, timeout, false, watch);
     const late = () => notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery));
+    const tooLate = (error: unknown) => timedOut(error) || watch.silent !== undefined;
     try {
       await client.connect(transport, { timeout });
       const tools = await listTools(client, timeout, () => {});
@@ -143,12 +144,12 @@ async function browserSignIn(
       if (!returning) {
         // Signed in, but the server would not speak 2025 with us: it may speak 2026-07-28 only.
         if (provider.signIn.tokens) return probe(target, provider, timeout, provider.signIn, true);
-        throw timedOut(error) ? late() : error;
+        throw tooLate(error) ? late() : error;
       }
       const params = await returning;
       const current = (transport as { current?: Transport }).current ?? transport;
       await (current as unknown as { finishAuth(params: URLSearchParams): Promise<void> }).finishAuth(params).catch((failed: unknown) => {
-        throw timedOut(failed) ? late() : failed;
+        throw tooLate(failed) ? late() : failed;
       });
     } finally {
       await client.close().catch(() => {});
@@ -184,7 +185,7 @@ async function probe(target: RemoteTarget, provider: SignInProvider, timeout: nu
       await client.close().catch(() => {});
       return probe(target, provider, timeout, signIn, true);
     }
-    const why = timedOut(error) ? notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery)) : (error as Error);
+    const why = timedOut(error) || watch.silent !== undefined ? notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery)) : (error as Error);
     return { signIn, tools: undefined, listError: outsideText(why.message) };
   } finally {
     await client.close().catch(() => {});

@@ -36,21 +36,22 @@ describe('a sign-in whose MCP server stops answering', () => {
   });
 
   const remote = async (args: string[]) => {
-    const fixture = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url, ...args]);
+    const fixture = await httpFixture(FIXTURES.remoteServer, ['--issuer', as.url, '--scope', 'mcp:tools', ...args]);
     fixtures.push(fixture);
     return fixture;
   };
-  const attempt = (url: string, scope?: string) =>
-    signIn(remoteTarget('remote', { url } as never, env, undefined) as Parameters<typeof signIn>[0], {
+  const attempt = (url: string, scope?: string, transport?: 'sse') => signedIn(url, scope, transport).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+  const signedIn = (url: string, scope?: string, transport?: 'sse') =>
+    signIn(remoteTarget('remote', { url, ...(transport ? { transport } : {}) } as never, env, undefined) as Parameters<typeof signIn>[0], {
       open: browserOpener(env),
       say: () => {},
       scope,
       timeoutMs: 1_500,
       callbackTimeoutMs: 60_000,
-    }).then(
-      () => undefined,
-      (error: unknown) => error as Error,
-    );
+    });
 
   it('names the MCP server (its origin), not the authorization server, when the MCP server times out', { timeout: 60_000 }, async () => {
     const stalled = await remote(['--stall', '/mcp']);
@@ -63,4 +64,20 @@ describe('a sign-in whose MCP server stops answering', () => {
     expect((await attempt(`${stalled.url}/mcp`, 'mcp:tools'))?.message).toBe(`server "remote" (${stalled.url}) did not answer within 2 s`);
   });
 
+
+  // HTTP+SSE (legacy): the GET event stream lasts the whole session, its answers come on it.
+  it("keeps an HTTP+SSE server's event stream past the deadline: only its first event must come within it", { timeout: 60_000 }, async () => {
+    // Each message POST waits 700 ms: initialize, initialized and tools/list take over 2 s in all, each within 1.5 s.
+    const slow = await remote(['--sse-only', '--delay', '700']);
+    const done = await signedIn(`${slow.url}/sse`, undefined, 'sse');
+    expect(done.listError).toBeUndefined();
+    expect(done.tools).toBe(2);
+  });
+
+  it('ends with a clear error naming the server when its event stream never sends `endpoint`', { timeout: 60_000 }, async () => {
+    const mute = await remote(['--sse-only', '--mute-sse']);
+    const done = await signedIn(`${mute.url}/sse`, undefined, 'sse');
+    expect(done.tools).toBeUndefined();
+    expect(done.listError).toBe(`server "remote" (${mute.url}) did not answer within 2 s`);
+  });
 });

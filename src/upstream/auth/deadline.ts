@@ -11,6 +11,11 @@ export class RequestWatch {
   private readonly waiting = new Set<{ url: URL }>();
   private ended: URL | undefined;
   private failed: URL | undefined;
+  /**
+   * An event stream the deadline ended before its first event (HTTP+SSE's `endpoint` never came).
+   * The SDK reports that as an `SseError` naming no timeout, so callers ask this instead.
+   */
+  silent: URL | undefined;
 
   /**
    * The request a deadline ended, else the oldest one still waiting for its answer, else the last
@@ -30,9 +35,10 @@ export class RequestWatch {
     };
   }
 
-  /** A deadline ended the request to `url`. */
-  stalled(url: URL): void {
+  /** A deadline ended the request to `url` (`stream`: an event stream, before its first event). */
+  stalled(url: URL, stream: boolean): void {
     this.ended = url;
+    if (stream) this.silent = url;
   }
 }
 
@@ -41,33 +47,37 @@ export class RequestWatch {
  * auth() makes several round trips to an authorization server and sets no time limit of its own.
  */
 export function fetchBefore(deadline: AbortSignal, base: FetchLike, watch?: RequestWatch): FetchLike {
-  return (input, init) => timed(base, input, init, deadline, watch, () => {});
+  return (input, init) => timed(base, input, init, deadline, watch, () => {}, false);
 }
 
 /**
  * `base` with each request (and the reading of its answer) ended `ms` after it starts: for a
  * transport whose requests include the SDK's own sign-in round trips (discovery, registration,
- * the code exchange of finishAuth, a step-up's), which no caller's deadline reaches.
+ * the code exchange of finishAuth, a step-up's), which no caller's deadline reaches. A GET
+ * answered with an event stream (HTTP+SSE's, the listening stream) is the exception: it lasts as
+ * long as the session, so only its first event (HTTP+SSE's `endpoint`) must come within `ms`.
  */
 export function fetchWithin(ms: number, base: FetchLike, watch?: RequestWatch): FetchLike {
   return (input, init) => {
     const timer = new AbortController();
     const clock = setTimeout(() => timer.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
     clock.unref();
-    return timed(base, input, init, timer.signal, watch, () => clearTimeout(clock));
+    return timed(base, input, init, timer.signal, watch, () => clearTimeout(clock), true);
   };
 }
 
 /**
  * One request ended by `stop` until its answer is read (`release` then, the stop no longer
- * needed); `watch` sees it wait, and hears if `stop` ends it first.
+ * needed); `watch` sees it wait, and hears if `stop` ends it first. With `openEnded`, an event
+ * stream a GET opened is released at its first event.
  */
-async function timed(base: FetchLike, input: string | URL, init: RequestInit | undefined, stop: AbortSignal, watch: RequestWatch | undefined, release: () => void): Promise<Response> {
+async function timed(base: FetchLike, input: string | URL, init: RequestInit | undefined, stop: AbortSignal, watch: RequestWatch | undefined, release: () => void, openEnded: boolean): Promise<Response> {
   let pending = true;
+  let stream = false;
   const url = URL.canParse(String(input)) ? new URL(input) : undefined;
   const answered = url && watch?.start(url);
   const heard = () => {
-    if (pending && url) watch?.stalled(url);
+    if (pending && url) watch?.stalled(url, stream);
   };
   const settle = (failed = false) => {
     if (!pending) return;
@@ -89,15 +99,18 @@ async function timed(base: FetchLike, input: string | URL, init: RequestInit | u
     settle();
     return response;
   }
-  return new Response(readUntil(response.body, settle), { status: response.status, statusText: response.statusText, headers: response.headers });
+  stream = openEnded && (init?.method ?? 'GET').toUpperCase() === 'GET' && (response.headers.get('content-type') ?? '').includes('text/event-stream');
+  return new Response(readUntil(response.body, settle, stream), { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**
- * `body` as it is read, `settle` called once it ends (read whole, failed or cancelled). Nothing is read ahead
+ * `body` as it is read, `settle` called once it ends (read whole, failed or cancelled), or with
+ * `firstEvent` at the first blank line (the end of an SSE event). Nothing is read ahead
  * (highWaterMark 0): an answer nobody reads does not count as one still coming.
  */
-function readUntil(body: ReadableStream<Uint8Array>, settle: (failed?: boolean) => void): ReadableStream<Uint8Array> {
+function readUntil(body: ReadableStream<Uint8Array>, settle: (failed?: boolean) => void, firstEvent: boolean): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  let tail = '';
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -107,6 +120,11 @@ function readUntil(body: ReadableStream<Uint8Array>, settle: (failed?: boolean) 
             settle();
             controller.close();
             return;
+          }
+          if (firstEvent) {
+            const seen = tail + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
+            if (/\r\r|\n\n|\r\n\r\n/.test(seen)) settle();
+            tail = seen.slice(-3);
           }
           controller.enqueue(value);
         } catch (error) {
