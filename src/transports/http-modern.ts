@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, InMemoryServerEventBus } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Hub } from '../callers/hub.js';
 import { createModernServer, type NotificationGate, type SendTap } from '../callers/modern-server.js';
 import type { Route } from '../focus/scope.js';
@@ -9,6 +9,7 @@ import { outsideText } from '../util/redact.js';
 import { watchListChanges } from '../handlers/list-changes.js';
 import { variantHintsOf } from '../callers/variants.js';
 import { groupsOnHttpStream } from './groups-listen.js';
+import { ScopedListenBus } from './listen-scope.js';
 import { nodeFetchHandler } from './node-fetch.js';
 import { revoked, stillAdmitted } from './http-grants.js';
 import { roundOwners } from '../callers/rounds.js';
@@ -57,7 +58,8 @@ export interface ModernHttp {
  */
 export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; maxListenPerToken?: number | undefined; sharedToken?: string | undefined }): ModernHttp {
   const maxListen = options.maxListenPerToken ?? MAX_LISTEN_PER_TOKEN;
-  const bus = new InMemoryServerEventBus();
+  // Each listen stream hears a tools list change only when its own list changed (listen-scope.ts).
+  const bus = new ScopedListenBus(gateway);
   // Open subscriptions/listen streams per bearer token: the SDK holds 1,024 in all.
   const listening = new Shares<string>();
   // Open listen streams and the grant (http-grants) each was opened with. Closed on the reload that
@@ -124,7 +126,7 @@ export function createModernHttp(gateway: Hub, options: { maxBodyBytes: number; 
       // The SDK passes `req.auth` through to the server factory untouched: the route rides there.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'lazytools', scopes: [], extra: { [ROUTE_KEY]: { ...route, variantHints: hints }, [GATE_KEY]: stalledStreamGate(res), [ANSWER_KEY]: earlyAnswer(res, body) } };
       groupsOnHttpStream(gateway, route, body, res);
-      await node(req, res, body);
+      await (listen ? bus.opening(route, () => node(req, res, body)) : node(req, res, body));
     },
     async close() {
       gateway.listChangeListeners.delete(revoke);

@@ -6,7 +6,7 @@ import { listTools } from './lister.js';
 import { MODERN_REVISION } from '../protocol/revision.js';
 import type { HttpTransportKind } from './http-transport.js';
 import { listenForCallback, type Callback } from './auth/callback.js';
-import { answeredWithin, fetchWithin, notAnswered, timedOut } from './auth/deadline.js';
+import { answeredWithin, fetchWithin, notAnswered, stalledWho, timedOut, RequestWatch } from './auth/deadline.js';
 import { safeToOpen, type Opener } from './auth/opener.js';
 import { SignInProvider } from './auth/provider.js';
 import { readSignIn, withSignInLock, writeSignIn, type SignIn } from './auth/store.js';
@@ -67,7 +67,8 @@ export async function signIn(target: RemoteTarget & { oauth: NonNullable<RemoteT
     // The server's challenge names its metadata: probe once without a token.
     const resourceMetadataUrl = await challengeMetadata(target, timeout);
     // Nobody watches this grant (CI, a machine): the authorization server's round trips share the server's timeout.
-    const granted = await answeredWithin(timeout, boundedFetch(target.name), (fetchFn) => auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn }));
+    const who = (stalled: URL | undefined) => stalledWho(stalled, target, provider.signIn.discovery);
+    const granted = await answeredWithin(timeout, boundedFetch(target.name), who, (fetchFn) => auth(provider, { serverUrl: target.url, resourceMetadataUrl, fetchFn }));
     if (granted !== 'AUTHORIZED') throw new Error('the authorization server gave no token');
     return probe(target, provider, timeout, provider.signIn);
   }
@@ -121,15 +122,20 @@ async function browserSignIn(
     // it) ends at the server's timeout: an authorization server that never answers held this for ever.
     const common = { serverUrl: target.url, scope: wanted, resourceMetadataUrl };
     const base = boundedFetch(target.name);
-    if ((await answeredWithin(timeout, base, (fetchFn) => auth(provider, { ...common, fetchFn, forceReauthorization: true }))) === 'REDIRECT' && returning) {
+    const who = (stalled: URL | undefined) => stalledWho(stalled, target, provider.signIn.discovery);
+    if ((await answeredWithin(timeout, base, who, (fetchFn) => auth(provider, { ...common, fetchFn, forceReauthorization: true }))) === 'REDIRECT' && returning) {
       const params = await returning;
       returning = undefined;
-      await answeredWithin(timeout, base, (fetchFn) => auth(provider, { ...common, fetchFn, authorizationCode: params.get('code') ?? '', iss: params.get('iss') ?? undefined }));
+      await answeredWithin(timeout, base, who, (fetchFn) => auth(provider, { ...common, fetchFn, authorizationCode: params.get('code') ?? '', iss: params.get('iss') ?? undefined }));
     }
   }
   for (let round = 0; round < MAX_ROUNDS; round++) {
     returning = undefined;
-    const { client, transport } = await connection(target, provider, timeout);
+    // The requests waiting, and the one a timeout ended: a failure for lack of an answer names its server.
+    const watch = new RequestWatch();
+    const { client, transport } = await connection(target, provider, timeout, false, watch);
+    const late = () => notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery));
+    const tooLate = (error: unknown) => timedOut(error) || watch.silent !== undefined;
     try {
       await client.connect(transport, { timeout });
       const tools = await listTools(client, timeout, () => {});
@@ -138,12 +144,12 @@ async function browserSignIn(
       if (!returning) {
         // Signed in, but the server would not speak 2025 with us: it may speak 2026-07-28 only.
         if (provider.signIn.tokens) return probe(target, provider, timeout, provider.signIn, true);
-        throw timedOut(error) ? notAnswered(timeout) : error;
+        throw tooLate(error) ? late() : error;
       }
       const params = await returning;
       const current = (transport as { current?: Transport }).current ?? transport;
       await (current as unknown as { finishAuth(params: URLSearchParams): Promise<void> }).finishAuth(params).catch((failed: unknown) => {
-        throw timedOut(failed) ? notAnswered(timeout) : failed;
+        throw tooLate(failed) ? late() : failed;
       });
     } finally {
       await client.close().catch(() => {});
@@ -158,9 +164,9 @@ async function browserSignIn(
  * round trips (discovery, registration, a step-up's, finishAuth's code exchange), which the
  * client's request timeout does not end (it stops waiting; the fetch went on).
  */
-async function connection(target: RemoteTarget, provider: SignInProvider, timeout: number, modern = false): Promise<{ client: Client; transport: Transport }> {
+async function connection(target: RemoteTarget, provider: SignInProvider, timeout: number, modern = false, watch?: RequestWatch): Promise<{ client: Client; transport: Transport }> {
   const [{ Client }, { httpTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('./http-transport.js')]);
-  const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch: fetchWithin(timeout, boundedFetch(target.name)), authProvider: provider });
+  const transport = httpTransport(target.url, target.transport as HttpTransportKind | undefined, { headers: target.headers, fetch: fetchWithin(timeout, boundedFetch(target.name), watch), authProvider: provider });
   return { client: new Client({ name: 'lazytools', version: VERSION }, modern ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}), transport };
 }
 
@@ -169,7 +175,8 @@ async function connection(target: RemoteTarget, provider: SignInProvider, timeou
  * it, in 2026-07-28 (as the gateway connects).
  */
 async function probe(target: RemoteTarget, provider: SignInProvider, timeout: number, signIn: SignIn, modern = false): Promise<SignedIn> {
-  const { client, transport } = await connection(target, provider, timeout, modern);
+  const watch = new RequestWatch();
+  const { client, transport } = await connection(target, provider, timeout, modern, watch);
   try {
     await client.connect(transport, { timeout });
     return { signIn, tools: (await listTools(client, timeout, () => {})).length };
@@ -178,7 +185,8 @@ async function probe(target: RemoteTarget, provider: SignInProvider, timeout: nu
       await client.close().catch(() => {});
       return probe(target, provider, timeout, signIn, true);
     }
-    return { signIn, tools: undefined, listError: outsideText((error as Error).message) };
+    const why = timedOut(error) || watch.silent !== undefined ? notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery)) : (error as Error);
+    return { signIn, tools: undefined, listError: outsideText(why.message) };
   } finally {
     await client.close().catch(() => {});
   }

@@ -68,14 +68,14 @@ describe('a sign-in whose authorization server stops answering', () => {
 
   it('a step-up (a scope to ask for) ends at the timeout once the person is back, the stalled exchange given up', { timeout: 60_000 }, async () => {
     const before = heard.count('stall-closed /token');
-    await expect(attempt('mcp:tools')).rejects.toThrow('the authorization server did not answer within 2 s');
+    await expect(attempt('mcp:tools')).rejects.toThrow(`the authorization server (${as.url}) did not answer within 2 s`);
     expect(heard.count('stalled /token')).toBeGreaterThan(0);
     await heard.until('stall-closed /token', before + 1);
   });
 
   it('a first sign-in (the SDK transport\'s own exchange) ends the same way', { timeout: 60_000 }, async () => {
     const before = heard.count('stall-closed /token');
-    await expect(attempt(undefined)).rejects.toThrow('the authorization server did not answer within 2 s');
+    await expect(attempt(undefined)).rejects.toThrow(`the authorization server (${as.url}) did not answer within 2 s`);
     await heard.until('stall-closed /token', before + 1);
   });
 });

@@ -13,11 +13,11 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * the idle timeout (30 minutes), their GET streams still hearing what the upstreams of the old
  * modes sent (log lines, list changes, resource updates).
  */
-function rc(tokens: Record<string, { sha256: string; modes: readonly string[] }>, audit = 'Read the graph') {
+function rc(tokens: Record<string, { sha256: string; modes: readonly string[] }>, audit = 'Read the graph', auditReadOnly = true) {
   return {
     servers: { memory: { command: process.execPath, args: [serverEntry('memory')], env: { MEMORY_FILE_PATH: 'memory.jsonl' } } },
     groups: { notes: { servers: ['memory'] } },
-    modes: { notes: { description: 'Knowledge graph notes', groups: ['notes'] }, audit: { description: audit, groups: ['notes'], readOnly: true } },
+    modes: { notes: { description: 'Knowledge graph notes', groups: ['notes'] }, audit: { description: audit, groups: ['notes'], readOnly: auditReadOnly } },
     defaultMode: 'notes',
     ...(Object.keys(tokens).length > 0 ? { auth: { tokens } } : {}),
   };
@@ -79,8 +79,9 @@ describe('a reload that takes access away ends the 2026-07-28 listen streams tha
       const kept = await rawListen(port, { id: 'kept', headers: bearer('other-token'), agent });
       try {
         expect([gone.status, kept.status]).toEqual([200, 200]);
-        // The edit changes a mode's description too: every tools list changes, and listens hear so.
-        writeFileSync(file, JSON.stringify(rc(after, 'Read the knowledge graph')));
+        // The edit opens the audit mode to the writing tools too: the kept token's list changes, and
+        // its listen hears so (a stream hears a list change only when its own list changed: listen-scope.ts).
+        writeFileSync(file, JSON.stringify(rc(after, 'Read the knowledge graph', false)));
         await kept.heard(/notifications\/tools\/list_changed/);
         await Promise.race([gone.ended, gone.heard(/notifications\/tools\/list_changed/)]);
         expect(gone.text()).not.toContain('list_changed');

@@ -14,12 +14,25 @@ import type { ClientSettings } from './target.js';
 const MAX_ISSUER = 200;
 
 /**
- * True when two issuer identifiers name the same authorization server: equal, or one with a
- * trailing `/` the other lacks (the SDK's own tolerance: an issuer read from `new URL()` always
- * ends in one, a server's metadata often does not).
+ * An issuer identifier in the one form every comparison uses: as a URL parses it (scheme and host
+ * lower-cased, a default port dropped: `https://Auth.Example.com:443` is `https://auth.example.com/`),
+ * the path as written (case kept), so an rc pin spelled another way still names its server. The
+ * SDK binds a client's stamp the same way (its `issuersMatch` compares `new URL().href`). Text
+ * that is no URL stays as written.
+ */
+function canonicalIssuer(issuer: string): string {
+  return URL.canParse(issuer) ? new URL(issuer).href : issuer;
+}
+
+/**
+ * True when two issuer identifiers name the same authorization server: equal in their canonical
+ * form (canonicalIssuer) once one trailing `/` is left off each (the SDK's own tolerance: an
+ * issuer read from `new URL()` always ends in one, a server's metadata often does not). Another
+ * scheme, host, port, user name or path (`/tenant-a`, `/tenant-b`, `//`) stays another server.
  */
 export function sameIssuer(a: string, b: string): boolean {
-  return a === b || (a.endsWith('/') && a.slice(0, -1) === b) || (b.endsWith('/') && b.slice(0, -1) === a);
+  const trimmed = (issuer: string) => (issuer.endsWith('/') ? issuer.slice(0, -1) : issuer);
+  return trimmed(canonicalIssuer(a)) === trimmed(canonicalIssuer(b));
 }
 
 /**
