@@ -18,7 +18,7 @@ import type { Hub, OpenSession } from '../callers/hub.js';
 import { InputRounds } from '../callers/input-rounds.js';
 import { openSession, sessionRoute, type FrontSession, type SessionOptions } from '../callers/session.js';
 import type { PromptIndex, ResourceIndex, ServerState } from '../handlers/caller.js';
-import { deliverLog, LogLevels, sendLogLevel, upstreamLogLevel } from '../handlers/logging.js';
+import { deliverLog, LogLevels, sendLogLevel, unsetSessionLevel, upstreamLogLevel } from '../handlers/logging.js';
 import { buildPromptIndex } from '../handlers/prompts.js';
 import { buildResourceIndex } from '../handlers/resources.js';
 import { Subscriptions } from '../handlers/subscriptions.js';
@@ -322,9 +322,11 @@ export class Gateway implements Hub {
     if (notification.method !== 'notifications/message') return;
     const line = this.logLevels.params(upstream.name, params);
     const recipient = logRecipient(upstream, this.sessions);
+    // A session that never set a level hears what it heard before another session's level made the upstream more verbose.
+    const unset = unsetSessionLevel(this.sentLogLevels.get(upstream), upstream.era);
     if (recipient === 'everyone') {
-      for (const session of this.sessionsReaching(upstream)) deliverLog(session, upstream.name, line, undefined);
-    } else if (recipient) deliverLog(recipient.session, upstream.name, line, recipient.origin.requestId);
+      for (const session of this.sessionsReaching(upstream)) deliverLog(session, upstream.name, line, undefined, unset);
+    } else if (recipient) deliverLog(recipient.session, upstream.name, line, recipient.origin.requestId, unset);
   }
 
   private build(): Catalog {

@@ -3,6 +3,7 @@ import { registerSecret } from '../util/redact.js';
 import { isSecretKey, looksSecret, shownName } from './secrets.js';
 import { decodeOrKeep } from '../util/uri.js';
 import { replaceBraced } from '../util/braces.js';
+import type { RcConfig } from './schema.js';
 
 /**
  * Variables every MCP client sets for a server it starts (the SDK's inherited list, POSIX and
@@ -26,7 +27,9 @@ export class UnsetVariableError extends ConfigError {}
  * @throws UnsetVariableError (a ConfigError) naming the variable and the key path when a variable without a default is unset (each cut, see shownName).
  */
 export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: string, file?: string): string {
-  return replaceBraced(value, /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
+  const problem = referenceProblem(value);
+  if (problem !== undefined) throw new ConfigError(`${keyPath}: ${problem}`, file);
+  return replaceBraced(value, REFERENCE, (_match, name: string, fallback: string | undefined) => {
     const found = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
     if (typeof found === 'string' && found !== '') {
       // Whatever else comes from the environment may be a secret: shown as ${NAME} from now on.
@@ -42,6 +45,58 @@ export function interpolate(value: string, env: NodeJS.ProcessEnv, keyPath: stri
     const shown = shownName(name);
     throw new UnsetVariableError(`${keyPath}: environment variable ${shown} is not set (referenced as \${${shown}})`, file);
   });
+}
+
+/** `${VAR}` or `${VAR:-default}`: the default runs to the first `}`. */
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * What is wrong with the `${…}` references of an rc value, if anything: a `${` that no `}`
+ * closes, or a default holding a `${` (`${A:-${B}}`: defaults are text, not references). Both
+ * once reached the server as literal text (`${A:-${B}}` as `${B}`, or A's value and a stray
+ * `}`), without a word. Other `${…}` that no reference reads (a shell's `${1}`, `${X#y}`, VS
+ * Code's `${env:X}`) stay text, as before. Read in time linear in the value (util/braces.ts).
+ */
+export function referenceProblem(value: string): string | undefined {
+  const open = value.indexOf('${', value.lastIndexOf('}') + 1);
+  if (open >= 0) return `"\${" at character ${open + 1} is never closed: expected \${NAME} or \${NAME:-default}, ending with "}"`;
+  let problem: string | undefined;
+  replaceBraced(value, REFERENCE, (match, name: string, fallback: string | undefined) => {
+    if (problem === undefined && fallback?.includes('${')) {
+      const shown = shownName(name);
+      problem = `the default of \${${shown}:-…} holds a "\${": expected a default of plain text (a reference in a default, \${A:-\${B}}, is not read); set ${shown} itself instead`;
+    }
+    return match;
+  });
+  return problem;
+}
+
+/** The rc's values that `interpolate` reads (servers' and discovery.embeddings'), as key path and value. */
+function referencedValues(rc: RcConfig): Array<[string, string]> {
+  const values: Array<[string, string]> = [];
+  for (const [name, server] of Object.entries(rc.servers ?? {})) {
+    const at = `servers.${shownName(name)}`;
+    for (const key of ['command', 'cwd', 'url'] as const) if (typeof server[key] === 'string') values.push([`${at}.${key}`, server[key]]);
+    (server.args ?? []).forEach((arg, i) => values.push([`${at}.args[${i}]`, arg]));
+    for (const section of ['env', 'headers'] as const) for (const [key, value] of Object.entries(server[section] ?? {})) values.push([`${at}.${section}.${shownName(key, 'key')}`, value]);
+    for (const [key, value] of Object.entries(server.oauth || {})) if (typeof value === 'string') values.push([`${at}.oauth.${shownName(key, 'key')}`, value]);
+  }
+  const embeddings = rc.discovery?.embeddings;
+  for (const key of ['url', 'apiKey'] as const) if (typeof embeddings?.[key] === 'string') values.push([`discovery.embeddings.${key}`, embeddings[key]]);
+  return values;
+}
+
+/**
+ * Refuses an rc whose `${…}` references cannot be read (referenceProblem) when it is loaded, as
+ * any other rc error (exit 2 naming the file and key path), before anything starts.
+ *
+ * @throws ConfigError naming the first such value's key path and what was expected.
+ */
+export function refuseBrokenReferences(rc: RcConfig, file: string | undefined): void {
+  for (const [keyPath, value] of referencedValues(rc)) {
+    const problem = referenceProblem(value);
+    if (problem !== undefined) throw new ConfigError(`${keyPath}: ${problem}`, file);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import type { TokenizerName } from '../util/tokens.js';
 import { loadPresets, type Presets } from './presets.js';
 import type { DefinitionsSetting, EmbeddingsConfig, GroupConfig, ModeConfig, RcConfig, ServerConfig, Strategy, ToolOverride } from './schema.js';
 import { quotedName, secretName, shownName } from './secrets.js';
+import { refuseBrokenReferences } from './env.js';
 
 /** A mode after presets, rc overrides and `extends` are folded together. */
 export interface ResolvedMode {
@@ -173,6 +174,7 @@ export function resolveConfig(rc: RcConfig, file?: string, presets: Presets = lo
     throw new ConfigError(`auth.operator.sha256: the same token as auth.tokens.${shownName(hashes.get(operatorToken) ?? '')}: the operator's token must be its own`, file);
   (rc.variants?.modes ?? []).forEach((mode, index) => knownMode(mode, `variants.modes[${index}]`));
   refuseCaseTwins(Object.keys(rc.servers ?? {}), file);
+  refuseBrokenReferences(rc, file);
   const variants = rc.variants?.enabled ? unique(rc.variants.modes ?? Object.keys(modes)) : undefined;
 
   return {

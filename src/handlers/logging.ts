@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { entryList, readVocabulary, wordSet } from '../config/vocabulary.js';
+import type { Era } from '../protocol/era.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { Caller, CallerFront, SessionLink } from './caller.js';
@@ -108,12 +109,33 @@ export class LogLevels {
 }
 
 /**
- * An upstream's notifications/message for a session: the server named as the logger (`server`
- * or `server/logger`), dropped when below the session's level.
+ * What a 2025 upstream is taken to log before it is told a level (the spec leaves it to the
+ * server; `info` is most loggers' default): the level a session that never set one hears from an
+ * upstream another session's setLevel made more verbose than that (unsetSessionLevel).
  */
-export function deliverLog(session: SessionLink, server: string, params: Record<string, unknown> | undefined, relatedRequestId: RequestId | undefined): void {
+export const UNASKED_LEVEL: LogLevel = 'info';
+
+/**
+ * The level a session that never set one is held to on an upstream's lines, given the level the
+ * gateway last asked that upstream for (`asked`, for the sessions that set one) and its era:
+ * UNASKED_LEVEL when that made a 2025 upstream more verbose than it logs unasked, else none (every
+ * line, as before). One session's `debug` lowered the upstream for all, and the sessions that
+ * never set a level received its debug lines too. A 2026-07-28 upstream is asked for `debug`
+ * until a session sets a level (modern.ts), so what such sessions heard before stays theirs.
+ */
+export function unsetSessionLevel(asked: string | undefined, era: Era | undefined): LogLevel | undefined {
+  return asked !== undefined && era !== 'modern' && rank(asked) < rank(UNASKED_LEVEL) ? UNASKED_LEVEL : undefined;
+}
+
+/**
+ * An upstream's notifications/message for a session: the server named as the logger (`server`
+ * or `server/logger`), dropped when below the session's level, or for a session that never set
+ * one, below `unset` (unsetSessionLevel).
+ */
+export function deliverLog(session: SessionLink, server: string, params: Record<string, unknown> | undefined, relatedRequestId: RequestId | undefined, unset?: string): void {
   const level = params?.level;
-  if (session.logLevel !== undefined && rank(level) < rank(session.logLevel)) return;
+  const wanted = session.logLevel ?? unset;
+  if (wanted !== undefined && rank(level) < rank(wanted)) return;
   const logger = typeof params?.logger === 'string' && params.logger.length > 0 ? `${server}/${params.logger}` : server;
   session.notify('notifications/message', { ...params, logger }, relatedRequestId);
 }

@@ -7,8 +7,9 @@
  *   already due (one seen in this read burst, or one queued behind the re-list in flight) adds
  *   nothing and is dropped, though it counts against the budget below (a reader is held for them too);
  * - re-lists of one upstream are paced (RELIST_GAP_MS apart, or RELIST_SPACING times as long as
- *   the last one took), so a burst costs one catalog rebuild now and one later, not one per round
- *   trip, and at most about a tenth of the gateway's time however big each rebuild is;
+ *   the last one held the event loop, reading its pages and rebuilding: relistGap), so a burst
+ *   costs one re-list now and one later, not one per round trip, and at most about a tenth of the
+ *   gateway's time however big each list or rebuild is;
  * - a budget of notifications per window (and a smaller one of requests, REQUEST_BUDGET): past
  *   it, the upstream is not read until the window ends (a stdio pipe, or an HTTP server's SSE
  *   streams through ReadHold: it waits, only it slows); over HTTP what was already read past it is
@@ -31,13 +32,32 @@ export const BUDGET_WINDOW_MS = 1_000;
 /** The least time between the starts of two re-lists of one upstream's list (a burst's second one waits). */
 export const RELIST_GAP_MS = 500;
 /**
- * Within a burst, the next re-list also waits this many times as long as the gateway took to take
- * the last one (the catalog rebuild it caused; the list's own time, the network's and the
- * upstream's, costs the gateway nothing): an upstream announcing a change every 100 ms with 5,000
- * fresh tools each time (a 170 ms rebuild) otherwise kept the gateway half busy for good, every
- * client's search 20x slower. Outside bursts a change is re-listed at once, whatever it cost.
+ * Within a burst, the next re-list also waits this many times as long as the last one held the
+ * gateway's event loop: reading and parsing its pages, and the catalog rebuild it caused (the
+ * list's waiting, on the network or the upstream, costs the gateway nothing). An upstream
+ * announcing a change every 100 ms with 5,000 fresh tools each time (a 170 ms rebuild) otherwise
+ * kept the gateway half busy for good, every client's search 20x slower; one answering each list
+ * with a 48 MiB page and announcing a change right after held the event loop ~2 s of every
+ * ~3.7 s, for every client, while only the rebuild was counted. Outside bursts a change is
+ * re-listed at once, whatever it cost.
  */
 export const RELIST_SPACING = 10;
+/**
+ * The most a re-list waits after the last one started, whatever that cost: the cost is the whole
+ * event loop's active time across the list (other clients' work in it too), so a gateway busy with
+ * others while an honest list is read slowly does not leave that upstream's tools stale for long.
+ */
+export const RELIST_MAX_GAP_MS = 60_000;
+
+/**
+ * How long after the start of a re-list the next re-list of that upstream waits (within a burst),
+ * given the milliseconds the last one held the event loop (`costMs`): at least RELIST_GAP_MS,
+ * RELIST_SPACING times that cost, at most RELIST_MAX_GAP_MS.
+ */
+export function relistGap(costMs: number): number {
+  const cost = costMs > 0 ? costMs : 0;
+  return Math.min(RELIST_MAX_GAP_MS, Math.max(RELIST_GAP_MS, cost * RELIST_SPACING));
+}
 
 const LIST_CHANGES: ReadonlyMap<string, ListKind> = new Map([
   ['notifications/tools/list_changed', 'tools'],

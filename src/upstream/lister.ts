@@ -6,7 +6,7 @@ import type { ToolDefinition } from '../catalog/types.js';
 import { outsideText } from '../util/redact.js';
 import { jsonAtLeast, MAX_TIMER_MS, megabytes, sliceWhole } from '../util/bounds.js';
 import type { PromptDefinition, ResourceDefinition, TemplateDefinition, UpstreamPrimitives } from './primitives.js';
-import { FloodGate, holdsReading, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, RELIST_SPACING } from './flood.js';
+import { FloodGate, holdsReading, listChangeOf, NOTIFICATION_BUDGET, paced, RELIST_GAP_MS, relistGap } from './flood.js';
 import type { PrimitiveKind } from './types.js';
 import { StdioUpstreamTransport } from './stdio-transport.js';
 
@@ -242,14 +242,17 @@ class Relister<K> {
         this.lastStart = performance.now();
         const kinds = [...this.changed];
         this.changed.clear();
+        // What the gateway's event loop did meanwhile: reading and parsing the pages (a stdio
+        // transport's callbacks, timed nowhere else) and the rebuild. Waiting on a slow list (the
+        // network, the upstream) costs it nothing: a 48 MiB page held it ~2 s a list, counted as 0.
+        const before = performance.eventLoopUtilization();
         let cost = 0;
         try {
           cost = await this.run(kinds);
         } catch (error) {
           this.fail(kinds, error as Error);
         }
-        // Only the gateway's own work counts: a slow list (the network, the upstream) costs it nothing.
-        this.gap = Math.max(RELIST_GAP_MS, cost * RELIST_SPACING);
+        this.gap = relistGap(Math.max(cost, performance.eventLoopUtilization(before).active));
       }
     })().finally(() => {
       this.running = undefined;

@@ -96,3 +96,24 @@ describe('a long command-line argument', () => {
     expect(run.stdout).not.toContain('\uFFFD');
   });
 });
+
+describe('an rc ${…} no reference can read', () => {
+  // `${A:-${B}}` reached the server as `${B}` (or A's value and a stray `}`), `${X` as written, without a word.
+  for (const [label, env, keyPath, expected] of [
+    ['a nested default', { A_ARG: '${LT_UNSET_A:-${LT_UNSET_B}}' }, 'servers.x.env.A_ARG', 'expected a default of plain text'],
+    ['a ${ never closed', { A_ARG: '--dir=${HOME' }, 'servers.x.env.A_ARG', 'expected ${NAME} or ${NAME:-default}, ending with "}"'],
+  ] as const) {
+    it(`${label}: a config error (exit 2) naming the file, the key path and what was expected, for every command that reads the rc`, () => {
+      const dir = tempTree({ 'package.json': '{}', '.lazytoolsrc.json': JSON.stringify(rc({ x: { command: 'node', env } })) });
+      for (const args of [['check'], ['status'], ['serve']]) {
+        const run = runCli(args, { cwd: dir });
+        expect(run.code, `${args[0]}: ${run.stderr}`).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain('.lazytoolsrc.json');
+        expect(run.stderr).toContain(`${keyPath}: `);
+        expect(run.stderr).toContain(expected);
+        expect(run.stderr).not.toMatch(NO_STACK);
+      }
+    });
+  }
+});

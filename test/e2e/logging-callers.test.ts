@@ -47,3 +47,38 @@ describe('upstream log lines reach only the client whose call caused them (HTTP)
     expect(bystander.logs).toEqual(['bystander: own line']);
   });
 });
+
+describe('one session\'s logging/setLevel and the sessions that never set a level (HTTP)', () => {
+  // raw-server.mjs `logs`: a 2025 server that logs at info and above until told a level.
+  const suite = suiteGateway(() => rcProject({ servers: { raw: { command: process.execPath, args: [FIXTURES.rawServer, 'logs'], env: { RAW_EXTRA_TOOLS: '["log_at"]' } } }, defaultMode: 'all' }).file);
+  const closers: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const close of closers) await close().catch(() => {});
+  });
+
+  async function session(name: string): Promise<{ client: LegacyClient; logs: unknown[] }> {
+    const client = new LegacyClient({ name, version: '1.0.0' });
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+    await client.connect(new LegacyTransport(new URL(suite.url)));
+    closers.push(() => client.close());
+    return { client, logs };
+  }
+
+  it('another session\'s debug does not reach a session that never set a level: it hears what it heard before', async () => {
+    const quiet = await session('never-set');
+    const verbose = await session('debugging');
+    const tool = (await verbose.client.listTools()).tools.find((listed) => listed.name.endsWith('log_at'))!.name;
+    // Before: the server logs at info, both hear that line.
+    await verbose.client.callTool({ name: tool, arguments: { level: 'info', message: 'before: info' } });
+    await verbose.client.setLoggingLevel('debug');
+    await verbose.client.callTool({ name: tool, arguments: { level: 'debug', message: 'after: debug' } });
+    await verbose.client.callTool({ name: tool, arguments: { level: 'info', message: 'after: info' } });
+    // Barrier: lines with no call in flight go to every session in the order they came; a round trip flushes each.
+    await Promise.all([verbose.client.ping(), quiet.client.ping()]);
+    await expect.poll(() => verbose.logs).toEqual(['before: info', 'after: debug', 'after: info']);
+    await quiet.client.ping();
+    // Before the fix the session that never set a level heard the debug line too.
+    expect(quiet.logs).toEqual(['before: info', 'after: info']);
+  });
+});

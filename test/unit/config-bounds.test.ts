@@ -166,3 +166,20 @@ describe('durations are ones a timer can wait', () => {
     expect(config.startTimeout).toBe(MAX_TIMER_MS);
   });
 });
+
+describe('${…} that no reference can read', () => {
+  // Both reached the server as literal text without a word: `${A:-${B}}` as `${B}` (or A's value and a stray `}`), `${X` as written.
+  it('a default holding ${ (nested) and a ${ never closed are config errors naming the key path and what was expected', () => {
+    expect(() => interpolate('${A:-${B}}', { B: 'b' }, 'servers.x.env.A')).toThrow(/^servers\.x\.env\.A: the default of \$\{A:-…\} holds a "\$\{": expected a default of plain text/);
+    expect(() => interpolate('${A:-${B}}', { A: 'a' }, 'servers.x.env.A')).toThrow(ConfigError);
+    expect(() => interpolate('--dir=${X', { X: 'x' }, 'servers.x.args[1]')).toThrow(/^servers\.x\.args\[1\]: "\$\{" at character 7 is never closed: expected \$\{NAME\} or \$\{NAME:-default\}/);
+    expect(() => interpolate('${X}${', { X: 'x' }, 'servers.x.args[1]')).toThrow(/at character 5 is never closed/);
+  });
+
+  it('what was read before reads as before: references, defaults, and ${…} that are not references', () => {
+    expect(interpolate('${A:-fast}/${B}', { B: 'b' }, 'servers.x.args[0]')).toBe('fast/b');
+    expect(interpolate('$${B}', { B: 'b' }, 'servers.x.args[0]')).toBe('$b');
+    // A shell's or VS Code's `${…}` is no reference: it stays text, as before.
+    expect(interpolate('echo ${1} ${X#y} ${env:X} $HOME', {}, 'servers.x.args[1]')).toBe('echo ${1} ${X#y} ${env:X} $HOME');
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundedFetch } from '../../src/upstream/bounded-fetch.js';
-import { FloodGate, paced, ReadHold, REQUEST_BUDGET } from '../../src/upstream/flood.js';
+import { FloodGate, paced, ReadHold, RELIST_GAP_MS, RELIST_MAX_GAP_MS, RELIST_SPACING, relistGap, REQUEST_BUDGET } from '../../src/upstream/flood.js';
 
 describe('FloodGate (one upstream\'s notifications)', () => {
   it('coalesces a list change already due: in one read burst, and while a re-list is queued', async () => {
@@ -85,6 +85,19 @@ describe('FloodGate (one upstream\'s notifications)', () => {
     // While held the source was asked for at most the chunks the pipe's queues hold.
     expect(pulled - before).toBeLessThanOrEqual(4);
     await reader.cancel();
+  });
+
+  it('relistGap: RELIST_SPACING x what the last re-list held the event loop, within RELIST_GAP_MS and RELIST_MAX_GAP_MS', () => {
+    // A small list (an honest server's) keeps the least gap: its change is re-listed as before.
+    expect(relistGap(0)).toBe(RELIST_GAP_MS);
+    expect(relistGap(3)).toBe(RELIST_GAP_MS);
+    expect(relistGap(Number.NaN)).toBe(RELIST_GAP_MS);
+    // A 48 MiB page held the loop ~2 s: the next re-list waits ten times that, so the gateway stays ~90% idle.
+    expect(relistGap(2_000)).toBe(2_000 * RELIST_SPACING);
+    expect(relistGap(2_000) / (relistGap(2_000) + 2_000)).toBeGreaterThan(0.9);
+    expect(relistGap(Infinity)).toBe(RELIST_MAX_GAP_MS);
+    expect(relistGap(-5)).toBe(RELIST_GAP_MS);
+    expect(relistGap(1e9)).toBe(RELIST_MAX_GAP_MS);
   });
 
   it('paces: at once when the gap has passed, later otherwise', async () => {

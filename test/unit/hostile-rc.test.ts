@@ -82,10 +82,12 @@ describe('rc values of unclosed ${', () => {
   it('are read once: the url check, ${VAR} expansion and init\'s variables answer at once, as before for what they match', () => {
     expect(() => parseConfig({ servers: { x: { url: `http://a/${unclosed}` } } })).not.toThrow();
     expect(() => parseConfig({ servers: { x: { url: `http://u:p@a/${unclosed}` } } })).toThrow(ConfigError);
-    expect(interpolate(`${defaults}x`, {}, 'servers.x.args[0]')).toBe(`${defaults}x`);
-    // A default runs to the first `}`, as it always did.
-    expect(interpolate(`${defaults}b}c`, {}, 'servers.x.args[0]')).toBe(`${'${A:-'.repeat(99_999)}bc`);
-    expect(interpolate(`\${A:-x}${unclosed}`, { A: 'y' }, 'servers.x.args[0]')).toBe(`y${unclosed}`);
+    // A `${` never closed is a config error (it reached the server as text), told at once.
+    expect(() => interpolate(`${defaults}x`, {}, 'servers.x.args[0]')).toThrow(/servers\.x\.args\[0\]: "\$\{" at character 1 is never closed/);
+    // A default runs to the first `}`, as it always did: this one holds a `${` (nested), refused.
+    expect(() => interpolate(`${defaults}b}c`, {}, 'servers.x.args[0]')).toThrow(/the default of \$\{A:-…\} holds a "\$\{"/);
+    expect(() => interpolate(`\${A:-x}${unclosed}`, { A: 'y' }, 'servers.x.args[0]')).toThrow(/at character 8 is never closed/);
+    expect(() => resolveConfig(parseConfig({ servers: { x: { command: 'node', args: [`\${A:-x}${unclosed}`] } } }), '/p/.lazytoolsrc.json')).toThrow(ConfigError);
     expect(vscodeVariables(`\${env:X}${unclosed}`, 'servers.x.args[0]', new Variables(), [])).toBe(`\${X}${unclosed}`);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gateway } from '../../src/app/gateway.js';
 import { resolveConfig } from '../../src/config/resolve.js';
+import { UNASKED_LEVEL, unsetSessionLevel } from '../../src/handlers/logging.js';
 import { cleanupAfterEach, deferred, inMemoryClient, inProcessUpstream, namedToolsApp, notesAndVaultGateway, notesToken } from '../harness/index.js';
 
 /**
@@ -104,5 +105,15 @@ describe('upstream log lines: who hears them', () => {
     const client = await inMemoryClient((t) => gateway.createSession({ boundary: notesToken() }).connect(t), { name: 'log-levels', cleanups });
     await client.setLoggingLevel('debug');
     expect(levels).toEqual({ notes: ['debug'], vault: [] });
+  });
+
+  it('a session that never set a level is held to UNASKED_LEVEL only on a 2025 server another session made more verbose', () => {
+    expect(unsetSessionLevel(undefined, 'legacy')).toBeUndefined();
+    expect(unsetSessionLevel('debug', 'legacy')).toBe(UNASKED_LEVEL);
+    expect(unsetSessionLevel('debug', undefined)).toBe(UNASKED_LEVEL);
+    expect(unsetSessionLevel('info', 'legacy')).toBeUndefined();
+    expect(unsetSessionLevel('warning', 'legacy')).toBeUndefined();
+    // A 2026-07-28 server is asked for debug until a session sets a level: nothing changed for those that never did.
+    expect(unsetSessionLevel('debug', 'modern')).toBeUndefined();
   });
 });
