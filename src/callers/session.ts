@@ -21,7 +21,7 @@ import { VERSION } from '../util/version.js';
 import { CallerBase } from './caller.js';
 import { forwardRootsChanged, offerRoots } from './client-requests.js';
 import { fastPath } from './fast-path.js';
-import { prototypeArgument } from '../protocol/proto-args.js';
+import { refusedBeforeParsing } from '../protocol/param-bounds.js';
 import { pacedIntake } from './paced-intake.js';
 import type { Hub, OpenSession } from './hub.js';
 import { FrontRelay } from './relay.js';
@@ -124,8 +124,9 @@ export class FrontSession extends CallerBase implements OpenSession {
     const relay = new FrontRelay(transport);
     this.relay = relay;
     const handle = (message: Parameters<NonNullable<Transport['onmessage']>>[0], extra: Parameters<NonNullable<Transport['onmessage']>>[1]) => {
-      // A `__proto__` argument the SDK's parsing would drop is refused first (protocol/proto-args).
-      const refused = prototypeArgument(message, 'legacy');
+      // Records the SDK would check key by key past a bound, and `__proto__` arguments its parsing
+      // would drop, are refused first (protocol/param-bounds, protocol/proto-args).
+      const refused = refusedBeforeParsing(message, 'legacy');
       if (refused) return void transport.send(refused as never).catch(() => {});
       if (!fastPath(this, message, relay, this.advertised)) sdkMessage?.(message, extra);
     };

@@ -9,7 +9,7 @@ import { servedRefusal, someModes, unknownServedMode } from '../focus/policy.js'
 import { resolveScope, type Route } from '../focus/scope.js';
 import { ConfigError, echoName } from '../util/errors.js';
 import { errorEnvelope, ErrorCode } from '../protocol/jsonrpc.js';
-import { prototypeArgument } from '../protocol/proto-args.js';
+import { refusedBeforeParsing } from '../protocol/param-bounds.js';
 import { BODIES_IN_FLIGHT_BYTES, BodyBudget, readBody, requestFailureLog } from './http-body.js';
 import { guardRequest, operatorRefusal, refuseOpenAddress } from './http-guard.js';
 import type { Hub } from '../callers/hub.js';
@@ -211,8 +211,9 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
     if (req.method === 'POST' && (claimsEnvelope(body) || classifyEra(body, req.headers) !== 'legacy')) {
-      // A `__proto__` argument the SDK's parsing would drop is refused first (protocol/proto-args).
-      const refused = prototypeArgument(body, 'modern');
+      // Records the SDK would check key by key past a bound, and `__proto__` arguments its parsing
+      // would drop, are refused first (protocol/param-bounds, protocol/proto-args).
+      const refused = refusedBeforeParsing(body, 'modern');
       if (refused) return reply(res, 200, refused);
       return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 }, grantKey(grant));
     }

@@ -4,7 +4,7 @@ import { fixedModeGone } from '../focus/policy.js';
 import { addCloseListener } from '../util/close.js';
 import { isRequest } from '../protocol/jsonrpc.js';
 import { classifyEra, isMethod, type Era } from '../protocol/era.js';
-import { prototypeArgument } from '../protocol/proto-args.js';
+import { refusedBeforeParsing } from '../protocol/param-bounds.js';
 import type { Hub } from '../callers/hub.js';
 import type { StdioFrontTransport } from './stdio.js';
 
@@ -152,8 +152,9 @@ async function startModern(gateway: Hub, transport: StdioFrontTransport, eras: S
   addCloseListener(transport, () => void close());
   return {
     deliver: (message) => {
-      // A `__proto__` argument the SDK's parsing would drop is refused first (protocol/proto-args).
-      const refused = prototypeArgument(message, 'modern');
+      // Records the SDK would check key by key past a bound, and `__proto__` arguments its parsing
+      // would drop, are refused first (protocol/param-bounds, protocol/proto-args).
+      const refused = refusedBeforeParsing(message, 'modern');
       if (refused) return void channel.send(refused as never);
       groups.inbound(message);
       channel.onmessage?.(message);
