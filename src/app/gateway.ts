@@ -322,8 +322,7 @@ export class Gateway implements Hub {
     if (notification.method !== 'notifications/message') return;
     const line = this.logLevels.params(upstream.name, params);
     const recipient = logRecipient(upstream, this.sessions);
-    // A session that never set a level hears what it heard before another session's level made the upstream more verbose.
-    const unset = unsetSessionLevel(this.sentLogLevels.get(upstream), upstream.era);
+    const unset = unsetSessionLevel(this.sentLogLevels.get(upstream), upstream.era); // sessions that never set a level (logging.ts)
     if (recipient === 'everyone') {
       for (const session of this.sessionsReaching(upstream)) deliverLog(session, upstream.name, line, undefined, unset);
     } else if (recipient) deliverLog(recipient.session, upstream.name, line, recipient.origin.requestId, unset);

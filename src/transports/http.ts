@@ -211,8 +211,7 @@ export async function serveHttp(gateway: Hub, options: HttpOptions = {}): Promis
     // 2026-07-28 requests (envelope, server/discover) go to the stateless modern front.
     // One classifier for both transports (protocol/era); a body the SDK rejects gets its modern error.
     if (req.method === 'POST' && (claimsEnvelope(body) || classifyEra(body, req.headers) !== 'legacy')) {
-      // Records the SDK would check key by key past a bound, and `__proto__` arguments its parsing
-      // would drop, are refused first (protocol/param-bounds, protocol/proto-args).
+      // Records the SDK checks key by key past a bound, and `__proto__` arguments, first (protocol/param-bounds).
       const refused = refusedBeforeParsing(body, 'modern');
       if (refused) return reply(res, 200, refused);
       return modern.handle(req, res, { body, bytes: bodyBytes }, { ...callerRoute, tokenScoped: gateway.config.tokens.length > 0 }, grantKey(grant));
