@@ -134,8 +134,6 @@ async function browserSignIn(
     // The requests waiting, and the one a timeout ended: a failure for lack of an answer names its server.
     const watch = new RequestWatch();
     const { client, transport } = await connection(target, provider, timeout, false, watch);
-    const late = () => notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery));
-    const tooLate = (error: unknown) => timedOut(error) || watch.silent !== undefined;
     try {
       await client.connect(transport, { timeout });
       const tools = await listTools(client, timeout, () => {});
@@ -144,18 +142,26 @@ async function browserSignIn(
       if (!returning) {
         // Signed in, but the server would not speak 2025 with us: it may speak 2026-07-28 only.
         if (provider.signIn.tokens) return probe(target, provider, timeout, provider.signIn, true);
-        throw tooLate(error) ? late() : error;
+        throw unanswered(error, watch, timeout, target, provider);
       }
       const params = await returning;
       const current = (transport as { current?: Transport }).current ?? transport;
       await (current as unknown as { finishAuth(params: URLSearchParams): Promise<void> }).finishAuth(params).catch((failed: unknown) => {
-        throw tooLate(failed) ? late() : failed;
+        throw unanswered(failed, watch, timeout, target, provider);
       });
     } finally {
       await client.close().catch(() => {});
     }
   }
   throw new Error(`the server still asked for sign-in after ${MAX_ROUNDS} rounds`);
+}
+
+/**
+ * What to report for `error` of a request `watch` saw: who did not answer (stalledWho) when it
+ * timed out or an event stream stayed silent to its deadline (the SDK names neither), else `error`.
+ */
+function unanswered(error: unknown, watch: RequestWatch, timeout: number, target: RemoteTarget, provider: SignInProvider): unknown {
+  return timedOut(error) || watch.silent !== undefined ? notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery)) : error;
 }
 
 /**
@@ -185,8 +191,7 @@ async function probe(target: RemoteTarget, provider: SignInProvider, timeout: nu
       await client.close().catch(() => {});
       return probe(target, provider, timeout, signIn, true);
     }
-    const why = timedOut(error) || watch.silent !== undefined ? notAnswered(timeout, stalledWho(watch.culprit, target, provider.signIn.discovery)) : (error as Error);
-    return { signIn, tools: undefined, listError: outsideText(why.message) };
+    return { signIn, tools: undefined, listError: outsideText((unanswered(error, watch, timeout, target, provider) as Error).message) };
   } finally {
     await client.close().catch(() => {});
   }
