@@ -18,6 +18,16 @@ const rc = {
   strategy: 'hybrid',
 };
 
+/** A 2025 session on the gateway at `url` keeping the data of every log line it hears; `closers` closes it. */
+async function loggingSession(url: string, name: string, closers: Array<() => Promise<void>>): Promise<{ client: LegacyClient; logs: unknown[] }> {
+  const client = new LegacyClient({ name, version: '1.0.0' });
+  const logs: unknown[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+  await client.connect(new LegacyTransport(new URL(url)));
+  closers.push(() => client.close());
+  return { client, logs };
+}
+
 describe('upstream log lines reach only the client whose call caused them (HTTP)', () => {
   const suite = suiteGateway(() => rcProject(rc).file);
   const closers: Array<() => Promise<void>> = [];
@@ -25,14 +35,7 @@ describe('upstream log lines reach only the client whose call caused them (HTTP)
     for (const close of closers) await close().catch(() => {});
   });
 
-  async function legacy(name: string): Promise<{ client: LegacyClient; logs: unknown[] }> {
-    const client = new LegacyClient({ name, version: '1.0.0' });
-    const logs: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
-    await client.connect(new LegacyTransport(new URL(suite.url)));
-    closers.push(() => client.close());
-    return { client, logs };
-  }
+  const legacy = (name: string) => loggingSession(suite.url, name, closers);
 
   it('a 2026-07-28 request\'s log line does not reach an idle 2025 session', async () => {
     const bystander = await legacy('bystander');
@@ -56,14 +59,7 @@ describe('one session\'s logging/setLevel and the sessions that never set a leve
     for (const close of closers) await close().catch(() => {});
   });
 
-  async function session(name: string): Promise<{ client: LegacyClient; logs: unknown[] }> {
-    const client = new LegacyClient({ name, version: '1.0.0' });
-    const logs: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
-    await client.connect(new LegacyTransport(new URL(suite.url)));
-    closers.push(() => client.close());
-    return { client, logs };
-  }
+  const session = (name: string) => loggingSession(suite.url, name, closers);
 
   it('another session\'s debug does not reach a session that never set a level: it hears what it heard before', async () => {
     const quiet = await session('never-set');

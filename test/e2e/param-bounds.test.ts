@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, rawPost, rcProject, serveHttpCli, startCli, stopAll, type CliProcess } from '../harness/index.js';
+import { FIXTURES, rawPost, rcProject, serveHttpCli, startCli, stdoutAnswers, stopAll } from '../harness/index.js';
 
 /**
  * prompts/get with 200,000 number-valued arguments (the SDK's schema wants strings): zod built an
@@ -19,23 +19,6 @@ const request = (id: number, method: string, params: Record<string, unknown>, mo
 const initialize = (id: number, capabilities: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } } });
 const refusal = (path: string) => ({ error: { code: -32602, message: expect.stringContaining(`params.${path} has more than 1024 keys`) } });
-
-/** The answers a stdio gateway writes, one JSON line each, by id. */
-function stdoutAnswers(cli: CliProcess) {
-  let buffer = '';
-  const seen = new Map<unknown, Record<string, unknown>>();
-  const waiting = new Map<unknown, (answer: Record<string, unknown>) => void>();
-  cli.child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
-      const message = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
-      buffer = buffer.slice(at + 1);
-      seen.set(message.id, message);
-      waiting.get(message.id)?.(message);
-    }
-  });
-  return (id: number) => new Promise<Record<string, unknown>>((resolve) => (seen.has(id) ? resolve(seen.get(id)!) : waiting.set(id, resolve)));
-}
 
 describe('records the SDK checks key by key are bounded before it parses', () => {
   afterEach(() => stopAll());

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { rawPost, rcProject, serveHttpCli, startCli, stopAll, type CliProcess } from '../harness/index.js';
+import { rawPost, rcProject, serveHttpCli, startCli, stdoutAnswers, stopAll } from '../harness/index.js';
 
 /**
  * A tools/call whose arguments hold an own "__proto__" key: the SDK's request parsing drops that
@@ -23,23 +23,6 @@ function expectRefused(answer: { id?: unknown; result?: { isError?: boolean; con
   expect(answer.id).toBe(id);
   expect(answer.result?.isError).toBe(true);
   expect(answer.result?.content?.[0]?.text).toBe(`${tool}: argument "${path}": "__proto__" is JavaScript's prototype key, never an argument name; nothing was called.`);
-}
-
-/** The answers a stdio gateway writes, one JSON line each, by id. */
-function stdoutAnswers(cli: CliProcess) {
-  let buffer = '';
-  const seen = new Map<unknown, Record<string, unknown>>();
-  const waiting = new Map<unknown, (answer: Record<string, unknown>) => void>();
-  cli.child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
-      const message = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
-      buffer = buffer.slice(at + 1);
-      seen.set(message.id, message);
-      waiting.get(message.id)?.(message);
-    }
-  });
-  return (id: number) => new Promise<Record<string, unknown>>((resolve) => (seen.has(id) ? resolve(seen.get(id)!) : waiting.set(id, resolve)));
 }
 
 describe('a "__proto__" argument is refused by name', () => {

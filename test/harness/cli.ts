@@ -87,3 +87,20 @@ export async function serveHttpCli(args: string[], options: { cwd?: string; env?
   const match = await cli.stderrMatching(/serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
   return { ...cli, url: match[1] as string };
 }
+
+/** The answers a stdio gateway writes, one JSON line each, by id: `answer(id)` resolves with the one of that id, written before or after. */
+export function stdoutAnswers(cli: CliProcess) {
+  let buffer = '';
+  const seen = new Map<unknown, Record<string, unknown>>();
+  const waiting = new Map<unknown, (answer: Record<string, unknown>) => void>();
+  cli.child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
+      const message = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
+      buffer = buffer.slice(at + 1);
+      seen.set(message.id, message);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  return (id: number) => new Promise<Record<string, unknown>>((resolve) => (seen.has(id) ? resolve(seen.get(id)!) : waiting.set(id, resolve)));
+}
